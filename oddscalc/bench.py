@@ -1,0 +1,194 @@
+"""Benchmark: `python -m oddscalc.bench` prints speeds measured side by side in one run.
+
+For each case: a plain numpy baseline (roll every die with `rng.integers(1, 7, ...)`,
+compare, sum, stage by stage), the engine on one thread and on every core, and the
+ratios. Also the raw speed of the random generator, the two-core scaling on 10⁸
+trials, the peak memory of 10⁹ trials, and the wall time of a command-line query.
+Targets are printed next to the figures; nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import engine
+from .dice import DiceExpression
+from .roll import HitAndSave, Roll
+
+BASELINE_CHUNK = 1_000_000
+
+
+@dataclass(frozen=True)
+class Case:
+    """An attack, a plain numpy baseline for the same attack, and the ratio to reach."""
+
+    name: str
+    attack: object
+    baseline: Callable[[np.random.Generator, int], None]
+    dice: int  # dice per trial, for the effective dice rate
+    target: float | None = None
+
+
+def _bincount_all(*arrays: np.ndarray) -> None:
+    for values in arrays:
+        np.bincount(values)
+
+
+def baseline_canonical(rng: np.random.Generator, trials: int) -> None:
+    """10 dice hit on 4+, then a 5+ save per hit: plain numpy, stage by stage."""
+    hit = rng.integers(1, 7, size=(trials, 10)) >= 4
+    saved = rng.integers(1, 7, size=(trials, 10)) >= 5
+    _bincount_all((hit & ~saved).sum(axis=1), hit.sum(axis=1))
+
+
+def baseline_maximised_2d6(rng: np.random.Generator, trials: int) -> None:
+    faces = np.sort(rng.integers(1, 7, size=(trials, 3)), axis=1)
+    _bincount_all(faces[:, 1:].sum(axis=1))
+
+
+def core_cases() -> list[Case]:
+    return [
+        Case("canonical: 10 dice hit 4+, save 5+", HitAndSave(10, 4, 5), baseline_canonical, 10, 10.0),
+        Case("maximised 2d6", Roll(DiceExpression.parse("2d6"), maximised=1), baseline_maximised_2d6, 3),
+    ]
+
+
+def all_cases() -> list[Case]:
+    """The core cases, then each game's."""
+    cases = core_cases()
+    for module in ("dust", "epic", "t9a"):
+        try:
+            game = __import__(f"oddscalc.{module}", fromlist=["bench_cases"])
+        except ImportError:
+            continue
+        cases += getattr(game, "bench_cases", lambda: [])()
+    return cases
+
+
+def best_time(function: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def baseline_rate(case: Case, trials: int, repeat: int) -> float:
+    rng = np.random.default_rng(1)
+
+    def go() -> None:
+        for start in range(0, trials, BASELINE_CHUNK):
+            case.baseline(rng, min(BASELINE_CHUNK, trials - start))
+
+    return trials / best_time(go, repeat)
+
+
+def engine_rate(attack: object, trials: int, threads: int, repeat: int) -> float:
+    return trials / best_time(lambda: engine.monte_carlo(attack, trials, seed=1, threads=threads), repeat)
+
+
+def raw_bytes_rate(threads: int, megabytes: int = 256, repeat: int = 3) -> float:
+    """Random bytes per second straight from the bit generator (PCG64), on `threads` threads."""
+    words = megabytes * (1 << 20) // 8 // threads
+    generators = [np.random.default_rng(i) for i in range(threads)]
+
+    def go() -> None:
+        workers = [threading.Thread(target=g.bit_generator.random_raw, args=(words,)) for g in generators]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+
+    return words * 8 * threads / best_time(go, repeat)
+
+
+def peak_memory_of_billion(trials: int) -> tuple[float, float]:
+    """Run `trials` canonical trials in a fresh process; return (seconds, peak MiB)."""
+    code = (
+        "import resource, time\n"
+        "from oddscalc import engine\nfrom oddscalc.roll import HitAndSave\n"
+        f"start = time.perf_counter(); engine.monte_carlo(HitAndSave(10, 4, 5), {trials}, seed=1)\n"
+        "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+    )
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    seconds, peak = output.split()
+    return float(seconds), float(peak)
+
+
+def cli_wall_time(repeat: int = 3) -> float:
+    command = [sys.executable, "-m", "oddscalc", "roll", "2d6", "--maximised", "1", "--trials", "1e6",
+               "--format", "json"]
+    return best_time(lambda: subprocess.run(command, capture_output=True, check=True), repeat)
+
+
+def verdict(value: float, target: float | None, above: bool = True) -> str:
+    if target is None:
+        return ""
+    met = value >= target if above else value <= target
+    return f"  (target {'≥' if above else '<'} {target:g}: {'met' if met else 'NOT met'})"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m oddscalc.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=float, default=1e7, help="trials per case (default 1e7)")
+    parser.add_argument("--scaling-trials", type=float, default=1e8, help="trials for the two-core scaling")
+    parser.add_argument("--billion", type=float, default=1e9, help="trials for the memory probe (0 skips)")
+    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: check that the benchmark runs")
+    parser.add_argument("--only", default="", help="run only cases whose name contains this text")
+    options = parser.parse_args(argv)
+    if options.quick:
+        options.trials, options.scaling_trials, options.billion, options.repeat = 2e4, 4e4, 0, 1
+    trials, repeat = int(options.trials), options.repeat
+    cores = engine.threads_default()
+    print(f"oddscalc benchmark · numpy {np.__version__} · {cores} cores · best of {repeat}")
+
+    raw_one = raw_bytes_rate(1, 16 if options.quick else 256, repeat)
+    raw_all = raw_bytes_rate(cores, 16 if options.quick else 256, repeat)
+    print(f"\nrandom generator (PCG64 random_raw): {raw_one / 1e9:.2f} GB/s on 1 thread, "
+          f"{raw_all / 1e9:.2f} GB/s on {cores}")
+
+    print(f"\n{'case':44} {'baseline':>12} {'engine 1T':>12} {'engine ' + str(cores) + 'T':>12} "
+          f"{'1T/base':>8} {'dice rate/raw':>14}")
+    for case in all_cases():
+        if options.only not in case.name:
+            continue
+        base = baseline_rate(case, trials, repeat)
+        one = engine_rate(case.attack, trials, 1, repeat)
+        every = engine_rate(case.attack, trials, cores, repeat)
+        dice_share = one * case.dice / raw_one
+        print(f"{case.name:44} {base:10.3g}/s {one:10.3g}/s {every:10.3g}/s {one / base:7.1f}x "
+              f"{100 * dice_share:12.0f} %{verdict(one / base, case.target)}")
+        if case.name.startswith("canonical"):
+            print(f"{'':44} effective dice rate {one * case.dice / 1e9:.2f} G dice/s = {100 * dice_share:.0f} % of "
+                  f"the raw byte rate{verdict(100 * dice_share, 20)}")
+
+    if options.only and "canonical" not in options.only:
+        return
+    canonical = HitAndSave(10, 4, 5)
+    scaling = int(options.scaling_trials)
+    single = engine_rate(canonical, scaling, 1, repeat)
+    both = engine_rate(canonical, scaling, cores, repeat)
+    print(f"\nscaling, canonical, {scaling:.0e} trials: {single:.3g}/s on 1 thread, {both:.3g}/s on {cores}: "
+          f"{both / single:.2f}x{verdict(both / single, 1.7)}")
+
+    if options.billion:
+        seconds, peak = peak_memory_of_billion(int(options.billion))
+        print(f"memory, canonical, {options.billion:.0e} trials: {seconds:.1f} s, peak {peak:.0f} MiB"
+              f"{verdict(peak, 1024, above=False)}")
+    wall = cli_wall_time(1 if options.quick else 3)
+    print(f"`oddscalc roll 2d6 --maximised 1 --trials 1e6 --format json`: {wall:.2f} s wall"
+          f"{verdict(wall, 1.0, above=False)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The oddscalc command line (Typer): parse, call one library function, render."""
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from .common import parse_count, query, run_app, whole
+
+app = typer.Typer(
+    name="oddscalc",
+    help="Odds for tabletop wargames: Monte Carlo and exact distributions for Dust Tactics, "
+    "Epic Armageddon and The 9th Age.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"oddscalc {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Odds for tabletop wargames: Monte Carlo and exact distributions for Dust Tactics,
+    Epic Armageddon and The 9th Age."""
+
+
+@query(
+    app,
+    "roll",
+    examples=[
+        "oddscalc roll 2d6 --maximised 1",
+        "oddscalc roll 3d6+1 --exact --format markdown",
+        "oddscalc roll 10d6 --success 5 --plot hits.png",
+    ],
+)
+def roll(
+    dice: Annotated[str, typer.Argument(metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")],
+    maximised: Annotated[int, whole("Roll K extra dice and discard the K lowest.", "--maximised", metavar="K")] = 0,
+    minimised: Annotated[int, whole("Roll K extra dice and discard the K highest.", "--minimised", metavar="K")] = 0,
+    success: Annotated[
+        Optional[int], whole("Count dice showing X or more instead of summing.", "--success", metavar="X")
+    ] = None,
+):
+    """Roll dice: the sum (or the number of successes), maximised or minimised.
+
+    Maximised and minimised rolls stack, and one of each cancel (The 9th Age rules).
+    A total below 0 counts as 0. Outcome: sum (or successes with --success).
+    """
+    from ..dice import DiceExpression
+    from ..roll import Roll
+
+    return Roll(DiceExpression.parse(dice, "dice"), maximised, minimised, success)
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Run the command line and return its exit code."""
+    return run_app(app, argv)
+
+
+def run() -> None:
+    """The console script: exit with the command line's code."""
+    sys.exit(main())

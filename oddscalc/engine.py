@@ -1,0 +1,235 @@
+"""Run any attack, Monte Carlo or exact, and return one `Distribution` per outcome.
+
+An attack is anything with `outcomes` (names, the main one first), `sample(rng,
+trials)` and `exact(fractions=False)`. The engine knows no game.
+
+Monte Carlo runs in fixed chunks of trials. Chunk i always draws from the stream
+SeedSequence(seed, spawn_key=(i,)), so a seed gives the same histogram whatever the
+number of threads, and memory stays bounded whatever the number of trials: only the
+histograms grow, never with the trial count.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Protocol
+
+import numpy as np
+
+from .distribution import Distribution, dkw_bound
+from .errors import InputError
+from .pool import PoolRoll
+
+CHUNK = 1 << 18  # trials per chunk: fits the working set in a core's cache
+MAX_TRIALS = 10**12
+VERIFY_ALPHA = 1e-3
+
+Sample = Mapping[str, np.ndarray] | PoolRoll
+Progress = Callable[[int, int], None]
+
+
+class Attack(Protocol):
+    @property
+    def outcomes(self) -> tuple[str, ...]: ...
+
+    def sample(self, rng: np.random.Generator, trials: int) -> Sample: ...
+
+    def exact(self, fractions: bool = False) -> Mapping[str, np.ndarray]: ...
+
+
+@dataclass(frozen=True)
+class Verification:
+    """How far the sampled CDF is from the exact one, against the DKW bound."""
+
+    gap: float
+    bound: float
+    alpha: float
+
+    @property
+    def within(self) -> bool:
+        return self.gap <= self.bound
+
+
+@dataclass(frozen=True)
+class Result:
+    """The distributions of an attack's outcomes (the main one first) and how they were made."""
+
+    outcomes: dict[str, Distribution]
+    method: str  # "monte-carlo" or "exact"
+    trials: int | None
+    seed: int | None
+    verification: dict[str, Verification] | None = field(default=None)
+
+    @property
+    def main(self) -> str:
+        return next(iter(self.outcomes))
+
+    def __getitem__(self, name: str) -> Distribution:
+        return self.outcomes[name]
+
+
+def stream(seed: int, index: int) -> np.random.Generator:
+    """Return the generator of chunk `index` for `seed`."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system's entropy, short enough to type back."""
+    return secrets.randbits(63)
+
+
+def histograms(sample: Sample, outcomes: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Count how often each outcome value occurred in one chunk."""
+    if isinstance(sample, PoolRoll):
+        codes = sample.codes if sample.codes.dtype != np.uint64 else sample.codes.astype(np.intp)
+        joint = np.bincount(codes, minlength=math.prod(sample.radices))
+        joint = joint.reshape(sample.radices[::-1])
+        axes = range(len(sample.radices))
+        counts = {}
+        for i, name in enumerate(sample.fields):
+            keep = len(sample.radices) - 1 - i
+            counts[name] = joint.sum(axis=tuple(a for a in axes if a != keep))
+        return {name: counts[name] for name in outcomes}
+    return {name: np.bincount(np.asarray(sample[name]).astype(np.intp, copy=False)) for name in outcomes}
+
+
+def _add(total: dict[str, np.ndarray], part: dict[str, np.ndarray]) -> None:
+    for name, counts in part.items():
+        have = total.get(name)
+        if have is None:
+            total[name] = counts.astype(np.int64)
+            continue
+        if len(counts) > len(have):
+            have = np.pad(have, (0, len(counts) - len(have)))
+        have[: len(counts)] += counts
+        total[name] = have
+
+
+def threads_default() -> int:
+    return os.cpu_count() or 1
+
+
+def _chunk(attack: Attack, seed: int, index: int, size: int) -> dict[str, np.ndarray]:
+    return histograms(attack.sample(stream(seed, index), size), tuple(attack.outcomes))
+
+
+def _sample(
+    attack: Attack,
+    seed: int,
+    start: int,
+    trials: int,
+    threads: int,
+    progress: Progress | None,
+    counts: dict[str, np.ndarray],
+    done_before: int,
+    total: int,
+) -> None:
+    """Add `trials` trials, chunks start, start+1, ..., to `counts`."""
+    chunks = -(-trials // CHUNK)
+    sizes = [min(CHUNK, trials - i * CHUNK) for i in range(chunks)]
+    done = done_before
+
+    def report(size: int) -> None:
+        nonlocal done
+        done += size
+        if progress:
+            progress(done, total)
+
+    if threads <= 1 or chunks == 1:
+        for i, size in enumerate(sizes):
+            _add(counts, _chunk(attack, seed, start + i, size))
+            report(size)
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        window = 4 * threads  # chunks in flight: bounded memory for any trial count
+        pending = []
+        for i, size in enumerate(sizes):
+            pending.append((size, pool.submit(_chunk, attack, seed, start + i, size)))
+            if len(pending) >= window:
+                size, future = pending.pop(0)
+                _add(counts, future.result())
+                report(size)
+        for size, future in pending:
+            _add(counts, future.result())
+            report(size)
+
+
+def check_trials(trials: int) -> int:
+    if not isinstance(trials, (int, np.integer)) or not 1 <= trials <= MAX_TRIALS:
+        raise InputError("trials", trials, f"expected a whole number of trials from 1 to {MAX_TRIALS:.0e}")
+    return int(trials)
+
+
+def monte_carlo(
+    attack: Attack,
+    trials: int = 1_000_000,
+    seed: int | None = None,
+    precision: float | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> Result:
+    """Sample the attack; with `precision`, stop once the main mean's standard error ≤ it."""
+    trials = check_trials(trials)
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
+        raise InputError("seed", seed, "expected a whole number ≥ 0")
+    seed = fresh_seed() if seed is None else int(seed)
+    threads = threads or threads_default()
+    outcomes = tuple(attack.outcomes)
+    counts: dict[str, np.ndarray] = {}
+    if precision is None:
+        _sample(attack, seed, 0, trials, threads, progress, counts, 0, trials)
+        done = trials
+    else:
+        if not precision > 0:
+            raise InputError("precision", precision, "expected a standard error above 0, e.g. 0.01")
+        done = 0
+        batch = min(CHUNK, trials)
+        while done < trials:
+            _sample(attack, seed, done // CHUNK, batch, threads, progress, counts, done, trials)
+            done += batch
+            distribution = Distribution.from_counts(counts[outcomes[0]])
+            if distribution.mean_stderr <= precision:
+                break
+            needed = done * (distribution.mean_stderr / precision) ** 2 * 1.05 - done
+            batch = min(max(CHUNK, -(-int(needed) // CHUNK) * CHUNK), trials - done)
+    return Result(
+        {name: Distribution.from_counts(counts[name]) for name in outcomes}, "monte-carlo", done, seed
+    )
+
+
+def exact(attack: Attack) -> Result:
+    """Compute the attack's distributions exactly."""
+    pmfs = attack.exact()
+    return Result({name: Distribution.from_pmf(pmfs[name]) for name in attack.outcomes}, "exact", None, None)
+
+
+def verify(sampled: Result, computed: Result, alpha: float = VERIFY_ALPHA) -> dict[str, Verification]:
+    """Compare each sampled outcome's CDF with the exact one, against the DKW bound."""
+    return {
+        name: Verification(sampled[name].cdf_gap(computed[name]), dkw_bound(sampled.trials, alpha), alpha)
+        for name in sampled.outcomes
+    }
+
+
+def run(
+    attack: Attack,
+    trials: int = 1_000_000,
+    seed: int | None = None,
+    method: str = "monte-carlo",
+    precision: float | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> Result:
+    """Run an attack by `method`: "monte-carlo", "exact", or "verify" (both, compared)."""
+    if method == "exact":
+        return exact(attack)
+    sampled = monte_carlo(attack, trials, seed, precision, threads, progress)
+    if method == "verify":
+        return Result(sampled.outcomes, sampled.method, sampled.trials, sampled.seed, verify(sampled, exact(attack)))
+    if method != "monte-carlo":
+        raise InputError("method", method, "expected monte-carlo, exact or verify")
+    return sampled

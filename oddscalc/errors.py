@@ -1,0 +1,25 @@
+"""The one error type for bad input: it names the parameter, the value and what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class InputError(ValueError):
+    """Refuse a value of a named parameter, saying what would have been allowed.
+
+    `name` is the library's parameter name (`dice`, `to_hit`); the command line shows
+    it as the matching option (`--dice`, `--to-hit`).
+    """
+
+    def __init__(self, name: str, value: Any, allowed: str) -> None:
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{name} {value!s}: {allowed}")
+
+
+def require(condition: bool, name: str, value: Any, allowed: str) -> None:
+    """Raise `InputError(name, value, allowed)` unless `condition` holds."""
+    if not condition:
+        raise InputError(name, value, allowed)

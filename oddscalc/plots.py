@@ -1,0 +1,146 @@
+"""Plots for forum posts: pmf bars with the P(≥ k) curve, heatmaps, overlays.
+
+matplotlib enters only here, imported when a plot is drawn. Plot functions take
+`ax=None` and return the axes; `save` writes a figure atomically (a failed save
+leaves no file behind).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from .distribution import Distribution
+from .errors import InputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+SUFFIXES = (".png", ".svg", ".pdf")
+Z95 = 1.96
+
+
+def check_path(path: str | os.PathLike, name: str = "plot") -> Path:
+    """Refuse a plot path with an unknown suffix or a missing folder, before any work."""
+    path = Path(path)
+    if path.suffix.lower() not in SUFFIXES:
+        raise InputError(name, str(path), "expected a file name ending in .png, .svg or .pdf")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(name, str(path), f"the folder {folder} does not exist")
+    return path
+
+
+def _axes(ax: Axes | None, size: tuple[float, float] = (8, 4.8)) -> Axes:
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=size, layout="constrained")
+    return ax
+
+
+def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Draw P(= k) as bars (95 % error bars when sampled) and P(≥ k) on a second axis."""
+    ax = _axes(ax)
+    first = int(np.flatnonzero(dist.pmf)[0])
+    ks = dist.outcomes[first:]
+    pmf = dist.pmf[first:] * 100
+    errors = None
+    if not dist.exact:
+        errors = np.array([Z95 * dist.stderr(p) * 100 for p in dist.pmf[first:]])
+    ax.bar(ks, pmf, color="#4C72B0", yerr=errors, capsize=2 if errors is not None else 0, label="P(= k)")
+    ax.set_xlabel(name.replace("_", " "))
+    ax.set_ylabel("P(= k), %")
+    ax.set_ylim(bottom=0)
+    if len(ks) <= 30:
+        ax.set_xticks(ks)
+    curve = ax.twinx()
+    at_least = dist.at_least_all[first:] * 100
+    curve.plot(ks, at_least, color="#DD8452", marker="o", label="P(≥ k)")
+    curve.set_ylim(0, 112)
+    curve.set_ylabel("P(≥ k), %")
+    if len(ks) <= 16:
+        for k, value in zip(ks, at_least):
+            curve.annotate(f"{value:.0f}%", (k, value), textcoords="offset points", xytext=(0, 7),
+                           ha="center", fontsize=8, color="#A0522D",
+                           bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
+    mean = f"mean {dist.mean:.3g}" + (f" ± {dist.mean_stderr:.1g}" if not dist.exact else "")
+    ax.set_title(title or f"{name.replace('_', ' ')}: {mean}, sd {dist.sd:.3g}", loc="left")
+    handles = ax.get_legend_handles_labels()[0] + curve.get_legend_handles_labels()[0]
+    ax.legend(handles, [h.get_label() for h in handles], loc="lower right", bbox_to_anchor=(1, 1.06),
+              ncol=2, frameon=False, fontsize=9)
+    return ax
+
+
+def overlay(dists: Sequence[tuple[str, Distribution]], name: str, ax: Axes | None = None) -> Axes:
+    """Draw several distributions' P(≥ k) curves on one axes."""
+    ax = _axes(ax)
+    for label, dist in dists:
+        ax.step(dist.outcomes, dist.at_least_all * 100, where="mid", marker="o", label=label)
+    ax.set_xlabel(name.replace("_", " "))
+    ax.set_ylabel("P(≥ k), %")
+    ax.set_ylim(0, 105)
+    ax.legend(frameon=False)
+    return ax
+
+
+def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], label: str,
+            ax: Axes | None = None) -> Axes:
+    """Draw a matrix of values with labelled rows and columns and the value in each cell."""
+    ax = _axes(ax, (max(6, 0.9 * len(columns) + 3), max(4, 0.5 * len(rows) + 2)))
+    image = ax.imshow(values, cmap="viridis", aspect="auto")
+    ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    finite = values[np.isfinite(values)]
+    middle = (finite.max() + finite.min()) / 2 if finite.size else 0
+    if values.size <= 400:
+        for (i, j), value in np.ndenumerate(values):
+            if np.isfinite(value):
+                ax.text(j, i, f"{value:.3g}", ha="center", va="center", fontsize=8,
+                        color="white" if value < middle else "black")
+    ax.figure.colorbar(image, ax=ax, label=label)
+    return ax
+
+
+def line(xs: Sequence[float], series: Sequence[tuple[str, Sequence[float]]], xlabel: str, ylabel: str,
+         ax: Axes | None = None) -> Axes:
+    """Draw one line per series against xs."""
+    ax = _axes(ax)
+    for label, ys in series:
+        ax.plot(xs, ys, marker="o", label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if len(series) > 1:
+        ax.legend(frameon=False)
+    return ax
+
+
+def caption(figure: Figure, text: str) -> None:
+    """Put a small footer under the figure (the command, seed, method and version)."""
+    figure.text(0.01, 0.005, text, fontsize=7, color="#555555", ha="left", va="bottom", wrap=True)
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        engine.set(rect=(0, 0.06, 1, 0.94))
+
+
+def save(figure: Figure, path: str | os.PathLike) -> Path:
+    """Save the figure to path atomically, then close it."""
+    import matplotlib.pyplot as plt
+
+    path = check_path(path)
+    handle, temporary = tempfile.mkstemp(suffix=path.suffix, prefix=".oddscalc-", dir=path.parent or ".")
+    os.close(handle)
+    try:
+        figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=150)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        plt.close(figure)
+    return path

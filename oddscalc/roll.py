@@ -1,0 +1,133 @@
+"""Game-free queries: a dice expression, maximised or minimised, summed or counted as
+successes (RULES.md §3.1); and a pool of dice that must hit, then get past a save."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from . import pmf as pmfs
+from .dice import Check, DiceExpression, FaceReader, Natural, check_sides, expression_die, keep_die, keep_pmf, net_extra
+from .errors import require
+from .pool import Die, roll_pool
+
+MAX_EXTRA = 20
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll `dice`; keep the highest (maximised) or lowest (minimised) when asked.
+
+    With `success`, count the kept dice showing `success` or more instead of summing.
+    """
+
+    dice: DiceExpression
+    maximised: int = 0
+    minimised: int = 0
+    success: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("maximised", "minimised"):
+            value = getattr(self, name)
+            require(0 <= value <= MAX_EXTRA, name, value, f"expected 0 to {MAX_EXTRA} extra dice")
+        require(self.dice.count > 0, "dice", self.dice, "expected at least one die, like 2d6")
+        if self.success is not None:
+            require(
+                1 <= self.success <= self.dice.sides,
+                "success",
+                self.success,
+                f"expected a face from 1 to {self.dice.sides}",
+            )
+            require(
+                self.dice.modifier == 0,
+                "success",
+                self.success,
+                "counting successes needs dice without a +/- modifier (drop it from the expression)",
+            )
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        return ("successes",) if self.success is not None else ("sum",)
+
+    @property
+    def extra(self) -> int:
+        """Net extra dice: > 0 keeps the highest, < 0 the lowest (one of each cancel)."""
+        return net_extra(self.maximised, self.minimised)
+
+    @cached_property
+    def _pool(self) -> tuple[Die, int]:
+        """The die to roll and how many of it per trial."""
+        count, sides, extra, need = self.dice.count, self.dice.sides, self.extra, self.success
+        if need is None:
+            return (keep_die(count, sides, extra), 1) if extra else (expression_die(sides), count)
+        if not extra:
+            return Die((sides,), lambda face: face >= need, ("successes",)), count
+
+        def successes(*faces: np.ndarray) -> np.ndarray:
+            ordered = np.sort(np.stack(np.broadcast_arrays(*faces)), axis=0)
+            kept = ordered[len(faces) - count :] if extra > 0 else ordered[:count]
+            return (kept >= need).sum(axis=0)
+
+        return Die((sides,) * (count + abs(extra)), successes, ("successes",)), 1
+
+    def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
+        die, count = self._pool
+        totals = roll_pool(rng, die, count, trials).codes.astype(np.int64)
+        if self.success is None:
+            totals = np.maximum(totals + self.dice.modifier, 0)
+        return {self.outcomes[0]: totals}
+
+    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+        count, sides, extra = self.dice.count, self.dice.sides, self.extra
+        if self.success is None:
+            kept = keep_pmf(count, sides, extra)
+            result = pmfs.transform(kept, lambda x: max(x + self.dice.modifier, 0))
+        else:
+            chance = Fraction(sides - self.success + 1, sides)
+            showing = pmfs.binomial(count + abs(extra), chance)
+            if extra >= 0:  # successes are the highest faces: keep at most `count` of them
+                result = pmfs.transform(showing, lambda b: min(b, count))
+            else:  # the |extra| highest dice are discarded first
+                result = pmfs.transform(showing, lambda b: max(b + extra, 0))
+        return {self.outcomes[0]: result if fractions else pmfs.as_float(result)}
+
+
+@dataclass(frozen=True)
+class HitAndSave:
+    """`dice` D6 hit on `to_hit`+; each hit is then saved on `save`+ (natural 1s fail).
+
+    The benchmark's canonical attack. Outcomes: `unsaved`, `hits`.
+    """
+
+    dice: int
+    to_hit: int
+    save: int
+
+    outcomes = ("unsaved", "hits")
+
+    def __post_init__(self) -> None:
+        require(0 <= self.dice <= 1000, "dice", self.dice, "expected 0 to 1000 dice")
+
+    @cached_property
+    def _die(self) -> Die:
+        hit, save = Check(self.to_hit, Natural.SAVE), Check(self.save, Natural.SAVE)
+
+        def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            read = FaceReader(faces)
+            hits = read.check(hit)
+            return hits & ~read.check(save), hits
+
+        return Die(check_sides(hit) + check_sides(save), rule, self.outcomes)
+
+    def sample(self, rng: np.random.Generator, trials: int):
+        return roll_pool(rng, self._die, self.dice, trials)
+
+    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+        hit = Check(self.to_hit, Natural.SAVE).chance()
+        fail = 1 - Check(self.save, Natural.SAVE).chance()
+        hit, fail = (hit, fail) if fractions else (float(hit), float(fail))
+        hits = pmfs.binomial(self.dice, hit)
+        return {"unsaved": pmfs.thin(hits, fail), "hits": hits}

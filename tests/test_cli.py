@@ -1,0 +1,156 @@
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from clirun import assert_refused, run
+from oddscalc import __version__
+
+
+def test_table_format(capsys):
+    result = run(capsys, "roll", "2d6", "--maximised", "1", "--trials", "20000", "--seed", "7")
+    assert result.code == 0
+    assert "P(≥ k)" in result.out and "seed 7" in result.out and "± " in result.out
+    assert "mean" in result.out and "p10" in result.out and "p90" in result.out and "median" in result.out
+
+
+def test_json_schema(capsys):
+    result = run(capsys, "roll", "2d6", "--maximised", "1", "--trials", "1e4", "--seed", "5", "--format", "json")
+    data = result.json()
+    assert set(data) == {"oddscalc", "command", "method", "trials", "seed", "outcomes"}
+    assert data["oddscalc"] == __version__
+    assert data["command"] == "oddscalc roll 2d6 --maximised 1 --trials 1e4 --seed 5"
+    assert data["method"] == "monte-carlo" and data["trials"] == 10_000 and data["seed"] == 5
+    sum_ = data["outcomes"]["sum"]
+    assert set(sum_) == {"mean", "sd", "mean_stderr", "pmf", "at_least"}
+    assert sum(sum_["pmf"]) == pytest.approx(1.0)
+    assert sum_["at_least"][0] == pytest.approx(1.0) and len(sum_["at_least"]) == len(sum_["pmf"]) == 13
+    assert sum_["mean_stderr"] > 0
+
+
+def test_exact_json(capsys):
+    data = run(capsys, "roll", "2d6", "--maximised", "1", "--exact", "--format", "json").json()
+    assert data["method"] == "exact" and data["trials"] is None and data["seed"] is None
+    assert data["outcomes"]["sum"]["mean"] == pytest.approx(203 / 24)
+    assert data["outcomes"]["sum"]["pmf"][12] == pytest.approx(16 / 216)
+    assert data["outcomes"]["sum"]["mean_stderr"] == 0
+
+
+def test_csv_format(capsys):
+    out = run(capsys, "roll", "d6", "--exact", "--format", "csv").out
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["k"] for r in rows] == [str(k) for k in range(7)]
+    assert float(rows[3]["probability"]) == pytest.approx(1 / 6)
+    assert float(rows[3]["at_least"]) == pytest.approx(4 / 6)
+
+
+def test_markdown_format(capsys):
+    out = run(capsys, "roll", "2d6", "--exact", "--format", "markdown").out
+    assert "| sum | P(= k) | P(≥ k) |" in out
+    assert "`oddscalc roll 2d6 --exact`" in out
+    assert "| 7 | 16.67% | 58.33% |" in out
+
+
+def test_bbcode_format(capsys):
+    out = run(capsys, "roll", "2d6", "--exact", "--format", "bbcode").out
+    assert out.count("[table]") == 2 and "[td]16.67%[/td]" in out and "[code]oddscalc roll 2d6 --exact[/code]" in out
+
+
+def test_tabletop_spellings(capsys):
+    data = run(capsys, "roll", "3d6", "--success", "5", "--exact", "--format", "json").json()
+    assert data["outcomes"]["successes"]["mean"] == pytest.approx(1.0)
+    data = run(capsys, "roll", "2d6", "--trials", "2_000", "--seed", "1", "--format", "json").json()
+    assert data["trials"] == 2000
+
+
+def test_precision(capsys):
+    data = run(capsys, "roll", "2d6", "--precision", "0.01", "--trials", "1e8", "--seed", "3",
+               "--format", "json").json()
+    assert data["outcomes"]["sum"]["mean_stderr"] <= 0.01
+    assert data["trials"] < 10**8
+
+
+def test_verify(capsys):
+    result = run(capsys, "roll", "2d6", "--verify", "--trials", "1e5", "--seed", "3")
+    assert "largest CDF gap" in result.out and "within the DKW bound" in result.out
+    data = run(capsys, "roll", "2d6", "--verify", "--trials", "1e5", "--seed", "3", "--format", "json").json()
+    assert data["verify"]["sum"]["within"] is True
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF")])
+def test_plot_writes_a_valid_image(capsys, tmp_path, suffix, magic):
+    path = tmp_path / f"plot{suffix}"
+    result = run(capsys, "roll", "2d6", "--maximised", "1", "--trials", "1e4", "--seed", "1", "--plot", path)
+    assert result.code == 0
+    assert path.read_bytes().startswith(magic)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
+
+
+def test_plot_caption_carries_the_command_seed_method_and_version(capsys, tmp_path):
+    path = tmp_path / "plot.svg"
+    run(capsys, "roll", "2d6", "--trials", "1e4", "--seed", "42", "--plot", path)
+    text = path.read_text()
+    assert "oddscalc roll 2d6" in text and "seed 42" in text and f"oddscalc {__version__}" in text
+
+
+BAD = [
+    (["roll", "2z"], ("DICE", "2z")),
+    (["roll", "2d6", "--trials", "0"], ("--trials", "0")),
+    (["roll", "2d6", "--trials", "lots"], ("--trials", "lots")),
+    (["roll", "2d6", "--trials", "1.5"], ("--trials",)),
+    (["roll", "2d6", "--seed", "-3"], ("--seed", "-3")),
+    (["roll", "2d6", "--format", "xml"], ("--format", "xml")),
+    (["roll", "2d6", "--maximised", "-1"], ("--maximised", "-1")),
+    (["roll", "2d6", "--maximised", "two"], ("--maximised", "two")),
+    (["roll", "2d6", "--success", "7"], ("--success", "7")),
+    (["roll", "2d6", "--precision", "0"], ("--precision",)),
+    (["roll", "2d6", "--precision", "fine"], ("--precision", "fine")),
+    (["roll", "2d6", "--plot", "out.gif"], ("--plot", "out.gif")),
+    (["roll", "2d6", "--plot", "/no/such/folder/out.png"], ("--plot",)),
+    (["roll", "2d6", "--exact", "--verify"], ("--verify",)),
+    (["roll", "2d6", "--exact", "--precision", "0.1"], ("--precision",)),
+    (["roll", "2d6", "--bogus"], ("--bogus",)),
+    (["roll"], ("DICE",)),
+    (["roll", "0d6"], ("DICE", "0d6")),
+    (["roll", "2d6+1", "--success", "4"], ("--success",)),
+    (["rol", "2d6"], ("rol", "roll")),
+]
+
+
+@pytest.mark.parametrize("args, mentions", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_gets_one_clear_line(capsys, args, mentions):
+    assert_refused(capsys, *args, mentions=mentions)
+
+
+def test_bad_input_leaves_no_plot_file(capsys, tmp_path):
+    path = tmp_path / "never.png"
+    assert_refused(capsys, "roll", "2z", "--plot", path)
+    assert_refused(capsys, "roll", "2d6", "--trials", "0", "--plot", path)
+    assert not path.exists()
+
+
+def test_help_lists_examples(capsys):
+    result = run(capsys, "roll", "--help")
+    assert result.code == 0
+    assert "Examples:" in result.out and "oddscalc roll 2d6 --maximised 1" in result.out
+
+
+def test_version(capsys):
+    assert run(capsys, "--version").out.strip() == f"oddscalc {__version__}"
+
+
+def test_console_entry_point_exits_2_without_traceback():
+    process = subprocess.run([sys.executable, "-m", "oddscalc", "roll", "2d6", "--trials", "0"],
+                             capture_output=True, text=True)
+    assert process.returncode == 2
+    assert process.stdout == "" and process.stderr.count("\n") == 1 and "Traceback" not in process.stderr
+
+
+def test_module_runs_a_query():
+    process = subprocess.run([sys.executable, "-m", "oddscalc", "roll", "2d6", "--maximised", "1", "--trials", "1e5",
+                              "--format", "json"], capture_output=True, text=True)
+    assert process.returncode == 0
+    assert json.loads(process.stdout)["outcomes"]["sum"]["mean"] == pytest.approx(203 / 24, abs=0.05)

@@ -1,0 +1,69 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oddscalc.distribution import Distribution, dkw_bound
+
+
+def test_statistics_of_an_exact_pmf():
+    d = Distribution.from_pmf([0.25, 0.5, 0.25])
+    assert d.exact and d.trials is None
+    assert d.mean == pytest.approx(1.0)
+    assert d.sd == pytest.approx(math.sqrt(0.5))
+    assert d.at_least(1) == pytest.approx(0.75)
+    assert d.at_least(0) == 1.0 and d.at_least(3) == 0.0
+    assert d.at_most(0) == pytest.approx(0.25)
+    assert d.quantile(0.25) == 0 and d.quantile(0.26) == 1 and d.median == 1 and d.quantile(1) == 2
+    assert d.mean_stderr == 0.0 and d.at_least_stderr(1) == 0.0
+
+
+def test_statistics_of_samples():
+    d = Distribution.from_samples(np.array([0, 1, 1, 3]))
+    assert d.trials == 4
+    assert list(d.pmf) == [0.25, 0.5, 0.0, 0.25]
+    assert d.mean == pytest.approx(1.25)
+    assert d.mean_stderr == pytest.approx(d.sd / 2)
+    assert d.at_least_stderr(1) == pytest.approx(math.sqrt(0.75 * 0.25 / 4))
+
+
+def test_immutable_and_trimmed():
+    d = Distribution.from_pmf(np.array([0.5, 0.5, 0.0]))
+    assert d.highest == 1
+    with pytest.raises(ValueError):
+        d.pmf[0] = 1.0
+    with pytest.raises(AttributeError):
+        d.trials = 5
+
+
+def test_bad_pmfs_are_refused():
+    with pytest.raises(ValueError):
+        Distribution.from_pmf([])
+    with pytest.raises(ValueError):
+        Distribution.from_pmf([1.5, -0.5])
+    with pytest.raises(ValueError):
+        Distribution.from_samples(np.array([-1, 2]))
+
+
+def test_cdf_gap_and_equality():
+    a = Distribution.from_pmf([0.5, 0.5])
+    b = Distribution.from_pmf([0.25, 0.5, 0.25])
+    assert a.cdf_gap(b) == pytest.approx(0.25)
+    assert a == Distribution.from_pmf([0.5, 0.5]) and a != b
+
+
+def test_dkw_bound_shrinks_with_trials():
+    assert dkw_bound(10_000, 0.05) == pytest.approx(math.sqrt(math.log(40) / 20_000))
+    assert dkw_bound(40_000) == pytest.approx(dkw_bound(10_000) / 2)
+
+
+@given(st.lists(st.integers(0, 1000), min_size=1, max_size=12).filter(lambda c: sum(c) > 0))
+def test_counts_make_a_distribution(counts):
+    d = Distribution.from_counts(np.array(counts))
+    assert d.pmf.sum() == pytest.approx(1.0)
+    at_least = d.at_least_all
+    assert all(x >= y - 1e-12 for x, y in zip(at_least, at_least[1:]))
+    assert 0 <= d.quantile(0.5) <= d.highest
+    assert d.at_least(1) + d.at_most(0) == pytest.approx(1.0)

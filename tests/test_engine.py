@@ -1,0 +1,97 @@
+import numpy as np
+import pytest
+
+from agreement import SEED, agreement_failures
+from oddscalc import engine
+from oddscalc.dice import DiceExpression
+from oddscalc.errors import InputError
+from oddscalc.roll import Roll
+
+TWO_D6 = Roll(DiceExpression.parse("2d6"), maximised=1)
+
+
+class WrongTwin:
+    """A sampler that rolls 3+ while its exact twin says 4+: the check must catch it."""
+
+    outcomes = ("hits",)
+
+    def sample(self, rng, trials):
+        return {"hits": (rng.integers(1, 7, size=(trials, 10)) >= 3).sum(axis=1)}
+
+    def exact(self, fractions=False):
+        from oddscalc import pmf
+
+        return {"hits": pmf.binomial(10, 0.5)}
+
+
+def test_the_agreement_check_catches_a_wrong_sampler():
+    assert agreement_failures(WrongTwin(), trials=20_000)
+
+
+def test_the_result_does_not_depend_on_the_number_of_threads():
+    trials = 3 * engine.CHUNK + 17
+    one = engine.monte_carlo(TWO_D6, trials, SEED, threads=1)
+    two = engine.monte_carlo(TWO_D6, trials, SEED, threads=2)
+    assert one["sum"] == two["sum"]
+    assert one.trials == trials == round(one["sum"].pmf.sum() * 0 + trials)
+
+
+def test_every_trial_is_counted():
+    result = engine.monte_carlo(TWO_D6, engine.CHUNK + 5, SEED)
+    counts = np.rint(result["sum"].pmf * result.trials)
+    assert counts.sum() == engine.CHUNK + 5
+
+
+def test_a_different_seed_gives_a_different_sample():
+    a = engine.monte_carlo(TWO_D6, 10_000, 1)
+    b = engine.monte_carlo(TWO_D6, 10_000, 2)
+    assert a["sum"] != b["sum"]
+    assert engine.monte_carlo(TWO_D6, 10_000, 1)["sum"] == a["sum"]
+
+
+def test_a_fresh_seed_is_recorded_and_reproduces():
+    first = engine.monte_carlo(TWO_D6, 5000)
+    assert isinstance(first.seed, int)
+    assert engine.monte_carlo(TWO_D6, 5000, first.seed)["sum"] == first["sum"]
+
+
+def test_precision_stops_once_the_standard_error_is_small_enough():
+    result = engine.monte_carlo(TWO_D6, 10**8, SEED, precision=0.002)
+    assert result["sum"].mean_stderr <= 0.002
+    assert result.trials < 10**8
+    again = engine.monte_carlo(TWO_D6, 10**8, SEED, precision=0.002, threads=1)
+    assert again.trials == result.trials and again["sum"] == result["sum"]
+
+
+def test_precision_is_capped_by_trials():
+    result = engine.monte_carlo(TWO_D6, 1000, SEED, precision=1e-6)
+    assert result.trials == 1000
+
+
+def test_exact_and_verify():
+    exact = engine.run(TWO_D6, method="exact")
+    assert exact.method == "exact" and exact.trials is None and exact.seed is None
+    verified = engine.run(TWO_D6, trials=100_000, seed=SEED, method="verify")
+    check = verified.verification["sum"]
+    assert check.within and check.bound > check.gap >= 0
+
+
+@pytest.mark.parametrize(
+    "options, name",
+    [({"trials": 0}, "trials"), ({"trials": 2.5}, "trials"), ({"seed": -1}, "seed"), ({"precision": 0}, "precision"),
+     ({"method": "guess"}, "method")],
+)
+def test_bad_run_options(options, name):
+    with pytest.raises(InputError) as error:
+        engine.run(TWO_D6, **options)
+    assert error.value.name == name
+
+
+def test_pool_rolls_become_joint_histograms():
+    from oddscalc.pool import Die, roll_pool
+
+    die = Die((6, 6), lambda a, s: ((a >= 4) & (s < 5), a >= 4), ("kills", "hits"))
+    rolled = roll_pool(np.random.default_rng(1), die, 10, 5000)
+    counts = engine.histograms(rolled, ("hits", "kills"))
+    assert np.array_equal(counts["hits"], np.bincount(rolled.total("hits")))
+    assert np.array_equal(counts["kills"][: rolled.total("kills").max() + 1], np.bincount(rolled.total("kills")))

@@ -1,0 +1,84 @@
+from fractions import Fraction
+
+import pytest
+
+from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+from oddscalc.dice import DiceExpression
+from oddscalc.errors import InputError
+from oddscalc.roll import Roll
+
+F = Fraction
+
+CASES = {
+    "2d6": Roll(DiceExpression.parse("2d6")),
+    "2d6 maximised": Roll(DiceExpression.parse("2d6"), maximised=1),
+    "2d6 minimised": Roll(DiceExpression.parse("2d6"), minimised=1),
+    "2d6 max 2 min 1": Roll(DiceExpression.parse("2d6"), maximised=2, minimised=1),
+    "3d6+1 maximised 2": Roll(DiceExpression.parse("3d6+1"), maximised=2),
+    "d6-2": Roll(DiceExpression.parse("d6-2")),
+    "d3 minimised": Roll(DiceExpression.parse("d3"), minimised=1),
+    "10d6 successes 5+": Roll(DiceExpression.parse("10d6"), success=5),
+    "3d6 successes 4+ maximised": Roll(DiceExpression.parse("3d6"), maximised=1, success=4),
+    "3d6 successes 4+ minimised 2": Roll(DiceExpression.parse("3d6"), minimised=2, success=4),
+    "6d6 maximised 2 (face by face)": Roll(DiceExpression.parse("6d6"), maximised=2),
+    "d10": Roll(DiceExpression.parse("d10")),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_sampler_agrees_with_exact(name):
+    assert_agrees(CASES[name])
+
+
+@pytest.mark.parametrize("extra, need", [(1, 4), (2, 5), (-1, 4), (-2, 3), (0, 6)])
+def test_successes_exact_matches_brute_force(extra, need):
+    roll = Roll(DiceExpression.parse("2d6"), max(extra, 0), max(-extra, 0), need)
+
+    def successes(*faces):
+        kept = sorted(faces, reverse=extra >= 0)[:2]
+        return sum(face >= need for face in kept)
+
+    expected = as_pmf(enumerate_faces((6,) * (2 + abs(extra)), successes))
+    assert exact_list(roll.exact(fractions=True)["successes"]) == expected
+
+
+def test_maximised_2d6_exactly():
+    pmf = exact_list(CASES["2d6 maximised"].exact(fractions=True)["sum"])
+    assert pmf[2:] == [F(n, 216) for n in (1, 3, 7, 12, 19, 27, 34, 36, 34, 27, 16)]
+
+
+def test_negative_totals_count_as_zero():
+    pmf = exact_list(CASES["d6-2"].exact(fractions=True)["sum"])
+    assert pmf == [F(2, 6), F(1, 6), F(1, 6), F(1, 6), F(1, 6)]
+
+
+@pytest.mark.parametrize(
+    "options, name",
+    [({"maximised": -1}, "maximised"), ({"minimised": 21}, "minimised"), ({"success": 7}, "success"),
+     ({"success": 0}, "success")],
+)
+def test_bad_roll_options(options, name):
+    with pytest.raises(InputError) as error:
+        Roll(DiceExpression.parse("2d6"), **options)
+    assert error.value.name == name
+
+
+def test_successes_refuse_a_modifier():
+    with pytest.raises(InputError):
+        Roll(DiceExpression.parse("2d6+1"), success=4)
+
+
+@pytest.mark.parametrize("dice, to_hit, save", [(10, 4, 5), (3, 2, 2), (7, 6, 7), (0, 4, 4)])
+def test_hit_and_save_agrees_with_exact(dice, to_hit, save):
+    from oddscalc.roll import HitAndSave
+
+    assert_agrees(HitAndSave(dice, to_hit, save))
+
+
+def test_hit_and_save_exact_values():
+    from oddscalc.roll import HitAndSave
+
+    exact = HitAndSave(10, 4, 5).exact(fractions=True)
+    # each die kills with 1/2 · 2/3 = 1/3
+    assert sum(k * p for k, p in enumerate(exact["unsaved"])) == F(10, 3)
+    assert exact_list(exact["hits"])[10] == F(1, 1024)
