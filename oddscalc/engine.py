@@ -25,6 +25,7 @@ from .errors import InputError
 from .pool import PoolRoll
 
 CHUNK = 1 << 18  # trials per chunk: fits the working set in a core's cache
+JOINT_LIMIT = 1 << 14  # pools with fewer joint values are counted in one pass
 MAX_TRIALS = 10**12
 VERIFY_ALPHA = 1e-3
 
@@ -84,6 +85,8 @@ def fresh_seed() -> int:
 
 def histograms(sample: Sample, outcomes: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Count how often each outcome value occurred in one chunk."""
+    if isinstance(sample, PoolRoll) and math.prod(sample.radices) > JOINT_LIMIT:
+        return {name: np.bincount(sample.total(name).astype(np.intp, copy=False)) for name in outcomes}
     if isinstance(sample, PoolRoll):
         codes = sample.codes if sample.codes.dtype != np.uint64 else sample.codes.astype(np.intp)
         joint = np.bincount(codes, minlength=math.prod(sample.radices))

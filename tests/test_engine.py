@@ -95,3 +95,17 @@ def test_pool_rolls_become_joint_histograms():
     counts = engine.histograms(rolled, ("hits", "kills"))
     assert np.array_equal(counts["hits"], np.bincount(rolled.total("hits")))
     assert np.array_equal(counts["kills"][: rolled.total("kills").max() + 1], np.bincount(rolled.total("kills")))
+
+
+def test_pools_with_many_joint_values_are_counted_field_by_field(monkeypatch):
+    from oddscalc.pool import Die, roll_pool
+
+    die = Die((6, 6), lambda a, s: ((a >= 4) & (s < 5), a >= 4), ("kills", "hits"))
+    rolled = roll_pool(np.random.default_rng(1), die, 10, 5000)
+    joint = engine.histograms(rolled, ("hits", "kills"))
+    monkeypatch.setattr(engine, "JOINT_LIMIT", 4)
+    separate = engine.histograms(rolled, ("hits", "kills"))
+    for name in ("hits", "kills"):
+        size = max(len(joint[name]), len(separate[name]))
+        assert np.array_equal(np.pad(joint[name], (0, size - len(joint[name]))),
+                              np.pad(separate[name], (0, size - len(separate[name]))))
