@@ -229,6 +229,43 @@ def render_result(result: Result, fmt: Format, command: str) -> str:
     return "\n\n".join([head, *(piece.bbcode() for piece in pieces), *notes])
 
 
+def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, header: dict[str, Any],
+                notes: Sequence[str] = (), extra: dict[str, Any] | None = None) -> str:
+    """Render a study's tidy rows with a header saying how they were made."""
+    if fmt is Format.json:
+        data = {"oddscalc": __version__, **header, "rows": list(rows), **(extra or {})}
+        return json.dumps(data, indent=2, default=_plain)
+    if fmt is Format.csv:
+        return Table(tuple(columns), tuple(tuple(row.get(c, "") for c in columns) for row in rows)).csv()
+    table = _with_errors(columns, rows)
+    how = ("exact" if header["method"] == "exact"
+           else f"Monte Carlo, {header['trials']:,} trials per cell, seed {header['seed']}")
+    line = f"oddscalc {__version__} · {how}"
+    if fmt is Format.table:
+        return "\n".join([header["command"], line, "", table.text(), *([""] + list(notes) if notes else [])])
+    if fmt is Format.markdown:
+        return "\n\n".join([f"`{header['command']}`  \n{line}", table.markdown(), *notes])
+    return "\n\n".join([f"[code]{header['command']}[/code]\n{line}", table.bbcode(), *notes])
+
+
+def _error_column(column: str) -> str:
+    return "mean_stderr" if column == "mean" else f"{column}_stderr"
+
+
+def _with_errors(columns: Sequence[str], rows: Sequence[dict]) -> Table:
+    """For people: show `value ± stderr` in one cell instead of two columns."""
+    shown = [c for c in columns if not (c.endswith("_stderr") and c.removesuffix("_stderr") in columns)
+             and not (c == "mean_stderr" and "mean" in columns)]
+    cells = []
+    for row in rows:
+        line = []
+        for column in shown:
+            value, error = row.get(column, ""), row.get(_error_column(column))
+            line.append(f"{_cell(value)} ± {error:.2g}" if isinstance(value, float) and error else value)
+        cells.append(tuple(line))
+    return Table(tuple(shown), tuple(cells))
+
+
 def from_frame(frame: pd.DataFrame, title: str = "", notes: Sequence[str] = ()) -> Table:
     """Turn a pandas DataFrame into a `Table` (index dropped)."""
     rows = tuple(tuple(row) for row in frame.itertuples(index=False, name=None))

@@ -5,7 +5,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import parse_count, query, run_app, whole
+from . import studies
+from .common import query, run_app, whole
 
 app = typer.Typer(
     name="oddscalc",
@@ -62,6 +63,10 @@ def roll(
     from ..roll import Roll
 
     return Roll(DiceExpression.parse(dice, "dice"), maximised, minimised, success)
+
+
+
+studies.register(app)
 
 
 def main(argv: Optional[list] = None) -> int:

@@ -1,15 +1,17 @@
 """The frame every query command shares: its common options, running the attack,
 rendering the answer, the plot, and the one-line error contract."""
 
+import contextvars
 import functools
 import inspect
 import os
 import shlex
 import sys
 import time
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Callable, Optional, Sequence
 
 import typer
 
@@ -133,10 +135,11 @@ COMMON = [
                                                          help="Threads to sample with (default: every core).")]),
 ]
 COMMON_NAMES = {parameter.name for parameter in COMMON}
+COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--format", "--plot", "--precision", "--verify", "--threads")
 
 
 def command_line() -> str:
-    """The query as typed, without --format (for JSON and plot captions)."""
+    """The command as typed, without --format (for JSON and plot captions)."""
     args = list(_ARGS) if _ARGS is not None else sys.argv[1:]
     kept, skip = [], False
     for arg in args:
@@ -153,13 +156,15 @@ def command_line() -> str:
 
 
 _ARGS: Optional[list] = None
+_CAPTURE: contextvars.ContextVar = contextvars.ContextVar("capture", default=None)
 
 
 class TerminalProgress:
     """A Rich progress bar on stderr, shown only for long runs on a terminal."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str = "sampling") -> None:
         self.started = time.monotonic()
+        self.label = label
         self.bar = None
         self.task = None
 
@@ -170,10 +175,10 @@ class TerminalProgress:
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
 
-            self.bar = Progress("sampling", BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
+            self.bar = Progress(self.label, BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                                 console=Console(stderr=True), transient=True)
             self.bar.start()
-            self.task = self.bar.add_task("sampling", total=total)
+            self.task = self.bar.add_task(self.label, total=total)
         self.bar.update(self.task, completed=done)
 
     def close(self) -> None:
@@ -181,8 +186,8 @@ class TerminalProgress:
             self.bar.stop()
 
 
-def progress_for_terminal() -> Optional[TerminalProgress]:
-    return TerminalProgress() if sys.stderr.isatty() else None
+def progress_for_terminal(label: str = "sampling") -> Optional[TerminalProgress]:
+    return TerminalProgress(label) if sys.stderr.isatty() else None
 
 
 def method_of(exact: bool, verify: bool, precision: Optional[float]) -> Method:
@@ -194,40 +199,69 @@ def method_of(exact: bool, verify: bool, precision: Optional[float]) -> Method:
     return Method.exact if exact else Method.verify if verify else Method.monte_carlo
 
 
-def answer(attack: Any, *, trials: int, seed: Optional[int], exact: bool, output_format: Format,
-           plot: Optional[Path], precision: Optional[float], verify: bool, threads: Optional[int]) -> None:
-    """Run an attack as the common options say, print the answer, save the plot."""
-    from .. import plots
+@dataclass(frozen=True)
+class Common:
+    """The options every query and study command takes."""
 
-    method = method_of(exact, verify, precision)
-    if plot is not None:
-        plots.check_path(plot)
+    trials: int
+    seed: Optional[int]
+    exact: bool
+    output_format: Format
+    plot: Optional[Path]
+    precision: Optional[float]
+    verify: bool
+    threads: Optional[int]
+
+    @property
+    def method(self) -> Method:
+        return method_of(self.exact, self.verify, self.precision)
+
+    def check(self) -> None:
+        """Refuse bad common options before any work is done."""
+        from .. import plots
+
+        self.method
+        if self.plot is not None:
+            plots.check_path(self.plot)
+
+
+def answer(attack: Any, common: Common) -> None:
+    """Run an attack as the common options say, print the answer, save the plot."""
+    common.check()
     progress = progress_for_terminal()
     try:
-        result = engine.run(attack, trials, seed, method.value, precision, threads, progress)
+        result = engine.run(attack, common.trials, common.seed, common.method.value, common.precision,
+                            common.threads, progress)
     finally:
         if progress:
             progress.close()
     command = command_line()
-    text = render_result(result, output_format, command)
-    if plot is not None:
-        save_result_plot(result, plot, command)
+    text = render_result(result, common.output_format, command)
+    if common.plot is not None:
+        save_result_plot(result, common.plot, command)
     typer.echo(text)
 
 
-def caption_for(result: engine.Result, command: str) -> str:
+def caption_for(method: str, trials: Optional[int], seed: Optional[int], command: str) -> str:
     from .. import __version__
 
-    how = "exact" if result.method == "exact" else f"Monte Carlo, {result.trials:,} trials, seed {result.seed}"
+    how = "exact" if method == "exact" else f"Monte Carlo, {trials:,} trials, seed {seed}"
     return f"{command}  ·  {how}  ·  oddscalc {__version__}"
+
+
+def save_figure(ax: Any, path: Path, caption: str) -> None:
+    """Caption a plot and save it atomically."""
+    from .. import plots
+
+    plots.caption(ax.figure, caption)
+    plots.save(ax.figure, path)
 
 
 def save_result_plot(result: engine.Result, path: Path, command: str) -> None:
     from .. import plots
 
     ax = plots.distribution(result[result.main], result.main)
-    plots.caption(ax.figure, caption_for(result, command))
-    plots.save(ax.figure, path)
+    save_figure(ax, path, caption_for(result.method, result.trials, result.seed, command))
 
 
 def input_error(error: InputError) -> OptionError:
@@ -240,29 +274,78 @@ def input_error(error: InputError) -> OptionError:
     return OptionError(error.value, error.allowed, param=param, hint=hint)
 
 
+def with_common(function: Callable, extra: Sequence[inspect.Parameter] = ()) -> Callable:
+    """Make a command taking `function`'s own options, `extra` ones and the common ones.
+
+    It calls `function(**own, **extra, common=Common(...))`; a library `InputError`
+    raised inside becomes the one-line error naming the option.
+    """
+    signature = inspect.signature(function)
+    added = {p.name for p in extra} | {"common"}
+    own = [p for p in signature.parameters.values() if p.name not in added]
+
+    @functools.wraps(function)
+    def command(**options: Any) -> None:
+        common = Common(**{key: options.pop(key) for key in list(options) if key in COMMON_NAMES})
+        try:
+            function(**options, common=common)
+        except InputError as error:
+            raise input_error(error) from None
+
+    parameters = own + list(extra) + COMMON
+    command.__signature__ = signature.replace(parameters=parameters)
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    return command
+
+
+def examples_epilog(examples: Sequence[str]) -> str:
+    return "Examples:\n\n\b\n" + "\n".join(f"  {example}" for example in examples)
+
+
 def query(group: typer.Typer, name: str, *, examples: list, help: Optional[str] = None) -> Callable:
     """Register `build(**options) -> attack` as a query command with the common options."""
 
     def decorate(build: Callable) -> Callable:
-        signature = inspect.signature(build)
-
         @functools.wraps(build)
-        def command(**options: Any) -> None:
-            common = {key: options.pop(key) for key in list(options) if key in COMMON_NAMES}
-            try:
-                attack = build(**options)
-                answer(attack, **common)
-            except InputError as error:
-                raise input_error(error) from None
+        def run(common: Common, **options: Any) -> None:
+            attack = build(**options)
+            captured = _CAPTURE.get()
+            if captured is not None:
+                captured.append((attack, common))
+                return
+            answer(attack, common)
 
-        parameters = list(signature.parameters.values()) + COMMON
-        command.__signature__ = signature.replace(parameters=parameters)
-        command.__annotations__ = {p.name: p.annotation for p in parameters}
-        epilog = "Examples:\n\n\b\n" + "\n".join(f"  {example}" for example in examples)
-        group.command(name, help=help or inspect.getdoc(build), epilog=epilog)(command)
+        run.__signature__ = inspect.signature(build).replace(
+            parameters=list(inspect.signature(build).parameters.values())
+            + [inspect.Parameter("common", inspect.Parameter.KEYWORD_ONLY)])
+        group.command(name, help=help or inspect.getdoc(build), epilog=examples_epilog(examples))(with_common(run))
         return build
 
     return decorate
+
+
+def capture_attack(app: typer.Typer, args: Sequence[str]) -> tuple[Any, Common]:
+    """Parse a query command line into its attack and common options, without running it.
+
+    Raises the same one-line errors the query itself would.
+    """
+    captured: list = []
+    token = _CAPTURE.set(captured)
+    try:
+        returned = _root_command(app).main(args=list(args), prog_name="oddscalc", standalone_mode=False)
+    finally:
+        _CAPTURE.reset(token)
+    if not captured:
+        if returned == 0:  # --help or --version inside the query
+            raise OptionError(shlex.join(args), "a query, not --help", hint="QUERY")
+        raise OptionError(shlex.join(args), "expected a query command such as 'roll 2d6' or 'epic barrage ...'",
+                          hint="QUERY")
+    return captured[0]
+
+
+@functools.lru_cache(maxsize=8)
+def _root_command(app: typer.Typer) -> Any:
+    return typer.main.get_command(app)
 
 
 def _hint(param: Any, given: Any = None) -> str:
@@ -301,7 +384,7 @@ def run_app(app: typer.Typer, argv: Optional[list] = None) -> int:
     global _ARGS
     args = list(sys.argv[1:] if argv is None else argv)
     _ARGS = args
-    command = typer.main.get_command(app)
+    command = _root_command(app)
     try:
         returned = command.main(args=args, prog_name="oddscalc", standalone_mode=False)
         return returned if isinstance(returned, int) else 0
