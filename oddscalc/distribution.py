@@ -115,8 +115,10 @@ class Distribution:
         return float(self.pmf[k]) if 0 <= k < len(self.pmf) else 0.0
 
     def stderr(self, p: float) -> float:
-        """Standard error of an estimated probability p (0 when exact)."""
-        return 0.0 if self.exact else math.sqrt(max(p * (1 - p), 0.0) / self.trials)
+        """Standard error of an estimated probability p (0 when exact, or when p is 0 or 1)."""
+        if self.exact or p <= 1e-12 or p >= 1 - 1e-12:
+            return 0.0
+        return math.sqrt(p * (1 - p) / self.trials)
 
     def at_least_stderr(self, k: int) -> float:
         """Standard error of P(outcome ≥ k)."""

@@ -67,3 +67,8 @@ def test_counts_make_a_distribution(counts):
     assert all(x >= y - 1e-12 for x, y in zip(at_least, at_least[1:]))
     assert 0 <= d.quantile(0.5) <= d.highest
     assert d.at_least(1) + d.at_most(0) == pytest.approx(1.0)
+
+
+def test_a_certain_event_has_no_standard_error():
+    d = Distribution.from_samples(np.array([2, 3, 3, 4] * 1000))
+    assert d.at_least_stderr(2) == 0.0 and d.at_least_stderr(5) == 0.0 and d.at_least_stderr(3) > 0
