@@ -1,0 +1,120 @@
+"""`oddscalc epic …`: the command-line contract (CLI.md) and its one-line errors."""
+
+from fractions import Fraction
+
+import pytest
+
+from clirun import assert_refused, run
+from oddscalc.epic import Assault, Barrage, Shoot
+from oddscalc.epic_saves import Weapon
+
+SHOOT = ("epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+")
+
+
+def exact_json(capsys, *args):
+    result = run(capsys, *args, "--exact", "--format", "json")
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def assert_same(outcomes, attack):
+    expected = attack.exact()
+    assert list(outcomes) == list(attack.outcomes)
+    for name, pmf in expected.items():
+        assert outcomes[name]["pmf"] == pytest.approx(list(pmf[: len(outcomes[name]["pmf"])]), abs=1e-12)
+        assert sum(pmf[len(outcomes[name]["pmf"]):]) == pytest.approx(0, abs=1e-12)
+
+
+def test_shoot_outcomes_and_options(capsys):
+    data = exact_json(capsys, *SHOOT, "--crossfire")
+    assert list(data["outcomes"]) == ["kills", "hits", "blast_markers", "broken"]
+    assert_same(data["outcomes"], Shoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True))
+
+
+@pytest.mark.parametrize(
+    "options, attack",
+    [
+        (("--modifier", "-1", "--cover-save", "4+", "--armour", "6"),
+         dict(modifier=-1, cover_save=4, armour=6)),
+        (("--armour", "none", "--invulnerable", "--weapon", "macro"),
+         dict(armour=None, invulnerable=True, weapon=Weapon.macro)),
+        (("--reinforced", "--weapon", "titan-killer"), dict(reinforced=True, weapon=Weapon.titan_killer)),
+        (("--reinforced", "--weapon", "lance"), dict(reinforced=True, weapon=Weapon.lance)),
+        (("--disrupt", "--blast-markers", "2", "--formation", "9"), dict(disrupt=True, blast_markers=2, formation=9)),
+        (("--in-cover", "--ignore-cover", "--cover-save", "5+"), dict(in_cover=True, ignore_cover=True, cover_save=5)),
+        (("--sniper", "--crossfire"), dict(sniper=True, crossfire=True)),
+    ],
+)
+def test_shoot_options_reach_the_attack(capsys, options, attack):
+    data = exact_json(capsys, *SHOOT, *options)
+    settings = dict(shots=12, to_hit=4, units=6, armour=4)
+    settings.update(attack)
+    assert_same(data["outcomes"], Shoot(**settings))
+
+
+def test_shoot_samples_with_a_seed(capsys):
+    data = run(capsys, *SHOOT, "--trials", "2e4", "--seed", "11", "--format", "json").json()
+    assert data["method"] == "monte-carlo" and data["trials"] == 20_000 and data["seed"] == 11
+    assert data["outcomes"]["hits"]["mean"] == pytest.approx(6, abs=0.1)
+
+
+def test_shoot_verify(capsys):
+    result = run(capsys, *SHOOT, "--crossfire", "--verify", "--trials", "1e5", "--seed", "3", "--format", "json")
+    assert all(check["within"] for check in result.json()["verify"].values())
+
+
+def test_barrage_worked_example(capsys):
+    data = exact_json(capsys, "epic", "barrage", "--bp", "6", "--units", "3", "--armour", "4+")
+    outcomes = data["outcomes"]
+    assert list(outcomes) == ["kills", "blast_markers", "broken"]
+    assert outcomes["kills"]["mean"] == pytest.approx(3 / 4)
+    assert outcomes["blast_markers"]["mean"] == pytest.approx(11 / 4)
+    assert outcomes["broken"]["pmf"][1] == pytest.approx(float(Fraction(37, 64)))
+
+
+def test_barrage_options_reach_the_attack(capsys):
+    data = exact_json(capsys, "epic", "barrage", "--bp", "13", "--units", "4", "--armour", "5+", "--at",
+                      "--formation", "7", "--modifier", "1", "--crossfire", "--blast-markers", "1")
+    assert_same(data["outcomes"], Barrage(bp=13, units=4, armour=5, at=True, formation=7, modifier=1,
+                                          crossfire=True, blast_markers=1))
+
+
+def test_assault(capsys):
+    data = exact_json(capsys, "epic", "assault", "--bonus", "2", "--enemy-bonus", "-1")
+    assert list(data["outcomes"]) == ["win", "draw", "margin"]
+    assert_same(data["outcomes"], Assault(bonus=2, enemy_bonus=-1))
+
+
+def test_help_lists_examples(capsys):
+    result = run(capsys, "epic", "shoot", "--help")
+    assert result.code == 0
+    assert "oddscalc epic shoot --shots 12" in result.out and "--ignore-cover" in result.out
+
+
+@pytest.mark.parametrize(
+    "args, mentions",
+    [
+        (("epic", "shoot", "--shots", "3", "--to-hit", "1", "--units", "2", "--armour", "4+"), ("--to-hit", "1")),
+        (("epic", "shoot", "--shots", "0", "--to-hit", "4", "--units", "2", "--armour", "4+"), ("--shots", "0")),
+        (("epic", "barrage", "--bp", "0", "--units", "2", "--armour", "4+"), ("--bp", "0")),
+        (("epic", "barrage", "--bp", "19", "--units", "2", "--armour", "4+"), ("--bp", "19", "18")),
+        (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "0", "--armour", "4+"), ("--units", "0")),
+        (("epic", "barrage", "--bp", "6", "--units", "0", "--armour", "4+"), ("--units", "0")),
+        (("epic", "barrage", "--bp", "6", "--units", "5", "--formation", "4", "--armour", "4+"), ("--formation", "4")),
+        (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "5", "--formation", "4", "--armour", "4"),
+         ("--formation", "4")),
+        (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--armour", "7"), ("--armour", "7")),
+        (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--armour", "good"), ("--armour", "good")),
+        (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--armour", "4", "--weapon", "laser"),
+         ("--weapon", "laser")),
+        (("epic", "barrage", "--bp", "3", "--units", "2", "--armour", "4", "--weapon", "laser"), ("--weapon", "laser")),
+        (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--armour", "none", "--reinforced"),
+         ("--armour", "none")),
+        (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--armour", "4", "--cover-save", "7"),
+         ("--cover-save", "7")),
+        (("epic", "shoot", "--to-hit", "4", "--units", "2", "--armour", "4"), ("--shots",)),
+        (("epic", "assault", "--bonus", "50"), ("--bonus", "50")),
+    ],
+)
+def test_bad_input_is_one_line(capsys, args, mentions):
+    assert_refused(capsys, *args, mentions=mentions)

@@ -1,0 +1,448 @@
+"""Epic Armageddon (RULES.md §2): exact values from the rules, brute force over natural
+faces for small cases, and every sampler against its exact twin."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+from oddscalc import pmf as pmfs
+from oddscalc.epic import Assault, Barrage, Shoot, barrage_row, bench_cases
+from oddscalc.epic_saves import (
+    BlastMarkers,
+    Weapon,
+    allocate_kills,
+    fail_bits,
+    kills_given_hits,
+    popcount,
+    save_plan,
+)
+from oddscalc.errors import InputError
+
+F = Fraction
+
+CASES = {
+    "shoot 12 AP 4+ at 6, armour 4+, crossfire": Shoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True),
+    "shoot 3 at 5 units, fewer hits than units": Shoot(shots=3, to_hit=3, units=5, armour=5),
+    "shoot 30 at 4 units (H > U)": Shoot(shots=30, to_hit=4, units=4, armour=3),
+    "shoot 20 at 1 unit": Shoot(shots=20, to_hit=5, units=1, armour=2, formation=3),
+    "shoot 150 at 70 units (blocks of 64)": Shoot(shots=150, to_hit=3, units=70, armour=5),
+    "shoot 90 at 7 units (several pieces)": Shoot(shots=90, to_hit=5, units=7, armour=4, reinforced=True),
+    "shoot 7+ chain (6+ at -1)": Shoot(shots=20, to_hit=6, modifier=-1, units=3, armour=6),
+    "shoot 8+ chain in cover": Shoot(shots=30, to_hit=6, modifier=-1, in_cover=True, units=2, armour=None),
+    "shoot 9+ chain": Shoot(shots=40, to_hit=6, modifier=-3, units=2, armour=None),
+    "shoot 10+ cannot hit": Shoot(shots=5, to_hit=6, modifier=-4, units=2, armour=4, blast_markers=1),
+    "shoot needing 1 or less": Shoot(shots=6, to_hit=2, modifier=3, units=3, armour=4),
+    "shoot cover save better than armour": Shoot(shots=8, to_hit=4, units=4, armour=6, cover_save=4, modifier=-1),
+    "shoot ignore cover": Shoot(shots=8, to_hit=4, units=4, armour=6, cover_save=4, in_cover=True, ignore_cover=True),
+    "shoot reinforced re-rolls cover with armour": Shoot(shots=8, to_hit=4, units=3, armour=5, cover_save=4,
+                                                         reinforced=True),
+    "shoot reinforced, invulnerable, crossfire": Shoot(shots=10, to_hit=3, units=3, armour=4, reinforced=True,
+                                                       invulnerable=True, crossfire=True),
+    "shoot macro at reinforced": Shoot(shots=6, to_hit=4, units=2, armour=4, reinforced=True, weapon=Weapon.macro),
+    "shoot macro, invulnerable only": Shoot(shots=6, to_hit=4, units=2, armour=3, cover_save=3,
+                                            invulnerable=True, weapon=Weapon.macro),
+    "shoot titan killer": Shoot(shots=4, to_hit=3, units=2, armour=2, reinforced=True, invulnerable=True,
+                                weapon=Weapon.titan_killer),
+    "shoot lance": Shoot(shots=6, to_hit=4, units=2, armour=3, reinforced=True, weapon=Weapon.lance),
+    "shoot disrupt": Shoot(shots=10, to_hit=4, units=4, armour=4, disrupt=True, formation=10, blast_markers=2),
+    "shoot sniper and crossfire": Shoot(shots=8, to_hit=3, units=3, armour=3, sniper=True, crossfire=True),
+    "shoot no save": Shoot(shots=10, to_hit=4, units=3, armour=None, crossfire=True),
+    "shoot crossfire pushes 6+ away": Shoot(shots=10, to_hit=4, units=3, armour=6, crossfire=True, formation=6),
+    "barrage 6 BP at 3 (worked example)": Barrage(bp=6, units=3, armour=4),
+    "barrage 8 BP at 5, armour 4+": Barrage(bp=8, units=5, armour=4),
+    "barrage 1 BP": Barrage(bp=1, units=4, armour=5),
+    "barrage 18 BP AT, crossfire": Barrage(bp=18, units=6, armour=4, at=True, crossfire=True, formation=9),
+    "barrage 3 BP indirect, disrupt": Barrage(bp=3, units=4, armour=5, modifier=1, disrupt=True),
+    "barrage in cover, cover save": Barrage(bp=10, units=5, armour=6, cover_save=4, in_cover=True, formation=8),
+    "barrage macro, reinforced, invulnerable": Barrage(bp=12, units=3, armour=4, reinforced=True, invulnerable=True,
+                                                       weapon=Weapon.macro, blast_markers=1),
+    "barrage 100 units (table path)": Barrage(bp=13, units=100, armour=5),
+    "assault": Assault(),
+    "assault with bonuses": Assault(bonus=2, enemy_bonus=-1),
+    "assault behind": Assault(bonus=-3, enemy_bonus=4),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_sampler_agrees_with_exact(name):
+    assert_agrees(CASES[name])
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_exact_pmfs_sum_to_one(name):
+    for pmf in CASES[name].exact(fractions=True).values():
+        assert sum(pmf) == 1
+
+
+# --- §2.1 to hit -------------------------------------------------------------------------
+
+
+def hit_chance(shoot: Shoot) -> Fraction:
+    """P(one shot hits), from the exact twin's `hits` pmf."""
+    assert shoot.shots == 1
+    return shoot.exact(fractions=True)["hits"][1]
+
+
+@pytest.mark.parametrize(
+    "to_hit, modifier, in_cover, ignore_cover, expected",
+    [
+        (4, 0, False, False, F(1, 2)),
+        (6, 0, False, False, F(1, 6)),
+        (6, -1, False, False, F(1, 12)),  # 7+: a 6, then 4+
+        (6, -2, False, False, F(1, 18)),  # 8+: a 6, then 5+
+        (6, -3, False, False, F(1, 36)),  # 9+: a 6, then 6
+        (6, -4, False, False, F(0)),  # 10+ cannot hit
+        (5, -1, True, False, F(1, 12)),  # in cover: -1 more
+        (5, -1, True, True, F(1, 6)),  # ignore cover cancels the cover -1
+        (2, 1, False, False, F(5, 6)),  # needing 1: a natural 1 still misses
+        (2, 4, False, False, F(5, 6)),
+        (4, 1, False, False, F(2, 3)),  # sustained fire makes it easier
+    ],
+)
+def test_to_hit_chain(to_hit, modifier, in_cover, ignore_cover, expected):
+    shoot = Shoot(shots=1, to_hit=to_hit, modifier=modifier, in_cover=in_cover, ignore_cover=ignore_cover,
+                  units=1, armour=None)
+    assert hit_chance(shoot) == expected
+    need = to_hit - modifier + (in_cover and not ignore_cover)
+
+    def literal(first, second):  # RULES.md §2.1 as written
+        if first == 1:
+            return False
+        if need <= 6:
+            return first >= need
+        return need <= 9 and first == 6 and second >= {7: 4, 8: 5, 9: 6}[need]
+
+    assert enumerate_faces((6, 6), literal).get(True, F(0)) == expected
+
+
+def test_macro_weapon_still_takes_the_cover_to_hit_penalty():
+    covered = Shoot(shots=1, to_hit=4, units=1, armour=4, in_cover=True, weapon=Weapon.macro)
+    assert hit_chance(covered) == F(1, 3)
+    ignoring = Shoot(shots=1, to_hit=4, units=1, armour=4, in_cover=True, ignore_cover=True, weapon=Weapon.macro)
+    assert hit_chance(ignoring) == F(1, 2)
+
+
+def test_crossfire_is_not_a_to_hit_bonus():
+    plain = Shoot(shots=9, to_hit=4, units=3, armour=4).exact(fractions=True)
+    crossfire = Shoot(shots=9, to_hit=4, units=3, armour=4, crossfire=True).exact(fractions=True)
+    assert list(plain["hits"]) == list(crossfire["hits"])
+    assert pmfs.mean(crossfire["kills"]) > pmfs.mean(plain["kills"])
+
+
+# --- §2.2 saves ----------------------------------------------------------------------------
+
+SAVES = [
+    # (armour, options, chance a hit is saved), worked out by hand from RULES.md §2.2
+    (4, {}, F(1, 2)),
+    (2, {}, F(5, 6)),
+    (2, {"crossfire": True}, F(2, 3)),
+    (4, {"crossfire": True}, F(1, 3)),
+    (6, {"crossfire": True}, F(0)),  # pushed past 6+: impossible
+    (6, {"crossfire": True, "invulnerable": True}, F(1, 6)),  # crossfire never touches the invulnerable
+    (4, {"crossfire": True, "sniper": True}, F(1, 6)),  # save modifiers add up: 4+ at -2 is 6+
+    (5, {"crossfire": True, "sniper": True, "invulnerable": True}, F(1, 6)),  # 7+: impossible; invulnerable left
+    (6, {"cover_save": 4, "sniper": True}, F(1, 3)),  # sniper hits cover saves too: 4+ cover at -1 is 5+
+    (None, {}, F(0)),
+    (None, {"invulnerable": True}, F(1, 6)),  # "no save" still allows the invulnerable
+    (6, {"cover_save": 4}, F(1, 2)),  # the better of armour and cover
+    (3, {"cover_save": 4}, F(2, 3)),
+    (6, {"cover_save": 4, "crossfire": True}, F(1, 3)),  # crossfire hits cover saves too
+    (None, {"cover_save": 5}, F(1, 3)),
+    (6, {"cover_save": 4, "ignore_cover": True}, F(1, 6)),
+    (4, {"reinforced": True}, F(3, 4)),
+    (4, {"reinforced": True, "crossfire": True}, F(5, 9)),
+    (5, {"cover_save": 4, "reinforced": True}, F(1, 2) + F(1, 2) * F(1, 3)),  # cover re-rolled with armour 5+
+    (4, {"reinforced": True, "invulnerable": True}, F(3, 4) + F(1, 4) * F(1, 6)),
+    (4, {"reinforced": True, "weapon": Weapon.lance}, F(1, 2)),  # lance: no re-roll
+    (6, {"cover_save": 4, "weapon": Weapon.lance}, F(1, 2)),  # lance keeps cover saves
+    (4, {"reinforced": True, "weapon": Weapon.macro}, F(1, 2)),  # MW: RA saves, without the re-roll
+    (4, {"weapon": Weapon.macro}, F(0)),  # MW: no armour save without RA
+    (4, {"cover_save": 3, "weapon": Weapon.macro}, F(0)),  # MW negates cover saves
+    (4, {"cover_save": 3, "reinforced": True, "weapon": Weapon.macro}, F(1, 2)),
+    (4, {"weapon": Weapon.macro, "invulnerable": True}, F(1, 6)),
+    (5, {"reinforced": True, "crossfire": True, "weapon": Weapon.macro, "invulnerable": True},
+     F(1, 6) + F(5, 6) * F(1, 6)),  # 5+ at -1 is 6+, no re-roll, then the 6+ invulnerable
+    (2, {"reinforced": True, "weapon": Weapon.titan_killer}, F(0)),  # TK: nothing, even with RA
+    (2, {"cover_save": 3, "weapon": Weapon.titan_killer, "invulnerable": True}, F(1, 6)),
+]
+
+
+@pytest.mark.parametrize("armour, options, expected", SAVES)
+def test_save_chances(armour, options, expected):
+    plan = save_plan(armour, **options)
+    assert plan.chance() == expected
+    # the face rule the sampler uses, over every natural face, gives the same chance
+    assert enumerate_faces(plan.sides, lambda *faces: bool(plan.saved(*faces))).get(True, F(0)) == expected
+    # and through an attack: one shot hitting on 2+ at one unit
+    shoot = Shoot(shots=1, to_hit=2, units=1, armour=armour, **options)
+    assert shoot.exact(fractions=True)["kills"][1] == F(5, 6) * (1 - expected)
+
+
+@pytest.mark.parametrize("armour, options, expected", SAVES)
+def test_failed_save_words_are_exact(armour, options, expected):
+    bits = fail_bits(save_plan(armour, **options))
+    if bits.constant is not None:  # no dice needed: every hit fails, or none does
+        assert expected in (0, 1)
+        assert bits.constant == (0 if expected == 1 else (1 << 64) - 1)
+        return
+    # every accepted word, counted over its per_word flags, fails at exactly 1 − s
+    accepted = bits.table[: bits.limit]
+    flags = np.unpackbits(accepted.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")[:, : bits.per_word]
+    assert F(int(flags.sum()), bits.limit * bits.per_word) == 1 - expected
+    # and flags of different positions are independent: P(both fail) = (1 − s)²
+    assert F(int((flags[:, 0] & flags[:, -1]).sum()), bits.limit) == (1 - expected) ** (2 if bits.per_word > 1 else 1)
+
+
+# --- §2.3 hit allocation -------------------------------------------------------------------
+
+
+def brute_force_kills(hits: int, units: int, sides: tuple, saved) -> list:
+    """Every save die of every hit; hit j on unit j mod U; a unit dies if any save fails."""
+
+    def kills(*faces):
+        per_hit = [faces[i * len(sides) : (i + 1) * len(sides)] for i in range(hits)]
+        dead = {j % units for j, dice in enumerate(per_hit) if not saved(*dice)}
+        return len(dead)
+
+    return as_pmf(enumerate_faces(sides * hits, kills)) if hits else [F(1)]
+
+
+@pytest.mark.parametrize("units", [1, 2, 3, 4])
+@pytest.mark.parametrize("hits", [0, 1, 2, 3, 4, 5, 6])
+def test_allocation_against_brute_force(hits, units):
+    plan = save_plan(5)  # 5+: s = 1/3
+    expected = brute_force_kills(hits, units, plan.sides, lambda face: face >= 5)
+    assert exact_list(kills_given_hits(hits, units, plan.chance())) == exact_list(expected)
+
+
+@pytest.mark.parametrize("hits, units", [(2, 1), (3, 2), (3, 1), (2, 2)])
+def test_allocation_with_rerolls_against_brute_force(hits, units):
+    plan = save_plan(4, reinforced=True, crossfire=True)  # 5+ re-rolled
+    expected = brute_force_kills(hits, units, plan.sides, lambda first, again: first >= 5 or again >= 5)
+    assert exact_list(kills_given_hits(hits, units, plan.chance())) == exact_list(expected)
+
+
+def test_popcount_without_numpy_2():
+    words = np.random.default_rng(5).integers(0, 2**64 - 1, size=1000, dtype=np.uint64, endpoint=True)
+    words[:3] = [0, 2**64 - 1, 2**63]
+    expected = [bin(int(word)).count("1") for word in words]
+    assert popcount(words, native=False).tolist() == expected
+    assert popcount(words).tolist() == expected
+
+
+def test_kills_are_not_a_capped_binomial():
+    s = F(1, 2)
+    naive = pmfs.transform(pmfs.binomial(4, 1 - s), lambda k: min(k, 2))
+    allocated = kills_given_hits(4, 2, s)  # each unit takes 2 hits: dies with 3/4
+    assert exact_list(allocated) == [F(1, 16), F(6, 16), F(9, 16)]
+    assert exact_list(naive) != exact_list(allocated)
+
+
+class Allocation:
+    """The allocation sampler alone: `hits` hits (of `slots` possible) on `units` units."""
+
+    outcomes = ("kills",)
+
+    def __init__(self, hits, slots, units, armour):
+        self.hits, self.slots, self.units, self.plan = hits, slots, units, save_plan(armour)
+
+    def sample(self, rng, trials):
+        hits = np.full(trials, self.hits, dtype=np.int64)
+        return {"kills": allocate_kills(rng, fail_bits(self.plan), hits, self.slots, self.units)}
+
+    def exact(self, fractions=False):
+        saved = self.plan.chance()
+        pmf = kills_given_hits(self.hits, self.units, saved if fractions else float(saved))
+        return {"kills": pmf if fractions else pmfs.as_float(pmf)}
+
+
+@pytest.mark.parametrize(
+    "hits, slots, units",
+    [(0, 5, 3), (5, 5, 6), (7, 12, 3), (13, 13, 4), (64, 64, 1), (65, 80, 1), (130, 130, 64), (30, 200, 9),
+     (99, 140, 70), (140, 140, 70), (200, 200, 100)],
+)
+def test_allocation_sampler_agrees(hits, slots, units):
+    assert_agrees(Allocation(hits, slots, units, 4), trials=100_000)
+
+
+def test_whole_shot_against_brute_force():
+    """3 shots at 2 units, to hit 4+, armour 4+, crossfire: every to-hit and save die."""
+    shoot = Shoot(shots=3, to_hit=4, units=2, armour=4, crossfire=True, blast_markers=1, formation=3)
+
+    def outcome(*faces):
+        hit_saves = [faces[2 * i + 1] for i in range(3) if faces[2 * i] >= 4]  # hits in shot order
+        dead = {j % 2 for j, save in enumerate(hit_saves) if save < 5}
+        kills = len(dead)
+        markers = 1 + 1 + kills + (1 if kills else 0)
+        return kills, len(hit_saves), markers, int(markers >= 3 - kills)
+
+    table = enumerate_faces((6,) * 6, outcome)
+    exact = shoot.exact(fractions=True)
+    for i, name in enumerate(shoot.outcomes):
+        marginal: dict = {}
+        for key, p in table.items():
+            marginal[key[i]] = marginal.get(key[i], 0) + p
+        assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name
+
+
+# --- §2.4 blast markers and breaking -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "markers, hits, kills, total, broken",
+    [
+        (BlastMarkers(formation=4), 0, 0, 1, 0),  # +1 for coming under fire, even unharmed
+        (BlastMarkers(formation=4), 3, 1, 2, 0),
+        (BlastMarkers(formation=4), 3, 2, 3, 1),  # 3 BMs ≥ 2 units left
+        (BlastMarkers(formation=4, crossfire=True), 3, 1, 3, 1),  # first kill gives 2
+        (BlastMarkers(formation=4, crossfire=True), 3, 0, 1, 0),
+        (BlastMarkers(formation=6, disrupt=True), 4, 1, 5, 1),  # one per hit instead of per kill
+        (BlastMarkers(formation=6, disrupt=True, crossfire=True), 4, 1, 6, 1),
+        (BlastMarkers(existing=2, extra=1, formation=9), 2, 2, 6, 0),
+        (BlastMarkers(existing=2, extra=1, formation=8), 2, 2, 6, 1),
+        (BlastMarkers(formation=2), 5, 2, 3, 1),  # no units left: broken
+    ],
+)
+def test_blast_markers(markers, hits, kills, total, broken):
+    assert markers.total(hits, kills) == total
+    assert markers.broken(hits, kills) == broken
+
+
+def test_a_formation_that_cannot_be_harmed_still_takes_a_blast_marker():
+    exact = CASES["shoot 10+ cannot hit"].exact(fractions=True)
+    assert exact_list(exact["blast_markers"]) == [0, 0, 1]  # 1 existing + 1 for coming under fire
+    assert exact_list(exact["broken"]) == [0, 1]  # 2 BMs ≥ 2 units
+
+
+def test_no_units_left_counts_as_broken():
+    exact = Shoot(shots=4, to_hit=2, modifier=1, units=1, armour=None, formation=1).exact(fractions=True)
+    assert exact_list(exact["broken"]) == [0, 1]  # 1 BM ≥ 1 unit, or no unit left
+
+
+# --- §2.5 barrages -------------------------------------------------------------------------
+
+BARRAGE_TABLE = {  # RULES.md §2.5: BP → (extra templates, extra BMs, AP, AT)
+    1: (0, 0, 6, 6), 2: (0, 0, 5, 6), 3: (0, 0, 4, 5), 4: (1, 0, 4, 5), 5: (1, 0, 4, 5), 6: (1, 1, 4, 5),
+    7: (1, 1, 4, 5), 8: (2, 1, 4, 5), 9: (2, 1, 4, 5), 10: (2, 2, 4, 5), 11: (2, 2, 4, 5), 12: (2, 2, 4, 5),
+    13: (2, 3, 4, 5), 14: (2, 3, 4, 5), 15: (2, 3, 4, 5), 16: (2, 4, 4, 5), 17: (2, 4, 4, 5), 18: (2, 4, 4, 5),
+}
+
+
+@pytest.mark.parametrize("bp", BARRAGE_TABLE)
+def test_barrage_table(bp):
+    templates, extra, ap, at = BARRAGE_TABLE[bp]
+    assert tuple(barrage_row(bp)) == (templates, extra, ap, at)
+    for column, to_hit in ((False, ap), (True, at)):
+        exact = Barrage(bp=bp, units=1, armour=None, at=column).exact(fractions=True)
+        assert exact_list(exact["kills"])[1] == F(7 - to_hit, 6)
+        assert exact_list(exact["blast_markers"])[1 + extra] == F(to_hit - 1, 6)  # a miss: 1 + extra BMs
+
+
+def test_barrage_worked_example():
+    exact = CASES["barrage 6 BP at 3 (worked example)"].exact(fractions=True)
+    one = Barrage(bp=6, units=1, armour=4).exact(fractions=True)
+    assert exact_list(one["kills"]) == [F(3, 4), F(1, 4)]
+    assert pmfs.mean(exact["kills"]) == F(3, 4)
+    assert pmfs.mean(exact["blast_markers"]) == F(11, 4)
+    assert exact_list(exact["broken"]) == [F(27, 64), F(37, 64)]
+
+
+def test_barrage_against_brute_force():
+    """10 BP AT at 2 of 4 units, armour 5+, reinforced, crossfire: every die."""
+    barrage = Barrage(bp=10, units=2, armour=5, at=True, reinforced=True, crossfire=True, formation=4,
+                      blast_markers=1)
+
+    def outcome(*faces):
+        kills = sum(faces[3 * i] >= 5 and faces[3 * i + 1] < 6 and faces[3 * i + 2] < 6 for i in range(2))
+        markers = 1 + 1 + 2 + kills + (1 if kills else 0)
+        return kills, markers, int(markers >= 4 - kills)
+
+    table = enumerate_faces((6,) * 6, outcome)
+    exact = barrage.exact(fractions=True)
+    for i, name in enumerate(barrage.outcomes):
+        marginal: dict = {}
+        for key, p in table.items():
+            marginal[key[i]] = marginal.get(key[i], 0) + p
+        assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name
+
+
+def test_barrage_rolls_once_per_unit():
+    exact = Barrage(bp=18, units=3, armour=None).exact(fractions=True)
+    assert exact_list(exact["kills"]) == exact_list(pmfs.binomial(3, F(1, 2)))
+
+
+# --- §2.7 assault ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bonus, enemy_bonus", [(0, 0), (2, 1), (-1, 3), (6, 0)])
+def test_assault_against_brute_force(bonus, enemy_bonus):
+    def outcome(a, b, c, d):
+        mine, theirs = max(a, b) + bonus, max(c, d) + enemy_bonus
+        return int(mine > theirs), int(mine == theirs), abs(mine - theirs)
+
+    table = enumerate_faces((6,) * 4, outcome)
+    exact = Assault(bonus=bonus, enemy_bonus=enemy_bonus).exact(fractions=True)
+    for i, name in enumerate(Assault.outcomes):
+        marginal: dict = {}
+        for key, p in table.items():
+            marginal[key[i]] = marginal.get(key[i], 0) + p
+        assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name
+
+
+def test_assault_even_sides():
+    exact = Assault().exact(fractions=True)
+    draw = sum(F(2 * k - 1, 36) ** 2 for k in range(1, 7))  # P(highest = k) = (2k − 1)/36
+    assert exact_list(exact["draw"])[1] == draw
+    assert exact_list(exact["win"])[1] == (1 - draw) / 2
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make, name",
+    [
+        (lambda: Shoot(shots=3, to_hit=1, units=2, armour=4), "to_hit"),
+        (lambda: Shoot(shots=3, to_hit=7, units=2, armour=4), "to_hit"),
+        (lambda: Shoot(shots=0, to_hit=4, units=2, armour=4), "shots"),
+        (lambda: Shoot(shots=3, to_hit=4, units=0, armour=4), "units"),
+        (lambda: Shoot(shots=3, to_hit=4, units=2, armour=7), "armour"),
+        (lambda: Shoot(shots=3, to_hit=4, units=2, armour=1), "armour"),
+        (lambda: Shoot(shots=3, to_hit=4, units=2, armour=None, reinforced=True), "armour"),
+        (lambda: Shoot(shots=3, to_hit=4, units=2, armour=4, cover_save=7), "cover_save"),
+        (lambda: Shoot(shots=3, to_hit=4, units=2, armour=4, modifier=-7), "modifier"),
+        (lambda: Shoot(shots=3, to_hit=4, units=2, armour=4, blast_markers=-1), "blast_markers"),
+        (lambda: Shoot(shots=3, to_hit=4, units=4, armour=4, formation=3), "formation"),
+        (lambda: Shoot(shots=3, to_hit=4, units=2, armour=4, weapon="laser"), "weapon"),
+        (lambda: Barrage(bp=0, units=2, armour=4), "bp"),
+        (lambda: Barrage(bp=19, units=2, armour=4), "bp"),
+        (lambda: Barrage(bp=6, units=5, formation=4, armour=4), "formation"),
+        (lambda: Assault(bonus=21), "bonus"),
+    ],
+)
+def test_bad_input(make, name):
+    with pytest.raises(InputError) as error:
+        make()
+    assert error.value.name == name
+
+
+def test_weapon_by_name():
+    assert Shoot(shots=1, to_hit=4, units=1, armour=4, weapon="titan-killer").weapon is Weapon.titan_killer
+
+
+def test_bench_cases_run():
+    for case in bench_cases():
+        rng = np.random.default_rng(1)
+        case.baseline(rng, 1000)
+        assert case.target == 5.0
+        assert set(case.attack.outcomes) <= {"kills", "hits", "blast_markers", "broken"}
+        assert not math.isnan(pmfs.mean(case.attack.exact()["kills"]))
+
+
+def test_brute_force_helper_is_honest():
+    """The tests' brute force itself: 2 hits on 1 unit with 4+ saves kill it with 3/4."""
+    assert brute_force_kills(2, 1, (6,), lambda face: face >= 4) == [F(1, 4), F(3, 4)]
+    assert brute_force_kills(1, 3, (6,), lambda face: face >= 4) == [F(1, 2), F(1, 2)]
