@@ -242,3 +242,79 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: 
         return [function(item) for item in items]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(function, items))
+
+
+# --- grids of matchups from profiles -------------------------------------------------
+
+
+def setting(text: str) -> tuple[str, Any]:
+    """Read `NAME=VALUE` for `--set`: true/false, none, whole numbers, or text."""
+    name, equals, value = text.partition("=")
+    require(bool(equals) and bool(name.strip()), "set", text, "expected NAME=VALUE, like crossfire=true")
+    value = value.strip()
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return name.strip().replace("-", "_"), lowered == "true"
+    if lowered == "none":
+        return name.strip().replace("-", "_"), None
+    try:
+        return name.strip().replace("-", "_"), int(value.removesuffix("+"))
+    except ValueError:
+        return name.strip().replace("-", "_"), value
+
+
+def adjuster(settings: Sequence[tuple[str, Any]]) -> Callable[[Any], Any]:
+    """A function that applies `--set` values to the attacks that have those fields."""
+    import dataclasses
+
+    def adjust(attack: Any) -> Any:
+        names = {f.name for f in dataclasses.fields(attack)}
+        changes = {name: value for name, value in settings if name in names}
+        return dataclasses.replace(attack, **changes) if changes else attack
+
+    return adjust
+
+
+def check_settings(settings: Sequence[tuple[str, Any]], attacks: Sequence[Any]) -> None:
+    """Refuse a `--set` name that no attack of the grid has."""
+    import dataclasses
+
+    names = {f.name for attack in attacks if attack is not None for f in dataclasses.fields(attack)}
+    for name, value in settings:
+        require(name in names, "set", f"{name}={value}",
+                f"no attack in this grid has {name}; they have {', '.join(sorted(names))}")
+
+
+def grid_rows(game: str, pairs: Sequence[Any], results: Sequence[engine.Result | None], at_least: Sequence[int],
+              all_outcomes: bool = False) -> list[dict[str, Any]]:
+    """One tidy row per matchup and outcome: statistics, P(kill the target unit), per 100 points."""
+    from .profiles import game_module
+
+    module = game_module(game)
+    rows = []
+    for pair, result in zip(pairs, results):
+        base = {"attacker": pair.attacker.name, "weapon": pair.weapon.name, "target": pair.target.name}
+        if result is None:
+            rows.append({**base, "outcome": module.MAIN, "mean": None})
+            continue
+        for outcome in result.outcomes if all_outcomes else (result.main,):
+            row = {**base, **summary_row(result, outcome, at_least)}
+            if outcome == result.main:
+                dist = result[outcome]
+                p_kill = dist.at_least(module.kill_threshold(pair.target))
+                row["p_kill"], row["p_kill_stderr"] = p_kill, dist.stderr(p_kill)
+                points = pair.attacker.points
+                row["points"] = points
+                if points:
+                    row["per_100_points"] = dist.mean * 100 / points
+                    row["per_100_points_stderr"] = dist.mean_stderr * 100 / points
+            rows.append(row)
+    return rows
+
+
+def rank(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
+    """Sort rows by a column, highest first (rows without it last), and number them."""
+    present = [row for row in rows if isinstance(row.get(column), (int, float))]
+    missing = [row for row in rows if not isinstance(row.get(column), (int, float))]
+    ordered = sorted(present, key=lambda row: -row[column]) + missing
+    return [{"rank": i, **row} for i, row in enumerate(ordered, 1)]

@@ -44,9 +44,12 @@ class Table:
     def text(self) -> str:
         cells = [list(self.columns)] + [[_cell(value) for value in row] for row in self.rows]
         widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
+        # text columns read left to right; numbers (and number ± error) line up on the right
+        left = [all(isinstance(row[i], str) and not _numeric(row[i]) for row in self.rows) for i in range(len(widths))]
         lines = [self.title] if self.title else []
         for n, row in enumerate(cells):
-            lines.append("  ".join(c.rjust(w) if n else c.ljust(w) for c, w in zip(row, widths)).rstrip())
+            lines.append("  ".join(c.ljust(w) if left[i] or n == 0 and left[i] else c.rjust(w)
+                                   for i, (c, w) in enumerate(zip(row, widths))).rstrip())
             if n == 0:
                 lines.append("  ".join("-" * w for w in widths))
         return "\n".join(lines + list(self.notes))
@@ -79,6 +82,15 @@ class Table:
         return getattr(self, fmt.value)()
 
 
+def _numeric(text: str) -> bool:
+    head = text.split(" ± ")[0].rstrip("%")
+    try:
+        float(head)
+        return True
+    except ValueError:
+        return head in ("-", "")
+
+
 def _plain(value: Any) -> Any:
     if hasattr(value, "item"):
         return value.item()
@@ -86,6 +98,8 @@ def _plain(value: Any) -> Any:
 
 
 def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
     if isinstance(value, float):
         if math.isnan(value):
             return ""
@@ -238,9 +252,10 @@ def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, heade
     if fmt is Format.csv:
         return Table(tuple(columns), tuple(tuple(row.get(c, "") for c in columns) for row in rows)).csv()
     table = _with_errors(columns, rows)
-    how = ("exact" if header["method"] == "exact"
-           else f"Monte Carlo, {header['trials']:,} trials per cell, seed {header['seed']}")
-    line = f"oddscalc {__version__} · {how}"
+    method = header.get("method")
+    how = ("" if method is None else " · exact" if method == "exact"
+           else f" · Monte Carlo, {header['trials']:,} trials per cell, seed {header['seed']}")
+    line = f"oddscalc {__version__}{how}"
     if fmt is Format.table:
         return "\n".join([header["command"], line, "", table.text(), *([""] + list(notes) if notes else [])])
     if fmt is Format.markdown:

@@ -87,3 +87,148 @@ def test_an_unreached_goal_leaves_no_plot(capsys, tmp_path):
     assert_refused(capsys, "sweep", "roll 2d6", "--vary", "maximised=0..2", "--goal", "mean>=20", "--exact",
                    "--plot", path)
     assert not path.exists()
+
+
+ROSTER = '''
+game = "epic"
+
+[[unit]]
+name = "Marines"
+points = 300
+kind = "infantry"
+units = 6
+armour = "4+"
+
+[[unit.weapon]]
+name = "Missiles"
+shots = 6
+ap = "5+"
+at = "6+"
+
+[[unit]]
+name = "Tanks"
+points = 250
+kind = "armoured-vehicle"
+units = 4
+armour = "4+"
+
+[[unit.weapon]]
+name = "Cannons"
+shots = 4
+at = "4+"
+
+[[unit]]
+name = "Artillery"
+points = 200
+kind = "armoured-vehicle"
+units = 3
+armour = "5+"
+
+[[unit.weapon]]
+name = "Barrage"
+bp = 3
+'''
+
+
+@pytest.fixture
+def roster(tmp_path):
+    path = tmp_path / "army.toml"
+    path.write_text(ROSTER)
+    return path
+
+
+def test_grid_ranks_every_weapon_against_every_target(capsys, roster):
+    data = run(capsys, "grid", roster, "--exact", "--format", "json").json()
+    rows = data["rows"]
+    assert len(rows) == 9  # 3 weapons x 3 targets
+    ranked = [row for row in rows if row["mean"] is not None]
+    assert [row["rank"] for row in rows] == list(range(1, 10))
+    assert all(a["per_100_points"] >= b["per_100_points"] for a, b in zip(ranked, ranked[1:]))
+    cannons_on_marines = next(r for r in rows if r["weapon"] == "Cannons" and r["target"] == "Marines")
+    assert cannons_on_marines["mean"] is None  # AT only: it cannot shoot infantry
+    missiles_on_tanks = next(r for r in rows if r["weapon"] == "Missiles" and r["target"] == "Tanks")
+    # 6 shots at AT 6+, armour 4+: each shot kills with 1/6 · 1/2, at most one kill per unit hit first
+    assert missiles_on_tanks["per_100_points"] == pytest.approx(missiles_on_tanks["mean"] / 3)
+
+
+def test_grid_selection_sort_and_settings(capsys, roster):
+    data = run(capsys, "grid", roster, "--attackers", "Marines", "--targets", "Tanks,Artillery", "--sort", "p_kill",
+               "--exact", "--format", "json").json()
+    assert {(r["attacker"], r["target"]) for r in data["rows"]} == {("Marines", "Tanks"), ("Marines", "Artillery")}
+    plain = {r["target"]: r["mean"] for r in data["rows"]}
+    crossfire = run(capsys, "grid", roster, "--attackers", "Marines", "--targets", "Tanks,Artillery", "--set",
+                    "crossfire=true", "--exact", "--format", "json").json()
+    assert all(r["mean"] > plain[r["target"]] for r in crossfire["rows"])
+
+
+def test_grid_all_outcomes_csv_and_heatmap(capsys, roster, tmp_path):
+    plot = tmp_path / "grid.png"
+    out = run(capsys, "grid", roster, "--all-outcomes", "--trials", "5000", "--seed", "3", "--format", "csv",
+              "--plot", plot).out
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {"kills", "hits", "blast_markers", "broken"} <= {r["outcome"] for r in rows}
+    assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_grid_markdown_for_forums(capsys, roster):
+    out = run(capsys, "grid", roster, "--exact", "--format", "markdown").out
+    assert out.startswith("`oddscalc grid ") and "| rank | attacker | weapon | target |" in out
+
+
+def test_grid_on_a_dask_cluster_equals_in_process(capsys, roster, cluster):
+    local = run(capsys, "grid", roster, "--trials", "20000", "--seed", "9", "--format", "json").json()
+    remote = run(capsys, "grid", roster, "--trials", "20000", "--seed", "9", "--format", "json", "--scheduler",
+                 cluster.scheduler_address).json()
+    assert local["rows"] == remote["rows"]
+
+
+def test_grid_in_series_equals_in_parallel(capsys, roster):
+    one = run(capsys, "grid", roster, "--trials", "20000", "--seed", "9", "--threads", "1", "--format", "json").json()
+    two = run(capsys, "grid", roster, "--trials", "20000", "--seed", "9", "--threads", "2", "--format", "json").json()
+    assert one["rows"] == two["rows"]
+
+
+def test_profiles_lists_units(capsys, roster):
+    data = run(capsys, "profiles", "--file", roster, "--format", "json").json()
+    assert [row["unit"] for row in data["rows"]] == ["Marines", "Tanks", "Artillery"]
+    assert "BP 3" in data["rows"][2]["weapons"]
+    assert run(capsys, "profiles", "--game", "epic").code == 0
+
+
+@pytest.mark.parametrize(
+    "change, mentions",
+    [
+        (('units = 6', 'units = = 6'), ("FILE", "TOML syntax error")),
+        (('armour = "5+"', 'armour = "9+"'), ("FILE", "unit 'Artillery'", "armour")),
+        (('bp = 3', 'bp = 3\nspecial = ["lucky"]'), ("FILE", "lucky")),
+        (('kind = "infantry"\n', ''), ("FILE", "kind", "missing")),
+    ],
+)
+def test_bad_roster_files(capsys, tmp_path, change, mentions):
+    path = tmp_path / "bad.toml"
+    path.write_text(ROSTER.replace(*change))
+    plot = tmp_path / "never.png"
+    assert_refused(capsys, "grid", path, "--exact", "--plot", plot, mentions=mentions)
+    assert not plot.exists()
+    assert_refused(capsys, "profiles", "--file", path, mentions=("--file",) + mentions[1:])
+
+
+BAD_GRID = [
+    (["grid", "--game", "chess"], ("--game", "chess")),
+    (["grid", "/no/such.toml"], ("FILE", "no such file")),
+    (["grid", "--game", "epic", "--targets", "Marinez"], ("--targets", "Marinez")),
+    (["grid", "--game", "epic", "--sort", "luck", "--exact"], ("--sort", "luck")),
+    (["grid", "--game", "epic", "--set", "luck=3", "--exact"], ("--set", "luck")),
+    (["grid", "--game", "epic", "--set", "crossfire", "--exact"], ("--set",)),
+]
+
+
+@pytest.mark.parametrize("args, mentions", BAD_GRID, ids=[" ".join(a) for a, _ in BAD_GRID])
+def test_bad_grid_input(capsys, args, mentions):
+    assert_refused(capsys, *args, mentions=mentions)
+
+
+def test_an_empty_roster(capsys, tmp_path):
+    path = tmp_path / "empty.toml"
+    path.write_text('game = "epic"\n')
+    assert_refused(capsys, "grid", path, mentions=("FILE", "empty"))

@@ -95,14 +95,6 @@ def test_summary_row():
     assert row["at_least_2_stderr"] == 0
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
-    yield cluster
-    cluster.close()
-
-
 def test_a_dask_cluster_gives_the_same_table(cluster):
     local, _ = studies.run_cells(ATTACKS, trials=30_000, seed=11)
     remote, _ = studies.run_cells(ATTACKS, trials=30_000, seed=11, scheduler=cluster.scheduler_address)

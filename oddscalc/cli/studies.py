@@ -3,11 +3,13 @@
 import inspect
 import itertools
 import shlex
+from pathlib import Path
 from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
 from ..errors import InputError
+from ..tables import Format
 from .common import (
     COMMON_OPTIONS,
     Common,
@@ -17,6 +19,7 @@ from .common import (
     click_errors,
     command_line,
     examples_epilog,
+    input_error,
     one_line,
     progress_for_terminal,
     save_figure,
@@ -298,6 +301,143 @@ def compare(
     typer.echo(text)
 
 
+def _names(values: Optional[list]) -> Optional[list]:
+    if not values:
+        return None
+    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def grid(
+    file: Annotated[Optional[Path], typer.Argument(
+        metavar="FILE", help="A roster TOML file (default: the bundled example of --game).")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help="dust, epic or t9a (read from FILE "
+                                                                             "when it says).")] = None,
+    attackers: Annotated[Optional[list[str]], typer.Option("--attackers", metavar="NAMES",
+                                                          help="Only these attacking units (comma-separated or "
+                                                               "repeated).")] = None,
+    targets: Annotated[Optional[list[str]], typer.Option("--targets", metavar="NAMES",
+                                                        help="Only these target units.")] = None,
+    against: Annotated[Optional[Path], typer.Option("--against", metavar="FILE",
+                                                    help="Take the targets from another roster file.")] = None,
+    sort: Annotated[Optional[str], typer.Option(
+        "--sort", metavar="COLUMN",
+        help="Rank by this column, highest first: mean, p_kill, per_100_points, at_least_K ... (default: "
+             "per_100_points when every attacker has points, else mean).")] = None,
+    stat: Annotated[Optional[str], typer.Option("--stat", metavar="STAT",
+                                                help="The statistic of the heatmap (default: mean).")] = None,
+    settings: Annotated[Optional[list[str]], typer.Option(
+        "--set", metavar="NAME=VALUE",
+        help="Set an attack option in every cell that has it, e.g. crossfire=true, save=hit, sustained=true.")]
+    = None,
+    all_outcomes: Annotated[bool, typer.Option("--all-outcomes", help="One row per outcome, not only the main "
+                                                                      "one.")] = False,
+    *,
+    at_least: str,
+    scheduler: Optional[str],
+    common: Common,
+) -> None:
+    """Every weapon of every unit against every target: a ranked table and a heatmap.
+
+    One row per (attacker, weapon, target): the main outcome's mean, sd, P(≥ K), the
+    chance to wipe out the target unit (p_kill) and the mean per 100 points of the
+    attacker. Each cell draws from its own random stream (seed + the attack itself), so
+    adding units never changes other rows, and --scheduler gives the same table.
+    """
+    from .. import profiles
+    from ..studies import Statistic, adjuster, check_settings, grid_rows, rank
+
+    roster = profiles.load(file, game)
+    target_roster = profiles.load(against, roster.game) if against is not None else roster
+    chosen_attackers = roster.select(_names(attackers), "attackers")
+    chosen_targets = target_roster.select(_names(targets), "targets")
+    parsed = [setting_of(text) for text in settings or []]
+    pairs = profiles.matchups(roster.game, chosen_attackers, chosen_targets)
+    if not any(pair.attack is not None for pair in pairs):
+        raise OptionError(str(file or roster.source), "no weapon here can attack these targets", hint="FILE")
+    check_settings(parsed, [pair.attack for pair in pairs])
+    adjust = adjuster(parsed)
+    pairs = [type(pair)(pair.attacker, pair.weapon, pair.target, adjust(pair.attack) if pair.attack else None)
+             for pair in pairs]
+    heat = Statistic.parse(stat, "stat") if stat else Statistic(None, "mean")
+    ks = parse_ks(at_least)
+    live = [pair for pair in pairs if pair.attack is not None]
+    finished, seed = run_study([pair.attack for pair in live], common, scheduler)
+    by_pair = dict(zip((id(pair) for pair in live), finished))
+    results = [by_pair.get(id(pair)) for pair in pairs]
+    rows = grid_rows(roster.game, pairs, results, ks, all_outcomes)
+    column = sort or ("per_100_points" if all(u.points for u in chosen_attackers) else "mean")
+    numeric = {key for row in rows for key, value in row.items() if isinstance(value, (int, float))}
+    if column not in numeric or column.endswith("_stderr"):
+        raise OptionError(column, f"expected a column to rank by: {', '.join(sorted(n for n in numeric if not n.endswith('_stderr')))}",
+                          hint="--sort")
+    rows = rank(rows, column)
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    method = finished[0].method
+    text = report(columns, rows, common, method, seed, [f"ranked by {column}"])
+    if common.plot is not None:
+        save_figure(grid_plot(pairs, results, heat), common.plot,
+                    caption_for(method, finished[0].trials, seed, command_line()))
+    typer.echo(text)
+
+
+def setting_of(text: str) -> Any:
+    from ..studies import setting
+
+    return setting(text)
+
+
+def grid_plot(pairs: Sequence[Any], results: Sequence[Any], statistic: Any) -> Any:
+    import numpy as np
+
+    from .. import plots
+
+    rows = list(dict.fromkeys(f"{p.attacker.name}: {p.weapon.name}" for p in pairs))
+    columns = list(dict.fromkeys(p.target.name for p in pairs))
+    values = np.full((len(rows), len(columns)), np.nan)
+    main = next(r for r in results if r is not None).main
+    for pair, result in zip(pairs, results):
+        if result is not None:
+            values[rows.index(f"{pair.attacker.name}: {pair.weapon.name}"), columns.index(pair.target.name)] = \
+                statistic.value(result)[0]
+    ax = plots.heatmap(values, rows, columns, statistic.label(main))
+    ax.set_xlabel("target")
+    ax.set_ylabel("attacker: weapon")
+    return ax
+
+
+def list_profiles(
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help="dust, epic or t9a (default: all "
+                                                                             "bundled examples).")] = None,
+    file: Annotated[Optional[Path], typer.Option("--file", metavar="F", help="A roster TOML file to list and "
+                                                                               "check.")] = None,
+    output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table, json, csv, markdown or "
+                                                                                  "bbcode.")] = Format.table,
+) -> None:
+    """List the units and weapons of a roster file, or the bundled examples.
+
+    Listing a file also checks it: errors name the file, the unit and the field.
+    """
+    from .. import profiles
+    from ..tables import render_rows
+
+    try:
+        if file is not None:
+            rosters = [profiles.load(file, game)]
+        else:
+            rosters = [profiles.load(None, g) for g in ([game] if game else profiles.GAMES)]
+    except InputError as error:
+        raise input_error(error) from None
+    rows = []
+    for roster in rosters:
+        module = profiles.game_module(roster.game)
+        for unit in roster.units:
+            weapons = "; ".join(f"{w.name} ({module.describe_weapon(w)})" for w in unit.weapons) or "-"
+            rows.append({"game": roster.game, "unit": unit.name, "points": unit.points,
+                         "profile": module.describe(unit), "weapons": weapons, "source": roster.source})
+    header = {"command": command_line(), "method": None, "trials": None, "seed": None}
+    typer.echo(render_rows(list(rows[0]), rows, output_format, header))
+
+
 def register(app: typer.Typer) -> None:
     """Add the study commands to the app."""
     app.command("sweep", help=inspect.getdoc(sweep), epilog=examples_epilog([
@@ -305,6 +445,15 @@ def register(app: typer.Typer) -> None:
         'oddscalc sweep "roll 2d6" --vary maximised=0..3 --stat at_least_9',
         'oddscalc sweep "roll 6d6 --success 5" --vary success=4..6 --goal at_least_2>=0.5',
     ]))(with_common(sweep, [AT_LEAST, SCHEDULER]))
+    app.command("grid", help=inspect.getdoc(grid), epilog=examples_epilog([
+        "oddscalc grid --game epic --trials 1e5",
+        "oddscalc grid my_army.toml --against enemies.toml --sort p_kill --plot grid.png",
+        "oddscalc grid --game epic --set crossfire=true --format markdown",
+    ]))(with_common(grid, [AT_LEAST, SCHEDULER]))
+    app.command("profiles", help=inspect.getdoc(list_profiles), epilog=examples_epilog([
+        "oddscalc profiles --game epic",
+        "oddscalc profiles --file my_army.toml --format markdown",
+    ]))(list_profiles)
     app.command("compare", help=inspect.getdoc(compare), epilog=examples_epilog([
         'oddscalc compare "roll 2d6" "roll 2d6 --maximised 1" --plot charge.png',
         'oddscalc compare "roll 3d6" "roll 2d6+3" --exact --format markdown',
