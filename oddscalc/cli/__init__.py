@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import epic, studies
+from . import dust, epic, studies
 from .common import query, run_app, whole
 
 app = typer.Typer(
@@ -65,6 +65,7 @@ def roll(
     return Roll(DiceExpression.parse(dice, "dice"), maximised, minimised, success)
 
 
+app.add_typer(dust.app, name="dust", help="Dust Tactics: weapon lines, phasers, salvo, incendiary, artillery, line of sight.")
 app.add_typer(epic.app, name="epic", help="Epic Armageddon: shooting, barrages, blast markers, broken formations, assaults.")
 
 studies.register(app)

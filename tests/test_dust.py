@@ -1,0 +1,393 @@
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+from oddscalc import engine
+from oddscalc.distribution import Distribution, dkw_bound
+from oddscalc.dust import (
+    ArmourPiercingIncendiary,
+    Artillery,
+    Incendiary,
+    Phaser,
+    Reactive,
+    Salvo,
+    Save,
+    Success,
+    WeaponLine,
+    bench_cases,
+    cover_save,
+)
+from oddscalc.dust_board import Cover
+from oddscalc.errors import InputError
+
+F = Fraction
+
+CASES = {
+    "4 dice": WeaponLine(4),
+    "0 dice": WeaponLine(0),
+    "4 dice sustained": WeaponLine(4, sustained=True),
+    "3 dice berserk": WeaponLine(3, berserk=True),
+    "3 dice sustained berserk, damage 2": WeaponLine(3, 2, sustained=True, berserk=True),
+    "3 dice burst": WeaponLine(3, burst=True),
+    "4 dice damage 2, hit-save": WeaponLine(4, 2, save=Save.HIT),
+    "6 dice sustained, miss-save": WeaponLine(6, sustained=True, save=Save.MISS),
+    "3 dice damage 3, resilient": WeaponLine(3, 3, resilient=True),
+    "5 dice damage 2 sustained, miss-save, resilient": WeaponLine(5, 2, sustained=True, save="miss", resilient=True),
+    "artillery direct sustained into hit-save (ignored)": WeaponLine(3, 2, sustained=True, save="hit",
+                                                                     artillery="direct"),
+    "artillery direct in a structure, miss-save": WeaponLine(3, save="miss", artillery="direct", in_structure=True),
+    "artillery indirect": WeaponLine(4, 2, artillery=Artillery.INDIRECT),
+    "artillery indirect blank, berserk": WeaponLine(3, 2, berserk=True, artillery="indirect",
+                                                     indirect_success=Success.BLANK),
+    "artillery indirect blank, burst, resilient": WeaponLine(2, burst=True, artillery="indirect",
+                                                              indirect_success="blank", resilient=True),
+    "20 dice burst sustained, hit-save": WeaponLine(20, burst=True, sustained=True, save="hit"),
+    "phaser 2z3": Phaser(2, 3),
+    "phaser 2z3 sustained": Phaser(2, 3, sustained=True),
+    "phaser 1z4 sustained berserk": Phaser(1, 4, sustained=True, berserk=True),
+    "phaser 3z2 resilient": Phaser(3, 2, resilient=True),
+    "phaser 6z5 berserk": Phaser(6, 5, berserk=True),
+    "salvo 3/2-5/2-7/2, 2 charges": Salvo.parse("3/2-5/2-7/2", charges=2),
+    "salvo 3/2 sustained, hit-save": Salvo.parse("3/2", sustained=True, save=Save.HIT),
+    "salvo 2/1-4/3, 2 charges berserk, miss-save, resilient": Salvo.parse("2/1-4/3", charges=2, berserk=True,
+                                                                          save="miss", resilient=True),
+    "incendiary 1 x 4": Incendiary(1, 4),
+    "incendiary 2 x 3, hit-save": Incendiary(2, 3, save=Save.HIT),
+    "incendiary 1 x 5, miss-save ignored": Incendiary(1, 5, save="miss", ignore_cover=True),
+    "incendiary 1 x 3, resilient": Incendiary(1, 3, resilient=True),
+    "ap-incendiary 1 x 3": ArmourPiercingIncendiary(1, 3),
+    "ap-incendiary 2 x 5": ArmourPiercingIncendiary(2, 5),
+    "reactive": Reactive(),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_sampler_agrees_with_exact(name):
+    assert_agrees(CASES[name])
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_exact_pmfs_are_distributions(name):
+    attack = CASES[name]
+    exact = attack.exact(fractions=True)
+    assert tuple(exact) == tuple(attack.outcomes)
+    for pmf in exact.values():
+        assert sum(pmf) == 1 and all(p >= 0 for p in pmf)
+    floats = attack.exact()
+    for outcome in attack.outcomes:
+        assert np.allclose(floats[outcome], np.asarray(exact[outcome], dtype=float))
+
+
+def mean(pmf) -> Fraction:
+    return sum(k * p for k, p in enumerate(pmf))
+
+
+def binomial(n: int, p: Fraction) -> list:
+    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+# --- RULES.md §1.1: the Dust die -------------------------------------------------------
+
+
+def test_the_die_hits_on_one_third():
+    assert exact_list(WeaponLine(1).exact(fractions=True)["hits"]) == [F(2, 3), F(1, 3)]
+    assert exact_list(WeaponLine(5).exact(fractions=True)["hits"]) == binomial(5, F(1, 3))
+
+
+def test_the_die_is_read_off_faces_5_and_6():
+    from oddscalc.dust import shows_hit
+
+    assert shows_hit(np.arange(1, 7)).tolist() == [False, False, False, False, True, True]
+
+
+# --- §1.2: weapon line N/D, order of resolution -----------------------------------------
+
+
+def test_damage_per_hit():
+    pmf = exact_list(WeaponLine(3, damage=2).exact(fractions=True)["damage"])
+    assert pmf == [F(8, 27), 0, F(4, 9), 0, F(2, 9), 0, F(1, 27)]
+
+
+def test_hits_are_counted_before_saves():
+    line = WeaponLine(4, save=Save.MISS).exact(fractions=True)
+    assert exact_list(line["hits"]) == binomial(4, F(1, 3))
+    assert exact_list(line["damage"]) == binomial(4, F(1, 9))
+
+
+# --- §1.3: re-rolls -----------------------------------------------------------------------
+
+
+def test_sustained_per_die_and_four_dice():
+    assert exact_list(WeaponLine(1, sustained=True).exact(fractions=True)["hits"]) == [F(4, 9), F(5, 9)]
+    assert exact_list(WeaponLine(4, sustained=True).exact(fractions=True)["damage"]) == binomial(4, F(5, 9))
+
+
+def test_berserk_alone_and_with_sustained():
+    assert WeaponLine(1, berserk=True).exact(fractions=True)["hits"][1] == F(5, 9)
+    assert WeaponLine(1, sustained=True, berserk=True).exact(fractions=True)["hits"][1] == F(19, 27)
+    assert exact_list(WeaponLine(3, sustained=True, berserk=True).exact(fractions=True)["hits"]) == binomial(
+        3, F(19, 27))
+
+
+# --- §1.4: burst fire ---------------------------------------------------------------------
+
+
+def test_burst_doubles_the_dice():
+    burst = WeaponLine(3, 2, burst=True, save="hit").exact(fractions=True)
+    double = WeaponLine(6, 2, save="hit").exact(fractions=True)
+    assert exact_list(burst["damage"]) == exact_list(double["damage"])
+    assert exact_list(burst["hits"]) == binomial(6, F(1, 3))
+
+
+# --- §1.5: phaser -----------------------------------------------------------------------
+
+
+def test_phaser_2z3_whole_pmf():
+    pmf = exact_list(Phaser(2, 3).exact(fractions=True)["damage"])
+    assert pmf == [F(3844, 6561), F(496, 2187), F(296, 2187), F(268, 6561), F(20, 2187), F(4, 2187),
+                   F(1, 6561)]
+    assert mean(pmf) == F(2, 3)
+
+
+@pytest.mark.parametrize("aim, blast, sustained", [(2, 3, False), (2, 3, True), (4, 1, True), (1, 5, False)])
+def test_phaser_mean(aim, blast, sustained):
+    p = F(5, 9) if sustained else F(1, 3)
+    assert mean(Phaser(aim, blast, sustained).exact(fractions=True)["damage"]) == aim * p * blast / 3
+
+
+def test_phaser_rerolls_only_the_first_stage():
+    """1z2 sustained: the aim die and its re-roll, then two plain blast dice."""
+
+    def outcome(aim, again, first, second):
+        hit = aim >= 5 or again >= 5
+        return (first >= 5) + (second >= 5) if hit else 0
+
+    expected = as_pmf(enumerate_faces((6,) * 4, outcome))
+    assert exact_list(Phaser(1, 2, sustained=True).exact(fractions=True)["damage"]) == expected
+
+
+def test_phaser_two_aim_dice_by_brute_force():
+    """2z1 sustained: each aim die and its re-roll; one blast die per hit."""
+
+    def outcome(a, a_again, b, b_again, first, second):
+        hits = (a >= 5 or a_again >= 5) + (b >= 5 or b_again >= 5)
+        return ((first >= 5) if hits >= 1 else 0) + ((second >= 5) if hits == 2 else 0)
+
+    expected = as_pmf(enumerate_faces((6,) * 6, outcome))
+    assert exact_list(Phaser(2, 1, sustained=True).exact(fractions=True)["damage"]) == expected
+
+
+def test_phaser_ignores_cover():
+    with pytest.raises(TypeError):
+        Phaser(2, 3, save=Save.HIT)
+
+
+# --- §1.6: salvo -----------------------------------------------------------------------
+
+
+def test_salvo_3_2():
+    pmf = exact_list(Salvo.parse("3/2").exact(fractions=True)["damage"])
+    assert pmf == [F(8, 27), 0, F(4, 9), 0, F(2, 9), 0, F(1, 27)]
+    assert mean(pmf) == 2
+
+
+@pytest.mark.parametrize("charges, dice, damage", [(1, 3, 2), (2, 5, 2), (3, 7, 3)])
+def test_salvo_charges_pick_the_entry(charges, dice, damage):
+    salvo = Salvo.parse("3/2 – 5/2 – 7/3", charges=charges, sustained=True, save="hit")
+    assert salvo.exact(fractions=True)["damage"].tolist() == WeaponLine(
+        dice, damage, sustained=True, save="hit").exact(fractions=True)["damage"].tolist()
+
+
+def test_salvo_bare_count_means_one_damage():
+    assert Salvo.parse("2-4").entries == ((2, 1), (4, 1))
+    assert str(Salvo.parse("3/2 - 5/2")) == "3/2-5/2"
+
+
+# --- §1.7, §1.8: incendiary ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dice, models", [(1, 4), (2, 3), (1, 1)])
+def test_incendiary_is_binomial_in_dice_times_models(dice, models):
+    pmf = exact_list(Incendiary(dice, models).exact(fractions=True)["damage"])
+    assert pmf == binomial(dice * models, F(1, 3))
+
+
+def test_incendiary_cover_is_a_switch():
+    assert exact_list(Incendiary(1, 3, save="hit").exact(fractions=True)["damage"]) == binomial(3, F(2, 9))
+    ignored = Incendiary(1, 3, save="hit", ignore_cover=True).exact(fractions=True)["damage"]
+    assert exact_list(ignored) == binomial(3, F(1, 3))
+
+
+@pytest.mark.parametrize("dice, models", [(1, 3), (1, 1), (2, 5), (3, 2)])
+def test_ap_incendiary(dice, models):
+    destroyed = ArmourPiercingIncendiary(dice, models).exact(fractions=True)["destroyed"]
+    assert exact_list(destroyed) == [F(2, 3) ** (dice * models), 1 - F(2, 3) ** (dice * models)]
+
+
+def test_ap_incendiary_by_brute_force():
+    expected = as_pmf(enumerate_faces((6,) * 4, lambda *faces: int(any(face >= 5 for face in faces))))
+    assert exact_list(ArmourPiercingIncendiary(2, 2).exact(fractions=True)["destroyed"]) == expected
+
+
+# --- §1.9: artillery -----------------------------------------------------------------------
+
+
+def test_artillery_ignores_cover():
+    for save in ("hit", "miss"):
+        for artillery in ("direct", "indirect"):
+            shot = WeaponLine(4, 2, save=save, artillery=artillery).exact(fractions=True)
+            assert exact_list(shot["damage"]) == exact_list(WeaponLine(4, 2).exact(fractions=True)["damage"])
+
+
+def test_artillery_keeps_cover_in_a_structure():
+    shot = WeaponLine(4, save="miss", artillery="direct", in_structure=True).exact(fractions=True)
+    assert exact_list(shot["damage"]) == binomial(4, F(1, 9))
+
+
+def test_direct_fire_allows_a_sustained_attack():
+    assert WeaponLine(1, sustained=True, artillery="direct").exact(fractions=True)["hits"][1] == F(5, 9)
+
+
+def test_indirect_success_face():
+    assert WeaponLine(1, artillery="indirect").exact(fractions=True)["hits"][1] == F(1, 3)
+    assert WeaponLine(1, artillery="indirect", indirect_success="blank").exact(fractions=True)["hits"][1] == F(2, 3)
+    berserk = WeaponLine(1, berserk=True, artillery="indirect", indirect_success="blank")
+    assert berserk.exact(fractions=True)["hits"][1] == F(8, 9)  # a failure (a hit face) is re-rolled
+
+
+def test_indirect_blank_by_brute_force():
+    """2 dice, damage 2, indirect, blank succeeds, Berserk: each die and its re-roll."""
+
+    def outcome(a, a_again, b, b_again):
+        return 2 * ((a <= 4 or a_again <= 4) + (b <= 4 or b_again <= 4))
+
+    line = WeaponLine(2, 2, berserk=True, artillery="indirect", indirect_success="blank")
+    assert exact_list(line.exact(fractions=True)["damage"]) == as_pmf(enumerate_faces((6,) * 4, outcome))
+
+
+def test_indirect_fire_refuses_a_sustained_attack():
+    with pytest.raises(InputError) as error:
+        WeaponLine(3, sustained=True, artillery="indirect")
+    assert error.value.name == "sustained"
+
+
+# --- §1.10: reactive fire ------------------------------------------------------------------
+
+
+def test_reactive_fire():
+    assert exact_list(Reactive().exact(fractions=True)["success"]) == [F(2, 3), F(1, 3)]
+
+
+# --- §1.11: cover saves and Damage Resilient ------------------------------------------------
+
+
+def test_cover_per_die():
+    assert WeaponLine(1, save="hit").exact(fractions=True)["damage"][1] == F(2, 9)  # soft
+    assert WeaponLine(1, save="miss").exact(fractions=True)["damage"][1] == F(1, 9)  # hard
+
+
+def test_saves_by_brute_force():
+    """2 dice sustained into a hit-save: roll, re-roll, save die, per die."""
+
+    def outcome(a, a_again, a_save, b, b_again, b_save):
+        return sum(int((face >= 5 or again >= 5) and save <= 4)
+                   for face, again, save in ((a, a_again, a_save), (b, b_again, b_save)))
+
+    line = WeaponLine(2, sustained=True, save="hit")
+    assert exact_list(line.exact(fractions=True)["damage"]) == as_pmf(enumerate_faces((6,) * 6, outcome))
+
+
+def test_resilient_cancels_damage_points():
+    assert exact_list(WeaponLine(1, resilient=True).exact(fractions=True)["damage"]) == [F(7, 9), F(2, 9)]
+    two = exact_list(WeaponLine(1, 2, resilient=True).exact(fractions=True)["damage"])
+    assert two == [F(19, 27), F(4, 27), F(4, 27)]
+
+
+def test_whole_line_by_brute_force():
+    """1 die, damage 2, sustained and Berserk into a miss-save, Damage Resilient."""
+
+    def outcome(face, again, third, save, first_point, second_point):
+        hit = face >= 5 or again >= 5 or third >= 5
+        if not (hit and save >= 5):
+            return 0
+        return (first_point <= 4) + (second_point <= 4)
+
+    line = WeaponLine(1, 2, sustained=True, berserk=True, save="miss", resilient=True)
+    assert exact_list(line.exact(fractions=True)["damage"]) == as_pmf(enumerate_faces((6,) * 6, outcome))
+
+
+def test_cover_save_of_a_square():
+    assert cover_save(Cover.SOFT) is Save.HIT
+    assert cover_save("none") is Save.NONE
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make, name",
+    [
+        (lambda: WeaponLine(-1), "dice"),
+        (lambda: WeaponLine(51), "dice"),
+        (lambda: WeaponLine(2, 11), "damage"),
+        (lambda: WeaponLine(True), "dice"),
+        (lambda: WeaponLine(2, 0), "damage"),
+        (lambda: WeaponLine(2, save="maybe"), "save"),
+        (lambda: WeaponLine(2, artillery="mortar"), "artillery"),
+        (lambda: WeaponLine(2, sustained=True, artillery="indirect"), "sustained"),
+        (lambda: WeaponLine(2, in_structure=True), "in_structure"),
+        (lambda: WeaponLine(2, indirect_success="blank"), "indirect_success"),
+        (lambda: WeaponLine(2, artillery="direct", indirect_success="blank"), "indirect_success"),
+        (lambda: Phaser.parse("2z"), "phaser"),
+        (lambda: Phaser.parse("z3"), "phaser"),
+        (lambda: Phaser.parse("0z3"), "phaser"),
+        (lambda: Phaser.parse("2z21"), "phaser"),
+        (lambda: Phaser.parse("2x3"), "phaser"),
+        (lambda: Salvo.parse("3/2-5/2-7/2", charges=4), "charges"),
+        (lambda: Salvo.parse("3/2", charges=0), "charges"),
+        (lambda: Salvo.parse("3/2-"), "salvo"),
+        (lambda: Salvo.parse(""), "salvo"),
+        (lambda: Salvo.parse("3/0"), "salvo"),
+        (lambda: Salvo.parse("three"), "salvo"),
+        (lambda: Incendiary(1, 0), "models"),
+        (lambda: Incendiary(0, 3), "dice"),
+        (lambda: Incendiary(1, 3, save="soft"), "save"),
+        (lambda: ArmourPiercingIncendiary(1, 0), "models"),
+        (lambda: ArmourPiercingIncendiary(11, 1), "dice"),
+    ],
+)
+def test_bad_input_names_the_parameter(make, name):
+    with pytest.raises(InputError) as error:
+        make()
+    assert error.value.name == name
+
+
+def test_parse_per_model():
+    from oddscalc.dust import parse_per_model
+
+    assert [parse_per_model(text) for text in ("1", "2/+", "3/skull", " 1 / + ")] == [1, 2, 3, 1]
+    with pytest.raises(InputError):
+        parse_per_model("1/x")
+
+
+# --- benchmark cases -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", bench_cases(), ids=lambda case: case.name)
+def test_benchmark_baseline_rolls_the_same_attack(case):
+    """The plain numpy baseline samples the same distribution as the attack's exact twin."""
+    trials = 200_000
+    counts = case.baseline(np.random.default_rng(5), trials)
+    exact = engine.exact(case.attack)
+    bound = dkw_bound(trials, 1e-6)
+    for name, histogram in zip(case.attack.outcomes, counts):
+        assert Distribution.from_counts(histogram).cdf_gap(exact[name]) <= bound
+    assert case.target == 5.0
+
+
+def test_the_largest_incendiary_agrees():
+    """10 dice per model against 50 models: 500 dice, beyond a weapon line's own limit."""
+    assert_agrees(Incendiary(10, 50, save="miss", resilient=True), trials=50_000)
