@@ -132,7 +132,7 @@ def _dtype_for(largest: int) -> np.dtype:
     raise OverflowError("pool totals do not fit in 64 bits; split the pool")
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _table(die: Die, dice: int) -> _Table:
     atoms = _atoms(die)
     per_word = _per_word(atoms.size, dice)
@@ -222,6 +222,8 @@ def roll_pool(rng: np.random.Generator, die: Die, dice: int | np.ndarray, trials
         return PoolRoll(np.zeros(trials, dtype=np.uint16), die.fields, radices)
     if math.prod(die.sides) > ENUMERATE_LIMIT or atom_count(die) > WORD:
         return _roll_direct(rng, die, dice, most, trials)
+    if np.ndim(dice):  # per-trial counts: one table for every chunk whose largest count rounds the same
+        most = max(1 << (most - 1).bit_length(), 1)
     plan = _table(die, most)
     counts = dice if np.ndim(dice) == 0 else np.asarray(dice, dtype=np.intp)
     return PoolRoll(_roll_table(rng, plan, counts, trials), die.fields, plan.radices)

@@ -202,15 +202,6 @@ def test_bad_maps(capsys, tmp_path, text, mentions):
                    mentions=("--board", board) + mentions)
 
 
-def test_cli_choices_mirror_the_library():
-    from oddscalc import dust, dust_board
-    from oddscalc.cli import dust as cli
-
-    for mine, library in ((cli.Save, dust.Save), (cli.Artillery, dust.Artillery), (cli.Success, dust.Success),
-                          (cli.Kind, dust_board.Kind), (cli.Corner, dust_board.Corner)):
-        assert [member.value for member in mine] == [member.value for member in library]
-
-
 @pytest.mark.parametrize("command", ["attack", "phaser", "salvo", "incendiary", "ap-incendiary", "reactive", "los"])
 def test_help_examples_run(capsys, tmp_path, monkeypatch, command):
     """Every example in a command's --help runs (in a scratch folder, for the plots)."""

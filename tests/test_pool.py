@@ -105,3 +105,14 @@ def test_field_totals_unpack():
 def test_zero_dice():
     rolled = roll_pool(np.random.default_rng(1), CANONICAL, 0, 10)
     assert (rolled.total("hits") == 0).all()
+
+
+def test_per_trial_counts_share_tables_across_chunks():
+    die = Die((6,), lambda f: f >= 5, ("hits",))
+    pool._table.cache_clear()
+    rng = np.random.default_rng(SEED)
+    for most in range(17, 33):  # chunks whose largest count differs
+        counts = rng.integers(0, most + 1, size=1000)
+        counts[0] = most
+        roll_pool(rng, die, counts, 1000)
+    assert pool._table.cache_info().currsize == 1

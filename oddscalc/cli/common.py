@@ -5,6 +5,7 @@ import contextvars
 import functools
 import inspect
 import os
+import re
 import shlex
 import sys
 import time
@@ -348,6 +349,9 @@ def _root_command(app: typer.Typer) -> Any:
     return typer.main.get_command(app)
 
 
+_CHOICE = re.compile(r"^'(.*)' is not one of (.*?)\.?$")
+
+
 def _hint(param: Any, given: Any = None) -> str:
     """How the user spells a parameter: `--dice` for an option, `DICE` for an argument."""
     if given:
@@ -355,7 +359,7 @@ def _hint(param: Any, given: Any = None) -> str:
     if param is None:
         return "value"
     if param.param_type_name == "argument":
-        return (param.metavar or param.name).upper()
+        return param.metavar or param.name.upper()
     return param.opts[0]
 
 
@@ -371,6 +375,10 @@ def one_line(error: Exception) -> str:
         return f"error: {_hint(error.param)} is required; see --help"
     if isinstance(error, click_errors.BadParameter):
         message = error.message.removeprefix("Value error, ")
+        choice = _CHOICE.match(message)
+        if choice:  # a refused choice reads like every other refused value
+            allowed = ", ".join(part.strip().strip("'") for part in choice.group(2).split(","))
+            return f"error: {_hint(error.param, error.param_hint)} {choice.group(1)}: expected one of {allowed}"
         return f"error: {_hint(error.param, error.param_hint)}: {message}"
     message = error.format_message().rstrip(".")
     context = getattr(error, "ctx", None)

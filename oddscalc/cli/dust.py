@@ -5,46 +5,17 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..dust import Artillery, Save, Success
+from ..dust_board import Corner, Kind
 from ..errors import InputError
 from .common import examples_epilog, input_error, query, whole
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 
-# The choices mirror the library's Enums (oddscalc.dust, oddscalc.dust_board; a test keeps
-# them equal) so that other commands do not import the Dust library; the library reads
-# them by value.
-class Save(str, Enum):
-    none = "none"
-    hit = "hit"
-    miss = "miss"
-
-
-class Artillery(str, Enum):
-    direct = "direct"
-    indirect = "indirect"
-
-
-class Success(str, Enum):
-    hit = "hit"
-    blank = "blank"
-
-
-class Kind(str, Enum):
-    soldier = "soldier"
-    vehicle = "vehicle"
-    aircraft = "aircraft"
-    jump = "jump"
-
-
-class Corner(str, Enum):
-    both = "both"
-    either = "either"
-    never = "never"
-
-
 def _value(choice: Optional[Enum]) -> Optional[str]:
     return None if choice is None else choice.value
+
 
 DIE = "The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3)."
 MAP_CODES = (
@@ -110,7 +81,7 @@ def attack(
                                                                       "artillery does not ignore its cover.")] = False,
     indirect_success: Annotated[Success, typer.Option(
         "--indirect-success", help="The face an indirect artillery die succeeds on: hit (1/3) or blank (2/3). "
-                                   "An open rules question; hit is the default.")] = Success.hit,
+                                   "An open rules question; hit is the default.")] = Success.HIT,
     board: Annotated[Optional[str], typer.Option("--board", metavar="MAP", help="Check the shot on this map "
                                                  "(a file, or ruins / crossroads); needs --from and --to.")] = None,
     from_square: Annotated[Optional[str], typer.Option("--from", metavar="SQ", help="The attacker's square "
@@ -304,10 +275,10 @@ def los(
     board: Annotated[str, typer.Argument(metavar="MAP", help="A map file, or a shipped map: ruins, crossroads.")],
     from_square: Annotated[str, typer.Option("--from", metavar="SQ", help="The attacker's square, like B2.")],
     to_square: Annotated[str, typer.Option("--to", metavar="SQ", help="The target's square, like F5.")],
-    target: Annotated[Kind, typer.Option("--target", help="What the target is, for its cover.")] = Kind.soldier,
+    target: Annotated[Kind, typer.Option("--target", help="What the target is, for its cover.")] = Kind.SOLDIER,
     corner: Annotated[Corner, typer.Option(
         "--corner", help="A line exactly through a corner is blocked when both (default) / either of the two "
-                         "squares it passes between block, or never.")] = Corner.both,
+                         "squares it passes between block, or never.")] = Corner.BOTH,
 ) -> None:
     try:
         typer.echo(_sight_report(board, from_square, to_square, target.value, corner.value))

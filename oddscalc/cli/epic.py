@@ -1,25 +1,16 @@
 """`oddscalc epic …` commands: shooting, barrages and the assault-result dice (RULES.md §2)."""
 
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
+from ..epic_saves import Weapon
 from ..errors import InputError
 from .common import needed, query, whole
 
 app = typer.Typer(no_args_is_help=True)
 
 ARMOUR_ALLOWED = "expected an armour save like 4+ (2+ to 6+), or none"
-
-
-class WeaponChoice(str, Enum):
-    """The choices of --weapon (the library's `epic_saves.Weapon`, kept here for lazy imports)."""
-
-    normal = "normal"
-    macro = "macro"
-    titan_killer = "titan-killer"
-    lance = "lance"
 
 
 def parse_armour(text: str) -> Optional[int]:
@@ -49,7 +40,7 @@ CoverSave = Annotated[
            "--cover-save"),
 ]
 WeaponOption = Annotated[
-    WeaponChoice,
+    Weapon,
     typer.Option("--weapon", help="normal, macro (macro-weapon), titan-killer or lance.", case_sensitive=False),
 ]
 Reinforced = Annotated[
@@ -89,12 +80,6 @@ BlastMarkersOption = Annotated[
 ]
 
 
-def _weapon(choice: WeaponChoice):
-    from ..epic_saves import Weapon
-
-    return Weapon(choice.value)
-
-
 @query(
     app,
     "shoot",
@@ -113,7 +98,7 @@ def shoot(
     armour: Armour,
     modifier: Modifier = 0,
     cover_save: CoverSave = None,
-    weapon: WeaponOption = WeaponChoice.normal,
+    weapon: WeaponOption = Weapon.normal,
     reinforced: Reinforced = False,
     invulnerable: Invulnerable = False,
     crossfire: Crossfire = False,
@@ -146,7 +131,7 @@ def shoot(
 
     return Shoot(
         shots=shots, to_hit=to_hit, units=units, armour=parse_armour(armour), modifier=modifier,
-        cover_save=cover_save, weapon=_weapon(weapon), reinforced=reinforced, invulnerable=invulnerable,
+        cover_save=cover_save, weapon=weapon, reinforced=reinforced, invulnerable=invulnerable,
         crossfire=crossfire, disrupt=disrupt, ignore_cover=ignore_cover, in_cover=in_cover, sniper=sniper,
         blast_markers=blast_markers, formation=formation,
     )
@@ -173,7 +158,7 @@ def barrage(
     ] = None,
     modifier: Modifier = 0,
     cover_save: CoverSave = None,
-    weapon: WeaponOption = WeaponChoice.normal,
+    weapon: WeaponOption = Weapon.normal,
     reinforced: Reinforced = False,
     invulnerable: Invulnerable = False,
     crossfire: Crossfire = False,
@@ -198,7 +183,7 @@ def barrage(
 
     return Barrage(
         bp=bp, units=units, armour=parse_armour(armour), at=at, formation=formation, modifier=modifier,
-        cover_save=cover_save, weapon=_weapon(weapon), reinforced=reinforced, invulnerable=invulnerable,
+        cover_save=cover_save, weapon=weapon, reinforced=reinforced, invulnerable=invulnerable,
         crossfire=crossfire, disrupt=disrupt, ignore_cover=ignore_cover, in_cover=in_cover, sniper=sniper,
         blast_markers=blast_markers,
     )
