@@ -85,7 +85,7 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     return Shoot(shots=weapon["shots"], to_hit=to_hit, weapon=ability or fired, **defence)
 
 
-def kill_threshold(target: Unit) -> int:
+def kill_threshold(target: Unit, attack=None) -> int:
     """Kills that destroy the whole target formation."""
     return target["units"]
 

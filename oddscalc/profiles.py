@@ -49,7 +49,7 @@ class Field:
         if self.kind == "bool":
             return "expected true or false"
         if self.kind == "list":
-            return f"expected a list of {', '.join(self.choices)}"
+            return f"expected a list of {', '.join(self.choices)}" if self.choices else "expected a list of text"
         if self.choices:
             return f"expected one of {', '.join(self.choices)}"
         if self.kind in ("roll", "save"):
@@ -72,7 +72,9 @@ class Field:
                 raise ValueError
             return value
         if self.kind == "list":
-            if not isinstance(value, list) or any(item not in self.choices for item in value):
+            if not isinstance(value, list) or any(not isinstance(item, str) for item in value):
+                raise ValueError
+            if self.choices and any(item not in self.choices for item in value):
                 raise ValueError
             return tuple(value)
         if self.kind == "save" and isinstance(value, str) and value.strip().lower() == "none":
@@ -221,7 +223,10 @@ def parse(text: str, source: str, game: str | None = None) -> Roster:
         units.append(Unit(name, points, tuple(values.items()), tuple(weapons)))
         check = getattr(game_module(game), "check_unit", None)
         if check is not None:
-            problem = check(units[-1])
+            try:
+                problem = check(units[-1])
+            except InputError as error:  # a pattern the game's parser refused
+                raise _fail(source, where, error.name, f"{error.value}: {error.allowed}") from None
             if problem:
                 raise _fail(source, where, problem[0], problem[1])
     return Roster(game, source, tuple(units))

@@ -301,7 +301,7 @@ def grid_rows(game: str, pairs: Sequence[Any], results: Sequence[engine.Result |
             row = {**base, **summary_row(result, outcome, at_least)}
             if outcome == result.main:
                 dist = result[outcome]
-                p_kill = dist.at_least(module.kill_threshold(pair.target))
+                p_kill = dist.at_least(module.kill_threshold(pair.target, pair.attack))
                 row["p_kill"], row["p_kill_stderr"] = p_kill, dist.stderr(p_kill)
                 points = pair.attacker.points
                 row["points"] = points

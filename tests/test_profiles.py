@@ -77,3 +77,59 @@ def test_select_refuses_unknown_units():
     with pytest.raises(InputError) as error:
         roster.select(["Marine"], "targets")
     assert error.value.name == "targets" and "did you mean Marines" in error.value.allowed
+
+
+DUST = '''
+game = "dust"
+
+[[unit]]
+name = "Grenadiers"
+points = 24
+kind = "soldier"
+armour = 2
+models = 5
+
+[[unit.weapon]]
+name = "Rifles"
+count = 3
+soldier = ["2/1", "2/1", "1/1", "-"]
+
+[[unit]]
+name = "Walker"
+kind = "vehicle"
+armour = 4
+damage_points = 6
+
+[[unit.weapon]]
+name = "Phaser"
+phaser = "2z3"
+'''
+
+
+def test_dust_lines_meet_armour_classes():
+    roster = profiles.parse(DUST, "dust.toml")
+    pairs = {(p.weapon.name, p.target.name): p.attack for p in profiles.matchups("dust", roster.units, roster.units)}
+    rifles = pairs[("Rifles", "Grenadiers")]
+    assert rifles.dice == 6 and rifles.damage == 1  # 3 models × 2/1 against class 2
+    assert pairs[("Rifles", "Walker")] is None  # no vehicle line
+    assert pairs[("Phaser", "Walker")].aim == 2
+    from oddscalc import dust_profiles
+
+    assert dust_profiles.kill_threshold(roster.unit("Walker")) == 6
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('soldier = ["2/1", "2/1", "1/1", "-"]', 'soldier = ["2/1", "2/1", "1/1"]'), "expected 4 entries"),
+        (('soldier = ["2/1", "2/1", "1/1", "-"]', 'soldier = ["2/1", "2/1", "1/1", "x"]'), "expected 4 entries"),
+        (('phaser = "2z3"', 'phaser = "2z"'), "XzY"),
+        (('armour = 4', 'armour = 9'), "field 'armour'"),
+        (('kind = "soldier"', 'kind = "soldier"\narmour_class = 2'), "unknown field"),
+        (('phaser = "2z3"', 'phaser = "2z3"\nsalvo = "3/2"'), "either weapon lines"),
+    ],
+)
+def test_bad_dust_rosters(change, message):
+    with pytest.raises(InputError) as error:
+        profiles.parse(DUST.replace(*change), "dust.toml")
+    assert message in error.value.allowed
