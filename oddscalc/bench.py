@@ -32,26 +32,28 @@ class Case:
 
     name: str
     attack: object
-    baseline: Callable[[np.random.Generator, int], None]
+    baseline: Callable[[np.random.Generator, int], np.ndarray]  # returns the main outcome per trial
     dice: int  # dice per trial, for the effective dice rate
     target: float | None = None
 
 
-def _bincount_all(*arrays: np.ndarray) -> None:
-    for values in arrays:
+def count_outcomes(*outcomes: np.ndarray) -> np.ndarray:
+    """Histogram every outcome, as the engine does; return the main one's values (for checks)."""
+    for values in outcomes:
         np.bincount(values)
+    return outcomes[0]
 
 
-def baseline_canonical(rng: np.random.Generator, trials: int) -> None:
+def baseline_canonical(rng: np.random.Generator, trials: int) -> np.ndarray:
     """10 dice hit on 4+, then a 5+ save per hit: plain numpy, stage by stage."""
     hit = rng.integers(1, 7, size=(trials, 10)) >= 4
     saved = rng.integers(1, 7, size=(trials, 10)) >= 5
-    _bincount_all((hit & ~saved).sum(axis=1), hit.sum(axis=1))
+    return count_outcomes((hit & ~saved).sum(axis=1), hit.sum(axis=1))
 
 
-def baseline_maximised_2d6(rng: np.random.Generator, trials: int) -> None:
+def baseline_maximised_2d6(rng: np.random.Generator, trials: int) -> np.ndarray:
     faces = np.sort(rng.integers(1, 7, size=(trials, 3)), axis=1)
-    _bincount_all(faces[:, 1:].sum(axis=1))
+    return count_outcomes(faces[:, 1:].sum(axis=1))
 
 
 def core_cases() -> list[Case]:
@@ -93,6 +95,8 @@ def baseline_rate(case: Case, trials: int, repeat: int) -> float:
 
 
 def engine_rate(attack: object, trials: int, threads: int, repeat: int) -> float:
+    """Steady-state trials per second (a warm-up run builds the lookup tables first)."""
+    engine.monte_carlo(attack, 1000, seed=0, threads=1)
     return trials / best_time(lambda: engine.monte_carlo(attack, trials, seed=1, threads=threads), repeat)
 
 
@@ -130,8 +134,52 @@ def cli_wall_time(repeat: int = 3) -> float:
     return best_time(lambda: subprocess.run(command, capture_output=True, check=True), repeat)
 
 
+def grid_roster(size: int) -> str:
+    """A made-up Epic roster of `size` formations, each with one weapon that can fire at every kind."""
+    units = []
+    kinds = ("infantry", "light-vehicle", "armoured-vehicle")
+    for i in range(size):
+        units.append(
+            f'[[unit]]\nname = "Formation {i + 1}"\npoints = {150 + 25 * (i % 8)}\nkind = "{kinds[i % 3]}"\n'
+            f'units = {2 + i % 9}\narmour = "{3 + i % 4}+"\n'
+            f'[[unit.weapon]]\nname = "Guns {i + 1}"\nshots = {2 + (3 * i) % 11}\nap = "{4 + i % 3}+"\n'
+            f'at = "{4 + (i + 1) % 3}+"\n'
+        )
+    return 'game = "epic"\n\n' + "\n".join(units)
+
+
+def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[str, float]]:
+    """Cells per second of a size × size grid: exact, in process, on every core, on a LocalCluster."""
+    from . import profiles, studies
+
+    roster = profiles.parse(grid_roster(size), "benchmark grid")
+    attacks = [pair.attack for pair in profiles.matchups("epic", roster.units, roster.units)]
+    cells = len(attacks)
+    rates = []
+    for label, options in (("exact, in process", {"method": "exact", "workers": 1}),
+                           (f"{trials:.0e} trials, in process (1 thread)", {"workers": 1}),
+                           (f"{trials:.0e} trials, {cores} cores", {"workers": cores})):
+        seconds = best_time(lambda: studies.run_cells(attacks, trials=trials, seed=1, **options), 1)
+        rates.append((label, cells / seconds))
+    if cluster:
+        try:
+            from distributed import LocalCluster
+        except ImportError:
+            rates.append(("LocalCluster (install the dask extra)", float("nan")))
+            return rates
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
+            studies.run_cells(attacks[:4], trials=1000, seed=1, scheduler=local.scheduler_address)  # warm up
+            seconds = best_time(lambda: studies.run_cells(attacks, trials=trials, seed=1,
+                                                          scheduler=local.scheduler_address), 1)
+        rates.append((f"{trials:.0e} trials, two-worker LocalCluster", cells / seconds))
+    return rates
+
+
+QUICK = False  # a smoke run: sizes too small to judge the targets
+
+
 def verdict(value: float, target: float | None, above: bool = True) -> str:
-    if target is None:
+    if target is None or QUICK:
         return ""
     met = value >= target if above else value <= target
     return f"  (target {'≥' if above else '<'} {target:g}: {'met' if met else 'NOT met'})"
@@ -145,19 +193,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: check that the benchmark runs")
     parser.add_argument("--only", default="", help="run only cases whose name contains this text")
+    parser.add_argument("--no-cluster", action="store_true", help="skip the Dask LocalCluster grid")
     options = parser.parse_args(argv)
     if options.quick:
+        global QUICK
+        QUICK = True
         options.trials, options.scaling_trials, options.billion, options.repeat = 2e4, 4e4, 0, 1
     trials, repeat = int(options.trials), options.repeat
     cores = engine.threads_default()
-    print(f"oddscalc benchmark · numpy {np.__version__} · {cores} cores · best of {repeat}")
+    print(f"oddscalc benchmark · numpy {np.__version__} · {cores} cores · best of {repeat}"
+          + (" · quick smoke run: sizes too small to judge the targets" if QUICK else ""))
 
     raw_one = raw_bytes_rate(1, 16 if options.quick else 256, repeat)
     raw_all = raw_bytes_rate(cores, 16 if options.quick else 256, repeat)
     print(f"\nrandom generator (PCG64 random_raw): {raw_one / 1e9:.2f} GB/s on 1 thread, "
           f"{raw_all / 1e9:.2f} GB/s on {cores}")
 
-    print(f"\n{'case':44} {'baseline':>12} {'engine 1T':>12} {'engine ' + str(cores) + 'T':>12} "
+    print(f"\n{'case':62} {'baseline':>12} {'engine 1T':>12} {'engine ' + str(cores) + 'T':>12} "
           f"{'1T/base':>8} {'dice rate/raw':>14}")
     for case in all_cases():
         if options.only not in case.name:
@@ -166,10 +218,10 @@ def main(argv: list[str] | None = None) -> None:
         one = engine_rate(case.attack, trials, 1, repeat)
         every = engine_rate(case.attack, trials, cores, repeat)
         dice_share = one * case.dice / raw_one
-        print(f"{case.name:44} {base:10.3g}/s {one:10.3g}/s {every:10.3g}/s {one / base:7.1f}x "
+        print(f"{case.name:62} {base:10.3g}/s {one:10.3g}/s {every:10.3g}/s {one / base:7.1f}x "
               f"{100 * dice_share:12.0f} %{verdict(one / base, case.target)}")
         if case.name.startswith("canonical"):
-            print(f"{'':44} effective dice rate {one * case.dice / 1e9:.2f} G dice/s = {100 * dice_share:.0f} % of "
+            print(f"{'':62} effective dice rate {one * case.dice / 1e9:.2f} G dice/s = {100 * dice_share:.0f} % of "
                   f"the raw byte rate{verdict(100 * dice_share, 20)}")
 
     if options.only and "canonical" not in options.only:
@@ -185,6 +237,10 @@ def main(argv: list[str] | None = None) -> None:
         seconds, peak = peak_memory_of_billion(int(options.billion))
         print(f"memory, canonical, {options.billion:.0e} trials: {seconds:.1f} s, peak {peak:.0f} MiB"
               f"{verdict(peak, 1024, above=False)}")
+    size, grid_trials = (4, 1000) if options.quick else (20, 100_000)
+    print(f"\ngrid {size} x {size} ({size * size} cells), cells per second:")
+    for label, rate in grid_rates(size, grid_trials, cores, cluster=not options.no_cluster):
+        print(f"  {label:44} {rate:8.1f} cells/s")
     wall = cli_wall_time(1 if options.quick else 3)
     print(f"`oddscalc roll 2d6 --maximised 1 --trials 1e6 --format json`: {wall:.2f} s wall"
           f"{verdict(wall, 1.0, above=False)}")

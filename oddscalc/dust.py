@@ -476,26 +476,24 @@ def _baseline_hits(rng: np.random.Generator, trials: int, dice: int, rerolls: in
     return hit
 
 
-def baseline_phaser(rng: np.random.Generator, trials: int) -> tuple[np.ndarray, np.ndarray]:
-    """Phaser 2z3 sustained in plain numpy: 2 dice re-rolled once, then 3 dice per hit.
+def baseline_phaser(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """Phaser 2z3 sustained in plain numpy: 2 dice re-rolled once, then 3 dice per hit."""
+    from .bench import count_outcomes
 
-    Returns the histograms of damage and hits.
-    """
     hits = _baseline_hits(rng, trials, 2, 1).sum(axis=1)
     blast = rng.integers(1, 7, size=(trials, 6)) >= HIT_FACE
     live = np.arange(6)[None, :] < (hits * 3)[:, None]
     damage = (blast & live).sum(axis=1)
-    return np.bincount(damage), np.bincount(hits)
+    return count_outcomes(damage, hits)
 
 
-def baseline_hard_cover(rng: np.random.Generator, trials: int) -> tuple[np.ndarray, np.ndarray]:
-    """6 dice sustained into a miss-save in plain numpy: a hit survives on a hit face.
+def baseline_hard_cover(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """6 dice sustained into a miss-save in plain numpy: a hit survives on a hit face."""
+    from .bench import count_outcomes
 
-    Returns the histograms of damage and hits.
-    """
     hit = _baseline_hits(rng, trials, 6, 1)
     saved = rng.integers(1, 7, size=(trials, 6)) < HIT_FACE
-    return np.bincount((hit & ~saved).sum(axis=1)), np.bincount(hit.sum(axis=1))
+    return count_outcomes((hit & ~saved).sum(axis=1), hit.sum(axis=1))
 
 
 def bench_cases() -> list:

@@ -337,8 +337,10 @@ class Assault:
 # --- benchmark ---------------------------------------------------------------------------
 
 
-def baseline_shoot(rng: np.random.Generator, trials: int) -> None:
+def baseline_shoot(rng: np.random.Generator, trials: int) -> np.ndarray:
     """12 shots AP 4+ at 6 units, armour 4+, crossfire: plain numpy, stage by stage."""
+    from .bench import count_outcomes
+
     hit = rng.integers(1, 7, size=(trials, 12)) >= 4
     saved = rng.integers(1, 7, size=(trials, 12)) >= 5  # 4+ armour at −1 for crossfire
     unit = (np.cumsum(hit, axis=1) - 1) % 6  # the j-th hit goes to unit j mod 6
@@ -346,19 +348,19 @@ def baseline_shoot(rng: np.random.Generator, trials: int) -> None:
     kills = sum((failed & (unit == u)).any(axis=1) for u in range(6)).astype(np.int64)
     markers = 1 + kills + (kills > 0)
     broken = markers >= 6 - kills
-    for values in (kills, hit.sum(axis=1), markers, broken):
-        np.bincount(values)
+    return count_outcomes(kills, hit.sum(axis=1), markers, broken)
 
 
-def baseline_barrage(rng: np.random.Generator, trials: int) -> None:
+def baseline_barrage(rng: np.random.Generator, trials: int) -> np.ndarray:
     """8 BP (AP 4+, 1 extra BM) at 5 units, armour 4+: plain numpy, stage by stage."""
+    from .bench import count_outcomes
+
     hit = rng.integers(1, 7, size=(trials, 5)) >= 4
     saved = rng.integers(1, 7, size=(trials, 5)) >= 4
     kills = (hit & ~saved).sum(axis=1)
     markers = 1 + 1 + kills
     broken = markers >= 5 - kills
-    for values in (kills, markers, broken):
-        np.bincount(values)
+    return count_outcomes(kills, markers, broken)
 
 
 def bench_cases() -> list:

@@ -314,7 +314,85 @@ def grid_rows(game: str, pairs: Sequence[Any], results: Sequence[engine.Result |
 
 def rank(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
     """Sort rows by a column, highest first (rows without it last), and number them."""
+    numeric = {key for row in rows for key, value in row.items()
+               if isinstance(value, (int, float)) and not key.endswith("_stderr")}
+    require(column in numeric, "sort", column, f"expected a column to rank by: {', '.join(sorted(numeric))}")
     present = [row for row in rows if isinstance(row.get(column), (int, float))]
     missing = [row for row in rows if not isinstance(row.get(column), (int, float))]
     ordered = sorted(present, key=lambda row: -row[column]) + missing
     return [{"rank": i, **row} for i, row in enumerate(ordered, 1)]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Every weapon of some units against some targets, run: the matchups and their results."""
+
+    game: str
+    pairs: tuple[Any, ...]  # profiles.Matchup, in order
+    results: tuple[engine.Result | None, ...]  # None where the weapon cannot attack the target
+    seed: int | None
+
+    @property
+    def method(self) -> str:
+        return next(r for r in self.results if r is not None).method
+
+    @property
+    def trials(self) -> int | None:
+        return next(r for r in self.results if r is not None).trials
+
+    def default_sort(self) -> str:
+        """Per 100 points when every attacker has points, else the mean."""
+        return "per_100_points" if all(pair.attacker.points for pair in self.pairs) else "mean"
+
+    def rows(self, at_least: Sequence[int] = (1,), all_outcomes: bool = False,
+             sort: str | None = None) -> list[dict[str, Any]]:
+        """The ranked tidy rows (see `grid_rows`)."""
+        rows = grid_rows(self.game, self.pairs, self.results, at_least, all_outcomes)
+        return rank(rows, sort or self.default_sort())
+
+    def frame(self, **options: Any):
+        """The ranked rows as a pandas DataFrame."""
+        from .tables import frame
+
+        return frame(self.rows(**options))
+
+    def matrix(self, statistic: Statistic | None = None) -> tuple[np.ndarray, list[str], list[str], str]:
+        """A statistic of the main outcome per (attacker: weapon, target): values, rows, columns, label."""
+        statistic = statistic or Statistic(None, "mean")
+        rows = list(dict.fromkeys(f"{p.attacker.name}: {p.weapon.name}" for p in self.pairs))
+        columns = list(dict.fromkeys(p.target.name for p in self.pairs))
+        values = np.full((len(rows), len(columns)), np.nan)
+        for pair, result in zip(self.pairs, self.results):
+            if result is not None:
+                values[rows.index(f"{pair.attacker.name}: {pair.weapon.name}"),
+                       columns.index(pair.target.name)] = statistic.value(result)[0]
+        main = next(r for r in self.results if r is not None).main
+        return values, rows, columns, statistic.label(main)
+
+
+def run_grid(roster: Any, targets: Any = None, *, attackers: Sequence[str] | None = None,
+             target_names: Sequence[str] | None = None, settings: Sequence[tuple[str, Any]] = (),
+             trials: int = 100_000, seed: int | None = None, method: str = "monte-carlo",
+             precision: float | None = None, workers: int | None = None, scheduler: str | None = None) -> Grid:
+    """Run every weapon of the roster's units (or `attackers`) against every target.
+
+    Targets come from `targets` (another roster of the same game) or the roster itself;
+    `settings` are `--set` values applied to every attack that has the field.
+    """
+    from .profiles import matchups
+
+    targets = targets if targets is not None else roster
+    pairs = matchups(roster.game, roster.select(attackers, "attackers"), targets.select(target_names, "targets"))
+    require(any(pair.attack is not None for pair in pairs), "file", roster.source,
+            "no weapon here can attack these targets")
+    check_settings(settings, [pair.attack for pair in pairs])
+    adjust = adjuster(settings)
+    pairs = [type(pair)(pair.attacker, pair.weapon, pair.target, adjust(pair.attack) if pair.attack else None)
+             for pair in pairs]
+    live = [i for i, pair in enumerate(pairs) if pair.attack is not None]
+    finished, seed = run_cells([pairs[i].attack for i in live], trials=trials, seed=seed, method=method,
+                               precision=precision, workers=workers, scheduler=scheduler)
+    results: list[engine.Result | None] = [None] * len(pairs)
+    for i, result in zip(live, finished):
+        results[i] = result
+    return Grid(roster.game, tuple(pairs), tuple(results), seed)

@@ -281,7 +281,8 @@ def _with_errors(columns: Sequence[str], rows: Sequence[dict]) -> Table:
     return Table(tuple(shown), tuple(cells))
 
 
-def from_frame(frame: pd.DataFrame, title: str = "", notes: Sequence[str] = ()) -> Table:
-    """Turn a pandas DataFrame into a `Table` (index dropped)."""
-    rows = tuple(tuple(row) for row in frame.itertuples(index=False, name=None))
-    return Table(tuple(str(c) for c in frame.columns), rows, title, tuple(notes))
+def frame(rows: Sequence[dict]) -> pd.DataFrame:
+    """Tidy rows as a pandas DataFrame (for notebooks and further analysis)."""
+    import pandas as pd
+
+    return pd.DataFrame(list(rows))

@@ -5,8 +5,6 @@ import numpy as np
 import pytest
 
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
-from oddscalc import engine
-from oddscalc.distribution import Distribution, dkw_bound
 from oddscalc.dust import (
     ArmourPiercingIncendiary,
     Artillery,
@@ -17,7 +15,6 @@ from oddscalc.dust import (
     Save,
     Success,
     WeaponLine,
-    bench_cases,
     cover_save,
 )
 from oddscalc.dust_board import Cover
@@ -374,18 +371,6 @@ def test_parse_per_model():
 
 
 # --- benchmark cases -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("case", bench_cases(), ids=lambda case: case.name)
-def test_benchmark_baseline_rolls_the_same_attack(case):
-    """The plain numpy baseline samples the same distribution as the attack's exact twin."""
-    trials = 200_000
-    counts = case.baseline(np.random.default_rng(5), trials)
-    exact = engine.exact(case.attack)
-    bound = dkw_bound(trials, 1e-6)
-    for name, histogram in zip(case.attack.outcomes, counts):
-        assert Distribution.from_counts(histogram).cdf_gap(exact[name]) <= bound
-    assert case.target == 5.0
 
 
 def test_the_largest_incendiary_agrees():

@@ -1,6 +1,5 @@
 """Execute every notebook in notebooks/ with few trials (ODDSCALC_NOTEBOOK_TRIALS)."""
 
-import os
 from pathlib import Path
 
 import pytest

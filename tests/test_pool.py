@@ -4,7 +4,6 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import pytest
 
 from agreement import SEED, assert_agrees
 from oddscalc import pmf as pmfs

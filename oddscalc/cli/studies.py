@@ -343,66 +343,34 @@ def grid(
     attacker. Each cell draws from its own random stream (seed + the attack itself), so
     adding units never changes other rows, and --scheduler gives the same table.
     """
-    from .. import profiles
-    from ..studies import Statistic, adjuster, check_settings, grid_rows, rank
+    from .. import plots, profiles
+    from ..studies import Statistic, run_grid, setting
 
     roster = profiles.load(file, game)
     target_roster = profiles.load(against, roster.game) if against is not None else roster
-    chosen_attackers = roster.select(_names(attackers), "attackers")
-    chosen_targets = target_roster.select(_names(targets), "targets")
-    parsed = [setting_of(text) for text in settings or []]
-    pairs = profiles.matchups(roster.game, chosen_attackers, chosen_targets)
-    if not any(pair.attack is not None for pair in pairs):
-        raise OptionError(str(file or roster.source), "no weapon here can attack these targets", hint="FILE")
-    check_settings(parsed, [pair.attack for pair in pairs])
-    adjust = adjuster(parsed)
-    pairs = [type(pair)(pair.attacker, pair.weapon, pair.target, adjust(pair.attack) if pair.attack else None)
-             for pair in pairs]
-    heat = Statistic.parse(stat, "stat") if stat else Statistic(None, "mean")
+    heat = Statistic.parse(stat, "stat") if stat else None
     ks = parse_ks(at_least)
-    live = [pair for pair in pairs if pair.attack is not None]
-    finished, seed = run_study([pair.attack for pair in live], common, scheduler)
-    by_pair = dict(zip((id(pair) for pair in live), finished))
-    results = [by_pair.get(id(pair)) for pair in pairs]
-    rows = grid_rows(roster.game, pairs, results, ks, all_outcomes)
-    column = sort or ("per_100_points" if all(u.points for u in chosen_attackers) else "mean")
-    numeric = {key for row in rows for key, value in row.items() if isinstance(value, (int, float))}
-    if column not in numeric or column.endswith("_stderr"):
-        raise OptionError(column, f"expected a column to rank by: {', '.join(sorted(n for n in numeric if not n.endswith('_stderr')))}",
-                          hint="--sort")
-    rows = rank(rows, column)
-    columns = list(dict.fromkeys(key for row in rows for key in row))
-    method = finished[0].method
-    text = report(columns, rows, common, method, seed, [f"ranked by {column}"])
+    common.check()
+    progress = progress_for_terminal("cells")
+    try:
+        result = run_grid(roster, target_roster, attackers=_names(attackers), target_names=_names(targets),
+                          settings=[setting(text) for text in settings or []], trials=common.trials,
+                          seed=common.seed, method=common.method.value, precision=common.precision,
+                          workers=common.threads, scheduler=scheduler)
+    finally:
+        if progress:
+            progress.close()
+    column = sort or result.default_sort()
+    rows = result.rows(ks, all_outcomes, column)
+    text = report(list(dict.fromkeys(key for row in rows for key in row)), rows, common, result.method,
+                  result.seed, [f"ranked by {column}"])
     if common.plot is not None:
-        save_figure(grid_plot(pairs, results, heat), common.plot,
-                    caption_for(method, finished[0].trials, seed, command_line()))
+        values, row_labels, column_labels, label = result.matrix(heat)
+        ax = plots.heatmap(values, row_labels, column_labels, label)
+        ax.set_xlabel("target")
+        ax.set_ylabel("attacker: weapon")
+        save_figure(ax, common.plot, caption_for(result.method, result.trials, result.seed, command_line()))
     typer.echo(text)
-
-
-def setting_of(text: str) -> Any:
-    from ..studies import setting
-
-    return setting(text)
-
-
-def grid_plot(pairs: Sequence[Any], results: Sequence[Any], statistic: Any) -> Any:
-    import numpy as np
-
-    from .. import plots
-
-    rows = list(dict.fromkeys(f"{p.attacker.name}: {p.weapon.name}" for p in pairs))
-    columns = list(dict.fromkeys(p.target.name for p in pairs))
-    values = np.full((len(rows), len(columns)), np.nan)
-    main = next(r for r in results if r is not None).main
-    for pair, result in zip(pairs, results):
-        if result is not None:
-            values[rows.index(f"{pair.attacker.name}: {pair.weapon.name}"), columns.index(pair.target.name)] = \
-                statistic.value(result)[0]
-    ax = plots.heatmap(values, rows, columns, statistic.label(main))
-    ax.set_xlabel("target")
-    ax.set_ylabel("attacker: weapon")
-    return ax
 
 
 def list_profiles(
