@@ -21,7 +21,7 @@ from .epic_saves import (
     SavePlan,
     Weapon,
     allocate_kills,
-    fail_bits,
+    failed_die,
     kills_given_hits,
     outcome_roll,
     save_plan,
@@ -213,7 +213,7 @@ class Shoot(_OnFormation):
 
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
         hits = roll_pool(rng, hit_die(self.hit_check), self.shots, trials).total("hits").astype(np.int64)
-        kills = allocate_kills(rng, fail_bits(self.saves), hits, self.shots, self.units)
+        kills = allocate_kills(rng, failed_die(self.saves), hits, self.shots, self.units)
         index = hits * (self.units + 1) + kills
         return outcome_roll(self.markers, self.outcomes, index, self.units + 1, self.shots + 1)
 

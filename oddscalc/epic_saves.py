@@ -5,13 +5,9 @@ faces (`SavePlan.saved`, `allocate_kills`) and an exact chance or pmf the exact 
 compose (`SavePlan.chance`, `kills_given_hits`).
 
 How the allocation sampler stays exact and fast: the j-th hit on a formation takes its
-own save roll, so per trial it draws one failed-save flag per possible hit slot. The
-flags come packed, k to a 16-bit random word: the save's face rule is run on every
-combination of its natural faces, which reduces it to D equally likely atoms of which
-`a` fail; a word below the largest multiple of D**k reads as k base-D digits, and bit i
-is set when digit i < a. Words at or above that multiple are drawn again (rejection,
-never a biased modulo), so every bit is an exact, independent failed save. Hits are
-allocated front to back: slot j goes to unit j mod U (§2.3), so a unit's slots are U
+own save roll, so per trial it draws one failed-save flag per possible hit slot, packed
+in a uint64 by `pool.roll_flags` (the save's face rule tabulated over every natural
+face, exact by rejection). Hits are allocated front to back: slot j goes to unit j mod U (§2.3), so a unit's slots are U
 bits apart; OR-ing the slot word onto itself shifted by U, 2U, 4U, ... folds every
 round of U slots onto the first, and the popcount of the low U bits is the kills.
 """
@@ -28,10 +24,9 @@ import numpy as np
 
 from . import pmf as pmfs
 from .dice import Check, Natural
-from .pool import WORD, PoolRoll, random_words
+from .pool import Die, PoolRoll, roll_flags
 
 INVULNERABLE = Check(6, Natural.SAVE)  # RULES.md §2.2: an unmodified 6+
-WORD_BITS = 16
 BLOCK = 64  # units whose fates one uint64 holds
 _LOW_BITS = np.array([(1 << n) - 1 for n in range(BLOCK + 1)], dtype=np.uint64)
 _BYTE_ONES = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
@@ -117,59 +112,13 @@ def save_plan(
     return SavePlan(first, reroll, invulnerable)
 
 
-# --- failed-save flags, packed in words -------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class FailBits:
-    """Draws failed-save flags, `per_word` to a 16-bit random word, exactly."""
-
-    per_word: int
-    limit: int  # words at or above this are drawn again
-    table: np.ndarray  # (WORD,) uint64: bit i set when the word's i-th hit fails its save
-    constant: int | None  # the word of every hit when no dice are needed (0 or all ones)
-
-    def draw(self, rng: np.random.Generator, bits: int, trials: int) -> np.ndarray:
-        """Return one uint64 per trial whose low `bits` bits are independent failed saves.
-
-        Bits above `bits` are not cleared: callers mask them.
-        """
-        if self.constant is not None:
-            return np.full(trials, self.constant, dtype=np.uint64)
-        words = -(-bits // self.per_word)
-        drawn = random_words(rng, words * trials)
-        bad = np.flatnonzero(drawn >= self.limit)
-        while bad.size:  # rejection: only words below `limit` read as uniform digits
-            again = random_words(rng, bad.size)
-            drawn[bad] = again
-            bad = bad[again >= self.limit]
-        drawn = drawn.reshape(words, trials)
-        flags = self.table[drawn[0]]
-        for w in range(1, words):
-            flags |= self.table[drawn[w]] << np.uint64(w * self.per_word)
-        return flags
+# --- failed-save flags ---------------------------------------------------------------
 
 
 @lru_cache(maxsize=128)
-def fail_bits(plan: SavePlan) -> FailBits:
-    """Reduce the save's face rule to equally likely atoms and tabulate words of flags."""
-    sides = plan.sides
-    grid = np.indices(sides).reshape(len(sides), -1) + 1 if sides else np.zeros((0, 1), dtype=np.int64)
-    failed = int(np.count_nonzero(~plan.saved(*grid))) if sides else 1
-    combinations = math.prod(sides)
-    common = math.gcd(failed, combinations)
-    fails, atoms = failed // common, combinations // common
-    if atoms == 1:  # every hit fails (no save) or none does
-        return FailBits(WORD_BITS, WORD, np.zeros(0, dtype=np.uint64), int(_LOW_BITS[BLOCK]) if fails else 0)
-    # flags per word: the most accepted flags per random word drawn
-    per_word = max(range(1, WORD_BITS + 1), key=lambda k: k * (WORD // atoms**k) * atoms**k if atoms**k <= WORD else 0)
-    span = atoms**per_word
-    word = np.arange(WORD, dtype=np.int64)
-    table = np.zeros(WORD, dtype=np.uint64)
-    for i in range(per_word):
-        digit = (word // atoms**i) % atoms
-        table |= (digit < fails).astype(np.uint64) << np.uint64(i)
-    return FailBits(per_word, (WORD // span) * span, table, None)
+def failed_die(plan: SavePlan) -> Die:
+    """Return the die of one hit's saves: 1 when every save it gets fails."""
+    return Die(plan.sides, lambda *faces: ~plan.saved(*faces), ("failed",))
 
 
 # --- hit allocation (RULES.md §2.3) -----------------------------------------------------
@@ -196,7 +145,7 @@ def _segments(slots: int, units: int) -> list[tuple[int, int, int, int]]:
     return pieces
 
 
-def allocate_kills(rng: np.random.Generator, bits: FailBits, hits: np.ndarray, slots: int, units: int) -> np.ndarray:
+def allocate_kills(rng: np.random.Generator, failed: Die, hits: np.ndarray, slots: int, units: int) -> np.ndarray:
     """Allocate each trial's hits front to back and count the units that failed a save.
 
     RULES.md §2.3: hit j (0, 1, ...) goes to unit j mod U, so no unit takes a second hit
@@ -207,12 +156,12 @@ def allocate_kills(rng: np.random.Generator, bits: FailBits, hits: np.ndarray, s
     dead = [np.zeros(trials, dtype=np.uint64) for _ in range(-(-units // BLOCK))]
     for start, width, block, block_width in _segments(slots, units):
         live = np.clip(hits - start, 0, width)  # slots of this piece that hold a hit
-        failed = bits.draw(rng, width, trials) & _LOW_BITS[live]
+        flags = roll_flags(rng, failed, width, trials) & _LOW_BITS[live]
         shift = block_width if units <= BLOCK else width
         while shift < width:  # fold every round of U slots onto the first
-            failed |= failed >> np.uint64(shift)
+            flags |= flags >> np.uint64(shift)
             shift *= 2
-        dead[block] |= failed & _LOW_BITS[block_width]
+        dead[block] |= flags & _LOW_BITS[block_width]
     kills = popcount(dead[0]).astype(np.int64)
     for more in dead[1:]:
         kills += popcount(more)

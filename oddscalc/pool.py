@@ -15,6 +15,9 @@ is rolled again from scratch. Every trial draws the same number of words, so whe
 it is rejected does not depend on the dice, and the accepted trials have exactly the
 distribution of real dice. When a die has too many atoms for a 16-bit word, the dice
 are rolled face by face (`uniform_faces`) and the rule is applied directly.
+
+`roll_flags` is the same idea for yes/no dice whose order matters (which of a unit's
+hits failed its save): the table holds bits instead of counts.
 """
 
 from __future__ import annotations
@@ -153,6 +156,62 @@ def _table(die: Die, dice: int) -> _Table:
     n = np.arange(dice + 1)
     live = np.clip(n[None, :] - per_word * np.arange(words)[:, None], 0, per_word)
     return _Table(per_word, words, radices, reject, table.astype(dtype), live)
+
+
+@dataclass(frozen=True, eq=False)
+class FlagTable:
+    """Words of independent yes/no dice: bit i of table[word] is the i-th die's flag."""
+
+    per_word: int
+    limit: int  # words at or above this are drawn again
+    table: np.ndarray  # (WORD,) uint64
+    constant: int | None  # every die's flags when no randomness is needed (0 or all ones)
+
+
+@lru_cache(maxsize=32)
+def flag_table(die: Die) -> FlagTable:
+    """Tabulate a one-field die whose count is 0 or 1 as words of flags, `per_word` dice a word."""
+    if not die.sides:  # no natural roll: the flag is certain
+        value = int(np.asarray(die.apply([])[0]))
+        return FlagTable(MAX_PER_WORD, WORD, np.zeros(0, dtype=np.uint64), (1 << 64) - 1 if value else 0)
+    atoms = _atoms(die)
+    flags = atoms.values[:, 0]
+    if flags.max() > 1:
+        raise ValueError(f"a flag die's {die.fields[0]} must be 0 or 1")
+    if atoms.size == 1:
+        return FlagTable(MAX_PER_WORD, WORD, np.zeros(0, dtype=np.uint64), (1 << 64) - 1 if flags[0] else 0)
+    per_word = _per_word(atoms.size, MAX_PER_WORD)
+    span = atoms.size**per_word
+    word = np.arange(WORD, dtype=np.int64)
+    table = np.zeros(WORD, dtype=np.uint64)
+    for i in range(per_word):
+        digit = (word // atoms.size**i) % atoms.size
+        table |= flags[digit].astype(np.uint64) << np.uint64(i)
+    return FlagTable(per_word, (WORD // span) * span, table, None)
+
+
+def roll_flags(rng: np.random.Generator, die: Die, bits: int, trials: int) -> np.ndarray:
+    """Roll `bits` ≤ 64 yes/no dice per trial; return one uint64 per trial, die i in bit i.
+
+    Each rejected word is drawn again on its own: every trial draws the same number of
+    words, so an accepted word is uniform and independent of all the others. Bits above
+    `bits` are not cleared: callers mask them.
+    """
+    plan = flag_table(die)
+    if plan.constant is not None:
+        return np.full(trials, plan.constant, dtype=np.uint64)
+    words = -(-bits // plan.per_word)
+    drawn = random_words(rng, words * trials)
+    bad = np.flatnonzero(drawn >= plan.limit)
+    while bad.size:
+        again = random_words(rng, bad.size)
+        drawn[bad] = again
+        bad = bad[again >= plan.limit]
+    drawn = drawn.reshape(words, trials)
+    flags = plan.table[drawn[0]]
+    for w in range(1, words):
+        flags |= plan.table[drawn[w]] << np.uint64(w * plan.per_word)
+    return flags
 
 
 def random_words(rng: np.random.Generator, count: int) -> np.ndarray:

@@ -10,11 +10,12 @@ import pytest
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
 from oddscalc import pmf as pmfs
 from oddscalc.epic import Assault, Barrage, Shoot, barrage_row, bench_cases
+from oddscalc.pool import flag_table
 from oddscalc.epic_saves import (
     BlastMarkers,
     Weapon,
     allocate_kills,
-    fail_bits,
+    failed_die,
     kills_given_hits,
     popcount,
     save_plan,
@@ -183,7 +184,7 @@ def test_save_chances(armour, options, expected):
 
 @pytest.mark.parametrize("armour, options, expected", SAVES)
 def test_failed_save_words_are_exact(armour, options, expected):
-    bits = fail_bits(save_plan(armour, **options))
+    bits = flag_table(failed_die(save_plan(armour, **options)))
     if bits.constant is not None:  # no dice needed: every hit fails, or none does
         assert expected in (0, 1)
         assert bits.constant == (0 if expected == 1 else (1 << 64) - 1)
@@ -251,7 +252,7 @@ class Allocation:
 
     def sample(self, rng, trials):
         hits = np.full(trials, self.hits, dtype=np.int64)
-        return {"kills": allocate_kills(rng, fail_bits(self.plan), hits, self.slots, self.units)}
+        return {"kills": allocate_kills(rng, failed_die(self.plan), hits, self.slots, self.units)}
 
     def exact(self, fractions=False):
         saved = self.plan.chance()
