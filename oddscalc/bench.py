@@ -117,11 +117,15 @@ def raw_bytes_rate(threads: int, megabytes: int = 256, repeat: int = 3) -> float
 
 def peak_memory_of_billion(trials: int) -> tuple[float, float]:
     """Run `trials` canonical trials in a fresh process; return (seconds, peak MiB)."""
+    # VmHWM (Linux) is the peak of this process's own memory; ru_maxrss would carry over the
+    # parent's peak from before exec.
     code = (
-        "import resource, time\n"
+        "import re, time\n"
         "from oddscalc import engine\nfrom oddscalc.roll import HitAndSave\n"
         f"start = time.perf_counter(); engine.monte_carlo(HitAndSave(10, 4, 5), {trials}, seed=1)\n"
-        "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+        "seconds = time.perf_counter() - start\n"
+        "peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
+        "print(seconds, peak / 1024)\n"
     )
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     seconds, peak = output.split()
