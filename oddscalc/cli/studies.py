@@ -65,16 +65,29 @@ def query_args(text: str) -> list[str]:
     return args
 
 
-def attack_of(app: typer.Typer, args: Sequence[str], label: str) -> Any:
-    """Build the attack of a query, turning its errors into one line about the query."""
+def attack_of(app: typer.Typer, args: Sequence[str], label: str, varied: Sequence[str] = ()) -> Any:
+    """Build the attack of a query, turning its errors into one line about the query.
+
+    An error about one of the `varied` options is blamed on --vary, any other on `label`.
+    """
     try:
         return capture_attack(app, args)[0]
     except OptionError as error:
         if error.param_hint == "QUERY":
             raise
-        raise OptionError(shlex.join(args), one_line(error).removeprefix("error: "), hint=label) from None
+        blame = "--vary" if getattr(error.param, "name", None) in varied else label
+        raise OptionError(shlex.join(args), one_line(error).removeprefix("error: "), hint=blame) from None
     except click_errors.ClickException as error:
-        raise OptionError(shlex.join(args), one_line(error).removeprefix("error: "), hint=label) from None
+        blame = "--vary" if getattr(getattr(error, "param", None), "name", None) in varied else label
+        raise OptionError(shlex.join(args), one_line(error).removeprefix("error: "), hint=blame) from None
+
+
+def check_query(app: typer.Typer, args: Sequence[str], text: str) -> None:
+    """Refuse a query that does not lead to a query command."""
+    command = command_of(app, args)
+    if hasattr(command, "commands"):
+        raise OptionError(text, "expected a query command such as 'roll 2d6' or 'epic barrage --bp 6 ...'",
+                          hint="QUERY")
 
 
 def command_of(app: typer.Typer, args: Sequence[str]) -> Any:
@@ -180,7 +193,7 @@ def sweep(
     from . import app
 
     args = query_args(query)
-    attack_of(app, args, "QUERY")
+    check_query(app, args, query)
     require_vary = vary or []
     if not 1 <= len(require_vary) <= 2:
         raise OptionError(len(require_vary), "vary one or two options (--vary NAME=A..B)", hint="--vary")
@@ -197,7 +210,7 @@ def sweep(
         cell_args = list(args)
         for (option, _), value in zip(axes, cell):
             cell_args = set_option(cell_args, option, value)
-        attacks.append(attack_of(app, cell_args, "--vary"))
+        attacks.append(attack_of(app, cell_args, "QUERY", [option.name for option, _ in axes]))
     results, seed = run_study(attacks, common, scheduler)
     rows = []
     for cell, result in zip(cells, results):
@@ -242,6 +255,10 @@ def sweep_plot(names: list, cells: list, results: list, statistic: Any) -> Any:
                     ecolor="black", capsize=2)
         if not numeric:
             ax.set_xticks(positions, xs)
+        else:
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         return ax
     rows = list(dict.fromkeys(cell[0] for cell in cells))
     columns = list(dict.fromkeys(cell[1] for cell in cells))
