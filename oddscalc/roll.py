@@ -10,7 +10,17 @@ from functools import cached_property
 import numpy as np
 
 from . import pmf as pmfs
-from .dice import Check, DiceExpression, FaceReader, Natural, check_sides, expression_die, keep_die, keep_pmf, net_extra
+from .dice import (
+    Check,
+    DiceExpression,
+    FaceReader,
+    Natural,
+    check_sides,
+    expression_die,
+    keep_die,
+    keep_pmf,
+    net_extra,
+)
 from .errors import require
 from .pool import Die, roll_pool
 

@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 import pytest
-
 from clirun import assert_refused, run
+
 from oddscalc import __version__
 
 

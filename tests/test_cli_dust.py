@@ -1,7 +1,6 @@
 from fractions import Fraction
 
 import pytest
-
 from clirun import assert_refused, run
 
 F = Fraction

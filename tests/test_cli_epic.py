@@ -3,8 +3,8 @@
 from fractions import Fraction
 
 import pytest
-
 from clirun import assert_refused, run
+
 from oddscalc.epic import Assault, Barrage, Shoot
 from oddscalc.epic_saves import Weapon
 

@@ -2,7 +2,6 @@ import csv
 import io
 
 import pytest
-
 from clirun import assert_refused, run
 
 

@@ -2,12 +2,20 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from agreement import as_pmf, enumerate_faces, exact_list
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agreement import as_pmf, enumerate_faces, exact_list
 from oddscalc import pmf as pmfs
-from oddscalc.dice import Check, DiceExpression, FaceReader, Natural, keep_pmf, net_extra, rerolled
+from oddscalc.dice import (
+    Check,
+    DiceExpression,
+    FaceReader,
+    Natural,
+    keep_pmf,
+    net_extra,
+    rerolled,
+)
 from oddscalc.errors import InputError
 
 F = Fraction

@@ -3,8 +3,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+
 from oddscalc.dust import (
     ArmourPiercingIncendiary,
     Artillery,

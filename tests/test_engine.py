@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
-
 from agreement import SEED, agreement_failures
+
 from oddscalc import engine
 from oddscalc.dice import DiceExpression
 from oddscalc.errors import InputError

@@ -6,11 +6,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+
 from oddscalc import pmf as pmfs
 from oddscalc.epic import Assault, Barrage, Shoot, barrage_row, bench_cases
-from oddscalc.pool import flag_table
 from oddscalc.epic_saves import (
     BlastMarkers,
     Weapon,
@@ -21,6 +20,7 @@ from oddscalc.epic_saves import (
     save_plan,
 )
 from oddscalc.errors import InputError
+from oddscalc.pool import flag_table
 
 F = Fraction
 

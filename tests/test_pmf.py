@@ -1,10 +1,10 @@
 from fractions import Fraction
 
 import numpy as np
+from agreement import as_pmf, enumerate_faces, exact_list
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agreement import as_pmf, enumerate_faces, exact_list
 from oddscalc import pmf as pmfs
 
 F = Fraction

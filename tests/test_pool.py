@@ -4,8 +4,8 @@ import math
 from fractions import Fraction
 
 import numpy as np
-
 from agreement import SEED, assert_agrees
+
 from oddscalc import pmf as pmfs
 from oddscalc import pool
 from oddscalc.distribution import Distribution, dkw_bound

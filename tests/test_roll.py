@@ -1,8 +1,8 @@
 from fractions import Fraction
 
 import pytest
-
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+
 from oddscalc.dice import DiceExpression
 from oddscalc.errors import InputError
 from oddscalc.roll import Roll

@@ -174,7 +174,12 @@ class TerminalProgress:
             if time.monotonic() - self.started < PROGRESS_AFTER:
                 return
             from rich.console import Console
-            from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TaskProgressColumn,
+                TimeRemainingColumn,
+            )
 
             self.bar = Progress(self.label, BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                                 console=Console(stderr=True), transient=True)
