@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import dust, epic, studies
+from . import dust, epic, studies, t9a
 from .common import query, run_app, whole
 
 app = typer.Typer(
@@ -67,6 +67,7 @@ def roll(
 
 app.add_typer(dust.app, name="dust", help="Dust Tactics: weapon lines, phasers, salvo, incendiary, artillery, line of sight.")
 app.add_typer(epic.app, name="epic", help="Epic Armageddon: shooting, barrages, blast markers, broken formations, assaults.")
+app.add_typer(t9a.app, name="t9a", help="The 9th Age: melee and shooting, attack attributes, charges and tests.")
 
 studies.register(app)
 

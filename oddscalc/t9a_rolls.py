@@ -1,0 +1,105 @@
+"""The 9th Age rolls that are not attacks (RULES.md §3.1): charge rolls and Discipline
+tests on 2D6, maximised or minimised, and the direction die."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from . import pmf as pmfs
+from .dice import DiceExpression
+from .errors import require
+from .pool import Die, roll_pool
+from .roll import Roll
+
+MAX_DISTANCE = 30
+MAX_DISCIPLINE = 20
+TWO_DICE = DiceExpression(2, 6)
+DIRECTION_HIT_FACES = 2  # the direction die: 2 HIT faces and 4 arrows (§3.1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _TwoDice:
+    """2D6, maximised or minimised K times (K extra dice, the K lowest or highest dropped)."""
+
+    maximised: int = 0
+    minimised: int = 0
+
+    outcomes = ("success", "sum")
+
+    @property
+    def roll(self) -> Roll:
+        return Roll(TWO_DICE, self.maximised, self.minimised)  # §3.1: stacked; one of each cancel
+
+    def succeeds(self, total: np.ndarray | int) -> np.ndarray | bool:
+        raise NotImplementedError
+
+    def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
+        total = self.roll.sample(rng, trials)["sum"]
+        return {"success": self.succeeds(total).astype(np.int64), "sum": total}
+
+    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+        total = self.roll.exact(fractions=True)["sum"]
+        success = sum((p for value, p in enumerate(total) if self.succeeds(value)), Fraction(0))
+        result = {"success": pmfs.array([1 - success, success]), "sum": total}
+        return result if fractions else {name: pmfs.as_float(pmf) for name, pmf in result.items()}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Charge(_TwoDice):
+    """Roll 2D6 for a charge that needs `distance`: success when the roll reaches it.
+
+    Outcomes: `success` (2D6 ≥ distance), `sum`.
+    """
+
+    distance: int
+
+    def __post_init__(self) -> None:
+        require(1 <= self.distance <= MAX_DISTANCE, "distance", self.distance,
+                f"expected the roll the charge needs, 1 to {MAX_DISTANCE} (2D6 reaches 2 to 12)")
+        _ = self.roll  # Roll refuses a bad --maximised or --minimised
+
+    def succeeds(self, total):
+        return total >= self.distance
+
+
+@dataclass(frozen=True, kw_only=True)
+class DisciplineTest(_TwoDice):
+    """Roll a Discipline test, 2D6 against `discipline`: passed when the roll is at most it.
+
+    Outcomes: `success` (2D6 ≤ discipline), `sum`.
+    """
+
+    discipline: int
+
+    def __post_init__(self) -> None:
+        require(0 <= self.discipline <= MAX_DISCIPLINE, "discipline", self.discipline,
+                f"expected the Discipline tested against, 0 to {MAX_DISCIPLINE}")
+        _ = self.roll  # Roll refuses a bad --maximised or --minimised
+
+    def succeeds(self, total):
+        return total <= self.discipline
+
+
+@lru_cache(maxsize=1)
+def direction_die() -> Die:
+    """Return a plain D6 read as the direction die: a 1 or a 6 is HIT (§3.1)."""
+    return Die((6,), lambda face: (face == 1) | (face == 6), ("hit",))
+
+
+@dataclass(frozen=True)
+class Direction:
+    """Roll the direction die (2 HIT faces of 6). Outcome: `hit`."""
+
+    outcomes = ("hit",)
+
+    def sample(self, rng: np.random.Generator, trials: int):
+        return roll_pool(rng, direction_die(), 1, trials)
+
+    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+        hit = Fraction(DIRECTION_HIT_FACES, 6)
+        pmf = pmfs.array([1 - hit, hit])
+        return {"hit": pmf if fractions else pmfs.as_float(pmf)}

@@ -1,0 +1,513 @@
+"""The 9th Age (RULES.md §3): the tables and worked examples exactly, a tabletop-style
+player over every combination of natural faces for small cases, and every sampler
+against its exact twin."""
+
+from fractions import Fraction
+
+import pytest
+from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+
+from oddscalc import pmf as pmfs
+from oddscalc.errors import InputError
+from oddscalc.t9a import (
+    Melee,
+    Save,
+    Shoot,
+    SpecialSave,
+    armour_need,
+    bench_cases,
+    melee_need,
+    special_save,
+    wound_need,
+)
+from oddscalc.t9a_rolls import Charge, Direction, DisciplineTest
+
+F = Fraction
+
+# A line of melee attacks: 4+ to hit (OS = DS), 3+ to wound (S - R = 1).
+BASE = dict(offensive=4, defensive=4, strength=4, resilience=3)
+
+CASES = {
+    "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **BASE, armour=2, aegis=5),
+    "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
+                                                     resilience=5),
+    "melee 6+ to hit, 2+ to wound, armour 6 (2+)": Melee(attacks=12, offensive=1, defensive=10, strength=8,
+                                                         resilience=3, armour=6),
+    "melee hit modifier +3 (natural 1 still fails)": Melee(attacks=10, **BASE, hit_modifier=3, armour=3),
+    "melee hit modifier -4 (natural 6 still hits)": Melee(attacks=10, **BASE, hit_modifier=-4, armour=1),
+    "melee AP against armour": Melee(attacks=10, **BASE, armour=5, ap=2),
+    "melee Battle Focus": Melee(attacks=10, **BASE, battle_focus=True, armour=2),
+    "melee Poison": Melee(attacks=10, **BASE, poison=True, armour=3),
+    "melee Battle Focus and Poison": Melee(attacks=10, **BASE, battle_focus=True, poison=True, armour=3, aegis=6),
+    "melee Lethal Strike": Melee(attacks=10, offensive=4, defensive=4, strength=3, resilience=4, armour=4,
+                                 lethal_strike=True),
+    "melee Lethal Strike, Fortitude and Aegis": Melee(attacks=10, **BASE, armour=3, lethal_strike=True,
+                                                      fortitude=4, aegis=6),
+    "melee Lethal Strike, re-rolled wounds": Melee(attacks=10, **BASE, armour=4, lethal_strike=True,
+                                                   reroll_wounds="failed"),
+    "melee Poison and Lethal Strike": Melee(attacks=10, **BASE, armour=4, poison=True, lethal_strike=True),
+    "melee Hatred (re-roll failed hits)": Melee(attacks=10, **BASE, reroll_hits="failed", battle_focus=True,
+                                                poison=True),
+    "melee Fortitude": Melee(attacks=10, **BASE, armour=1, fortitude=5),
+    "melee Aegis and Fortitude: the better": Melee(attacks=10, **BASE, armour=2, aegis=4, fortitude=5),
+    "melee Divine against Aegis": Melee(attacks=10, **BASE, armour=2, aegis=3, divine=True),
+    "melee Divine: Fortitude becomes better": Melee(attacks=10, **BASE, armour=2, aegis=4, fortitude=4,
+                                                    divine=True),
+    "melee Flaming: no Fortitude": Melee(attacks=10, **BASE, armour=2, aegis=6, fortitude=3, flaming=True),
+    "melee Flaming against Flammable": Melee(attacks=10, offensive=4, defensive=4, strength=3, resilience=4,
+                                             flaming=True, flammable=True),
+    "melee Toxic": Melee(attacks=10, offensive=4, defensive=4, resilience=3, toxic=True, armour=4, aegis=5),
+    "melee Multiple Wounds (D3) vs 2 Health": Melee(attacks=10, **BASE, armour=2, aegis=5, multiple_wounds="d3",
+                                                    health=2),
+    "melee Multiple Wounds (2) vs 3 Health": Melee(attacks=10, **BASE, multiple_wounds=2, health=3),
+    "melee Multiple Wounds (2D6) vs 5 Health": Melee(attacks=6, **BASE, armour=1, multiple_wounds="2d6", health=5),
+    "melee Multiple Wounds (D3+1), 4 models of 3": Melee(attacks=10, **BASE, armour=2, multiple_wounds="d3+1",
+                                                         health=3, models=4),
+    "melee 5 models of 1 Health": Melee(attacks=12, **BASE, models=5, health=1),
+    "melee 2D6 attacks": Melee(attacks="2d6", **BASE, armour=2, battle_focus=True),
+    "melee D6+1 attacks, everything": Melee(attacks="d6+1", **BASE, armour=3, aegis=5, fortitude=4, divine=True,
+                                            battle_focus=True, poison=True, lethal_strike=True,
+                                            reroll_hits="failed", reroll_wounds="failed", multiple_wounds="d3",
+                                            health=3, models=3),
+    "melee 60 attacks": Melee(attacks=60, **BASE, armour=2, aegis=5, multiple_wounds="d6", health=4, models=10),
+    "shoot 4+": Shoot(shots=10, aim=4, strength=3, resilience=3, armour=1),
+    "shoot 4+ at -2": Shoot(shots=10, aim=4, modifier=-2, strength=4, resilience=3, armour=2),
+    "shoot 2+ at +2 (natural 1 misses)": Shoot(shots=10, aim=2, modifier=2, strength=4, resilience=3),
+    "shoot hopeless 7+": Shoot(shots=24, aim=4, modifier=-3, strength=4, resilience=3),
+    "shoot hopeless, re-rolled": Shoot(shots=24, aim=5, modifier=-2, strength=4, resilience=3,
+                                       reroll_hits="failed"),
+    "shoot hopeless, Battle Focus and Poison": Shoot(shots=24, aim=6, modifier=-1, strength=4, resilience=3,
+                                                     battle_focus=True, poison=True),
+    "shoot 8+ cannot hit": Shoot(shots=10, aim=4, modifier=-4, strength=4, resilience=3, poison=True),
+    "shoot Breath 2D6, Flaming, Flammable": Shoot(shots="2d6", aim=2, strength=4, resilience=4, flaming=True,
+                                                  flammable=True, fortitude=5),
+    "shoot Poison and Battle Focus at -1": Shoot(shots=12, aim=3, modifier=-1, strength=3, resilience=4,
+                                                 battle_focus=True, poison=True, armour=2),
+    "charge 9, plain": Charge(distance=9),
+    "charge 9, maximised": Charge(distance=9, maximised=1),
+    "charge 7, minimised twice": Charge(distance=7, minimised=2),
+    "charge 10, maximised 2 minimised 1": Charge(distance=10, maximised=2, minimised=1),
+    "discipline test 7": DisciplineTest(discipline=7),
+    "discipline test 8, minimised": DisciplineTest(discipline=8, minimised=1),
+    "discipline test 9, maximised": DisciplineTest(discipline=9, maximised=1),
+    "direction die": Direction(),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_sampler_agrees_with_exact(name):
+    assert_agrees(CASES[name])
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_exact_pmfs_sum_to_one(name):
+    attack = CASES[name]
+    exact = attack.exact(fractions=True)
+    assert list(exact) == list(attack.outcomes)
+    for pmf in exact.values():
+        assert sum(pmf) == 1 and all(p >= 0 for p in pmf)
+
+
+def mean(pmf):
+    return sum(k * p for k, p in enumerate(pmf))
+
+
+# --- the tables (§3.3–§3.6) -------------------------------------------------------------
+
+
+def test_melee_to_hit_table():
+    # §3.3: ≥ 4: 2+; 1 to 3: 3+; 0 to −3: 4+; −4 to −7: 5+; ≤ −8: 6+
+    rows = [(4, 9, 2), (1, 3, 3), (-3, 0, 4), (-7, -4, 5), (-9, -8, 6)]
+    for offensive in range(1, 11):
+        for defensive in range(1, 11):
+            difference = offensive - defensive
+            expected = next(need for low, high, need in rows if low <= difference <= high)
+            assert melee_need(offensive, defensive) == expected
+
+
+@pytest.mark.parametrize("modifier", range(-7, 8))
+@pytest.mark.parametrize("offensive, defensive", [(8, 2), (5, 3), (4, 4), (2, 6), (1, 10)])
+def test_melee_natural_one_fails_and_six_hits(offensive, defensive, modifier):
+    attack = Melee(attacks=1, offensive=offensive, defensive=defensive, strength=3, resilience=3,
+                   hit_modifier=modifier)
+    need = melee_need(offensive, defensive) - modifier
+    expected = min(max(F(7 - need, 6), F(1, 6)), F(5, 6))  # §3.3: clamp((7 − need)/6, 1/6, 5/6)
+    assert exact_list(attack.exact(fractions=True)["hits"]) == [1 - expected, expected]
+
+
+@pytest.mark.parametrize("modifier", range(-6, 5))
+@pytest.mark.parametrize("aim", range(2, 7))
+def test_shooting_to_hit(aim, modifier):
+    attack = Shoot(shots=1, aim=aim, modifier=modifier, strength=3, resilience=3)
+    need = aim - modifier
+    # §3.4: a natural 1 misses; 7+ is a 6 then 4+ (1/12); 8+ cannot hit
+    expected = F(7 - max(need, 2), 6) if need <= 6 else F(1, 12) if need == 7 else F(0)
+    assert attack.exact(fractions=True)["hits"][1] == expected
+
+
+def test_to_wound_chart():
+    rows = {2: 2, 1: 3, 0: 4, -1: 5, -2: 6}  # §3.5 (beyond ±2 the ends repeat)
+    for strength in range(1, 11):
+        for resilience in range(1, 11):
+            difference = min(max(strength - resilience, -2), 2)
+            assert wound_need(strength, resilience) == rows[difference]
+
+
+@pytest.mark.parametrize("strength, resilience", [(6, 3), (4, 3), (3, 3), (3, 4), (1, 8)])
+def test_to_wound_natural_one_and_six(strength, resilience):
+    attack = Melee(attacks=1, offensive=10, defensive=1, strength=strength, resilience=resilience, hit_modifier=5)
+    need = wound_need(strength, resilience)
+    wound = F(7 - need, 6)
+    assert attack.exact(fractions=True)["wounds"][1] == F(5, 6) * wound
+
+
+def test_armour_save_table():
+    for armour in range(7):
+        for ap in range(11):
+            left = armour - ap
+            expected = None if left <= 0 else max(7 - left, 2)  # §3.6
+            assert armour_need(armour, ap) == expected
+
+
+@pytest.mark.parametrize("armour, ap", [(0, 0), (1, 0), (2, 0), (3, 1), (5, 0), (6, 0), (6, 3), (2, 2)])
+def test_armour_save_chance(armour, ap):
+    attack = Melee(attacks=1, offensive=10, defensive=1, strength=10, resilience=1, hit_modifier=5, armour=armour,
+                   ap=ap)
+    need = armour_need(armour, ap)
+    saved = F(0) if need is None else F(7 - need, 6)  # a natural 1 fails: 2+ is 5/6 at best
+    assert attack.chances().unsaved == 1 - saved
+
+
+def test_special_save_choice():
+    # §3.7: the better eligible one; Divine's re-roll counted
+    assert special_save(3, 4, divine=False, fortitude_allowed=True) == SpecialSave(Save.aegis, 3)
+    assert special_save(5, 4, divine=False, fortitude_allowed=True) == SpecialSave(Save.fortitude, 4)
+    assert special_save(4, 4, divine=True, fortitude_allowed=True) == SpecialSave(Save.fortitude, 4)
+    assert special_save(2, 3, divine=True, fortitude_allowed=True) == SpecialSave(Save.aegis, 2)  # 25/36 > 24/36
+    assert special_save(5, 2, divine=False, fortitude_allowed=False) == SpecialSave(Save.aegis, 5)
+    assert special_save(None, 2, divine=False, fortitude_allowed=False) is None
+
+
+# --- the worked examples (§3.1, §3.8) ----------------------------------------------------
+
+
+def test_worked_example_unsaved_wounds():
+    # 10 attacks, 4+ to hit, 3+ to wound, 5+ armour save, Aegis 5+: 10 · 1/2 · 2/3 · 2/3 · 2/3
+    exact = CASES["melee worked example (4+/3+/5+/Aegis 5+)"].exact(fractions=True)
+    assert mean(exact["unsaved"]) == F(40, 27)
+    assert exact_list(exact["unsaved"]) == exact_list(pmfs.binomial(10, F(4, 27)))
+
+
+def test_worked_example_lethal_strike():
+    # Lethal Strike, 5+ to wound, 3+ armour save: P(unsaved per hit) = 1/6 + 1/6 · 1/3 = 2/9
+    attack = CASES["melee Lethal Strike"]
+    chances = attack.chances()
+    assert chances.wound * chances.unsaved + chances.lethal * chances.lethal_unsaved == F(2, 9)
+    exact = attack.exact(fractions=True)
+    assert mean(exact["unsaved"]) == mean(exact["hits"]) * F(2, 9)
+
+
+def test_worked_example_multiple_wounds():
+    # Multiple Wounds (D3) against 2 Health Points: (1 + 2 + 2)/3 = 5/3 per unsaved wound
+    exact = CASES["melee Multiple Wounds (D3) vs 2 Health"].exact(fractions=True)
+    assert mean(exact["health_lost"]) == mean(exact["unsaved"]) * F(5, 3)
+
+
+def test_worked_example_maximised_2d6():
+    exact = CASES["charge 9, maximised"].exact(fractions=True)
+    assert exact_list(exact["sum"])[2:] == [F(n, 216) for n in (1, 3, 7, 12, 19, 27, 34, 36, 34, 27, 16)]
+    assert mean(exact["sum"]) == F(203, 24)
+    assert exact["success"][1] == F(36 + 34 + 27 + 16, 216)  # 9 or more
+
+
+def test_rerolls_each_die_once():
+    # §3.1: Hatred turns 4+ into 3/4; Flaming against Flammable plus --reroll-wounds still re-rolls once
+    hatred = Melee(attacks=1, **BASE, reroll_hits="failed").exact(fractions=True)
+    assert hatred["hits"][1] == F(3, 4)
+    both = Melee(attacks=1, offensive=10, defensive=1, hit_modifier=5, strength=3, resilience=4, flaming=True,
+                 flammable=True, reroll_wounds="failed")
+    assert both.exact(fractions=True)["wounds"][1] == F(5, 6) * (1 - F(4, 6) ** 2)
+
+
+def test_flaming_without_flammable_does_not_reroll():
+    attack = Melee(attacks=1, offensive=10, defensive=1, hit_modifier=5, strength=3, resilience=4, flaming=True)
+    assert attack.exact(fractions=True)["wounds"][1] == F(5, 6) * F(2, 6)
+
+
+def test_toxic_is_strength_3_and_ap_10():
+    toxic = Melee(attacks=5, offensive=4, defensive=4, resilience=4, toxic=True, armour=6, aegis=5)
+    plain = Melee(attacks=5, offensive=4, defensive=4, strength=3, resilience=4, ap=10, armour=6, aegis=5)
+    for name in toxic.outcomes:
+        assert exact_list(toxic.exact(fractions=True)[name]) == exact_list(plain.exact(fractions=True)[name])
+
+
+def test_flaming_denies_fortitude():
+    flaming = CASES["melee Flaming: no Fortitude"]
+    aegis_only = Melee(attacks=10, **BASE, armour=2, aegis=6)
+    for name in flaming.outcomes:
+        assert exact_list(flaming.exact(fractions=True)[name]) == exact_list(aegis_only.exact(fractions=True)[name])
+
+
+# --- brute force: a tabletop player over every combination of natural faces ---------------
+
+
+def play(attack, faces):
+    """Fight the attack the tabletop way, reading natural D6 faces in order.
+
+    Returns (health_lost, hits, wounds, unsaved[, kills]). Written from RULES.md §3
+    directly, one die at a time, to check the exact twin.
+    """
+    dice = iter(faces)
+
+    def roll():
+        return next(dice)
+
+    def d3_or_d6(sides):
+        face = roll()
+        return (face + 1) // 2 if sides == 3 else face
+
+    melee = isinstance(attack, Melee)
+    need = attack.hit_check.need
+
+    def to_hit():
+        first = roll()
+        if melee:
+            hit = first != 1 and (first == 6 or first >= need)
+        elif need <= 6:
+            hit = first != 1 and first >= need
+        elif need == 7:
+            hit = first == 6 and roll() >= 4
+        else:
+            hit = False
+        return hit, hit and first == 6
+
+    strength = 3 if attack.toxic else attack.strength
+    difference = strength - attack.resilience
+    wound = {2: 2, 1: 3, 0: 4, -1: 5, -2: 6}[min(max(difference, -2), 2)]
+    rerolls_wounds = attack.reroll_wounds.value == "failed" or (attack.flaming and attack.flammable)
+
+    def to_wound():
+        face = roll()
+        wounded = face != 1 and (face == 6 or face >= wound)
+        if not wounded and rerolls_wounds:
+            face = roll()
+            wounded = face != 1 and (face == 6 or face >= wound)
+        return wounded, wounded and face == 6 and attack.lethal_strike
+
+    def passes(need):
+        face = roll()
+        return face != 1 and face >= need
+
+    def saved(lethal):
+        ap = 10 if lethal or attack.toxic else attack.ap
+        left = attack.armour - ap
+        if left > 0 and passes(max(7 - left, 2)):
+            return True
+        offered = []
+        if attack.aegis is not None:
+            chance = F(7 - attack.aegis, 6)
+            offered.append((chance**2 if attack.divine else chance, "aegis"))
+        if attack.fortitude is not None and not lethal and not attack.flaming:
+            offered.append((F(7 - attack.fortitude, 6), "fortitude"))
+        if not offered:
+            return False
+        kind = max(offered, key=lambda pair: pair[0])[1]
+        if kind == "fortitude":
+            return passes(attack.fortitude)
+        return passes(attack.aegis) and (not attack.divine or passes(attack.aegis))
+
+    health = attack.health or 1
+    count = attack.count
+    attacks = count.modifier + sum(d3_or_d6(count.sides) for _ in range(count.count))
+    hits = rolled = wounds = unsaved = lost = 0
+    for _ in range(max(attacks, 0)):
+        hit, six = to_hit()
+        if not hit and attack.reroll_hits.value == "failed":
+            hit, six = to_hit()
+        if six and attack.poison:
+            hits, wounds = hits + 1, wounds + 1
+            unsaved_now = not saved(False)
+            unsaved += unsaved_now
+            if unsaved_now:
+                lost += multiple_wounds(attack, d3_or_d6, health)
+        if hit and not (six and attack.poison):
+            rolled += 1
+        if six and attack.battle_focus:
+            rolled += 1
+    hits += rolled
+    for _ in range(rolled):
+        wounded, lethal = to_wound()
+        if wounded:
+            wounds += 1
+            if not saved(lethal):
+                unsaved += 1
+                lost += multiple_wounds(attack, d3_or_d6, health)
+    if attack.models is None:
+        return lost, hits, wounds, unsaved
+    return min(lost, attack.models * health), hits, wounds, unsaved, min(lost // health, attack.models)
+
+
+def multiple_wounds(attack, d3_or_d6, health):
+    expression = attack.multiple_wounds
+    if expression is None:
+        return 1
+    total = expression.modifier + sum(d3_or_d6(expression.sides) for _ in range(expression.count))
+    return min(max(total, 0), health)
+
+
+BRUTE_FORCE = {
+    # name: (attack, natural D6 enough for the longest path)
+    "Battle Focus and Poison": (Melee(attacks=1, **BASE, battle_focus=True, poison=True, armour=1), 5),
+    "Battle Focus and Poison, re-rolled hits": (
+        Melee(attacks=1, offensive=4, defensive=4, strength=3, resilience=3, battle_focus=True, poison=True,
+              reroll_hits="failed"), 4),
+    "Battle Focus and Poison, 2 attacks": (
+        Melee(attacks=2, offensive=4, defensive=4, strength=3, resilience=4, battle_focus=True, poison=True), 6),
+    "Poison and Lethal Strike": (Melee(attacks=1, **BASE, poison=True, lethal_strike=True, armour=5), 3),
+    "Lethal Strike and Fortitude": (Melee(attacks=1, **BASE, lethal_strike=True, armour=4, fortitude=4), 4),
+    "Lethal Strike, Fortitude and Aegis": (
+        Melee(attacks=1, **BASE, lethal_strike=True, armour=2, fortitude=3, aegis=5), 4),
+    "Lethal Strike, re-rolled wounds, Fortitude": (
+        Melee(attacks=1, offensive=4, defensive=4, strength=3, resilience=4, lethal_strike=True,
+              reroll_wounds="failed", armour=3, fortitude=5), 5),
+    "Divine: Aegis taken and re-rolled": (Melee(attacks=1, **BASE, armour=2, aegis=2, fortitude=4, divine=True), 5),
+    "Divine: Fortitude taken": (Melee(attacks=1, **BASE, armour=1, aegis=4, fortitude=4, divine=True), 4),
+    "Flaming, Flammable, Fortitude": (
+        Melee(attacks=1, offensive=4, defensive=4, strength=3, resilience=4, flaming=True, flammable=True,
+              armour=2, fortitude=3), 5),
+    "Toxic against Armour 6": (Melee(attacks=1, offensive=4, defensive=4, resilience=3, toxic=True, armour=6,
+                                     aegis=5), 3),
+    "hopeless shot, Battle Focus and Poison, re-rolled": (
+        Shoot(shots=1, aim=5, modifier=-2, strength=4, resilience=4, battle_focus=True, poison=True,
+              reroll_hits="failed"), 6),
+    "hopeless shot, Poison, armour": (Shoot(shots=1, aim=4, modifier=-3, strength=4, resilience=4, poison=True,
+                                           armour=3), 3),
+    "shot at -1, Battle Focus": (Shoot(shots=1, aim=3, modifier=-1, strength=4, resilience=4, battle_focus=True,
+                                       armour=1), 5),
+    "Multiple Wounds (D3+1) vs 3 Health": (Melee(attacks=1, **BASE, armour=2, multiple_wounds="d3+1", health=3), 4),
+    "Multiple Wounds (2D6) vs 5 Health": (Melee(attacks=1, **BASE, multiple_wounds="2d6", health=5), 4),
+    "2 attacks, D3 wounds, 2 models of 2": (
+        Melee(attacks=2, **BASE, multiple_wounds="d3", health=2, models=2), 6),
+    "D3-1 attacks, 2 models of 1": (
+        Melee(attacks="d3-1", offensive=4, defensive=4, strength=3, resilience=3, health=1, models=2), 5),
+}
+
+
+@pytest.mark.parametrize("name", BRUTE_FORCE)
+def test_exact_matches_tabletop_brute_force(name):
+    attack, dice = BRUTE_FORCE[name]
+    joint = enumerate_faces((6,) * dice, lambda *faces: play(attack, faces))
+    exact = attack.exact(fractions=True)
+    for i, outcome in enumerate(attack.outcomes):
+        marginal = {}
+        for values, p in joint.items():
+            marginal[values[i]] = marginal.get(values[i], 0) + p
+        assert exact_list(exact[outcome]) == exact_list(as_pmf(marginal)), outcome
+
+
+def test_battle_focus_and_poison_one_attack_exactly():
+    # 4+ to hit, 3+ to wound, Armour 1 (6+): a natural 6 is one auto-wound and one hit that rolls
+    exact = BRUTE_FORCE["Battle Focus and Poison"][0].exact(fractions=True)
+    assert exact_list(exact["hits"]) == [F(1, 2), F(1, 3), F(1, 6)]
+    assert exact_list(exact["wounds"]) == [F(1, 2) + F(1, 3) * F(1, 3), F(1, 3) * F(2, 3) + F(1, 6) * F(1, 3),
+                                           F(1, 6) * F(2, 3)]
+
+
+def test_lethal_strike_ignores_fortitude_exactly():
+    # 3+ to wound; Armour 4 (3+ save), Fortitude 4+: an ordinary wound gets through with 1/3 · 1/2;
+    # a Lethal Strike wound (a natural 6) has neither the armour save nor Fortitude
+    attack = BRUTE_FORCE["Lethal Strike and Fortitude"][0]
+    chances = attack.chances()
+    assert (chances.wound, chances.lethal) == (F(3, 6), F(1, 6))
+    assert chances.unsaved == F(1, 3) * F(1, 2)
+    assert chances.lethal_unsaved == 1
+
+
+def test_direction_die_brute_force():
+    hits = enumerate_faces((6,), lambda face: int(face in (1, 6)))  # §3.1: a plain D6's 1 or 6
+    assert exact_list(Direction().exact(fractions=True)["hit"]) == as_pmf(hits) == [F(2, 3), F(1, 3)]
+
+
+@pytest.mark.parametrize("maximised, minimised", [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (2, 1), (1, 1)])
+def test_charge_and_test_brute_force(maximised, minimised):
+    extra = maximised - minimised  # §3.1: one maximised and one minimised cancel
+
+    def kept(*faces):
+        return sum(sorted(faces, reverse=extra >= 0)[:2])
+
+    sums = as_pmf(enumerate_faces((6,) * (2 + abs(extra)), kept))
+    for distance in (3, 7, 9, 12):
+        charge = Charge(distance=distance, maximised=maximised, minimised=minimised).exact(fractions=True)
+        assert exact_list(charge["sum"]) == sums
+        assert charge["success"][1] == sum(p for total, p in enumerate(sums) if total >= distance)
+    for discipline in (4, 7, 10):
+        test = DisciplineTest(discipline=discipline, maximised=maximised, minimised=minimised).exact(fractions=True)
+        assert test["success"][1] == sum(p for total, p in enumerate(sums) if total <= discipline)
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options, name",
+    [
+        (dict(offensive=0), "offensive"),
+        (dict(defensive=11), "defensive"),
+        (dict(strength=11), "strength"),
+        (dict(strength=None), "strength"),
+        (dict(resilience=0), "resilience"),
+        (dict(aegis=1), "aegis"),
+        (dict(fortitude=7), "fortitude"),
+        (dict(health=0), "health"),
+        (dict(models=3), "models"),
+        (dict(multiple_wounds="d3"), "multiple_wounds"),
+        (dict(multiple_wounds="4d6", health=3), "multiple_wounds"),
+        (dict(multiple_wounds="2q", health=3), "multiple_wounds"),
+        (dict(attacks="2z"), "attacks"),
+        (dict(attacks=0), "attacks"),
+        (dict(attacks=201), "attacks"),
+        (dict(armour=7), "armour"),
+        (dict(ap=11), "ap"),
+        (dict(hit_modifier=11), "hit_modifier"),
+        (dict(reroll_hits="all"), "reroll_hits"),
+        (dict(toxic=True), "strength"),
+        (dict(toxic=True, strength=None, ap=2), "ap"),
+        (dict(models=0, health=2), "models"),
+    ],
+)
+def test_bad_melee_options(options, name):
+    settings = dict(attacks=10, **BASE)
+    settings.update(options)
+    with pytest.raises(InputError) as error:
+        Melee(**settings)
+    assert error.value.name == name
+
+
+@pytest.mark.parametrize("options, name", [(dict(aim=1), "aim"), (dict(aim=7), "aim"), (dict(shots="x"), "shots"),
+                                           (dict(modifier=-11), "modifier")])
+def test_bad_shoot_options(options, name):
+    settings = dict(shots=10, aim=4, strength=3, resilience=3)
+    settings.update(options)
+    with pytest.raises(InputError) as error:
+        Shoot(**settings)
+    assert error.value.name == name
+
+
+@pytest.mark.parametrize(
+    "make, name",
+    [(lambda: Charge(distance=0), "distance"), (lambda: Charge(distance=31), "distance"),
+     (lambda: Charge(distance=8, maximised=-1), "maximised"), (lambda: DisciplineTest(discipline=21), "discipline"),
+     (lambda: DisciplineTest(discipline=7, minimised=21), "minimised")],
+)
+def test_bad_roll_options(make, name):
+    with pytest.raises(InputError) as error:
+        make()
+    assert error.value.name == name
+
+
+def test_bench_case_is_the_issue_attack():
+    (case,) = bench_cases()
+    assert case.name.startswith("t9a melee 20 attacks")
+    exact = case.attack.exact(fractions=True)
+    # 20 · 1/2 · 2/3 · (2/3 · 2/3) unsaved wounds, each 5/3 Health Points
+    assert mean(exact["unsaved"]) == F(80, 27) and mean(exact["health_lost"]) == F(80, 27) * F(5, 3)
