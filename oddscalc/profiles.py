@@ -37,7 +37,8 @@ BUNDLED = {game: f"{game}_example.toml" for game in GAMES}
 class Field:
     """One field of a unit or a weapon: its kind and the values allowed."""
 
-    kind: str  # "int", "text", "bool", "roll" (2+..6+ as 4 or "4+"), "save" (a roll or "none"), "list"
+    kind: str  # "int", "text", "bool", "roll" (2+..6+ as 4 or "4+"), "save" (a roll or "none"), "list",
+    #            "dice" (a number or a dice expression like "2d6", "d3+1")
     help: str
     required: bool = False
     low: int | None = None
@@ -50,6 +51,8 @@ class Field:
             return "expected true or false"
         if self.kind == "list":
             return f"expected a list of {', '.join(self.choices)}" if self.choices else "expected a list of text"
+        if self.kind == "dice":
+            return 'expected a number or dice like 10, "2d6" or "d3+1"'
         if self.choices:
             return f"expected one of {', '.join(self.choices)}"
         if self.kind in ("roll", "save"):
@@ -77,6 +80,18 @@ class Field:
             if self.choices and any(item not in self.choices for item in value):
                 raise ValueError
             return tuple(value)
+        if self.kind == "dice":
+            from .dice import DiceExpression
+
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
+                raise ValueError
+            try:
+                expression = DiceExpression.parse(str(value))
+            except InputError:
+                raise ValueError from None
+            if expression.highest < 1:
+                raise ValueError
+            return str(expression)
         if self.kind == "save" and isinstance(value, str) and value.strip().lower() == "none":
             return None
         if self.kind in ("roll", "save") and isinstance(value, str) and value.strip().endswith("+"):

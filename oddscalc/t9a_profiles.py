@@ -1,0 +1,106 @@
+"""The 9th Age rosters: the schema of a unit and its attacks, and how an attack meets a
+target unit (RULES.md §3).
+
+A unit's characteristics serve twice: Offensive Skill and Strength when it attacks,
+Defensive Skill, Resilience, Armour, special saves, Health Points and models when it is
+the target. Each `[[unit.weapon]]` is one attack profile: melee (`attacks` from the
+unit's fighting models) or shooting (`shots` at `aim`+), a number or dice (`2d6`).
+"""
+
+from __future__ import annotations
+
+from .profiles import Field, Schema, Unit, Weapon
+from .t9a import Melee, Shoot
+
+MAIN = "health_lost"
+ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds")
+
+
+def _characteristic(help: str, required: bool = True, default=None) -> Field:
+    return Field("int", help, required=required, low=1, high=10, default=default)
+
+
+SCHEMA = Schema(
+    unit={
+        "name": Field("text", "the unit's name", required=True),
+        "points": Field("int", "the unit's points", low=0, high=100_000),
+        "models": Field("int", "models in the unit", required=True, low=1, high=500),
+        "health": Field("int", "Health Points of each model", low=1, high=20, default=1),
+        "offensive": _characteristic("Offensive Skill"),
+        "defensive": _characteristic("Defensive Skill"),
+        "strength": _characteristic("Strength"),
+        "resilience": _characteristic("Resilience"),
+        "armour": Field("int", "Armour (0 to 6: Armour 2 saves on 5+)", low=0, high=6, default=0),
+        "aegis": Field("roll", "Aegis save", low=2, high=6),
+        "fortitude": Field("roll", "Fortitude save", low=2, high=6),
+        "flammable": Field("bool", "Flammable", default=False),
+    },
+    weapon={
+        "name": Field("text", "the attack's name", required=True),
+        "kind": Field("text", "melee or shooting", choices=("melee", "shooting"), default="melee"),
+        "attacks": Field("dice", "attacks (melee) or shots (shooting) of the whole unit", required=True),
+        "strength": _characteristic("the attack's Strength (default: the unit's)", required=False),
+        "ap": Field("int", "Armour Penetration", low=0, high=10, default=0),
+        "aim": Field("roll", "Aim (shooting)", low=2, high=6),
+        "modifier": Field("int", "to-hit modifier (shooting: -1 long range ...; melee: hit modifier)", low=-6,
+                          high=6, default=0),
+        "multiple_wounds": Field("dice", "Multiple Wounds (X)"),
+        "attributes": Field("list", "attack attributes", choices=ATTRIBUTES, default=()),
+    },
+)
+
+
+def check_unit(unit: Unit) -> tuple[str, str] | None:
+    """Refuse what the schema alone cannot: a shooting attack needs its Aim."""
+    for weapon in unit.weapons:
+        if weapon["kind"] == "shooting" and weapon["aim"] is None:
+            return "aim", f"{weapon.name!r} shoots: give its aim, like \"4+\""
+        if weapon["kind"] == "melee" and weapon["aim"] is not None:
+            return "aim", f"{weapon.name!r} is a melee attack: aim is for shooting"
+    return None
+
+
+def matchup(attacker: Unit, weapon: Weapon, target: Unit):
+    """The attack sequence of `weapon` against `target` (every attack can reach every target)."""
+    attributes = set(weapon["attributes"])
+    toxic = "toxic" in attributes
+    common = dict(
+        strength=None if toxic else (weapon["strength"] or attacker["strength"]),
+        ap=0 if toxic else weapon["ap"], toxic=toxic,
+        resilience=target["resilience"], armour=target["armour"], aegis=target["aegis"],
+        fortitude=target["fortitude"], flammable=target["flammable"], health=target["health"],
+        models=target["models"], multiple_wounds=weapon["multiple_wounds"],
+        battle_focus="battle-focus" in attributes, poison="poison" in attributes,
+        lethal_strike="lethal-strike" in attributes, divine="divine" in attributes, flaming="flaming" in attributes,
+        reroll_hits="failed" if "hatred" in attributes else "none",
+        reroll_wounds="failed" if "reroll-wounds" in attributes else "none",
+    )
+    if weapon["kind"] == "shooting":
+        return Shoot(shots=weapon["attacks"], aim=weapon["aim"], modifier=weapon["modifier"], **common)
+    return Melee(attacks=weapon["attacks"], offensive=attacker["offensive"], defensive=target["defensive"],
+                 hit_modifier=weapon["modifier"], **common)
+
+
+def kill_threshold(target: Unit, attack=None) -> int:
+    """Health points that wipe out the target unit."""
+    return target["models"] * target["health"]
+
+
+def describe(unit: Unit) -> str:
+    saves = [f"{name} {unit[name]}+" for name in ("aegis", "fortitude") if unit[name] is not None]
+    return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
+            f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
+            + "".join(f", {save}" for save in saves) + (", flammable" if unit["flammable"] else ""))
+
+
+def describe_weapon(weapon: Weapon) -> str:
+    how = f"{weapon['attacks']} shots at {weapon['aim']}+" if weapon["kind"] == "shooting" else \
+        f"{weapon['attacks']} attacks"
+    parts = [how]
+    if weapon["strength"] is not None:
+        parts.append(f"S {weapon['strength']}")
+    if weapon["ap"]:
+        parts.append(f"AP {weapon['ap']}")
+    if weapon["multiple_wounds"] is not None:
+        parts.append(f"Multiple Wounds ({weapon['multiple_wounds']})")
+    return ", ".join(parts + list(weapon["attributes"]))
