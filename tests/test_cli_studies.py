@@ -231,3 +231,11 @@ def test_an_empty_roster(capsys, tmp_path):
     path = tmp_path / "empty.toml"
     path.write_text('game = "epic"\n')
     assert_refused(capsys, "grid", path, mentions=("FILE", "empty"))
+
+
+@pytest.mark.parametrize("game", ["dust", "epic", "t9a"])
+def test_every_game_has_a_bundled_grid(capsys, game):
+    data = run(capsys, "grid", "--game", game, "--trials", "2000", "--seed", "1", "--format", "json").json()
+    ranked = [row for row in data["rows"] if row["mean"] is not None]
+    assert ranked and all(0 <= row["p_kill"] <= 1 for row in ranked)
+    assert all(a["per_100_points"] >= b["per_100_points"] for a, b in zip(ranked, ranked[1:]))

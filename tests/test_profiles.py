@@ -133,3 +133,78 @@ def test_bad_dust_rosters(change, message):
     with pytest.raises(InputError) as error:
         profiles.parse(DUST.replace(*change), "dust.toml")
     assert message in error.value.allowed
+
+
+T9A = '''
+game = "t9a"
+
+[[unit]]
+name = "Spearmen"
+points = 200
+models = 20
+offensive = 3
+defensive = 3
+strength = 3
+resilience = 3
+armour = 2
+
+[[unit.weapon]]
+name = "Spears"
+attacks = 15
+ap = 1
+
+[[unit]]
+name = "Giant"
+points = 280
+models = 1
+health = 6
+offensive = 3
+defensive = 3
+strength = 6
+resilience = 6
+armour = 1
+
+[[unit.weapon]]
+name = "Club"
+attacks = "d6"
+ap = 3
+multiple_wounds = "d3"
+attributes = ["hatred"]
+
+[[unit.weapon]]
+name = "Rocks"
+kind = "shooting"
+attacks = 1
+aim = "4+"
+strength = 8
+'''
+
+
+def test_t9a_profiles_meet_targets():
+    roster = profiles.parse(T9A, "t9a.toml")
+    pairs = {(p.weapon.name, p.target.name): p.attack for p in profiles.matchups("t9a", roster.units, roster.units)}
+    club = pairs[("Club", "Spearmen")]
+    assert str(club.attacks) == "1d6" and str(club.multiple_wounds) == "1d3" and club.health == 1
+    assert club.offensive == 3 and club.defensive == 3 and club.strength == 6 and club.models == 20
+    assert club.reroll_hits.value == "failed"
+    rocks = pairs[("Rocks", "Giant")]
+    assert rocks.aim == 4 and rocks.strength == 8 and rocks.resilience == 6 and rocks.health == 6
+    from oddscalc import t9a_profiles
+
+    assert t9a_profiles.kill_threshold(roster.unit("Giant")) == 6
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('attacks = "d6"', 'attacks = "dx"'), "number or dice"),
+        (('aim = "4+"', ''), "give its aim"),
+        (('attributes = ["hatred"]', 'attributes = ["frenzy"]'), "unknown 'frenzy'"),
+        (('offensive = 3\ndefensive = 3\nstrength = 3', 'offensive = 11\ndefensive = 3\nstrength = 3'), "offensive"),
+        (('health = 6', 'health = 0'), "health"),
+    ],
+)
+def test_bad_t9a_rosters(change, message):
+    with pytest.raises(InputError) as error:
+        profiles.parse(T9A.replace(*change), "t9a.toml")
+    assert message in error.value.allowed
