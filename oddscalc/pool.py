@@ -279,6 +279,13 @@ def roll_pool(rng: np.random.Generator, die: Die, dice: int | np.ndarray, trials
     if most == 0:
         radices = tuple(1 for _ in die.fields)
         return PoolRoll(np.zeros(trials, dtype=np.uint16), die.fields, radices)
+    if not die.sides:  # no natural roll: every die gives the same counts
+        values = [int(value) for value in die.apply([])]
+        counts = np.broadcast_to(np.asarray(dice, dtype=np.int64), (trials,))
+        radices = tuple(value * most + 1 for value in values)
+        strides = [math.prod(radices[:i]) for i in range(len(radices))]
+        codes = sum(counts * value * stride for value, stride in zip(values, strides))
+        return PoolRoll(np.asarray(codes, dtype=np.uint64), die.fields, radices)
     if math.prod(die.sides) > ENUMERATE_LIMIT or atom_count(die) > WORD:
         return _roll_direct(rng, die, dice, most, trials)
     if np.ndim(dice):  # per-trial counts: one table for every chunk whose largest count rounds the same

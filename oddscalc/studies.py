@@ -22,6 +22,7 @@ from .distribution import Distribution
 from .errors import InputError, require
 
 MAX_CELLS = 10_000
+DASK_TIMEOUT = "10s"  # how long to wait for a scheduler to answer
 
 
 def cell_identity(attack: Any) -> str:
@@ -76,7 +77,7 @@ def _run_on_dask(address: str, arguments: list[tuple]) -> list[engine.Result]:
     except ImportError:
         raise InputError("scheduler", address, "Dask is not installed: pip install 'oddscalc[dask]'") from None
     try:
-        client = Client(address, timeout="10s", set_as_default=False)
+        client = Client(address, timeout=DASK_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise InputError("scheduler", address, f"no Dask scheduler answered there ({error})") from None
     with client:

@@ -221,11 +221,7 @@ def save_die(saves: WoundSaves) -> Die:
 
 
 def roll_totals(rng: np.random.Generator, die: Die, dice: int | np.ndarray, trials: int) -> dict[str, np.ndarray]:
-    """Roll `dice` such dice per trial; return each field's total (a die without faces is certain)."""
-    if not die.sides:
-        values = die.apply([])
-        return {name: np.asarray(dice, dtype=np.int64) * value * np.ones(trials, dtype=np.int64)
-                for name, value in zip(die.fields, values, strict=True)}
+    """Roll `dice` such dice per trial; return each field's total."""
     pool = roll_pool(rng, die, dice, trials)
     return {name: pool.total(name).astype(np.int64) for name in die.fields}
 

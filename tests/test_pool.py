@@ -115,3 +115,9 @@ def test_per_trial_counts_share_tables_across_chunks():
         counts[0] = most
         roll_pool(rng, die, counts, 1000)
     assert pool._table.cache_info().currsize == 1
+
+
+def test_a_die_without_natural_rolls_is_certain():
+    die = Die((), lambda: (2, 1), ("damage", "hits"))
+    rolled = roll_pool(np.random.default_rng(1), die, np.array([0, 3, 5]), 3)
+    assert list(rolled.total("damage")) == [0, 6, 10] and list(rolled.total("hits")) == [0, 3, 5]

@@ -99,8 +99,9 @@ def test_a_dask_cluster_gives_the_same_table(cluster):
     assert all(same(a, b) for a, b in zip(local, remote))
 
 
-def test_no_scheduler_there_is_a_clear_error():
+def test_no_scheduler_there_is_a_clear_error(monkeypatch):
     pytest.importorskip("distributed")
+    monkeypatch.setattr(studies, "DASK_TIMEOUT", "1s")
     with pytest.raises(InputError) as error:
         studies.run_cells(ATTACKS[:1], trials=1000, seed=1, scheduler="tcp://127.0.0.1:1")
     assert error.value.name == "scheduler"

@@ -1,22 +1,17 @@
 """`oddscalc t9a …` commands: melee and shooting with the attack attributes, charges,
 Discipline tests and the direction die (RULES.md §3)."""
 
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
 from ..errors import InputError
+from ..t9a import Reroll
 from .common import needed, query, whole
 
 app = typer.Typer(no_args_is_help=True)
 
 ARMOUR_ALLOWED = "expected the target's Armour, 0 to 6, or the save it gives written with a plus (4+ is Armour 3)"
-
-
-class RerollChoice(str, Enum):
-    none = "none"
-    failed = "failed"
 
 
 def parse_armour(text: str) -> int:
@@ -77,12 +72,12 @@ Toxic = Annotated[
     typer.Option("--toxic", help="Toxic Attacks: always Strength 3 and AP 10 (leave --strength and --ap out)."),
 ]
 RerollHits = Annotated[
-    RerollChoice,
+    Reroll,
     typer.Option("--reroll-hits", help="'failed' re-rolls failed to-hit rolls (Hatred); each die once.",
                  case_sensitive=False),
 ]
 RerollWounds = Annotated[
-    RerollChoice,
+    Reroll,
     typer.Option("--reroll-wounds", help="'failed' re-rolls failed to-wound rolls; each die once.",
                  case_sensitive=False),
 ]
@@ -173,8 +168,8 @@ def melee(
     flaming: Flaming = False,
     flammable: Flammable = False,
     toxic: Toxic = False,
-    reroll_hits: RerollHits = RerollChoice.none,
-    reroll_wounds: RerollWounds = RerollChoice.none,
+    reroll_hits: RerollHits = Reroll.none,
+    reroll_wounds: RerollWounds = Reroll.none,
     multiple_wounds: MultipleWounds = None,
     health: Health = None,
     models: Models = None,
@@ -221,8 +216,8 @@ def shoot(
     flaming: Flaming = False,
     flammable: Flammable = False,
     toxic: Toxic = False,
-    reroll_hits: RerollHits = RerollChoice.none,
-    reroll_wounds: RerollWounds = RerollChoice.none,
+    reroll_hits: RerollHits = Reroll.none,
+    reroll_wounds: RerollWounds = Reroll.none,
     multiple_wounds: MultipleWounds = None,
     health: Health = None,
     models: Models = None,
