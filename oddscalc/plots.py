@@ -129,6 +129,12 @@ def caption(figure: Figure, text: str) -> None:
         engine.set(rect=(0, 0.06, 1, 0.94))
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def save(figure: Figure, path: str | os.PathLike) -> Path:
     """Save the figure to path atomically, then close it."""
     import matplotlib.pyplot as plt
@@ -138,6 +144,7 @@ def save(figure: Figure, path: str | os.PathLike) -> Path:
     os.close(handle)
     try:
         figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=150)
+        os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; the plot is not
         os.replace(temporary, path)
     finally:
         if os.path.exists(temporary):

@@ -1,6 +1,7 @@
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -87,6 +88,16 @@ def test_plot_writes_a_valid_image(capsys, tmp_path, suffix, magic):
     assert result.code == 0
     assert path.read_bytes().startswith(magic)
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
+
+
+def test_a_plot_file_has_the_usual_permissions(capsys, tmp_path):
+    path = tmp_path / "plot.png"
+    old = os.umask(0o022)
+    try:
+        run(capsys, "roll", "2d6", "--exact", "--plot", path)
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o644
 
 
 def test_plot_caption_carries_the_command_seed_method_and_version(capsys, tmp_path):
