@@ -165,3 +165,25 @@ def test_module_runs_a_query():
                               "--format", "json"], capture_output=True, text=True)
     assert process.returncode == 0
     assert json.loads(process.stdout)["outcomes"]["sum"]["mean"] == pytest.approx(203 / 24, abs=0.05)
+
+
+def test_a_query_does_not_import_pandas_or_matplotlib():
+    code = ("import sys\nfrom oddscalc.cli import main\nmain(['roll', '2d6', '--trials', '1000', '--format', 'json'])\n"
+            "print(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))")
+    process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert process.returncode == 0 and process.stdout.strip().endswith("[]")
+
+
+def test_progress_bar_only_on_a_terminal_and_after_two_seconds(monkeypatch):
+    from oddscalc.cli import common
+
+    assert common.progress_for_terminal() is None  # pytest's stderr is not a terminal
+    clock = [100.0]
+    monkeypatch.setattr(common.time, "monotonic", lambda: clock[0])
+    progress = common.TerminalProgress()
+    progress(1, 10)
+    assert progress.bar is None  # a quick run never shows a bar
+    clock[0] += common.PROGRESS_AFTER + 0.1
+    progress(5, 10)
+    assert progress.bar is not None and progress.bar.tasks[0].completed == 5
+    progress.close()

@@ -239,3 +239,16 @@ def test_every_game_has_a_bundled_grid(capsys, game):
     ranked = [row for row in data["rows"] if row["mean"] is not None]
     assert ranked and all(0 <= row["p_kill"] <= 1 for row in ranked)
     assert all(a["per_100_points"] >= b["per_100_points"] for a, b in zip(ranked, ranked[1:]))
+
+
+def test_compare_across_games(capsys):
+    data = run(capsys, "compare", "dust phaser 2z3", "epic barrage --bp 6 --units 3 --armour 4+", "--exact",
+               "--format", "json").json()
+    first, second = data["rows"]
+    assert first["outcome"] == "damage" and second["outcome"] == "kills"
+    assert 0 < first["P(> #2)"] < 1 and 0 < second["P(> #1)"] < 1
+
+
+def test_exact_grids_stay_in_process(capsys, roster):
+    data = run(capsys, "grid", roster, "--exact", "--scheduler", "tcp://127.0.0.1:1", "--format", "json").json()
+    assert data["method"] == "exact" and data["rows"][0]["mean"] is not None
