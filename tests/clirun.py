@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+import pytest
+
 from oddscalc.cli import main
 
 
@@ -36,3 +38,19 @@ def assert_refused(capsys, *args: str, mentions: tuple[str, ...] = ()) -> Run:
     for word in mentions:
         assert word in lines[0], (word, lines[0])
     return result
+
+
+def exact_json(capsys, *args: str) -> dict:
+    """Run a query with --exact --format json; return the parsed answer."""
+    result = run(capsys, *args, "--exact", "--format", "json")
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def assert_same(outcomes: dict, attack) -> None:
+    """The JSON outcomes of a query equal the library attack's exact pmfs."""
+    expected = attack.exact()
+    assert list(outcomes) == list(attack.outcomes)
+    for name, pmf in expected.items():
+        assert outcomes[name]["pmf"] == pytest.approx(list(pmf[: len(outcomes[name]["pmf"])]), abs=1e-12)
+        assert sum(pmf[len(outcomes[name]["pmf"]):]) == pytest.approx(0, abs=1e-12)

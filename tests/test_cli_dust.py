@@ -1,71 +1,69 @@
 from fractions import Fraction
 
 import pytest
-from clirun import assert_refused, run
+from clirun import assert_refused, exact_json, run
 
 F = Fraction
 
 
-def exact_json(capsys, *args):
-    result = run(capsys, "dust", *args, "--exact", "--format", "json")
-    assert result.code == 0, result.err
-    return result.json()["outcomes"]
+def dust_exact(capsys, *args):
+    return exact_json(capsys, "dust", *args)["outcomes"]
 
 
 def test_attack_outcomes_and_exact_numbers(capsys):
-    outcomes = exact_json(capsys, "attack", "--dice", "4", "--sustained")
+    outcomes = dust_exact(capsys, "attack", "--dice", "4", "--sustained")
     assert list(outcomes) == ["damage", "hits"]
     assert outcomes["damage"]["mean"] == pytest.approx(4 * 5 / 9)
     assert outcomes["damage"]["pmf"][4] == pytest.approx(float(F(5, 9) ** 4))
 
 
 def test_attack_options(capsys):
-    soft = exact_json(capsys, "attack", "--dice", "1", "--save", "hit")
+    soft = dust_exact(capsys, "attack", "--dice", "1", "--save", "hit")
     assert soft["damage"]["pmf"][1] == pytest.approx(2 / 9)
-    burst = exact_json(capsys, "attack", "--dice", "3", "--damage", "2", "--burst", "--save", "miss", "--resilient")
+    burst = dust_exact(capsys, "attack", "--dice", "3", "--damage", "2", "--burst", "--save", "miss", "--resilient")
     assert burst["damage"]["mean"] == pytest.approx(6 * (1 / 9) * 2 * (2 / 3))
-    assert exact_json(capsys, "attack", "--dice", "1", "--sustained", "--berserk")["hits"]["mean"] == pytest.approx(
+    assert dust_exact(capsys, "attack", "--dice", "1", "--sustained", "--berserk")["hits"]["mean"] == pytest.approx(
         19 / 27)
 
 
 def test_artillery(capsys):
-    ignored = exact_json(capsys, "attack", "--dice", "3", "--save", "miss", "--artillery", "direct", "--sustained")
+    ignored = dust_exact(capsys, "attack", "--dice", "3", "--save", "miss", "--artillery", "direct", "--sustained")
     assert ignored["damage"]["mean"] == pytest.approx(3 * 5 / 9)
-    kept = exact_json(capsys, "attack", "--dice", "3", "--save", "miss", "--artillery", "direct", "--in-structure")
+    kept = dust_exact(capsys, "attack", "--dice", "3", "--save", "miss", "--artillery", "direct", "--in-structure")
     assert kept["damage"]["mean"] == pytest.approx(3 / 9)
-    blank = exact_json(capsys, "attack", "--dice", "3", "--artillery", "indirect", "--indirect-success", "blank")
+    blank = dust_exact(capsys, "attack", "--dice", "3", "--artillery", "indirect", "--indirect-success", "blank")
     assert blank["damage"]["mean"] == pytest.approx(2)
 
 
 def test_phaser(capsys):
-    outcomes = exact_json(capsys, "phaser", "2z3")
+    outcomes = dust_exact(capsys, "phaser", "2z3")
     assert list(outcomes) == ["damage", "hits"]
     assert outcomes["damage"]["pmf"][0] == pytest.approx(3844 / 6561) and outcomes["damage"]["mean"] == pytest.approx(
         2 / 3)
-    assert exact_json(capsys, "phaser", "2z3", "--sustained")["hits"]["mean"] == pytest.approx(10 / 9)
+    assert dust_exact(capsys, "phaser", "2z3", "--sustained")["hits"]["mean"] == pytest.approx(10 / 9)
 
 
 def test_salvo(capsys):
-    outcomes = exact_json(capsys, "salvo", "3/2")
+    outcomes = dust_exact(capsys, "salvo", "3/2")
     assert outcomes["damage"]["mean"] == pytest.approx(2)
     assert outcomes["damage"]["pmf"][::2] == pytest.approx([8 / 27, 4 / 9, 2 / 9, 1 / 27])
-    second = exact_json(capsys, "salvo", "3/2-5/2-7/2", "--charges", "2", "--save", "hit")
+    second = dust_exact(capsys, "salvo", "3/2-5/2-7/2", "--charges", "2", "--save", "hit")
     assert second["damage"]["mean"] == pytest.approx(5 * 2 / 9 * 2)
 
 
 def test_incendiary(capsys):
-    assert exact_json(capsys, "incendiary", "1", "--models", "4")["damage"]["mean"] == pytest.approx(4 / 3)
-    assert exact_json(capsys, "incendiary", "1/+", "--models", "3", "--save", "hit")["damage"]["mean"] == (
+    assert dust_exact(capsys, "incendiary", "1", "--models", "4")["damage"]["mean"] == pytest.approx(4 / 3)
+    assert dust_exact(capsys, "incendiary", "1/+", "--models", "3", "--save", "hit")["damage"]["mean"] == (
         pytest.approx(3 * 2 / 9))
-    ignored = exact_json(capsys, "incendiary", "1", "--models", "3", "--save", "hit", "--ignore-cover")
+    ignored = dust_exact(capsys, "incendiary", "1", "--models", "3", "--save", "hit", "--ignore-cover")
     assert ignored["damage"]["mean"] == pytest.approx(1)
 
 
 def test_ap_incendiary_and_reactive(capsys):
-    destroyed = exact_json(capsys, "ap-incendiary", "1", "--models", "3")
+    destroyed = dust_exact(capsys, "ap-incendiary", "1", "--models", "3")
     assert list(destroyed) == ["destroyed"] and destroyed["destroyed"]["pmf"][1] == pytest.approx(1 - (2 / 3) ** 3)
-    assert exact_json(capsys, "ap-incendiary", "1/skull", "--models", "2")["destroyed"]["mean"] == pytest.approx(5 / 9)
-    success = exact_json(capsys, "reactive")
+    assert dust_exact(capsys, "ap-incendiary", "1/skull", "--models", "2")["destroyed"]["mean"] == pytest.approx(5 / 9)
+    success = dust_exact(capsys, "reactive")
     assert list(success) == ["success"] and success["success"]["mean"] == pytest.approx(1 / 3)
 
 
@@ -123,18 +121,18 @@ def test_los_vehicle_gets_no_cover(capsys):
 
 def test_attack_on_board_applies_soft_cover(capsys, tmp_path):
     board = write(tmp_path, "....\n..x.\n....\n")
-    covered = exact_json(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2")
+    covered = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2")
     assert covered["damage"]["mean"] == pytest.approx(3 * 2 / 9)
-    explicit = exact_json(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
+    explicit = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
                           "--save", "none")
     assert explicit["damage"]["mean"] == pytest.approx(1)
-    hard = exact_json(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
+    hard = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
                       "--save", "miss")
     assert hard["damage"]["mean"] == pytest.approx(3 / 9)
-    vehicle = exact_json(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
+    vehicle = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
                          "--target", "vehicle")
     assert vehicle["damage"]["mean"] == pytest.approx(1)
-    open_ground = exact_json(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "D2")
+    open_ground = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "D2")
     assert open_ground["damage"]["mean"] == pytest.approx(1)
 
 

@@ -3,26 +3,12 @@
 from fractions import Fraction
 
 import pytest
-from clirun import assert_refused, run
+from clirun import assert_refused, assert_same, exact_json, run
 
 from oddscalc.epic import Assault, Barrage, Shoot
 from oddscalc.epic_saves import Weapon
 
 SHOOT = ("epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+")
-
-
-def exact_json(capsys, *args):
-    result = run(capsys, *args, "--exact", "--format", "json")
-    assert result.code == 0, result.err
-    return result.json()
-
-
-def assert_same(outcomes, attack):
-    expected = attack.exact()
-    assert list(outcomes) == list(attack.outcomes)
-    for name, pmf in expected.items():
-        assert outcomes[name]["pmf"] == pytest.approx(list(pmf[: len(outcomes[name]["pmf"])]), abs=1e-12)
-        assert sum(pmf[len(outcomes[name]["pmf"]):]) == pytest.approx(0, abs=1e-12)
 
 
 def test_shoot_outcomes_and_options(capsys):

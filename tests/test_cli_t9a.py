@@ -1,7 +1,7 @@
 """`oddscalc t9a …`: the command-line contract (CLI.md) and its one-line errors."""
 
 import pytest
-from clirun import assert_refused, run
+from clirun import assert_refused, assert_same, exact_json, run
 
 from oddscalc.t9a import Melee, Shoot
 from oddscalc.t9a_rolls import Charge, Direction, DisciplineTest
@@ -11,20 +11,6 @@ MELEE = ("t9a", "melee", "--attacks", "10", "--offensive", "4", "--defensive", "
 SHOOT = ("t9a", "shoot", "--shots", "10", "--aim", "4+", "--strength", "4", "--resilience", "3")
 MELEE_SETTINGS = dict(attacks=10, offensive=4, defensive=4, strength=4, resilience=3)
 SHOOT_SETTINGS = dict(shots=10, aim=4, strength=4, resilience=3)
-
-
-def exact_json(capsys, *args):
-    result = run(capsys, *args, "--exact", "--format", "json")
-    assert result.code == 0, result.err
-    return result.json()
-
-
-def assert_same(outcomes, attack):
-    expected = attack.exact()
-    assert list(outcomes) == list(attack.outcomes)
-    for name, pmf in expected.items():
-        assert outcomes[name]["pmf"] == pytest.approx(list(pmf[: len(outcomes[name]["pmf"])]), abs=1e-12)
-        assert sum(pmf[len(outcomes[name]["pmf"]):]) == pytest.approx(0, abs=1e-12)
 
 
 def test_melee_outcomes_and_worked_example(capsys):

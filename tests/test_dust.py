@@ -1,19 +1,18 @@
 import math
 from fractions import Fraction
 
+import cases
 import numpy as np
 import pytest
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
 
 from oddscalc.dust import (
     ArmourPiercingIncendiary,
-    Artillery,
     Incendiary,
     Phaser,
     Reactive,
     Salvo,
     Save,
-    Success,
     WeaponLine,
     cover_save,
 )
@@ -22,60 +21,9 @@ from oddscalc.errors import InputError
 
 F = Fraction
 
-CASES = {
-    "4 dice": WeaponLine(4),
-    "0 dice": WeaponLine(0),
-    "4 dice sustained": WeaponLine(4, sustained=True),
-    "3 dice berserk": WeaponLine(3, berserk=True),
-    "3 dice sustained berserk, damage 2": WeaponLine(3, 2, sustained=True, berserk=True),
-    "3 dice burst": WeaponLine(3, burst=True),
-    "4 dice damage 2, hit-save": WeaponLine(4, 2, save=Save.HIT),
-    "6 dice sustained, miss-save": WeaponLine(6, sustained=True, save=Save.MISS),
-    "3 dice damage 3, resilient": WeaponLine(3, 3, resilient=True),
-    "5 dice damage 2 sustained, miss-save, resilient": WeaponLine(5, 2, sustained=True, save="miss", resilient=True),
-    "artillery direct sustained into hit-save (ignored)": WeaponLine(3, 2, sustained=True, save="hit",
-                                                                     artillery="direct"),
-    "artillery direct in a structure, miss-save": WeaponLine(3, save="miss", artillery="direct", in_structure=True),
-    "artillery indirect": WeaponLine(4, 2, artillery=Artillery.INDIRECT),
-    "artillery indirect blank, berserk": WeaponLine(3, 2, berserk=True, artillery="indirect",
-                                                     indirect_success=Success.BLANK),
-    "artillery indirect blank, burst, resilient": WeaponLine(2, burst=True, artillery="indirect",
-                                                              indirect_success="blank", resilient=True),
-    "20 dice burst sustained, hit-save": WeaponLine(20, burst=True, sustained=True, save="hit"),
-    "phaser 2z3": Phaser(2, 3),
-    "phaser 2z3 sustained": Phaser(2, 3, sustained=True),
-    "phaser 1z4 sustained berserk": Phaser(1, 4, sustained=True, berserk=True),
-    "phaser 3z2 resilient": Phaser(3, 2, resilient=True),
-    "phaser 6z5 berserk": Phaser(6, 5, berserk=True),
-    "salvo 3/2-5/2-7/2, 2 charges": Salvo.parse("3/2-5/2-7/2", charges=2),
-    "salvo 3/2 sustained, hit-save": Salvo.parse("3/2", sustained=True, save=Save.HIT),
-    "salvo 2/1-4/3, 2 charges berserk, miss-save, resilient": Salvo.parse("2/1-4/3", charges=2, berserk=True,
-                                                                          save="miss", resilient=True),
-    "incendiary 1 x 4": Incendiary(1, 4),
-    "incendiary 2 x 3, hit-save": Incendiary(2, 3, save=Save.HIT),
-    "incendiary 1 x 5, miss-save ignored": Incendiary(1, 5, save="miss", ignore_cover=True),
-    "incendiary 1 x 3, resilient": Incendiary(1, 3, resilient=True),
-    "ap-incendiary 1 x 3": ArmourPiercingIncendiary(1, 3),
-    "ap-incendiary 2 x 5": ArmourPiercingIncendiary(2, 5),
-    "reactive": Reactive(),
-}
+CASES = cases.DUST
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_sampler_agrees_with_exact(name):
-    assert_agrees(CASES[name])
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_exact_pmfs_are_distributions(name):
-    attack = CASES[name]
-    exact = attack.exact(fractions=True)
-    assert tuple(exact) == tuple(attack.outcomes)
-    for pmf in exact.values():
-        assert sum(pmf) == 1 and all(p >= 0 for p in pmf)
-    floats = attack.exact()
-    for outcome in attack.outcomes:
-        assert np.allclose(floats[outcome], np.asarray(exact[outcome], dtype=float))
 
 
 def mean(pmf) -> Fraction:

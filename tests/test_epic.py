@@ -4,6 +4,7 @@ faces for small cases, and every sampler against its exact twin."""
 import math
 from fractions import Fraction
 
+import cases
 import numpy as np
 import pytest
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
@@ -24,58 +25,9 @@ from oddscalc.pool import flag_table
 
 F = Fraction
 
-CASES = {
-    "shoot 12 AP 4+ at 6, armour 4+, crossfire": Shoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True),
-    "shoot 3 at 5 units, fewer hits than units": Shoot(shots=3, to_hit=3, units=5, armour=5),
-    "shoot 30 at 4 units (H > U)": Shoot(shots=30, to_hit=4, units=4, armour=3),
-    "shoot 20 at 1 unit": Shoot(shots=20, to_hit=5, units=1, armour=2, formation=3),
-    "shoot 150 at 70 units (blocks of 64)": Shoot(shots=150, to_hit=3, units=70, armour=5),
-    "shoot 90 at 7 units (several pieces)": Shoot(shots=90, to_hit=5, units=7, armour=4, reinforced=True),
-    "shoot 7+ chain (6+ at -1)": Shoot(shots=20, to_hit=6, modifier=-1, units=3, armour=6),
-    "shoot 8+ chain in cover": Shoot(shots=30, to_hit=6, modifier=-1, in_cover=True, units=2, armour=None),
-    "shoot 9+ chain": Shoot(shots=40, to_hit=6, modifier=-3, units=2, armour=None),
-    "shoot 10+ cannot hit": Shoot(shots=5, to_hit=6, modifier=-4, units=2, armour=4, blast_markers=1),
-    "shoot needing 1 or less": Shoot(shots=6, to_hit=2, modifier=3, units=3, armour=4),
-    "shoot cover save better than armour": Shoot(shots=8, to_hit=4, units=4, armour=6, cover_save=4, modifier=-1),
-    "shoot ignore cover": Shoot(shots=8, to_hit=4, units=4, armour=6, cover_save=4, in_cover=True, ignore_cover=True),
-    "shoot reinforced re-rolls cover with armour": Shoot(shots=8, to_hit=4, units=3, armour=5, cover_save=4,
-                                                         reinforced=True),
-    "shoot reinforced, invulnerable, crossfire": Shoot(shots=10, to_hit=3, units=3, armour=4, reinforced=True,
-                                                       invulnerable=True, crossfire=True),
-    "shoot macro at reinforced": Shoot(shots=6, to_hit=4, units=2, armour=4, reinforced=True, weapon=Weapon.macro),
-    "shoot macro, invulnerable only": Shoot(shots=6, to_hit=4, units=2, armour=3, cover_save=3,
-                                            invulnerable=True, weapon=Weapon.macro),
-    "shoot titan killer": Shoot(shots=4, to_hit=3, units=2, armour=2, reinforced=True, invulnerable=True,
-                                weapon=Weapon.titan_killer),
-    "shoot lance": Shoot(shots=6, to_hit=4, units=2, armour=3, reinforced=True, weapon=Weapon.lance),
-    "shoot disrupt": Shoot(shots=10, to_hit=4, units=4, armour=4, disrupt=True, formation=10, blast_markers=2),
-    "shoot sniper and crossfire": Shoot(shots=8, to_hit=3, units=3, armour=3, sniper=True, crossfire=True),
-    "shoot no save": Shoot(shots=10, to_hit=4, units=3, armour=None, crossfire=True),
-    "shoot crossfire pushes 6+ away": Shoot(shots=10, to_hit=4, units=3, armour=6, crossfire=True, formation=6),
-    "barrage 6 BP at 3 (worked example)": Barrage(bp=6, units=3, armour=4),
-    "barrage 8 BP at 5, armour 4+": Barrage(bp=8, units=5, armour=4),
-    "barrage 1 BP": Barrage(bp=1, units=4, armour=5),
-    "barrage 18 BP AT, crossfire": Barrage(bp=18, units=6, armour=4, at=True, crossfire=True, formation=9),
-    "barrage 3 BP indirect, disrupt": Barrage(bp=3, units=4, armour=5, modifier=1, disrupt=True),
-    "barrage in cover, cover save": Barrage(bp=10, units=5, armour=6, cover_save=4, in_cover=True, formation=8),
-    "barrage macro, reinforced, invulnerable": Barrage(bp=12, units=3, armour=4, reinforced=True, invulnerable=True,
-                                                       weapon=Weapon.macro, blast_markers=1),
-    "barrage 100 units (table path)": Barrage(bp=13, units=100, armour=5),
-    "assault": Assault(),
-    "assault with bonuses": Assault(bonus=2, enemy_bonus=-1),
-    "assault behind": Assault(bonus=-3, enemy_bonus=4),
-}
+CASES = cases.EPIC
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_sampler_agrees_with_exact(name):
-    assert_agrees(CASES[name])
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_exact_pmfs_sum_to_one(name):
-    for pmf in CASES[name].exact(fractions=True).values():
-        assert sum(pmf) == 1
 
 
 # --- §2.1 to hit -------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 from fractions import Fraction
 
+import cases
 import pytest
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
 
@@ -9,25 +10,8 @@ from oddscalc.roll import Roll
 
 F = Fraction
 
-CASES = {
-    "2d6": Roll(DiceExpression.parse("2d6")),
-    "2d6 maximised": Roll(DiceExpression.parse("2d6"), maximised=1),
-    "2d6 minimised": Roll(DiceExpression.parse("2d6"), minimised=1),
-    "2d6 max 2 min 1": Roll(DiceExpression.parse("2d6"), maximised=2, minimised=1),
-    "3d6+1 maximised 2": Roll(DiceExpression.parse("3d6+1"), maximised=2),
-    "d6-2": Roll(DiceExpression.parse("d6-2")),
-    "d3 minimised": Roll(DiceExpression.parse("d3"), minimised=1),
-    "10d6 successes 5+": Roll(DiceExpression.parse("10d6"), success=5),
-    "3d6 successes 4+ maximised": Roll(DiceExpression.parse("3d6"), maximised=1, success=4),
-    "3d6 successes 4+ minimised 2": Roll(DiceExpression.parse("3d6"), minimised=2, success=4),
-    "6d6 maximised 2 (face by face)": Roll(DiceExpression.parse("6d6"), maximised=2),
-    "d10": Roll(DiceExpression.parse("d10")),
-}
+CASES = cases.ROLL
 
-
-@pytest.mark.parametrize("name", CASES)
-def test_sampler_agrees_with_exact(name):
-    assert_agrees(CASES[name])
 
 
 @pytest.mark.parametrize("extra, need", [(1, 4), (2, 5), (-1, 4), (-2, 3), (0, 6)])

@@ -4,8 +4,9 @@ against its exact twin."""
 
 from fractions import Fraction
 
+import cases
 import pytest
-from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+from agreement import as_pmf, enumerate_faces, exact_list
 
 from oddscalc import pmf as pmfs
 from oddscalc.errors import InputError
@@ -24,88 +25,11 @@ from oddscalc.t9a_rolls import Charge, Direction, DisciplineTest
 
 F = Fraction
 
-# A line of melee attacks: 4+ to hit (OS = DS), 3+ to wound (S - R = 1).
-BASE = dict(offensive=4, defensive=4, strength=4, resilience=3)
+BASE = cases.T9A_BASE  # 4+ to hit (OS = DS), 3+ to wound (S - R = 1)
 
-CASES = {
-    "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **BASE, armour=2, aegis=5),
-    "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
-                                                     resilience=5),
-    "melee 6+ to hit, 2+ to wound, armour 6 (2+)": Melee(attacks=12, offensive=1, defensive=10, strength=8,
-                                                         resilience=3, armour=6),
-    "melee hit modifier +3 (natural 1 still fails)": Melee(attacks=10, **BASE, hit_modifier=3, armour=3),
-    "melee hit modifier -4 (natural 6 still hits)": Melee(attacks=10, **BASE, hit_modifier=-4, armour=1),
-    "melee AP against armour": Melee(attacks=10, **BASE, armour=5, ap=2),
-    "melee Battle Focus": Melee(attacks=10, **BASE, battle_focus=True, armour=2),
-    "melee Poison": Melee(attacks=10, **BASE, poison=True, armour=3),
-    "melee Battle Focus and Poison": Melee(attacks=10, **BASE, battle_focus=True, poison=True, armour=3, aegis=6),
-    "melee Lethal Strike": Melee(attacks=10, offensive=4, defensive=4, strength=3, resilience=4, armour=4,
-                                 lethal_strike=True),
-    "melee Lethal Strike, Fortitude and Aegis": Melee(attacks=10, **BASE, armour=3, lethal_strike=True,
-                                                      fortitude=4, aegis=6),
-    "melee Lethal Strike, re-rolled wounds": Melee(attacks=10, **BASE, armour=4, lethal_strike=True,
-                                                   reroll_wounds="failed"),
-    "melee Poison and Lethal Strike": Melee(attacks=10, **BASE, armour=4, poison=True, lethal_strike=True),
-    "melee Hatred (re-roll failed hits)": Melee(attacks=10, **BASE, reroll_hits="failed", battle_focus=True,
-                                                poison=True),
-    "melee Fortitude": Melee(attacks=10, **BASE, armour=1, fortitude=5),
-    "melee Aegis and Fortitude: the better": Melee(attacks=10, **BASE, armour=2, aegis=4, fortitude=5),
-    "melee Divine against Aegis": Melee(attacks=10, **BASE, armour=2, aegis=3, divine=True),
-    "melee Divine: Fortitude becomes better": Melee(attacks=10, **BASE, armour=2, aegis=4, fortitude=4,
-                                                    divine=True),
-    "melee Flaming: no Fortitude": Melee(attacks=10, **BASE, armour=2, aegis=6, fortitude=3, flaming=True),
-    "melee Flaming against Flammable": Melee(attacks=10, offensive=4, defensive=4, strength=3, resilience=4,
-                                             flaming=True, flammable=True),
-    "melee Toxic": Melee(attacks=10, offensive=4, defensive=4, resilience=3, toxic=True, armour=4, aegis=5),
-    "melee Multiple Wounds (D3) vs 2 Health": Melee(attacks=10, **BASE, armour=2, aegis=5, multiple_wounds="d3",
-                                                    health=2),
-    "melee Multiple Wounds (2) vs 3 Health": Melee(attacks=10, **BASE, multiple_wounds=2, health=3),
-    "melee Multiple Wounds (2D6) vs 5 Health": Melee(attacks=6, **BASE, armour=1, multiple_wounds="2d6", health=5),
-    "melee Multiple Wounds (D3+1), 4 models of 3": Melee(attacks=10, **BASE, armour=2, multiple_wounds="d3+1",
-                                                         health=3, models=4),
-    "melee 5 models of 1 Health": Melee(attacks=12, **BASE, models=5, health=1),
-    "melee 2D6 attacks": Melee(attacks="2d6", **BASE, armour=2, battle_focus=True),
-    "melee D6+1 attacks, everything": Melee(attacks="d6+1", **BASE, armour=3, aegis=5, fortitude=4, divine=True,
-                                            battle_focus=True, poison=True, lethal_strike=True,
-                                            reroll_hits="failed", reroll_wounds="failed", multiple_wounds="d3",
-                                            health=3, models=3),
-    "melee 60 attacks": Melee(attacks=60, **BASE, armour=2, aegis=5, multiple_wounds="d6", health=4, models=10),
-    "shoot 4+": Shoot(shots=10, aim=4, strength=3, resilience=3, armour=1),
-    "shoot 4+ at -2": Shoot(shots=10, aim=4, modifier=-2, strength=4, resilience=3, armour=2),
-    "shoot 2+ at +2 (natural 1 misses)": Shoot(shots=10, aim=2, modifier=2, strength=4, resilience=3),
-    "shoot hopeless 7+": Shoot(shots=24, aim=4, modifier=-3, strength=4, resilience=3),
-    "shoot hopeless, re-rolled": Shoot(shots=24, aim=5, modifier=-2, strength=4, resilience=3,
-                                       reroll_hits="failed"),
-    "shoot hopeless, Battle Focus and Poison": Shoot(shots=24, aim=6, modifier=-1, strength=4, resilience=3,
-                                                     battle_focus=True, poison=True),
-    "shoot 8+ cannot hit": Shoot(shots=10, aim=4, modifier=-4, strength=4, resilience=3, poison=True),
-    "shoot Breath 2D6, Flaming, Flammable": Shoot(shots="2d6", aim=2, strength=4, resilience=4, flaming=True,
-                                                  flammable=True, fortitude=5),
-    "shoot Poison and Battle Focus at -1": Shoot(shots=12, aim=3, modifier=-1, strength=3, resilience=4,
-                                                 battle_focus=True, poison=True, armour=2),
-    "charge 9, plain": Charge(distance=9),
-    "charge 9, maximised": Charge(distance=9, maximised=1),
-    "charge 7, minimised twice": Charge(distance=7, minimised=2),
-    "charge 10, maximised 2 minimised 1": Charge(distance=10, maximised=2, minimised=1),
-    "discipline test 7": DisciplineTest(discipline=7),
-    "discipline test 8, minimised": DisciplineTest(discipline=8, minimised=1),
-    "discipline test 9, maximised": DisciplineTest(discipline=9, maximised=1),
-    "direction die": Direction(),
-}
+CASES = cases.T9A
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_sampler_agrees_with_exact(name):
-    assert_agrees(CASES[name])
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_exact_pmfs_sum_to_one(name):
-    attack = CASES[name]
-    exact = attack.exact(fractions=True)
-    assert list(exact) == list(attack.outcomes)
-    for pmf in exact.values():
-        assert sum(pmf) == 1 and all(p >= 0 for p in pmf)
 
 
 def mean(pmf):
