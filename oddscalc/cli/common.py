@@ -308,8 +308,19 @@ def examples_epilog(examples: Sequence[str]) -> str:
     return "Examples:\n\n\b\n" + "\n".join(f"  {example}" for example in examples)
 
 
-def query(group: typer.Typer, name: str, *, examples: list, help: Optional[str] = None) -> Callable:
-    """Register `build(**options) -> attack` as a query command with the common options."""
+def shared_options(*options: tuple[str, Any, Any]) -> list[inspect.Parameter]:
+    """Options several commands take, as (name, Annotated type, default): see `query(shared=...)`."""
+    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+            for name, annotation, default in options]
+
+
+def query(group: typer.Typer, name: str, *, examples: list, help: Optional[str] = None,
+          shared: Sequence[inspect.Parameter] = ()) -> Callable:
+    """Register `build(**options) -> attack` as a query command with the common options.
+
+    `shared` options (from `shared_options`) are listed after the builder's own and reach
+    it through its `**shared` parameter: commands of one game declare them once.
+    """
 
     def decorate(build: Callable) -> Callable:
         @functools.wraps(build)
@@ -321,9 +332,9 @@ def query(group: typer.Typer, name: str, *, examples: list, help: Optional[str] 
                 return
             answer(attack, common)
 
-        run.__signature__ = inspect.signature(build).replace(
-            parameters=list(inspect.signature(build).parameters.values())
-            + [inspect.Parameter("common", inspect.Parameter.KEYWORD_ONLY)])
+        own = [p for p in inspect.signature(build).parameters.values() if p.kind is not p.VAR_KEYWORD]
+        run.__signature__ = inspect.Signature(
+            own + list(shared) + [inspect.Parameter("common", inspect.Parameter.KEYWORD_ONLY)])
         group.command(name, help=help or inspect.getdoc(build), epilog=examples_epilog(examples))(with_common(run))
         return build
 

@@ -6,7 +6,7 @@ import typer
 
 from ..epic_saves import Weapon
 from ..errors import InputError
-from .common import needed, query, whole
+from .common import needed, query, shared_options, whole
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -80,6 +80,14 @@ BlastMarkersOption = Annotated[
 ]
 
 
+DEFENCE = shared_options(
+    ("modifier", Modifier, 0), ("cover_save", CoverSave, None), ("weapon", WeaponOption, Weapon.normal),
+    ("reinforced", Reinforced, False), ("invulnerable", Invulnerable, False), ("crossfire", Crossfire, False),
+    ("disrupt", Disrupt, False), ("ignore_cover", IgnoreCover, False), ("in_cover", InCover, False),
+    ("sniper", Sniper, False), ("blast_markers", BlastMarkersOption, 0),
+)
+
+
 @query(
     app,
     "shoot",
@@ -90,28 +98,19 @@ BlastMarkersOption = Annotated[
         "oddscalc epic shoot --shots 8 --to-hit 4+ --units 5 --armour none --disrupt --blast-markers 2 "
         "--formation 8",
     ],
+    shared=DEFENCE,
 )
 def shoot(
     shots: Annotated[int, typer.Option("--shots", metavar="N", help="Shots fired at the formation (1 to 200).")],
     to_hit: Annotated[int, needed("The weapon's to-hit value, 2+ to 6+ (AP, AT or MW).", "--to-hit")],
     units: Units,
     armour: Armour,
-    modifier: Modifier = 0,
-    cover_save: CoverSave = None,
-    weapon: WeaponOption = Weapon.normal,
-    reinforced: Reinforced = False,
-    invulnerable: Invulnerable = False,
-    crossfire: Crossfire = False,
-    disrupt: Disrupt = False,
-    ignore_cover: IgnoreCover = False,
-    in_cover: InCover = False,
-    sniper: Sniper = False,
-    blast_markers: BlastMarkersOption = 0,
     formation: Annotated[
         Optional[int],
         typer.Option("--formation", metavar="F", help="The formation's size when it is bigger than --units "
                                                       "(default: --units)."),
     ] = None,
+    **defence,
 ):
     """Shoot at an Epic formation: to hit, saves, hits front to back, blast markers, broken.
 
@@ -129,12 +128,8 @@ def shoot(
     """
     from ..epic import Shoot
 
-    return Shoot(
-        shots=shots, to_hit=to_hit, units=units, armour=parse_armour(armour), modifier=modifier,
-        cover_save=cover_save, weapon=weapon, reinforced=reinforced, invulnerable=invulnerable,
-        crossfire=crossfire, disrupt=disrupt, ignore_cover=ignore_cover, in_cover=in_cover, sniper=sniper,
-        blast_markers=blast_markers, formation=formation,
-    )
+    return Shoot(shots=shots, to_hit=to_hit, units=units, armour=parse_armour(armour), formation=formation,
+                 **defence)
 
 
 @query(
@@ -145,6 +140,7 @@ def shoot(
         "oddscalc epic barrage --bp 8 --units 5 --armour 4+ --formation 8 --crossfire",
         "oddscalc epic barrage --bp 3 --units 2 --armour 5+ --at --modifier 1",
     ],
+    shared=DEFENCE,
 )
 def barrage(
     bp: Annotated[int, typer.Option("--bp", metavar="P", help="Barrage points of the weapons that fire (1 to 18).")],
@@ -156,17 +152,7 @@ def barrage(
         typer.Option("--formation", metavar="F", help="The formation's size when only some of its units are under "
                                                       "the templates (default: --units)."),
     ] = None,
-    modifier: Modifier = 0,
-    cover_save: CoverSave = None,
-    weapon: WeaponOption = Weapon.normal,
-    reinforced: Reinforced = False,
-    invulnerable: Invulnerable = False,
-    crossfire: Crossfire = False,
-    disrupt: Disrupt = False,
-    ignore_cover: IgnoreCover = False,
-    in_cover: InCover = False,
-    sniper: Sniper = False,
-    blast_markers: BlastMarkersOption = 0,
+    **defence,
 ):
     """Barrage an Epic formation: one to-hit roll per unit under the templates.
 
@@ -181,12 +167,7 @@ def barrage(
     """
     from ..epic import Barrage
 
-    return Barrage(
-        bp=bp, units=units, armour=parse_armour(armour), at=at, formation=formation, modifier=modifier,
-        cover_save=cover_save, weapon=weapon, reinforced=reinforced, invulnerable=invulnerable,
-        crossfire=crossfire, disrupt=disrupt, ignore_cover=ignore_cover, in_cover=in_cover, sniper=sniper,
-        blast_markers=blast_markers,
-    )
+    return Barrage(bp=bp, units=units, armour=parse_armour(armour), at=at, formation=formation, **defence)
 
 
 @query(

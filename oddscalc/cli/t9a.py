@@ -7,7 +7,7 @@ import typer
 
 from ..errors import InputError
 from ..t9a import Reroll
-from .common import needed, query, whole
+from .common import needed, query, shared_options, whole
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -125,12 +125,19 @@ and then 4+ (1/12); 8+ cannot hit. Wounds, saves and Multiple Wounds as in melee
 """ + READINGS
 
 
-def _attributes(**options) -> dict:
+SEQUENCE = shared_options(
+    ("strength", Strength, None), ("armour", Armour, "0"), ("ap", ArmourPenetration, 0), ("aegis", Aegis, None),
+    ("fortitude", Fortitude, None), ("battle_focus", BattleFocus, False), ("poison", Poison, False),
+    ("lethal_strike", LethalStrike, False), ("divine", Divine, False), ("flaming", Flaming, False),
+    ("flammable", Flammable, False), ("toxic", Toxic, False), ("reroll_hits", RerollHits, Reroll.none),
+    ("reroll_wounds", RerollWounds, Reroll.none), ("multiple_wounds", MultipleWounds, None),
+    ("health", Health, None), ("models", Models, None),
+)
+
+
+def _sequence(resilience: int, options: dict) -> dict:
     """Turn the shared options into the library's fields."""
-    options["armour"] = parse_armour(options["armour"])
-    options["reroll_hits"] = options["reroll_hits"].value
-    options["reroll_wounds"] = options["reroll_wounds"].value
-    return options
+    return {**options, "resilience": resilience, "armour": parse_armour(options["armour"])}
 
 
 @query(
@@ -145,6 +152,7 @@ def _attributes(**options) -> dict:
         "--multiple-wounds d3 --health 3 --models 4 --lethal-strike",
     ],
     help=MELEE_HELP,
+    shared=SEQUENCE,
 )
 def melee(
     attacks: Annotated[str, typer.Option("--attacks", metavar="N", help="Attacks: a number or dice (10, 2d6, d6+1).")],
@@ -153,36 +161,16 @@ def melee(
     ],
     defensive: Annotated[int, typer.Option("--defensive", metavar="D", help="The target's Defensive Skill, 1 to 10.")],
     resilience: Resilience,
-    strength: Strength = None,
     hit_modifier: Annotated[
         int, whole("Sum of to-hit modifiers, -10 to 10 (+1 is easier).", "--hit-modifier", metavar="M")
     ] = 0,
-    armour: Armour = "0",
-    ap: ArmourPenetration = 0,
-    aegis: Aegis = None,
-    fortitude: Fortitude = None,
-    battle_focus: BattleFocus = False,
-    poison: Poison = False,
-    lethal_strike: LethalStrike = False,
-    divine: Divine = False,
-    flaming: Flaming = False,
-    flammable: Flammable = False,
-    toxic: Toxic = False,
-    reroll_hits: RerollHits = Reroll.none,
-    reroll_wounds: RerollWounds = Reroll.none,
-    multiple_wounds: MultipleWounds = None,
-    health: Health = None,
-    models: Models = None,
+    **sequence,
 ):
     """Build the melee attack from the options."""
     from ..t9a import Melee
 
     return Melee(attacks=attacks, offensive=offensive, defensive=defensive, hit_modifier=hit_modifier,
-                 **_attributes(strength=strength, resilience=resilience, armour=armour, ap=ap, aegis=aegis,
-                               fortitude=fortitude, battle_focus=battle_focus, poison=poison,
-                               lethal_strike=lethal_strike, divine=divine, flaming=flaming, flammable=flammable,
-                               toxic=toxic, reroll_hits=reroll_hits, reroll_wounds=reroll_wounds,
-                               multiple_wounds=multiple_wounds, health=health, models=models))
+                 **_sequence(resilience, sequence))
 
 
 @query(
@@ -194,43 +182,23 @@ def melee(
         "oddscalc t9a shoot --shots 5 --aim 5+ --modifier -2 --strength 4 --resilience 3 --poison --battle-focus",
     ],
     help=SHOOT_HELP,
+    shared=SEQUENCE,
 )
 def shoot(
     shots: Annotated[str, typer.Option("--shots", metavar="N", help="Shots: a number or dice (10, 2d6 for a "
                                                                       "Breath Attack, d6+1).")],
     aim: Annotated[int, needed("The shooter's Aim, 2+ to 6+.", "--aim")],
     resilience: Resilience,
-    strength: Strength = None,
     modifier: Annotated[
         int, whole("Sum of to-hit modifiers, -10 to 10: -1 long range, -1 moving, -1 stand and shoot, -1 soft "
                    "cover, -2 hard cover, -X Hard Target (X).", "--modifier", metavar="M")
     ] = 0,
-    armour: Armour = "0",
-    ap: ArmourPenetration = 0,
-    aegis: Aegis = None,
-    fortitude: Fortitude = None,
-    battle_focus: BattleFocus = False,
-    poison: Poison = False,
-    lethal_strike: LethalStrike = False,
-    divine: Divine = False,
-    flaming: Flaming = False,
-    flammable: Flammable = False,
-    toxic: Toxic = False,
-    reroll_hits: RerollHits = Reroll.none,
-    reroll_wounds: RerollWounds = Reroll.none,
-    multiple_wounds: MultipleWounds = None,
-    health: Health = None,
-    models: Models = None,
+    **sequence,
 ):
     """Build the shooting attack from the options."""
     from ..t9a import Shoot
 
-    return Shoot(shots=shots, aim=aim, modifier=modifier,
-                 **_attributes(strength=strength, resilience=resilience, armour=armour, ap=ap, aegis=aegis,
-                               fortitude=fortitude, battle_focus=battle_focus, poison=poison,
-                               lethal_strike=lethal_strike, divine=divine, flaming=flaming, flammable=flammable,
-                               toxic=toxic, reroll_hits=reroll_hits, reroll_wounds=reroll_wounds,
-                               multiple_wounds=multiple_wounds, health=health, models=models))
+    return Shoot(shots=shots, aim=aim, modifier=modifier, **_sequence(resilience, sequence))
 
 
 Maximised = Annotated[int, whole("Roll K extra dice and drop the K lowest (0 to 20).", "--maximised", metavar="K")]
