@@ -134,6 +134,12 @@ def keep_pmf(dice: int, sides: int = 6, extra: int = 0) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
+def keep_cost(dice: int, sides: int = 6, extra: int = 0) -> int:
+    """Rough work of `keep_pmf` (states × choices): to refuse what would take minutes."""
+    total_dice = dice + abs(extra)
+    return sides * total_dice * total_dice * dice * sides
+
+
 def keep_die(dice: int, sides: int = 6, extra: int = 0) -> Die:
     """Return the die (all `dice + |extra|` faces at once) whose count is the kept sum."""
 
@@ -169,12 +175,16 @@ class DiceExpression:
         text = str(text)
         constant = _CONSTANT.match(text)
         if constant:
+            if len(constant.group(1)) > 4 or int(constant.group(1)) > 1000:
+                raise InputError(name, text, "a constant must be at most 1000")
             return cls(0, 6, int(constant.group(1)))
         match = _EXPRESSION.match(text)
         allowed = "expected a dice expression like 2d6, d3, 3d6+1, d6-1 or a whole number"
         if not match:
             raise InputError(name, text, allowed)
         count = int(match.group(1) or 1)
+        if len(match.group(4) or "") > 4:
+            raise InputError(name, text, "the +/- modifier must be at most 1000")
         sides = int(match.group(2))
         modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
         if count < 1 or count > 200:

@@ -161,6 +161,15 @@ def _sample(
             report(size)
 
 
+def check_threads(threads: int | None) -> int:
+    """Every core by default; otherwise at least one thread."""
+    if threads is None:
+        return threads_default()
+    if not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 1024:
+        raise InputError("threads", threads, "expected 1 or more threads (default: every core)")
+    return int(threads)
+
+
 def check_trials(trials: int) -> int:
     if not isinstance(trials, (int, np.integer)) or not 1 <= trials <= MAX_TRIALS:
         raise InputError("trials", trials, f"expected a whole number of trials from 1 to {MAX_TRIALS:.0e}")
@@ -180,7 +189,7 @@ def monte_carlo(
     if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
         raise InputError("seed", seed, "expected a whole number ≥ 0")
     seed = fresh_seed() if seed is None else int(seed)
-    threads = threads or threads_default()
+    threads = check_threads(threads)
     outcomes = tuple(attack.outcomes)
     counts: dict[str, np.ndarray] = {}
     if precision is None:

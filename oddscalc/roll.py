@@ -17,6 +17,7 @@ from .dice import (
     Natural,
     check_sides,
     expression_die,
+    keep_cost,
     keep_die,
     keep_pmf,
     net_extra,
@@ -25,6 +26,7 @@ from .errors import require
 from .pool import Die, roll_pool
 
 MAX_EXTRA = 20
+EXACT_LIMIT = 10**8  # keep_cost above this takes more than a few seconds: sample instead
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class Roll:
     def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
         count, sides, extra = self.dice.count, self.dice.sides, self.extra
         if self.success is None:
+            require(not extra or keep_cost(count, sides, extra) <= EXACT_LIMIT, "exact", str(self.dice),
+                    "too many dice and faces to keep the highest or lowest exactly; sample instead (drop --exact)")
             kept = keep_pmf(count, sides, extra)
             result = pmfs.transform(kept, lambda x: max(x + self.dice.modifier, 0))
         else:

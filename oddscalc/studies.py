@@ -61,6 +61,7 @@ def run_cells(
     """
     require(len(attacks) <= MAX_CELLS, "cells", len(attacks), f"expected at most {MAX_CELLS} cells")
     engine.check_trials(trials)
+    workers = engine.check_threads(workers)
     if method != "exact" and seed is None:
         seed = engine.fresh_seed()
     if method == "exact":
@@ -238,7 +239,7 @@ def seek(values: Sequence[Any], results: Sequence[engine.Result], goal: Goal) ->
 
 def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int | None = None) -> list[Any]:
     """Map over items on local threads (numpy releases the GIL)."""
-    workers = workers or engine.threads_default()
+    workers = engine.check_threads(workers)
     if workers <= 1 or len(items) <= 1:
         return [function(item) for item in items]
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -103,7 +103,7 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return ""
-        return f"{value:.4g}"
+        return _significant(value)
     return str(value)
 
 
@@ -118,8 +118,13 @@ def percent(p: float, stderr: float | None = None) -> str:
     return f"{text} ± {100 * stderr:.2f}" if stderr else text
 
 
+def _significant(value: float) -> str:
+    """Four significant digits, without scientific notation for big totals."""
+    return f"{value:.1f}" if abs(value) >= 1e4 else f"{value:.4g}"
+
+
 def number(value: float, stderr: float | None = None) -> str:
-    text = f"{value:.4g}"
+    text = _significant(value)
     return f"{text} ± {stderr:.2g}" if stderr else text
 
 

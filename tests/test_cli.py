@@ -128,6 +128,9 @@ BAD = [
     (["roll", "0d6"], ("DICE", "0d6")),
     (["roll", "2d6+1", "--success", "4"], ("--success",)),
     (["rol", "2d6"], ("rol", "roll")),
+    (["roll", "2d6", "--threads", "0"], ("--threads", "0")),
+    (["roll", "200d100", "--maximised", "20", "--exact"], ("--exact", "200d100", "sample instead")),
+    (["roll", "d6+100000000000000000000"], ("DICE", "at most 1000")),
 ]
 
 

@@ -79,7 +79,7 @@ def test_exact_and_verify():
 @pytest.mark.parametrize(
     "options, name",
     [({"trials": 0}, "trials"), ({"trials": 2.5}, "trials"), ({"seed": -1}, "seed"), ({"precision": 0}, "precision"),
-     ({"method": "guess"}, "method")],
+     ({"method": "guess"}, "method"), ({"threads": 0}, "threads"), ({"threads": -2}, "threads")],
 )
 def test_bad_run_options(options, name):
     with pytest.raises(InputError) as error:
