@@ -24,7 +24,7 @@ import numpy as np
 from . import pmf as pmfs
 from .dice import rerolled
 from .dust_board import Cover
-from .errors import InputError, require
+from .errors import InputError, choose, require
 from .pool import Die, PoolRoll, roll_pool, uniform_faces
 
 HIT_FACE = 5  # RULES.md §1.1, read off a D6: faces 5 and 6 are the two hit (target) faces
@@ -61,17 +61,6 @@ class Success(str, Enum):
 def cover_save(cover: Cover) -> Save:
     """Return the save a target makes for the cover of its square: soft cover is a hit-save (§1.11)."""
     return Save.HIT if Cover(cover) is Cover.SOFT else Save.NONE
-
-
-def _choose(instance: Any, name: str, kind: type[Enum], optional: bool = False) -> None:
-    """Accept an Enum field given as its value (`save="miss"`), refusing unknown values."""
-    value = getattr(instance, name)
-    if isinstance(value, kind) or (optional and value is None):
-        return
-    try:
-        object.__setattr__(instance, name, kind(value))
-    except ValueError:
-        raise InputError(name, value, f"expected one of: {', '.join(m.value for m in kind)}") from None
 
 
 def _count(value: Any, name: str, low: int, high: int, what: str) -> None:
@@ -193,9 +182,9 @@ class WeaponLine:
     outcomes = ("damage", "hits")
 
     def __post_init__(self) -> None:
-        _choose(self, "save", Save)
-        _choose(self, "artillery", Artillery, optional=True)
-        _choose(self, "indirect_success", Success)
+        choose(self, "save", Save)
+        choose(self, "artillery", Artillery, optional=True)
+        choose(self, "indirect_success", Success)
         _count(self.dice, "dice", 0, MAX_DICE, "dice")
         _count(self.damage, "damage", 1, MAX_DAMAGE, "damage per hit")
         require(
@@ -401,7 +390,7 @@ class Incendiary:
     outcomes = ("damage", "hits")
 
     def __post_init__(self) -> None:
-        _choose(self, "save", Save)
+        choose(self, "save", Save)
         _count(self.dice, "dice", 1, MAX_PER_MODEL, "dice per model")
         _count(self.models, "models", 1, MAX_MODELS, "models in the target unit")
 

@@ -26,7 +26,7 @@ from .epic_saves import (
     outcome_roll,
     save_plan,
 )
-from .errors import require
+from .errors import choose, require
 from .pool import Die, PoolRoll, roll_pool
 
 MAX_SHOTS = 200
@@ -118,13 +118,7 @@ class _OnFormation:
             self.blast_markers,
             f"expected 0 to {MAX_BLAST_MARKERS} blast markers already on the formation",
         )
-        require(
-            isinstance(self.weapon, Weapon) or self.weapon in {w.value for w in Weapon},
-            "weapon",
-            self.weapon,
-            f"expected one of {', '.join(w.value for w in Weapon)}",
-        )
-        object.__setattr__(self, "weapon", Weapon(self.weapon))
+        choose(self, "weapon", Weapon)
         require(
             not self.reinforced or self.armour is not None,
             "armour",

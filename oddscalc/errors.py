@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 
@@ -23,3 +24,14 @@ def require(condition: bool, name: str, value: Any, allowed: str) -> None:
     """Raise `InputError(name, value, allowed)` unless `condition` holds."""
     if not condition:
         raise InputError(name, value, allowed)
+
+
+def choose(instance: Any, name: str, kind: type[Enum], optional: bool = False) -> None:
+    """Accept a frozen dataclass's Enum field given as its value (`save="miss"`), or refuse it."""
+    value = getattr(instance, name)
+    if isinstance(value, kind) or (optional and value is None):
+        return
+    try:
+        object.__setattr__(instance, name, kind(value))
+    except ValueError:
+        raise InputError(name, value, f"expected one of {', '.join(m.value for m in kind)}") from None

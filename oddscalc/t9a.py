@@ -41,7 +41,7 @@ from .dice import (
     expression_die,
     rerolled,
 )
-from .errors import require
+from .errors import choose, require
 from .pool import Die, roll_pool
 
 MAX_ATTACKS = 200
@@ -288,10 +288,7 @@ class _Sequence:
             value = getattr(self, name)
             require(value is None or 2 <= value <= 6, name, value, "expected a special save from 2+ to 6+")
         for name in ("reroll_hits", "reroll_wounds"):
-            value = getattr(self, name)
-            require(isinstance(value, Reroll) or value in [r.value for r in Reroll], name, value,
-                    "expected none or failed")
-            object.__setattr__(self, name, Reroll(value))
+            choose(self, name, Reroll)
         require(self.health is None or 1 <= self.health <= MAX_HEALTH, "health", self.health,
                 f"expected each model's Health Points, 1 to {MAX_HEALTH}")
         require(self.models is None or 1 <= self.models <= MAX_MODELS, "models", self.models,
