@@ -73,6 +73,9 @@ BAD = [
     (["sweep", "roll 2d6", "--vary", "maximised=0..2", "--at-least", "x"], ("--at-least",)),
     (["compare", "roll 2d6"], ("QUERY",)),
     (["compare", "roll 2d6", "roll 2q6"], ("QUERY", "2q6")),
+    (["compare", "dust los ruins --from A1 --to B2", "roll 2d6"], ("QUERY", "dust los")),
+    (["sweep", "profiles --game epic", "--vary", "game=epic,dust"], ("QUERY", "profiles")),
+    (["compare", "roll 2d6 --help", "roll 2d6"], ("QUERY", "--help")),
 ]
 
 

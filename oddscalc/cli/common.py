@@ -335,28 +335,47 @@ def query(group: typer.Typer, name: str, *, examples: list, help: Optional[str] 
         own = [p for p in inspect.signature(build).parameters.values() if p.kind is not p.VAR_KEYWORD]
         run.__signature__ = inspect.Signature(
             own + list(shared) + [inspect.Parameter("common", inspect.Parameter.KEYWORD_ONLY)])
-        group.command(name, help=help or inspect.getdoc(build), epilog=examples_epilog(examples))(with_common(run))
+        command = with_common(run)
+        command.is_query = True  # capture_attack runs only these
+        group.command(name, help=help or inspect.getdoc(build), epilog=examples_epilog(examples))(command)
         return build
 
     return decorate
 
 
+def command_of(app: typer.Typer, args: Sequence[str]) -> Any:
+    """The Click command a command line's arguments lead to (a group when they stop short)."""
+    command = _root_command(app)
+    for arg in args:
+        sub = getattr(command, "commands", {}).get(arg)
+        if sub is None:
+            break
+        command = sub
+    return command
+
+
+def check_query(app: typer.Typer, args: Sequence[str]) -> None:
+    """Refuse arguments that do not make a query (another command, --help, --version)."""
+    if any(arg in ("--help", "-h", "--version") for arg in args):
+        raise OptionError(shlex.join(args), "a query, not --help or --version", hint="QUERY")
+    if not getattr(command_of(app, args).callback, "is_query", False):
+        raise OptionError(shlex.join(args), "expected a query command such as 'roll 2d6' or 'epic barrage --bp 6 "
+                          "--units 3 --armour 4+'", hint="QUERY")
+
+
 def capture_attack(app: typer.Typer, args: Sequence[str]) -> tuple[Any, Common]:
     """Parse a query command line into its attack and common options, without running it.
 
-    Raises the same one-line errors the query itself would.
+    Only query commands are parsed (nothing is printed); errors are the one-line errors
+    the query itself would give.
     """
+    check_query(app, args)
     captured: list = []
     token = _CAPTURE.set(captured)
     try:
-        returned = _root_command(app).main(args=list(args), prog_name="oddscalc", standalone_mode=False)
+        _root_command(app).main(args=list(args), prog_name="oddscalc", standalone_mode=False)
     finally:
         _CAPTURE.reset(token)
-    if not captured:
-        if returned == 0:  # --help or --version inside the query
-            raise OptionError(shlex.join(args), "a query, not --help", hint="QUERY")
-        raise OptionError(shlex.join(args), "expected a query command such as 'roll 2d6' or 'epic barrage ...'",
-                          hint="QUERY")
     return captured[0]
 
 

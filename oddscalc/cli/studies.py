@@ -16,8 +16,10 @@ from .common import (
     OptionError,
     caption_for,
     capture_attack,
+    check_query,
     click_errors,
     command_line,
+    command_of,
     examples_epilog,
     input_error,
     one_line,
@@ -80,27 +82,6 @@ def attack_of(app: typer.Typer, args: Sequence[str], label: str, varied: Sequenc
     except click_errors.ClickException as error:
         blame = "--vary" if getattr(getattr(error, "param", None), "name", None) in varied else label
         raise OptionError(shlex.join(args), one_line(error).removeprefix("error: "), hint=blame) from None
-
-
-def check_query(app: typer.Typer, args: Sequence[str], text: str) -> None:
-    """Refuse a query that does not lead to a query command."""
-    command = command_of(app, args)
-    if hasattr(command, "commands"):
-        raise OptionError(text, "expected a query command such as 'roll 2d6' or 'epic barrage --bp 6 ...'",
-                          hint="QUERY")
-
-
-def command_of(app: typer.Typer, args: Sequence[str]) -> Any:
-    """The Click command a query's arguments lead to."""
-    from .common import _root_command
-
-    command = _root_command(app)
-    for arg in args:
-        sub = getattr(command, "commands", {}).get(arg)
-        if sub is None:
-            break
-        command = sub
-    return command
 
 
 def set_option(args: list[str], option: Any, value: str) -> list[str]:
@@ -193,7 +174,7 @@ def sweep(
     from . import app
 
     args = query_args(query)
-    check_query(app, args, query)
+    check_query(app, args)
     require_vary = vary or []
     if not 1 <= len(require_vary) <= 2:
         raise OptionError(len(require_vary), "vary one or two options (--vary NAME=A..B)", hint="--vary")
