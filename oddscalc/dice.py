@@ -140,15 +140,39 @@ def keep_cost(dice: int, sides: int = 6, extra: int = 0) -> int:
     return sides * total_dice * total_dice * dice * sides
 
 
-def keep_die(dice: int, sides: int = 6, extra: int = 0) -> Die:
-    """Return the die (all `dice + |extra|` faces at once) whose count is the kept sum."""
+@lru_cache(maxsize=64)
+def keep_die(dice: int, sides: int = 6, extra: int = 0, success: int | None = None) -> Die:
+    """Return the die (all `dice + |extra|` faces at once) whose count is the kept sum.
+
+    extra > 0 keeps the highest `dice`, extra < 0 the lowest. With `success`, the count
+    is how many kept dice show `success` or more (field `successes`) instead of the sum.
+    """
 
     def rule(*faces: np.ndarray) -> np.ndarray:
         ordered = np.sort(np.stack(np.broadcast_arrays(*faces)), axis=0)
         kept = ordered[len(faces) - dice :] if extra >= 0 else ordered[:dice]
-        return kept.sum(axis=0)
+        return kept.sum(axis=0) if success is None else (kept >= success).sum(axis=0)
 
-    return Die((sides,) * (dice + abs(extra)), rule, ("sum",))
+    return Die((sides,) * (dice + abs(extra)), rule, ("sum" if success is None else "successes",))
+
+
+# --- rolls needed ----------------------------------------------------------------------
+
+_ROLL = re.compile(r"^\s*(\d{1,3})\s*\+?\s*$")
+
+
+def parse_roll(value: int | str, name: str, allowed: str = "expected a roll like 4+ (or 4)",
+               none: bool = False) -> int | None:
+    """Read a roll needed, written 4 or "4+" (and "none" when `none` allows no roll at all)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    text = str(value).strip()
+    if none and text.lower() in ("none", "-"):
+        return None
+    match = _ROLL.match(text)
+    if isinstance(value, bool) or not match:
+        raise InputError(name, value, allowed)
+    return int(match.group(1))
 
 
 # --- dice expressions ------------------------------------------------------------------
@@ -203,9 +227,9 @@ class DiceExpression:
     def highest(self) -> int:
         return max(self.count * self.sides + self.modifier, 0)
 
-    def pmf(self) -> np.ndarray:
-        """Return the exact pmf of the total (Fractions)."""
-        face = pmfs.array([Fraction(0)] + [Fraction(1, self.sides)] * self.sides)
+    def pmf(self, number=Fraction) -> np.ndarray:
+        """Return the exact pmf of the total, in the number type `number` (Fractions by default)."""
+        face = pmfs.array([number(0)] + [number(Fraction(1, self.sides))] * self.sides)
         total = pmfs.power(face, self.count)
         return pmfs.transform(total, lambda x: max(x + self.modifier, 0))
 

@@ -29,8 +29,9 @@ class Distribution:
         pmf = np.asarray(self.pmf, dtype=float)
         if pmf.ndim != 1 or pmf.size == 0:
             raise ValueError("a pmf is a non-empty 1-D array")
-        if (pmf < 0).any():
+        if (pmf < -1e-12).any():
             raise ValueError("probabilities cannot be negative")
+        pmf = np.maximum(pmf, 0.0)  # float round-off (1 - p computed as -2e-16) is not a probability
         nonzero = np.flatnonzero(pmf)
         pmf = pmf[: nonzero[-1] + 1] if nonzero.size else pmf[:1]
         object.__setattr__(self, "pmf", _frozen(pmf))

@@ -6,7 +6,9 @@ trials)` and `exact(fractions=False)`. The engine knows no game.
 Monte Carlo runs in fixed chunks of trials. Chunk i always draws from the stream
 SeedSequence(seed, spawn_key=(i,)), so a seed gives the same histogram whatever the
 number of threads, and memory stays bounded whatever the number of trials: only the
-histograms grow, never with the trial count.
+histograms grow, never with the trial count. The seed may be given the way numpy takes
+one: an int, a `SeedSequence`, a `Generator` (a child stream is spawned from it) or
+None (fresh entropy, recorded in the result).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import math
 import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Protocol
 
@@ -28,6 +31,7 @@ CHUNK = 1 << 18  # trials per chunk: fits the working set in a core's cache
 JOINT_LIMIT = 1 << 14  # pools with fewer joint values are counted in one pass
 MAX_TRIALS = 10**12
 VERIFY_ALPHA = 1e-3
+METHODS = ("monte-carlo", "exact", "verify")
 
 Sample = Mapping[str, np.ndarray] | PoolRoll
 Progress = Callable[[int, int], None]
@@ -64,6 +68,12 @@ class Result:
     trials: int | None
     seed: int | None
     verification: dict[str, Verification] | None = field(default=None)
+    precision_reached: bool | None = None  # with a precision asked for: whether it was reached in the trials
+
+    @property
+    def verified(self) -> bool:
+        """False when a verified outcome's CDF gap is outside its bound."""
+        return all(check.within for check in (self.verification or {}).values())
 
     @property
     def main(self) -> str:
@@ -73,14 +83,46 @@ class Result:
         return self.outcomes[name]
 
 
-def stream(seed: int, index: int) -> np.random.Generator:
+Seed = int | np.random.SeedSequence | np.random.Generator | None
+MAX_SEED = 2**128 - 1
+
+
+def stream(seed: int | np.random.SeedSequence, index: int) -> np.random.Generator:
     """Return the generator of chunk `index` for `seed`."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    child = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, index), pool_size=root.pool_size)
+    return np.random.Generator(np.random.PCG64(child))
 
 
 def fresh_seed() -> int:
     """A new seed from the operating system's entropy, short enough to type back."""
     return secrets.randbits(63)
+
+
+def validate_seed(seed: Seed) -> None:
+    """Refuse a seed numpy would not take: it is None, an int ≥ 0, a SeedSequence or a Generator."""
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
+        return
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise InputError("seed", seed, "expected a whole number from 0 to 2^128 - 1")
+
+
+def check_seed(seed: Seed) -> int | np.random.SeedSequence:
+    """Return the root of a run's streams: a whole-number seed (fresh when None) or a SeedSequence."""
+    validate_seed(seed)
+    if seed is None:
+        return fresh_seed()
+    if isinstance(seed, np.random.Generator):
+        return seed.spawn(1)[0].bit_generator.seed_seq
+    return seed if isinstance(seed, np.random.SeedSequence) else int(seed)
+
+
+def recorded(seed: int | np.random.SeedSequence) -> int | None:
+    """The seed a result records: the number that reproduces it, when there is one."""
+    if isinstance(seed, np.random.SeedSequence):
+        plain = not seed.spawn_key and isinstance(seed.entropy, int)
+        return seed.entropy if plain else None
+    return seed
 
 
 def histograms(sample: Sample, outcomes: tuple[str, ...]) -> dict[str, np.ndarray]:
@@ -116,13 +158,13 @@ def threads_default() -> int:
     return os.cpu_count() or 1
 
 
-def _chunk(attack: Attack, seed: int, index: int, size: int) -> dict[str, np.ndarray]:
+def _chunk(attack: Attack, seed: int | np.random.SeedSequence, index: int, size: int) -> dict[str, np.ndarray]:
     return histograms(attack.sample(stream(seed, index), size), tuple(attack.outcomes))
 
 
 def _sample(
     attack: Attack,
-    seed: int,
+    seed: int | np.random.SeedSequence,
     start: int,
     trials: int,
     threads: int,
@@ -176,41 +218,48 @@ def check_trials(trials: int) -> int:
     return int(trials)
 
 
+def check_precision(precision: float | None) -> float | None:
+    if precision is not None and not (isinstance(precision, (int, float)) and 1e-9 <= precision < math.inf):
+        raise InputError("precision", precision, "expected a standard error from 1e-9 up, e.g. 0.01")
+    return precision
+
+
 def monte_carlo(
     attack: Attack,
     trials: int = 1_000_000,
-    seed: int | None = None,
+    seed: Seed = None,
     precision: float | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> Result:
-    """Sample the attack; with `precision`, stop once the main mean's standard error ≤ it."""
+    """Sample the attack; with `precision`, stop once the main mean's standard error ≤ it.
+
+    When `trials` run out first, the result says so (`precision_reached` is False).
+    """
     trials = check_trials(trials)
-    if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
-        raise InputError("seed", seed, "expected a whole number ≥ 0")
-    seed = fresh_seed() if seed is None else int(seed)
+    root = check_seed(seed)
     threads = check_threads(threads)
+    precision = check_precision(precision)
     outcomes = tuple(attack.outcomes)
     counts: dict[str, np.ndarray] = {}
+    reached = None
     if precision is None:
-        _sample(attack, seed, 0, trials, threads, progress, counts, 0, trials)
+        _sample(attack, root, 0, trials, threads, progress, counts, 0, trials)
         done = trials
     else:
-        if not precision > 0:
-            raise InputError("precision", precision, "expected a standard error above 0, e.g. 0.01")
-        done = 0
+        done, reached = 0, False
         batch = min(CHUNK, trials)
         while done < trials:
-            _sample(attack, seed, done // CHUNK, batch, threads, progress, counts, done, trials)
+            _sample(attack, root, done // CHUNK, batch, threads, progress, counts, done, trials)
             done += batch
             distribution = Distribution.from_counts(counts[outcomes[0]])
             if distribution.mean_stderr <= precision:
+                reached = True
                 break
             needed = done * (distribution.mean_stderr / precision) ** 2 * 1.05 - done
-            batch = min(max(CHUNK, -(-int(needed) // CHUNK) * CHUNK), trials - done)
-    return Result(
-        {name: Distribution.from_counts(counts[name]) for name in outcomes}, "monte-carlo", done, seed
-    )
+            batch = min(max(CHUNK, -(-int(min(needed, 2 * MAX_TRIALS)) // CHUNK) * CHUNK), trials - done)
+    return Result({name: Distribution.from_counts(counts[name]) for name in outcomes}, "monte-carlo", done,
+                  recorded(root), precision_reached=reached)
 
 
 def exact(attack: Attack) -> Result:
@@ -230,18 +279,25 @@ def verify(sampled: Result, computed: Result, alpha: float = VERIFY_ALPHA) -> di
 def run(
     attack: Attack,
     trials: int = 1_000_000,
-    seed: int | None = None,
+    seed: Seed = None,
     method: str = "monte-carlo",
     precision: float | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> Result:
-    """Run an attack by `method`: "monte-carlo", "exact", or "verify" (both, compared)."""
+    """Run an attack by `method`: "monte-carlo", "exact", or "verify" (both, compared).
+
+    Every argument is checked whatever the method (`trials=0` is refused with "exact" too).
+    """
+    if method not in METHODS:
+        raise InputError("method", method, f"expected one of {', '.join(METHODS)}")
+    check_trials(trials)
+    check_threads(threads)
+    check_precision(precision)
+    validate_seed(seed)
     if method == "exact":
         return exact(attack)
     sampled = monte_carlo(attack, trials, seed, precision, threads, progress)
     if method == "verify":
-        return Result(sampled.outcomes, sampled.method, sampled.trials, sampled.seed, verify(sampled, exact(attack)))
-    if method != "monte-carlo":
-        raise InputError("method", method, "expected monte-carlo, exact or verify")
+        return dataclasses.replace(sampled, verification=verify(sampled, exact(attack)))
     return sampled

@@ -51,9 +51,15 @@ def binomial(n: int, p: Number) -> np.ndarray:
     if isinstance(p, Fraction):
         q = 1 - p
         return array(math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
-    from scipy.stats import binom
-
-    return binom.pmf(np.arange(n + 1), n, float(p))
+    p = float(p)
+    if p <= 0 or p >= 1:
+        certain = np.zeros(n + 1)
+        certain[n if p >= 1 else 0] = 1.0
+        return certain
+    k = np.arange(n + 1)
+    steps = np.log(np.arange(n, 0, -1)) - np.log(np.arange(1, n + 1))  # log C(n, k) = Σ log((n-i+1)/i)
+    log_comb = np.concatenate([[0.0], np.cumsum(steps)])
+    return np.exp(log_comb + k * math.log(p) + (n - k) * math.log1p(-p))
 
 
 def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -134,3 +140,12 @@ def trim(pmf: np.ndarray) -> np.ndarray:
 def as_float(pmf: np.ndarray) -> np.ndarray:
     """Return a float copy of a pmf."""
     return np.asarray(pmf, dtype=float)
+
+
+def convert(pmf: np.ndarray, number: Callable) -> np.ndarray:
+    """Return the pmf in the number type `number` (float, or Fraction for exact rationals)."""
+    if number is float:
+        return as_float(pmf)
+    if any(isinstance(value, (float, np.floating)) for value in pmf):
+        raise TypeError("an exact pmf was computed in floats: pass every chance through `number`")
+    return np.array([number(value) for value in pmf], dtype=object)

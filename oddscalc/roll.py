@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from . import pmf as pmfs
+from .attack import Attack
 from .dice import (
     Check,
     DiceExpression,
@@ -30,7 +31,7 @@ EXACT_LIMIT = 10**8  # keep_cost above this takes more than a few seconds: sampl
 
 
 @dataclass(frozen=True)
-class Roll:
+class Roll(Attack):
     """Roll `dice`; keep the highest (maximised) or lowest (minimised) when asked.
 
     With `success`, count the kept dice showing `success` or more instead of summing.
@@ -40,6 +41,9 @@ class Roll:
     maximised: int = 0
     minimised: int = 0
     success: int | None = None
+
+    COMMAND = "roll"
+    ARGUMENTS = ("dice",)
 
     def __post_init__(self) -> None:
         for name in ("maximised", "minimised"):
@@ -73,17 +77,11 @@ class Roll:
     def _pool(self) -> tuple[Die, int]:
         """The die to roll and how many of it per trial."""
         count, sides, extra, need = self.dice.count, self.dice.sides, self.extra, self.success
+        if extra:
+            return keep_die(count, sides, extra, need), 1
         if need is None:
-            return (keep_die(count, sides, extra), 1) if extra else (expression_die(sides), count)
-        if not extra:
-            return Die((sides,), lambda face: face >= need, ("successes",)), count
-
-        def successes(*faces: np.ndarray) -> np.ndarray:
-            ordered = np.sort(np.stack(np.broadcast_arrays(*faces)), axis=0)
-            kept = ordered[len(faces) - count :] if extra > 0 else ordered[:count]
-            return (kept >= need).sum(axis=0)
-
-        return Die((sides,) * (count + abs(extra)), successes, ("successes",)), 1
+            return expression_die(sides), count
+        return Die((sides,), lambda face: face >= need, ("successes",)), count
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         die, count = self._pool
@@ -92,25 +90,22 @@ class Roll:
             totals = np.maximum(totals + self.dice.modifier, 0)
         return {self.outcomes[0]: totals}
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+    def pmfs(self, number) -> dict[str, np.ndarray]:
         count, sides, extra = self.dice.count, self.dice.sides, self.extra
         if self.success is None:
             require(not extra or keep_cost(count, sides, extra) <= EXACT_LIMIT, "exact", str(self.dice),
                     "too many dice and faces to keep the highest or lowest exactly; sample instead (drop --exact)")
             kept = keep_pmf(count, sides, extra)
-            result = pmfs.transform(kept, lambda x: max(x + self.dice.modifier, 0))
-        else:
-            chance = Fraction(sides - self.success + 1, sides)
-            showing = pmfs.binomial(count + abs(extra), chance)
-            if extra >= 0:  # successes are the highest faces: keep at most `count` of them
-                result = pmfs.transform(showing, lambda b: min(b, count))
-            else:  # the |extra| highest dice are discarded first
-                result = pmfs.transform(showing, lambda b: max(b + extra, 0))
-        return {self.outcomes[0]: result if fractions else pmfs.as_float(result)}
+            return {"sum": pmfs.transform(kept, lambda x: max(x + self.dice.modifier, 0))}
+        chance = number(Fraction(sides - self.success + 1, sides))
+        showing = pmfs.binomial(count + abs(extra), chance)
+        if extra >= 0:  # successes are the highest faces: keep at most `count` of them
+            return {"successes": pmfs.transform(showing, lambda b: min(b, count))}
+        return {"successes": pmfs.transform(showing, lambda b: max(b + extra, 0))}  # the |extra| highest go first
 
 
 @dataclass(frozen=True)
-class HitAndSave:
+class HitAndSave(Attack):
     """`dice` D6 hit on `to_hit`+; each hit is then saved on `save`+ (natural 1s fail).
 
     The benchmark's canonical attack. Outcomes: `unsaved`, `hits`.
@@ -139,9 +134,8 @@ class HitAndSave:
     def sample(self, rng: np.random.Generator, trials: int):
         return roll_pool(rng, self._die, self.dice, trials)
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
-        hit = Check(self.to_hit, Natural.SAVE).chance()
-        fail = 1 - Check(self.save, Natural.SAVE).chance()
-        hit, fail = (hit, fail) if fractions else (float(hit), float(fail))
+    def pmfs(self, number) -> dict[str, np.ndarray]:
+        hit = number(Check(self.to_hit, Natural.SAVE).chance())
+        fail = number(1 - Check(self.save, Natural.SAVE).chance())
         hits = pmfs.binomial(self.dice, hit)
         return {"unsaved": pmfs.thin(hits, fail), "hits": hits}

@@ -1,90 +1,28 @@
-"""Many attacks at once: grids, sweeps and comparisons.
+"""Studies of many attacks: sweeps of an attack's options, and comparisons of attacks.
 
-Each cell (one attack) draws from its own random stream, derived from the seed and the
-cell's identity (the attack's full description), so adding a row never changes another
-row's numbers, and cells give the same answers run in series, on threads, or on a Dask
-cluster. The game-free parts live here; the command line builds the attacks.
+`sweep` varies an attack's fields (`dataclasses.replace`) and runs every variant as a
+cell (`cells.run_cells`), optionally seeking the smallest or largest value that reaches
+a goal; `compare` runs several attacks, even of different games, and gives P(A > B) with
+its standard error. Both return values that tables, plots and notebooks use directly.
+Grids of rosters are in `grid.py`.
 """
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
+import itertools
 import math
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from . import engine
+from .attack import text
+from .cells import MAX_CELLS, run_cells
 from .distribution import Distribution
 from .errors import InputError, require
-
-MAX_CELLS = 10_000
-DASK_TIMEOUT = "10s"  # how long to wait for a scheduler to answer
-
-
-def cell_identity(attack: Any) -> str:
-    """The text that names a cell: the attack's type and every field (its repr)."""
-    return f"{type(attack).__module__}.{repr(attack)}"
-
-
-def cell_seed(seed: int, attack: Any) -> int:
-    """The seed of one cell: a hash of the study's seed and the cell's identity."""
-    digest = hashlib.sha256(cell_identity(attack).encode()).digest()
-    words = np.frombuffer(digest, dtype=np.uint32)
-    state = np.random.SeedSequence([seed, *words.tolist()]).generate_state(2, np.uint64)
-    return int(state[0]) << 64 | int(state[1])
-
-
-def run_cell(attack: Any, seed: int | None, trials: int, method: str, precision: float | None) -> engine.Result:
-    """Run one cell on one thread, from its own stream (the unit of work a worker gets)."""
-    cell = None if seed is None else cell_seed(seed, attack)
-    return engine.run(attack, trials, cell, method, precision, threads=1)
-
-
-def run_cells(
-    attacks: Sequence[Any],
-    *,
-    trials: int = 100_000,
-    seed: int | None = None,
-    method: str = "monte-carlo",
-    precision: float | None = None,
-    workers: int | None = None,
-    scheduler: str | None = None,
-) -> tuple[list[engine.Result], int | None]:
-    """Run every cell; return the results in order and the seed used.
-
-    Cells run on `workers` local threads (default: every core), or on the Dask cluster at
-    `scheduler`. Exact cells always run in process.
-    """
-    require(len(attacks) <= MAX_CELLS, "cells", len(attacks), f"expected at most {MAX_CELLS} cells")
-    engine.check_trials(trials)
-    workers = engine.check_threads(workers)
-    if method != "exact" and seed is None:
-        seed = engine.fresh_seed()
-    if method == "exact":
-        seed = None
-    arguments = [(attack, seed, trials, method, precision) for attack in attacks]
-    if scheduler and method != "exact":
-        return _run_on_dask(scheduler, arguments), seed
-    return parallel_map(lambda args: run_cell(*args), arguments, workers), seed
-
-
-def _run_on_dask(address: str, arguments: list[tuple]) -> list[engine.Result]:
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("scheduler", address, "Dask is not installed: pip install 'oddscalc[dask]'") from None
-    try:
-        client = Client(address, timeout=DASK_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise InputError("scheduler", address, f"no Dask scheduler answered there ({error})") from None
-    with client:
-        futures = client.map(run_cell, *zip(*arguments), pure=False)
-        return client.gather(futures)
-
 
 # --- values to vary -----------------------------------------------------------------
 
@@ -98,7 +36,7 @@ def parse_values(text: str, name: str = "vary") -> list[str]:
         start, stop, step = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
         require(step >= 1 and start <= stop, name, text, "expected a range low..high (like 1..18 or 2..12:2)")
         values = [str(v) for v in range(start, stop + 1, step)]
-        require(len(values) <= MAX_CELLS, name, text, f"expected at most {MAX_CELLS} values")
+        require(len(values) <= MAX_CELLS, name, text, f"expected at most {MAX_CELLS:,} values")
         return values
     if ".." in text:
         raise InputError(name, text, "expected a range of whole numbers like 1..18 (or a list like 2,4,6)")
@@ -188,6 +126,115 @@ class Goal:
         return value >= self.target if self.at_least else value <= self.target
 
 
+def summary_row(result: engine.Result, outcome: str, at_least: Iterable[int] = ()) -> dict[str, Any]:
+    """The statistics of one outcome as a flat row (for tidy tables)."""
+    dist = result[outcome]
+    row: dict[str, Any] = {
+        "outcome": outcome,
+        "mean": dist.mean,
+        "mean_stderr": dist.mean_stderr,
+        "sd": dist.sd,
+        "median": dist.median,
+        "p10": dist.quantile(0.1),
+        "p90": dist.quantile(0.9),
+    }
+    for k in at_least:
+        row[f"at_least_{k}"] = dist.at_least(k)
+        row[f"at_least_{k}_stderr"] = dist.at_least_stderr(k)
+    return row
+
+
+def run_details(result: engine.Result) -> dict[str, Any]:
+    """What a row says about how its cell ran: trials used, and the verification when asked for."""
+    row: dict[str, Any] = {}
+    if result.precision_reached is not None:
+        row["trials"] = result.trials
+        row["precision_reached"] = result.precision_reached
+    if result.verification:
+        check = result.verification[result.main]
+        row["cdf_gap"], row["dkw_bound"] = check.gap, check.bound
+        row["verified"] = result.verified
+    return row
+
+
+# --- sweeps --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """An attack run with one or two of its fields varied: every cell's values and result."""
+
+    names: tuple[str, ...]  # the varied fields
+    cells: tuple[tuple[Any, ...], ...]  # each cell's values, in the order of `names`
+    attacks: tuple[Any, ...]
+    results: tuple[engine.Result, ...]
+    seed: int | None
+    goal: Goal | None = None
+    seek: str = "smallest"
+
+    def rows(self, at_least: Sequence[int] = (1,), outcomes: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """One tidy row per cell and outcome (every outcome unless `outcomes` names some)."""
+        rows = []
+        for cell, result in zip(self.cells, self.results):
+            values = {name: text(value) for name, value in zip(self.names, cell)}
+            for outcome in outcomes or result.outcomes:
+                row = {**values, **summary_row(result, outcome, at_least), **run_details(result)}
+                if self.goal is not None and outcome == (self.goal.statistic.outcome or result.main):
+                    row[str(self.goal.statistic)], row[f"{self.goal.statistic}_stderr"] = \
+                        self.goal.statistic.value(result)
+                rows.append(row)
+        return rows
+
+    def scores(self) -> list[float]:
+        require(self.goal is not None, "goal", None, "is needed to score the cells")
+        return [self.goal.statistic.value(result)[0] for result in self.results]
+
+    @property
+    def reached(self) -> int | None:
+        """The index of the smallest (or largest, by `seek`) value that reaches the goal; None if none does."""
+        if self.goal is None:
+            return None
+        hits = [i for i, score in enumerate(self.scores()) if self.goal.reached(score)]
+        if not hits:
+            return None
+        return hits[0] if self.seek == "smallest" else hits[-1]
+
+    @property
+    def best(self) -> int:
+        """The index of the cell whose score comes nearest the goal's side."""
+        scores = self.scores()
+        return int(np.argmax(scores) if self.goal.at_least else np.argmin(scores))
+
+
+def sweep(attack: Any, vary: Mapping[str, Sequence[Any]], *, goal: Goal | None = None, seek: str = "smallest",
+          trials: int = 100_000, seed: engine.Seed = None, method: str = "monte-carlo",
+          precision: float | None = None, workers: int | None = None, scheduler: str | None = None,
+          progress: engine.Progress | None = None) -> Sweep:
+    """Run `attack` with each combination of the `vary` values of its fields.
+
+    `vary` maps one or two field names to their values (`{"bp": range(1, 19)}`). With a
+    `goal` (one field only), the sweep also finds the smallest value that reaches it, or
+    the largest with `seek="largest"`.
+    """
+    fields = {field.name for field in dataclasses.fields(attack)}
+    require(1 <= len(vary) <= 2, "vary", len(vary), "vary one or two options")
+    for name, values in vary.items():
+        require(name in fields, "vary", name, f"the attack has no option {name}; it has {', '.join(sorted(fields))}")
+        require(len(values) >= 1, "vary", name, "expected at least one value")
+    require(goal is None or len(vary) == 1, "goal", goal, "a goal needs exactly one varied option")
+    require(seek in ("smallest", "largest"), "seek", seek, "expected smallest or largest")
+    size = math.prod(len(values) for values in vary.values())
+    require(size <= MAX_CELLS, "vary", f"{size:,} cells", f"expected at most {MAX_CELLS:,} cells; vary fewer values")
+    names = tuple(vary)
+    cells = tuple(itertools.product(*(tuple(values) for values in vary.values())))
+    attacks = tuple(dataclasses.replace(attack, **dict(zip(names, cell))) for cell in cells)
+    results, seed = run_cells(attacks, trials=trials, seed=seed, method=method, precision=precision,
+                              workers=workers, scheduler=scheduler, progress=progress)
+    if goal is not None:
+        goal.statistic.value(results[0])  # refuse a goal about an outcome the attack does not have
+    return Sweep(names, cells, attacks, tuple(results), seed, goal, seek)
+
+
 # --- comparisons --------------------------------------------------------------------
 
 
@@ -211,190 +258,45 @@ def probability_greater(first: Distribution, second: Distribution) -> tuple[floa
     return p, math.sqrt(max(variance, 0.0))
 
 
-def summary_row(result: engine.Result, outcome: str, at_least: Iterable[int] = ()) -> dict[str, Any]:
-    """The statistics of one outcome as a flat row (for tidy tables)."""
-    dist = result[outcome]
-    row: dict[str, Any] = {
-        "outcome": outcome,
-        "mean": dist.mean,
-        "mean_stderr": dist.mean_stderr,
-        "sd": dist.sd,
-        "median": dist.median,
-        "p10": dist.quantile(0.1),
-        "p90": dist.quantile(0.9),
-    }
-    for k in at_least:
-        row[f"at_least_{k}"] = dist.at_least(k)
-        row[f"at_least_{k}_stderr"] = dist.at_least_stderr(k)
-    return row
-
-
-def seek(values: Sequence[Any], results: Sequence[engine.Result], goal: Goal) -> tuple[int | None, int]:
-    """Index of the first value reaching the goal (None if none does), and of the best one."""
-    scores = [goal.statistic.value(result)[0] for result in results]
-    reached = next((i for i, score in enumerate(scores) if goal.reached(score)), None)
-    best = int(np.argmax(scores) if goal.at_least else np.argmin(scores))
-    return reached, best
-
-
-def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int | None = None) -> list[Any]:
-    """Map over items on local threads (numpy releases the GIL)."""
-    workers = engine.check_threads(workers)
-    if workers <= 1 or len(items) <= 1:
-        return [function(item) for item in items]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(function, items))
-
-
-# --- grids of matchups from profiles -------------------------------------------------
-
-
-def setting(text: str) -> tuple[str, Any]:
-    """Read `NAME=VALUE` for `--set`: true/false, none, whole numbers, or text."""
-    name, equals, value = text.partition("=")
-    require(bool(equals) and bool(name.strip()), "set", text, "expected NAME=VALUE, like crossfire=true")
-    value = value.strip()
-    lowered = value.lower()
-    if lowered in ("true", "false"):
-        return name.strip().replace("-", "_"), lowered == "true"
-    if lowered == "none":
-        return name.strip().replace("-", "_"), None
-    try:
-        return name.strip().replace("-", "_"), int(value.removesuffix("+"))
-    except ValueError:
-        return name.strip().replace("-", "_"), value
-
-
-def adjuster(settings: Sequence[tuple[str, Any]]) -> Callable[[Any], Any]:
-    """A function that applies `--set` values to the attacks that have those fields."""
-    import dataclasses
-
-    def adjust(attack: Any) -> Any:
-        names = {f.name for f in dataclasses.fields(attack)}
-        changes = {name: value for name, value in settings if name in names}
-        return dataclasses.replace(attack, **changes) if changes else attack
-
-    return adjust
-
-
-def check_settings(settings: Sequence[tuple[str, Any]], attacks: Sequence[Any]) -> None:
-    """Refuse a `--set` name that no attack of the grid has."""
-    import dataclasses
-
-    names = {f.name for attack in attacks if attack is not None for f in dataclasses.fields(attack)}
-    for name, value in settings:
-        require(name in names, "set", f"{name}={value}",
-                f"no attack in this grid has {name}; they have {', '.join(sorted(names))}")
-
-
-def grid_rows(game: str, pairs: Sequence[Any], results: Sequence[engine.Result | None], at_least: Sequence[int],
-              all_outcomes: bool = False) -> list[dict[str, Any]]:
-    """One tidy row per matchup and outcome: statistics, P(kill the target unit), per 100 points."""
-    from .profiles import game_module
-
-    module = game_module(game)
-    rows = []
-    for pair, result in zip(pairs, results):
-        base = {"attacker": pair.attacker.name, "weapon": pair.weapon.name, "target": pair.target.name}
-        if result is None:
-            rows.append({**base, "outcome": module.MAIN, "mean": None})
-            continue
-        for outcome in result.outcomes if all_outcomes else (result.main,):
-            row = {**base, **summary_row(result, outcome, at_least)}
-            if outcome == result.main:
-                dist = result[outcome]
-                p_kill = dist.at_least(module.kill_threshold(pair.target, pair.attack))
-                row["p_kill"], row["p_kill_stderr"] = p_kill, dist.stderr(p_kill)
-                points = pair.attacker.points
-                row["points"] = points
-                if points:
-                    row["per_100_points"] = dist.mean * 100 / points
-                    row["per_100_points_stderr"] = dist.mean_stderr * 100 / points
-            rows.append(row)
-    return rows
-
-
-def rank(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
-    """Sort rows by a column, highest first (rows without it last), and number them."""
-    numeric = {key for row in rows for key, value in row.items()
-               if isinstance(value, (int, float)) and not key.endswith("_stderr")}
-    require(column in numeric, "sort", column, f"expected a column to rank by: {', '.join(sorted(numeric))}")
-    present = [row for row in rows if isinstance(row.get(column), (int, float))]
-    missing = [row for row in rows if not isinstance(row.get(column), (int, float))]
-    ordered = sorted(present, key=lambda row: -row[column]) + missing
-    return [{"rank": i, **row} for i, row in enumerate(ordered, 1)]
-
-
 @dataclass(frozen=True)
-class Grid:
-    """Every weapon of some units against some targets, run: the matchups and their results."""
+class Comparison:
+    """Several attacks run side by side, each compared on one of its outcomes (the main one by default)."""
 
-    game: str
-    pairs: tuple[Any, ...]  # profiles.Matchup, in order
-    results: tuple[engine.Result | None, ...]  # None where the weapon cannot attack the target
+    attacks: tuple[Any, ...]
+    results: tuple[engine.Result, ...]
     seed: int | None
+    outcomes: tuple[str, ...]  # the outcome compared, per attack
 
-    @property
-    def method(self) -> str:
-        return next(r for r in self.results if r is not None).method
+    def distribution(self, i: int) -> Distribution:
+        return self.results[i][self.outcomes[i]]
 
-    @property
-    def trials(self) -> int | None:
-        return next(r for r in self.results if r is not None).trials
+    def greater(self, i: int, j: int) -> tuple[float, float]:
+        """P(attack i's outcome > attack j's) and its standard error."""
+        return probability_greater(self.distribution(i), self.distribution(j))
 
-    def default_sort(self) -> str:
-        """Per 100 points when every attacker has points, else the mean."""
-        return "per_100_points" if all(pair.attacker.points for pair in self.pairs) else "mean"
-
-    def rows(self, at_least: Sequence[int] = (1,), all_outcomes: bool = False,
-             sort: str | None = None) -> list[dict[str, Any]]:
-        """The ranked tidy rows (see `grid_rows`)."""
-        rows = grid_rows(self.game, self.pairs, self.results, at_least, all_outcomes)
-        return rank(rows, sort or self.default_sort())
-
-    def frame(self, **options: Any):
-        """The ranked rows as a pandas DataFrame."""
-        from .tables import frame
-
-        return frame(self.rows(**options))
-
-    def matrix(self, statistic: Statistic | None = None) -> tuple[np.ndarray, list[str], list[str], str]:
-        """A statistic of the main outcome per (attacker: weapon, target): values, rows, columns, label."""
-        statistic = statistic or Statistic(None, "mean")
-        rows = list(dict.fromkeys(f"{p.attacker.name}: {p.weapon.name}" for p in self.pairs))
-        columns = list(dict.fromkeys(p.target.name for p in self.pairs))
-        values = np.full((len(rows), len(columns)), np.nan)
-        for pair, result in zip(self.pairs, self.results):
-            if result is not None:
-                values[rows.index(f"{pair.attacker.name}: {pair.weapon.name}"),
-                       columns.index(pair.target.name)] = statistic.value(result)[0]
-        main = next(r for r in self.results if r is not None).main
-        return values, rows, columns, statistic.label(main)
+    def rows(self, at_least: Sequence[int] = (1,)) -> list[dict[str, Any]]:
+        """One row per attack: its query, its outcome's statistics, and P(> #j) for every other."""
+        rows = []
+        for i, (attack, result) in enumerate(zip(self.attacks, self.results)):
+            query = attack.query().removeprefix("oddscalc ") if hasattr(attack, "query") else repr(attack)
+            row = {"#": i + 1, "query": query, **summary_row(result, self.outcomes[i], at_least),
+                   **run_details(result)}
+            for j in range(len(self.attacks)):
+                if j != i:
+                    row[f"P(> #{j + 1})"], row[f"P(> #{j + 1})_stderr"] = self.greater(i, j)
+            rows.append(row)
+        return rows
 
 
-def run_grid(roster: Any, targets: Any = None, *, attackers: Sequence[str] | None = None,
-             target_names: Sequence[str] | None = None, settings: Sequence[tuple[str, Any]] = (),
-             trials: int = 100_000, seed: int | None = None, method: str = "monte-carlo",
-             precision: float | None = None, workers: int | None = None, scheduler: str | None = None) -> Grid:
-    """Run every weapon of the roster's units (or `attackers`) against every target.
-
-    Targets come from `targets` (another roster of the same game) or the roster itself;
-    `settings` are `--set` values applied to every attack that has the field.
-    """
-    from .profiles import matchups
-
-    targets = targets if targets is not None else roster
-    pairs = matchups(roster.game, roster.select(attackers, "attackers"), targets.select(target_names, "targets"))
-    require(any(pair.attack is not None for pair in pairs), "file", roster.source,
-            "no weapon here can attack these targets")
-    check_settings(settings, [pair.attack for pair in pairs])
-    adjust = adjuster(settings)
-    pairs = [type(pair)(pair.attacker, pair.weapon, pair.target, adjust(pair.attack) if pair.attack else None)
-             for pair in pairs]
-    live = [i for i, pair in enumerate(pairs) if pair.attack is not None]
-    finished, seed = run_cells([pairs[i].attack for i in live], trials=trials, seed=seed, method=method,
-                               precision=precision, workers=workers, scheduler=scheduler)
-    results: list[engine.Result | None] = [None] * len(pairs)
-    for i, result in zip(live, finished):
-        results[i] = result
-    return Grid(roster.game, tuple(pairs), tuple(results), seed)
+def compare(attacks: Sequence[Any], *, outcome: str | None = None, trials: int = 100_000, seed: engine.Seed = None,
+            method: str = "monte-carlo", precision: float | None = None, workers: int | None = None,
+            scheduler: str | None = None, progress: engine.Progress | None = None) -> Comparison:
+    """Run the attacks and compare their main outcomes (or `outcome`, which each must have)."""
+    require(len(attacks) >= 2, "attacks", len(attacks), "expected at least two attacks to compare")
+    for attack in attacks:
+        require(outcome is None or outcome in attack.outcomes, "outcome", outcome,
+                f"{getattr(attack, 'COMMAND', type(attack).__name__)} has {', '.join(attack.outcomes)}")
+    results, seed = run_cells(attacks, trials=trials, seed=seed, method=method, precision=precision,
+                              workers=workers, scheduler=scheduler, progress=progress)
+    outcomes = tuple(outcome or result.main for result in results)
+    return Comparison(tuple(attacks), tuple(results), seed, outcomes)

@@ -25,11 +25,11 @@ ROW_FLOOR = 0.0005
 
 
 class Format(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-    markdown = "markdown"
-    bbcode = "bbcode"
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+    MARKDOWN = "markdown"
+    BBCODE = "bbcode"
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class Table:
         return out.getvalue()
 
     def render(self, fmt: Format) -> str:
-        if fmt is Format.json:
+        if fmt is Format.JSON:
             return json.dumps([dict(zip(self.columns, row)) for row in self.rows], indent=2, default=_plain)
         return getattr(self, fmt.value)()
 
@@ -128,11 +128,17 @@ def number(value: float, stderr: float | None = None) -> str:
     return f"{text} ± {stderr:.2g}" if stderr else text
 
 
-def describe(result: Result) -> str:
-    """One line that says how a result was made."""
-    if result.method == "exact":
+def provenance(method: str, trials: int | None, seed: int | None, per_cell: bool = False) -> str:
+    """The one line that says how an answer was made: version, method, trials and seed."""
+    if method == "exact":
         return f"oddscalc {__version__} · exact"
-    return f"oddscalc {__version__} · Monte Carlo, {result.trials:,} trials, seed {result.seed}"
+    return (f"oddscalc {__version__} · Monte Carlo, {trials:,} trials{' per cell' if per_cell else ''}, "
+            f"seed {seed}")
+
+
+def describe(result: Result) -> str:
+    """How a result was made (`provenance` of its method, trials and seed)."""
+    return provenance(result.method, result.trials, result.seed)
 
 
 def pmf_table(result: Result, name: str | None = None) -> Table:
@@ -207,6 +213,8 @@ def result_json(result: Result, command: str) -> dict[str, Any]:
         "seed": result.seed,
         "outcomes": outcomes,
     }
+    if result.precision_reached is not None:
+        data["precision_reached"] = result.precision_reached
     if result.verification:
         data["verify"] = {
             name: {"cdf_gap": check.gap, "bound": check.bound, "alpha": check.alpha, "within": check.within}
@@ -230,17 +238,17 @@ def result_csv(result: Result) -> str:
 
 def render_result(result: Result, fmt: Format, command: str) -> str:
     """Render a query result in one of the five formats."""
-    if fmt is Format.json:
+    if fmt is Format.JSON:
         return json.dumps(result_json(result, command), indent=2)
-    if fmt is Format.csv:
+    if fmt is Format.CSV:
         return result_csv(result)
     title = f"{command}\n{describe(result)}"
     pieces = [pmf_table(result), summary_table(result)]
     notes = verification_notes(result)
-    if fmt is Format.table:
+    if fmt is Format.TABLE:
         body = "\n\n".join(piece.text() for piece in pieces)
         return "\n".join([title, "", body, *([""] + list(notes) if notes else [])])
-    if fmt is Format.markdown:
+    if fmt is Format.MARKDOWN:
         head = f"`{command}`  \n{describe(result)}"
         body = "\n\n".join(piece.markdown() for piece in pieces)
         return "\n\n".join([head, body, *notes])
@@ -251,19 +259,17 @@ def render_result(result: Result, fmt: Format, command: str) -> str:
 def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, header: dict[str, Any],
                 notes: Sequence[str] = (), extra: dict[str, Any] | None = None) -> str:
     """Render a study's tidy rows with a header saying how they were made."""
-    if fmt is Format.json:
+    if fmt is Format.JSON:
         data = {"oddscalc": __version__, **header, "rows": list(rows), **(extra or {})}
         return json.dumps(data, indent=2, default=_plain)
-    if fmt is Format.csv:
+    if fmt is Format.CSV:
         return Table(tuple(columns), tuple(tuple(row.get(c, "") for c in columns) for row in rows)).csv()
     table = _with_errors(columns, rows)
     method = header.get("method")
-    how = ("" if method is None else " · exact" if method == "exact"
-           else f" · Monte Carlo, {header['trials']:,} trials per cell, seed {header['seed']}")
-    line = f"oddscalc {__version__}{how}"
-    if fmt is Format.table:
+    line = f"oddscalc {__version__}" if method is None else provenance(method, header["trials"], header["seed"], True)
+    if fmt is Format.TABLE:
         return "\n".join([header["command"], line, "", table.text(), *([""] + list(notes) if notes else [])])
-    if fmt is Format.markdown:
+    if fmt is Format.MARKDOWN:
         return "\n\n".join([f"`{header['command']}`  \n{line}", table.markdown(), *notes])
     return "\n\n".join([f"[code]{header['command']}[/code]\n{line}", table.bbcode(), *notes])
 

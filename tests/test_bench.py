@@ -3,18 +3,22 @@
 import numpy as np
 import pytest
 
-from oddscalc import bench, engine
+from fractions import Fraction
+
+from oddscalc import engine
+from oddscalc import pmf as pmfs
+from oddscalc.bench import epic, run, t9a
 from oddscalc.distribution import Distribution, dkw_bound
 
 
 def test_quick_benchmark_prints_every_figure(capsys):
-    bench.main(["--quick", "--no-cluster"])
+    run.main(["--quick", "--no-cluster"])
     out = capsys.readouterr().out
     for text in ("random generator", "canonical", "maximised 2d6", "scaling", "grid 4 x 4", "wall"):
         assert text in out
 
 
-@pytest.mark.parametrize("case", bench.all_cases(), ids=lambda case: case.name)
+@pytest.mark.parametrize("case", run.all_cases(), ids=lambda case: case.name)
 def test_each_baseline_runs_the_same_kind_of_attack(case):
     """The baselines are honest: they sample the same main outcome as the attack's exact twin."""
     exact = engine.run(case.attack, method="exact")
@@ -23,3 +27,21 @@ def test_each_baseline_runs_the_same_kind_of_attack(case):
     assert values.shape == (200_000,)
     assert abs(values.mean() - main.mean) <= 5 * main.sd / np.sqrt(values.size) + 1e-12
     assert Distribution.from_samples(values).cdf_gap(main) <= dkw_bound(values.size, 1e-6)
+
+
+def test_bench_cases_run():
+    for case in epic.cases():
+        rng = np.random.default_rng(1)
+        case.baseline(rng, 1000)
+        assert case.target == 5.0
+        assert set(case.attack.outcomes) <= {"kills", "hits", "blast_markers", "broken"}
+        assert not np.isnan(pmfs.mean(case.attack.exact()["kills"]))
+
+
+
+def test_bench_case_is_the_issue_attack():
+    (case,) = t9a.cases()
+    assert case.name.startswith("t9a melee 20 attacks")
+    exact = case.attack.exact(fractions=True)
+    # 20 · 1/2 · 2/3 · (2/3 · 2/3) unsaved wounds, each 5/3 Health Points
+    assert pmfs.mean(exact["unsaved"]) == Fraction(80, 27) and pmfs.mean(exact["health_lost"]) == Fraction(80, 27) * Fraction(5, 3)

@@ -179,15 +179,16 @@ def test_a_query_does_not_import_pandas_or_matplotlib():
 
 
 def test_progress_bar_only_on_a_terminal_and_after_two_seconds(monkeypatch):
-    from oddscalc.cli import common
+    from oddscalc.cli import output
 
-    assert common.progress_for_terminal() is None  # pytest's stderr is not a terminal
+    with output.progress_bar() as bar:
+        assert bar is None  # pytest's stderr is not a terminal
     clock = [100.0]
-    monkeypatch.setattr(common.time, "monotonic", lambda: clock[0])
-    progress = common.TerminalProgress()
+    monkeypatch.setattr(output.time, "monotonic", lambda: clock[0])
+    progress = output.TerminalProgress("sampling")
     progress(1, 10)
     assert progress.bar is None  # a quick run never shows a bar
-    clock[0] += common.PROGRESS_AFTER + 0.1
+    clock[0] += output.PROGRESS_AFTER + 0.1
     progress(5, 10)
     assert progress.bar is not None and progress.bar.tasks[0].completed == 5
     progress.close()

@@ -5,8 +5,8 @@ from fractions import Fraction
 import pytest
 from clirun import assert_refused, assert_same, exact_json, run
 
-from oddscalc.epic import Assault, Barrage, Shoot
-from oddscalc.epic_saves import Weapon
+from oddscalc.epic import Assault, Barrage, EpicShoot
+from oddscalc.epic.saves import Ability
 
 SHOOT = ("epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+")
 
@@ -14,7 +14,7 @@ SHOOT = ("epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--
 def test_shoot_outcomes_and_options(capsys):
     data = exact_json(capsys, *SHOOT, "--crossfire")
     assert list(data["outcomes"]) == ["kills", "hits", "blast_markers", "broken"]
-    assert_same(data["outcomes"], Shoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True))
+    assert_same(data["outcomes"], EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True))
 
 
 @pytest.mark.parametrize(
@@ -23,9 +23,9 @@ def test_shoot_outcomes_and_options(capsys):
         (("--modifier", "-1", "--cover-save", "4+", "--armour", "6"),
          dict(modifier=-1, cover_save=4, armour=6)),
         (("--armour", "none", "--invulnerable", "--weapon", "macro"),
-         dict(armour=None, invulnerable=True, weapon=Weapon.macro)),
-        (("--reinforced", "--weapon", "titan-killer"), dict(reinforced=True, weapon=Weapon.titan_killer)),
-        (("--reinforced", "--weapon", "lance"), dict(reinforced=True, weapon=Weapon.lance)),
+         dict(armour=None, invulnerable=True, weapon=Ability.MACRO)),
+        (("--reinforced", "--weapon", "titan-killer"), dict(reinforced=True, weapon=Ability.TITAN_KILLER)),
+        (("--reinforced", "--weapon", "lance"), dict(reinforced=True, weapon=Ability.LANCE)),
         (("--disrupt", "--blast-markers", "2", "--formation", "9"), dict(disrupt=True, blast_markers=2, formation=9)),
         (("--in-cover", "--ignore-cover", "--cover-save", "5+"), dict(in_cover=True, ignore_cover=True, cover_save=5)),
         (("--sniper", "--crossfire"), dict(sniper=True, crossfire=True)),
@@ -35,7 +35,7 @@ def test_shoot_options_reach_the_attack(capsys, options, attack):
     data = exact_json(capsys, *SHOOT, *options)
     settings = dict(shots=12, to_hit=4, units=6, armour=4)
     settings.update(attack)
-    assert_same(data["outcomes"], Shoot(**settings))
+    assert_same(data["outcomes"], EpicShoot(**settings))
 
 
 def test_shoot_samples_with_a_seed(capsys):

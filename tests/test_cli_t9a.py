@@ -3,8 +3,8 @@
 import pytest
 from clirun import assert_refused, assert_same, exact_json, run
 
-from oddscalc.t9a import Melee, Shoot
-from oddscalc.t9a_rolls import Charge, Direction, DisciplineTest
+from oddscalc.t9a import Melee, T9AShoot
+from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 
 MELEE = ("t9a", "melee", "--attacks", "10", "--offensive", "4", "--defensive", "4", "--strength", "4",
          "--resilience", "3")
@@ -68,7 +68,7 @@ def test_shoot_options_reach_the_attack(capsys, options, attack):
     data = exact_json(capsys, *SHOOT, *options)
     settings = dict(SHOOT_SETTINGS)
     settings.update(attack)
-    assert_same(data["outcomes"], Shoot(**settings))
+    assert_same(data["outcomes"], T9AShoot(**settings))
 
 
 def test_hopeless_shots_in_the_table(capsys):

@@ -12,11 +12,11 @@ from oddscalc.dust import (
     Phaser,
     Reactive,
     Salvo,
-    Save,
+    CoverSave,
     WeaponLine,
     cover_save,
 )
-from oddscalc.dust_board import Cover
+from oddscalc.dust.board import Cover
 from oddscalc.errors import InputError
 
 F = Fraction
@@ -57,7 +57,7 @@ def test_damage_per_hit():
 
 
 def test_hits_are_counted_before_saves():
-    line = WeaponLine(4, save=Save.MISS).exact(fractions=True)
+    line = WeaponLine(4, save=CoverSave.MISS).exact(fractions=True)
     assert exact_list(line["hits"]) == binomial(4, F(1, 3))
     assert exact_list(line["damage"]) == binomial(4, F(1, 9))
 
@@ -127,7 +127,7 @@ def test_phaser_two_aim_dice_by_brute_force():
 
 def test_phaser_ignores_cover():
     with pytest.raises(TypeError):
-        Phaser(2, 3, save=Save.HIT)
+        Phaser(2, 3, save=CoverSave.HIT)
 
 
 # --- §1.6: salvo -----------------------------------------------------------------------
@@ -265,8 +265,8 @@ def test_whole_line_by_brute_force():
 
 
 def test_cover_save_of_a_square():
-    assert cover_save(Cover.SOFT) is Save.HIT
-    assert cover_save("none") is Save.NONE
+    assert cover_save(Cover.SOFT) is CoverSave.HIT
+    assert cover_save("none") is CoverSave.NONE
 
 
 # --- bad input -----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from oddscalc.dust_board import (
+from oddscalc.dust.board import (
     Board,
     Corner,
     Cover,

@@ -1,6 +1,7 @@
 import pytest
 
-from oddscalc import profiles
+from oddscalc import games
+from oddscalc.grid import matchups
 from oddscalc.errors import InputError
 
 GOOD = '''
@@ -23,20 +24,20 @@ special = ["disrupt"]
 
 
 def test_a_good_roster_loads():
-    roster = profiles.parse(GOOD, "test.toml")
+    roster = games.parse_roster(GOOD, "test.toml")
     unit = roster.unit("Marines")
-    assert roster.game == "epic" and unit.points == 300 and unit["armour"] == 4 and unit["cover_save"] is None
+    assert roster.game.name == "epic" and unit.points == 300 and unit["armour"] == 4 and unit["cover_save"] is None
     assert unit.weapons[0]["at"] == 6 and unit.weapons[0]["special"] == ("disrupt",)
 
 
-@pytest.mark.parametrize("game", profiles.GAMES)
+@pytest.mark.parametrize("game", list(games.GAMES))
 def test_the_bundled_examples_load_and_every_unit_meets_every_target(game):
     try:
-        roster = profiles.load(game=game)
+        roster = games.load_roster(None, game)
     except ModuleNotFoundError:
         pytest.skip(f"{game} is not built yet")
     assert 3 <= len(roster.units) <= 12
-    pairs = profiles.matchups(game, roster.units, roster.units)
+    pairs = matchups(games.GAMES[game], roster.units, roster.units)
     assert any(pair.attack is not None for pair in pairs)
 
 
@@ -59,7 +60,7 @@ BAD = [
 @pytest.mark.parametrize("text, message", BAD, ids=[m for _, m in BAD])
 def test_bad_rosters_name_the_file_unit_and_field(text, message):
     with pytest.raises(InputError) as error:
-        profiles.parse(text, "army.toml")
+        games.parse_roster(text, "army.toml")
     assert error.value.name == "file" and error.value.value == "army.toml"
     assert message in error.value.allowed
     if "field" in message:
@@ -68,12 +69,12 @@ def test_bad_rosters_name_the_file_unit_and_field(text, message):
 
 def test_a_missing_file():
     with pytest.raises(InputError) as error:
-        profiles.load("/no/such/roster.toml")
+        games.load_roster("/no/such/roster.toml")
     assert "no such file" in error.value.allowed
 
 
 def test_select_refuses_unknown_units():
-    roster = profiles.parse(GOOD, "test.toml")
+    roster = games.parse_roster(GOOD, "test.toml")
     with pytest.raises(InputError) as error:
         roster.select(["Marine"], "targets")
     assert error.value.name == "targets" and "did you mean Marines" in error.value.allowed
@@ -107,13 +108,13 @@ phaser = "2z3"
 
 
 def test_dust_lines_meet_armour_classes():
-    roster = profiles.parse(DUST, "dust.toml")
-    pairs = {(p.weapon.name, p.target.name): p.attack for p in profiles.matchups("dust", roster.units, roster.units)}
+    roster = games.parse_roster(DUST, "dust.toml")
+    pairs = {(p.weapon.name, p.target.name): p.attack for p in matchups(games.GAMES['dust'], roster.units, roster.units)}
     rifles = pairs[("Rifles", "Grenadiers")]
-    assert rifles.dice == 6 and rifles.damage == 1  # 3 models × 2/1 against class 2
+    assert rifles.rolled == 6 and rifles.damage == 1  # 3 models × 2/1 against class 2
     assert pairs[("Rifles", "Walker")] is None  # no vehicle line
     assert pairs[("Phaser", "Walker")].aim == 2
-    from oddscalc import dust_profiles
+    from oddscalc.dust import roster as dust_profiles
 
     assert dust_profiles.kill_threshold(roster.unit("Walker")) == 6
 
@@ -131,7 +132,7 @@ def test_dust_lines_meet_armour_classes():
 )
 def test_bad_dust_rosters(change, message):
     with pytest.raises(InputError) as error:
-        profiles.parse(DUST.replace(*change), "dust.toml")
+        games.parse_roster(DUST.replace(*change), "dust.toml")
     assert message in error.value.allowed
 
 
@@ -181,15 +182,15 @@ strength = 8
 
 
 def test_t9a_profiles_meet_targets():
-    roster = profiles.parse(T9A, "t9a.toml")
-    pairs = {(p.weapon.name, p.target.name): p.attack for p in profiles.matchups("t9a", roster.units, roster.units)}
+    roster = games.parse_roster(T9A, "t9a.toml")
+    pairs = {(p.weapon.name, p.target.name): p.attack for p in matchups(games.GAMES['t9a'], roster.units, roster.units)}
     club = pairs[("Club", "Spearmen")]
     assert str(club.attacks) == "1d6" and str(club.multiple_wounds) == "1d3" and club.health == 1
     assert club.offensive == 3 and club.defensive == 3 and club.strength == 6 and club.models == 20
     assert club.reroll_hits.value == "failed"
     rocks = pairs[("Rocks", "Giant")]
     assert rocks.aim == 4 and rocks.strength == 8 and rocks.resilience == 6 and rocks.health == 6
-    from oddscalc import t9a_profiles
+    from oddscalc.t9a import roster as t9a_profiles
 
     assert t9a_profiles.kill_threshold(roster.unit("Giant")) == 6
 
@@ -206,5 +207,5 @@ def test_t9a_profiles_meet_targets():
 )
 def test_bad_t9a_rosters(change, message):
     with pytest.raises(InputError) as error:
-        profiles.parse(T9A.replace(*change), "t9a.toml")
+        games.parse_roster(T9A.replace(*change), "t9a.toml")
     assert message in error.value.allowed

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from oddscalc import engine, studies
+from oddscalc import cells, engine, studies
 from oddscalc.dice import DiceExpression
 from oddscalc.distribution import Distribution
 from oddscalc.errors import InputError
@@ -16,26 +16,26 @@ def same(a: engine.Result, b: engine.Result) -> bool:
 
 
 def test_cell_seed_depends_on_the_seed_and_the_attack_only():
-    assert studies.cell_seed(1, HitAndSave(3, 4, 5)) == studies.cell_seed(1, HitAndSave(3, 4, 5))
-    assert studies.cell_seed(1, HitAndSave(3, 4, 5)) != studies.cell_seed(2, HitAndSave(3, 4, 5))
-    assert studies.cell_seed(1, HitAndSave(3, 4, 5)) != studies.cell_seed(1, HitAndSave(3, 4, 4))
+    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) == cells.cell_seed(1, HitAndSave(3, 4, 5))
+    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) != cells.cell_seed(2, HitAndSave(3, 4, 5))
+    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) != cells.cell_seed(1, HitAndSave(3, 4, 4))
 
 
 def test_threads_give_the_same_table_as_series():
-    series, seed = studies.run_cells(ATTACKS, trials=20_000, seed=7, workers=1)
-    parallel, _ = studies.run_cells(ATTACKS, trials=20_000, seed=7, workers=2)
+    series, seed = cells.run_cells(ATTACKS, trials=20_000, seed=7, workers=1)
+    parallel, _ = cells.run_cells(ATTACKS, trials=20_000, seed=7, workers=2)
     assert seed == 7
     assert all(same(a, b) for a, b in zip(series, parallel))
 
 
 def test_adding_a_cell_does_not_change_the_others():
-    fewer, _ = studies.run_cells(ATTACKS[:3], trials=20_000, seed=7)
-    more, _ = studies.run_cells([HitAndSave(9, 3, 3)] + ATTACKS, trials=20_000, seed=7)
+    fewer, _ = cells.run_cells(ATTACKS[:3], trials=20_000, seed=7)
+    more, _ = cells.run_cells([HitAndSave(9, 3, 3)] + ATTACKS, trials=20_000, seed=7)
     assert all(same(a, b) for a, b in zip(fewer, more[1:4]))
 
 
 def test_exact_cells_have_no_seed():
-    results, seed = studies.run_cells(ATTACKS[:2], method="exact")
+    results, seed = cells.run_cells(ATTACKS[:2], method="exact")
     assert seed is None and results[0].method == "exact"
 
 
@@ -65,13 +65,21 @@ def test_goals_and_statistics():
         studies.Statistic.parse("average")
 
 
-def test_seek_finds_the_smallest_value_and_the_best():
-    results = [engine.run(HitAndSave(n, 4, 5), method="exact") for n in range(1, 8)]
+def test_sweep_seeks_the_smallest_value_and_the_best():
     goal = studies.Goal.parse("at_least_2>=0.5")
-    reached, best = studies.seek(range(1, 8), results, goal)
+    found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 8)}, goal=goal, method="exact")
     # P(≥ 2 unsaved) with n dice at 1/3 each: first above 1/2 at n = 5
     chances = [1 - (2 / 3) ** n - n * (1 / 3) * (2 / 3) ** (n - 1) for n in range(1, 8)]
-    assert reached == next(i for i, c in enumerate(chances) if c >= 0.5) and best == 6
+    assert found.reached == next(i for i, c in enumerate(chances) if c >= 0.5) and found.best == 6
+    assert found.cells[found.reached] == (5,) and found.attacks[found.reached] == HitAndSave(5, 4, 5)
+    assert found.scores() == pytest.approx(chances)
+
+
+def test_sweep_seeks_the_largest_value_below_a_ceiling():
+    goal = studies.Goal.parse("at_least_2<=0.3")
+    found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 8)}, goal=goal, seek="largest", method="exact")
+    chances = [1 - (2 / 3) ** n - n * (1 / 3) * (2 / 3) ** (n - 1) for n in range(1, 8)]
+    assert found.reached == max(i for i, c in enumerate(chances) if c <= 0.3) and found.best == 0
 
 
 def test_probability_greater_exact_and_its_standard_error():
@@ -94,14 +102,14 @@ def test_summary_row():
 
 
 def test_a_dask_cluster_gives_the_same_table(cluster):
-    local, _ = studies.run_cells(ATTACKS, trials=30_000, seed=11)
-    remote, _ = studies.run_cells(ATTACKS, trials=30_000, seed=11, scheduler=cluster.scheduler_address)
+    local, _ = cells.run_cells(ATTACKS, trials=30_000, seed=11)
+    remote, _ = cells.run_cells(ATTACKS, trials=30_000, seed=11, scheduler=cluster.scheduler_address)
     assert all(same(a, b) for a, b in zip(local, remote))
 
 
 def test_no_scheduler_there_is_a_clear_error(monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(studies, "DASK_TIMEOUT", "1s")
+    monkeypatch.setattr(cells, "DASK_TIMEOUT", "1s")
     with pytest.raises(InputError) as error:
-        studies.run_cells(ATTACKS[:1], trials=1000, seed=1, scheduler="tcp://127.0.0.1:1")
+        cells.run_cells(ATTACKS[:1], trials=1000, seed=1, scheduler="tcp://127.0.0.1:1")
     assert error.value.name == "scheduler"

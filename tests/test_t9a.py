@@ -10,18 +10,9 @@ from agreement import as_pmf, enumerate_faces, exact_list
 
 from oddscalc import pmf as pmfs
 from oddscalc.errors import InputError
-from oddscalc.t9a import (
-    Melee,
-    Save,
-    Shoot,
-    SpecialSave,
-    armour_need,
-    bench_cases,
-    melee_need,
-    special_save,
-    wound_need,
-)
-from oddscalc.t9a_rolls import Charge, Direction, DisciplineTest
+from oddscalc.t9a import Melee, T9AShoot, armour_need, melee_need, wound_need
+from oddscalc.t9a.attacks import Special, SpecialSave, special_save
+from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 
 F = Fraction
 
@@ -62,7 +53,7 @@ def test_melee_natural_one_fails_and_six_hits(offensive, defensive, modifier):
 @pytest.mark.parametrize("modifier", range(-6, 5))
 @pytest.mark.parametrize("aim", range(2, 7))
 def test_shooting_to_hit(aim, modifier):
-    attack = Shoot(shots=1, aim=aim, modifier=modifier, strength=3, resilience=3)
+    attack = T9AShoot(shots=1, aim=aim, modifier=modifier, strength=3, resilience=3)
     need = aim - modifier
     # §3.4: a natural 1 misses; 7+ is a 6 then 4+ (1/12); 8+ cannot hit
     expected = F(7 - max(need, 2), 6) if need <= 6 else F(1, 12) if need == 7 else F(0)
@@ -104,11 +95,11 @@ def test_armour_save_chance(armour, ap):
 
 def test_special_save_choice():
     # §3.7: the better eligible one; Divine's re-roll counted
-    assert special_save(3, 4, divine=False, fortitude_allowed=True) == SpecialSave(Save.aegis, 3)
-    assert special_save(5, 4, divine=False, fortitude_allowed=True) == SpecialSave(Save.fortitude, 4)
-    assert special_save(4, 4, divine=True, fortitude_allowed=True) == SpecialSave(Save.fortitude, 4)
-    assert special_save(2, 3, divine=True, fortitude_allowed=True) == SpecialSave(Save.aegis, 2)  # 25/36 > 24/36
-    assert special_save(5, 2, divine=False, fortitude_allowed=False) == SpecialSave(Save.aegis, 5)
+    assert special_save(3, 4, divine=False, fortitude_allowed=True) == SpecialSave(Special.AEGIS, 3)
+    assert special_save(5, 4, divine=False, fortitude_allowed=True) == SpecialSave(Special.FORTITUDE, 4)
+    assert special_save(4, 4, divine=True, fortitude_allowed=True) == SpecialSave(Special.FORTITUDE, 4)
+    assert special_save(2, 3, divine=True, fortitude_allowed=True) == SpecialSave(Special.AEGIS, 2)  # 25/36 > 24/36
+    assert special_save(5, 2, divine=False, fortitude_allowed=False) == SpecialSave(Special.AEGIS, 5)
     assert special_save(None, 2, divine=False, fortitude_allowed=False) is None
 
 
@@ -302,11 +293,11 @@ BRUTE_FORCE = {
     "Toxic against Armour 6": (Melee(attacks=1, offensive=4, defensive=4, resilience=3, toxic=True, armour=6,
                                      aegis=5), 3),
     "hopeless shot, Battle Focus and Poison, re-rolled": (
-        Shoot(shots=1, aim=5, modifier=-2, strength=4, resilience=4, battle_focus=True, poison=True,
+        T9AShoot(shots=1, aim=5, modifier=-2, strength=4, resilience=4, battle_focus=True, poison=True,
               reroll_hits="failed"), 6),
-    "hopeless shot, Poison, armour": (Shoot(shots=1, aim=4, modifier=-3, strength=4, resilience=4, poison=True,
+    "hopeless shot, Poison, armour": (T9AShoot(shots=1, aim=4, modifier=-3, strength=4, resilience=4, poison=True,
                                            armour=3), 3),
-    "shot at -1, Battle Focus": (Shoot(shots=1, aim=3, modifier=-1, strength=4, resilience=4, battle_focus=True,
+    "shot at -1, Battle Focus": (T9AShoot(shots=1, aim=3, modifier=-1, strength=4, resilience=4, battle_focus=True,
                                        armour=1), 5),
     "Multiple Wounds (D3+1) vs 3 Health": (Melee(attacks=1, **BASE, armour=2, multiple_wounds="d3+1", health=3), 4),
     "Multiple Wounds (2D6) vs 5 Health": (Melee(attacks=1, **BASE, multiple_wounds="2d6", health=5), 4),
@@ -413,7 +404,7 @@ def test_bad_shoot_options(options, name):
     settings = dict(shots=10, aim=4, strength=3, resilience=3)
     settings.update(options)
     with pytest.raises(InputError) as error:
-        Shoot(**settings)
+        T9AShoot(**settings)
     assert error.value.name == name
 
 
@@ -427,11 +418,3 @@ def test_bad_roll_options(make, name):
     with pytest.raises(InputError) as error:
         make()
     assert error.value.name == name
-
-
-def test_bench_case_is_the_issue_attack():
-    (case,) = bench_cases()
-    assert case.name.startswith("t9a melee 20 attacks")
-    exact = case.attack.exact(fractions=True)
-    # 20 · 1/2 · 2/3 · (2/3 · 2/3) unsaved wounds, each 5/3 Health Points
-    assert mean(exact["unsaved"]) == F(80, 27) and mean(exact["health_lost"]) == F(80, 27) * F(5, 3)

@@ -1,4 +1,10 @@
-"""The oddscalc command line (Typer): parse, call one library function, render."""
+"""The oddscalc command line (Typer): parse, call one library function, render.
+
+Where things are: `options.py` declares the common options and the registry of query
+commands; `output.py` prints answers and plots; `errors.py` the one-line errors; one
+module per game holds its query builders (options → attack); `studies.py` the sweep,
+compare, grid, profiles and rules commands.
+"""
 
 import sys
 from typing import Annotated, Optional
@@ -6,7 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 from . import dust, epic, studies, t9a
-from .common import query, run_app, whole
+from .options import query, whole
+from .output import run_app
 
 app = typer.Typer(
     name="oddscalc",
@@ -74,7 +81,18 @@ studies.register(app)
 
 def main(argv: Optional[list] = None) -> int:
     """Run the command line and return its exit code."""
-    return run_app(app, argv)
+    return run_app(root_command(), argv)
+
+
+def root_command():
+    """The Click command behind the Typer app (built once)."""
+    global _ROOT
+    if _ROOT is None:
+        _ROOT = typer.main.get_command(app)
+    return _ROOT
+
+
+_ROOT = None
 
 
 def run() -> None:

@@ -1,21 +1,15 @@
 """`oddscalc dust …`: Dust Tactics attacks (RULES.md §1) and the board's line of sight."""
 
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from ..dust import Artillery, Save, Success
-from ..dust_board import Corner, Kind
+from ..dust import Artillery, Corner, CoverSave, Kind, Success
 from ..errors import InputError
-from .common import examples_epilog, input_error, query, whole
+from .errors import input_error
+from .options import examples_epilog, query, whole
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
-
-
-def _value(choice: Optional[Enum]) -> Optional[str]:
-    return None if choice is None else choice.value
-
 
 DIE = "The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3)."
 MAP_CODES = (
@@ -31,25 +25,21 @@ SIGHT = (
     "corner is blocked, by default, only when both squares it passes between block (--corner)."
 )
 
-# --- shared options -------------------------------------------------------------------
+# --- options several commands take ---------------------------------------------------
 
 Sustained = Annotated[bool, typer.Option("--sustained", help="Sustained attack: re-roll all misses once "
                                                              "(takes both actions).")]
 Berserk = Annotated[bool, typer.Option("--berserk", help="Berserk: one more re-roll pass of the failed dice "
                                                          "(open rules question: stacks with --sustained).")]
-SaveOption = Annotated[Optional[Save], typer.Option(
-    "--save", help="The target's cover save: hit (a hit survives 2/3, soft cover), miss (survives 1/3, "
-                   "hard cover) or none.")]
+SAVE = ("The target's cover save: hit (a hit survives 2/3, soft cover), miss (survives 1/3, hard cover) or "
+        "none.")
+SaveOption = Annotated[CoverSave, typer.Option("--save", help=SAVE)]
 Resilient = Annotated[bool, typer.Option("--resilient", help="The target is Damage Resilient: one die per "
                                                              "damage point, each hit cancels a point.")]
 Models = Annotated[int, whole("Models M in the target unit.", "--models", metavar="M")]
-CornerOption = Annotated[Optional[Corner], typer.Option(
-    "--corner", help="A line exactly through a corner is blocked when both (default) / either of the two "
-                     "squares it passes between block, or never.")]
-
-
-def _save(save: Optional[Save]) -> str:
-    return "none" if save is None else save.value
+Count = Annotated[int, whole("Models firing the weapon: their dice add up (1 to 20).", "--count", metavar="C")]
+CORNER = ("A line exactly through a corner is blocked when both (default) / either of the two squares it "
+          "passes between block, or never.")
 
 
 # --- queries ----------------------------------------------------------------------------
@@ -57,7 +47,7 @@ def _save(save: Optional[Save]) -> str:
 
 @query(
     app,
-    "attack",
+    "dust attack",
     examples=[
         "oddscalc dust attack --dice 4 --sustained --exact",
         "oddscalc dust attack --dice 3 --damage 2 --burst --save miss",
@@ -72,7 +62,8 @@ def attack(
     berserk: Berserk = False,
     burst: Annotated[bool, typer.Option("--burst", help="Burst fire at a target that has not moved this "
                                                         "round: double the dice.")] = False,
-    save: SaveOption = None,
+    save: Annotated[Optional[CoverSave], typer.Option("--save", help=SAVE + " With --board: the map's cover.")]
+    = None,
     resilient: Resilient = False,
     artillery: Annotated[Optional[Artillery], typer.Option(
         "--artillery", help="Artillery (range A): direct (own line of sight, sustained allowed) or indirect "
@@ -82,6 +73,7 @@ def attack(
     indirect_success: Annotated[Success, typer.Option(
         "--indirect-success", help="The face an indirect artillery die succeeds on: hit (1/3) or blank (2/3). "
                                    "An open rules question; hit is the default.")] = Success.HIT,
+    count: Count = 1,
     board: Annotated[Optional[str], typer.Option("--board", metavar="MAP", help="Check the shot on this map "
                                                  "(a file, or ruins / crossroads); needs --from and --to.")] = None,
     from_square: Annotated[Optional[str], typer.Option("--from", metavar="SQ", help="The attacker's square "
@@ -89,7 +81,7 @@ def attack(
     to_square: Annotated[Optional[str], typer.Option("--to", metavar="SQ", help="The target's square.")] = None,
     target: Annotated[Optional[Kind], typer.Option(
         "--target", help="What the target is, for its cover on the map (default soldier).")] = None,
-    corner: CornerOption = None,
+    corner: Annotated[Optional[Corner], typer.Option("--corner", help=CORNER)] = None,
 ):
     """Roll a weapon line N/D: N Dust dice, D damage for each hit that gets past the save.
 
@@ -106,45 +98,27 @@ def attack(
     hit) unless you give --save yourself. Outcomes: damage, hits (after re-rolls, before
     saves).
     """
-    from ..dust import WeaponLine
+    from ..dust import WeaponLine, check_shot, cover_save
 
-    given = _value(save)
     if board is not None:
-        given = _board_save(board, from_square, to_square, _value(target) or "soldier", _value(corner) or "both",
-                            given)
+        _, sight = check_shot(board, from_square, to_square, target or Kind.SOLDIER, corner or Corner.BOTH)
+        save = cover_save(sight.cover) if save is None else save  # an explicit --save wins
     else:
         for name, value, option in (("from_square", from_square, "--from"), ("to_square", to_square, "--to"),
-                                    ("target", _value(target), "--target"), ("corner", _value(corner), "--corner")):
+                                    ("target", target, "--target"), ("corner", corner, "--corner")):
             if value is not None:
-                raise InputError(name, value, f"{option} only applies with --board MAP")
-    return WeaponLine(dice, damage, sustained, berserk, burst, given or "none", resilient, _value(artillery),
-                      in_structure, indirect_success.value)
-
-
-def _board_save(board: str, from_square: Optional[str], to_square: Optional[str], kind: str, corner: str,
-                save: Optional[str]) -> str:
-    """Check the shot on the map; return the save to use (the map's cover unless one was given)."""
-    from ..dust import cover_save
-    from ..dust_board import Board, line_of_sight
-
-    if from_square is None or to_square is None:
-        raise InputError("board", board, "needs --from SQ and --to SQ (the attacker's and the target's squares)")
-    chart = Board.load(board, "board")
-    source, target = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
-    sight = line_of_sight(chart, source, target, kind, corner)
-    if not sight.open:
-        raise InputError("to_square", to_square, f"no line of sight from {source}: blocked by "
-                                                  f"{'; '.join(sight.blockers)}")
-    return cover_save(sight.cover).value if save is None else save  # an explicit --save wins
+                raise InputError(name, getattr(value, "value", value), f"{option} only applies with --board MAP")
+    return WeaponLine(dice, damage, sustained, berserk, burst, save or CoverSave.NONE, resilient, artillery,
+                      in_structure, indirect_success, count)
 
 
 @query(
     app,
-    "phaser",
+    "dust phaser",
     examples=[
         "oddscalc dust phaser 2z3 --exact",
         "oddscalc dust phaser 2z3 --sustained --plot phaser.png",
-        "oddscalc dust phaser 1z4 --berserk --format json",
+        "oddscalc dust phaser 1z4 --berserk --count 2 --format json",
     ],
 )
 def phaser(
@@ -152,21 +126,23 @@ def phaser(
     sustained: Sustained = False,
     berserk: Berserk = False,
     resilient: Resilient = False,
+    count: Count = 1,
 ):
     """Fire a phaser XzY: roll X dice, then Y dice per hit, each hit 1 damage.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
     The phaser ignores cover (no --save); --sustained and --berserk re-roll only the X
-    stage (RULES.md §1.5). Outcomes: damage, hits (first stage, after re-rolls).
+    stage (RULES.md §1.5). --count phasers fire together. Outcomes: damage, hits (first
+    stage, after re-rolls).
     """
     from ..dust import Phaser
 
-    return Phaser.parse(phaser, sustained=sustained, berserk=berserk, resilient=resilient)
+    return Phaser.parse(phaser, sustained=sustained, berserk=berserk, resilient=resilient, count=count)
 
 
 @query(
     app,
-    "salvo",
+    "dust salvo",
     examples=[
         "oddscalc dust salvo 3/2-5/2-7/2 --charges 2 --exact",
         "oddscalc dust salvo 3/2 --sustained --save hit",
@@ -179,8 +155,9 @@ def salvo(
     charges: Annotated[int, whole("Charges K spent (1 rolls the first entry).", "--charges", metavar="K")] = 1,
     sustained: Sustained = False,
     berserk: Berserk = False,
-    save: SaveOption = None,
+    save: SaveOption = CoverSave.NONE,
     resilient: Resilient = False,
+    count: Count = 1,
 ):
     """Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, X damage per hit.
 
@@ -190,13 +167,13 @@ def salvo(
     """
     from ..dust import Salvo
 
-    return Salvo.parse(salvo, charges=charges, sustained=sustained, berserk=berserk, save=_save(save),
-                       resilient=resilient)
+    return Salvo.parse(salvo, charges=charges, sustained=sustained, berserk=berserk, save=save,
+                       resilient=resilient, count=count)
 
 
 @query(
     app,
-    "incendiary",
+    "dust incendiary",
     examples=[
         "oddscalc dust incendiary 1 --models 4 --exact",
         "oddscalc dust incendiary 1/+ --models 5 --save hit",
@@ -206,11 +183,12 @@ def salvo(
 def incendiary(
     dice: Annotated[str, typer.Argument(metavar="X", help="Dice per model (X of X/+).")],
     models: Models = 1,
-    save: SaveOption = None,
+    save: SaveOption = CoverSave.NONE,
     ignore_cover: Annotated[bool, typer.Option(
         "--ignore-cover", help="Incendiary ignores the cover save (an open rules question; by default the "
                                "--save applies).")] = False,
     resilient: Resilient = False,
+    count: Count = 1,
 ):
     """Fire an incendiary X/+: X dice per model in the target unit, each hit 1 damage.
 
@@ -220,12 +198,12 @@ def incendiary(
     """
     from ..dust import Incendiary, parse_per_model
 
-    return Incendiary(parse_per_model(dice, "dice"), models, _save(save), ignore_cover, resilient)
+    return Incendiary(parse_per_model(dice, "dice"), models, save, ignore_cover, resilient, count)
 
 
 @query(
     app,
-    "ap-incendiary",
+    "dust ap-incendiary",
     examples=[
         "oddscalc dust ap-incendiary 1 --models 3 --exact",
         "oddscalc dust ap-incendiary 1/skull --models 1",
@@ -234,18 +212,19 @@ def incendiary(
 def ap_incendiary(
     dice: Annotated[str, typer.Argument(metavar="X", help="Dice per model (X of X/skull).")],
     models: Models = 1,
+    count: Count = 1,
 ):
     """Fire an armour-piercing incendiary X/skull: X dice per model; one hit removes the unit.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
-    P(destroyed) = 1 - (2/3)^(X*M) (RULES.md §1.8). Outcome: destroyed (0 or 1).
+    P(destroyed) = 1 - (2/3)^(X*M*C) (RULES.md §1.8). Outcome: destroyed (0 or 1).
     """
     from ..dust import ArmourPiercingIncendiary, parse_per_model
 
-    return ArmourPiercingIncendiary(parse_per_model(dice, "dice"), models)
+    return ArmourPiercingIncendiary(parse_per_model(dice, "dice"), models, count)
 
 
-@query(app, "reactive", examples=["oddscalc dust reactive --exact"])
+@query(app, "dust reactive", examples=["oddscalc dust reactive --exact"])
 def reactive():
     """Try reactive fire: one die, a hit lets the unit fire (RULES.md §1.10).
 
@@ -276,36 +255,14 @@ def los(
     from_square: Annotated[str, typer.Option("--from", metavar="SQ", help="The attacker's square, like B2.")],
     to_square: Annotated[str, typer.Option("--to", metavar="SQ", help="The target's square, like F5.")],
     target: Annotated[Kind, typer.Option("--target", help="What the target is, for its cover.")] = Kind.SOLDIER,
-    corner: Annotated[Corner, typer.Option(
-        "--corner", help="A line exactly through a corner is blocked when both (default) / either of the two "
-                         "squares it passes between block, or never.")] = Corner.BOTH,
+    corner: Annotated[Corner, typer.Option("--corner", help=CORNER)] = Corner.BOTH,
 ) -> None:
+    from ..dust import Board, line_of_sight
+    from ..dust.board import sight_report
+
     try:
-        typer.echo(_sight_report(board, from_square, to_square, target.value, corner.value))
+        chart = Board.load(board, "board")
+        source, goal = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
+        typer.echo(sight_report(chart, line_of_sight(chart, source, goal, target, corner), target, corner))
     except InputError as error:
         raise input_error(error) from None
-
-
-def _sight_report(board: str, from_square: str, to_square: str, kind: str, corner: str) -> str:
-    from ..dust_board import TERRAIN_WORD, Board, Cover, line_of_sight
-
-    chart = Board.load(board, "board")
-    source, target = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
-    sight = line_of_sight(chart, source, target, kind, corner)
-
-    def named(square) -> str:
-        return f"{square} ({TERRAIN_WORD[chart.terrain(square)]})"
-
-    verdict = "open" if sight.open else "blocked"
-    lines = [f"line of sight from {named(source)} to {named(target)} on {chart.name}: {verdict}"]
-    lines += [f"  blocked by {reason}" for reason in sight.blockers]
-    lines.append("  squares crossed: " + (", ".join(named(square) for square in sight.crossed) or "none"))
-    if sight.corners:
-        lines.append("  corners passed between: " + "; ".join(f"{named(a)} and {named(b)}"
-                                                              for a, b in sight.corners)
-                     + f" (corner rule: {corner})")
-    if sight.cover is Cover.SOFT:
-        lines.append(f"  cover: soft, a {kind} in cross terrain (dust attack --board applies --save hit)")
-    else:
-        lines.append(f"  cover: none from the terrain for a {kind} ({TERRAIN_WORD[chart.terrain(target)]})")
-    return "\n".join(lines)

@@ -4,25 +4,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..epic_saves import Weapon
-from ..errors import InputError
-from .common import needed, query, shared_options, whole
+from ..epic import UNITS_PER_TEMPLATE, Ability
+from .options import needed, query, shared_options, whole
 
 app = typer.Typer(no_args_is_help=True)
-
-ARMOUR_ALLOWED = "expected an armour save like 4+ (2+ to 6+), or none"
-
-
-def parse_armour(text: str) -> Optional[int]:
-    """Read an armour save written `4+`, `4` or `none` (no armour save)."""
-    cleaned = str(text).strip().lower()
-    if cleaned in ("none", "no", "-"):
-        return None
-    try:
-        return int(cleaned.removesuffix("+"))
-    except ValueError:
-        raise InputError("armour", text, ARMOUR_ALLOWED) from None
-
 
 # The options `shoot` and `barrage` share, in the order --help lists them.
 Units = Annotated[int, typer.Option("--units", metavar="U", help="Units the attack can reach (1 to 100).")]
@@ -40,7 +25,7 @@ CoverSave = Annotated[
            "--cover-save"),
 ]
 WeaponOption = Annotated[
-    Weapon,
+    Ability,
     typer.Option("--weapon", help="normal, macro (macro-weapon), titan-killer or lance.", case_sensitive=False),
 ]
 Reinforced = Annotated[
@@ -81,7 +66,7 @@ BlastMarkersOption = Annotated[
 
 
 DEFENCE = shared_options(
-    ("modifier", Modifier, 0), ("cover_save", CoverSave, None), ("weapon", WeaponOption, Weapon.normal),
+    ("modifier", Modifier, 0), ("cover_save", CoverSave, None), ("weapon", WeaponOption, Ability.NORMAL),
     ("reinforced", Reinforced, False), ("invulnerable", Invulnerable, False), ("crossfire", Crossfire, False),
     ("disrupt", Disrupt, False), ("ignore_cover", IgnoreCover, False), ("in_cover", InCover, False),
     ("sniper", Sniper, False), ("blast_markers", BlastMarkersOption, 0),
@@ -90,7 +75,7 @@ DEFENCE = shared_options(
 
 @query(
     app,
-    "shoot",
+    "epic shoot",
     examples=[
         "oddscalc epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --crossfire",
         "oddscalc epic shoot --shots 6 --to-hit 5+ --units 4 --armour 6+ --cover-save 4+ --modifier -1 --exact",
@@ -126,32 +111,38 @@ def shoot(
 
     Outcomes: kills, hits, blast_markers, broken.
     """
-    from ..epic import Shoot
+    from ..epic import EpicShoot
 
-    return Shoot(shots=shots, to_hit=to_hit, units=units, armour=parse_armour(armour), formation=formation,
-                 **defence)
+    return EpicShoot(shots=shots, to_hit=to_hit, units=units, armour=armour, formation=formation, **defence)
 
 
 @query(
     app,
-    "barrage",
+    "epic barrage",
     examples=[
         "oddscalc epic barrage --bp 6 --units 3 --armour 4+ --exact",
         "oddscalc epic barrage --bp 8 --units 5 --armour 4+ --formation 8 --crossfire",
         "oddscalc epic barrage --bp 3 --units 2 --armour 5+ --at --modifier 1",
+        "oddscalc epic barrage --bp 8 --formation 10 --armour 4+ --per-template 4",
     ],
     shared=DEFENCE,
 )
 def barrage(
     bp: Annotated[int, typer.Option("--bp", metavar="P", help="Barrage points of the weapons that fire (1 to 18).")],
-    units: Annotated[int, typer.Option("--units", metavar="U", help="Units under the templates (1 to 100).")],
     armour: Armour,
+    units: Annotated[Optional[int], typer.Option(
+        "--units", metavar="U", help="Units under the templates (1 to 100). Without it, give --formation: the "
+                                     "templates then cover --per-template units each.")] = None,
     at: Annotated[bool, typer.Option("--at", help="Use the table's AT column (armoured targets).")] = False,
     formation: Annotated[
         Optional[int],
         typer.Option("--formation", metavar="F", help="The formation's size when only some of its units are under "
                                                       "the templates (default: --units)."),
     ] = None,
+    per_template: Annotated[Optional[int], typer.Option(
+        "--per-template", metavar="K",
+        help=f"Without --units: units each template covers (default {UNITS_PER_TEMPLATE}), at most the "
+             "formation; the first template plus the table's extra ones.")] = None,
     **defence,
 ):
     """Barrage an Epic formation: one to-hit roll per unit under the templates.
@@ -167,12 +158,13 @@ def barrage(
     """
     from ..epic import Barrage
 
-    return Barrage(bp=bp, units=units, armour=parse_armour(armour), at=at, formation=formation, **defence)
+    return Barrage(bp=bp, units=units, armour=armour, at=at, formation=formation, per_template=per_template,
+                   **defence)
 
 
 @query(
     app,
-    "assault",
+    "epic assault",
     examples=[
         "oddscalc epic assault --exact",
         "oddscalc epic assault --bonus 2 --enemy-bonus 1 --format markdown",

@@ -1,32 +1,29 @@
-"""Study commands: `sweep` and `compare` (and the query parsing they share)."""
+"""Study commands: `sweep`, `compare`, `grid`, `profiles` (parse, call the library, render)."""
 
+from __future__ import annotations
+
+import dataclasses
 import inspect
-import itertools
-import shlex
 from pathlib import Path
-from typing import Annotated, Any, Optional, Sequence
+from typing import Annotated, Any, Optional
 
 import typer
 
 from ..errors import InputError
 from ..tables import Format
-from .common import (
-    COMMON_OPTIONS,
+from .errors import OptionError
+from .options import (
     Common,
-    OptionError,
-    caption_for,
-    capture_attack,
-    check_query,
-    click_errors,
-    command_line,
-    command_of,
-    examples_epilog,
-    input_error,
-    one_line,
-    progress_for_terminal,
-    save_figure,
-    with_common,
+    blank_context,
+    command,
+    command_for,
+    convert,
+    find_query,
+    option_of,
+    parse_query,
+    query_args,
 )
+from .output import caption, finish, precision_note, progress_bar
 
 SCHEDULER = inspect.Parameter(
     "scheduler", inspect.Parameter.KEYWORD_ONLY, default=None,
@@ -40,6 +37,7 @@ AT_LEAST = inspect.Parameter(
     annotation=Annotated[str, typer.Option("--at-least", metavar="K,K",
                                            help="Add P(≥ K) columns for these K (comma-separated).")],
 )
+STUDY = [AT_LEAST, SCHEDULER]
 
 
 def parse_ks(text: str) -> list[int]:
@@ -52,99 +50,27 @@ def parse_ks(text: str) -> list[int]:
     return ks
 
 
-def query_args(text: str) -> list[str]:
-    """Split a quoted query into arguments; refuse the options that belong to the study."""
-    try:
-        args = shlex.split(text)
-    except ValueError as error:
-        raise OptionError(text, f"the query does not parse ({error})", hint="QUERY") from None
-    if args[:1] == ["oddscalc"]:
-        args = args[1:]
-    for arg in args:
-        if arg.split("=")[0] in COMMON_OPTIONS:
-            raise OptionError(text, f"put {arg.split('=')[0]} after the quoted query: it applies to every cell",
-                              hint="QUERY")
-    return args
-
-
-def attack_of(app: typer.Typer, args: Sequence[str], label: str, varied: Sequence[str] = ()) -> Any:
-    """Build the attack of a query, turning its errors into one line about the query.
-
-    An error about one of the `varied` options is blamed on --vary, any other on `label`.
-    """
-    try:
-        return capture_attack(app, args)[0]
-    except OptionError as error:
-        if error.param_hint == "QUERY":
-            raise
-        blame = "--vary" if getattr(error.param, "name", None) in varied else label
-        raise OptionError(shlex.join(args), one_line(error).removeprefix("error: "), hint=blame) from None
-    except click_errors.ClickException as error:
-        blame = "--vary" if getattr(getattr(error, "param", None), "name", None) in varied else label
-        raise OptionError(shlex.join(args), one_line(error).removeprefix("error: "), hint=blame) from None
-
-
-def set_option(args: list[str], option: Any, value: str) -> list[str]:
-    """Return args with every occurrence of `option` replaced by the given value."""
-    kept, skip = [], False
-    for arg in args:
-        if skip:
-            skip = False
-            continue
-        if arg in option.opts or arg in option.secondary_opts:
-            skip = not option.is_flag
-            continue
-        if any(arg.startswith(opt + "=") for opt in option.opts):
-            continue
-        kept.append(arg)
-    if option.is_flag:
-        truth = value.lower()
-        if truth not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-            raise OptionError(value, f"{option.opts[0]} is a switch: vary it over true,false", hint="--vary")
-        return kept + ([option.opts[0]] if truth in ("true", "yes", "on", "1") else [])
-    return kept + [option.opts[0], value]
-
-
-def varied_option(app: typer.Typer, args: Sequence[str], spec: str) -> tuple[Any, list[str]]:
-    from ..studies import parse_values
-
-    name, equals, values = spec.partition("=")
-    if not equals or not name.strip():
-        raise OptionError(spec, "expected NAME=A..B or NAME=a,b,c (like bp=1..18)", hint="--vary")
-    name = name.strip().lstrip("-").replace("_", "-")
-    command = command_of(app, args)
-    option = next((p for p in command.params if f"--{name}" in getattr(p, "opts", ())), None)
-    if option is None or f"--{name}" in COMMON_OPTIONS:
-        options = ", ".join(p.opts[0] for p in command.params
-                            if p.param_type_name == "option" and p.opts[0] not in COMMON_OPTIONS
-                            and p.opts[0] not in ("--help", "-h"))
-        raise OptionError(spec, f"the query has no option --{name}; it has {options or 'none'}", hint="--vary")
-    try:
-        return option, parse_values(values.strip(), "vary")
-    except InputError as error:
-        raise OptionError(spec, error.allowed, hint="--vary") from None
-
-
-def report(columns: Sequence[str], rows: Sequence[dict], common: Common, method: str, seed: Optional[int],
-           notes: Sequence[str] = (), extra: Optional[dict] = None) -> str:
+def report(rows: list[dict], common: Common, method: str, trials: Optional[int], seed: Optional[int],
+           notes: tuple[str, ...] = (), extra: Optional[dict] = None) -> str:
     from ..tables import render_rows
+    from .output import command_line
 
-    trials = None if method == "exact" else common.trials
-    header = {"command": command_line(), "method": method, "trials": trials, "seed": seed}
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    header = {"command": command_line(), "method": method, "trials": None if method == "exact" else trials,
+              "seed": seed}
     return render_rows(columns, rows, common.output_format, header, notes, extra or {})
 
 
-def run_study(attacks: Sequence[Any], common: Common, scheduler: Optional[str]) -> tuple[list, Optional[int]]:
-    from ..studies import run_cells
+def failed_cells(labels: list[str], results: list) -> Optional[str]:
+    """The one-line summary of the cells whose sampled CDF is outside its DKW bound (None when all are in)."""
+    outside = [label for label, result in zip(labels, results) if result is not None and not result.verified]
+    if not outside:
+        return None
+    shown = ", ".join(outside[:8]) + (f" and {len(outside) - 8} more" if len(outside) > 8 else "")
+    return f"verify: {len(outside)} of {len(labels)} cells outside the DKW bound: {shown}"
 
-    common.check()
-    progress = progress_for_terminal("cells")
-    try:
-        return run_cells(attacks, trials=common.trials, seed=common.seed, method=common.method.value,
-                         precision=common.precision, workers=common.threads, scheduler=scheduler)
-    finally:
-        if progress:
-            progress.close()
+
+# --- sweep -----------------------------------------------------------------------------
 
 
 def sweep(
@@ -155,8 +81,11 @@ def sweep(
                                                  "2,4,6; repeat for two options.")],
     goal: Annotated[Optional[str], typer.Option(
         "--goal", metavar="STAT>=P",
-        help="Find the smallest value reaching it: STAT is mean, sd, median, p10, p90, at_least_K, at_most_K or "
-             "exactly_K of the main outcome (OUTCOME.STAT for another), e.g. at_least_3>=0.8.")] = None,
+        help="Find the smallest value reaching it (--seek largest: the largest): STAT is mean, sd, median, p10, "
+             "p90, at_least_K, at_most_K or exactly_K of the main outcome (OUTCOME.STAT for another), e.g. "
+             "at_least_3>=0.8.")] = None,
+    seek: Annotated[str, typer.Option("--seek", metavar="WHICH",
+                                      help="smallest (default) or largest value reaching --goal.")] = "smallest",
     stat: Annotated[Optional[str], typer.Option("--stat", metavar="STAT",
                                                 help="The statistic to plot (default: the goal's, else mean).")]
     = None,
@@ -164,69 +93,106 @@ def sweep(
     at_least: str,
     scheduler: Optional[str],
     common: Common,
-) -> None:
+) -> int:
     """Run a query with one or two of its options varied: a tidy table and a plot.
 
     One varied option plots the statistic against it (95 % error bars); two plot a heatmap.
-    With --goal, also answer the inverse question: the smallest value that reaches it.
+    With --goal, also answer the inverse question: the smallest (or, with --seek largest,
+    the largest) value that reaches it. The table and plot print even when no value
+    reaches the goal; the exit code is then 1.
     """
-    from ..studies import Goal, Statistic, seek, summary_row
-    from . import app
+    from .. import studies
+    from . import root_command
 
-    args = query_args(query)
-    check_query(app, args)
-    require_vary = vary or []
-    if not 1 <= len(require_vary) <= 2:
-        raise OptionError(len(require_vary), "vary one or two options (--vary NAME=A..B)", hint="--vary")
-    goal_value = Goal.parse(goal) if goal else None
-    if goal_value and len(require_vary) != 1:
+    common.check()
+    if not 1 <= len(vary) <= 2:
+        raise OptionError(len(vary), "vary one or two options (--vary NAME=A..B)", hint="--vary")
+    goal_value = studies.Goal.parse(goal) if goal else None
+    if goal_value and len(vary) != 1:
         raise OptionError(goal, "a goal needs exactly one --vary", hint="--goal")
-    statistic = Statistic.parse(stat, "stat") if stat else goal_value.statistic if goal_value else Statistic(None, "mean")
+    if seek not in ("smallest", "largest"):
+        raise OptionError(seek, "expected smallest or largest", hint="--seek")
+    statistic = studies.Statistic.parse(stat, "stat") if stat else goal_value.statistic if goal_value else \
+        studies.Statistic(None, "mean")
     ks = parse_ks(at_least)
-    axes = [varied_option(app, args, spec) for spec in require_vary]
-    names = [option.opts[0].lstrip("-") for option, _ in axes]
-    cells = list(itertools.product(*(values for _, values in axes)))
-    attacks = []
-    for cell in cells:
-        cell_args = list(args)
-        for (option, _), value in zip(axes, cell):
-            cell_args = set_option(cell_args, option, value)
-        attacks.append(attack_of(app, cell_args, "QUERY", [option.name for option, _ in axes]))
-    results, seed = run_study(attacks, common, scheduler)
-    rows = []
-    for cell, result in zip(cells, results):
-        for outcome in result.outcomes:
-            rows.append({**dict(zip(names, cell)), **summary_row(result, outcome, ks)})
-    notes, extra = [], {}
+    root = root_command()
+    found, click_command, _ = find_query(root, query_args(query), query)
+    axes, extra = {}, []
+    for spec in vary:
+        name, equals, text = spec.partition("=")
+        if not equals or not name.strip():
+            raise OptionError(spec, "expected NAME=A..B or NAME=a,b,c (like bp=1..18)", hint="--vary")
+        param = option_of(click_command, found.path, name, "--vary", spec)
+        if param.name in axes:
+            raise OptionError(spec, f"{param.opts[0]} is varied twice; give it one range or list", hint="--vary")
+        try:
+            axes[param.name] = (param, studies.parse_values(text.strip(), "vary"))
+        except InputError as error:
+            raise OptionError(spec, error.allowed, hint="--vary") from None
+        if not param.is_flag:  # the first value stands in for a required option the query leaves out
+            extra += [param.opts[0], axes[param.name][1][0]]
+    parsed = parse_query(root, query, extra=extra)
+    fields = {field.name for field in dataclasses.fields(parsed.attack)}
+    values = {}
+    for name, (param, texts) in axes.items():
+        if name not in fields:
+            raise OptionError(param.opts[0], "this option sets up the query but is not one of the attack's own; "
+                              "vary an option of the attack", hint="--vary")
+        values[name] = [convert(parsed.context, param, text, f"--vary {name.replace('_', '-')}") for text in texts]
+    with progress_bar("cells") as progress:
+        try:
+            result = studies.sweep(parsed.attack, values, goal=goal_value, seek=seek, trials=common.trials,
+                                   seed=common.seed, method=common.method.value, precision=common.precision,
+                                   workers=common.threads, scheduler=scheduler, progress=progress)
+        except InputError as error:
+            if error.name not in values:
+                raise
+            option = "--" + error.name.replace("_", "-")
+            raise OptionError(f"{option} {error.value}", error.allowed, hint="--vary") from None
+    names = [name.replace("_", "-") for name in result.names]
+    notes, extra_json, failed = [], {}, None
     if goal_value:
-        reached, best = seek([c[0] for c in cells], results, goal_value)
-        label = goal_value.statistic.label(results[0].main)
+        reached = result.reached
+        label = goal_value.statistic.label(result.results[0].main)
         if reached is None:
-            value, error = goal_value.statistic.value(results[best])
-            raise OptionError(
-                goal, f"no {names[0]} in {require_vary[0].partition('=')[2]} reaches it; the best is "
-                f"{names[0]} = {cells[best][0]} with {label} = {value:.4g}" + (f" ± {error:.2g}" if error else ""),
-                hint="--goal")
-        value, error = goal_value.statistic.value(results[reached])
-        notes.append(f"goal {goal_value}: the smallest {names[0]} is {cells[reached][0]} "
-                     f"({label} = {value:.4g}" + (f" ± {error:.2g})" if error else ")"))
-        extra["goal"] = {"goal": str(goal_value), "option": names[0], "value": cells[reached][0],
-                         "statistic": value, "stderr": error}
-    columns = list(rows[0])
-    text = report(columns, rows, common, results[0].method, seed, notes, extra)
+            best = result.best
+            value, error = goal_value.statistic.value(result.results[best])
+            failed = (f"error: --goal {goal_value}: no {names[0]} in {vary[0].partition('=')[2]} reaches it; the best "
+                      f"is {names[0]} = {_shown(result.cells[best][0])} with {label} = {value:.4g}"
+                      + (f" ± {error:.2g}" if error else ""))
+        else:
+            value, error = goal_value.statistic.value(result.results[reached])
+            notes.append(f"goal {goal_value}: the {seek} {names[0]} is {_shown(result.cells[reached][0])} "
+                         f"({label} = {value:.4g}" + (f" ± {error:.2g})" if error else ")"))
+        extra_json["goal"] = {"goal": str(goal_value), "option": names[0], "seek": seek, "reached": reached is not None,
+                              "value": None if reached is None else _shown(result.cells[reached][0])}
+    rows = result.rows(ks)
+    text = report(rows, common, result.results[0].method, result.results[0].trials, result.seed, tuple(notes),
+                  extra_json)
+    if failed is None:
+        labels = [", ".join(f"{n}={_shown(v)}" for n, v in zip(names, cell)) for cell in result.cells]
+        failed = failed_cells(labels, list(result.results))
+    plot = None
     if common.plot is not None:
-        save_figure(sweep_plot(names, cells, results, statistic), common.plot,
-                    caption_for(results[0].method, results[0].trials, seed, command_line()))
-    typer.echo(text)
+        plot = (lambda: sweep_plot(names, result, statistic), common.plot,
+                caption(result.results[0].method, result.results[0].trials, result.seed, per_cell=True))
+    return finish(text, plot=plot, notes=precision_note(list(result.results), common.precision), failed=failed)
 
 
-def sweep_plot(names: list, cells: list, results: list, statistic: Any) -> Any:
+def _shown(value: Any) -> str:
+    from ..attack import text
+
+    return text(value)
+
+
+def sweep_plot(names: list[str], result: Any, statistic: Any) -> Any:
     import numpy as np
 
     from .. import plots
 
-    values = [statistic.value(result) for result in results]
-    label = statistic.label(results[0].main)
+    values = [statistic.value(r) for r in result.results]
+    label = statistic.label(result.results[0].main)
+    cells = [[_shown(v) for v in cell] for cell in result.cells]
     if len(names) == 1:
         xs = [cell[0] for cell in cells]
         numeric = all(_is_number(x) for x in xs)
@@ -246,8 +212,7 @@ def sweep_plot(names: list, cells: list, results: list, statistic: Any) -> Any:
     grid = np.full((len(rows), len(columns)), np.nan)
     for cell, (value, _) in zip(cells, values):
         grid[rows.index(cell[0]), columns.index(cell[1])] = value
-    ax = plots.heatmap(grid, [f"{names[0]}={r}" for r in rows], [f"{names[1]}={c}" for c in columns], label)
-    return ax
+    return plots.heatmap(grid, [f"{names[0]}={r}" for r in rows], [f"{names[1]}={c}" for c in columns], label)
 
 
 def _is_number(text: str) -> bool:
@@ -258,51 +223,83 @@ def _is_number(text: str) -> bool:
         return False
 
 
+# --- compare -----------------------------------------------------------------------------
+
+
 def compare(
     queries: Annotated[list[str], typer.Argument(metavar="QUERY...", help="Two or more queries, each in quotes.")],
     *,
     at_least: str,
     scheduler: Optional[str],
     common: Common,
-) -> None:
+) -> int:
     """Compare queries' main outcomes: one table, one overlaid plot, and P(#i > #j).
 
     Queries may come from different games. Each column "P(> #j)" gives the chance that
     this row's main outcome beats query #j's (independent rolls), with its standard error.
     """
-    from ..studies import probability_greater, summary_row
-    from . import app
+    from .. import studies
+    from . import root_command
 
+    common.check()
     if len(queries) < 2:
         raise OptionError(len(queries), "expected at least two quoted queries to compare", hint="QUERY")
     ks = parse_ks(at_least)
-    attacks = [attack_of(app, query_args(query), "QUERY") for query in queries]
-    results, seed = run_study(attacks, common, scheduler)
-    rows = []
-    for i, (query, result) in enumerate(zip(queries, results), 1):
-        row = {"#": i, "query": query, **summary_row(result, result.main, ks)}
-        for j, other in enumerate(results, 1):
-            if j != i:
-                p, error = probability_greater(result[result.main], other[other.main])
-                row[f"P(> #{j})"] = p
-                row[f"P(> #{j})_stderr"] = error
-        rows.append(row)
-    columns = list(rows[0].keys())[: -2 * (len(results) - 1)]
-    columns += [f"P(> #{j}){suffix}" for j in range(1, len(results) + 1) for suffix in ("", "_stderr")]
-    text = report(columns, rows, common, results[0].method, seed)
+    attacks = [parse_query(root_command(), text).attack for text in queries]
+    with progress_bar("cells") as progress:
+        result = studies.compare(attacks, trials=common.trials, seed=common.seed, method=common.method.value,
+                                 precision=common.precision, workers=common.threads, scheduler=scheduler,
+                                 progress=progress)
+    rows = result.rows(ks)
+    for row, text in zip(rows, queries):
+        row["query"] = text
+    first = result.results[0]
+    table = report(rows, common, first.method, first.trials, result.seed)
+    plot = None
     if common.plot is not None:
         from .. import plots
 
-        ax = plots.overlay([(f"#{i}: {q}", r[r.main]) for i, (q, r) in enumerate(zip(queries, results), 1)],
-                           "main outcome")
-        save_figure(ax, common.plot, caption_for(results[0].method, results[0].trials, seed, command_line()))
-    typer.echo(text)
+        plot = (lambda: plots.overlay([(f"#{i}: {q}", result.distribution(i - 1)) for i, q in enumerate(queries, 1)],
+                                      "main outcome"),
+                common.plot, caption(first.method, first.trials, result.seed, per_cell=True))
+    failed = failed_cells([f"#{i}" for i in range(1, len(queries) + 1)], list(result.results))
+    return finish(table, plot=plot, notes=precision_note(list(result.results), common.precision), failed=failed)
+
+
+# --- grid and profiles -------------------------------------------------------------------
 
 
 def _names(values: Optional[list]) -> Optional[list]:
     if not values:
         return None
     return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def read_settings(texts: list[str], attacks: list) -> list[tuple[str, Any]]:
+    """Read `--set NAME=VALUE` with the parser of the query option `--NAME` of the grid's attacks."""
+    from . import root_command
+
+    settings = []
+    kinds = {type(attack): attack for attack in attacks if attack is not None}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        blame = f"--set {name.strip()}"
+        if not equals or not name.strip():
+            raise OptionError(text, "expected NAME=VALUE, like crossfire=true", hint="--set")
+        field = name.strip().replace("-", "_")
+        having = [attack for attack in kinds.values() if field in {f.name for f in dataclasses.fields(attack)}]
+        if not having:
+            names = sorted({f.name.replace("_", "-") for a in kinds.values() for f in dataclasses.fields(a)})
+            raise OptionError(text, f"no attack in this grid has {name.strip()}; they have {', '.join(names)}",
+                              hint="--set")
+        converted = None
+        for attack in having:  # every kind of attack that takes it must read it the same way
+            path = attack.COMMAND
+            click_command = command_for(root_command(), path)
+            param = option_of(click_command, path, field, blame, text)
+            converted = convert(blank_context(click_command, path), param, value.strip(), blame)
+        settings.append((field, converted))
+    return settings
 
 
 def grid(
@@ -325,50 +322,63 @@ def grid(
                                                 help="The statistic of the heatmap (default: mean).")] = None,
     settings: Annotated[Optional[list[str]], typer.Option(
         "--set", metavar="NAME=VALUE",
-        help="Set an attack option in every cell that has it, e.g. crossfire=true, save=hit, sustained=true.")]
-    = None,
+        help="Set an attack option in every cell that has it, read as the query option --NAME reads it: "
+             "crossfire=true, save=hit, per-template=4.")] = None,
     all_outcomes: Annotated[bool, typer.Option("--all-outcomes", help="One row per outcome, not only the main "
                                                                       "one.")] = False,
+    show_query: Annotated[bool, typer.Option("--show-query", help="Show each row's query: the single command line "
+                                                                  "that computes the same cell.")] = False,
     *,
     at_least: str,
     scheduler: Optional[str],
     common: Common,
-) -> None:
+) -> int:
     """Every weapon of every unit against every target: a ranked table and a heatmap.
 
     One row per (attacker, weapon, target): the main outcome's mean, sd, P(≥ K), the
     chance to wipe out the target unit (p_kill) and the mean per 100 points of the
-    attacker. Each cell draws from its own random stream (seed + the attack itself), so
-    adding units never changes other rows, and --scheduler gives the same table.
+    attacker. Each row is a query you can rerun (--show-query; always in CSV and JSON).
+    Each cell draws from its own random stream (seed + the attack itself), so adding
+    units never changes other rows, and --scheduler gives the same table.
     """
-    from .. import plots, profiles
-    from ..studies import Statistic, run_grid, setting
+    from ..games import load_roster
+    from ..grid import matchups, run_grid
+    from ..studies import Statistic
 
-    roster = profiles.load(file, game)
-    target_roster = profiles.load(against, roster.game) if against is not None else roster
+    common.check()
+    roster = load_roster(file, game)
+    target_roster = load_roster(against, roster.game.name) if against is not None else roster
     heat = Statistic.parse(stat, "stat") if stat else None
     ks = parse_ks(at_least)
-    common.check()
-    progress = progress_for_terminal("cells")
-    try:
+    pairs = matchups(roster.game, roster.select(_names(attackers), "attackers"),
+                     target_roster.select(_names(targets), "targets"))
+    attacks = [pair.attack for pair in pairs]
+    with progress_bar("cells") as progress:
         result = run_grid(roster, target_roster, attackers=_names(attackers), target_names=_names(targets),
-                          settings=[setting(text) for text in settings or []], trials=common.trials,
+                          settings=read_settings(settings or [], attacks), trials=common.trials,
                           seed=common.seed, method=common.method.value, precision=common.precision,
-                          workers=common.threads, scheduler=scheduler)
-    finally:
-        if progress:
-            progress.close()
+                          workers=common.threads, scheduler=scheduler, progress=progress)
     column = sort or result.default_sort()
     rows = result.rows(ks, all_outcomes, column)
-    text = report(list(dict.fromkeys(key for row in rows for key in row)), rows, common, result.method,
-                  result.seed, [f"ranked by {column}"])
+    if not show_query and common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE):
+        rows = [{key: value for key, value in row.items() if key != "query"} for row in rows]
+    text = report(rows, common, result.method, result.trials, result.seed, (f"ranked by {column}",))
+    plot = None
     if common.plot is not None:
-        values, row_labels, column_labels, label = result.matrix(heat)
-        ax = plots.heatmap(values, row_labels, column_labels, label)
-        ax.set_xlabel("target")
-        ax.set_ylabel("attacker: weapon")
-        save_figure(ax, common.plot, caption_for(result.method, result.trials, result.seed, command_line()))
-    typer.echo(text)
+        def draw() -> Any:
+            from .. import plots
+
+            values, row_labels, column_labels, label = result.matrix(heat)
+            ax = plots.heatmap(values, row_labels, column_labels, label)
+            ax.set_xlabel("target")
+            ax.set_ylabel("attacker: weapon")
+            return ax
+
+        plot = (draw, common.plot, caption(result.method, result.trials, result.seed, per_cell=True))
+    live = [r for r in result.results if r is not None]
+    labels = [f"{p.attacker.name}: {p.weapon.name} → {p.target.name}" for p, r in zip(result.pairs, result.results)
+              if r is not None]
+    return finish(text, plot=plot, notes=precision_note(live, common.precision), failed=failed_cells(labels, live))
 
 
 def list_profiles(
@@ -377,51 +387,51 @@ def list_profiles(
     file: Annotated[Optional[Path], typer.Option("--file", metavar="F", help="A roster TOML file to list and "
                                                                                "check.")] = None,
     output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table, json, csv, markdown or "
-                                                                                  "bbcode.")] = Format.table,
+                                                                                  "bbcode.")] = Format.TABLE,
 ) -> None:
     """List the units and weapons of a roster file, or the bundled examples.
 
     Listing a file also checks it: errors name the file, the unit and the field.
     """
-    from .. import profiles
+    from ..games import GAMES, load_roster
     from ..tables import render_rows
+    from .errors import input_error
+    from .output import command_line
 
     try:
         if file is not None:
-            rosters = [profiles.load(file, game)]
+            rosters = [load_roster(file, game)]
         else:
-            rosters = [profiles.load(None, g) for g in ([game] if game else profiles.GAMES)]
+            rosters = [load_roster(None, g) for g in ([game] if game is not None else GAMES)]
     except InputError as error:
         raise input_error(error) from None
     rows = []
     for roster in rosters:
-        module = profiles.game_module(roster.game)
+        describe = roster.game
         for unit in roster.units:
-            weapons = "; ".join(f"{w.name} ({module.describe_weapon(w)})" for w in unit.weapons) or "-"
-            rows.append({"game": roster.game, "unit": unit.name, "points": unit.points,
-                         "profile": module.describe(unit), "weapons": weapons, "source": roster.source})
+            weapons = "; ".join(f"{w.name} ({describe.describe_weapon(w)})" for w in unit.weapons) or "-"
+            rows.append({"game": roster.game.name, "unit": unit.name, "points": unit.points,
+                         "profile": describe.describe_unit(unit), "weapons": weapons, "source": roster.source})
     header = {"command": command_line(), "method": None, "trials": None, "seed": None}
     typer.echo(render_rows(list(rows[0]), rows, output_format, header))
 
 
 def register(app: typer.Typer) -> None:
     """Add the study commands to the app."""
-    app.command("sweep", help=inspect.getdoc(sweep), epilog=examples_epilog([
+    command(app, "sweep", sweep, extra=STUDY, examples=[
         'oddscalc sweep "epic barrage --units 4 --armour 4" --vary bp=1..18',
         'oddscalc sweep "roll 2d6" --vary maximised=0..3 --stat at_least_9',
         'oddscalc sweep "roll 6d6 --success 5" --vary success=4..6 --goal at_least_2>=0.5',
-    ]))(with_common(sweep, [AT_LEAST, SCHEDULER]))
-    app.command("grid", help=inspect.getdoc(grid), epilog=examples_epilog([
+    ])
+    command(app, "grid", grid, extra=STUDY, examples=[
         "oddscalc grid --game epic --trials 1e5",
         "oddscalc grid my_army.toml --against enemies.toml --sort p_kill --plot grid.png",
-        "oddscalc grid --game epic --set crossfire=true --format markdown",
-    ]))(with_common(grid, [AT_LEAST, SCHEDULER]))
-    app.command("profiles", help=inspect.getdoc(list_profiles), epilog=examples_epilog([
-        "oddscalc profiles --game epic",
-        "oddscalc profiles --file my_army.toml --format markdown",
-    ]))(list_profiles)
-    app.command("compare", help=inspect.getdoc(compare), epilog=examples_epilog([
+        "oddscalc grid --game epic --set crossfire=true --format markdown --show-query",
+    ])
+    app.command("profiles", help=inspect.getdoc(list_profiles), epilog="Examples:\n\n\b\n"
+                "  oddscalc profiles --game epic\n  oddscalc profiles --file my_army.toml --format markdown")(
+        list_profiles)
+    command(app, "compare", compare, extra=STUDY, examples=[
         'oddscalc compare "roll 2d6" "roll 2d6 --maximised 1" --plot charge.png',
         'oddscalc compare "roll 3d6" "roll 2d6+3" --exact --format markdown',
-    ]))(with_common(compare, [AT_LEAST, SCHEDULER]))
-
+    ])

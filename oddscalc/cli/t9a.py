@@ -5,30 +5,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..errors import InputError
 from ..t9a import Reroll
-from .common import needed, query, shared_options, whole
+from .options import needed, query, shared_options, whole
 
 app = typer.Typer(no_args_is_help=True)
-
-ARMOUR_ALLOWED = "expected the target's Armour, 0 to 6, or the save it gives written with a plus (4+ is Armour 3)"
-
-
-def parse_armour(text: str) -> int:
-    """Read the target's Armour: a value (`2`), the save it gives (`5+` is Armour 2) or `none`."""
-    cleaned = str(text).strip().lower()
-    if cleaned in ("none", "-"):
-        return 0
-    try:
-        if cleaned.endswith("+"):  # the save: Armour 2 saves on 5+ (RULES.md §3.6)
-            need = int(cleaned[:-1])
-            if not 2 <= need <= 6:
-                raise ValueError
-            return 7 - need
-        return int(cleaned)
-    except ValueError:
-        raise InputError("armour", text, ARMOUR_ALLOWED) from None
-
 
 # The options `melee` and `shoot` share, in the order --help lists them.
 Strength = Annotated[
@@ -129,20 +109,15 @@ SEQUENCE = shared_options(
     ("strength", Strength, None), ("armour", Armour, "0"), ("ap", ArmourPenetration, 0), ("aegis", Aegis, None),
     ("fortitude", Fortitude, None), ("battle_focus", BattleFocus, False), ("poison", Poison, False),
     ("lethal_strike", LethalStrike, False), ("divine", Divine, False), ("flaming", Flaming, False),
-    ("flammable", Flammable, False), ("toxic", Toxic, False), ("reroll_hits", RerollHits, Reroll.none),
-    ("reroll_wounds", RerollWounds, Reroll.none), ("multiple_wounds", MultipleWounds, None),
+    ("flammable", Flammable, False), ("toxic", Toxic, False), ("reroll_hits", RerollHits, Reroll.NONE),
+    ("reroll_wounds", RerollWounds, Reroll.NONE), ("multiple_wounds", MultipleWounds, None),
     ("health", Health, None), ("models", Models, None),
 )
 
 
-def _sequence(resilience: int, options: dict) -> dict:
-    """Turn the shared options into the library's fields."""
-    return {**options, "resilience": resilience, "armour": parse_armour(options["armour"])}
-
-
 @query(
     app,
-    "melee",
+    "t9a melee",
     examples=[
         "oddscalc t9a melee --attacks 10 --offensive 4 --defensive 4 --strength 4 --resilience 3 --armour 2 "
         "--aegis 5 --exact",
@@ -170,12 +145,12 @@ def melee(
     from ..t9a import Melee
 
     return Melee(attacks=attacks, offensive=offensive, defensive=defensive, hit_modifier=hit_modifier,
-                 **_sequence(resilience, sequence))
+                 resilience=resilience, **sequence)
 
 
 @query(
     app,
-    "shoot",
+    "t9a shoot",
     examples=[
         "oddscalc t9a shoot --shots 10 --aim 4+ --modifier -1 --strength 3 --resilience 3 --armour 1",
         "oddscalc t9a shoot --shots 2d6 --aim 4+ --strength 4 --resilience 4 --flaming --flammable --exact",
@@ -196,9 +171,9 @@ def shoot(
     **sequence,
 ):
     """Build the shooting attack from the options."""
-    from ..t9a import Shoot
+    from ..t9a import T9AShoot
 
-    return Shoot(shots=shots, aim=aim, modifier=modifier, **_sequence(resilience, sequence))
+    return T9AShoot(shots=shots, aim=aim, modifier=modifier, resilience=resilience, **sequence)
 
 
 Maximised = Annotated[int, whole("Roll K extra dice and drop the K lowest (0 to 20).", "--maximised", metavar="K")]
@@ -208,7 +183,7 @@ Minimised = Annotated[int, whole("Roll K extra dice and drop the K highest (0 to
 
 @query(
     app,
-    "charge",
+    "t9a charge",
     examples=[
         "oddscalc t9a charge --distance 9 --maximised 1 --exact",
         "oddscalc t9a charge --distance 7 --minimised 1",
@@ -224,14 +199,14 @@ def charge(
     Maximised: roll an extra D6 and drop the lowest; minimised: drop the highest. They
     stack, and one of each cancel. Outcomes: success (2D6 >= D), sum.
     """
-    from ..t9a_rolls import Charge
+    from ..t9a import Charge
 
     return Charge(distance=distance, maximised=maximised, minimised=minimised)
 
 
 @query(
     app,
-    "test",
+    "t9a test",
     examples=[
         "oddscalc t9a test --discipline 7 --exact",
         "oddscalc t9a test --discipline 8 --minimised 1 --exact",
@@ -247,14 +222,14 @@ def test(
     A minimised test (an extra D6, the highest dropped) is easier to pass; a maximised one
     harder. Outcomes: success (2D6 <= V), sum.
     """
-    from ..t9a_rolls import DisciplineTest
+    from ..t9a import DisciplineTest
 
     return DisciplineTest(discipline=discipline, maximised=maximised, minimised=minimised)
 
 
 @query(
     app,
-    "direction",
+    "t9a direction",
     examples=["oddscalc t9a direction --exact"],
 )
 def direction():
@@ -262,6 +237,6 @@ def direction():
 
     Outcome: hit.
     """
-    from ..t9a_rolls import Direction
+    from ..t9a import Direction
 
     return Direction()

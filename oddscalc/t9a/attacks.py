@@ -23,7 +23,7 @@ Readings taken where the rules leave a detail unsaid:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
@@ -31,8 +31,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import pmf as pmfs
-from .dice import (
+from .. import pmf as pmfs
+from ..attack import ROLL, Attack, read_rolls
+from ..dice import (
     Check,
     DiceExpression,
     FaceReader,
@@ -41,8 +42,8 @@ from .dice import (
     expression_die,
     rerolled,
 )
-from .errors import choose, require
-from .pool import Die, roll_pool
+from ..errors import InputError, choose, require
+from ..pool import Die, roll_pool
 
 MAX_ATTACKS = 200
 MAX_CHARACTERISTIC = 10
@@ -58,15 +59,15 @@ LETHAL_AP = 10  # §3.8 Lethal Strike
 class Reroll(str, Enum):
     """Which failed rolls are rolled again (each die at most once, §3.1)."""
 
-    none = "none"
-    failed = "failed"
+    NONE = "none"
+    FAILED = "failed"
 
 
-class Save(str, Enum):
+class Special(str, Enum):
     """The special saves of §3.7."""
 
-    aegis = "aegis"
-    fortitude = "fortitude"
+    AEGIS = "aegis"
+    FORTITUDE = "fortitude"
 
 
 # --- the tables (RULES.md §3.3–§3.7) ------------------------------------------------------
@@ -91,6 +92,27 @@ def wound_need(strength: int, resilience: int) -> int:
     return min(max(4 - (strength - resilience), 2), 6)
 
 
+ARMOUR_ALLOWED = "expected the target's Armour, 0 to 6, or the save it gives written with a plus (4+ is Armour 3)"
+
+
+def read_armour(value: int | str) -> int:
+    """Read the target's Armour: a value (`2`), the save it gives (`5+` is Armour 2) or `none`."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    cleaned = str(value).strip().lower()
+    if cleaned in ("none", "-"):
+        return 0
+    try:
+        if cleaned.endswith("+"):  # the save: Armour 2 saves on 5+ (RULES.md §3.6)
+            need = int(cleaned[:-1])
+            if not 2 <= need <= 6:
+                raise ValueError
+            return 7 - need
+        return int(cleaned)
+    except ValueError:
+        raise InputError("armour", value, ARMOUR_ALLOWED) from None
+
+
 def armour_need(armour: int, ap: int) -> int | None:
     """Return the armour save needed, or None when there is none (§3.6)."""
     left = armour - ap
@@ -100,7 +122,7 @@ def armour_need(armour: int, ap: int) -> int | None:
 class SpecialSave(NamedTuple):
     """The special save a wound is offered: Aegis or Fortitude, and the roll it needs."""
 
-    save: Save
+    save: Special
     need: int
 
     @property
@@ -113,9 +135,9 @@ def special_save(aegis: int | None, fortitude: int | None, divine: bool, fortitu
     offered = []
     if aegis is not None:
         chance = Check(aegis, Natural.SAVE).chance()
-        offered.append((chance * chance if divine else chance, SpecialSave(Save.aegis, aegis)))
+        offered.append((chance * chance if divine else chance, SpecialSave(Special.AEGIS, aegis)))
     if fortitude is not None and fortitude_allowed:
-        offered.append((Check(fortitude, Natural.SAVE).chance(), SpecialSave(Save.fortitude, fortitude)))
+        offered.append((Check(fortitude, Natural.SAVE).chance(), SpecialSave(Special.FORTITUDE, fortitude)))
     return max(offered, key=lambda pair: pair[0])[1] if offered else None
 
 
@@ -190,7 +212,7 @@ def save_die(saves: WoundSaves) -> Die:
     multiple = saves.multiple_wounds
     sides = check_sides(saves.armour) if saves.armour is not None else ()
     if saves.special is not None:
-        rolls = 2 if saves.divine and saves.special.save is Save.aegis else 1
+        rolls = 2 if saves.divine and saves.special.save is Special.AEGIS else 1
         sides += check_sides(saves.special.check) * rolls
     wound_dice = expression_die(multiple.sides) if multiple is not None and multiple.count else None
     if wound_dice is not None:
@@ -204,7 +226,7 @@ def save_die(saves: WoundSaves) -> Die:
             saved |= read.check(saves.armour)  # §3.6
         if saves.special is not None:  # §3.7: only after a failed armour save (its die is ignored otherwise)
             kept = read.check(saves.special.check)
-            if saves.divine and saves.special.save is Save.aegis:
+            if saves.divine and saves.special.save is Special.AEGIS:
                 kept &= read.check(saves.special.check)  # §3.7 Divine: a successful Aegis save is re-rolled
             saved |= kept
         if multiple is None:
@@ -238,7 +260,7 @@ def _characteristic(value: int, name: str, what: str) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Sequence:
+class _Sequence(Attack):
     """Wound, save and remove wounds (§3.5–§3.8): what melee and shooting share.
 
     `armour` is the target's Armour value (0 to 6: Armour 2 saves on 5+), `ap` the
@@ -255,8 +277,8 @@ class _Sequence:
     strength: int | None = None
     armour: int = 0
     ap: int = 0
-    aegis: int | None = None
-    fortitude: int | None = None
+    aegis: int | None = field(default=None, metadata=ROLL)
+    fortitude: int | None = field(default=None, metadata=ROLL)
     battle_focus: bool = False
     poison: bool = False
     lethal_strike: bool = False
@@ -264,13 +286,15 @@ class _Sequence:
     flaming: bool = False
     flammable: bool = False
     toxic: bool = False
-    reroll_hits: Reroll = Reroll.none
-    reroll_wounds: Reroll = Reroll.none
+    reroll_hits: Reroll = Reroll.NONE
+    reroll_wounds: Reroll = Reroll.NONE
     multiple_wounds: DiceExpression | str | int | None = None
     health: int | None = None
     models: int | None = None
 
     def __post_init__(self) -> None:
+        read_rolls(self)
+        object.__setattr__(self, "armour", read_armour(self.armour))
         if self.toxic:
             allowed = "Toxic Attacks always have Strength 3 and AP 10: leave --strength and --ap out"
             require(self.strength is None, "strength", self.strength, allowed)
@@ -334,7 +358,7 @@ class _Sequence:
     @property
     def rerolls_wounds(self) -> bool:
         """Failed wounds are re-rolled: asked for, or Flaming Attacks against a Flammable target (§3.8)."""
-        return self.reroll_wounds is Reroll.failed or (self.flaming and self.flammable)
+        return self.reroll_wounds is Reroll.FAILED or (self.flaming and self.flammable)
 
     def wound_saves(self, lethal: bool) -> WoundSaves:
         """What an ordinary (or a Lethal Strike) wound goes through."""
@@ -345,7 +369,7 @@ class _Sequence:
         special = special_save(self.aegis, self.fortitude, self.divine, fortitude_allowed)
         return WoundSaves(armour, special, self.divine, self.multiple_wounds, self.health_points)
 
-    def _finish(self, totals: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def _removed(self, totals: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Cap the Health Points lost at the unit's and count the models removed."""
         if self.models is not None:
             lost = totals["health_lost"]
@@ -356,7 +380,7 @@ class _Sequence:
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         count = self.count
         attacks = count.sample(rng, trials) if count.count else count.modifier
-        hits = roll_totals(rng, hit_die(self.hit_check, self.reroll_hits is Reroll.failed, self.battle_focus,
+        hits = roll_totals(rng, hit_die(self.hit_check, self.reroll_hits is Reroll.FAILED, self.battle_focus,
                                         self.poison), attacks, trials)
         wounds = roll_totals(rng, wound_die(self.wound_check, self.rerolls_wounds, self.lethal_strike),
                              hits["rolled"], trials)
@@ -372,7 +396,7 @@ class _Sequence:
             "wounds": ordinary + wounds["lethal"],
             "unsaved": unsaved,
         }
-        return self._finish(totals)
+        return self._removed(totals)
 
     # -- the exact twin
 
@@ -382,7 +406,7 @@ class _Sequence:
         hit = check.chance()
         # §3.8: a natural 6 always hits when the attack can hit; every hopeless hit began with a 6
         six = hit if check.chains else Fraction(1, 6) if hit else Fraction(0)
-        if self.reroll_hits is Reroll.failed:  # §3.1: a failed roll is rolled again, once
+        if self.reroll_hits is Reroll.FAILED:  # §3.1: a failed roll is rolled again, once
             six, hit = six + (1 - hit) * six, rerolled(hit)
         wound = self.wound_check.chance()
         lethal = Fraction(1, 6) if self.lethal_strike else Fraction(0)  # a natural 6 always wounds (§3.5)
@@ -391,10 +415,9 @@ class _Sequence:
         return Chances(hit - six, six, wound - lethal, lethal,
                        _unsaved_chance(self.wound_saves(lethal=False)), _unsaved_chance(self.wound_saves(lethal=True)))
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+    def pmfs(self, number) -> dict[str, np.ndarray]:
         chances = self.chances()
-        number = (lambda x: x) if fractions else float
-        one = Fraction(1) if fractions else 1.0
+        one = number(1)
         zero = pmfs.point(0, one)
 
         def bernoulli(p: Fraction) -> np.ndarray:
@@ -403,8 +426,7 @@ class _Sequence:
         def lost(saves: WoundSaves, unsaved: Fraction) -> np.ndarray:
             taken = pmfs.point(1, one)
             if saves.multiple_wounds is not None:  # §3.8: capped at the Health Points, per wound
-                taken = pmfs.transform(saves.multiple_wounds.pmf(), lambda x: min(x, saves.health))
-                taken = taken if fractions else pmfs.as_float(taken)
+                taken = pmfs.transform(saves.multiple_wounds.pmf(number), lambda x: min(x, saves.health))
             return pmfs.mixture([(number(1 - unsaved), zero), (number(unsaved), taken)])
 
         wounded = chances.wound + chances.lethal
@@ -424,7 +446,7 @@ class _Sequence:
                 lost_ordinary,
             ),
         }
-        count = self.count.pmf() if fractions else pmfs.as_float(self.count.pmf())
+        count = self.count.pmf(number)
         rolled_on_six = 1 - self.poison + self.battle_focus  # §3.8 Battle Focus and Poison
         miss = 1 - chances.plain_hit - chances.six_hit
         totals = {}
@@ -448,7 +470,7 @@ def _unsaved_chance(saves: WoundSaves) -> Fraction:
     special = Fraction(0)
     if saves.special is not None:
         special = saves.special.check.chance()
-        if saves.divine and saves.special.save is Save.aegis:
+        if saves.divine and saves.special.save is Special.AEGIS:
             special *= saves.special.check.chance()  # §3.7 Divine: the save must succeed twice
     return (1 - armour) * (1 - special)
 
@@ -466,6 +488,8 @@ class Melee(_Sequence):
     offensive: int
     defensive: int
     hit_modifier: int = 0
+
+    COMMAND = "t9a melee"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "attacks", _attack_count(self.attacks, "attacks"))
@@ -485,7 +509,7 @@ class Melee(_Sequence):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Shoot(_Sequence):
+class T9AShoot(_Sequence):
     """`shots` shots (a number or dice) hitting on `aim`+, `modifier` added (−1 harder).
 
     A natural 1 misses; needing 7+ is a hopeless shot (a 6, then 4+); 8+ cannot hit
@@ -494,10 +518,13 @@ class Shoot(_Sequence):
     """
 
     shots: DiceExpression | str | int
-    aim: int
+    aim: int = field(metadata=ROLL)
     modifier: int = 0
 
+    COMMAND = "t9a shoot"
+
     def __post_init__(self) -> None:
+        read_rolls(self)
         object.__setattr__(self, "shots", _attack_count(self.shots, "shots"))
         require(2 <= self.aim <= 6, "aim", self.aim, "expected the model's Aim, 2+ to 6+ (modifiers go in --modifier)")
         _modifier(self.modifier, "modifier")
@@ -522,26 +549,3 @@ def _attack_count(value: DiceExpression | str | int, name: str) -> DiceExpressio
 def _modifier(value: int, name: str) -> None:
     require(-MAX_MODIFIER <= value <= MAX_MODIFIER, name, value,
             f"expected the sum of to-hit modifiers, -{MAX_MODIFIER} to +{MAX_MODIFIER} (negative is harder)")
-
-
-# --- benchmark ---------------------------------------------------------------------------
-
-
-def baseline_melee(rng: np.random.Generator, trials: int) -> np.ndarray:
-    """20 attacks 4+ to hit, 3+ to wound, 5+ armour, Aegis 5+, Multiple Wounds (D3) vs 2 Health: plain numpy."""
-    from .bench import count_outcomes
-
-    hit = rng.integers(1, 7, size=(trials, 20)) >= 4
-    wounded = hit & (rng.integers(1, 7, size=(trials, 20)) >= 3)
-    unsaved = wounded & (rng.integers(1, 7, size=(trials, 20)) < 5) & (rng.integers(1, 7, size=(trials, 20)) < 5)
-    taken = np.minimum((rng.integers(1, 7, size=(trials, 20)) + 1) // 2, 2)  # D3, capped at 2 Health Points
-    return count_outcomes((unsaved * taken).sum(axis=1), hit.sum(axis=1), wounded.sum(axis=1), unsaved.sum(axis=1))
-
-
-def bench_cases() -> list:
-    """The 9th Age cases of `python -m oddscalc.bench`."""
-    from .bench import Case
-
-    melee = Melee(attacks=20, offensive=4, defensive=4, strength=4, resilience=3, armour=2, aegis=5,
-                  multiple_wounds="d3", health=2)
-    return [Case("t9a melee 20 attacks 4+/3+/5+ save/Aegis 5+/MW D3 vs 2 health", melee, baseline_melee, 100, 5.0)]

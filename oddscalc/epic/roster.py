@@ -2,18 +2,20 @@
 meets a target formation (RULES.md §2).
 
 A roster has no board, so two readings are fixed here: a shooting weapon fires its
-shots at the whole formation, and a barrage covers `UNITS_PER_TEMPLATE` units per
-template (the first plus the table's extra templates), at most the whole formation.
+shots at the whole formation, and a barrage's templates cover `UNITS_PER_TEMPLATE`
+units each, at most the whole formation (`--set per_template=K` changes it, as
+`epic barrage --per-template K` does). A target formation with a `cover_save` is in
+cover (−1 to hit, RULES.md §2.1) unless it says `in_cover = false`; `in_cover = true`
+puts a formation without a cover save (vehicles) in cover.
 """
 
 from __future__ import annotations
 
-from .epic import Barrage, Shoot, barrage_row
-from .epic_saves import Weapon as Ability
-from .profiles import Field, Schema, Unit, Weapon
+from ..roster import Field, Game, Schema, Unit, Weapon
+from .attacks import Barrage, EpicShoot
+from .saves import Ability
 
 MAIN = "kills"
-UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template usually covers in a formation spread at 5 cm
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
 KINDS = ("infantry", "light-vehicle", "armoured-vehicle")
 
@@ -26,12 +28,14 @@ SCHEMA = Schema(
         "units": Field("int", "units in the formation", required=True, low=1, high=100),
         "armour": Field("save", "armour save", required=True, low=2, high=6),
         "cover_save": Field("roll", "infantry cover save where it stands (none when open)", low=2, high=6),
+        "in_cover": Field("bool", "in cover: -1 to hit (default: true when it has a cover_save)"),
         "reinforced": Field("bool", "reinforced armour", default=False),
         "invulnerable": Field("bool", "invulnerable save", default=False),
     },
     weapon={
         "name": Field("text", "the weapon's name", required=True),
-        "shots": Field("int", "shots of this weapon the formation fires", low=1, high=200, default=1),
+        "shots": Field("int", "shots of this weapon the formation fires (default 1; not for a barrage)", low=1,
+                       high=200),
         "ap": Field("roll", "AP to-hit value", low=2, high=6),
         "at": Field("roll", "AT to-hit value", low=2, high=6),
         "mw": Field("roll", "macro-weapon to-hit value (against any target)", low=2, high=6),
@@ -42,47 +46,55 @@ SCHEMA = Schema(
 
 
 def check_unit(unit: Unit) -> tuple[str, str] | None:
-    """Refuse what the schema alone cannot: weapons that cannot fire at anything."""
+    """Refuse what the schema alone cannot: weapons that cannot fire, fields that would be ignored."""
     for weapon in unit.weapons:
         if not any(weapon[key] is not None for key in ("ap", "at", "mw", "bp")):
             return "weapon", f"{weapon.name!r} needs ap, at, mw or bp"
         if weapon["bp"] is not None and any(weapon[key] is not None for key in ("ap", "at", "mw")):
             return "weapon", f"{weapon.name!r}: a barrage (bp) takes its to-hit from the barrage table, not ap/at/mw"
+        if weapon["bp"] is not None and weapon["shots"] is not None:
+            return "shots", f"{weapon.name!r}: a barrage rolls once per unit under its templates, not per shot"
+        if weapon["bp"] is None and "macro" in weapon["special"]:
+            return "special", f"{weapon.name!r}: 'macro' marks a macro-weapon barrage; shots take mw = \"X+\""
     if unit["reinforced"] and unit["armour"] is None:
         return "reinforced", "reinforced armour needs an armour save"
     return None
 
 
+def in_cover(target: Unit) -> bool:
+    """Whether attacks on the target take −1 to hit: its own field, else whether it has a cover save."""
+    return target["in_cover"] if target["in_cover"] is not None else target["cover_save"] is not None
+
+
 def _to_hit(weapon: Weapon, target: Unit) -> tuple[int | None, Ability]:
     """The to-hit value against this target and the ability it fires with."""
     if weapon["mw"] is not None:
-        return weapon["mw"], Ability.macro
+        return weapon["mw"], Ability.MACRO
     ap, at = weapon["ap"], weapon["at"]
     kind = target["kind"]
     choices = [ap] if kind == "infantry" else [at] if kind == "armoured-vehicle" else [ap, at]
     usable = [value for value in choices if value is not None]
-    return (min(usable) if usable else None), Ability.normal
+    return (min(usable) if usable else None), Ability.NORMAL
 
 
 def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     """The attack `weapon` makes on `target`, or None when it cannot hurt it."""
     special = set(weapon["special"])
-    ability = Ability.titan_killer if "titan-killer" in special else Ability.lance if "lance" in special else None
+    ability = Ability.TITAN_KILLER if "titan-killer" in special else Ability.LANCE if "lance" in special else None
     defence = dict(
-        units=target["units"], armour=target["armour"], cover_save=target["cover_save"],
+        armour=target["armour"], cover_save=target["cover_save"], in_cover=in_cover(target),
         reinforced=target["reinforced"], invulnerable=target["invulnerable"], disrupt="disrupt" in special,
         ignore_cover="ignore-cover" in special, sniper="sniper" in special,
     )
     if weapon["bp"] is not None:
-        barrage_ability = Ability.macro if "macro" in special else ability or Ability.normal
-        templates = 1 + barrage_row(weapon["bp"]).extra_templates
-        covered = min(target["units"], UNITS_PER_TEMPLATE * templates)
-        defence.update(units=covered, formation=target["units"])
-        return Barrage(bp=weapon["bp"], at=target["kind"] == "armoured-vehicle", weapon=barrage_ability, **defence)
+        barrage_ability = Ability.MACRO if "macro" in special else ability or Ability.NORMAL
+        return Barrage(bp=weapon["bp"], formation=target["units"], at=target["kind"] == "armoured-vehicle",
+                       weapon=barrage_ability, **defence)
     to_hit, fired = _to_hit(weapon, target)
     if to_hit is None:
         return None
-    return Shoot(shots=weapon["shots"], to_hit=to_hit, weapon=ability or fired, **defence)
+    return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=target["units"], weapon=ability or fired,
+                     **defence)
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
@@ -90,9 +102,13 @@ def kill_threshold(target: Unit, attack=None) -> int:
     return target["units"]
 
 
-def describe(unit: Unit) -> str:
+def describe_unit(unit: Unit) -> str:
     armour = "none" if unit["armour"] is None else f"{unit['armour']}+"
     extras = [word for word in ("reinforced", "invulnerable") if unit[word]]
+    if unit["cover_save"] is not None:
+        extras.append(f"cover save {unit['cover_save']}+")
+    if in_cover(unit):
+        extras.append("in cover")
     return f"{unit['kind']}, {unit['units']} units, armour {armour}" + (f" ({', '.join(extras)})" if extras else "")
 
 
@@ -101,5 +117,10 @@ def describe_weapon(weapon: Weapon) -> str:
     if weapon["bp"] is not None:
         parts.append(f"BP {weapon['bp']}")
     else:
-        parts.insert(0, f"{weapon['shots']} shots")
+        parts.insert(0, f"{weapon['shots'] or 1} shots")
     return ", ".join(parts + list(weapon["special"]))
+
+
+GAME = Game(name="epic", title="Epic Armageddon", schema=SCHEMA, main=MAIN, matchup=matchup,
+            kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
+            describe_weapon=describe_weapon)

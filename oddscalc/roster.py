@@ -1,4 +1,5 @@
-"""Unit and weapon data from TOML files: one schema per game, checked on load.
+"""Rosters: units and their weapons for one game, read from TOML and checked against the
+game's schema.
 
 A roster file names its game and lists units, each with its weapons:
 
@@ -12,25 +13,20 @@ A roster file names its game and lists units, each with its weapons:
     name = "Missile launchers"
     ...
 
-Each game's schema and the way a weapon meets a target live in `<game>_profiles.py`
-(`SCHEMA`, `MAIN`, `matchup`, `kill_threshold`). Errors name the file, the unit and
-the field.
+What a game must provide to have rosters is the `Game` record below: its schema, how a
+weapon meets a target unit (`matchup`), what wipes a target out, and how to describe
+units and weapons. `games.py` holds the registry of games and loads files. Errors name
+the file, the unit and the field.
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .dice import DiceExpression, parse_roll
 from .errors import InputError
-
-GAMES = ("dust", "epic", "t9a")
-BUNDLED = {game: f"{game}_example.toml" for game in GAMES}
 
 
 @dataclass(frozen=True)
@@ -81,8 +77,6 @@ class Field:
                 raise ValueError
             return tuple(value)
         if self.kind == "dice":
-            from .dice import DiceExpression
-
             if isinstance(value, bool) or not isinstance(value, (int, str)):
                 raise ValueError
             try:
@@ -92,11 +86,15 @@ class Field:
             if expression.highest < 1:
                 raise ValueError
             return str(expression)
-        if self.kind == "save" and isinstance(value, str) and value.strip().lower() == "none":
-            return None
-        if self.kind in ("roll", "save") and isinstance(value, str) and value.strip().endswith("+"):
-            value = value.strip()[:-1]
-            value = int(value) if value.isdigit() else value
+        if self.kind in ("roll", "save"):
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
+                raise ValueError
+            try:
+                value = parse_roll(value, "roll", none=self.kind == "save")
+            except InputError:
+                raise ValueError from None
+            if value is None:
+                return None
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
@@ -114,6 +112,8 @@ class Schema:
 
 @dataclass(frozen=True)
 class Weapon:
+    """One weapon (or attack profile) of a unit: its name and its checked fields."""
+
     name: str
     values: tuple[tuple[str, Any], ...]
 
@@ -123,6 +123,8 @@ class Weapon:
 
 @dataclass(frozen=True)
 class Unit:
+    """One unit of a roster: its name, points, checked fields and weapons."""
+
     name: str
     points: int | None
     values: tuple[tuple[str, Any], ...]
@@ -132,19 +134,35 @@ class Unit:
         return dict(self.values)[key]
 
 
+@dataclass(frozen=True, repr=False)
+class Game:
+    """What a game gives to have rosters: every study of a roster goes through these."""
+
+    name: str  # "epic": the roster's `game = "..."`
+    title: str  # "Epic Armageddon"
+    schema: Schema
+    main: str  # the outcome a grid ranks and plots ("kills")
+    matchup: Callable[[Unit, Weapon, Unit], Any]  # the attack a weapon makes on a target, or None
+    kill_threshold: Callable[[Unit, Any], int]  # the main outcome that wipes the target unit out
+    check_unit: Callable[[Unit], tuple[str, str] | None]  # (field, problem) the schema alone cannot see
+    describe_unit: Callable[[Unit], str]
+    describe_weapon: Callable[[Weapon], str]
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r})"
+
+
 @dataclass(frozen=True)
 class Roster:
-    """The units of one game read from one file."""
+    """The units of one game read from one source."""
 
-    game: str
+    game: Game
     source: str
     units: tuple[Unit, ...]
 
     def unit(self, name: str) -> Unit:
-        for unit in self.units:
-            if unit.name == name:
-                return unit
-        raise InputError("unit", name, f"expected one of {', '.join(u.name for u in self.units)}")
+        """The unit called `name`."""
+        return self.select([name], "unit")[0]
 
     def select(self, names: Iterable[str] | None, option: str) -> tuple[Unit, ...]:
         """The named units (all when names is None), refusing names not in the roster."""
@@ -161,16 +179,17 @@ class Roster:
         return tuple(chosen)
 
 
-def game_module(game: str):
-    """Return the module that holds a game's schema and matchups."""
-    if game not in GAMES:
-        raise InputError("game", game, f"expected one of {', '.join(GAMES)}")
-    return importlib.import_module(f".{game}_profiles", __package__)
-
-
 def _fail(source: str, where: str, field_name: str | None, message: str) -> InputError:
     place = f"{where}, field '{field_name}'" if field_name else where
     return InputError("file", source, f"{place}: {message}")
+
+
+def _tables(value: Any, source: str, where: str, key: str) -> list[dict]:
+    """An array of tables (`[[unit]]`, `[[unit.weapon]]`), or the one-line error saying what it is instead."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise _fail(source, where, key, f"expected an array of tables ([[{'unit.' if key == 'weapon' else ''}"
+                                        f"{key}]]), not {type(value).__name__} {value!r:.40}")
+    return value
 
 
 def _checked(raw: dict, fields: dict[str, Field], source: str, where: str) -> dict[str, Any]:
@@ -191,31 +210,19 @@ def _checked(raw: dict, fields: dict[str, Field], source: str, where: str) -> di
         except ValueError:
             if spec.kind == "list" and isinstance(raw[name], list):
                 unknown = [item for item in raw[name] if item not in spec.choices]
-                raise _fail(source, where, name, f"unknown {unknown[0]!r}; {spec.allowed()}") from None
-            raise _fail(source, where, name, f"{raw[name]!r} is not allowed; {spec.allowed()}") from None
+                if unknown:
+                    raise _fail(source, where, name, f"unknown {unknown[0]!r}; {spec.allowed()}") from None
+            raise _fail(source, where, name, f"{raw[name]!r:.60} is not allowed; {spec.allowed()}") from None
     return values
 
 
-def parse(text: str, source: str, game: str | None = None) -> Roster:
-    """Read a roster from TOML text, checking every unit and weapon against its game's schema."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError("file", source, f"TOML syntax error: {error}") from None
-    declared = data.get("game")
-    if declared is None and game is None:
-        raise InputError("file", source, f'missing game = "..." ({", ".join(GAMES)})')
-    if declared is not None and declared not in GAMES:
-        raise InputError("file", source, f"game {declared!r} is not one of {', '.join(GAMES)}")
-    if game is not None and declared is not None and declared != game:
-        raise InputError("file", source, f"holds {declared} units, not {game}")
-    game = game or declared
-    schema: Schema = game_module(game).SCHEMA
+def build(data: dict, source: str, game: Game) -> Roster:
+    """Check a roster's parsed TOML against its game's schema, unit by unit and weapon by weapon."""
     extra = set(data) - {"game", "unit"}
     if extra:
         raise InputError("file", source, f"unknown top-level key {sorted(extra)[0]!r}; expected game and [[unit]]")
-    raw_units = data.get("unit", [])
-    if not isinstance(raw_units, list) or not raw_units:
+    raw_units = _tables(data.get("unit", []), source, "the roster", "unit")
+    if not raw_units:
         raise InputError("file", source, "the roster is empty: add [[unit]] tables")
     units, seen = [], set()
     for index, raw in enumerate(raw_units, 1):
@@ -226,64 +233,21 @@ def parse(text: str, source: str, game: str | None = None) -> Roster:
         if name in seen:
             raise _fail(source, where, "name", "another unit has this name")
         seen.add(name)
-        values = _checked(raw, schema.unit, source, where)
+        values = _checked(raw, game.schema.unit, source, where)
         weapons = []
-        for w_index, raw_weapon in enumerate(raw.get("weapon", []), 1):
+        for w_index, raw_weapon in enumerate(_tables(raw.get("weapon", []), source, where, "weapon"), 1):
             weapon_name = raw_weapon.get("name")
             w_where = f"{where}, weapon {weapon_name!r}" if isinstance(weapon_name, str) else f"{where}, weapon #{w_index}"
-            weapon_values = _checked(raw_weapon, schema.weapon, source, w_where)
+            weapon_values = _checked(raw_weapon, game.schema.weapon, source, w_where)
             weapons.append(Weapon(weapon_values.pop("name"), tuple(weapon_values.items())))
         values.pop("name")
         points = values.pop("points", None)
-        units.append(Unit(name, points, tuple(values.items()), tuple(weapons)))
-        check = getattr(game_module(game), "check_unit", None)
-        if check is not None:
-            try:
-                problem = check(units[-1])
-            except InputError as error:  # a pattern the game's parser refused
-                raise _fail(source, where, error.name, f"{error.value}: {error.allowed}") from None
-            if problem:
-                raise _fail(source, where, problem[0], problem[1])
+        unit = Unit(name, points, tuple(values.items()), tuple(weapons))
+        try:
+            problem = game.check_unit(unit)
+        except InputError as error:  # a pattern the game's parser refused
+            raise _fail(source, where, error.name, f"{error.value}: {error.allowed}") from None
+        if problem:
+            raise _fail(source, where, problem[0], problem[1])
+        units.append(unit)
     return Roster(game, source, tuple(units))
-
-
-def load(path: str | Path | None = None, game: str | None = None) -> Roster:
-    """Read a roster file, or a game's bundled example when `path` is None."""
-    if path is None:
-        if game is None:
-            raise InputError("game", None, f"name a game ({', '.join(GAMES)}) or a file")
-        game_module(game)
-        text = resources.files("oddscalc.data").joinpath(BUNDLED[game]).read_text()
-        return parse(text, f"bundled {BUNDLED[game]}", game)
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise InputError("file", str(path), "no such file") from None
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as error:
-        raise InputError("file", str(path), f"cannot be read ({type(error).__name__})") from None
-    return parse(text, str(path), game)
-
-
-@dataclass(frozen=True)
-class Matchup:
-    """A weapon of an attacking unit against a target unit, and the attack it makes."""
-
-    attacker: Unit
-    weapon: Weapon
-    target: Unit
-    attack: Any  # None when the weapon cannot attack that target
-
-
-def matchups(game: str, attackers: Iterable[Unit], targets: Iterable[Unit],
-             adjust: Callable[[Any], Any] = lambda attack: attack) -> list[Matchup]:
-    """Every weapon of every attacker against every target, in order."""
-    module = game_module(game)
-    targets = tuple(targets)
-    pairs = []
-    for attacker in attackers:
-        for weapon in attacker.weapons:
-            for target in targets:
-                attack = module.matchup(attacker, weapon, target)
-                pairs.append(Matchup(attacker, weapon, target, None if attack is None else adjust(attack)))
-    return pairs

@@ -1,39 +1,41 @@
 """Epic Armageddon attacks (RULES.md §2): shooting, barrages and the assault-result dice.
 
-Saves, hit allocation and blast markers live in `epic_saves.py`. Each attack samples
+Saves, hit allocation and blast markers live in `saves.py`. Each attack samples
 natural faces (to-hit and save face rules, hits allocated front to back) and has an
 exact twin built from chances and pmf algebra; both give the same outcomes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
-from . import pmf as pmfs
-from .dice import Check, FaceReader, Natural, check_sides, keep_pmf
-from .epic_saves import (
+from .. import pmf as pmfs
+from ..attack import ROLL, ROLL_OR_NONE, Attack, read_rolls
+from ..dice import Check, FaceReader, Natural, check_sides, keep_pmf
+from ..errors import choose, require
+from ..pool import Die, PoolRoll, roll_pool
+from .saves import (
+    Ability,
     BlastMarkers,
     SavePlan,
-    Weapon,
     allocate_kills,
     failed_die,
     kills_given_hits,
     outcome_roll,
     save_plan,
 )
-from .errors import choose, require
-from .pool import Die, PoolRoll, roll_pool
 
 MAX_SHOTS = 200
 MAX_UNITS = 100
 MAX_BLAST_MARKERS = 100
 MAX_MODIFIER = 6
 MAX_BONUS = 20
+UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread at 5 cm (a reading; --per-template)
 
 
 class BarrageRow(NamedTuple):
@@ -59,11 +61,11 @@ def barrage_row(bp: int) -> BarrageRow:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _OnFormation:
+class _OnFormation(Attack):
     """A target formation's saves and blast markers, and the weapon's special abilities.
 
     `units` are the units the attack can reach (all of the formation's units unless
-    `formation` says it is bigger). `armour` is the armour save (4 for 4+; None for
+    `formation` says it is bigger; `reached` is that number). `armour` is the armour save (4 for 4+; None for
     no save), `cover_save` the infantry cover save, used instead of armour when better.
     `modifier` is the sum of to-hit modifiers (+1 makes hitting easier). `in_cover` adds
     the −1 to hit for a target in cover that `ignore_cover` cancels; with it, leave the
@@ -72,10 +74,10 @@ class _OnFormation:
     """
 
     units: int
-    armour: int | None
+    armour: int | None = field(metadata=ROLL_OR_NONE)
     modifier: int = 0
-    cover_save: int | None = None
-    weapon: Weapon = Weapon.normal
+    cover_save: int | None = field(default=None, metadata=ROLL)
+    weapon: Ability = Ability.NORMAL
     reinforced: bool = False
     invulnerable: bool = False
     crossfire: bool = False
@@ -86,14 +88,19 @@ class _OnFormation:
     blast_markers: int = 0
     formation: int | None = None
 
+    @property
+    def reached(self) -> int:
+        """The units the attack can reach."""
+        return self.units
+
     def __post_init__(self) -> None:
-        require(1 <= self.units <= MAX_UNITS, "units", self.units, f"expected 1 to {MAX_UNITS} units")
-        require(
-            self.formation is None or self.units <= self.formation <= MAX_UNITS,
-            "formation",
-            self.formation,
-            f"expected the formation's size, from --units ({self.units}) to {MAX_UNITS} units",
-        )
+        read_rolls(self)
+        require(self.units is None or 1 <= self.units <= MAX_UNITS, "units", self.units,
+                f"expected 1 to {MAX_UNITS} units")
+        require(self.formation is None or 1 <= self.formation <= MAX_UNITS, "formation", self.formation,
+                f"expected the formation's size, 1 to {MAX_UNITS} units")
+        require(self.formation is None or self.formation >= self.reached, "formation", self.formation,
+                f"expected the formation's size, at least --units ({self.reached})")
         require(
             self.armour is None or 2 <= self.armour <= 6,
             "armour",
@@ -118,7 +125,7 @@ class _OnFormation:
             self.blast_markers,
             f"expected 0 to {MAX_BLAST_MARKERS} blast markers already on the formation",
         )
-        choose(self, "weapon", Weapon)
+        choose(self, "weapon", Ability)
         require(
             not self.reinforced or self.armour is not None,
             "armour",
@@ -139,7 +146,7 @@ class _OnFormation:
         )
 
     def _markers(self, extra: int = 0) -> BlastMarkers:
-        formation = self.formation if self.formation is not None else self.units
+        formation = self.formation if self.formation is not None else self.reached
         return BlastMarkers(self.blast_markers, extra, formation, self.crossfire, self.disrupt)
 
 
@@ -162,25 +169,17 @@ def barrage_die(check: Check, saves: SavePlan) -> Die:
     return Die(check_sides(check) + saves.sides, rule, ("kills", "hits"))
 
 
-def _numbers(fractions: bool, *chances: Fraction) -> tuple:
-    return chances if fractions else tuple(float(chance) for chance in chances)
-
-
 def _padded(pmf: np.ndarray, size: int) -> np.ndarray:
     padded = pmfs.zeros(size, pmf)
     padded[: len(pmf)] = pmf
     return padded
 
 
-def _finish(pmf_by_name: dict[str, np.ndarray], outcomes: tuple[str, ...], fractions: bool) -> dict[str, np.ndarray]:
-    return {name: pmf_by_name[name] if fractions else pmfs.as_float(pmf_by_name[name]) for name in outcomes}
-
-
 # --- shooting (RULES.md §2.1–§2.4) ------------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
-class Shoot(_OnFormation):
+class EpicShoot(_OnFormation):
     """`shots` shots hitting on `to_hit`+ at a formation; hits allocated front to back.
 
     Outcomes: `kills`, `hits`, `blast_markers` (the formation's total after the
@@ -188,11 +187,13 @@ class Shoot(_OnFormation):
     """
 
     shots: int
-    to_hit: int
+    to_hit: int = field(metadata=ROLL)
 
+    COMMAND = "epic shoot"
     outcomes = ("kills", "hits", "blast_markers", "broken")
 
     def __post_init__(self) -> None:
+        read_rolls(self)
         require(1 <= self.shots <= MAX_SHOTS, "shots", self.shots, f"expected 1 to {MAX_SHOTS} shots")
         require(2 <= self.to_hit <= 6, "to_hit", self.to_hit, "expected the weapon's to-hit value, 2+ to 6+")
         super().__post_init__()
@@ -211,15 +212,15 @@ class Shoot(_OnFormation):
         index = hits * (self.units + 1) + kills
         return outcome_roll(self.markers, self.outcomes, index, self.units + 1, self.shots + 1)
 
-    def joint(self, fractions: bool = False) -> np.ndarray:
+    def joint(self, number=float) -> np.ndarray:
         """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
-        hit, saved = _numbers(fractions, self.hit_check.chance(), self.saves.chance())
+        hit, saved = number(self.hit_check.chance()), number(self.saves.chance())
         hits = pmfs.binomial(self.shots, hit)
         rows = [weight * kills_given_hits(h, self.units, saved) for h, weight in enumerate(hits)]
-        return np.array(rows, dtype=object if fractions else float)
+        return np.array(rows, dtype=float if number is float else object)
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
-        return _finish(self.markers.outcome_pmfs(self.joint(fractions)), self.outcomes, fractions)
+    def pmfs(self, number) -> dict[str, np.ndarray]:
+        return self.markers.outcome_pmfs(self.joint(number))
 
 
 # --- barrages (RULES.md §2.5) -----------------------------------------------------------
@@ -229,19 +230,43 @@ class Shoot(_OnFormation):
 class Barrage(_OnFormation):
     """A barrage of `bp` barrage points on `units` units under its templates.
 
-    One to-hit roll per unit under the templates, at the table's AP value (AT with
-    `at`); saves and blast markers as for shooting, plus the table's extra blast
-    markers. Outcomes: `kills`, `blast_markers`, `broken`.
+    Without `units`, the templates cover `per_template` units each (default
+    UNITS_PER_TEMPLATE), at most the whole `formation`. One to-hit roll per unit under
+    the templates, at the table's AP value (AT with `at`); saves and blast markers as
+    for shooting, plus the table's extra blast markers. Outcomes: `kills`,
+    `blast_markers`, `broken`.
     """
 
     bp: int
+    units: int | None = None
     at: bool = False
+    per_template: int | None = None
 
+    COMMAND = "epic barrage"
     outcomes = ("kills", "blast_markers", "broken")
 
     def __post_init__(self) -> None:
         barrage_row(self.bp)
+        require(self.units is not None or self.formation is not None, "units", None,
+                "is required: the units under the templates (--units U), or the formation's size "
+                f"(--formation F) with {UNITS_PER_TEMPLATE} units per template (--per-template)")
+        require(self.per_template is None or self.units is None, "per_template", self.per_template,
+                "only applies without --units (it decides how many units the templates cover)")
+        require(self.per_template is None or 1 <= self.per_template <= MAX_UNITS, "per_template",
+                self.per_template, f"expected 1 to {MAX_UNITS} units under each template")
         super().__post_init__()
+
+    @property
+    def templates(self) -> int:
+        """The first template and the table's extra ones (RULES.md §2.5)."""
+        return 1 + self.row.extra_templates
+
+    @property
+    def reached(self) -> int:
+        """The units under the templates: `units`, or `per_template` a template, at most the formation."""
+        if self.units is not None:
+            return self.units
+        return min(self.formation, (self.per_template or UNITS_PER_TEMPLATE) * self.templates)
 
     @property
     def row(self) -> BarrageRow:
@@ -257,19 +282,20 @@ class Barrage(_OnFormation):
         return self._markers(self.row.extra_blast_markers)
 
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
-        pool = roll_pool(rng, barrage_die(self.hit_check, self.saves), self.units, trials)
+        pool = roll_pool(rng, barrage_die(self.hit_check, self.saves), self.reached, trials)
         kills_radix, hits_radix = pool.radices  # the pool's code is kills + kills_radix·hits
         return outcome_roll(self.markers, self.outcomes, pool.codes, kills_radix, hits_radix)
 
-    def joint(self, fractions: bool = False) -> np.ndarray:
+    def joint(self, number=float) -> np.ndarray:
         """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
-        hit, saved = _numbers(fractions, self.hit_check.chance(), self.saves.chance())
-        hits = pmfs.binomial(self.units, hit)  # one roll per unit, never more (§2.5)
-        rows = [weight * _padded(pmfs.binomial(h, 1 - saved), self.units + 1) for h, weight in enumerate(hits)]
-        return np.array(rows, dtype=object if fractions else float)
+        hit, saved = number(self.hit_check.chance()), number(self.saves.chance())
+        units = self.reached
+        hits = pmfs.binomial(units, hit)  # one roll per unit, never more (§2.5)
+        rows = [weight * _padded(pmfs.binomial(h, 1 - saved), units + 1) for h, weight in enumerate(hits)]
+        return np.array(rows, dtype=float if number is float else object)
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
-        return _finish(self.markers.outcome_pmfs(self.joint(fractions)), self.outcomes, fractions)
+    def pmfs(self, number) -> dict[str, np.ndarray]:
+        return self.markers.outcome_pmfs(self.joint(number))
 
 
 # --- the assault result's dice (RULES.md §2.7) ------------------------------------------
@@ -288,7 +314,7 @@ def assault_die(bonus: int, enemy_bonus: int) -> Die:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Assault:
+class Assault(Attack):
     """Each side rolls 2D6, keeps the highest and adds its bonus (RULES.md §2.7).
 
     Outcomes: `win` (this side strictly higher), `draw`, `margin` (the difference).
@@ -297,6 +323,7 @@ class Assault:
     bonus: int = 0
     enemy_bonus: int = 0
 
+    COMMAND = "epic assault"
     outcomes = ("win", "draw", "margin")
 
     def __post_init__(self) -> None:
@@ -307,7 +334,7 @@ class Assault:
     def sample(self, rng: np.random.Generator, trials: int):
         return roll_pool(rng, assault_die(self.bonus, self.enemy_bonus), 1, trials)
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+    def pmfs(self, number) -> dict[str, np.ndarray]:
         highest = keep_pmf(1, 6, 1)  # the highest of 2D6
         difference: dict[int, Fraction] = {}
         for mine, p in enumerate(highest):
@@ -320,49 +347,8 @@ class Assault:
         margin: dict[int, Fraction] = {}
         for gap, p in difference.items():
             margin[abs(gap)] = margin.get(abs(gap), Fraction(0)) + p
-        result = {
+        return {
             "win": pmfs.array([1 - win, win]),
             "draw": pmfs.array([1 - draw, draw]),
             "margin": pmfs.array([margin.get(k, Fraction(0)) for k in range(max(margin) + 1)]),
         }
-        return _finish(result, self.outcomes, fractions)
-
-
-# --- benchmark ---------------------------------------------------------------------------
-
-
-def baseline_shoot(rng: np.random.Generator, trials: int) -> np.ndarray:
-    """12 shots AP 4+ at 6 units, armour 4+, crossfire: plain numpy, stage by stage."""
-    from .bench import count_outcomes
-
-    hit = rng.integers(1, 7, size=(trials, 12)) >= 4
-    saved = rng.integers(1, 7, size=(trials, 12)) >= 5  # 4+ armour at −1 for crossfire
-    unit = (np.cumsum(hit, axis=1) - 1) % 6  # the j-th hit goes to unit j mod 6
-    failed = hit & ~saved
-    kills = sum((failed & (unit == u)).any(axis=1) for u in range(6)).astype(np.int64)
-    markers = 1 + kills + (kills > 0)
-    broken = markers >= 6 - kills
-    return count_outcomes(kills, hit.sum(axis=1), markers, broken)
-
-
-def baseline_barrage(rng: np.random.Generator, trials: int) -> np.ndarray:
-    """8 BP (AP 4+, 1 extra BM) at 5 units, armour 4+: plain numpy, stage by stage."""
-    from .bench import count_outcomes
-
-    hit = rng.integers(1, 7, size=(trials, 5)) >= 4
-    saved = rng.integers(1, 7, size=(trials, 5)) >= 4
-    kills = (hit & ~saved).sum(axis=1)
-    markers = 1 + 1 + kills
-    broken = markers >= 5 - kills
-    return count_outcomes(kills, markers, broken)
-
-
-def bench_cases() -> list:
-    """The Epic cases of `python -m oddscalc.bench`."""
-    from .bench import Case
-
-    return [
-        Case("epic shoot 12 shots AP 4+ at 6 units, armour 4+, crossfire",
-             Shoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True), baseline_shoot, 24, 5.0),
-        Case("epic barrage 8 BP at 5 units, armour 4+", Barrage(bp=8, units=5, armour=4), baseline_barrage, 10, 5.0),
-    ]

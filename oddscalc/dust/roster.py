@@ -3,18 +3,19 @@ target unit (RULES.md §1).
 
 A weapon line gives `N/D` per target type and armour class (RULES.md §1.2): soldier
 classes 1–4, vehicle 1–7, aircraft 1–3, `-` where it cannot attack. `count` is how many
-of the unit's models fire it (their dice add up). Special weapons name their pattern
-instead: `phaser = "2z3"`, `salvo = "3/2-5/2-7/2"` with `charges`, `incendiary = 1` or
-`ap_incendiary = 1` (dice per target model). A target unit's `save` is the cover save it
-makes in the grid (none in the open; `--set save=hit` puts every target in soft cover).
+of the unit's models fire it (their dice add up, for every kind of weapon). Special
+weapons name their pattern instead: `phaser = "2z3"`, `salvo = "3/2-5/2-7/2"` with
+`charges`, `incendiary = 1` or `ap_incendiary = 1` (dice per target model). A target
+unit's `save` is the cover save it makes in the grid (none in the open; `--set save=hit`
+puts every target in soft cover).
 """
 
 from __future__ import annotations
 
 import re
 
-from .dust import ArmourPiercingIncendiary, Incendiary, Phaser, Salvo, WeaponLine
-from .profiles import Field, Schema, Unit, Weapon
+from ..roster import Field, Game, Schema, Unit, Weapon
+from .attacks import ArmourPiercingIncendiary, Incendiary, Phaser, Salvo, WeaponLine
 
 MAIN = "damage"
 CLASSES = {"soldier": 4, "vehicle": 7, "aircraft": 3}
@@ -41,7 +42,7 @@ SCHEMA = Schema(
         "aircraft": Field("list", "N/D against aircraft classes 1-3", choices=(), default=None),
         "phaser": Field("text", "phaser XzY, against any target", default=None),
         "salvo": Field("text", "salvo A/X-B/X-..., against any target", default=None),
-        "charges": Field("int", "salvo charges spent", low=1, high=10, default=1),
+        "charges": Field("int", "salvo charges spent (salvo only)", low=1, high=10, default=None),
         "incendiary": Field("int", "incendiary X/+: dice per target model", low=1, high=10, default=None),
         "ap_incendiary": Field("int", "armour-piercing incendiary X/skull: dice per target model", low=1, high=10,
                                default=None),
@@ -66,6 +67,8 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
         if len(kinds) + bool(lines) != 1:
             return "weapon", (f"{weapon.name!r} needs either weapon lines (soldier/vehicle/aircraft) or one of "
                               "phaser, salvo, incendiary, ap_incendiary")
+        if weapon["charges"] is not None and weapon["salvo"] is None:
+            return "charges", f"{weapon.name!r}: charges are spent by a salvo weapon only"
         for key in lines:
             values = weapon[key]
             if len(values) != CLASSES[key] or any(v != "-" and not _ENTRY.match(v) for v in values):
@@ -73,27 +76,31 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
                              f"(classes 1 to {CLASSES[key]})")
         for key, parse in (("phaser", Phaser.parse), ("salvo", Salvo.parse)):
             if weapon[key] is not None:
-                parse(weapon[key], **({"charges": weapon["charges"]} if key == "salvo" else {}))
+                parse(weapon[key], **({"charges": _charges(weapon)} if key == "salvo" else {}))
     return None
+
+
+def _charges(weapon: Weapon) -> int:
+    return weapon["charges"] or 1
 
 
 def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     """The attack `weapon` makes on `target`, or None when it cannot attack it."""
-    save, resilient = target["save"], target["resilient"]
+    save, resilient, count = target["save"], target["resilient"], weapon["count"]
     if weapon["phaser"] is not None:
-        return Phaser.parse(weapon["phaser"], resilient=resilient)  # ignores cover (§1.5)
+        return Phaser.parse(weapon["phaser"], resilient=resilient, count=count)  # ignores cover (§1.5)
     if weapon["salvo"] is not None:
-        return Salvo.parse(weapon["salvo"], charges=weapon["charges"], save=save, resilient=resilient)
+        return Salvo.parse(weapon["salvo"], charges=_charges(weapon), save=save, resilient=resilient, count=count)
     if weapon["incendiary"] is not None:
-        return Incendiary(weapon["incendiary"], target["models"], save=save, resilient=resilient)
-    if weapon["ap_incendiary"] is not None:
-        return ArmourPiercingIncendiary(weapon["ap_incendiary"], target["models"])
+        return Incendiary(weapon["incendiary"], target["models"], save=save, resilient=resilient, count=count)
+    if weapon["ap_incendiary"] is not None:  # no cover save and no Damage Resilient: the unit is removed (§1.8)
+        return ArmourPiercingIncendiary(weapon["ap_incendiary"], target["models"], count=count)
     values = weapon[target["kind"]]
     entry = _line(values, target["armour"]) if values is not None else None
     if entry is None:
         return None
     dice, damage = entry
-    return WeaponLine(dice * weapon["count"], damage, save=save, resilient=resilient)
+    return WeaponLine(dice, damage, save=save, resilient=resilient, count=count)
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
@@ -103,7 +110,7 @@ def kill_threshold(target: Unit, attack=None) -> int:
     return target["models"] * target["damage_points"]
 
 
-def describe(unit: Unit) -> str:
+def describe_unit(unit: Unit) -> str:
     models, points = unit["models"], unit["damage_points"]
     text = (f"{unit['kind']} class {unit['armour']}, {models} model{'s' * (models != 1)} × {points} damage "
             f"point{'s' * (points != 1)}")
@@ -112,12 +119,20 @@ def describe(unit: Unit) -> str:
 
 
 def describe_weapon(weapon: Weapon) -> str:
-    for key in ("phaser", "salvo"):
-        if weapon[key] is not None:
-            return f"{key} {weapon[key]}" + (f", {weapon['charges']} charges" if key == "salvo" else "")
-    if weapon["incendiary"] is not None:
-        return f"incendiary {weapon['incendiary']}/+"
-    if weapon["ap_incendiary"] is not None:
-        return f"AP incendiary {weapon['ap_incendiary']}/skull"
-    lines = [f"{key} {' '.join(weapon[key])}" for key in CLASSES if weapon[key] is not None]
-    return (f"{weapon['count']} × " if weapon["count"] > 1 else "") + "; ".join(lines)
+    if weapon["phaser"] is not None:
+        text = f"phaser {weapon['phaser']}"
+    elif weapon["salvo"] is not None:
+        charges = _charges(weapon)
+        text = f"salvo {weapon['salvo']}, {charges} charge{'s' * (charges != 1)}"
+    elif weapon["incendiary"] is not None:
+        text = f"incendiary {weapon['incendiary']}/+"
+    elif weapon["ap_incendiary"] is not None:
+        text = f"AP incendiary {weapon['ap_incendiary']}/skull"
+    else:
+        text = "; ".join(f"{key} {' '.join(weapon[key])}" for key in CLASSES if weapon[key] is not None)
+    return (f"{weapon['count']} × " if weapon["count"] > 1 else "") + text
+
+
+GAME = Game(name="dust", title="Dust Tactics", schema=SCHEMA, main=MAIN, matchup=matchup,
+            kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
+            describe_weapon=describe_weapon)

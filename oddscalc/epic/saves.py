@@ -22,9 +22,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import pmf as pmfs
-from .dice import Check, Natural
-from .pool import Die, PoolRoll, roll_flags
+from .. import pmf as pmfs
+from ..dice import Check, Natural
+from ..pool import Die, PoolRoll, roll_flags
 
 INVULNERABLE = Check(6, Natural.SAVE)  # RULES.md §2.2: an unmodified 6+
 BLOCK = 64  # units whose fates one uint64 holds
@@ -32,13 +32,13 @@ _LOW_BITS = np.array([(1 << n) - 1 for n in range(BLOCK + 1)], dtype=np.uint64)
 _BYTE_ONES = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
 
 
-class Weapon(str, Enum):
+class Ability(str, Enum):
     """A weapon's ability that changes the saves (RULES.md §2.2)."""
 
-    normal = "normal"
-    macro = "macro"
-    titan_killer = "titan-killer"
-    lance = "lance"
+    NORMAL = "normal"
+    MACRO = "macro"
+    TITAN_KILLER = "titan-killer"
+    LANCE = "lance"
 
 
 # --- saves (RULES.md §2.2) -------------------------------------------------------------
@@ -83,7 +83,7 @@ class SavePlan:
 def save_plan(
     armour: int | None,
     cover_save: int | None = None,
-    weapon: Weapon = Weapon.normal,
+    weapon: Ability = Ability.NORMAL,
     reinforced: bool = False,
     invulnerable: bool = False,
     crossfire: bool = False,
@@ -97,18 +97,18 @@ def save_plan(
     # save modifiers add up (crossfire −1, sniper −1) on armour and cover saves, never on the invulnerable
     worse = int(crossfire) + int(sniper)
     armour_save = Check(armour + worse, Natural.SAVE) if armour is not None else None  # 7+ is impossible
-    cover_allowed = cover_save is not None and not ignore_cover and weapon in (Weapon.normal, Weapon.lance)
+    cover_allowed = cover_save is not None and not ignore_cover and weapon in (Ability.NORMAL, Ability.LANCE)
     cover = Check(cover_save + worse, Natural.SAVE) if cover_allowed else None  # MW, TK and ignore cover negate it
-    if weapon is Weapon.titan_killer:  # no armour or cover save, even with reinforced armour
+    if weapon is Ability.TITAN_KILLER:  # no armour or cover save, even with reinforced armour
         first = None
-    elif weapon is Weapon.macro:  # only reinforced armour saves (without the re-roll)
+    elif weapon is Ability.MACRO:  # only reinforced armour saves (without the re-roll)
         first = armour_save if reinforced else None
     else:  # the infantry cover save is used instead of armour when it is better
         candidates = [check for check in (armour_save, cover) if check is not None]
         first = min(candidates, key=lambda check: check.need) if candidates else None
     # reinforced armour re-rolls a failed save (a failed cover save too) with its armour value;
     # not against macro-weapons, titan killers or lances
-    reroll = armour_save if reinforced and weapon is Weapon.normal and first is not None else None
+    reroll = armour_save if reinforced and weapon is Ability.NORMAL and first is not None else None
     return SavePlan(first, reroll, invulnerable)
 
 

@@ -9,11 +9,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import pmf as pmfs
-from .dice import DiceExpression
-from .errors import require
-from .pool import Die, roll_pool
-from .roll import Roll
+from .. import pmf as pmfs
+from ..attack import Attack
+from ..dice import DiceExpression
+from ..errors import require
+from ..pool import Die, roll_pool
+from ..roll import Roll
 
 MAX_DISTANCE = 30
 MAX_DISCIPLINE = 20
@@ -22,7 +23,7 @@ DIRECTION_HIT_FACES = 2  # the direction die: 2 HIT faces and 4 arrows (§3.1)
 
 
 @dataclass(frozen=True, kw_only=True)
-class _TwoDice:
+class _TwoDice(Attack):
     """2D6, maximised or minimised K times (K extra dice, the K lowest or highest dropped)."""
 
     maximised: int = 0
@@ -41,11 +42,10 @@ class _TwoDice:
         total = self.roll.sample(rng, trials)["sum"]
         return {"success": self.succeeds(total).astype(np.int64), "sum": total}
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
-        total = self.roll.exact(fractions=True)["sum"]
+    def pmfs(self, number) -> dict[str, np.ndarray]:
+        total = self.roll.pmfs(Fraction)["sum"]  # a handful of exact weights: summed exactly, then converted
         success = sum((p for value, p in enumerate(total) if self.succeeds(value)), Fraction(0))
-        result = {"success": pmfs.array([1 - success, success]), "sum": total}
-        return result if fractions else {name: pmfs.as_float(pmf) for name, pmf in result.items()}
+        return {"success": pmfs.array([1 - success, success]), "sum": total}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,6 +56,8 @@ class Charge(_TwoDice):
     """
 
     distance: int
+
+    COMMAND = "t9a charge"
 
     def __post_init__(self) -> None:
         require(1 <= self.distance <= MAX_DISTANCE, "distance", self.distance,
@@ -75,6 +77,8 @@ class DisciplineTest(_TwoDice):
 
     discipline: int
 
+    COMMAND = "t9a test"
+
     def __post_init__(self) -> None:
         require(0 <= self.discipline <= MAX_DISCIPLINE, "discipline", self.discipline,
                 f"expected the Discipline tested against, 0 to {MAX_DISCIPLINE}")
@@ -91,15 +95,15 @@ def direction_die() -> Die:
 
 
 @dataclass(frozen=True)
-class Direction:
+class Direction(Attack):
     """Roll the direction die (2 HIT faces of 6). Outcome: `hit`."""
 
+    COMMAND = "t9a direction"
     outcomes = ("hit",)
 
     def sample(self, rng: np.random.Generator, trials: int):
         return roll_pool(rng, direction_die(), 1, trials)
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
-        hit = Fraction(DIRECTION_HIT_FACES, 6)
-        pmf = pmfs.array([1 - hit, hit])
-        return {"hit": pmf if fractions else pmfs.as_float(pmf)}
+    def pmfs(self, number) -> dict[str, np.ndarray]:
+        hit = number(Fraction(DIRECTION_HIT_FACES, 6))
+        return {"hit": pmfs.array([1 - hit, hit])}

@@ -14,65 +14,21 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from . import engine
-from .dice import DiceExpression
-from .roll import HitAndSave, Roll
+from .. import engine
+from ..roll import HitAndSave
+from . import core, dust, epic, t9a
+from .core import Case
 
 BASELINE_CHUNK = 1_000_000
 
 
-@dataclass(frozen=True)
-class Case:
-    """An attack, a plain numpy baseline for the same attack, and the ratio to reach."""
-
-    name: str
-    attack: object
-    baseline: Callable[[np.random.Generator, int], np.ndarray]  # returns the main outcome per trial
-    dice: int  # dice per trial, for the effective dice rate
-    target: float | None = None
-
-
-def count_outcomes(*outcomes: np.ndarray) -> np.ndarray:
-    """Histogram every outcome, as the engine does; return the main one's values (for checks)."""
-    for values in outcomes:
-        np.bincount(values)
-    return outcomes[0]
-
-
-def baseline_canonical(rng: np.random.Generator, trials: int) -> np.ndarray:
-    """10 dice hit on 4+, then a 5+ save per hit: plain numpy, stage by stage."""
-    hit = rng.integers(1, 7, size=(trials, 10)) >= 4
-    saved = rng.integers(1, 7, size=(trials, 10)) >= 5
-    return count_outcomes((hit & ~saved).sum(axis=1), hit.sum(axis=1))
-
-
-def baseline_maximised_2d6(rng: np.random.Generator, trials: int) -> np.ndarray:
-    faces = np.sort(rng.integers(1, 7, size=(trials, 3)), axis=1)
-    return count_outcomes(faces[:, 1:].sum(axis=1))
-
-
-def core_cases() -> list[Case]:
-    return [
-        Case("canonical: 10 dice hit 4+, save 5+", HitAndSave(10, 4, 5), baseline_canonical, 10, 10.0),
-        Case("maximised 2d6", Roll(DiceExpression.parse("2d6"), maximised=1), baseline_maximised_2d6, 3),
-    ]
-
-
 def all_cases() -> list[Case]:
     """The core cases, then each game's."""
-    cases = core_cases()
-    for module in ("dust", "epic", "t9a"):
-        try:
-            game = __import__(f"oddscalc.{module}", fromlist=["bench_cases"])
-        except ImportError:
-            continue
-        cases += getattr(game, "bench_cases", lambda: [])()
-    return cases
+    return core.cases() + dust.cases() + epic.cases() + t9a.cases()
 
 
 def best_time(function: Callable[[], object], repeat: int) -> float:
@@ -154,16 +110,18 @@ def grid_roster(size: int) -> str:
 
 def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[str, float]]:
     """Cells per second of a size × size grid: exact, in process, on every core, on a LocalCluster."""
-    from . import profiles, studies
+    from ..cells import run_cells
+    from ..games import parse_roster
+    from ..grid import matchups
 
-    roster = profiles.parse(grid_roster(size), "benchmark grid")
-    attacks = [pair.attack for pair in profiles.matchups("epic", roster.units, roster.units)]
+    roster = parse_roster(grid_roster(size), "benchmark grid")
+    attacks = [pair.attack for pair in matchups(roster.game, roster.units, roster.units)]
     cells = len(attacks)
     rates = []
     for label, options in (("exact, in process", {"method": "exact", "workers": 1}),
                            (f"{trials:.0e} trials, in process (1 thread)", {"workers": 1}),
                            (f"{trials:.0e} trials, {cores} cores", {"workers": cores})):
-        seconds = best_time(lambda: studies.run_cells(attacks, trials=trials, seed=1, **options), 1)
+        seconds = best_time(lambda: run_cells(attacks, trials=trials, seed=1, **options), 1)
         rates.append((label, cells / seconds))
     if cluster:
         try:
@@ -172,8 +130,8 @@ def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[
             rates.append(("LocalCluster (install the dask extra)", float("nan")))
             return rates
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
-            studies.run_cells(attacks[:4], trials=1000, seed=1, scheduler=local.scheduler_address)  # warm up
-            seconds = best_time(lambda: studies.run_cells(attacks, trials=trials, seed=1,
+            run_cells(attacks[:4], trials=1000, seed=1, scheduler=local.scheduler_address)  # warm up
+            seconds = best_time(lambda: run_cells(attacks, trials=trials, seed=1,
                                                           scheduler=local.scheduler_address), 1)
         rates.append((f"{trials:.0e} trials, two-worker LocalCluster", cells / seconds))
     return rates

@@ -38,7 +38,7 @@ from enum import Enum
 from fractions import Fraction
 from pathlib import Path
 
-from .errors import InputError
+from ..errors import InputError
 
 
 class Terrain(str, Enum):
@@ -319,3 +319,38 @@ def line_of_sight(board: Board, source: Square, target: Square, kind: Kind = Kin
             names = " and ".join(f"{square} ({TERRAIN_WORD[board.terrain(square)]})" for square in pair)
             blockers.append(f"the corner between {names} (corner rule: {corner.value})")
     return Sight(source, target, crossed, path.corners, tuple(blockers), cover(board.terrain(target), kind))
+
+
+def check_shot(board: str | Board, from_square: str | None, to_square: str | None, kind: Kind = Kind.SOLDIER,
+               corner: Corner = Corner.BOTH) -> tuple[Board, Sight]:
+    """Load the map and trace the shot; refuse a shot whose line of sight is blocked (RULES.md §1.12)."""
+    if from_square is None or to_square is None:
+        raise InputError("board", board, "needs --from SQ and --to SQ (the attacker's and the target's squares)")
+    chart = board if isinstance(board, Board) else Board.load(board, "board")
+    source, target = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
+    sight = line_of_sight(chart, source, target, kind, corner)
+    if not sight.open:
+        raise InputError("to_square", to_square, f"no line of sight from {source}: blocked by "
+                                                  f"{'; '.join(sight.blockers)}")
+    return chart, sight
+
+
+def sight_report(chart: Board, sight: Sight, kind: Kind, corner: Corner) -> str:
+    """Say in words what a line of sight crosses and the cover the target gets."""
+
+    def named(square: Square) -> str:
+        return f"{square} ({TERRAIN_WORD[chart.terrain(square)]})"
+
+    kind, corner = Kind(kind), Corner(corner)
+    verdict = "open" if sight.open else "blocked"
+    lines = [f"line of sight from {named(sight.source)} to {named(sight.target)} on {chart.name}: {verdict}"]
+    lines += [f"  blocked by {reason}" for reason in sight.blockers]
+    lines.append("  squares crossed: " + (", ".join(named(square) for square in sight.crossed) or "none"))
+    if sight.corners:
+        lines.append("  corners passed between: " + "; ".join(f"{named(a)} and {named(b)}" for a, b in sight.corners)
+                     + f" (corner rule: {corner.value})")
+    if sight.cover is Cover.SOFT:
+        lines.append(f"  cover: soft, a {kind.value} in cross terrain (dust attack --board applies --save hit)")
+    else:
+        lines.append(f"  cover: none from the terrain for a {kind.value} ({TERRAIN_WORD[chart.terrain(sight.target)]})")
+    return "\n".join(lines)

@@ -9,8 +9,8 @@ unit's fighting models) or shooting (`shots` at `aim`+), a number or dice (`2d6`
 
 from __future__ import annotations
 
-from .profiles import Field, Schema, Unit, Weapon
-from .t9a import Melee, Shoot
+from ..roster import Field, Game, Schema, Unit, Weapon
+from .attacks import Melee, T9AShoot
 
 MAIN = "health_lost"
 ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds")
@@ -53,6 +53,9 @@ SCHEMA = Schema(
 def check_unit(unit: Unit) -> tuple[str, str] | None:
     """Refuse what the schema alone cannot: a shooting attack needs its Aim."""
     for weapon in unit.weapons:
+        if "toxic" in weapon["attributes"] and (weapon["strength"] is not None or weapon["ap"]):
+            field = "strength" if weapon["strength"] is not None else "ap"
+            return field, f"{weapon.name!r} has Toxic Attacks: always Strength 3 and AP 10 (leave {field} out)"
         if weapon["kind"] == "shooting" and weapon["aim"] is None:
             return "aim", f"{weapon.name!r} shoots: give its aim, like \"4+\""
         if weapon["kind"] == "melee" and weapon["aim"] is not None:
@@ -76,7 +79,7 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         reroll_wounds="failed" if "reroll-wounds" in attributes else "none",
     )
     if weapon["kind"] == "shooting":
-        return Shoot(shots=weapon["attacks"], aim=weapon["aim"], modifier=weapon["modifier"], **common)
+        return T9AShoot(shots=weapon["attacks"], aim=weapon["aim"], modifier=weapon["modifier"], **common)
     return Melee(attacks=weapon["attacks"], offensive=attacker["offensive"], defensive=target["defensive"],
                  hit_modifier=weapon["modifier"], **common)
 
@@ -86,7 +89,7 @@ def kill_threshold(target: Unit, attack=None) -> int:
     return target["models"] * target["health"]
 
 
-def describe(unit: Unit) -> str:
+def describe_unit(unit: Unit) -> str:
     saves = [f"{name} {unit[name]}+" for name in ("aegis", "fortitude") if unit[name] is not None]
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
@@ -104,3 +107,8 @@ def describe_weapon(weapon: Weapon) -> str:
     if weapon["multiple_wounds"] is not None:
         parts.append(f"Multiple Wounds ({weapon['multiple_wounds']})")
     return ", ".join(parts + list(weapon["attributes"]))
+
+
+GAME = Game(name="t9a", title="The 9th Age", schema=SCHEMA, main=MAIN, matchup=matchup,
+            kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
+            describe_weapon=describe_weapon)

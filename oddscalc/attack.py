@@ -1,0 +1,108 @@
+"""What every attack is: outcomes, a sampler, an exact twin, and the query that names it.
+
+An attack is a frozen dataclass that derives from `Attack`. It gives its `outcomes`
+(names, the main one first), `sample(rng, trials)` (vectorised over trials) and
+`pmfs(number)`, its exact twin: every chance it feeds into pmf algebra goes through
+`number` (float, or Fraction for exact rationals). `Attack.exact` is the one place that
+picks that number type.
+
+Every field of an attack is the option of the same name of its query command
+(`to_hit` is `--to-hit`), except the fields named in `ARGUMENTS`, which the command
+takes as arguments. So an attack can write the command line that computes it (`query`),
+and a stable `key` of its non-default fields, which names a study cell's random stream:
+adding a field with a default changes no existing key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Callable, ClassVar, Mapping
+
+import numpy as np
+
+from . import pmf as pmfs
+from .dice import parse_roll
+
+ROLL = {"roll": True}  # field metadata: a roll needed, written "4+" in a query
+ROLL_OR_NONE = {"roll": True, "none": True}  # a roll needed, or "none" (no roll at all)
+
+
+class Attack:
+    """The base of every attack (see the module's docstring)."""
+
+    COMMAND: ClassVar[str] = ""  # the query command, like "epic shoot"
+    ARGUMENTS: ClassVar[tuple[str, ...]] = ()  # fields given as the command's arguments
+    outcomes: tuple[str, ...]
+
+    def sample(self, rng: np.random.Generator, trials: int) -> Any:
+        raise NotImplementedError
+
+    def pmfs(self, number: Callable[[Any], Any]) -> Mapping[str, np.ndarray]:
+        """Return the exact pmf of every outcome, chances converted by `number`."""
+        raise NotImplementedError
+
+    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
+        """Return the exact pmfs: floats, or Fractions with `fractions`."""
+        number = Fraction if fractions else float
+        computed = self.pmfs(number)
+        return {name: pmfs.convert(computed[name], number) for name in self.outcomes}
+
+    # --- the query that computes this attack ---------------------------------------
+
+    def arguments(self) -> list[str]:
+        """The command's arguments (a subclass with ARGUMENTS writes them)."""
+        return [text(getattr(self, name)) for name in self.ARGUMENTS]
+
+    def options(self) -> dict[str, str]:
+        """Every option of the query, as text: required fields, then those off their defaults."""
+        required, chosen = {}, {}
+        for field in dataclasses.fields(self):
+            if field.name in self.ARGUMENTS or not field.init:
+                continue
+            value = getattr(self, field.name)
+            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                required[field.name] = text(value, field)
+            elif value != field.default:
+                chosen[field.name] = text(value, field)
+        return {**required, **chosen}
+
+    def query(self) -> str:
+        """The command line that computes this attack (`oddscalc epic shoot --shots 12 ...`)."""
+        words = ["oddscalc", *self.COMMAND.split(), *self.arguments()]
+        for name, value in self.options().items():
+            option = "--" + name.replace("_", "-")
+            words += [option] if value == "true" else [option, value]
+        return shlex.join(words)
+
+    def key(self) -> str:
+        """A stable name of this attack: its command and its options off their defaults, sorted."""
+        options = self.options()
+        fields = [f"{name}={options[name]}" for name in sorted(options)]
+        arguments = self.arguments()
+        return " ".join([self.COMMAND or type(self).__name__, *arguments, *fields])
+
+
+def read_rolls(attack: Any) -> None:
+    """Accept the tabletop spelling of the roll fields: "4+" for 4, and "none" where a field allows it."""
+    for field in dataclasses.fields(attack):
+        value = getattr(attack, field.name)
+        if field.metadata.get("roll") and isinstance(value, str):
+            none = field.metadata.get("none", False)
+            allowed = f"expected a roll like 4+ (or 4){', or none' if none else ''}"
+            object.__setattr__(attack, field.name, parse_roll(value, field.name, allowed, none))
+
+
+def text(value: Any, field: dataclasses.Field | None = None) -> str:
+    """Write a field's value the way its option reads it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if value is None:
+        return "none"
+    if field is not None and field.metadata.get("roll"):
+        return f"{value}+"
+    return str(value)

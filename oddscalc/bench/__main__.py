@@ -1,0 +1,5 @@
+"""`python -m oddscalc.bench`."""
+
+from .run import main
+
+main()

@@ -1,0 +1,39 @@
+"""Epic Armageddon cases of the benchmark: attacks and plain numpy baselines of the same attacks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..epic import Barrage, EpicShoot
+from .core import Case, count_outcomes
+
+
+def baseline_shoot(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """12 shots AP 4+ at 6 units, armour 4+, crossfire: plain numpy, stage by stage."""
+    hit = rng.integers(1, 7, size=(trials, 12)) >= 4
+    saved = rng.integers(1, 7, size=(trials, 12)) >= 5  # 4+ armour at −1 for crossfire
+    unit = (np.cumsum(hit, axis=1) - 1) % 6  # the j-th hit goes to unit j mod 6
+    failed = hit & ~saved
+    kills = sum((failed & (unit == u)).any(axis=1) for u in range(6)).astype(np.int64)
+    markers = 1 + kills + (kills > 0)
+    broken = markers >= 6 - kills
+    return count_outcomes(kills, hit.sum(axis=1), markers, broken)
+
+
+def baseline_barrage(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """8 BP (AP 4+, 1 extra BM) at 5 units, armour 4+: plain numpy, stage by stage."""
+    hit = rng.integers(1, 7, size=(trials, 5)) >= 4
+    saved = rng.integers(1, 7, size=(trials, 5)) >= 4
+    kills = (hit & ~saved).sum(axis=1)
+    markers = 1 + 1 + kills
+    broken = markers >= 5 - kills
+    return count_outcomes(kills, markers, broken)
+
+
+def cases() -> list[Case]:
+    """The Epic Armageddon cases."""
+    return [
+        Case("epic shoot 12 shots AP 4+ at 6 units, armour 4+, crossfire",
+             EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True), baseline_shoot, 24, 5.0),
+        Case("epic barrage 8 BP at 5 units, armour 4+", Barrage(bp=8, units=5, armour=4), baseline_barrage, 10, 5.0),
+    ]

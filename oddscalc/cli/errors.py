@@ -1,0 +1,74 @@
+"""The one-line error contract: a refused value reads `error: --option value: what is allowed`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from ..errors import InputError
+
+try:  # recent Typer carries its own copy of Click
+    from typer._click import exceptions as click_errors
+    from typer._click.globals import get_current_context
+except ImportError:  # pragma: no cover - older Typer uses Click itself
+    from click import exceptions as click_errors
+    from click import get_current_context
+
+
+class OptionError(click_errors.BadParameter):
+    """A refused option value: shown as `error: --option value: what is allowed`."""
+
+    def __init__(self, value: Any, allowed: str, param: Any = None, hint: Optional[str] = None) -> None:
+        super().__init__(allowed, param=param, param_hint=hint)
+        self.value = value
+        self.allowed = allowed
+
+
+def input_error(error: InputError) -> OptionError:
+    """Turn a library `InputError` into an option error naming the command-line option."""
+    param = None
+    current = get_current_context(silent=True)
+    if current is not None:
+        param = next((p for p in current.command.params if p.name == error.name), None)
+    hint = None if param is not None else "--" + error.name.replace("_", "-")
+    return OptionError(error.value, error.allowed, param=param, hint=hint)
+
+
+_CHOICE = re.compile(r"^'(.*)' is not one of (.*?)\.?$")
+
+
+def _hint(param: Any, given: Any = None) -> str:
+    """How the user spells a parameter: `--dice` for an option, `DICE` for an argument."""
+    if given:
+        return given[0] if isinstance(given, (list, tuple)) else str(given)
+    if param is None:
+        return "value"
+    if param.param_type_name == "argument":
+        return param.metavar or param.name.upper()
+    return param.opts[0]
+
+
+def one_line(error: Exception) -> str:
+    """Format a refused command line as the one line the contract asks for."""
+    if isinstance(error, OptionError):
+        value = "" if error.value is None else f" {error.value}"
+        return f"error: {_hint(error.param, error.param_hint)}{value}: {error.allowed}"
+    if isinstance(error, InputError):
+        return f"error: --{error.name.replace('_', '-')} {error.value}: {error.allowed}"
+    if isinstance(error, click_errors.NoSuchOption):
+        maybe = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
+        return f"error: {error.option_name}: no such option{maybe}; see --help for the options"
+    if isinstance(error, click_errors.MissingParameter):
+        return f"error: {_hint(error.param)} is required; see --help"
+    if isinstance(error, click_errors.BadParameter):
+        message = error.message.removeprefix("Value error, ")
+        choice = _CHOICE.match(message)
+        if choice:  # a refused choice reads like every other refused value
+            allowed = ", ".join(part.strip().strip("'") for part in choice.group(2).split(","))
+            return f"error: {_hint(error.param, error.param_hint)} {choice.group(1)}: expected one of {allowed}"
+        return f"error: {_hint(error.param, error.param_hint)}: {message}"
+    message = error.format_message().rstrip(".")
+    context = getattr(error, "ctx", None)
+    if context is not None and hasattr(context.command, "list_commands"):
+        message += f"; expected one of: {', '.join(context.command.list_commands(context))}"
+    return f"error: {message}; see --help"

@@ -1,0 +1,346 @@
+"""The options of the command line, declared once, and the registry of query commands.
+
+- `COMMON` declares the options every query and study takes (`--trials`, `--seed`,
+  `--exact`, ...); a command receives them as one `Common` value.
+- `query(...)` registers a query builder: a plain function from its options to an
+  attack. The same registry, `QUERIES`, lets `sweep`, `compare` and `grid --set` parse a
+  quoted query (`parse_query`) or one option's value (`convert`) exactly as the command
+  itself does.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import shlex
+from dataclasses import dataclass, fields
+from decimal import Decimal, InvalidOperation
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Callable, Optional, Sequence
+
+import typer
+
+from ..dice import parse_roll
+from ..errors import InputError
+from ..tables import Format
+from .errors import OptionError, click_errors, input_error
+
+# --- parsers for the tabletop spellings ---------------------------------------------
+
+WHOLE = "expected a whole number like 1000000, 1e6 or 2_000_000"
+
+
+def parse_count(text: str) -> int:
+    """Read a whole number written `1000000`, `1e6` or `2_000_000`, exactly (no float rounding)."""
+    cleaned = str(text).strip().replace("_", "").replace(",", "")
+    if len(cleaned) > 60:
+        raise OptionError(f"{str(text)[:40]}...", WHOLE)
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        raise OptionError(text, WHOLE) from None
+    if not value.is_finite() or value != value.to_integral_value() or abs(value.adjusted()) > 40:
+        raise OptionError(text, WHOLE)
+    return int(value)
+
+
+def parse_integer(text: str) -> int:
+    """Read a whole number (negative allowed: `-1` for a modifier); `1_0` is refused, not read as 10."""
+    cleaned = str(text).strip()
+    if not cleaned.lstrip("+-").isdigit() or len(cleaned) > 12:
+        raise OptionError(text, "expected a whole number")
+    return int(cleaned)
+
+
+def parse_needed(text: str) -> int:
+    """Read a needed roll written `4` or `4+`."""
+    try:
+        return parse_roll(text, "roll")
+    except InputError as error:
+        raise OptionError(text, error.allowed) from None
+
+
+def parse_number(text: str) -> float:
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise OptionError(text, "expected a number like 0.01") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise OptionError(text, "expected a finite number like 0.01")
+    return value
+
+
+def needed(help: str, *names: str) -> Any:
+    """An option for a roll needed, accepting `4+` or `4`."""
+    return typer.Option(*names, parser=parse_needed, metavar="X+", help=help)
+
+
+def whole(help: str, *names: str, metavar: str = "N") -> Any:
+    """An option for a whole number (which may be negative)."""
+    return typer.Option(*names, parser=parse_integer, metavar=metavar, help=help)
+
+
+# --- the common options -------------------------------------------------------------
+
+
+class Method(str, Enum):
+    MONTE_CARLO = "monte-carlo"
+    EXACT = "exact"
+    VERIFY = "verify"
+
+
+def _option(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+# Every query and study command takes these (CLI.md, "Options on every query command").
+COMMON = [
+    _option("trials", Annotated[int, typer.Option("--trials", parser=parse_count, metavar="N",
+                                                  help="Monte Carlo trials (1e6, 2_000_000).")], 1_000_000),
+    _option("seed", Annotated[Optional[int], typer.Option(
+        "--seed", parser=parse_count, metavar="S",
+        help="Seed of the random stream (default: fresh; the answer records the seed used).")], None),
+    _option("exact", Annotated[bool, typer.Option(
+        "--exact", help="Compute the exact distribution instead of sampling.")], False),
+    _option("output_format", Annotated[Format, typer.Option(
+        "--format", metavar="F", help="table, json, csv, markdown or bbcode.")], Format.TABLE),
+    _option("plot", Annotated[Optional[Path], typer.Option(
+        "--plot", metavar="PATH", help="Also save a plot of the main outcome (.png, .svg or .pdf).")], None),
+    _option("precision", Annotated[Optional[float], typer.Option(
+        "--precision", parser=parse_number, metavar="E",
+        help="Sample until the main mean's standard error is at most E (--trials is the cap).")], None),
+    _option("verify", Annotated[bool, typer.Option(
+        "--verify", help="Run both ways; report the largest CDF gap against the DKW bound.")], False),
+    _option("threads", Annotated[Optional[int], typer.Option(
+        "--threads", parser=parse_count, metavar="T", help="Threads to sample with (default: every core).")], None),
+]
+COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--format", "--plot", "--precision", "--verify", "--threads")
+
+
+@dataclass(frozen=True)
+class Common:
+    """The options every query and study command takes (declared in `COMMON`)."""
+
+    trials: int = 1_000_000
+    seed: Optional[int] = None
+    exact: bool = False
+    output_format: Format = Format.TABLE
+    plot: Optional[Path] = None
+    precision: Optional[float] = None
+    verify: bool = False
+    threads: Optional[int] = None
+
+    @classmethod
+    def take(cls, options: dict[str, Any]) -> Common:
+        """Remove the common options from a command's options and return them."""
+        return cls(**{field.name: options.pop(field.name) for field in fields(cls) if field.name in options})
+
+    @property
+    def method(self) -> Method:
+        if self.exact and self.verify:
+            raise OptionError(None, "use --exact or --verify, not both (--verify already computes the exact "
+                                    "answer)", hint="--verify")
+        if self.exact and self.precision is not None:
+            raise OptionError(self.precision, "--precision applies to sampling; drop it or drop --exact",
+                              hint="--precision")
+        return Method.EXACT if self.exact else Method.VERIFY if self.verify else Method.MONTE_CARLO
+
+    def check(self) -> None:
+        """Refuse bad common options before any work is done, whatever the method."""
+        from .. import engine, plots
+
+        try:
+            engine.check_trials(self.trials)
+            engine.check_threads(self.threads)
+            engine.check_precision(self.precision)
+            engine.validate_seed(self.seed)
+        except InputError as error:
+            raise input_error(error) from None
+        self.method
+        if self.plot is not None:
+            try:
+                plots.check_path(self.plot)
+            except InputError as error:
+                raise input_error(error) from None
+
+
+def examples_epilog(examples: Sequence[str]) -> str:
+    return "Examples:\n\n\b\n" + "\n".join(f"  {example}" for example in examples)
+
+
+def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: Optional[str] = None,
+            extra: Sequence[inspect.Parameter] = ()) -> Callable:
+    """Register `run(**own, **extra, common=Common)` as a command with its own, `extra` and the COMMON options.
+
+    Typer reads a command's options from its signature; this is the one place that adds
+    the common options to a signature, so that no command has to repeat them.
+    """
+    taken = {"common", *(p.name for p in extra)}
+    own = [p for p in inspect.signature(run, eval_str=True).parameters.values()
+           if p.name not in taken and p.kind is not p.VAR_KEYWORD]
+    parameters = own + list(extra) + COMMON
+
+    @functools.wraps(run)
+    def invoke(**options: Any) -> Any:
+        common = Common.take(options)
+        try:
+            return run(**options, common=common)
+        except InputError as error:
+            raise input_error(error) from None
+
+    invoke.__signature__ = inspect.Signature(parameters)
+    invoke.__annotations__ = {p.name: p.annotation for p in parameters}
+    group.command(name.split()[-1], help=help or inspect.getdoc(run), epilog=examples_epilog(examples))(invoke)
+    return invoke
+
+
+# --- the registry of query commands -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query command: its words (`epic shoot`), the builder, and the options it shares with others."""
+
+    path: str
+    build: Callable[..., Any]
+    shared: tuple[inspect.Parameter, ...]
+
+
+QUERIES: dict[str, Query] = {}
+
+
+def shared_options(*options: tuple[str, Any, Any]) -> tuple[inspect.Parameter, ...]:
+    """Options several commands take, as (name, Annotated type, default): see `query(shared=...)`."""
+    return tuple(_option(name, annotation, default) for name, annotation, default in options)
+
+
+def query(group: typer.Typer, path: str, *, examples: Sequence[str], help: Optional[str] = None,
+          shared: Sequence[inspect.Parameter] = ()) -> Callable:
+    """Register `build(**options) -> attack` as the query command `path` (like "epic shoot").
+
+    `shared` options are listed after the builder's own and reach it through its
+    `**shared` parameter: commands of one game declare them once.
+    """
+
+    def decorate(build: Callable) -> Callable:
+        def run(common: Common, **options: Any) -> None:
+            from .output import answer
+
+            answer(build(**options), common)
+
+        own = [p for p in inspect.signature(build).parameters.values() if p.kind is not p.VAR_KEYWORD]
+        run.__signature__ = inspect.Signature([*own, *shared])
+        command(group, path, run, examples=examples, help=help or inspect.getdoc(build))
+        QUERIES[path] = Query(path, build, tuple(shared))
+        return build
+
+    return decorate
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A quoted query, parsed: its registered query, its options' values, and the attack they build."""
+
+    query: Query
+    command: Any  # the Click command
+    context: Any  # the Click context that parsed it
+    attack: Any
+
+
+def query_args(text: str) -> list[str]:
+    """Split a quoted query into arguments; refuse the options that belong to the study."""
+    try:
+        args = shlex.split(text)
+    except ValueError as error:
+        raise OptionError(text, f"the query does not parse ({error})", hint="QUERY") from None
+    if args[:1] == ["oddscalc"]:
+        args = args[1:]
+    for arg in args:
+        if arg.split("=")[0] in COMMON_OPTIONS:
+            raise OptionError(text, f"put {arg.split('=')[0]} after the quoted query: it applies to every cell",
+                              hint="QUERY")
+        if arg in ("--help", "-h", "--version"):
+            raise OptionError(text, "a query, not --help or --version", hint="QUERY")
+    return args
+
+
+def find_query(root: Any, args: Sequence[str], text: str) -> tuple[Query, Any, list[str]]:
+    """Walk the command tree along `args` to a query command; return it and the arguments left."""
+    command, words = root, []
+    for position, arg in enumerate(args):
+        sub = getattr(command, "commands", {}).get(arg)
+        if sub is None:
+            break
+        command, words = sub, words + [arg]
+        if " ".join(words) in QUERIES:
+            return QUERIES[" ".join(words)], command, list(args[position + 1:])
+    raise OptionError(text, f"expected a query command such as 'roll 2d6' or 'epic barrage --bp 6 --units 3 "
+                            f"--armour 4+'; the queries are {', '.join(QUERIES)}", hint="QUERY")
+
+
+def parse_query(root: Any, text: str, blame: str = "QUERY", extra: Sequence[str] = ()) -> Parsed:
+    """Parse a quoted query into its attack, exactly as the command would, without running it.
+
+    `extra` arguments are appended (a varied option's first value). Errors are the
+    one-line errors the query itself would give, blamed on `blame`.
+    """
+    args = query_args(text)
+    found, click_command, rest = find_query(root, args, text)
+    try:
+        context = click_command.make_context(found.path, [*rest, *extra], resilient_parsing=False)
+        names = [p for p in inspect.signature(found.build).parameters.values() if p.kind is not p.VAR_KEYWORD]
+        own = {p.name: context.params[p.name] for p in names}
+        shared = {p.name: context.params[p.name] for p in found.shared}
+        attack = found.build(**own, **shared)
+    except InputError as error:
+        raise OptionError(text, _message(input_error(error)), hint=blame) from None
+    except click_errors.ClickException as error:
+        raise OptionError(text, _message(error), hint=blame) from None
+    return Parsed(found, click_command, context, attack)
+
+
+def _message(error: Exception) -> str:
+    from .errors import one_line
+
+    return one_line(error).removeprefix("error: ")
+
+
+def command_for(root: Any, path: str) -> Any:
+    """The Click command of a registered query path (`epic shoot`)."""
+    command = root
+    for word in path.split():
+        command = command.commands[word]
+    return command
+
+
+def blank_context(command: Any, path: str) -> Any:
+    """A context for reading single option values of a command (nothing required yet)."""
+    return command.make_context(path, [], resilient_parsing=True)
+
+
+def option_of(command: Any, path: str, name: str, blame: str, value: Any = None) -> Any:
+    """The Click option of a query called `--name` (or `name`), refusing one it lacks."""
+    wanted = "--" + name.strip().lstrip("-").replace("_", "-")
+    for param in command.params:
+        if wanted in getattr(param, "opts", ()) and wanted not in COMMON_OPTIONS:
+            return param
+    options = ", ".join(p.opts[0] for p in command.params
+                        if p.param_type_name == "option" and p.opts[0] not in (*COMMON_OPTIONS, "--help", "-h"))
+    raise OptionError(value if value is not None else name,
+                      f"the query {path} has no option {wanted}; it has {options or 'none'}", hint=blame)
+
+
+def convert(context: Any, param: Any, value: str, blame: str) -> Any:
+    """Read one option's value with the option's own parser, as the query would."""
+    if param.is_flag:
+        truth = value.strip().lower()
+        if truth not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+            raise OptionError(value, f"{param.opts[0]} is a switch: true or false", hint=blame)
+        return truth in ("true", "yes", "on", "1")
+    try:
+        return param.process_value(context, value)
+    except OptionError as error:
+        raise OptionError(value, error.allowed, hint=blame) from None
+    except click_errors.BadParameter as error:
+        raise OptionError(value, error.message, hint=blame) from None

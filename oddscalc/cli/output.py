@@ -1,0 +1,175 @@
+"""Running and answering: the progress bar, printing an answer, saving its plot, exit codes."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+import typer
+
+from .. import engine
+from ..errors import InputError
+from ..tables import provenance, render_result
+from .errors import OptionError, click_errors, get_current_context, one_line
+from .options import Common
+
+PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
+VERIFY_FAILED = 1  # exit code when a sampled CDF is outside its DKW bound
+
+
+class TerminalProgress:
+    """A Rich progress bar on stderr, shown only once a run has taken PROGRESS_AFTER seconds."""
+
+    def __init__(self, label: str) -> None:
+        self.started = time.monotonic()
+        self.label = label
+        self.bar = None
+        self.task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if time.monotonic() - self.started < PROGRESS_AFTER:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+
+            self.bar = Progress(self.label, BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@contextmanager
+def progress_bar(label: str = "sampling") -> Iterator[Optional[Callable[[int, int], None]]]:
+    """A progress callback for `engine.run` and the studies: a bar on a terminal, None elsewhere."""
+    bar = TerminalProgress(label) if sys.stderr.isatty() else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def command_line() -> str:
+    """The command as typed, without --format (for JSON and plot captions)."""
+    context = get_current_context(silent=True)
+    args = context.find_root().obj if context is not None and context.find_root().obj is not None else sys.argv[1:]
+    kept, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--format":
+            skip = True
+        elif not arg.startswith("--format="):
+            kept.append(arg)
+    return "oddscalc " + shlex.join(kept)
+
+
+def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: bool = False) -> str:
+    """A plot's footer: the command, then how it was made."""
+    return f"{command_line()}  ·  {provenance(method, trials, seed, per_cell)}"
+
+
+def save_plot(ax: Any, path: Path, footer: str) -> Optional[str]:
+    """Caption a plot and save it atomically; return the one-line error when it cannot be written."""
+    from .. import plots
+
+    try:
+        plots.caption(ax.figure, footer)
+        plots.save(ax.figure, path)
+    except InputError as error:
+        return one_line(OptionError(error.value, error.allowed, hint="--plot"))
+    except OSError as error:
+        return one_line(OptionError(str(path), f"cannot be written ({error.strerror or error})", hint="--plot"))
+    return None
+
+
+def finish(text: str, *, plot: Optional[tuple[Callable[[], Any], Path, str]] = None,
+           notes: tuple[str, ...] = (), failed: Optional[str] = None) -> int:
+    """Print an answer, save its plot, and say on stderr what did not go as asked; return the exit code.
+
+    The answer is printed even when the plot cannot be written (then exit 2) or a
+    verification failed (`failed`, exit 1).
+    """
+    plot_error = None
+    if plot is not None:
+        draw, path, footer = plot
+        plot_error = save_plot(draw(), path, footer)
+    typer.echo(text)
+    for note in notes:
+        typer.echo(note, err=True)
+    if plot_error:
+        typer.echo(plot_error, err=True)
+        return 2
+    if failed:
+        typer.echo(failed, err=True)
+        return VERIFY_FAILED
+    return 0
+
+
+def precision_note(results: list[engine.Result], precision: Optional[float]) -> tuple[str, ...]:
+    """A stderr line when some answer stopped at --trials before reaching --precision."""
+    short = sum(result.precision_reached is False for result in results)
+    if not short:
+        return ()
+    where = "the answer" if len(results) == 1 else f"{short} of {len(results)} cells"
+    return (f"note: --precision {precision:g} was not reached within --trials for {where}; "
+            "the figures carry their standard errors (raise --trials to go further)",)
+
+
+def answer(attack: Any, common: Common) -> int:
+    """Run an attack as the common options say, print the answer, save the plot."""
+    common.check()
+    with progress_bar() as progress:
+        result = engine.run(attack, common.trials, common.seed, common.method.value, common.precision,
+                            common.threads, progress)
+    command = command_line()
+    text = render_result(result, common.output_format, command)
+
+    def draw() -> Any:
+        from .. import plots
+
+        return plots.distribution(result[result.main], result.main)
+
+    plot = (draw, common.plot, caption(result.method, result.trials, result.seed)) if common.plot else None
+    failed = None if result.verified else (f"verify: the sampled CDF is outside the DKW bound for "
+                                           f"{', '.join(n for n, c in result.verification.items() if not c.within)}")
+    return finish(text, plot=plot, notes=precision_note([result], common.precision), failed=failed)
+
+
+def run_app(root: Any, argv: Optional[list] = None) -> int:
+    """Run the command line; bad input gives one line on stderr and exit code 2."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
+        return returned if isinstance(returned, int) else 0
+    except click_errors.NoArgsIsHelpError as error:
+        typer.echo(error.format_message())
+        return 2
+    except click_errors.ClickException as error:
+        typer.echo(one_line(error).replace("\n", " "), err=True)
+        return 2
+    except InputError as error:
+        typer.echo(one_line(error), err=True)
+        return 2
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as error:  # a bug, not bad input: say so in one line
+        if os.environ.get("ODDSCALC_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(error).__name__}: {error} (set ODDSCALC_DEBUG=1 for the traceback)",
+                   err=True)
+        return 1

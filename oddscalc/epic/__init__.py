@@ -1,0 +1,7 @@
+"""Epic Armageddon (RULES.md §2): shooting, barrages, the assault dice, and rosters."""
+
+from .attacks import UNITS_PER_TEMPLATE, Assault, Barrage, BarrageRow, EpicShoot, barrage_row
+from .saves import Ability, BlastMarkers, SavePlan, save_plan
+
+__all__ = ["Ability", "Assault", "Barrage", "BarrageRow", "BlastMarkers", "EpicShoot", "SavePlan", "UNITS_PER_TEMPLATE",
+           "barrage_row", "save_plan"]

@@ -1,0 +1,88 @@
+"""The games oddscalc knows, in one table, and loading their rosters.
+
+A new game is a package (`oddscalc/<game>/`: attacks, and a `roster.py` that builds its
+`roster.Game` record) plus one line in `GAMES` and its query commands in the CLI.
+"""
+
+from __future__ import annotations
+
+import stat
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from .dust.roster import GAME as DUST
+from .epic.roster import GAME as EPIC
+from .errors import InputError
+from .roster import Game, Roster, build
+from .t9a.roster import GAME as T9A
+
+GAMES: dict[str, Game] = {game.name: game for game in (DUST, EPIC, T9A)}
+MAX_ROSTER_BYTES = 1 << 20  # a roster of a thousand units is far smaller than this
+
+
+def game(name: str | None, option: str = "game") -> Game:
+    """Return the game called `name`, or refuse it naming `option`."""
+    if name not in GAMES:
+        raise InputError(option, "''" if name == "" else name, f"expected one of {', '.join(GAMES)}")
+    return GAMES[name]
+
+
+def bundled_name(name: str) -> str:
+    """The file of a game's bundled example roster."""
+    return f"{name}_example.toml"
+
+
+def _read(path: Path) -> str:
+    """Read a roster file: a regular file, at most MAX_ROSTER_BYTES, UTF-8 with or without a BOM."""
+    source = str(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise InputError("file", source, "no such file") from None
+    except OSError as error:
+        raise InputError("file", source, f"cannot be read ({error.strerror or type(error).__name__})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError("file", source, "not a regular file: expected a roster TOML file")
+    if info.st_size > MAX_ROSTER_BYTES:
+        raise InputError("file", source, f"{info.st_size:,} bytes: a roster is at most {MAX_ROSTER_BYTES:,} bytes")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_ROSTER_BYTES + 1)
+    except OSError as error:
+        raise InputError("file", source, f"cannot be read ({error.strerror or type(error).__name__})") from None
+    if len(data) > MAX_ROSTER_BYTES:
+        raise InputError("file", source, f"more than {MAX_ROSTER_BYTES:,} bytes: a roster is smaller")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError("file", source, f"not UTF-8 text (byte {error.start})") from None
+
+
+def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
+    """Read a roster from TOML text, checking every unit and weapon against its game's schema."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError("file", source, f"TOML syntax error: {error}") from None
+    declared = data.get("game")
+    if declared is None and name is None:
+        raise InputError("file", source, f'missing game = "..." ({", ".join(GAMES)})')
+    if declared is not None and declared not in GAMES:
+        raise InputError("file", source, f"game {declared!r:.40} is not one of {', '.join(GAMES)}")
+    if name is not None and declared is not None and declared != name:
+        raise InputError("file", source, f"holds {declared} units, not {name}")
+    return build(data, source, GAMES[declared or name])
+
+
+def load_roster(path: str | Path | None = None, game_name: str | None = None) -> Roster:
+    """Read a roster file, or a game's bundled example when `path` is None."""
+    if path is None:
+        if game_name is None:
+            raise InputError("game", None, f"name a game ({', '.join(GAMES)}) or a file")
+        game(game_name)
+        text = resources.files("oddscalc.data").joinpath(bundled_name(game_name)).read_text(encoding="utf-8")
+        return parse_roster(text, f"bundled {bundled_name(game_name)}", game_name)
+    if game_name is not None:
+        game(game_name)
+    return parse_roster(_read(Path(path)), str(path), game_name)

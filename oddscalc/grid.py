@@ -1,0 +1,171 @@
+"""Grids of rosters: every weapon of some units against some target units, ranked.
+
+Each cell is one attack, built by the game's `matchup` from the roster's fields; its
+`query` is the single command line that computes the same cell. Cells run through
+`cells.run_cells`, so each has its own random stream.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from . import engine
+from .cells import MAX_CELLS, run_cells
+from .errors import require
+from .roster import Game, Roster, Unit, Weapon
+from .studies import Statistic, run_details, summary_row
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """A weapon of an attacking unit against a target unit, and the attack it makes."""
+
+    attacker: Unit
+    weapon: Weapon
+    target: Unit
+    attack: Any  # None when the weapon cannot attack that target
+
+
+def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit]) -> list[Matchup]:
+    """Every weapon of every attacker against every target, in order."""
+    attackers, targets = tuple(attackers), tuple(targets)
+    size = sum(len(attacker.weapons) for attacker in attackers) * len(targets)
+    require(size <= MAX_CELLS, "cells", f"{size:,}", f"expected at most {MAX_CELLS:,} cells: choose fewer "
+                                                     "--attackers or --targets")
+    return [Matchup(attacker, weapon, target, game.matchup(attacker, weapon, target))
+            for attacker in attackers for weapon in attacker.weapons for target in targets]
+
+
+def adjuster(settings: Sequence[tuple[str, Any]]) -> Callable[[Any], Any]:
+    """A function that applies `--set` values to the attacks that have those fields."""
+
+    def adjust(attack: Any) -> Any:
+        names = {f.name for f in dataclasses.fields(attack)}
+        changes = {name: value for name, value in settings if name in names}
+        return dataclasses.replace(attack, **changes) if changes else attack
+
+    return adjust
+
+
+def check_settings(settings: Sequence[tuple[str, Any]], attacks: Sequence[Any]) -> None:
+    """Refuse a `--set` name that no attack of the grid has."""
+    names = {f.name for attack in attacks if attack is not None for f in dataclasses.fields(attack)}
+    for name, value in settings:
+        require(name in names, "set", f"{name}={value}",
+                f"no attack in this grid has {name}; they have {', '.join(sorted(names))}")
+
+
+def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Result | None], at_least: Sequence[int],
+              all_outcomes: bool = False) -> list[dict[str, Any]]:
+    """One tidy row per matchup and outcome: statistics, P(kill the target unit), per 100 points, the query."""
+    rows = []
+    for pair, result in zip(pairs, results):
+        base = {"attacker": pair.attacker.name, "weapon": pair.weapon.name, "target": pair.target.name}
+        if result is None:
+            rows.append({**base, "outcome": game.main, "mean": None})
+            continue
+        for outcome in result.outcomes if all_outcomes else (result.main,):
+            row = {**base, **summary_row(result, outcome, at_least)}
+            if outcome == result.main:
+                dist = result[outcome]
+                p_kill = dist.at_least(game.kill_threshold(pair.target, pair.attack))
+                row["p_kill"], row["p_kill_stderr"] = p_kill, dist.stderr(p_kill)
+                points = pair.attacker.points
+                row["points"] = points
+                if points:
+                    row["per_100_points"] = dist.mean * 100 / points
+                    row["per_100_points_stderr"] = dist.mean_stderr * 100 / points
+            row.update(run_details(result))
+            row["query"] = pair.attack.query()
+            rows.append(row)
+    return rows
+
+
+def rank(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
+    """Sort rows by a column, highest first (rows without it last), and number them."""
+    numeric = {key for row in rows for key, value in row.items()
+               if isinstance(value, (int, float)) and not key.endswith("_stderr")}
+    require(column in numeric, "sort", column, f"expected a column to rank by: {', '.join(sorted(numeric))}")
+    present = [row for row in rows if isinstance(row.get(column), (int, float))]
+    missing = [row for row in rows if not isinstance(row.get(column), (int, float))]
+    ordered = sorted(present, key=lambda row: -row[column]) + missing
+    return [{"rank": i, **row} for i, row in enumerate(ordered, 1)]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Every weapon of some units against some targets, run: the matchups and their results."""
+
+    game: Game
+    pairs: tuple[Matchup, ...]  # in order
+    results: tuple[engine.Result | None, ...]  # None where the weapon cannot attack the target
+    seed: int | None
+
+    @property
+    def method(self) -> str:
+        return next(r for r in self.results if r is not None).method
+
+    @property
+    def trials(self) -> int | None:
+        return next(r for r in self.results if r is not None).trials
+
+    def default_sort(self) -> str:
+        """Per 100 points when every attacker has points, else the mean."""
+        return "per_100_points" if all(pair.attacker.points for pair in self.pairs) else "mean"
+
+    def rows(self, at_least: Sequence[int] = (1,), all_outcomes: bool = False,
+             sort: str | None = None) -> list[dict[str, Any]]:
+        """The ranked tidy rows (see `grid_rows`)."""
+        rows = grid_rows(self.game, self.pairs, self.results, at_least, all_outcomes)
+        return rank(rows, sort or self.default_sort())
+
+    def frame(self, **options: Any):
+        """The ranked rows as a pandas DataFrame."""
+        from .tables import frame
+
+        return frame(self.rows(**options))
+
+    def matrix(self, statistic: Statistic | None = None) -> tuple[np.ndarray, list[str], list[str], str]:
+        """A statistic of the main outcome per (attacker: weapon, target): values, rows, columns, label."""
+        statistic = statistic or Statistic(None, "mean")
+        rows = list(dict.fromkeys(f"{p.attacker.name}: {p.weapon.name}" for p in self.pairs))
+        columns = list(dict.fromkeys(p.target.name for p in self.pairs))
+        values = np.full((len(rows), len(columns)), np.nan)
+        for pair, result in zip(self.pairs, self.results):
+            if result is not None:
+                values[rows.index(f"{pair.attacker.name}: {pair.weapon.name}"),
+                       columns.index(pair.target.name)] = statistic.value(result)[0]
+        main = next(r for r in self.results if r is not None).main
+        return values, rows, columns, statistic.label(main)
+
+
+def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
+             target_names: Sequence[str] | None = None, settings: Sequence[tuple[str, Any]] = (),
+             trials: int = 100_000, seed: engine.Seed = None, method: str = "monte-carlo",
+             precision: float | None = None, workers: int | None = None, scheduler: str | None = None,
+             progress: engine.Progress | None = None) -> Grid:
+    """Run every weapon of the roster's units (or `attackers`) against every target.
+
+    Targets come from `targets` (another roster of the same game) or the roster itself;
+    `settings` are `--set` values (field, value) applied to every attack that has the field.
+    """
+    targets = targets if targets is not None else roster
+    require(targets.game is roster.game, "against", targets.source,
+            f"holds {targets.game.name} units, not {roster.game.name}")
+    pairs = matchups(roster.game, roster.select(attackers, "attackers"), targets.select(target_names, "targets"))
+    require(any(pair.attack is not None for pair in pairs), "file", roster.source,
+            "no weapon here can attack these targets")
+    check_settings(settings, [pair.attack for pair in pairs])
+    adjust = adjuster(settings)
+    pairs = [dataclasses.replace(pair, attack=adjust(pair.attack)) if pair.attack else pair for pair in pairs]
+    live = [i for i, pair in enumerate(pairs) if pair.attack is not None]
+    finished, seed = run_cells([pairs[i].attack for i in live], trials=trials, seed=seed, method=method,
+                               precision=precision, workers=workers, scheduler=scheduler, progress=progress)
+    results: list[engine.Result | None] = [None] * len(pairs)
+    for i, result in zip(live, finished):
+        results[i] = result
+    return Grid(roster.game, tuple(pairs), tuple(results), seed)
