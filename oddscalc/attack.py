@@ -70,7 +70,12 @@ class Attack:
         return {**required, **chosen}
 
     def query(self) -> str:
-        """The command line that computes this attack (`oddscalc epic shoot --shots 12 ...`)."""
+        """The command line that computes this attack (`oddscalc epic shoot --shots 12 ...`).
+
+        An attack without a command (a library-only one) is written as a Python call.
+        """
+        if not self.COMMAND:
+            return f"{type(self).__name__}({', '.join(f'{k}={v}' for k, v in self.options().items())})"
         words = ["oddscalc", *self.COMMAND.split(), *self.arguments()]
         for name, value in self.options().items():
             option = "--" + name.replace("_", "-")

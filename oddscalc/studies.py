@@ -278,7 +278,7 @@ class Comparison:
         """One row per attack: its query, its outcome's statistics, and P(> #j) for every other."""
         rows = []
         for i, (attack, result) in enumerate(zip(self.attacks, self.results)):
-            query = attack.query().removeprefix("oddscalc ") if hasattr(attack, "query") else repr(attack)
+            query = attack.query().removeprefix("oddscalc ")
             row = {"#": i + 1, "query": query, **summary_row(result, self.outcomes[i], at_least),
                    **run_details(result)}
             for j in range(len(self.attacks)):

@@ -71,7 +71,24 @@ def test_precision(capsys):
     data = run(capsys, "roll", "2d6", "--precision", "0.01", "--trials", "1e8", "--seed", "3",
                "--format", "json").json()
     assert data["outcomes"]["sum"]["mean_stderr"] <= 0.01
-    assert data["trials"] < 10**8
+    assert data["trials"] < 10**8 and data["precision_reached"] is True
+
+
+def test_a_precision_not_reached_still_answers_and_says_so(capsys):
+    result = run(capsys, "roll", "2d6", "--precision", "1e-4", "--trials", "1e4", "--seed", "1", "--format", "json")
+    assert result.code == 0 and result.json()["precision_reached"] is False and result.json()["trials"] == 10_000
+    (line,) = result.err.strip().splitlines()
+    assert "--precision 0.0001 was not reached" in line
+
+
+def test_a_failed_verification_prints_the_answer_and_exits_1(capsys, monkeypatch):
+    from oddscalc.roll import Roll
+
+    right = Roll.pmfs
+    monkeypatch.setattr(Roll, "pmfs", lambda self, number: {"sum": right(self, number)["sum"][::-1]})  # planted bug
+    result = run(capsys, "roll", "2d6", "--maximised", "1", "--verify", "--trials", "1e5", "--seed", "3")
+    assert result.code == 1 and "OUTSIDE the DKW bound" in result.out
+    assert result.err.strip() == "verify: the sampled CDF is outside the DKW bound for sum"
 
 
 def test_verify(capsys):

@@ -262,3 +262,61 @@ def test_compare_across_games(capsys):
 def test_exact_grids_stay_in_process(capsys, roster):
     data = run(capsys, "grid", roster, "--exact", "--scheduler", "tcp://127.0.0.1:1", "--format", "json").json()
     assert data["method"] == "exact" and data["rows"][0]["mean"] is not None
+
+
+# --- --verify and --precision in studies ---------------------------------------------
+
+
+def test_grid_verify_gives_every_cell_its_gap_and_bound(capsys):
+    data = run(capsys, "grid", "--game", "epic", "--verify", "--trials", "2e4", "--seed", "3", "--format",
+               "json").json()
+    assert data["rows"] and all(row["cdf_gap"] <= row["dkw_bound"] and row["verified"] for row in data["rows"]
+                                if row.get("mean") is not None)
+
+
+def test_a_verification_that_fails_names_the_cells_and_keeps_the_table(capsys, monkeypatch):
+    from oddscalc.epic import Barrage
+
+    def wrong(self, number):  # a planted bug: the barrage's exact twin says it never kills
+        right = Barrage.__dict__["_right"](self, number)
+        kills = right["kills"] * 0
+        kills[0] = number(1)
+        return {**right, "kills": kills}
+
+    monkeypatch.setattr(Barrage, "_right", Barrage.pmfs, raising=False)
+    monkeypatch.setattr(Barrage, "pmfs", wrong)
+    result = run(capsys, "grid", "--game", "epic", "--verify", "--trials", "2e4", "--seed", "3")
+    assert result.code == 1
+    assert "cdf_gap" in result.out and "Whirlwind barrage" in result.out
+    (line,) = result.err.strip().splitlines()
+    assert line.startswith("verify: ") and "outside the DKW bound" in line and "Whirlwind barrage" in line
+
+
+def test_sweep_and_compare_verify_every_cell(capsys):
+    rows = run(capsys, "sweep", "roll 2d6", "--vary", "maximised=0..1", "--verify", "--trials", "2e4", "--seed", "1",
+               "--format", "json").json()["rows"]
+    assert len(rows) == 2 and all(row["cdf_gap"] <= row["dkw_bound"] for row in rows)
+    rows = run(capsys, "compare", "roll 2d6", "roll 3d6", "--verify", "--trials", "2e4", "--seed", "1",
+               "--format", "json").json()["rows"]
+    assert [row["verified"] for row in rows] == [True, True]
+
+
+def test_studies_report_the_trials_each_cell_used(capsys):
+    result = run(capsys, "sweep", "dust attack --dice 1", "--vary", "dice=1,40", "--precision", "0.003", "--trials",
+                 "1e7", "--seed", "2", "--format", "json")
+    rows = result.json()["rows"]
+    damage = [row for row in rows if row["outcome"] == "damage"]
+    assert all(row["precision_reached"] and row["mean_stderr"] <= 0.003 for row in damage)
+    assert damage[0]["trials"] < damage[1]["trials"] < 10**7  # each cell stops at its own count
+    capped = run(capsys, "sweep", "roll 2d6", "--vary", "maximised=0..1", "--precision", "1e-4", "--trials", "1e4",
+                 "--seed", "1", "--format", "json")
+    assert capped.code == 0 and all(row["trials"] == 10_000 for row in capped.json()["rows"])
+    assert "not reached" in capped.err and "2 of 2 cells" in capped.err
+
+
+def test_compare_p_greater_is_exact(capsys):
+    rows = run(capsys, "compare", "roll 2d6", "roll d6+3", "--exact", "--format", "json").json()["rows"]
+    # P(2d6 > d6+3) = Σ_y P(d6 = y) P(2d6 > y + 3)
+    ways = [0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]
+    p = sum(sum(ways[y + 4:]) / 36 / 6 for y in range(1, 7))
+    assert rows[0]["P(> #2)"] == pytest.approx(p, abs=1e-12) and rows[0]["P(> #2)_stderr"] == 0

@@ -113,3 +113,41 @@ def test_no_scheduler_there_is_a_clear_error(monkeypatch):
     with pytest.raises(InputError) as error:
         cells.run_cells(ATTACKS[:1], trials=1000, seed=1, scheduler="tcp://127.0.0.1:1")
     assert error.value.name == "scheduler"
+
+
+def test_the_standard_error_of_p_greater_matches_its_spread_over_seeds():
+    """Over many seeds, P(X > Y)'s standard error is the sd of the estimates, and ±1.96 of it covers 95 %."""
+    px = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]) / 36  # 2d6
+    py = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 1]) / 6  # d6 + 3
+    truth, exact_error = studies.probability_greater(Distribution.from_pmf(px), Distribution.from_pmf(py))
+    assert truth == pytest.approx(sum(px[k] * py[:k].sum() for k in range(len(px)))) and exact_error == 0
+    rng = np.random.default_rng(2026)
+    estimates, errors = [], []
+    for _ in range(400):
+        x = Distribution.from_samples(rng.choice(len(px), size=2000, p=px))
+        y = Distribution.from_samples(rng.choice(len(py), size=3000, p=py))
+        p, error = studies.probability_greater(x, y)
+        estimates.append(p)
+        errors.append(error)
+    estimates, errors = np.array(estimates), np.array(errors)
+    assert np.mean(errors) / np.std(estimates) == pytest.approx(1, abs=0.15)
+    assert 0.92 <= np.mean(np.abs(estimates - truth) <= 1.96 * errors) <= 0.98
+
+
+def test_a_comparison_reads_p_greater_both_ways():
+    found = studies.compare([HitAndSave(4, 4, 4), HitAndSave(2, 4, 4)], method="exact")
+    p, _ = found.greater(0, 1)
+    q, _ = found.greater(1, 0)
+    ties = sum(found.distribution(0).probability(k) * found.distribution(1).probability(k) for k in range(5))
+    assert p + q + ties == pytest.approx(1)
+    rows = found.rows([1])
+    assert rows[0]["P(> #2)"] == pytest.approx(p) and rows[1]["P(> #1)"] == pytest.approx(q)
+    assert rows[0]["query"] == "HitAndSave(dice=4, to_hit=4, save=4)"  # a library attack has no command
+
+
+def test_study_rows_report_verification_and_trials_used():
+    found = studies.sweep(HitAndSave(1, 4, 5), {"dice": [2, 3]}, trials=20_000, seed=1, method="verify")
+    for row in found.rows([1]):
+        assert row["cdf_gap"] <= row["dkw_bound"] and row["verified"] is True
+    capped = studies.sweep(HitAndSave(1, 4, 5), {"dice": [2, 3]}, trials=1000, seed=1, precision=1e-4)
+    assert all(row["trials"] == 1000 and row["precision_reached"] is False for row in capped.rows())

@@ -224,10 +224,10 @@ def query(group: typer.Typer, path: str, *, examples: Sequence[str], help: Optio
     """
 
     def decorate(build: Callable) -> Callable:
-        def run(common: Common, **options: Any) -> None:
+        def run(common: Common, **options: Any) -> int:
             from .output import answer
 
-            answer(build(**options), common)
+            return answer(build(**options), common)
 
         own = [p for p in inspect.signature(build).parameters.values() if p.kind is not p.VAR_KEYWORD]
         run.__signature__ = inspect.Signature([*own, *shared])

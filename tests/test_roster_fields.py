@@ -1,0 +1,305 @@
+"""Every roster field changes a grid cell as the rules say (or is refused), and every cell
+is the query it shows: the single command line, run, gives exactly the same answer.
+
+Each case is one attacker weapon against one target, written as roster fields; the
+expected value is worked out by hand from RULES.md in Fractions.
+"""
+
+from fractions import Fraction as F
+from math import comb
+
+import pytest
+from clirun import exact_json, run
+
+from oddscalc import games, pmf
+from oddscalc.errors import InputError
+from oddscalc.grid import grid_rows, matchups, run_grid
+
+P = F(1, 3)  # the Dust die
+
+
+def roster(game: str, attacker: str, weapon: str, target: str) -> str:
+    """A roster of an attacker "A" with one weapon "W", and a target unit "T"."""
+    return (f'game = "{game}"\n\n[[unit]]\nname = "A"\n{attacker}\n\n[[unit.weapon]]\nname = "W"\n{weapon}\n\n'
+            f'[[unit]]\nname = "T"\n{target}\n')
+
+
+DUST_A = 'points = 10\nkind = "soldier"\narmour = 1'
+DUST_T = 'kind = "soldier"\narmour = 1\nmodels = 4'
+LINE = 'soldier = ["2/1", "2/1", "2/1", "2/1"]'
+EPIC_A = 'points = 100\nkind = "infantry"\nunits = 1\narmour = "4+"'
+EPIC_T = 'kind = "infantry"\nunits = 1\narmour = "4+"'
+SHOT = 'ap = "4+"'
+T9A_A = "points = 100\nmodels = 1\noffensive = 4\ndefensive = 4\nstrength = 4\nresilience = 4"
+T9A_T = "models = 1\noffensive = 4\ndefensive = 4\nstrength = 4\nresilience = 4"
+T9A_FIVE = T9A_T.replace("models = 1", "models = 5")  # health lost is capped at models × health
+
+
+def kills_at_most(n: int, p: F, cap: int) -> F:
+    """E[min(Binomial(n, p), cap)]."""
+    return sum(min(k, cap) * comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+# (id, game, fields exercised, attacker, weapon, target, statistic, expected)
+CASES = [
+    # --- Dust Tactics (RULES.md §1): E[damage] = dice × count × P(hit) × P(past the save) × D ...
+    ("dust line 2/1", "dust", {"soldier", "kind", "armour", "points"}, DUST_A, LINE, DUST_T, "mean", 2 * P),
+    ("dust count 3", "dust", {"count"}, DUST_A, LINE + "\ncount = 3", DUST_T, "mean", 2 * P * 3),
+    ("dust damage 3 per hit", "dust", {"soldier"}, DUST_A, 'soldier = ["2/3", "-", "-", "-"]', DUST_T, "mean",
+     2 * P * 3),
+    ("dust armour class picks the entry", "dust", {"armour"}, DUST_A, 'soldier = ["3/1", "3/1", "1/1", "1/1"]',
+     'kind = "soldier"\narmour = 3', "mean", P),
+    ("dust vehicle line", "dust", {"vehicle", "kind"}, DUST_A,
+     'vehicle = ["1/1", "2/2", "-", "-", "-", "-", "-"]', 'kind = "vehicle"\narmour = 2', "mean", 2 * P * 2),
+    ("dust aircraft line", "dust", {"aircraft"}, DUST_A, 'aircraft = ["1/2", "-", "-"]',
+     'kind = "aircraft"\narmour = 1', "mean", 2 * P),
+    ("dust no line for the target", "dust", {"kind"}, DUST_A, LINE, 'kind = "vehicle"\narmour = 1', "none", None),
+    ("dust hit-save", "dust", {"save"}, DUST_A, LINE, DUST_T + '\nsave = "hit"', "mean", 2 * P * F(2, 3)),
+    ("dust miss-save", "dust", {"save"}, DUST_A, LINE, DUST_T + '\nsave = "miss"', "mean", 2 * P * F(1, 3)),
+    ("dust Damage Resilient", "dust", {"resilient"}, DUST_A, 'soldier = ["3/2", "-", "-", "-"]',
+     DUST_T + "\nresilient = true", "mean", 3 * P * 2 * F(2, 3)),
+    ("dust two 1z2 phasers", "dust", {"phaser", "count"}, DUST_A, 'phaser = "1z2"\ncount = 2', DUST_T, "mean",
+     F(4, 9)),
+    ("dust a phaser ignores cover", "dust", {"phaser"}, DUST_A, 'phaser = "1z2"', DUST_T + '\nsave = "hit"',
+     "mean", F(2, 9)),
+    ("dust salvo, one charge", "dust", {"salvo"}, DUST_A, 'salvo = "3/2-5/2"', DUST_T, "mean", 3 * P * 2),
+    ("dust salvo, two charges", "dust", {"salvo", "charges"}, DUST_A, 'salvo = "3/2-5/2"\ncharges = 2', DUST_T,
+     "mean", 5 * P * 2),
+    ("dust two salvo launchers", "dust", {"salvo", "count"}, DUST_A, 'salvo = "3/2-5/2"\ncharges = 2\ncount = 2',
+     DUST_T, "mean", 2 * 5 * P * 2),
+    ("dust two flamethrowers on 4 models", "dust", {"incendiary", "count", "models"}, DUST_A,
+     "incendiary = 1\ncount = 2", DUST_T, "mean", F(8, 3)),
+    ("dust incendiary per model", "dust", {"incendiary", "models"}, DUST_A, "incendiary = 1",
+     'kind = "soldier"\narmour = 1\nmodels = 6', "mean", 6 * P),
+    ("dust AP incendiary", "dust", {"ap_incendiary"}, DUST_A, "ap_incendiary = 1",
+     'kind = "soldier"\narmour = 1\nmodels = 3', "mean", 1 - F(2, 3) ** 3),
+    ("dust two AP incendiaries", "dust", {"ap_incendiary", "count"}, DUST_A, "ap_incendiary = 1\ncount = 2",
+     'kind = "soldier"\narmour = 1\nmodels = 3', "mean", 1 - F(2, 3) ** 6),
+    ("dust damage points: p_kill", "dust", {"damage_points", "models"}, DUST_A, 'soldier = ["6/1", "-", "-", "-"]',
+     'kind = "soldier"\narmour = 1\nmodels = 2\ndamage_points = 3', "p_kill", P**6),
+    ("dust points: per 100 points", "dust", {"points"}, DUST_A, LINE, DUST_T, "per_100_points", 2 * P * 100 / 10),
+    # --- Epic Armageddon (RULES.md §2): one shot at one unit, E[kills] = P(hit) × P(every save fails)
+    ("epic AP shot", "epic", {"ap", "kind", "units", "armour"}, EPIC_A, SHOT, EPIC_T, "mean", F(1, 2) * F(1, 2)),
+    ("epic in cover with a cover save", "epic", {"cover_save"}, EPIC_A, SHOT, EPIC_T + '\ncover_save = "3+"',
+     "mean", F(1, 3) * F(1, 3)),
+    ("epic cover save, not in cover", "epic", {"in_cover", "cover_save"}, EPIC_A, SHOT,
+     EPIC_T + '\ncover_save = "3+"\nin_cover = false', "mean", F(1, 2) * F(1, 3)),
+    ("epic in cover, no cover save", "epic", {"in_cover"}, EPIC_A, SHOT, EPIC_T + "\nin_cover = true", "mean",
+     F(1, 3) * F(1, 2)),
+    ("epic reinforced armour", "epic", {"reinforced"}, EPIC_A, SHOT, EPIC_T + "\nreinforced = true", "mean",
+     F(1, 2) * F(1, 4)),
+    ("epic invulnerable save", "epic", {"invulnerable"}, EPIC_A, SHOT, EPIC_T + "\ninvulnerable = true", "mean",
+     F(1, 2) * F(1, 2) * F(5, 6)),
+    ("epic no armour", "epic", {"armour"}, EPIC_A, SHOT, 'kind = "infantry"\nunits = 1\narmour = "none"', "mean",
+     F(1, 2)),
+    ("epic three shots at one unit", "epic", {"shots"}, EPIC_A, SHOT + "\nshots = 3", EPIC_T, "mean",
+     1 - F(3, 4) ** 3),
+    ("epic two shots at two units", "epic", {"shots", "units"}, EPIC_A, SHOT + "\nshots = 2",
+     'kind = "infantry"\nunits = 2\narmour = "4+"', "mean", F(1, 2) * F(1, 2) + F(1, 4)),
+    ("epic AP cannot hurt armour", "epic", {"kind"}, EPIC_A, SHOT,
+     'kind = "armoured-vehicle"\nunits = 1\narmour = "4+"', "none", None),
+    ("epic AT shot", "epic", {"at"}, EPIC_A, 'at = "5+"', 'kind = "armoured-vehicle"\nunits = 1\narmour = "4+"',
+     "mean", F(1, 3) * F(1, 2)),
+    ("epic light vehicle takes the better", "epic", {"ap", "at"}, EPIC_A, 'ap = "5+"\nat = "4+"',
+     'kind = "light-vehicle"\nunits = 1\narmour = "4+"', "mean", F(1, 2) * F(1, 2)),
+    ("epic macro-weapon", "epic", {"mw"}, EPIC_A, 'mw = "3+"', EPIC_T, "mean", F(2, 3)),
+    ("epic macro-weapon at reinforced armour", "epic", {"mw", "reinforced"}, EPIC_A, 'mw = "3+"',
+     EPIC_T + "\nreinforced = true", "mean", F(2, 3) * F(1, 2)),
+    ("epic barrage 3 BP", "epic", {"bp"}, EPIC_A, "bp = 3", 'kind = "infantry"\nunits = 2\narmour = "4+"', "mean",
+     2 * F(1, 2) * F(1, 2)),
+    ("epic barrage 3 BP, AT", "epic", {"bp"}, EPIC_A, "bp = 3", 'kind = "armoured-vehicle"\nunits = 2\narmour = "4+"',
+     "mean", 2 * F(1, 3) * F(1, 2)),
+    ("epic barrage 6 BP: two templates of 3", "epic", {"bp", "units"}, EPIC_A, "bp = 6",
+     'kind = "infantry"\nunits = 10\narmour = "4+"', "mean", 6 * F(1, 4)),
+    ("epic barrage into cover", "epic", {"bp", "cover_save"}, EPIC_A, "bp = 3",
+     'kind = "infantry"\nunits = 2\narmour = "6+"\ncover_save = "4+"', "mean", 2 * F(1, 3) * F(1, 2)),
+    ("epic disrupt: a blast marker per hit", "epic", {"special"}, EPIC_A, SHOT + '\nspecial = ["disrupt"]',
+     'kind = "infantry"\nunits = 3\narmour = "4+"', "blast_markers", 1 + F(1, 2)),
+    ("epic no disrupt: a blast marker per kill", "epic", {"special"}, EPIC_A, SHOT,
+     'kind = "infantry"\nunits = 3\narmour = "4+"', "blast_markers", 1 + F(1, 4)),
+    ("epic lance stops the re-roll", "epic", {"special"}, EPIC_A, SHOT + '\nspecial = ["lance"]',
+     EPIC_T + "\nreinforced = true", "mean", F(1, 4)),
+    ("epic titan killer: no save", "epic", {"special"}, EPIC_A, SHOT + '\nspecial = ["titan-killer"]',
+     EPIC_T + "\nreinforced = true", "mean", F(1, 2)),
+    ("epic sniper: save at -1", "epic", {"special"}, EPIC_A, SHOT + '\nspecial = ["sniper"]', EPIC_T, "mean",
+     F(1, 2) * F(2, 3)),
+    ("epic ignore cover", "epic", {"special"}, EPIC_A, SHOT + '\nspecial = ["ignore-cover"]',
+     EPIC_T + '\ncover_save = "3+"', "mean", F(1, 2) * F(1, 2)),
+    ("epic macro-weapon barrage", "epic", {"special", "bp"}, EPIC_A, 'bp = 3\nspecial = ["macro"]',
+     'kind = "infantry"\nunits = 2\narmour = "4+"', "mean", 2 * F(1, 2)),
+    ("epic points: per 100 points", "epic", {"points"}, EPIC_A, SHOT, EPIC_T, "per_100_points", F(1, 4) * 100 / 100),
+    # --- The 9th Age (RULES.md §3): one attack at one model, E[health lost] = hit × wound × unsaved ...
+    ("t9a one attack", "t9a", {"attacks", "offensive", "defensive", "strength", "resilience", "models"}, T9A_A,
+     "attacks = 1", T9A_T, "mean", F(1, 4)),
+    ("t9a Offensive Skill", "t9a", {"offensive"}, T9A_A.replace("offensive = 4", "offensive = 8"), "attacks = 1",
+     T9A_T, "mean", F(5, 6) * F(1, 2)),
+    ("t9a Defensive Skill", "t9a", {"defensive"}, T9A_A, "attacks = 1", T9A_T.replace("defensive = 4", "defensive = 8"),
+     "mean", F(1, 3) * F(1, 2)),
+    ("t9a the unit's Strength", "t9a", {"strength"}, T9A_A.replace("strength = 4", "strength = 5"), "attacks = 1",
+     T9A_T, "mean", F(1, 2) * F(2, 3)),
+    ("t9a Resilience", "t9a", {"resilience"}, T9A_A, "attacks = 1", T9A_T.replace("resilience = 4", "resilience = 6"),
+     "mean", F(1, 2) * F(1, 6)),
+    ("t9a Armour 2 saves on 5+", "t9a", {"armour"}, T9A_A, "attacks = 1", T9A_T + "\narmour = 2", "mean",
+     F(1, 4) * F(2, 3)),
+    ("t9a Armour Penetration", "t9a", {"ap", "armour"}, T9A_A, "attacks = 1\nap = 1", T9A_T + "\narmour = 2", "mean",
+     F(1, 4) * F(5, 6)),
+    ("t9a Aegis", "t9a", {"aegis"}, T9A_A, "attacks = 1", T9A_T + '\naegis = "5+"', "mean", F(1, 4) * F(2, 3)),
+    ("t9a Fortitude", "t9a", {"fortitude"}, T9A_A, "attacks = 1", T9A_T + '\nfortitude = "4+"', "mean",
+     F(1, 4) * F(1, 2)),
+    ("t9a Flaming at Flammable", "t9a", {"flammable", "attributes"}, T9A_A, 'attacks = 1\nattributes = ["flaming"]',
+     T9A_T + "\nflammable = true", "mean", F(1, 2) * F(3, 4)),
+    ("t9a three attacks", "t9a", {"attacks"}, T9A_A, "attacks = 3", T9A_FIVE, "mean", 3 * F(1, 4)),
+    ("t9a three attacks at one model", "t9a", {"attacks", "models"}, T9A_A, "attacks = 3", T9A_T, "mean",
+     1 - F(3, 4) ** 3),
+    ("t9a D3 attacks", "t9a", {"attacks"}, T9A_A, 'attacks = "d3"', T9A_FIVE, "mean", 2 * F(1, 4)),
+    ("t9a the attack's own Strength", "t9a", {"strength"}, T9A_A, "attacks = 1\nstrength = 6", T9A_T, "mean",
+     F(1, 2) * F(5, 6)),
+    ("t9a shooting at Aim 4+", "t9a", {"kind", "aim"}, T9A_A, 'kind = "shooting"\nattacks = 1\naim = "4+"', T9A_T,
+     "mean", F(1, 4)),
+    ("t9a shooting at -1", "t9a", {"kind", "aim", "modifier"}, T9A_A,
+     'kind = "shooting"\nattacks = 1\naim = "4+"\nmodifier = -1', T9A_T, "mean", F(1, 3) * F(1, 2)),
+    ("t9a melee hit modifier", "t9a", {"modifier"}, T9A_A, "attacks = 1\nmodifier = 1", T9A_T, "mean",
+     F(2, 3) * F(1, 2)),
+    ("t9a Multiple Wounds (2) at 2 Health Points", "t9a", {"multiple_wounds", "health"}, T9A_A,
+     "attacks = 1\nmultiple_wounds = 2", T9A_T + "\nhealth = 2", "mean", F(1, 4) * 2),
+    ("t9a Multiple Wounds capped at Health", "t9a", {"multiple_wounds", "health"}, T9A_A,
+     "attacks = 1\nmultiple_wounds = 3", T9A_T + "\nhealth = 2", "mean", F(1, 4) * 2),
+    ("t9a kills of three models", "t9a", {"models"}, T9A_A, "attacks = 6", T9A_T.replace("models = 1", "models = 3"),
+     "kills", kills_at_most(6, F(1, 4), 3)),
+    ("t9a Battle Focus", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["battle-focus"]', T9A_FIVE, "mean",
+     (F(1, 2) + F(1, 6)) * F(1, 2)),
+    ("t9a Poison", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["poison"]', T9A_T, "mean",
+     F(1, 6) + F(1, 3) * F(1, 2)),
+    ("t9a Lethal Strike", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["lethal-strike"]',
+     T9A_T + "\narmour = 6", "mean", F(1, 2) * (F(1, 6) + F(1, 3) * F(1, 6))),
+    ("t9a Divine against Aegis", "t9a", {"attributes", "aegis"}, T9A_A, 'attacks = 1\nattributes = ["divine"]',
+     T9A_T + '\naegis = "4+"', "mean", F(1, 4) * (1 - F(1, 4))),
+    ("t9a Flaming denies Fortitude", "t9a", {"attributes", "fortitude"}, T9A_A, 'attacks = 1\nattributes = ["flaming"]',
+     T9A_T + '\nfortitude = "4+"', "mean", F(1, 4)),
+    ("t9a Toxic", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["toxic"]', T9A_T + "\narmour = 3",
+     "mean", F(1, 2) * F(1, 3)),
+    ("t9a Hatred", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["hatred"]', T9A_T, "mean",
+     F(3, 4) * F(1, 2)),
+    ("t9a re-rolled wounds", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["reroll-wounds"]', T9A_T,
+     "mean", F(1, 2) * F(3, 4)),
+    ("t9a points: per 100 points", "t9a", {"points"}, T9A_A, "attacks = 1", T9A_T, "per_100_points", F(1, 4)),
+]
+
+REFUSED = [
+    ("dust", DUST_A, LINE + "\ncharges = 2", DUST_T, "charges"),
+    ("epic", EPIC_A, "bp = 3\nshots = 2", EPIC_T, "shots"),
+    ("epic", EPIC_A, SHOT + '\nspecial = ["macro"]', EPIC_T, "special"),
+    ("t9a", T9A_A, 'attacks = 1\nstrength = 3\nattributes = ["toxic"]', T9A_T, "strength"),
+    ("t9a", T9A_A, 'attacks = 1\nap = 2\nattributes = ["toxic"]', T9A_T, "ap"),
+    ("t9a", T9A_A, 'attacks = 1\naim = "4+"', T9A_T, "aim"),
+]
+
+
+def cell(game: str, attacker: str, weapon: str, target: str):
+    loaded = games.parse_roster(roster(game, attacker, weapon, target), "case.toml")
+    (pair,) = matchups(loaded.game, [loaded.unit("A")], [loaded.unit("T")])
+    return loaded, pair
+
+
+def measure(statistic: str, loaded, pair) -> F | None:
+    """The cell's statistic, exactly (Fractions)."""
+    if pair.attack is None:
+        return None
+    exact = pair.attack.exact(fractions=True)
+    main = exact[pair.attack.outcomes[0]]
+    if statistic == "mean":
+        return pmf.mean(main)
+    if statistic == "p_kill":
+        return sum(main[loaded.game.kill_threshold(pair.target, pair.attack):], F(0))
+    if statistic == "per_100_points":
+        return pmf.mean(main) * 100 / pair.attacker.points
+    return pmf.mean(exact[statistic])
+
+
+@pytest.mark.parametrize("name, game, fields, attacker, weapon, target, statistic, expected", CASES,
+                         ids=[case[0] for case in CASES])
+def test_a_field_changes_the_cell_as_the_rules_say(name, game, fields, attacker, weapon, target, statistic,
+                                                   expected):
+    loaded, pair = cell(game, attacker, weapon, target)
+    assert measure(statistic, loaded, pair) == expected
+
+
+@pytest.mark.parametrize("game, attacker, weapon, target, field", REFUSED, ids=[r[-1] for r in REFUSED])
+def test_a_field_that_would_be_ignored_is_refused(game, attacker, weapon, target, field):
+    with pytest.raises(InputError) as error:
+        cell(game, attacker, weapon, target)
+    assert f"field '{field}'" in error.value.allowed
+
+
+@pytest.mark.parametrize("game", list(games.GAMES))
+def test_every_schema_field_has_a_case(game):
+    schema = games.GAMES[game].schema
+    fields = (set(schema.unit) | set(schema.weapon)) - {"name"}
+    covered = set().union(*(case[2] for case in CASES if case[1] == game))
+    assert fields <= covered, f"fields without a case: {sorted(fields - covered)}"
+
+
+def test_the_table_shows_what_the_cell_computes():
+    """The grid row of a case reads the same numbers: mean, p_kill and per 100 points."""
+    loaded = games.parse_roster(roster("dust", DUST_A, "incendiary = 1\ncount = 2", DUST_T), "case.toml")
+    grid = run_grid(loaded, attackers=["A"], target_names=["T"], method="exact")
+    (row,) = grid_rows(loaded.game, grid.pairs, grid.results, [1, 3])
+    damage = [comb(8, k) * P**k * (1 - P) ** (8 - k) for k in range(9)]
+    assert row["mean"] == pytest.approx(8 / 3, abs=1e-12)
+    assert row["p_kill"] == pytest.approx(float(sum(damage[4:])), abs=1e-12)
+    assert row["at_least_3"] == pytest.approx(float(sum(damage[3:])), abs=1e-12)
+    assert row["per_100_points"] == pytest.approx(8 / 3 * 100 / 10, abs=1e-12)
+    assert row["query"] == "oddscalc dust incendiary 1 --models 4 --count 2"
+
+
+# --- every cell is its query -----------------------------------------------------------
+
+
+def every_cell():
+    """Every cell of the bundled rosters and of the field cases, as (label, query, exact pmfs)."""
+    rosters = [games.load_roster(None, game) for game in games.GAMES]
+    rosters += [games.parse_roster(roster(case[1], *case[3:6]), case[0]) for case in CASES]
+    cells = []
+    for loaded in rosters:
+        for pair in matchups(loaded.game, loaded.units, loaded.units):
+            if pair.attack is not None:
+                label = f"{loaded.source}: {pair.attacker.name}/{pair.weapon.name} → {pair.target.name}"
+                cells.append((label, pair.attack))
+    return cells
+
+
+CELLS = every_cell()
+
+
+def test_the_cells_cover_every_kind_of_attack():
+    kinds = {type(attack).__name__ for _, attack in CELLS}
+    assert kinds >= {"WeaponLine", "Phaser", "Salvo", "Incendiary", "ArmourPiercingIncendiary", "EpicShoot",
+                     "Barrage", "Melee", "T9AShoot"}
+
+
+@pytest.mark.parametrize("label, attack", CELLS, ids=[label for label, _ in CELLS])
+def test_a_cell_equals_its_query_exactly(capsys, label, attack):
+    """Run the cell's query as a user would; its exact answer equals the cell's, every outcome."""
+    query = attack.query()
+    assert query.startswith("oddscalc ")
+    import shlex
+
+    data = exact_json(capsys, *shlex.split(query)[1:])
+    expected = attack.exact()
+    assert list(data["outcomes"]) == list(attack.outcomes)
+    for name, pmf_ in expected.items():
+        shown = data["outcomes"][name]["pmf"]
+        assert shown == pmf.trim(pmf_).tolist(), name
+
+
+def test_a_query_that_differs_gives_a_different_answer(capsys):
+    """The check above can fail: a cell with count 2 is not the query without it."""
+    _, pair = cell("dust", DUST_A, "incendiary = 1\ncount = 2", DUST_T)
+    data = exact_json(capsys, "dust", "incendiary", "1", "--models", "4")
+    assert data["outcomes"]["damage"]["pmf"] != pmf.trim(pair.attack.exact()["damage"]).tolist()
+
+
+def test_show_query_prints_the_column(capsys):
+    text = run(capsys, "grid", "--game", "dust", "--exact", "--show-query").out
+    assert "oddscalc dust incendiary 1 --models 5 --count 2" in text
+    assert "oddscalc dust" not in run(capsys, "grid", "--game", "dust", "--exact").out.split("\n", 1)[1]

@@ -1,0 +1,146 @@
+"""What a player reads in a table, checked against exact values: every cell of the query
+tables, the JSON and CSV, and the statistics of the study rows."""
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+import pytest
+
+from oddscalc import engine, tables
+from oddscalc.dice import DiceExpression
+from oddscalc.distribution import Distribution
+from oddscalc.roll import HitAndSave, Roll
+from oddscalc.studies import Statistic, summary_row
+
+TWO_D6 = Roll(DiceExpression.parse("2d6"))
+WAYS = [0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]  # 2d6: ways of each total, of 36
+
+
+def exact_2d6() -> engine.Result:
+    return engine.run(TWO_D6, method="exact")
+
+
+def sampled(attack=TWO_D6, trials=20_000, seed=3) -> engine.Result:
+    return engine.run(attack, trials, seed)
+
+
+def numbers(text: str) -> float:
+    """The number a cell shows, without its % and ± error."""
+    return float(str(text).split(" ± ")[0].rstrip("%").replace(",", ""))
+
+
+def test_the_pmf_table_shows_p_and_p_at_least_for_every_value():
+    table = tables.pmf_table(exact_2d6())
+    assert table.columns == ("sum", "P(= k)", "P(≥ k)")
+    assert [row[0] for row in table.rows] == list(range(2, 13))
+    for k, p, at_least in table.rows:
+        assert numbers(p) == pytest.approx(100 * WAYS[k] / 36, abs=0.005)
+        assert numbers(at_least) == pytest.approx(100 * sum(WAYS[k:]) / 36, abs=0.005)
+
+
+def test_the_summary_table_shows_mean_sd_median_and_percentiles_in_order():
+    table = tables.summary_table(exact_2d6())
+    assert table.columns == ("outcome", "mean", "sd", "median", "p10", "p90")
+    (row,) = table.rows
+    # 2d6: P(≤ 3) = 3/36 < 0.1 ≤ P(≤ 4) = 6/36, P(≤ 9) = 30/36 < 0.9 ≤ P(≤ 10) = 33/36
+    assert row[0] == "sum" and numbers(row[1]) == 7 and numbers(row[2]) == pytest.approx((35 / 6) ** 0.5, abs=5e-4)
+    assert (row[3], row[4], row[5]) == (7, 4, 10)
+
+
+def test_sampled_cells_carry_their_standard_errors():
+    result = sampled()
+    dist = result["sum"]
+    (row,) = tables.summary_table(result).rows
+    mean, error = row[1].split(" ± ")
+    assert float(mean) == pytest.approx(dist.mean, abs=1e-3) and float(error) == pytest.approx(dist.mean_stderr, rel=0.05)
+    k, p, at_least = tables.pmf_table(result).rows[5]
+    assert float(p.split(" ± ")[1]) == pytest.approx(100 * dist.stderr(dist.probability(k)), rel=0.05)
+    assert float(at_least.split(" ± ")[1]) == pytest.approx(100 * dist.at_least_stderr(k), rel=0.05)
+
+
+def test_json_holds_the_contract_and_exact_values():
+    data = tables.result_json(exact_2d6(), "oddscalc roll 2d6 --exact")
+    assert data["method"] == "exact" and data["trials"] is None and data["seed"] is None
+    sum_ = data["outcomes"]["sum"]
+    assert sum_["pmf"] == pytest.approx([w / 36 for w in WAYS], abs=1e-15)
+    assert sum_["at_least"] == pytest.approx([sum(WAYS[k:]) / 36 for k in range(13)], abs=1e-15)
+    assert sum_["mean"] == pytest.approx(7, abs=1e-12) and sum_["mean_stderr"] == 0
+    assert sum_["sd"] == pytest.approx((35 / 6) ** 0.5, abs=1e-12)
+
+
+def test_json_says_when_the_precision_was_not_reached():
+    result = engine.run(TWO_D6, 1000, 1, precision=1e-6)
+    assert tables.result_json(result, "c")["precision_reached"] is False
+    assert tables.result_json(engine.run(TWO_D6, 10**6, 1, precision=0.05), "c")["precision_reached"] is True
+    assert "precision_reached" not in tables.result_json(exact_2d6(), "c")
+
+
+def test_csv_rows_are_tidy_and_exact():
+    text = tables.result_csv(engine.run(HitAndSave(2, 4, 4), method="exact"))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    unsaved = {int(row["k"]): row for row in rows if row["outcome"] == "unsaved"}
+    # each die: 1/2 to hit, then 1/2 to fail the save: unsaved ~ Binomial(2, 1/4)
+    assert [float(unsaved[k]["probability"]) for k in range(3)] == pytest.approx([9 / 16, 6 / 16, 1 / 16])
+    assert [float(unsaved[k]["at_least"]) for k in range(3)] == pytest.approx([1, 7 / 16, 1 / 16])
+
+
+def test_text_markdown_and_bbcode_hold_the_same_cells():
+    result = exact_2d6()
+    text = tables.render_result(result, tables.Format.TABLE, "oddscalc roll 2d6 --exact")
+    markdown = tables.render_result(result, tables.Format.MARKDOWN, "oddscalc roll 2d6 --exact")
+    bbcode = tables.render_result(result, tables.Format.BBCODE, "oddscalc roll 2d6 --exact")
+    for cell in ("16.67%", "58.33%", "2.78%"):  # P(= 7), P(≥ 7), P(= 2)
+        assert cell in text and cell in markdown and cell in bbcode
+    assert "| 7 | 16.67% | 58.33% |" in markdown
+    assert "[td]7[/td][td]16.67%[/td][td]58.33%[/td]" in bbcode
+
+
+def test_a_long_pmf_leaves_out_negligible_rows_and_says_so():
+    table = tables.pmf_table(engine.run(Roll(DiceExpression.parse("20d6")), method="exact"))
+    shown = [row[0] for row in table.rows]
+    assert 70 in shown and 20 not in shown and 120 not in shown
+    assert table.notes and "not shown" in table.notes[0]
+
+
+@pytest.mark.parametrize("p, stderr, text", [(0.5, None, "50.00%"), (0.123456, 0.00012, "12.35% ± 0.01"),
+                                             (0, None, "0%"), (2e-6, None, "2.0e-04%")])
+def test_percent(p, stderr, text):
+    assert tables.percent(p, stderr) == text
+
+
+def test_study_rows_are_the_exact_statistics():
+    row = summary_row(exact_2d6(), "sum", at_least=[9, 12])
+    assert (row["median"], row["p10"], row["p90"]) == (7, 4, 10)
+    assert row["at_least_9"] == pytest.approx(10 / 36) and row["at_least_12"] == pytest.approx(1 / 36)
+    assert row["at_least_9_stderr"] == 0 and row["mean_stderr"] == 0
+
+
+def test_study_statistics_are_read_off_the_right_distribution():
+    result = exact_2d6()
+    values = {name: Statistic.parse(name).value(result)[0] for name in
+              ("mean", "median", "p10", "p90", "at_least_10", "at_most_4", "exactly_7", "sd")}
+    assert values == pytest.approx({"mean": 7, "median": 7, "p10": 4, "p90": 10, "at_least_10": 6 / 36,
+                                    "at_most_4": 6 / 36, "exactly_7": 6 / 36, "sd": (35 / 6) ** 0.5})
+    assert Statistic.parse("at_least_3").label("sum") == "P(sum ≥ 3)"
+
+
+def test_quantiles_of_a_skewed_distribution():
+    # P(0) = 0.05, P(1) = 0.1, P(2) = 0.7, P(3) = 0.15: p10 = 1, p20 = 2, p90 = 3
+    dist = Distribution.from_pmf([0.05, 0.1, 0.7, 0.15])
+    assert (dist.quantile(0.1), dist.quantile(0.2), dist.median, dist.quantile(0.9)) == (1, 2, 2, 3)
+    from oddscalc.engine import Result
+
+    row = summary_row(Result({"x": dist}, "exact", None, None), "x")
+    assert (row["p10"], row["median"], row["p90"]) == (1, 2, 3)
+
+
+def test_rendered_study_rows_keep_every_cell():
+    rows = [{"n": 1, "mean": 0.5, "mean_stderr": 0.01, "at_least_1": 0.25, "at_least_1_stderr": 0.002},
+            {"n": 2, "mean": 1.0, "mean_stderr": 0.0, "at_least_1": Fraction(1, 2), "at_least_1_stderr": 0}]
+    header = {"command": "oddscalc test", "method": "monte-carlo", "trials": 1000, "seed": 5}
+    data = json.loads(tables.render_rows(list(rows[0]), rows, tables.Format.JSON, header))
+    assert data["rows"][0]["mean"] == 0.5 and data["seed"] == 5 and data["trials"] == 1000
+    text = tables.render_rows(list(rows[0]), rows, tables.Format.TABLE, header)
+    assert "0.5 ± 0.01" in text and "1,000 trials per cell, seed 5" in text
