@@ -30,6 +30,18 @@ ROLL = {"roll": True}  # field metadata: a roll needed, written "4+" in a query
 ROLL_OR_NONE = {"roll": True, "none": True}  # a roll needed, or "none" (no roll at all)
 
 
+def option(help: str, default: Any = dataclasses.MISSING, *, metavar: str | None = None, roll: bool = False,
+           none: bool = False, text: bool = False) -> Any:
+    """Declare an attack's field with what its query option says about it in --help.
+
+    `roll`: a roll needed, written "4+"; `none`: "none" is allowed (no roll at all);
+    `text`: the option takes text that the attack reads itself (like "5+" for an Armour).
+    The command line builds each query's options from these declarations.
+    """
+    metadata = {"help": help, "metavar": metavar, "roll": roll, "none": none, "text": text}
+    return dataclasses.field(default=default, metadata=metadata)
+
+
 class Attack:
     """The base of every attack (see the module's docstring)."""
 

@@ -63,6 +63,15 @@ def run_cells(
     return parallel_map(lambda args: run_cell(*args), arguments, workers, progress), seed
 
 
+def outside_bounds(labels: Sequence[str], results: Sequence[engine.Result | None]) -> str | None:
+    """One line naming the cells whose sampled CDF is outside its DKW bound (None when every one is within)."""
+    outside = [label for label, result in zip(labels, results) if result is not None and not result.verified]
+    if not outside:
+        return None
+    shown = ", ".join(outside[:8]) + (f" and {len(outside) - 8} more" if len(outside) > 8 else "")
+    return f"verify: {len(outside)} of {len(labels)} cells outside the DKW bound: {shown}"
+
+
 def study_seed(seed: engine.Seed) -> int:
     """A study's seed as one whole number (fresh when None), from which every cell's stream derives."""
     root = engine.check_seed(seed)

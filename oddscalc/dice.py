@@ -100,7 +100,7 @@ def check_sides(check: Check, rerolls: int = 0) -> tuple[int, ...]:
     return (6,) * (check.faces * (rerolls + 1))
 
 
-# --- keep highest / keep lowest (RULES.md §3.1) -------------------------------------
+# --- keep highest / keep lowest (docs/rules.md §3.1) -------------------------------------
 
 
 def net_extra(maximised: int, minimised: int) -> int:

@@ -13,11 +13,11 @@ None (fresh entropy, recorded in the result).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Protocol
 

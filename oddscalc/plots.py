@@ -121,6 +121,54 @@ def line(xs: Sequence[float], series: Sequence[tuple[str, Sequence[float]]], xla
     return ax
 
 
+def sweep_plot(found, statistic, ax: Axes | None = None) -> Axes:
+    """Draw a sweep (`studies.Sweep`): the statistic against one varied option with 95 % error
+    bars, or a heatmap over two."""
+    from .attack import text
+
+    values = [statistic.value(result) for result in found.results]
+    label = statistic.label(found.results[0].main)
+    names = [name.replace("_", "-") for name in found.names]
+    cells = [[text(value) for value in cell] for cell in found.cells]
+    if len(names) == 1:
+        xs = [cell[0] for cell in cells]
+        numeric = all(_is_number(x) for x in xs)
+        positions = [float(x) for x in xs] if numeric else list(range(len(xs)))
+        ax = line(positions, [(label, [v for v, _ in values])], names[0], label, ax=ax)
+        ax.errorbar(positions, [v for v, _ in values], yerr=[Z95 * e for _, e in values], fmt="none",
+                    ecolor="black", capsize=2)
+        if not numeric:
+            ax.set_xticks(positions, xs)
+        else:
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        return ax
+    rows = list(dict.fromkeys(cell[0] for cell in cells))
+    columns = list(dict.fromkeys(cell[1] for cell in cells))
+    grid = np.full((len(rows), len(columns)), np.nan)
+    for cell, (value, _) in zip(cells, values):
+        grid[rows.index(cell[0]), columns.index(cell[1])] = value
+    return heatmap(grid, [f"{names[0]}={r}" for r in rows], [f"{names[1]}={c}" for c in columns], label, ax=ax)
+
+
+def grid_heatmap(found, statistic=None, ax: Axes | None = None) -> Axes:
+    """Draw a roster grid (`grid.Grid`): a statistic per (attacker: weapon, target)."""
+    values, row_labels, column_labels, label = found.matrix(statistic)
+    ax = heatmap(values, row_labels, column_labels, label, ax=ax)
+    ax.set_xlabel("target")
+    ax.set_ylabel("attacker: weapon")
+    return ax
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
 def caption(figure: Figure, text: str) -> None:
     """Put a small footer under the figure (the command, seed, method and version)."""
     figure.text(0.01, 0.005, text, fontsize=7, color="#555555", ha="left", va="bottom", wrap=True)

@@ -1,5 +1,5 @@
 """Game-free queries: a dice expression, maximised or minimised, summed or counted as
-successes (RULES.md §3.1); and a pool of dice that must hit, then get past a save."""
+successes (docs/rules.md §3.1); and a pool of dice that must hit, then get past a save."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from . import pmf as pmfs
-from .attack import Attack
+from .attack import Attack, option
 from .dice import (
     Check,
     DiceExpression,
@@ -32,15 +32,17 @@ EXACT_LIMIT = 10**8  # keep_cost above this takes more than a few seconds: sampl
 
 @dataclass(frozen=True)
 class Roll(Attack):
-    """Roll `dice`; keep the highest (maximised) or lowest (minimised) when asked.
+    """Roll dice: the sum (or the number of successes), maximised or minimised.
 
-    With `success`, count the kept dice showing `success` or more instead of summing.
+    Maximised and minimised rolls stack, and one of each cancel (The 9th Age rules, §3.1).
+    A total below 0 counts as 0. With `success`, count the kept dice showing it or more
+    instead of summing. Outcome: sum (or successes).
     """
 
     dice: DiceExpression
-    maximised: int = 0
-    minimised: int = 0
-    success: int | None = None
+    maximised: int = option("Roll K extra dice and discard the K lowest.", 0, metavar="K")
+    minimised: int = option("Roll K extra dice and discard the K highest.", 0, metavar="K")
+    success: int | None = option("Count dice showing X or more instead of summing.", None, metavar="X")
 
     COMMAND = "roll"
     ARGUMENTS = ("dice",)

@@ -199,6 +199,20 @@ class Sweep:
             return None
         return hits[0] if self.seek == "smallest" else hits[-1]
 
+    def goal_report(self, values: str = "") -> tuple[str | None, str | None]:
+        """Say what the goal found: (a note when it is reached, the one-line error when it is not)."""
+        if self.goal is None:
+            return None, None
+        name, label = self.names[0].replace("_", "-"), self.goal.statistic.label(self.results[0].main)
+        index = self.reached
+        found = self.best if index is None else index
+        value, error = self.goal.statistic.value(self.results[found])
+        shown = f"{label} = {value:.4g}" + (f" ± {error:.2g}" if error else "")
+        if index is None:
+            return None, (f"error: --goal {self.goal}: no {name} in {values or 'the values'} reaches it; the best is "
+                          f"{name} = {text(self.cells[found][0])} with {shown}")
+        return f"goal {self.goal}: the {self.seek} {name} is {text(self.cells[found][0])} ({shown})", None
+
     @property
     def best(self) -> int:
         """The index of the cell whose score comes nearest the goal's side."""

@@ -181,6 +181,16 @@ def summary_table(result: Result) -> Table:
     return Table(("outcome", "mean", "sd", "median", "p10", "p90"), tuple(rows))
 
 
+def precision_note(results: Sequence[Result], precision: float | None) -> tuple[str, ...]:
+    """A line for stderr when some answer stopped at --trials before reaching --precision."""
+    short = sum(result.precision_reached is False for result in results)
+    if not short:
+        return ()
+    where = "the answer" if len(results) == 1 else f"{short} of {len(results)} cells"
+    return (f"note: --precision {precision:g} was not reached within --trials for {where}; "
+            "the figures carry their standard errors (raise --trials to go further)",)
+
+
 def verification_notes(result: Result) -> tuple[str, ...]:
     if not result.verification:
         return ()

@@ -5,19 +5,18 @@ from oddscalc.dice import DiceExpression
 from oddscalc.dust import (
     ArmourPiercingIncendiary,
     Artillery,
+    CoverSave,
     Incendiary,
     Phaser,
     Reactive,
     Salvo,
-    CoverSave,
     Success,
     WeaponLine,
 )
 from oddscalc.epic import Assault, Barrage, EpicShoot
 from oddscalc.epic.saves import Ability
 from oddscalc.roll import Roll
-from oddscalc.t9a import Melee
-from oddscalc.t9a import T9AShoot
+from oddscalc.t9a import Melee, T9AShoot
 from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 
 # A line of melee attacks: 4+ to hit (OS = DS), 3+ to wound (S - R = 1).

@@ -1,9 +1,9 @@
 """The benchmark runs (a smoke run; speed is measured by `python -m oddscalc.bench`, never in tests)."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
-
-from fractions import Fraction
 
 from oddscalc import engine
 from oddscalc import pmf as pmfs

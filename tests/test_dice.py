@@ -86,7 +86,7 @@ def test_keep_pmf_other_dice():
 
 
 def test_maximised_2d6_table():
-    # RULES.md §3.1: P(2..12) = 1, 3, 7, 12, 19, 27, 34, 36, 34, 27, 16 (/216), E = 203/24
+    # docs/rules.md §3.1: P(2..12) = 1, 3, 7, 12, 19, 27, 34, 36, 34, 27, 16 (/216), E = 203/24
     pmf = exact_list(keep_pmf(2, 6, 1))
     assert pmf[2:] == [F(n, 216) for n in (1, 3, 7, 12, 19, 27, 34, 36, 34, 27, 16)]
     assert pmfs.mean(keep_pmf(2, 6, 1)) == F(203, 24)

@@ -8,11 +8,11 @@ from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
 
 from oddscalc.dust import (
     ArmourPiercingIncendiary,
+    CoverSave,
     Incendiary,
     Phaser,
     Reactive,
     Salvo,
-    CoverSave,
     WeaponLine,
     cover_save,
 )
@@ -34,7 +34,7 @@ def binomial(n: int, p: Fraction) -> list:
     return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
 
 
-# --- RULES.md §1.1: the Dust die -------------------------------------------------------
+# --- docs/rules.md §1.1: the Dust die -------------------------------------------------------
 
 
 def test_the_die_hits_on_one_third():

@@ -122,7 +122,7 @@ def test_unknown_map_is_refused():
     assert error.value.name == "board" and "crossroads, ruins" in error.value.allowed
 
 
-# --- movement (RULES.md §1.12) ----------------------------------------------------------------
+# --- movement (docs/rules.md §1.12) ----------------------------------------------------------------
 
 MOVEMENT = {  # terrain → (soldier, vehicle, aircraft, jump)
     Terrain.CIRCLE: (True, True, True, True),

@@ -1,4 +1,4 @@
-"""Epic Armageddon (RULES.md §2): exact values from the rules, brute force over natural
+"""Epic Armageddon (docs/rules.md §2): exact values from the rules, brute force over natural
 faces for small cases, and every sampler against its exact twin."""
 
 from fractions import Fraction
@@ -11,8 +11,8 @@ from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
 from oddscalc import pmf as pmfs
 from oddscalc.epic import Assault, Barrage, EpicShoot, barrage_row
 from oddscalc.epic.saves import (
-    BlastMarkers,
     Ability,
+    BlastMarkers,
     allocate_kills,
     failed_die,
     kills_given_hits,
@@ -60,7 +60,7 @@ def test_to_hit_chain(to_hit, modifier, in_cover, ignore_cover, expected):
     assert hit_chance(shoot) == expected
     need = to_hit - modifier + (in_cover and not ignore_cover)
 
-    def literal(first, second):  # RULES.md §2.1 as written
+    def literal(first, second):  # docs/rules.md §2.1 as written
         if first == 1:
             return False
         if need <= 6:
@@ -87,7 +87,7 @@ def test_crossfire_is_not_a_to_hit_bonus():
 # --- §2.2 saves ----------------------------------------------------------------------------
 
 SAVES = [
-    # (armour, options, chance a hit is saved), worked out by hand from RULES.md §2.2
+    # (armour, options, chance a hit is saved), worked out by hand from docs/rules.md §2.2
     (4, {}, F(1, 2)),
     (2, {}, F(5, 6)),
     (2, {"crossfire": True}, F(2, 3)),
@@ -276,7 +276,7 @@ def test_no_units_left_counts_as_broken():
 
 # --- §2.5 barrages -------------------------------------------------------------------------
 
-BARRAGE_TABLE = {  # RULES.md §2.5: BP → (extra templates, extra BMs, AP, AT)
+BARRAGE_TABLE = {  # docs/rules.md §2.5: BP → (extra templates, extra BMs, AP, AT)
     1: (0, 0, 6, 6), 2: (0, 0, 5, 6), 3: (0, 0, 4, 5), 4: (1, 0, 4, 5), 5: (1, 0, 4, 5), 6: (1, 1, 4, 5),
     7: (1, 1, 4, 5), 8: (2, 1, 4, 5), 9: (2, 1, 4, 5), 10: (2, 2, 4, 5), 11: (2, 2, 4, 5), 12: (2, 2, 4, 5),
     13: (2, 3, 4, 5), 14: (2, 3, 4, 5), 15: (2, 3, 4, 5), 16: (2, 4, 4, 5), 17: (2, 4, 4, 5), 18: (2, 4, 4, 5),

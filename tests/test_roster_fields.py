@@ -2,7 +2,7 @@
 is the query it shows: the single command line, run, gives exactly the same answer.
 
 Each case is one attacker weapon against one target, written as roster fields; the
-expected value is worked out by hand from RULES.md in Fractions.
+expected value is worked out by hand from docs/rules.md in Fractions.
 """
 
 from fractions import Fraction as F
@@ -42,7 +42,7 @@ def kills_at_most(n: int, p: F, cap: int) -> F:
 
 # (id, game, fields exercised, attacker, weapon, target, statistic, expected)
 CASES = [
-    # --- Dust Tactics (RULES.md §1): E[damage] = dice × count × P(hit) × P(past the save) × D ...
+    # --- Dust Tactics (docs/rules.md §1): E[damage] = dice × count × P(hit) × P(past the save) × D ...
     ("dust line 2/1", "dust", {"soldier", "kind", "armour", "points"}, DUST_A, LINE, DUST_T, "mean", 2 * P),
     ("dust count 3", "dust", {"count"}, DUST_A, LINE + "\ncount = 3", DUST_T, "mean", 2 * P * 3),
     ("dust damage 3 per hit", "dust", {"soldier"}, DUST_A, 'soldier = ["2/3", "-", "-", "-"]', DUST_T, "mean",
@@ -78,7 +78,7 @@ CASES = [
     ("dust damage points: p_kill", "dust", {"damage_points", "models"}, DUST_A, 'soldier = ["6/1", "-", "-", "-"]',
      'kind = "soldier"\narmour = 1\nmodels = 2\ndamage_points = 3', "p_kill", P**6),
     ("dust points: per 100 points", "dust", {"points"}, DUST_A, LINE, DUST_T, "per_100_points", 2 * P * 100 / 10),
-    # --- Epic Armageddon (RULES.md §2): one shot at one unit, E[kills] = P(hit) × P(every save fails)
+    # --- Epic Armageddon (docs/rules.md §2): one shot at one unit, E[kills] = P(hit) × P(every save fails)
     ("epic AP shot", "epic", {"ap", "kind", "units", "armour"}, EPIC_A, SHOT, EPIC_T, "mean", F(1, 2) * F(1, 2)),
     ("epic in cover with a cover save", "epic", {"cover_save"}, EPIC_A, SHOT, EPIC_T + '\ncover_save = "3+"',
      "mean", F(1, 3) * F(1, 3)),
@@ -128,7 +128,7 @@ CASES = [
     ("epic macro-weapon barrage", "epic", {"special", "bp"}, EPIC_A, 'bp = 3\nspecial = ["macro"]',
      'kind = "infantry"\nunits = 2\narmour = "4+"', "mean", 2 * F(1, 2)),
     ("epic points: per 100 points", "epic", {"points"}, EPIC_A, SHOT, EPIC_T, "per_100_points", F(1, 4) * 100 / 100),
-    # --- The 9th Age (RULES.md §3): one attack at one model, E[health lost] = hit × wound × unsaved ...
+    # --- The 9th Age (docs/rules.md §3): one attack at one model, E[health lost] = hit × wound × unsaved ...
     ("t9a one attack", "t9a", {"attacks", "offensive", "defensive", "strength", "resilience", "models"}, T9A_A,
      "attacks = 1", T9A_T, "mean", F(1, 4)),
     ("t9a Offensive Skill", "t9a", {"offensive"}, T9A_A.replace("offensive = 4", "offensive = 8"), "attacks = 1",

@@ -1,4 +1,4 @@
-"""The 9th Age (RULES.md §3): the tables and worked examples exactly, a tabletop-style
+"""The 9th Age (docs/rules.md §3): the tables and worked examples exactly, a tabletop-style
 player over every combination of natural faces for small cases, and every sampler
 against its exact twin."""
 
@@ -11,7 +11,7 @@ from agreement import as_pmf, enumerate_faces, exact_list
 from oddscalc import pmf as pmfs
 from oddscalc.errors import InputError
 from oddscalc.t9a import Melee, T9AShoot, armour_need, melee_need, wound_need
-from oddscalc.t9a.attacks import Special, SpecialSave, special_save
+from oddscalc.t9a.stages import Special, SpecialSave, special_save
 from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 
 F = Fraction
@@ -169,7 +169,7 @@ def test_flaming_denies_fortitude():
 def play(attack, faces):
     """Fight the attack the tabletop way, reading natural D6 faces in order.
 
-    Returns (health_lost, hits, wounds, unsaved[, kills]). Written from RULES.md §3
+    Returns (health_lost, hits, wounds, unsaved[, kills]). Written from docs/rules.md §3
     directly, one die at a time, to check the exact twin.
     """
     dice = iter(faces)

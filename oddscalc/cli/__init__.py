@@ -11,8 +11,12 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..dice import DiceExpression
+from ..errors import InputError
+from ..roll import Roll
 from . import dust, epic, studies, t9a
-from .options import query, whole
+from .errors import input_error
+from .options import examples_epilog, option, query
 from .output import run_app
 
 app = typer.Typer(
@@ -44,39 +48,39 @@ def _root(
     Epic Armageddon and The 9th Age."""
 
 
-@query(
-    app,
-    "roll",
-    examples=[
-        "oddscalc roll 2d6 --maximised 1",
-        "oddscalc roll 3d6+1 --exact --format markdown",
-        "oddscalc roll 10d6 --success 5 --plot hits.png",
-    ],
-)
-def roll(
-    dice: Annotated[str, typer.Argument(metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")],
-    maximised: Annotated[int, whole("Roll K extra dice and discard the K lowest.", "--maximised", metavar="K")] = 0,
-    minimised: Annotated[int, whole("Roll K extra dice and discard the K highest.", "--minimised", metavar="K")] = 0,
-    success: Annotated[
-        Optional[int], whole("Count dice showing X or more instead of summing.", "--success", metavar="X")
-    ] = None,
-):
-    """Roll dice: the sum (or the number of successes), maximised or minimised.
-
-    Maximised and minimised rolls stack, and one of each cancel (The 9th Age rules).
-    A total below 0 counts as 0. Outcome: sum (or successes with --success).
-    """
-    from ..dice import DiceExpression
-    from ..roll import Roll
-
-    return Roll(DiceExpression.parse(dice, "dice"), maximised, minimised, success)
-
+query(app, "roll", Roll, argument=option("dice", Annotated[str, typer.Argument(
+    metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")]),
+      build=lambda dice, **options: Roll(DiceExpression.parse(dice, "dice"), **options), examples=[
+    "oddscalc roll 2d6 --maximised 1",
+    "oddscalc roll 3d6+1 --exact --format markdown",
+    "oddscalc roll 10d6 --success 5 --plot hits.png",
+])
 
 app.add_typer(dust.app, name="dust", help="Dust Tactics: weapon lines, phasers, salvo, incendiary, artillery, line of sight.")
 app.add_typer(epic.app, name="epic", help="Epic Armageddon: shooting, barrages, blast markers, broken formations, assaults.")
 app.add_typer(t9a.app, name="t9a", help="The 9th Age: melee and shooting, attack attributes, charges and tests.")
 
 studies.register(app)
+
+
+@app.command("rules", epilog=examples_epilog(["oddscalc rules 2.5", "oddscalc rules 1.3", "oddscalc rules"]))
+def rules(
+    section: Annotated[Optional[str], typer.Argument(
+        metavar="SECTION", help="A section number, like 2.5 (the barrage table); default: the whole reference.")]
+    = None,
+) -> None:
+    """Print the rules reference that oddscalc computes (docs/rules.md), or one section of it.
+
+    Code, --help and the notebooks cite its section numbers (§2.5); each section names
+    the command that computes it, and each open rules question the reading oddscalc
+    takes and the switch that changes it.
+    """
+    from .. import rules as reference
+
+    try:
+        typer.echo(reference.section(section) if section is not None else reference.text())
+    except InputError as error:
+        raise input_error(error) from None
 
 
 def main(argv: Optional[list] = None) -> int:

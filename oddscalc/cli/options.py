@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import shlex
+import types
+import typing
 from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
 from enum import Enum
@@ -90,29 +93,30 @@ class Method(str, Enum):
     VERIFY = "verify"
 
 
-def _option(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+def option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
+    """Declare one option (or argument) of a command: its name, `Annotated` type and default."""
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
 # Every query and study command takes these (CLI.md, "Options on every query command").
 COMMON = [
-    _option("trials", Annotated[int, typer.Option("--trials", parser=parse_count, metavar="N",
+    option("trials", Annotated[int, typer.Option("--trials", parser=parse_count, metavar="N",
                                                   help="Monte Carlo trials (1e6, 2_000_000).")], 1_000_000),
-    _option("seed", Annotated[Optional[int], typer.Option(
+    option("seed", Annotated[Optional[int], typer.Option(
         "--seed", parser=parse_count, metavar="S",
         help="Seed of the random stream (default: fresh; the answer records the seed used).")], None),
-    _option("exact", Annotated[bool, typer.Option(
+    option("exact", Annotated[bool, typer.Option(
         "--exact", help="Compute the exact distribution instead of sampling.")], False),
-    _option("output_format", Annotated[Format, typer.Option(
+    option("output_format", Annotated[Format, typer.Option(
         "--format", metavar="F", help="table, json, csv, markdown or bbcode.")], Format.TABLE),
-    _option("plot", Annotated[Optional[Path], typer.Option(
+    option("plot", Annotated[Optional[Path], typer.Option(
         "--plot", metavar="PATH", help="Also save a plot of the main outcome (.png, .svg or .pdf).")], None),
-    _option("precision", Annotated[Optional[float], typer.Option(
+    option("precision", Annotated[Optional[float], typer.Option(
         "--precision", parser=parse_number, metavar="E",
         help="Sample until the main mean's standard error is at most E (--trials is the cap).")], None),
-    _option("verify", Annotated[bool, typer.Option(
+    option("verify", Annotated[bool, typer.Option(
         "--verify", help="Run both ways; report the largest CDF gap against the DKW bound.")], False),
-    _option("threads", Annotated[Optional[int], typer.Option(
+    option("threads", Annotated[Optional[int], typer.Option(
         "--threads", parser=parse_count, metavar="T", help="Threads to sample with (default: every core).")], None),
 ]
 COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--format", "--plot", "--precision", "--verify", "--threads")
@@ -200,42 +204,81 @@ def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[
 
 @dataclass(frozen=True)
 class Query:
-    """A query command: its words (`epic shoot`), the builder, and the options it shares with others."""
+    """A query command: its words (`epic shoot`), its options' names, and the builder (options → attack)."""
 
     path: str
+    names: tuple[str, ...]
     build: Callable[..., Any]
-    shared: tuple[inspect.Parameter, ...]
 
 
 QUERIES: dict[str, Query] = {}
 
 
-def shared_options(*options: tuple[str, Any, Any]) -> tuple[inspect.Parameter, ...]:
-    """Options several commands take, as (name, Annotated type, default): see `query(shared=...)`."""
-    return tuple(_option(name, annotation, default) for name, annotation, default in options)
+def _option_type(hint: Any, meta: Any) -> tuple[Any, Optional[Callable]]:
+    """The Python type Typer reads an attack field's option as, and its parser."""
+    args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    optional = type(None) in args
+    base = [arg for arg in args if arg is not type(None)]
+    if meta.get("text") or meta.get("none") or len(base) != 1:
+        kind, parser = str, None  # the attack reads its own tabletop spelling ("5+", "none", "d3+1")
+    elif base[0] is bool or (isinstance(base[0], type) and issubclass(base[0], Enum)):
+        kind, parser = base[0], None
+    else:
+        kind, parser = int, parse_needed if meta.get("roll") else parse_integer
+    return (Optional[kind] if optional else kind), parser
 
 
-def query(group: typer.Typer, path: str, *, examples: Sequence[str], help: Optional[str] = None,
-          shared: Sequence[inspect.Parameter] = ()) -> Callable:
-    """Register `build(**options) -> attack` as the query command `path` (like "epic shoot").
+def field_options(attack: type, skip: Sequence[str] = ()) -> list[inspect.Parameter]:
+    """One option per field of an attack (`--to-hit` for `to_hit`), declared by the field itself.
 
-    `shared` options are listed after the builder's own and reach it through its
-    `**shared` parameter: commands of one game declare them once.
+    The field's `attack.option(...)` gives the help and metavar; its type gives how the
+    option reads (a switch, a choice, a whole number, a roll "4+", or text the attack
+    reads itself). Required fields come first, as --help lists them.
     """
+    hints = typing.get_type_hints(attack)
+    required, optional = [], []
+    own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
+    for field in sorted(dataclasses.fields(attack), key=lambda f: (f.default is not dataclasses.MISSING,
+                                                                   own_first.index(f.name))):
+        if not field.init or field.name in attack.ARGUMENTS or field.name in skip:
+            continue
+        meta = field.metadata
+        kind, parser = _option_type(hints[field.name], meta)
+        names = ["--" + field.name.replace("_", "-")]
+        settings = {"help": meta.get("help"), "parser": parser, "case_sensitive": False}
+        if meta.get("metavar") or meta.get("roll") or parser is parse_integer:
+            settings["metavar"] = meta.get("metavar") or ("X+" if meta.get("roll") else "N")
+        info = typer.Option(*names, **{k: v for k, v in settings.items() if v is not None})
+        has_default = field.default is not dataclasses.MISSING
+        default = field.default if has_default else inspect.Parameter.empty
+        if isinstance(default, Enum) and kind is str:
+            default = default.value
+        (optional if has_default else required).append(option(field.name, Annotated[kind, info], default))
+    return required + optional
 
-    def decorate(build: Callable) -> Callable:
-        def run(common: Common, **options: Any) -> int:
-            from .output import answer
 
-            return answer(build(**options), common)
+def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str], notes: str = "",
+          argument: Optional[inspect.Parameter] = None, extra: Sequence[inspect.Parameter] = (),
+          skip: Sequence[str] = (), build: Optional[Callable[..., Any]] = None) -> None:
+    """Register the query command `path` (like "epic shoot") that builds and answers an `attack`.
 
-        own = [p for p in inspect.signature(build).parameters.values() if p.kind is not p.VAR_KEYWORD]
-        run.__signature__ = inspect.Signature([*own, *shared])
-        command(group, path, run, examples=examples, help=help or inspect.getdoc(build))
-        QUERIES[path] = Query(path, build, tuple(shared))
-        return build
+    Its help is the attack's docstring (and `notes`); its options are the attack's fields
+    (`field_options`), after an optional `argument` and before `extra` options that are
+    not fields (they reach `build`, which then makes the attack; by default the attack is
+    built from the options as they are).
+    """
+    help = inspect.getdoc(attack) + (f"\n\n{notes}" if notes else "")
+    parameters = [*([argument] if argument else []), *field_options(attack, skip), *extra]
+    make = build or attack
 
-    return decorate
+    def run(common: Common, **options: Any) -> int:
+        from .output import answer
+
+        return answer(make(**options), common)
+
+    run.__signature__ = inspect.Signature(parameters)
+    command(group, path, run, examples=examples, help=help)
+    QUERIES[path] = Query(path, tuple(p.name for p in parameters), make)
 
 
 @dataclass(frozen=True)
@@ -289,10 +332,7 @@ def parse_query(root: Any, text: str, blame: str = "QUERY", extra: Sequence[str]
     found, click_command, rest = find_query(root, args, text)
     try:
         context = click_command.make_context(found.path, [*rest, *extra], resilient_parsing=False)
-        names = [p for p in inspect.signature(found.build).parameters.values() if p.kind is not p.VAR_KEYWORD]
-        own = {p.name: context.params[p.name] for p in names}
-        shared = {p.name: context.params[p.name] for p in found.shared}
-        attack = found.build(**own, **shared)
+        attack = found.build(**{name: context.params[name] for name in found.names})
     except InputError as error:
         raise OptionError(text, _message(input_error(error)), hint=blame) from None
     except click_errors.ClickException as error:

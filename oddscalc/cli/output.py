@@ -14,7 +14,7 @@ import typer
 
 from .. import engine
 from ..errors import InputError
-from ..tables import provenance, render_result
+from ..tables import precision_note, provenance, render_result
 from .errors import OptionError, click_errors, get_current_context, one_line
 from .options import Common
 
@@ -36,7 +36,12 @@ class TerminalProgress:
             if time.monotonic() - self.started < PROGRESS_AFTER:
                 return
             from rich.console import Console
-            from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TaskProgressColumn,
+                TimeRemainingColumn,
+            )
 
             self.bar = Progress(self.label, BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
                                 console=Console(stderr=True), transient=True)
@@ -115,16 +120,6 @@ def finish(text: str, *, plot: Optional[tuple[Callable[[], Any], Path, str]] = N
         typer.echo(failed, err=True)
         return VERIFY_FAILED
     return 0
-
-
-def precision_note(results: list[engine.Result], precision: Optional[float]) -> tuple[str, ...]:
-    """A stderr line when some answer stopped at --trials before reaching --precision."""
-    short = sum(result.precision_reached is False for result in results)
-    if not short:
-        return ()
-    where = "the answer" if len(results) == 1 else f"{short} of {len(results)} cells"
-    return (f"note: --precision {precision:g} was not reached within --trials for {where}; "
-            "the figures carry their standard errors (raise --trials to go further)",)
 
 
 def answer(attack: Any, common: Common) -> int:

@@ -1,4 +1,4 @@
-"""Dust Tactics attacks (RULES.md §1): weapon lines and artillery, phaser, salvo,
+"""Dust Tactics attacks (docs/rules.md §1): weapon lines and artillery, phaser, salvo,
 incendiary, armour-piercing incendiary and reactive fire. The Dust die and the stages
 they share are in `die.py`.
 """
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import Attack
+from ..attack import Attack, option
 from ..dice import rerolled
 from ..errors import InputError, choose, require
 from ..pool import Die, PoolRoll, roll_pool, uniform_faces
@@ -28,15 +28,22 @@ from .die import (
     Artillery,
     CoverSave,
     Success,
+    attack_die,
     check_count,
-    exact_line,
     check_models_firing,
+    exact_line,
     resist,
     resisted,
     sample_line,
-    attack_die,
     shows_hit,
 )
+
+SUSTAINED = "Sustained attack: re-roll all misses once (takes both actions)."
+BERSERK = "Berserk: one more re-roll pass of the failed dice (open rules question: stacks with --sustained)."
+SAVE = "The target's cover save: hit (a hit survives 2/3, soft cover), miss (survives 1/3, hard cover) or none."
+RESILIENT = "The target is Damage Resilient: one die per damage point, each hit cancels a point."
+COUNT = "Models firing the weapon: their dice add up (1 to 20)."
+MODELS = "Models M in the target unit."
 
 
 # --- weapon lines and artillery -----------------------------------------------------
@@ -44,26 +51,34 @@ from .die import (
 
 @dataclass(frozen=True)
 class WeaponLine(Attack):
-    """Roll `dice` Dust dice; each hit that gets past the save does `damage` (`N/D`).
+    """Roll a weapon line N/D: N Dust dice, D damage for each hit that gets past the save.
 
-    `count` models fire the line (their dice add up). `artillery` (range A) ignores
-    cover unless the target is `in_structure`; indirect fire allows no sustained attack,
-    and its success face is open: `indirect_success` (default hit, 1/3; blank, 2/3;
-    re-rolls then re-roll failures). Outcomes: `damage`, `hits` (after re-rolls, before
-    saves).
+    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
+    Order (§1.2): dice (x2 burst), roll, re-rolls (sustained, then Berserk), the cover
+    save cancels hits, damage = surviving hits x D, Damage Resilient. `count` models fire
+    the line (their dice add up).
+
+    Artillery ignores cover unless the target is in a structure; indirect fire allows no
+    sustained attack; its success face is an open rules question (default hit, 1/3; with
+    blank, 2/3, re-rolls re-roll the failures) (§1.9). Outcomes: damage, hits (after
+    re-rolls, before saves).
     """
 
-    dice: int
-    damage: int = 1
-    sustained: bool = False
-    berserk: bool = False
-    burst: bool = False
-    save: CoverSave = CoverSave.NONE
-    resilient: bool = False
-    artillery: Artillery | None = None
-    in_structure: bool = False
-    indirect_success: Success = Success.HIT
-    count: int = 1
+    dice: int = option("Dice N of the weapon line N/D.")
+    damage: int = option("Damage D per hit of the weapon line N/D.", 1, metavar="D")
+    sustained: bool = option(SUSTAINED, False)
+    berserk: bool = option(BERSERK, False)
+    burst: bool = option("Burst fire at a target that has not moved this round: double the dice.", False)
+    save: CoverSave = option(SAVE, CoverSave.NONE)
+    resilient: bool = option(RESILIENT, False)
+    artillery: Artillery | None = option(
+        "Artillery (range A): direct (own line of sight, sustained allowed) or indirect (an observer's, no "
+        "sustained attack). Artillery ignores cover.", None)
+    in_structure: bool = option("The target is inside a structure: artillery does not ignore its cover.", False)
+    indirect_success: Success = option(
+        "The face an indirect artillery die succeeds on: hit (1/3) or blank (2/3). An open rules question; hit is "
+        "the default.", Success.HIT)
+    count: int = option(COUNT, 1, metavar="C")
 
     COMMAND = "dust attack"
     outcomes = ("damage", "hits")
@@ -78,7 +93,7 @@ class WeaponLine(Attack):
         require(
             not (self.sustained and self.artillery is Artillery.INDIRECT),
             "sustained", "with --artillery indirect",
-            "indirect fire takes both of the unit's actions, so no sustained attack (RULES.md §1.9); "
+            "indirect fire takes both of the unit's actions, so no sustained attack (docs/rules.md §1.9); "
             "drop --sustained or fire --artillery direct",
         )
         require(
@@ -92,12 +107,12 @@ class WeaponLine(Attack):
 
     @property
     def rolled(self) -> int:
-        """The dice rolled: every firing model's, doubled by burst fire (RULES.md §1.4)."""
+        """The dice rolled: every firing model's, doubled by burst fire (docs/rules.md §1.4)."""
         return self.dice * self.count * (2 if self.burst else 1)
 
     @property
     def rerolls(self) -> int:
-        """Re-roll passes: sustained attack one, Berserk one more (RULES.md §1.3)."""
+        """Re-roll passes: sustained attack one, Berserk one more (docs/rules.md §1.3)."""
         return int(self.sustained) + int(self.berserk)
 
     @property
@@ -129,19 +144,20 @@ _PHASER = re.compile(r"^\s*(\d+)\s*[zZ]\s*(\d+)\s*$")
 
 @dataclass(frozen=True)
 class Phaser(Attack):
-    """Phaser `XzY`: roll X (`aim`) dice; each hit rolls Y (`blast`) dice, each hit 1 damage.
+    """Fire a phaser XzY: roll X dice, then Y dice per hit, each hit 1 damage.
 
-    `count` phasers fire together (their X dice add up). It ignores cover; a sustained
-    attack or Berserk re-rolls only the X stage. Outcomes: `damage`, `hits` (first
-    stage, after re-rolls).
+    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
+    The phaser ignores cover (no save); a sustained attack and Berserk re-roll only the X
+    stage (§1.5). `count` phasers fire together. Outcomes: damage, hits (first stage,
+    after re-rolls).
     """
 
     aim: int
     blast: int
-    sustained: bool = False
-    berserk: bool = False
-    resilient: bool = False
-    count: int = 1
+    sustained: bool = option(SUSTAINED, False)
+    berserk: bool = option(BERSERK, False)
+    resilient: bool = option(RESILIENT, False)
+    count: int = option(COUNT, 1, metavar="C")
 
     COMMAND = "dust phaser"
     ARGUMENTS = ("aim", "blast")
@@ -199,19 +215,20 @@ _SALVO_ALLOWED = "expected entries N/D joined by '-', one per charge, like 3/2-5
 
 @dataclass(frozen=True)
 class Salvo(Attack):
-    """Salvo `A/X-B/X-…`: spending `charges` K rolls the K-th entry's dice, X damage per hit.
+    """Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, X damage per hit.
 
-    `count` models fire it (their dice add up). A weapon line like any other: re-rolls
-    and the cover save apply. Outcomes: `damage`, `hits`.
+    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
+    Otherwise a weapon line (§1.6): re-rolls, then the cover save; `count` models fire it.
+    Outcomes: damage, hits (after re-rolls, before saves).
     """
 
     entries: tuple[tuple[int, int], ...]
-    charges: int = 1
-    sustained: bool = False
-    berserk: bool = False
-    save: CoverSave = CoverSave.NONE
-    resilient: bool = False
-    count: int = 1
+    charges: int = option("Charges K spent (1 rolls the first entry).", 1, metavar="K")
+    sustained: bool = option(SUSTAINED, False)
+    berserk: bool = option(BERSERK, False)
+    save: CoverSave = option(SAVE, CoverSave.NONE)
+    resilient: bool = option(RESILIENT, False)
+    count: int = option(COUNT, 1, metavar="C")
 
     COMMAND = "dust salvo"
     ARGUMENTS = ("entries",)
@@ -277,19 +294,21 @@ def parse_per_model(text: str, name: str = "dice") -> int:
 
 @dataclass(frozen=True)
 class Incendiary(Attack):
-    """Incendiary `X/+`: X dice per model in the target unit, each hit 1 damage.
+    """Fire an incendiary X/+: X dice per model in the target unit, each hit 1 damage.
 
-    `count` models fire it (their dice add up). Whether cover saves apply is open
-    (RULES.md §1.7): by default the `save` applies; `ignore_cover` turns it off.
-    Outcomes: `damage`, `hits`.
+    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
+    Whether cover saves apply is an open rules question (§1.7): by default the save
+    applies; `ignore_cover` turns it off. `count` models fire it. Outcomes: damage, hits
+    (before saves).
     """
 
     dice: int
-    models: int
-    save: CoverSave = CoverSave.NONE
-    ignore_cover: bool = False
-    resilient: bool = False
-    count: int = 1
+    models: int = option(MODELS, 1, metavar="M")
+    save: CoverSave = option(SAVE, CoverSave.NONE)
+    ignore_cover: bool = option("Incendiary ignores the cover save (an open rules question; by default the --save "
+                                "applies).", False)
+    resilient: bool = option(RESILIENT, False)
+    count: int = option(COUNT, 1, metavar="C")
 
     COMMAND = "dust incendiary"
     ARGUMENTS = ("dice",)
@@ -303,12 +322,12 @@ class Incendiary(Attack):
 
     @property
     def cover(self) -> CoverSave:
-        """The save that applies (the open switch of RULES.md §1.7)."""
+        """The save that applies (the open switch of docs/rules.md §1.7)."""
         return CoverSave.NONE if self.ignore_cover else self.save
 
     @property
     def rolled(self) -> int:
-        """X dice per target model, for every firing model (RULES.md §1.7)."""
+        """X dice per target model, for every firing model (docs/rules.md §1.7)."""
         return self.dice * self.models * self.count
 
     @cached_property
@@ -324,14 +343,16 @@ class Incendiary(Attack):
 
 @dataclass(frozen=True)
 class ArmourPiercingIncendiary(Attack):
-    """Armour-piercing incendiary `X/skull`: X dice per model; any hit removes the whole unit.
+    """Fire an armour-piercing incendiary X/skull: X dice per model; one hit removes the unit.
 
-    `count` models fire it (their dice add up). Outcome: `destroyed` (0 or 1).
+    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
+    P(destroyed) = 1 - (2/3)^(X*M*C) for C weapons on M models (§1.8). Outcome: destroyed
+    (0 or 1).
     """
 
     dice: int
-    models: int
-    count: int = 1
+    models: int = option(MODELS, 1, metavar="M")
+    count: int = option(COUNT, 1, metavar="C")
 
     COMMAND = "dust ap-incendiary"
     ARGUMENTS = ("dice",)
@@ -360,7 +381,11 @@ class ArmourPiercingIncendiary(Attack):
 
 @dataclass(frozen=True)
 class Reactive(Attack):
-    """Reactive fire: one die; on a hit the unit fires. Outcome: `success` (0 or 1)."""
+    """Try reactive fire: one die, a hit lets the unit fire (§1.10).
+
+    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
+    Outcome: success (0 or 1).
+    """
 
     COMMAND = "dust reactive"
     outcomes = ("success",)

@@ -1,4 +1,4 @@
-"""The Dust Tactics board (RULES.md §1.12): plain-text maps, line of sight, movement.
+"""The Dust Tactics board (docs/rules.md §1.12): plain-text maps, line of sight, movement.
 
 A map is a text file with one character per square:
 
@@ -42,7 +42,7 @@ from ..errors import InputError
 
 
 class Terrain(str, Enum):
-    """The five terrain symbols of RULES.md §1.12."""
+    """The five terrain symbols of docs/rules.md §1.12."""
 
     CIRCLE = "circle"
     TRIANGLE = "triangle"
@@ -82,7 +82,7 @@ class Cover(str, Enum):
     SOFT = "soft"
 
 
-# RULES.md §1.12, movement column: which kinds may enter each terrain
+# docs/rules.md §1.12, movement column: which kinds may enter each terrain
 MOVEMENT = {
     Terrain.CIRCLE: frozenset(Kind),
     Terrain.TRIANGLE: frozenset({Kind.AIRCRAFT, Kind.JUMP}),
@@ -94,14 +94,14 @@ BLOCKS_SIGHT = frozenset({Terrain.DIAMOND, Terrain.NONE})  # §1.12, line of sig
 
 
 def can_enter(terrain: Terrain, kind: Kind) -> bool:
-    """Say whether a unit of `kind` may move into a square of `terrain` (RULES.md §1.12)."""
+    """Say whether a unit of `kind` may move into a square of `terrain` (docs/rules.md §1.12)."""
     return Kind(kind) in MOVEMENT[Terrain(terrain)]
 
 
 def cover(terrain: Terrain, kind: Kind) -> Cover:
     """Return the cover a target of `kind` gets from its square's terrain.
 
-    RULES.md §1.11–1.12: a soldier unit (Jump units are soldiers) in cross terrain is in
+    docs/rules.md §1.11–1.12: a soldier unit (Jump units are soldiers) in cross terrain is in
     soft cover; vehicles and aircraft get none from terrain. Cover elements on a square
     are not part of the map: give the save yourself.
     """
@@ -299,7 +299,7 @@ class Sight:
 
 def line_of_sight(board: Board, source: Square, target: Square, kind: Kind = Kind.SOLDIER,
                   corner: Corner = Corner.BOTH) -> Sight:
-    """Trace the line of sight from `source` to a target of `kind` at `target` (RULES.md §1.12)."""
+    """Trace the line of sight from `source` to a target of `kind` at `target` (docs/rules.md §1.12)."""
     corner = Corner(corner)
     path = trace(source, target)
     blockers = []
@@ -323,7 +323,7 @@ def line_of_sight(board: Board, source: Square, target: Square, kind: Kind = Kin
 
 def check_shot(board: str | Board, from_square: str | None, to_square: str | None, kind: Kind = Kind.SOLDIER,
                corner: Corner = Corner.BOTH) -> tuple[Board, Sight]:
-    """Load the map and trace the shot; refuse a shot whose line of sight is blocked (RULES.md §1.12)."""
+    """Load the map and trace the shot; refuse a shot whose line of sight is blocked (docs/rules.md §1.12)."""
     if from_square is None or to_square is None:
         raise InputError("board", board, "needs --from SQ and --to SQ (the attacker's and the target's squares)")
     chart = board if isinstance(board, Board) else Board.load(board, "board")

@@ -1,10 +1,10 @@
-"""The Dust die and the stages every Dust Tactics attack shares (RULES.md §1.1–§1.3, §1.11).
+"""The Dust die and the stages every Dust Tactics attack shares (docs/rules.md §1.1–§1.3, §1.11).
 
 The Dust die is read off a D6: faces 5 and 6 are its two hit (target) faces, faces 1–4
-its four blanks, so P(hit) = 1/3 (RULES.md §1.1). Samplers apply that face rule to
+its four blanks, so P(hit) = 1/3 (docs/rules.md §1.1). Samplers apply that face rule to
 natural D6 faces; the exact twins compute from the chance 1/3 with pmf algebra.
 
-A weapon line resolves in the order of RULES.md §1.2: dice (×2 for burst fire), roll,
+A weapon line resolves in the order of docs/rules.md §1.2: dice (×2 for burst fire), roll,
 re-rolls (sustained attack, Berserk), the cover save cancels hits, damage = surviving
 hits × D, Damage Resilient cancels damage points. `sample_line` and `exact_line`
 are that order, both ways.
@@ -24,7 +24,7 @@ from ..errors import require
 from ..pool import Die, PoolRoll, roll_pool
 from .board import Cover
 
-HIT_FACE = 5  # RULES.md §1.1, read off a D6: faces 5 and 6 are the two hit (target) faces
+HIT_FACE = 5  # docs/rules.md §1.1, read off a D6: faces 5 and 6 are the two hit (target) faces
 HIT = Fraction(7 - HIT_FACE, 6)  # P(hit) = 1/3
 MAX_DICE = 50
 MAX_DAMAGE = 10
@@ -35,7 +35,7 @@ MAX_COUNT = 20  # models firing one weapon
 
 
 class CoverSave(str, Enum):
-    """The target's cover save (RULES.md §1.11)."""
+    """The target's cover save (docs/rules.md §1.11)."""
 
     NONE = "none"
     HIT = "hit"  # each hit rolled cancels a hit: a hit survives 2/3 (usual in soft cover)
@@ -43,14 +43,14 @@ class CoverSave(str, Enum):
 
 
 class Artillery(str, Enum):
-    """How an artillery weapon (range A) fires (RULES.md §1.9)."""
+    """How an artillery weapon (range A) fires (docs/rules.md §1.9)."""
 
     DIRECT = "direct"
     INDIRECT = "indirect"
 
 
 class Success(str, Enum):
-    """The face that makes an indirect artillery die a success (RULES.md §1.9, open)."""
+    """The face that makes an indirect artillery die a success (docs/rules.md §1.9, open)."""
 
     HIT = "hit"
     BLANK = "blank"
@@ -90,7 +90,7 @@ def attack_die(rerolls: int = 0, success: Success = Success.HIT, save: CoverSave
 
     def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         hit = succeeds(faces[0])
-        for face in faces[1 : rerolls + 1]:  # RULES.md §1.3: a failed die is rolled again
+        for face in faces[1 : rerolls + 1]:  # docs/rules.md §1.3: a failed die is rolled again
             hit = hit | succeeds(face)
         if save is CoverSave.HIT:  # §1.11: a hit on the save die cancels the hit
             kept = hit & ~shows_hit(faces[-1])
@@ -121,7 +121,7 @@ def resist(rng: np.random.Generator, points: np.ndarray, trials: int) -> np.ndar
 
 
 def _survive(save: CoverSave) -> Fraction:
-    """The chance a hit gets past the save (RULES.md §1.11)."""
+    """The chance a hit gets past the save (docs/rules.md §1.11)."""
     return {CoverSave.NONE: Fraction(1), CoverSave.HIT: 1 - HIT, CoverSave.MISS: HIT}[save]
 
 

@@ -1,7 +1,7 @@
 """Dust Tactics rosters: the schema of a unit and its weapons, and how a weapon meets a
-target unit (RULES.md §1).
+target unit (docs/rules.md §1).
 
-A weapon line gives `N/D` per target type and armour class (RULES.md §1.2): soldier
+A weapon line gives `N/D` per target type and armour class (docs/rules.md §1.2): soldier
 classes 1–4, vehicle 1–7, aircraft 1–3, `-` where it cannot attack. `count` is how many
 of the unit's models fire it (their dice add up, for every kind of weapon). Special
 weapons name their pattern instead: `phaser = "2z3"`, `salvo = "3/2-5/2-7/2"` with

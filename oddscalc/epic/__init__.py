@@ -1,6 +1,13 @@
-"""Epic Armageddon (RULES.md §2): shooting, barrages, the assault dice, and rosters."""
+"""Epic Armageddon (docs/rules.md §2): shooting, barrages, the assault dice, and rosters."""
 
-from .attacks import UNITS_PER_TEMPLATE, Assault, Barrage, BarrageRow, EpicShoot, barrage_row
+from .attacks import (
+           UNITS_PER_TEMPLATE,
+           Assault,
+           Barrage,
+           BarrageRow,
+           EpicShoot,
+           barrage_row,
+)
 from .saves import Ability, BlastMarkers, SavePlan, save_plan
 
 __all__ = ["Ability", "Assault", "Barrage", "BarrageRow", "BlastMarkers", "EpicShoot", "SavePlan", "UNITS_PER_TEMPLATE",

@@ -1,4 +1,4 @@
-"""Epic Armageddon attacks (RULES.md §2): shooting, barrages and the assault-result dice.
+"""Epic Armageddon attacks (docs/rules.md §2): shooting, barrages and the assault-result dice.
 
 Saves, hit allocation and blast markers live in `saves.py`. Each attack samples
 natural faces (to-hit and save face rules, hits allocated front to back) and has an
@@ -7,7 +7,7 @@ exact twin built from chances and pmf algebra; both give the same outcomes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import NamedTuple
@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import ROLL, ROLL_OR_NONE, Attack, read_rolls
+from ..attack import Attack, option, read_rolls
 from ..dice import Check, FaceReader, Natural, check_sides, keep_pmf
 from ..errors import choose, require
 from ..pool import Die, PoolRoll, roll_pool
@@ -39,7 +39,7 @@ UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread a
 
 
 class BarrageRow(NamedTuple):
-    """One row of the barrage table (RULES.md §2.5)."""
+    """One row of the barrage table (docs/rules.md §2.5)."""
 
     extra_templates: int
     extra_blast_markers: int
@@ -70,23 +70,34 @@ class _OnFormation(Attack):
     `modifier` is the sum of to-hit modifiers (+1 makes hitting easier). `in_cover` adds
     the −1 to hit for a target in cover that `ignore_cover` cancels; with it, leave the
     cover −1 out of `modifier`. `ignore_cover` also negates cover saves. `sniper` is
-    −1 to armour and cover saves (RULES.md §2.2), like crossfire but without its marker.
+    −1 to armour and cover saves (docs/rules.md §2.2), like crossfire but without its marker.
     """
 
-    units: int
-    armour: int | None = field(metadata=ROLL_OR_NONE)
-    modifier: int = 0
-    cover_save: int | None = field(default=None, metadata=ROLL)
-    weapon: Ability = Ability.NORMAL
-    reinforced: bool = False
-    invulnerable: bool = False
-    crossfire: bool = False
-    disrupt: bool = False
-    ignore_cover: bool = False
-    in_cover: bool = False
-    sniper: bool = False
-    blast_markers: int = 0
-    formation: int | None = None
+    units: int = option("Units the attack can reach (1 to 100).", metavar="U")
+    armour: int | None = option("Armour save, 2+ to 6+, or none.", metavar="A+", roll=True, none=True)
+    modifier: int = option("Sum of to-hit modifiers: -1 cover, -1 double or marshal, +1 sustained fire (or "
+                           "indirect barrage). +1 makes hitting easier.", 0, metavar="M")
+    cover_save: int | None = option(
+        "Infantry cover save (4+ buildings, jungle, ruins; 5+ woods; 6+ scrub, marsh, river; 3+ fortifications), "
+        "used instead of armour when better. Count the -1 to hit for cover in --modifier, or give --in-cover. "
+        "Negated by --ignore-cover, macro-weapons and titan killers.", None, roll=True)
+    weapon: Ability = option("normal, macro (macro-weapon), titan-killer or lance.", Ability.NORMAL)
+    reinforced: bool = option("Reinforced armour: re-roll a failed save (a failed cover save with the armour "
+                              "value); not against macro-weapons, titan killers or lances.", False)
+    invulnerable: bool = option("Invulnerable save: an unmodified 6+ after every other save failed or was not "
+                                "allowed.", False)
+    crossfire: bool = option("Crossfire: -1 to armour and cover saves (not to hit, not to the invulnerable save); "
+                             "the first kill gives 2 blast markers.", False)
+    disrupt: bool = option("Disrupt: 1 blast marker per hit instead of per kill.", False)
+    ignore_cover: bool = option("Ignore cover: no cover saves, and cancels --in-cover's -1 to hit (it cannot see "
+                                "a cover -1 counted in --modifier).", False)
+    in_cover: bool = option("The target is in cover: -1 to hit, applied here so that --ignore-cover can cancel it "
+                            "(then leave the cover -1 out of --modifier).", False)
+    sniper: bool = option("Sniper: -1 to armour and cover saves (adds up with --crossfire; not the invulnerable "
+                          "save).", False)
+    blast_markers: int = option("Blast markers already on the formation (0 to 100).", 0, metavar="B")
+    formation: int | None = option("The formation's size when it is bigger than the units the attack reaches "
+                                   "(default: those).", None, metavar="F")
 
     @property
     def reached(self) -> int:
@@ -134,7 +145,7 @@ class _OnFormation(Attack):
         )
 
     def _need(self, to_hit: int) -> int:
-        """The to-hit roll needed after modifiers (RULES.md §2.1)."""
+        """The to-hit roll needed after modifiers (docs/rules.md §2.1)."""
         cover = 1 if self.in_cover and not self.ignore_cover else 0  # −1 to hit for cover; ignore cover cancels it
         return to_hit - self.modifier + cover
 
@@ -175,19 +186,28 @@ def _padded(pmf: np.ndarray, size: int) -> np.ndarray:
     return padded
 
 
-# --- shooting (RULES.md §2.1–§2.4) ------------------------------------------------------
+# --- shooting (docs/rules.md §2.1–§2.4) ------------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
 class EpicShoot(_OnFormation):
-    """`shots` shots hitting on `to_hit`+ at a formation; hits allocated front to back.
+    """Shoot at an Epic formation: to hit, saves, hits front to back, blast markers, broken.
 
-    Outcomes: `kills`, `hits`, `blast_markers` (the formation's total after the
-    attack, existing ones included) and `broken` (1 when the formation breaks).
+    Each shot hits on its to-hit value minus the modifier (a natural 1 misses; needing 7,
+    8 or 9 means a 6 then 4+, 5+ or 6; 10+ cannot hit). Hits go front to back: hit j falls
+    on unit j mod U, and a unit that fails any save dies. Saves: armour, or the cover save
+    when better; crossfire and sniper -1 each (past 6+ is impossible); reinforced armour
+    re-rolls; an invulnerable 6+ last. Macro-weapons allow only reinforced armour (no
+    re-roll) and negate cover saves; titan killers allow no armour or cover save; lances
+    stop the re-roll. Blast markers after the attack: existing + 1 for coming under fire
+    + 1 per kill (per hit with disrupt) + 1 for the first kill under crossfire. Broken:
+    blast markers >= units left (§2.1-§2.4).
+
+    Outcomes: kills, hits, blast_markers, broken.
     """
 
-    shots: int
-    to_hit: int = field(metadata=ROLL)
+    shots: int = option("Shots fired at the formation (1 to 200).")
+    to_hit: int = option("The weapon's to-hit value, 2+ to 6+ (AP, AT or MW).", roll=True)
 
     COMMAND = "epic shoot"
     outcomes = ("kills", "hits", "blast_markers", "broken")
@@ -223,24 +243,32 @@ class EpicShoot(_OnFormation):
         return self.markers.outcome_pmfs(self.joint(number))
 
 
-# --- barrages (RULES.md §2.5) -----------------------------------------------------------
+# --- barrages (docs/rules.md §2.5) -----------------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
 class Barrage(_OnFormation):
-    """A barrage of `bp` barrage points on `units` units under its templates.
+    """Barrage an Epic formation: one to-hit roll per unit under the templates.
 
-    Without `units`, the templates cover `per_template` units each (default
-    UNITS_PER_TEMPLATE), at most the whole `formation`. One to-hit roll per unit under
-    the templates, at the table's AP value (AT with `at`); saves and blast markers as
-    for shooting, plus the table's extra blast markers. Outcomes: `kills`,
-    `blast_markers`, `broken`.
+    The barrage table gives the to-hit roll (AP, or AT with `at`) and the extra blast
+    markers: 1 BP 6+/6+; 2 BP 5+/6+; 3 BP 4+/5+; 4-18 BP 4+/5+ with 0 (4-5), 1 (6-9),
+    2 (10-12), 3 (13-15) or 4 (16-18) extra blast markers. Each unit is rolled for once,
+    however many templates cover it; modifier -1 in cover, +1 indirect. Saves and blast
+    markers as for shooting, plus the extra ones. A special ability (macro, ignore cover)
+    counts only if every weapon of the barrage has it. Without `units`, the templates cover
+    `per_template` units each (default UNITS_PER_TEMPLATE), at most the whole `formation`
+    (§2.5).
+
+    Outcomes: kills, blast_markers, broken.
     """
 
-    bp: int
-    units: int | None = None
-    at: bool = False
-    per_template: int | None = None
+    bp: int = option("Barrage points of the weapons that fire (1 to 18).", metavar="P")
+    units: int | None = option("Units under the templates (1 to 100). Without it, give --formation: the templates "
+                               "then cover --per-template units each.", None, metavar="U")
+    at: bool = option("Use the table's AT column (armoured targets).", False)
+    per_template: int | None = option(
+        f"Without --units: units each template covers (default {UNITS_PER_TEMPLATE}), at most the formation; the "
+        "first template plus the table's extra ones.", None, metavar="K")
 
     COMMAND = "epic barrage"
     outcomes = ("kills", "blast_markers", "broken")
@@ -258,7 +286,7 @@ class Barrage(_OnFormation):
 
     @property
     def templates(self) -> int:
-        """The first template and the table's extra ones (RULES.md §2.5)."""
+        """The first template and the table's extra ones (docs/rules.md §2.5)."""
         return 1 + self.row.extra_templates
 
     @property
@@ -298,7 +326,7 @@ class Barrage(_OnFormation):
         return self.markers.outcome_pmfs(self.joint(number))
 
 
-# --- the assault result's dice (RULES.md §2.7) ------------------------------------------
+# --- the assault result's dice (docs/rules.md §2.7) ------------------------------------------
 
 
 @lru_cache(maxsize=64)
@@ -315,13 +343,14 @@ def assault_die(bonus: int, enemy_bonus: int) -> Die:
 
 @dataclass(frozen=True, kw_only=True)
 class Assault(Attack):
-    """Each side rolls 2D6, keeps the highest and adds its bonus (RULES.md §2.7).
+    """Roll the assault result: each side 2D6, keep the highest die, add its bonus (§2.7).
 
-    Outcomes: `win` (this side strictly higher), `draw`, `margin` (the difference).
+    Outcomes: win (this side strictly higher), draw, margin (the absolute difference: the
+    hits the loser takes).
     """
 
-    bonus: int = 0
-    enemy_bonus: int = 0
+    bonus: int = option("This side's assault-result modifiers (may be negative).", 0)
+    enemy_bonus: int = option("The enemy's assault-result modifiers (may be negative).", 0)
 
     COMMAND = "epic assault"
     outcomes = ("win", "draw", "margin")

@@ -1,11 +1,11 @@
 """Epic Armageddon rosters: the schema of a formation and its weapons, and how a weapon
-meets a target formation (RULES.md §2).
+meets a target formation (docs/rules.md §2).
 
 A roster has no board, so two readings are fixed here: a shooting weapon fires its
 shots at the whole formation, and a barrage's templates cover `UNITS_PER_TEMPLATE`
 units each, at most the whole formation (`--set per_template=K` changes it, as
 `epic barrage --per-template K` does). A target formation with a `cover_save` is in
-cover (−1 to hit, RULES.md §2.1) unless it says `in_cover = false`; `in_cover = true`
+cover (−1 to hit, docs/rules.md §2.1) unless it says `in_cover = false`; `in_cover = true`
 puts a formation without a cover save (vehicles) in cover.
 """
 

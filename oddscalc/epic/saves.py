@@ -1,4 +1,4 @@
-"""Epic Armageddon saves, hit allocation and blast markers (RULES.md §2.2–§2.4).
+"""Epic Armageddon saves, hit allocation and blast markers (docs/rules.md §2.2–§2.4).
 
 Each dice rule comes twice, as in `dice.py`: a face rule the samplers apply to natural
 faces (`SavePlan.saved`, `allocate_kills`) and an exact chance or pmf the exact twins
@@ -26,14 +26,14 @@ from .. import pmf as pmfs
 from ..dice import Check, Natural
 from ..pool import Die, PoolRoll, roll_flags
 
-INVULNERABLE = Check(6, Natural.SAVE)  # RULES.md §2.2: an unmodified 6+
+INVULNERABLE = Check(6, Natural.SAVE)  # docs/rules.md §2.2: an unmodified 6+
 BLOCK = 64  # units whose fates one uint64 holds
 _LOW_BITS = np.array([(1 << n) - 1 for n in range(BLOCK + 1)], dtype=np.uint64)
 _BYTE_ONES = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
 
 
 class Ability(str, Enum):
-    """A weapon's ability that changes the saves (RULES.md §2.2)."""
+    """A weapon's ability that changes the saves (docs/rules.md §2.2)."""
 
     NORMAL = "normal"
     MACRO = "macro"
@@ -41,7 +41,7 @@ class Ability(str, Enum):
     LANCE = "lance"
 
 
-# --- saves (RULES.md §2.2) -------------------------------------------------------------
+# --- saves (docs/rules.md §2.2) -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -73,9 +73,9 @@ class SavePlan:
     def chance(self) -> Fraction:
         """Return the exact chance that one hit is saved."""
         saved = self.first.chance() if self.first is not None else Fraction(0)
-        if self.reroll is not None:  # RULES.md §2.2: reinforced armour re-rolls a failed save
+        if self.reroll is not None:  # docs/rules.md §2.2: reinforced armour re-rolls a failed save
             saved += (1 - saved) * self.reroll.chance()
-        if self.invulnerable:  # RULES.md §2.2: after every other save failed or was not allowed
+        if self.invulnerable:  # docs/rules.md §2.2: after every other save failed or was not allowed
             saved += (1 - saved) * INVULNERABLE.chance()
         return saved
 
@@ -90,7 +90,7 @@ def save_plan(
     ignore_cover: bool = False,
     sniper: bool = False,
 ) -> SavePlan:
-    """Decide which saves a hit gets under RULES.md §2.2.
+    """Decide which saves a hit gets under docs/rules.md §2.2.
 
     The armour and cover values are what the data card and terrain give (4 for 4+).
     """
@@ -121,7 +121,7 @@ def failed_die(plan: SavePlan) -> Die:
     return Die(plan.sides, lambda *faces: ~plan.saved(*faces), ("failed",))
 
 
-# --- hit allocation (RULES.md §2.3) -----------------------------------------------------
+# --- hit allocation (docs/rules.md §2.3) -----------------------------------------------------
 
 
 def _segments(slots: int, units: int) -> list[tuple[int, int, int, int]]:
@@ -148,7 +148,7 @@ def _segments(slots: int, units: int) -> list[tuple[int, int, int, int]]:
 def allocate_kills(rng: np.random.Generator, failed: Die, hits: np.ndarray, slots: int, units: int) -> np.ndarray:
     """Allocate each trial's hits front to back and count the units that failed a save.
 
-    RULES.md §2.3: hit j (0, 1, ...) goes to unit j mod U, so no unit takes a second hit
+    docs/rules.md §2.3: hit j (0, 1, ...) goes to unit j mod U, so no unit takes a second hit
     before every unit has one; a unit that fails any of its saves is destroyed. `slots`
     is the most hits a trial can have.
     """
@@ -178,7 +178,7 @@ def popcount(words: np.ndarray, native: bool = True) -> np.ndarray:
 def kills_given_hits(hits: int, units: int, saved: Fraction | float) -> np.ndarray:
     """Return the exact pmf of kills when `hits` hits fall on `units` identical units.
 
-    RULES.md §2.3: H mod U units take ⌈H/U⌉ hits, the rest ⌊H/U⌋; a unit with k hits
+    docs/rules.md §2.3: H mod U units take ⌈H/U⌉ hits, the rest ⌊H/U⌋; a unit with k hits
     dies with 1 − s^k. (Not min(Binomial(H, 1 − s), U) when H > U.)
     """
     more, fewer = hits % units, units - hits % units
@@ -186,7 +186,7 @@ def kills_given_hits(hits: int, units: int, saved: Fraction | float) -> np.ndarr
     return pmfs.convolve(pmfs.binomial(more, 1 - saved ** (base + 1)), pmfs.binomial(fewer, 1 - saved**base))
 
 
-# --- blast markers and breaking (RULES.md §2.4) -----------------------------------------
+# --- blast markers and breaking (docs/rules.md §2.4) -----------------------------------------
 
 
 @dataclass(frozen=True)

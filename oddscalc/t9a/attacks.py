@@ -1,13 +1,9 @@
-"""The 9th Age attacks (RULES.md §3.2–§3.8): melee and shooting, from the to-hit roll to
+"""The 9th Age attacks (docs/rules.md §3.2–§3.8): melee and shooting, from the to-hit roll to
 the Health Points lost, with the attack attributes.
 
-The sampler rolls natural faces in staged pools per trial: one die per attack (to hit,
-its re-roll, Battle Focus and Poison read off the natural 6), one per hit that rolls to
-wound (its re-roll, Lethal Strike), one per wound (armour, the special save, Divine's
-re-roll, the Multiple Wounds dice; Lethal Strike wounds in a pool of their own). Each
-stage's count is the previous stage's per-trial total. The exact twin works from the chances of the same
-stages (`Check.chance`, `rerolled`) with pmf algebra. Charges, Discipline tests and the
-direction die live in `t9a_rolls.py`.
+The stages (the tables, the special saves, the dice of the sampler) are in `stages.py`;
+the sampler rolls them in turn, and the exact twin composes their chances with pmf
+algebra. Charges, Discipline tests and the direction die live in `rolls.py`.
 
 Readings taken where the rules leave a detail unsaid:
 - A hopeless shot (7+: a 6, then 4+) hits "with a natural 6" when its first roll is a 6
@@ -23,28 +19,46 @@ Readings taken where the rules leave a detail unsaid:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import NamedTuple
 
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import ROLL, Attack, read_rolls
+from ..attack import Attack, option, read_rolls
 from ..dice import (
     Check,
     DiceExpression,
-    FaceReader,
     Natural,
-    check_sides,
-    expression_die,
     rerolled,
 )
-from ..errors import InputError, choose, require
-from ..pool import Die, roll_pool
+from ..errors import choose, require
+from .stages import (
+    Chances,
+    Reroll,
+    Special,
+    WoundSaves,
+    armour_need,
+    hit_die,
+    melee_need,
+    read_armour,
+    roll_totals,
+    save_die,
+    special_save,
+    wound_die,
+    wound_need,
+)
 
+READINGS = """Readings (§3.8): a re-rolled die's natural 6 counts (the first roll's does not). A
+hopeless shot's natural 6 is its first roll, and the second roll must pass: every hopeless
+hit triggers Battle Focus and Poison; a failed hopeless shot is re-rolled whole. When both
+Aegis and Fortitude are offered, a wound takes the one more likely to save (Divine
+counted). Multiple Wounds is capped per wound at the Health Points; with models, lost
+Health Points carry over from model to model (kills = lost // H, at most M).
+
+Outcomes: health_lost (Health Points lost), hits (Battle Focus's extra hits and Poison's
+included), wounds (Poison's auto-wounds included), unsaved (wounds past every save, before
+Multiple Wounds), and kills with models."""
 MAX_ATTACKS = 200
 MAX_CHARACTERISTIC = 10
 MAX_MODIFIER = 10
@@ -56,199 +70,7 @@ TOXIC_STRENGTH, TOXIC_AP = 3, 10  # §3.8 Toxic Attacks
 LETHAL_AP = 10  # §3.8 Lethal Strike
 
 
-class Reroll(str, Enum):
-    """Which failed rolls are rolled again (each die at most once, §3.1)."""
-
-    NONE = "none"
-    FAILED = "failed"
-
-
-class Special(str, Enum):
-    """The special saves of §3.7."""
-
-    AEGIS = "aegis"
-    FORTITUDE = "fortitude"
-
-
-# --- the tables (RULES.md §3.3–§3.7) ------------------------------------------------------
-
-
-def melee_need(offensive: int, defensive: int) -> int:
-    """Return the to-hit roll needed in melee, before modifiers (§3.3)."""
-    difference = offensive - defensive
-    if difference >= 4:
-        return 2
-    if difference >= 1:
-        return 3
-    if difference >= -3:
-        return 4
-    if difference >= -7:
-        return 5
-    return 6
-
-
-def wound_need(strength: int, resilience: int) -> int:
-    """Return the to-wound roll needed (§3.5)."""
-    return min(max(4 - (strength - resilience), 2), 6)
-
-
-ARMOUR_ALLOWED = "expected the target's Armour, 0 to 6, or the save it gives written with a plus (4+ is Armour 3)"
-
-
-def read_armour(value: int | str) -> int:
-    """Read the target's Armour: a value (`2`), the save it gives (`5+` is Armour 2) or `none`."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return int(value)
-    cleaned = str(value).strip().lower()
-    if cleaned in ("none", "-"):
-        return 0
-    try:
-        if cleaned.endswith("+"):  # the save: Armour 2 saves on 5+ (RULES.md §3.6)
-            need = int(cleaned[:-1])
-            if not 2 <= need <= 6:
-                raise ValueError
-            return 7 - need
-        return int(cleaned)
-    except ValueError:
-        raise InputError("armour", value, ARMOUR_ALLOWED) from None
-
-
-def armour_need(armour: int, ap: int) -> int | None:
-    """Return the armour save needed, or None when there is none (§3.6)."""
-    left = armour - ap
-    return None if left <= 0 else max(7 - left, 2)
-
-
-class SpecialSave(NamedTuple):
-    """The special save a wound is offered: Aegis or Fortitude, and the roll it needs."""
-
-    save: Special
-    need: int
-
-    @property
-    def check(self) -> Check:
-        return Check(self.need, Natural.SAVE)  # a natural 1 fails
-
-
-def special_save(aegis: int | None, fortitude: int | None, divine: bool, fortitude_allowed: bool) -> SpecialSave | None:
-    """Pick the special save a wound gets: the eligible one more likely to save (§3.7)."""
-    offered = []
-    if aegis is not None:
-        chance = Check(aegis, Natural.SAVE).chance()
-        offered.append((chance * chance if divine else chance, SpecialSave(Special.AEGIS, aegis)))
-    if fortitude is not None and fortitude_allowed:
-        offered.append((Check(fortitude, Natural.SAVE).chance(), SpecialSave(Special.FORTITUDE, fortitude)))
-    return max(offered, key=lambda pair: pair[0])[1] if offered else None
-
-
-class WoundSaves(NamedTuple):
-    """Everything one wound goes through after it is caused (§3.6, §3.7, §3.8)."""
-
-    armour: Check | None
-    special: SpecialSave | None
-    divine: bool
-    multiple_wounds: DiceExpression | None
-    health: int
-
-
-class Chances(NamedTuple):
-    """The exact chances of each stage, as Fractions."""
-
-    plain_hit: Fraction  # per attack: a hit without a natural 6 that counts
-    six_hit: Fraction  # per attack: a hit with a natural 6 that counts (Battle Focus, Poison)
-    wound: Fraction  # per hit rolled to wound: a wound without Lethal Strike
-    lethal: Fraction  # per hit rolled to wound: a Lethal Strike wound
-    unsaved: Fraction  # per ordinary wound (Poison's included)
-    lethal_unsaved: Fraction  # per Lethal Strike wound
-
-
-# --- the dice of the sampler ----------------------------------------------------------
-
-
-@lru_cache(maxsize=128)
-def hit_die(check: Check, reroll: bool, battle_focus: bool, poison: bool) -> Die:
-    """Return one attack's to-hit die: hits that roll to wound, and Poison's auto-wounds."""
-
-    def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        read = FaceReader(faces)
-        hit = six = None
-        for _ in range(2 if reroll else 1):  # §3.1: a failed roll is rolled once more; the second stands
-            first = read.take()
-            passes = check.passes(first, *(read.take() for _ in range(check.faces - 1)))
-            natural_six = passes & (first == 6)  # §3.8: a hopeless shot's first roll is its natural roll
-            if hit is None:
-                hit, six = passes, natural_six
-            else:
-                hit, six = hit | passes, np.where(hit, six, natural_six)
-        poisoned = six & poison  # §3.8 Poison: the hit wounds without a roll
-        extra = six & battle_focus  # §3.8 Battle Focus: one more hit, which rolls to wound
-        return hit.astype(np.int64) - poisoned + extra, poisoned
-
-    return Die(check_sides(check, int(reroll)), rule, ("rolled", "poisoned"))
-
-
-@lru_cache(maxsize=128)
-def wound_die(check: Check, reroll: bool, lethal_strike: bool) -> Die:
-    """Return the to-wound die of one hit: an ordinary wound, or a Lethal Strike wound."""
-
-    def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        first = faces[0]
-        wounded = check.passes(first)
-        if reroll:  # §3.1: the re-roll's face is the natural roll that stands
-            second = faces[1]
-            natural = np.where(wounded, first, second)
-            wounded = wounded | check.passes(second)
-        else:
-            natural = first
-        lethal = wounded & (natural == 6) & lethal_strike  # §3.8 Lethal Strike: a natural 6 to wound
-        return wounded & ~lethal, lethal
-
-    return Die(check_sides(check, int(reroll)), rule, ("wounds", "lethal"))
-
-
-@lru_cache(maxsize=128)
-def save_die(saves: WoundSaves) -> Die:
-    """Return the die of one wound: armour, special save, then the Health Points it takes."""
-    multiple = saves.multiple_wounds
-    sides = check_sides(saves.armour) if saves.armour is not None else ()
-    if saves.special is not None:
-        rolls = 2 if saves.divine and saves.special.save is Special.AEGIS else 1
-        sides += check_sides(saves.special.check) * rolls
-    wound_dice = expression_die(multiple.sides) if multiple is not None and multiple.count else None
-    if wound_dice is not None:
-        sides += wound_dice.sides * multiple.count
-
-    def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        read = FaceReader(faces)
-        shape = np.broadcast_shapes(*(np.shape(face) for face in faces))
-        saved = np.zeros(shape, dtype=bool)
-        if saves.armour is not None:
-            saved |= read.check(saves.armour)  # §3.6
-        if saves.special is not None:  # §3.7: only after a failed armour save (its die is ignored otherwise)
-            kept = read.check(saves.special.check)
-            if saves.divine and saves.special.save is Special.AEGIS:
-                kept &= read.check(saves.special.check)  # §3.7 Divine: a successful Aegis save is re-rolled
-            saved |= kept
-        if multiple is None:
-            taken = 1
-        else:  # §3.8 Multiple Wounds: rolled per unsaved wound, capped at the Health Points
-            total = multiple.modifier + sum(
-                (wound_dice.rule(read.take()) for _ in range(multiple.count)), np.zeros(shape, dtype=np.int64)
-            )
-            taken = np.minimum(np.maximum(total, 0), saves.health)
-        unsaved = ~saved
-        return unsaved, unsaved * taken
-
-    return Die(sides, rule, ("unsaved", "health_lost"))
-
-
-def roll_totals(rng: np.random.Generator, die: Die, dice: int | np.ndarray, trials: int) -> dict[str, np.ndarray]:
-    """Roll `dice` such dice per trial; return each field's total."""
-    pool = roll_pool(rng, die, dice, trials)
-    return {name: pool.total(name).astype(np.int64) for name in die.fields}
-
-
-# --- the attack sequence (RULES.md §3.2) -------------------------------------------------
+# --- the attack sequence (docs/rules.md §3.2) -------------------------------------------------
 
 
 def _expression(value: DiceExpression | str | int, name: str) -> DiceExpression:
@@ -273,24 +95,34 @@ class _Sequence(Attack):
     Flaming Attacks.
     """
 
-    resilience: int
-    strength: int | None = None
-    armour: int = 0
-    ap: int = 0
-    aegis: int | None = field(default=None, metadata=ROLL)
-    fortitude: int | None = field(default=None, metadata=ROLL)
-    battle_focus: bool = False
-    poison: bool = False
-    lethal_strike: bool = False
-    divine: bool = False
-    flaming: bool = False
-    flammable: bool = False
-    toxic: bool = False
-    reroll_hits: Reroll = Reroll.NONE
-    reroll_wounds: Reroll = Reroll.NONE
-    multiple_wounds: DiceExpression | str | int | None = None
-    health: int | None = None
-    models: int | None = None
+    resilience: int = option("The target's Resilience, 1 to 10.", metavar="R")
+    strength: int | None = option("The attack's Strength, 1 to 10 (required unless --toxic).", None, metavar="S")
+    armour: int = option("The target's Armour, 0 to 6 (Armour 2 saves on 5+), or the save it gives: 5+ is Armour 2. "
+                         "The save needs 7 - (A - AP), at best 2+; none when A - AP <= 0; a natural 1 fails.", 0,
+                         metavar="A", text=True)
+    ap: int = option("Armour Penetration, 0 to 10.", 0, metavar="P")
+    aegis: int | None = option("Aegis save X+ (2+ to 6+), after a failed armour save.", None, roll=True)
+    fortitude: int | None = option(
+        "Fortitude save X+ (2+ to 6+), after a failed armour save; not against --flaming nor a Lethal Strike wound. "
+        "With both, each wound takes the one more likely to save (Divine counted).", None, roll=True)
+    battle_focus: bool = option("Battle Focus: a natural 6 to hit is one extra hit.", False)
+    poison: bool = option("Poison Attacks: a natural 6 to hit wounds without a roll (with --battle-focus, one of "
+                          "the two hits; the other rolls to wound).", False)
+    lethal_strike: bool = option("Lethal Strike: a natural 6 to wound has AP 10 (no armour save) and ignores "
+                                 "Fortitude. Poison's wounds rolled no wound, so are never lethal.", False)
+    divine: bool = option("Divine Attacks: a successful Aegis save is re-rolled.", False)
+    flaming: bool = option("Flaming Attacks: no Fortitude save.", False)
+    flammable: bool = option("The target is Flammable: Flaming Attacks re-roll failed wounds (no effect without "
+                             "--flaming).", False)
+    toxic: bool = option("Toxic Attacks: always Strength 3 and AP 10 (leave --strength and --ap out).", False)
+    reroll_hits: Reroll = option("'failed' re-rolls failed to-hit rolls (Hatred); each die once.", Reroll.NONE)
+    reroll_wounds: Reroll = option("'failed' re-rolls failed to-wound rolls; each die once.", Reroll.NONE)
+    multiple_wounds: DiceExpression | str | int | None = option(
+        "Multiple Wounds (X): each unsaved wound becomes X wounds (2, d3, d3+1, d6: rolled per wound), capped at "
+        "--health, which it needs.", None, metavar="X", text=True)
+    health: int | None = option("Each target model's Health Points, 1 to 20 (default 1).", None, metavar="H")
+    models: int | None = option("Models in the target unit, 1 to 500 (needs --health): adds the outcome kills, "
+                                "and caps health_lost at M x H.", None, metavar="M")
 
     def __post_init__(self) -> None:
         read_rolls(self)
@@ -477,17 +309,21 @@ def _unsaved_chance(saves: WoundSaves) -> Fraction:
 
 @dataclass(frozen=True, kw_only=True)
 class Melee(_Sequence):
-    """`attacks` melee attacks (a number or dice) from Offensive against Defensive Skill.
+    """Melee attacks of The 9th Age: to hit, to wound, armour, special saves, Health Points lost.
 
-    To hit from the §3.3 table, `hit_modifier` added to the roll (+1 easier); a natural
-    1 fails and a natural 6 hits. Then wound, saves and Multiple Wounds as `_Sequence`
-    says. Outcomes: `health_lost`, `hits`, `wounds`, `unsaved` (and `kills` with `models`).
+    To hit from Offensive - Defensive Skill: >= 4: 2+; 1 to 3: 3+; 0 to -3: 4+; -4 to -7:
+    5+; <= -8: 6+; the hit modifier applies to the roll; a natural 1 fails and a natural 6
+    hits. To wound from Strength - Resilience: >= 2: 2+; 1: 3+; 0: 4+; -1: 5+; <= -2: 6+
+    (natural 1 fails, 6 wounds). Then the armour save, the special save (Aegis or
+    Fortitude), and Multiple Wounds (§3.2-§3.8). Readings and outcomes as for every attack
+    sequence (below).
     """
 
-    attacks: DiceExpression | str | int
-    offensive: int
-    defensive: int
-    hit_modifier: int = 0
+    attacks: DiceExpression | str | int = option("Attacks: a number or dice (10, 2d6, d6+1).", metavar="N",
+                                                 text=True)
+    offensive: int = option("The attacker's Offensive Skill, 1 to 10.", metavar="O")
+    defensive: int = option("The target's Defensive Skill, 1 to 10.", metavar="D")
+    hit_modifier: int = option("Sum of to-hit modifiers, -10 to 10 (+1 is easier).", 0, metavar="M")
 
     COMMAND = "t9a melee"
 
@@ -510,16 +346,18 @@ class Melee(_Sequence):
 
 @dataclass(frozen=True, kw_only=True)
 class T9AShoot(_Sequence):
-    """`shots` shots (a number or dice) hitting on `aim`+, `modifier` added (−1 harder).
+    """Shooting of The 9th Age: to hit, to wound, armour, special saves, Health Points lost.
 
-    A natural 1 misses; needing 7+ is a hopeless shot (a 6, then 4+); 8+ cannot hit
-    (§3.4). Then as melee. Outcomes: `health_lost`, `hits`, `wounds`, `unsaved` (and
-    `kills` with `models`).
+    Each shot needs Aim - modifier (a natural 1 misses); needing 7+ is a hopeless shot, a 6
+    and then 4+ (1/12); 8+ cannot hit (§3.4). Wounds, saves and Multiple Wounds as in
+    melee. Readings and outcomes as for every attack sequence (below).
     """
 
-    shots: DiceExpression | str | int
-    aim: int = field(metadata=ROLL)
-    modifier: int = 0
+    shots: DiceExpression | str | int = option("Shots: a number or dice (10, 2d6 for a Breath Attack, d6+1).",
+                                               metavar="N", text=True)
+    aim: int = option("The shooter's Aim, 2+ to 6+.", roll=True)
+    modifier: int = option("Sum of to-hit modifiers, -10 to 10: -1 long range, -1 moving, -1 stand and shoot, "
+                           "-1 soft cover, -2 hard cover, -X Hard Target (X).", 0, metavar="M")
 
     COMMAND = "t9a shoot"
 

@@ -1,4 +1,4 @@
-"""The 9th Age rolls that are not attacks (RULES.md §3.1): charge rolls and Discipline
+"""The 9th Age rolls that are not attacks (docs/rules.md §3.1): charge rolls and Discipline
 tests on 2D6, maximised or minimised, and the direction die."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import Attack
+from ..attack import Attack, option
 from ..dice import DiceExpression
 from ..errors import require
 from ..pool import Die, roll_pool
@@ -26,8 +26,9 @@ DIRECTION_HIT_FACES = 2  # the direction die: 2 HIT faces and 4 arrows (§3.1)
 class _TwoDice(Attack):
     """2D6, maximised or minimised K times (K extra dice, the K lowest or highest dropped)."""
 
-    maximised: int = 0
-    minimised: int = 0
+    maximised: int = option("Roll K extra dice and drop the K lowest (0 to 20).", 0, metavar="K")
+    minimised: int = option("Roll K extra dice and drop the K highest (0 to 20); one maximised and one minimised "
+                            "cancel.", 0, metavar="K")
 
     outcomes = ("success", "sum")
 
@@ -50,12 +51,13 @@ class _TwoDice(Attack):
 
 @dataclass(frozen=True, kw_only=True)
 class Charge(_TwoDice):
-    """Roll 2D6 for a charge that needs `distance`: success when the roll reaches it.
+    """Roll 2D6 for a charge: does it reach the distance still to cover?
 
-    Outcomes: `success` (2D6 ≥ distance), `sum`.
+    Maximised: roll an extra D6 and drop the lowest; minimised: drop the highest. They
+    stack, and one of each cancel (§3.1). Outcomes: success (2D6 >= distance), sum.
     """
 
-    distance: int
+    distance: int = option("The roll the charge needs, 1 to 30.", metavar="D")
 
     COMMAND = "t9a charge"
 
@@ -70,12 +72,13 @@ class Charge(_TwoDice):
 
 @dataclass(frozen=True, kw_only=True)
 class DisciplineTest(_TwoDice):
-    """Roll a Discipline test, 2D6 against `discipline`: passed when the roll is at most it.
+    """Roll a Discipline test: 2D6 at most the Discipline passes.
 
-    Outcomes: `success` (2D6 ≤ discipline), `sum`.
+    A minimised test (an extra D6, the highest dropped) is easier to pass; a maximised one
+    harder (§3.1). Outcomes: success (2D6 <= discipline), sum.
     """
 
-    discipline: int
+    discipline: int = option("The Discipline tested, 0 to 20.", metavar="V")
 
     COMMAND = "t9a test"
 
@@ -96,7 +99,10 @@ def direction_die() -> Die:
 
 @dataclass(frozen=True)
 class Direction(Attack):
-    """Roll the direction die (2 HIT faces of 6). Outcome: `hit`."""
+    """Roll the direction die: 2 of its 6 faces show HIT (with a plain D6, a 1 or a 6).
+
+    Outcome: hit (§3.1).
+    """
 
     COMMAND = "t9a direction"
     outcomes = ("hit",)

@@ -1,5 +1,5 @@
 """The 9th Age rosters: the schema of a unit and its attacks, and how an attack meets a
-target unit (RULES.md §3).
+target unit (docs/rules.md §3).
 
 A unit's characteristics serve twice: Offensive Skill and Strength when it attacks,
 Defensive Skill, Resilience, Armour, special saves, Health Points and models when it is

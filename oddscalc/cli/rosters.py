@@ -1,0 +1,173 @@
+"""Roster commands: `grid` (every weapon against every target, ranked) and `profiles`."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from pathlib import Path
+from typing import Annotated, Any, Optional, Sequence
+
+import typer
+
+from ..cells import outside_bounds
+from ..errors import InputError
+from ..tables import Format, precision_note
+from .errors import OptionError
+from .options import Common, blank_context, command, command_for, convert, option_of
+from .output import caption, finish, progress_bar
+
+
+def _names(values: Optional[list]) -> Optional[list]:
+    if not values:
+        return None
+    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def read_settings(texts: list[str], attacks: list) -> list[tuple[str, Any]]:
+    """Read `--set NAME=VALUE` with the parser of the query option `--NAME` of the grid's attacks."""
+    from . import root_command
+
+    settings = []
+    kinds = {type(attack): attack for attack in attacks if attack is not None}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        blame = f"--set {name.strip()}"
+        if not equals or not name.strip():
+            raise OptionError(text, "expected NAME=VALUE, like crossfire=true", hint="--set")
+        field = name.strip().replace("-", "_")
+        having = [attack for attack in kinds.values() if field in {f.name for f in dataclasses.fields(attack)}]
+        if not having:
+            names = sorted({f.name.replace("_", "-") for a in kinds.values() for f in dataclasses.fields(a)})
+            raise OptionError(text, f"no attack in this grid has {name.strip()}; they have {', '.join(names)}",
+                              hint="--set")
+        converted = None
+        for attack in having:  # every kind of attack that takes it must read it the same way
+            path = attack.COMMAND
+            click_command = command_for(root_command(), path)
+            param = option_of(click_command, path, field, blame, text)
+            converted = convert(blank_context(click_command, path), param, value.strip(), blame)
+        settings.append((field, converted))
+    return settings
+
+
+def grid(
+    file: Annotated[Optional[Path], typer.Argument(
+        metavar="FILE", help="A roster TOML file (default: the bundled example of --game).")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help="dust, epic or t9a (read from FILE "
+                                                                             "when it says).")] = None,
+    attackers: Annotated[Optional[list[str]], typer.Option("--attackers", metavar="NAMES",
+                                                          help="Only these attacking units (comma-separated or "
+                                                               "repeated).")] = None,
+    targets: Annotated[Optional[list[str]], typer.Option("--targets", metavar="NAMES",
+                                                        help="Only these target units.")] = None,
+    against: Annotated[Optional[Path], typer.Option("--against", metavar="FILE",
+                                                    help="Take the targets from another roster file.")] = None,
+    sort: Annotated[Optional[str], typer.Option(
+        "--sort", metavar="COLUMN",
+        help="Rank by this column, highest first: mean, p_kill, per_100_points, at_least_K ... (default: "
+             "per_100_points when every attacker has points, else mean).")] = None,
+    stat: Annotated[Optional[str], typer.Option("--stat", metavar="STAT",
+                                                help="The statistic of the heatmap (default: mean).")] = None,
+    settings: Annotated[Optional[list[str]], typer.Option(
+        "--set", metavar="NAME=VALUE",
+        help="Set an attack option in every cell that has it, read as the query option --NAME reads it: "
+             "crossfire=true, save=hit, per-template=4.")] = None,
+    all_outcomes: Annotated[bool, typer.Option("--all-outcomes", help="One row per outcome, not only the main "
+                                                                      "one.")] = False,
+    show_query: Annotated[bool, typer.Option("--show-query", help="Show each row's query: the single command line "
+                                                                  "that computes the same cell.")] = False,
+    *,
+    at_least: str,
+    scheduler: Optional[str],
+    common: Common,
+) -> int:
+    """Every weapon of every unit against every target: a ranked table and a heatmap.
+
+    One row per (attacker, weapon, target): the main outcome's mean, sd, P(≥ K), the
+    chance to wipe out the target unit (p_kill) and the mean per 100 points of the
+    attacker. Each row is a query you can rerun (--show-query; always in CSV and JSON).
+    Each cell draws from its own random stream (seed + the attack itself), so adding
+    units never changes other rows, and --scheduler gives the same table.
+    """
+    from ..games import load_roster
+    from ..grid import matchups, run_grid
+    from ..studies import Statistic
+    from .studies import parse_ks
+
+    common.check()
+    roster = load_roster(file, game)
+    target_roster = load_roster(against, roster.game.name) if against is not None else roster
+    heat = Statistic.parse(stat, "stat") if stat else None
+    ks = parse_ks(at_least)
+    pairs = matchups(roster.game, roster.select(_names(attackers), "attackers"),
+                     target_roster.select(_names(targets), "targets"))
+    attacks = [pair.attack for pair in pairs]
+    with progress_bar("cells") as progress:
+        result = run_grid(roster, target_roster, attackers=_names(attackers), target_names=_names(targets),
+                          settings=read_settings(settings or [], attacks), trials=common.trials,
+                          seed=common.seed, method=common.method.value, precision=common.precision,
+                          workers=common.threads, scheduler=scheduler, progress=progress)
+    column = sort or result.default_sort()
+    rows = result.rows(ks, all_outcomes, column)
+    if not show_query and common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE):
+        rows = [{key: value for key, value in row.items() if key != "query"} for row in rows]
+    from .studies import report
+
+    text = report(rows, common, result.method, result.trials, result.seed, (f"ranked by {column}",))
+    plot = None
+    if common.plot is not None:
+        from .. import plots
+
+        plot = (lambda: plots.grid_heatmap(result, heat), common.plot,
+                caption(result.method, result.trials, result.seed, per_cell=True))
+    live = [r for r in result.results if r is not None]
+    labels = [f"{p.attacker.name}: {p.weapon.name} → {p.target.name}" for p, r in zip(result.pairs, result.results)
+              if r is not None]
+    return finish(text, plot=plot, notes=precision_note(live, common.precision), failed=outside_bounds(labels, live))
+
+
+def list_profiles(
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help="dust, epic or t9a (default: all "
+                                                                             "bundled examples).")] = None,
+    file: Annotated[Optional[Path], typer.Option("--file", metavar="F", help="A roster TOML file to list and "
+                                                                               "check.")] = None,
+    output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table, json, csv, markdown or "
+                                                                                  "bbcode.")] = Format.TABLE,
+) -> None:
+    """List the units and weapons of a roster file, or the bundled examples.
+
+    Listing a file also checks it: errors name the file, the unit and the field.
+    """
+    from ..games import GAMES, load_roster
+    from ..tables import render_rows
+    from .errors import input_error
+    from .output import command_line
+
+    try:
+        if file is not None:
+            rosters = [load_roster(file, game)]
+        else:
+            rosters = [load_roster(None, g) for g in ([game] if game is not None else GAMES)]
+    except InputError as error:
+        raise input_error(error) from None
+    rows = []
+    for roster in rosters:
+        describe = roster.game
+        for unit in roster.units:
+            weapons = "; ".join(f"{w.name} ({describe.describe_weapon(w)})" for w in unit.weapons) or "-"
+            rows.append({"game": roster.game.name, "unit": unit.name, "points": unit.points,
+                         "profile": describe.describe_unit(unit), "weapons": weapons, "source": roster.source})
+    header = {"command": command_line(), "method": None, "trials": None, "seed": None}
+    typer.echo(render_rows(list(rows[0]), rows, output_format, header))
+
+
+def register(app: typer.Typer, extra: Sequence[inspect.Parameter]) -> None:
+    """Add the roster commands to the app (`extra`: the options every study takes)."""
+    command(app, "grid", grid, extra=extra, examples=[
+        "oddscalc grid --game epic --trials 1e5",
+        "oddscalc grid my_army.toml --against enemies.toml --sort p_kill --plot grid.png",
+        "oddscalc grid --game epic --set crossfire=true --format markdown --show-query",
+    ])
+    app.command("profiles", help=inspect.getdoc(list_profiles), epilog="Examples:\n\n\b\n"
+                "  oddscalc profiles --game epic\n  oddscalc profiles --file my_army.toml --format markdown")(
+        list_profiles)

@@ -1,0 +1,223 @@
+"""The stages of The 9th Age attack sequence (docs/rules.md §3.3–§3.8), each twice: the
+tables and chances the exact twin composes, and the dice the sampler rolls.
+
+The sampler rolls natural faces in staged pools per trial: one die per attack (to hit,
+its re-roll, Battle Focus and Poison read off the natural 6), one per hit that rolls to
+wound (its re-roll, Lethal Strike), one per wound (armour, the special save, Divine's
+re-roll, the Multiple Wounds dice; Lethal Strike wounds in a pool of their own). Each
+stage's count is the previous stage's per-trial total.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from ..dice import (
+    Check,
+    DiceExpression,
+    FaceReader,
+    Natural,
+    check_sides,
+    expression_die,
+)
+from ..errors import InputError
+from ..pool import Die, roll_pool
+
+
+class Reroll(str, Enum):
+    """Which failed rolls are rolled again (each die at most once, §3.1)."""
+
+    NONE = "none"
+    FAILED = "failed"
+
+
+class Special(str, Enum):
+    """The special saves of §3.7."""
+
+    AEGIS = "aegis"
+    FORTITUDE = "fortitude"
+
+
+# --- the tables (docs/rules.md §3.3–§3.7) ------------------------------------------------------
+
+
+def melee_need(offensive: int, defensive: int) -> int:
+    """Return the to-hit roll needed in melee, before modifiers (§3.3)."""
+    difference = offensive - defensive
+    if difference >= 4:
+        return 2
+    if difference >= 1:
+        return 3
+    if difference >= -3:
+        return 4
+    if difference >= -7:
+        return 5
+    return 6
+
+
+def wound_need(strength: int, resilience: int) -> int:
+    """Return the to-wound roll needed (§3.5)."""
+    return min(max(4 - (strength - resilience), 2), 6)
+
+
+ARMOUR_ALLOWED = "expected the target's Armour, 0 to 6, or the save it gives written with a plus (4+ is Armour 3)"
+
+
+def read_armour(value: int | str) -> int:
+    """Read the target's Armour: a value (`2`), the save it gives (`5+` is Armour 2) or `none`."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    cleaned = str(value).strip().lower()
+    if cleaned in ("none", "-"):
+        return 0
+    try:
+        if cleaned.endswith("+"):  # the save: Armour 2 saves on 5+ (docs/rules.md §3.6)
+            need = int(cleaned[:-1])
+            if not 2 <= need <= 6:
+                raise ValueError
+            return 7 - need
+        return int(cleaned)
+    except ValueError:
+        raise InputError("armour", value, ARMOUR_ALLOWED) from None
+
+
+def armour_need(armour: int, ap: int) -> int | None:
+    """Return the armour save needed, or None when there is none (§3.6)."""
+    left = armour - ap
+    return None if left <= 0 else max(7 - left, 2)
+
+
+class SpecialSave(NamedTuple):
+    """The special save a wound is offered: Aegis or Fortitude, and the roll it needs."""
+
+    save: Special
+    need: int
+
+    @property
+    def check(self) -> Check:
+        return Check(self.need, Natural.SAVE)  # a natural 1 fails
+
+
+def special_save(aegis: int | None, fortitude: int | None, divine: bool, fortitude_allowed: bool) -> SpecialSave | None:
+    """Pick the special save a wound gets: the eligible one more likely to save (§3.7)."""
+    offered = []
+    if aegis is not None:
+        chance = Check(aegis, Natural.SAVE).chance()
+        offered.append((chance * chance if divine else chance, SpecialSave(Special.AEGIS, aegis)))
+    if fortitude is not None and fortitude_allowed:
+        offered.append((Check(fortitude, Natural.SAVE).chance(), SpecialSave(Special.FORTITUDE, fortitude)))
+    return max(offered, key=lambda pair: pair[0])[1] if offered else None
+
+
+class WoundSaves(NamedTuple):
+    """Everything one wound goes through after it is caused (§3.6, §3.7, §3.8)."""
+
+    armour: Check | None
+    special: SpecialSave | None
+    divine: bool
+    multiple_wounds: DiceExpression | None
+    health: int
+
+
+class Chances(NamedTuple):
+    """The exact chances of each stage, as Fractions."""
+
+    plain_hit: Fraction  # per attack: a hit without a natural 6 that counts
+    six_hit: Fraction  # per attack: a hit with a natural 6 that counts (Battle Focus, Poison)
+    wound: Fraction  # per hit rolled to wound: a wound without Lethal Strike
+    lethal: Fraction  # per hit rolled to wound: a Lethal Strike wound
+    unsaved: Fraction  # per ordinary wound (Poison's included)
+    lethal_unsaved: Fraction  # per Lethal Strike wound
+
+
+# --- the dice of the sampler ----------------------------------------------------------
+
+
+@lru_cache(maxsize=128)
+def hit_die(check: Check, reroll: bool, battle_focus: bool, poison: bool) -> Die:
+    """Return one attack's to-hit die: hits that roll to wound, and Poison's auto-wounds."""
+
+    def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        read = FaceReader(faces)
+        hit = six = None
+        for _ in range(2 if reroll else 1):  # §3.1: a failed roll is rolled once more; the second stands
+            first = read.take()
+            passes = check.passes(first, *(read.take() for _ in range(check.faces - 1)))
+            natural_six = passes & (first == 6)  # §3.8: a hopeless shot's first roll is its natural roll
+            if hit is None:
+                hit, six = passes, natural_six
+            else:
+                hit, six = hit | passes, np.where(hit, six, natural_six)
+        poisoned = six & poison  # §3.8 Poison: the hit wounds without a roll
+        extra = six & battle_focus  # §3.8 Battle Focus: one more hit, which rolls to wound
+        return hit.astype(np.int64) - poisoned + extra, poisoned
+
+    return Die(check_sides(check, int(reroll)), rule, ("rolled", "poisoned"))
+
+
+@lru_cache(maxsize=128)
+def wound_die(check: Check, reroll: bool, lethal_strike: bool) -> Die:
+    """Return the to-wound die of one hit: an ordinary wound, or a Lethal Strike wound."""
+
+    def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        first = faces[0]
+        wounded = check.passes(first)
+        if reroll:  # §3.1: the re-roll's face is the natural roll that stands
+            second = faces[1]
+            natural = np.where(wounded, first, second)
+            wounded = wounded | check.passes(second)
+        else:
+            natural = first
+        lethal = wounded & (natural == 6) & lethal_strike  # §3.8 Lethal Strike: a natural 6 to wound
+        return wounded & ~lethal, lethal
+
+    return Die(check_sides(check, int(reroll)), rule, ("wounds", "lethal"))
+
+
+@lru_cache(maxsize=128)
+def save_die(saves: WoundSaves) -> Die:
+    """Return the die of one wound: armour, special save, then the Health Points it takes."""
+    multiple = saves.multiple_wounds
+    sides = check_sides(saves.armour) if saves.armour is not None else ()
+    if saves.special is not None:
+        rolls = 2 if saves.divine and saves.special.save is Special.AEGIS else 1
+        sides += check_sides(saves.special.check) * rolls
+    wound_dice = expression_die(multiple.sides) if multiple is not None and multiple.count else None
+    if wound_dice is not None:
+        sides += wound_dice.sides * multiple.count
+
+    def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        read = FaceReader(faces)
+        shape = np.broadcast_shapes(*(np.shape(face) for face in faces))
+        saved = np.zeros(shape, dtype=bool)
+        if saves.armour is not None:
+            saved |= read.check(saves.armour)  # §3.6
+        if saves.special is not None:  # §3.7: only after a failed armour save (its die is ignored otherwise)
+            kept = read.check(saves.special.check)
+            if saves.divine and saves.special.save is Special.AEGIS:
+                kept &= read.check(saves.special.check)  # §3.7 Divine: a successful Aegis save is re-rolled
+            saved |= kept
+        if multiple is None:
+            taken = 1
+        else:  # §3.8 Multiple Wounds: rolled per unsaved wound, capped at the Health Points
+            total = multiple.modifier + sum(
+                (wound_dice.rule(read.take()) for _ in range(multiple.count)), np.zeros(shape, dtype=np.int64)
+            )
+            taken = np.minimum(np.maximum(total, 0), saves.health)
+        unsaved = ~saved
+        return unsaved, unsaved * taken
+
+    return Die(sides, rule, ("unsaved", "health_lost"))
+
+
+def roll_totals(rng: np.random.Generator, die: Die, dice: int | np.ndarray, trials: int) -> dict[str, np.ndarray]:
+    """Roll `dice` such dice per trial; return each field's total."""
+    pool = roll_pool(rng, die, dice, trials)
+    return {name: pool.total(name).astype(np.int64) for name in die.fields}
+
+
