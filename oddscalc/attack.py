@@ -71,8 +71,8 @@ class Attack:
     def options(self) -> dict[str, str]:
         """Every option of the query, as text: required fields, then those off their defaults."""
         required, chosen = {}, {}
-        for field in dataclasses.fields(self):
-            if field.name in self.ARGUMENTS or not field.init:
+        for field in ordered_fields(type(self)):
+            if field.name in self.ARGUMENTS:
                 continue
             value = getattr(self, field.name)
             if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
@@ -100,6 +100,13 @@ class Attack:
         fields = [f"{name}={options[name]}" for name in sorted(options)]
         arguments = self.arguments()
         return " ".join([self.COMMAND or type(self).__name__, *arguments, *fields])
+
+
+def ordered_fields(attack: type) -> list[dataclasses.Field]:
+    """An attack's option fields as a query lists them: required first, a class's own before its base's."""
+    own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
+    fields = [field for field in dataclasses.fields(attack) if field.init]
+    return sorted(fields, key=lambda f: (f.default is not dataclasses.MISSING, own_first.index(f.name)))
 
 
 def read_rolls(attack: Any) -> None:

@@ -76,7 +76,7 @@ def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
 
 
 def load_roster(path: str | Path | None = None, game_name: str | None = None) -> Roster:
-    """Read a roster file, or a game's bundled example when `path` is None."""
+    """Read a roster file, or a game's bundled example when `path` is None or the game's name."""
     if path is None:
         if game_name is None:
             raise InputError("game", None, f"name a game ({', '.join(GAMES)}) or a file")
@@ -85,4 +85,8 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
         return parse_roster(text, f"bundled {bundled_name(game_name)}", game_name)
     if game_name is not None:
         game(game_name)
+    if str(path) in GAMES and not Path(path).exists():  # a bundled example, by its game's name
+        if game_name not in (None, str(path)):
+            raise InputError("file", str(path), f"the bundled {path} example holds {path} units, not {game_name}")
+        return load_roster(None, str(path))
     return parse_roster(_read(Path(path)), str(path), game_name)

@@ -11,8 +11,8 @@ from agreement import as_pmf, enumerate_faces, exact_list
 from oddscalc import pmf as pmfs
 from oddscalc.errors import InputError
 from oddscalc.t9a import Melee, T9AShoot, armour_need, melee_need, wound_need
-from oddscalc.t9a.stages import Special, SpecialSave, special_save
 from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
+from oddscalc.t9a.stages import Special, SpecialSave, special_save
 
 F = Fraction
 

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Callable, Optional, Sequence
 
 import typer
 
+from ..attack import ordered_fields
 from ..dice import parse_roll
 from ..errors import InputError
 from ..tables import Format
@@ -237,10 +238,8 @@ def field_options(attack: type, skip: Sequence[str] = ()) -> list[inspect.Parame
     """
     hints = typing.get_type_hints(attack)
     required, optional = [], []
-    own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
-    for field in sorted(dataclasses.fields(attack), key=lambda f: (f.default is not dataclasses.MISSING,
-                                                                   own_first.index(f.name))):
-        if not field.init or field.name in attack.ARGUMENTS or field.name in skip:
+    for field in ordered_fields(attack):
+        if field.name in attack.ARGUMENTS or field.name in skip:
             continue
         meta = field.metadata
         kind, parser = _option_type(hints[field.name], meta)

@@ -96,7 +96,10 @@ def grid(
 
     common.check()
     roster = load_roster(file, game)
-    target_roster = load_roster(against, roster.game.name) if against is not None else roster
+    try:
+        target_roster = load_roster(against, roster.game.name) if against is not None else roster
+    except InputError as error:  # blame the option the user typed, not FILE
+        raise OptionError(error.value, error.allowed, hint="--against") from None
     heat = Statistic.parse(stat, "stat") if stat else None
     ks = parse_ks(at_least)
     pairs = matchups(roster.game, roster.select(_names(attackers), "attackers"),

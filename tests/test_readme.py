@@ -1,0 +1,61 @@
+"""The README's commands run as written: every `oddscalc ...` line of its code blocks, in a
+scratch folder that holds the README's `army.toml`."""
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from clirun import run
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
+TOML = next(body for kind, body in BLOCKS if kind == "toml")
+
+
+def commands() -> list[str]:
+    found = []
+    for kind, body in BLOCKS:
+        if kind != "sh":
+            continue
+        for line in body.splitlines():
+            line = line.strip()
+            if line.startswith("oddscalc ") and "--scheduler" not in line:  # a cluster is not here to ask
+                found.append(line)
+    return found
+
+
+COMMANDS = commands()
+
+
+def test_the_readme_has_commands():
+    assert len(COMMANDS) >= 15
+
+
+@pytest.mark.parametrize("line", COMMANDS)
+def test_a_readme_command_runs_as_written(capsys, tmp_path, monkeypatch, line):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "army.toml").write_text(TOML, encoding="utf-8")
+    words = shlex.split(line, comments=True)
+    if ">" in words:  # a shell redirection: the command is what comes before it
+        words = words[:words.index(">")]
+    result = run(capsys, *words[1:])
+    assert result.code == 0, (line, result.err)
+    assert result.out.strip(), line
+    for word in words:
+        if word.endswith((".png", ".svg", ".pdf")):
+            assert (tmp_path / word).stat().st_size > 0, word
+
+
+ERRORS = [(prompt[2:], answer) for kind, body in BLOCKS if not kind
+          for prompt, answer in zip(body.splitlines(), body.splitlines()[1:]) if prompt.startswith("$ oddscalc ")]
+
+
+def test_the_readme_shows_errors():
+    assert len(ERRORS) >= 2
+
+
+@pytest.mark.parametrize("line, message", ERRORS)
+def test_a_readme_error_is_the_one_printed(capsys, line, message):
+    result = run(capsys, *shlex.split(line)[1:])
+    assert result.code == 2 and result.err.strip() == message
