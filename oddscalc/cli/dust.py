@@ -8,6 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..dust import (
+    MAP_FORMAT,
+    SIGHT_RULES,
     ArmourPiercingIncendiary,
     Corner,
     CoverSave,
@@ -17,6 +19,7 @@ from ..dust import (
     Reactive,
     Salvo,
     WeaponLine,
+    on_board,
     parse_per_model,
 )
 from ..errors import InputError
@@ -25,19 +28,6 @@ from .options import examples_epilog, option, query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
-DIE = "The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3)."
-MAP_CODES = (
-    "A map is a text file, one character per square: '.' or 'o' circle (open), 't' triangle "
-    "(deep water), 'x' cross (rubble), 'd' diamond (smoke), '#' none (no dot, or a terrain tile "
-    "over the dot). Columns are letters A, B, ... from the left, rows numbers 1, 2, ... from the "
-    "top (B2 = column B, row 2). Lines starting with ';' are comments (before or after the grid). "
-    "Shipped maps: ruins, crossroads."
-)
-SIGHT = (
-    "Line of sight runs from square centre to square centre; smoke and squares without a dot "
-    "block it, and a unit in smoke can neither attack nor be targeted. A line exactly through a "
-    "corner is blocked, by default, only when both squares it passes between block (--corner)."
-)
 CORNER = ("A line exactly through a corner is blocked when both (default) / either of the two squares it passes "
           "between block, or never.")
 
@@ -58,28 +48,12 @@ BOARD = [
 ]
 
 
-def attack_on_board(save=None, board=None, from_square=None, to_square=None, target=None, corner=None,
-                    **line) -> WeaponLine:
-    """A weapon line, its shot first checked on the map when --board is given (docs/rules.md §1.12)."""
-    from ..dust import check_shot, cover_save
-
-    if board is not None:
-        _, sight = check_shot(board, from_square, to_square, target or Kind.SOLDIER, corner or Corner.BOTH)
-        save = cover_save(sight.cover) if save is None else save  # an explicit --save wins
-    else:
-        for name, value, spelled in (("from_square", from_square, "--from"), ("to_square", to_square, "--to"),
-                                     ("target", target, "--target"), ("corner", corner, "--corner")):
-            if value is not None:
-                raise InputError(name, getattr(value, "value", value), f"{spelled} only applies with --board MAP")
-    return WeaponLine(save=save or CoverSave.NONE, **line)
-
-
 def _argument(name: str, metavar: str, help: str) -> object:
     """The command's argument; `name` is what the attack's errors call it."""
     return option(name, Annotated[str, typer.Argument(metavar=metavar, help=help)])
 
 
-query(app, "dust attack", WeaponLine, skip=["save"], extra=BOARD, build=attack_on_board, examples=[
+query(app, "dust attack", WeaponLine, skip=["save"], extra=BOARD, build=on_board, examples=[
     "oddscalc dust attack --dice 4 --sustained --exact",
     "oddscalc dust attack --dice 3 --damage 2 --burst --save miss",
     "oddscalc dust attack --dice 2 --damage 3 --artillery indirect --indirect-success blank",
@@ -121,7 +95,7 @@ query(app, "dust reactive", Reactive, examples=["oddscalc dust reactive --exact"
 @app.command(
     "los",
     help="Trace the line of sight between two squares of a map; print the verdict, the squares "
-         f"crossed and the cover the target gets.\n\n{SIGHT}\n\n{MAP_CODES}\n\nExit code 0 whether "
+         f"crossed and the cover the target gets.\n\n{SIGHT_RULES}\n\n{MAP_FORMAT}\n\nExit code 0 whether "
          "the line is open or blocked.",
     epilog=examples_epilog([
         "oddscalc dust los ruins --from A1 --to L9",

@@ -7,9 +7,12 @@ from .attacks import (
     Reactive,
     Salvo,
     WeaponLine,
+    on_board,
     parse_per_model,
 )
 from .board import (
+    MAP_FORMAT,
+    SIGHT_RULES,
     Board,
     Corner,
     Cover,
@@ -23,7 +26,7 @@ from .board import (
 from .die import HIT, Artillery, CoverSave, Success, cover_save, shows_hit
 
 __all__ = [
-    "ArmourPiercingIncendiary", "Artillery", "Board", "Sight", "check_shot", "Corner", "Cover", "CoverSave", "HIT", "Incendiary", "Kind",
-    "Phaser", "Reactive", "Salvo", "Square", "Success", "Terrain", "WeaponLine", "cover_save", "line_of_sight",
-    "parse_per_model", "shows_hit",
+    "HIT", "MAP_FORMAT", "SIGHT_RULES", "ArmourPiercingIncendiary", "Artillery", "Board", "Corner", "Cover",
+    "CoverSave", "Incendiary", "Kind", "Phaser", "Reactive", "Salvo", "Sight", "Square", "Success", "Terrain",
+    "WeaponLine", "check_shot", "cover_save", "line_of_sight", "on_board", "parse_per_model", "shows_hit",
 ]

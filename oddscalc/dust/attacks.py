@@ -17,6 +17,7 @@ from ..attack import Attack, option
 from ..dice import rerolled
 from ..errors import InputError, choose, require
 from ..pool import Die, PoolRoll, roll_pool, uniform_faces
+from .board import Corner, Kind, check_shot
 from .die import (
     BLAST_DIE,
     HIT,
@@ -31,6 +32,7 @@ from .die import (
     attack_die,
     check_count,
     check_models_firing,
+    cover_save,
     exact_line,
     resist,
     resisted,
@@ -395,3 +397,22 @@ class Reactive(Attack):
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         return {"success": pmfs.array([number(1 - HIT), number(HIT)])}
+
+
+def on_board(save: CoverSave | None = None, board: str | None = None, from_square: str | None = None,
+             to_square: str | None = None, target: Kind | None = None, corner: Corner | None = None,
+             **line: Any) -> WeaponLine:
+    """A weapon line whose shot is first checked on a map when `board` is given (§1.12).
+
+    A blocked line of sight is refused; a soldier in rubble gets soft cover (a hit-save)
+    unless `save` is given. Without a board, the board's options are refused.
+    """
+    if board is not None:
+        _, sight = check_shot(board, from_square, to_square, target or Kind.SOLDIER, corner or Corner.BOTH)
+        save = cover_save(sight.cover) if save is None else save  # an explicit save wins
+    else:
+        for name, value, spelled in (("from_square", from_square, "--from"), ("to_square", to_square, "--to"),
+                                     ("target", target, "--target"), ("corner", corner, "--corner")):
+            if value is not None:
+                raise InputError(name, getattr(value, "value", value), f"{spelled} only applies with --board MAP")
+    return WeaponLine(save=save or CoverSave.NONE, **line)

@@ -54,6 +54,15 @@ class Terrain(str, Enum):
 SYMBOLS = {".": Terrain.CIRCLE, "o": Terrain.CIRCLE, "t": Terrain.TRIANGLE, "x": Terrain.CROSS,
            "d": Terrain.DIAMOND, "#": Terrain.NONE}
 LEGEND = ". or o circle (open), t triangle (deep water), x cross (rubble), d diamond (smoke), # none (no dot)"
+MAP_FORMAT = (
+    "A map is a text file, one character per square: '.' or 'o' circle (open), 't' triangle (deep water), 'x' "
+    "cross (rubble), 'd' diamond (smoke), '#' none (no dot, or a terrain tile over the dot). Columns are letters "
+    "A, B, ... from the left, rows numbers 1, 2, ... from the top (B2 = column B, row 2). Lines starting with ';' "
+    "are comments (before or after the grid). Shipped maps: ruins, crossroads.")
+SIGHT_RULES = (
+    "Line of sight runs from square centre to square centre; smoke and squares without a dot block it, and a unit "
+    "in smoke can neither attack nor be targeted. A line exactly through a corner is blocked, by default, only "
+    "when both squares it passes between block (--corner).")
 TERRAIN_WORD = {Terrain.CIRCLE: "circle, open", Terrain.TRIANGLE: "triangle, deep water",
                 Terrain.CROSS: "cross, rubble", Terrain.DIAMOND: "diamond, smoke", Terrain.NONE: "none, no dot"}
 
