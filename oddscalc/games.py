@@ -68,7 +68,7 @@ def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
     declared = data.get("game")
     if declared is None and name is None:
         raise InputError("file", source, f'missing game = "..." ({", ".join(GAMES)})')
-    if declared is not None and declared not in GAMES:
+    if declared is not None and (not isinstance(declared, str) or declared not in GAMES):
         raise InputError("file", source, f"game {declared!r:.40} is not one of {', '.join(GAMES)}")
     if name is not None and declared is not None and declared != name:
         raise InputError("file", source, f"holds {declared} units, not {name}")

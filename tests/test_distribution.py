@@ -72,3 +72,33 @@ def test_counts_make_a_distribution(counts):
 def test_a_certain_event_has_no_standard_error():
     d = Distribution.from_samples(np.array([2, 3, 3, 4] * 1000))
     assert d.at_least_stderr(2) == 0.0 and d.at_least_stderr(5) == 0.0 and d.at_least_stderr(3) > 0
+
+
+def test_repr_says_how_it_was_made():
+    assert repr(Distribution.from_pmf([0.25, 0.5, 0.25])) == "Distribution(mean=1, sd=0.7071, max=2, exact)"
+    assert repr(Distribution.from_samples(np.array([0, 2]))) == "Distribution(mean=1, sd=1, max=2, 2 trials)"
+
+
+def test_edges_of_at_most_probability_and_quantile():
+    d = Distribution.from_pmf([0.25, 0.5, 0.25])
+    assert d.at_most(-1) == 0.0 and d.at_most(1) == pytest.approx(0.75) and d.at_most(9) == pytest.approx(1.0)
+    assert d.probability(-1) == 0.0 and d.probability(1) == 0.5 and d.probability(3) == 0.0
+    assert list(d.cdf) == pytest.approx([0.25, 0.75, 1.0]) and list(d.outcomes) == [0, 1, 2]
+    assert d.quantile(0) == 0
+    with pytest.raises(ValueError):
+        d.quantile(1.5)
+    with pytest.raises(ValueError):
+        Distribution(np.array([1.0]), trials=0)
+    assert Distribution.from_pmf([0.0, 0.0]).highest == 0  # no probability anywhere: only the 0 outcome
+
+
+def test_samples_of_a_zero_and_the_stderr_of_a_probability():
+    d = Distribution.from_samples(np.zeros(10, dtype=int))
+    assert d.pmf.tolist() == [1.0] and d.trials == 10 and d.sd == 0
+    sampled = Distribution.from_counts(np.array([30, 70]))
+    assert sampled.stderr(0.3) == pytest.approx(math.sqrt(0.3 * 0.7 / 100))
+    assert sampled.stderr(0.0) == 0 and sampled.stderr(1.0) == 0
+
+
+def test_dkw_bound_at_the_default_level():
+    assert dkw_bound(1000) == pytest.approx(math.sqrt(math.log(2 / 1e-3) / 2000))

@@ -151,3 +151,80 @@ def test_study_rows_report_verification_and_trials_used():
         assert row["cdf_gap"] <= row["dkw_bound"] and row["verified"] is True
     capped = studies.sweep(HitAndSave(1, 4, 5), {"dice": [2, 3]}, trials=1000, seed=1, precision=1e-4)
     assert all(row["trials"] == 1000 and row["precision_reached"] is False for row in capped.rows())
+
+
+@pytest.mark.parametrize("text, outcome, name", [("mean", None, "mean"), (" broken.at_least_1 ", "broken", "at_least_1"),
+                                                 ("p90", None, "p90"), ("kills.exactly_0", "kills", "exactly_0")])
+def test_statistics_parse(text, outcome, name):
+    statistic = studies.Statistic.parse(text)
+    assert (statistic.outcome, statistic.name) == (outcome, name)
+    assert str(statistic) == text.strip()
+
+
+@pytest.mark.parametrize("text", ["Mean", "at_least_", "broken.", ".mean", "p50", "at_least_x", "mean.mean.mean"])
+def test_bad_statistics_are_refused_naming_the_option(text):
+    with pytest.raises(InputError) as error:
+        studies.Statistic.parse(text, "stat")
+    assert error.value.name == "stat" and "at_least_K" in error.value.allowed
+
+
+@pytest.mark.parametrize("text, at_least, target, shown", [
+    ("at_least_3>=0.8", True, 0.8, "at_least_3>=0.8"), (" mean <= 2.5 ", False, 2.5, "mean<=2.5"),
+    ("p_x.mean>=-1", True, -1.0, "p_x.mean>=-1"), ("sd<=1e-3", False, 0.001, "sd<=0.001")])
+def test_goals_parse(text, at_least, target, shown):
+    goal = studies.Goal.parse(text)
+    assert (goal.at_least, goal.target, str(goal)) == (at_least, target, shown)
+    assert goal.reached(target) and goal.reached(target + (1 if at_least else -1))
+    assert not goal.reached(target + (-1 if at_least else 1))
+
+
+@pytest.mark.parametrize("text", ["mean>0.5", "mean>=", "mean>=1.2.3", ">=0.5", "mean=>0.5", "average>=1"])
+def test_bad_goals_are_refused(text):
+    with pytest.raises(InputError) as error:
+        studies.Goal.parse(text)
+    assert error.value.name == "goal"
+
+
+def test_a_statistic_of_an_outcome_the_attack_lacks():
+    result = engine.run(HitAndSave(2, 4, 4), method="exact")
+    with pytest.raises(InputError) as error:
+        studies.Statistic.parse("kills.mean").value(result)
+    assert "has no outcome kills; it has unsaved, hits" in error.value.allowed
+
+
+def test_the_goal_report_reads_the_found_value():
+    goal = studies.Goal.parse("at_least_2>=0.5")
+    found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 8)}, goal=goal, method="exact")
+    note, failed = found.goal_report("1..7")
+    assert failed is None and note == "goal at_least_2>=0.5: the smallest dice is 5 (P(unsaved ≥ 2) = 0.5391)"
+    unreachable = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 4)}, goal=studies.Goal.parse("mean>=5"),
+                                method="exact")
+    note, failed = unreachable.goal_report("1..3")
+    assert note is None and failed == ("error: --goal mean>=5: no dice in 1..3 reaches it; the best is dice = 3 "
+                                       "with mean unsaved = 1")
+    plain = studies.sweep(HitAndSave(1, 4, 5), {"dice": [1]}, method="exact")
+    assert plain.goal_report() == (None, None) and plain.reached is None
+    with pytest.raises(InputError):
+        plain.scores()
+
+
+def test_a_sweep_refuses_what_it_cannot_vary():
+    for vary, name in [({}, "vary"), ({"nothing": [1]}, "vary"), ({"dice": []}, "vary"),
+                       ({"dice": [1], "to_hit": [4], "save": [5]}, "vary")]:
+        with pytest.raises(InputError) as error:
+            studies.sweep(HitAndSave(1, 4, 5), vary, method="exact")
+        assert error.value.name == name
+    with pytest.raises(InputError) as error:
+        studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 200), "to_hit": range(2, 200)}, method="exact")
+    assert "cells" in str(error.value.value) and "at most 10,000" in error.value.allowed
+    with pytest.raises(InputError):
+        studies.sweep(HitAndSave(1, 4, 5), {"dice": [1, 2]}, seek="middle", method="exact")
+
+
+def test_two_options_swept_make_every_combination():
+    found = studies.sweep(HitAndSave(1, 4, 5), {"dice": [1, 2], "to_hit": [3, 6]}, method="exact")
+    assert found.cells == ((1, 3), (1, 6), (2, 3), (2, 6))
+    rows = found.rows([1], outcomes=["unsaved"])
+    assert [(row["dice"], row["to_hit"]) for row in rows] == [("1", "3"), ("1", "6"), ("2", "3"), ("2", "6")]
+    # 2 dice at 6+ (1/6) then a 5+ save failed (2/3): E = 2 · 1/6 · 2/3
+    assert rows[3]["mean"] == pytest.approx(2 / 9)

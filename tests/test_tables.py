@@ -144,3 +144,89 @@ def test_rendered_study_rows_keep_every_cell():
     assert data["rows"][0]["mean"] == 0.5 and data["seed"] == 5 and data["trials"] == 1000
     text = tables.render_rows(list(rows[0]), rows, tables.Format.TABLE, header)
     assert "0.5 ± 0.01" in text and "1,000 trials per cell, seed 5" in text
+
+
+SMALL = tables.Table(("unit", "mean", "P"), (("Orks", 1.5, "12.00%"), ("a|b", None, float("nan"))), title="Title",
+                     notes=("a note",))
+
+
+def test_a_table_as_text_aligns_words_left_and_numbers_right():
+    assert SMALL.text() == ("Title\n"
+                            "unit  mean       P\n"
+                            "----  ----  ------\n"
+                            "Orks   1.5  12.00%\n"
+                            "a|b      -\n"
+                            "a note")
+
+
+def test_a_table_as_markdown_and_bbcode():
+    assert SMALL.markdown() == ("**Title**\n\n| unit | mean | P |\n|:---|---:|---:|\n| Orks | 1.5 | 12.00% |\n"
+                                "| a\\|b | - |  |\n\n_a note_")
+    assert SMALL.bbcode() == ("[b]Title[/b]\n[table]\n[tr][th]unit[/th][th]mean[/th][th]P[/th][/tr]\n"
+                              "[tr][td]Orks[/td][td]1.5[/td][td]12.00%[/td][/tr]\n"
+                              "[tr][td]a|b[/td][td]-[/td][td][/td][/tr]\n[/table]\n[i]a note[/i]")
+    assert SMALL.csv() == "unit,mean,P\nOrks,1.5,12.00%\na|b,,nan\n"
+
+
+def test_a_table_as_json_rows():
+    import numpy as np
+
+    table = tables.Table(("k", "p"), ((np.int64(2), np.float64(0.5)), (3, Fraction(1, 4))))
+    assert json.loads(table.render(tables.Format.JSON)) == [{"k": 2, "p": 0.5}, {"k": 3, "p": "1/4"}]
+    assert table.render(tables.Format.CSV) == "k,p\n2,0.5\n3,1/4\n"
+
+
+@pytest.mark.parametrize("value, text", [(3.14159, "3.142"), (12345.678, "12345.7"), (0.00012345, "0.0001234"),
+                                         (2.0, "2"), (float("nan"), ""), (None, "-"), (7, "7")])
+def test_a_number_shows_four_significant_digits(value, text):
+    assert tables._cell(value) == text
+
+
+def test_numbers_with_their_errors():
+    assert tables.number(1.23456, 0.0123) == "1.235 ± 0.012"
+    assert tables.number(1.5) == "1.5" and tables.number(1.5, 0.0) == "1.5"
+
+
+def test_study_rows_as_csv_markdown_and_bbcode():
+    rows = [{"n": 1, "mean": 0.5, "mean_stderr": 0.01}, {"n": 2, "mean": 1.25, "mean_stderr": 0.0}]
+    header = {"command": "oddscalc sweep x", "method": "exact", "trials": None, "seed": None}
+    assert tables.render_rows(["n", "mean", "mean_stderr"], rows, tables.Format.CSV, header) == \
+        "n,mean,mean_stderr\n1,0.5,0.01\n2,1.25,0.0\n"
+    markdown = tables.render_rows(["n", "mean", "mean_stderr"], rows, tables.Format.MARKDOWN, header, ["ranked"])
+    assert markdown.startswith("`oddscalc sweep x`  \noddscalc") and "| 1 | 0.5 ± 0.01 |" in markdown
+    assert markdown.endswith("ranked") and "| 2 | 1.25 |" in markdown
+    bbcode = tables.render_rows(["n", "mean", "mean_stderr"], rows, tables.Format.BBCODE, header)
+    assert bbcode.startswith("[code]oddscalc sweep x[/code]") and "[td]0.5 ± 0.01[/td]" in bbcode
+    text = tables.render_rows(["n", "mean", "mean_stderr"], rows, tables.Format.TABLE, header, ["ranked"])
+    assert text.splitlines()[:2] == ["oddscalc sweep x", f"oddscalc {tables.__version__} · exact"]
+    assert text.splitlines()[-1] == "ranked" and "mean_stderr" not in text
+
+
+def test_provenance_is_one_line_for_every_method():
+    assert tables.provenance("exact", None, None) == f"oddscalc {tables.__version__} · exact"
+    assert tables.provenance("monte-carlo", 1_000_000, 7) == \
+        f"oddscalc {tables.__version__} · Monte Carlo, 1,000,000 trials, seed 7"
+    assert tables.provenance("monte-carlo", 1000, 7, per_cell=True).endswith("1,000 trials per cell, seed 7")
+
+
+def test_the_verification_notes_say_within_or_outside():
+    result = engine.run(TWO_D6, 10_000, 3, method="verify")
+    (note,) = tables.verification_notes(result)
+    check = result.verification["sum"]
+    assert note == (f"verify sum: largest CDF gap {check.gap:.2e}, within the DKW bound {check.bound:.2e} "
+                    f"(α = 0.001)")
+    assert tables.verification_notes(exact_2d6()) == ()
+
+
+def test_the_precision_note():
+    short = engine.run(TWO_D6, 1000, 1, precision=1e-6)
+    assert tables.precision_note([short], 1e-6) == (
+        "note: --precision 1e-06 was not reached within --trials for the answer; the figures carry their "
+        "standard errors (raise --trials to go further)",)
+    assert "for 1 of 2 cells" in tables.precision_note([short, exact_2d6()], 1e-6)[0]
+    assert tables.precision_note([exact_2d6()], None) == ()
+
+
+def test_a_frame_of_rows():
+    frame = tables.frame([{"a": 1, "b": 2.5}, {"a": 2, "b": 3.5}])
+    assert list(frame.columns) == ["a", "b"] and frame["b"].sum() == 6.0

@@ -104,6 +104,8 @@ def describe_weapon(weapon: Weapon) -> str:
         parts.append(f"S {weapon['strength']}")
     if weapon["ap"]:
         parts.append(f"AP {weapon['ap']}")
+    if weapon["modifier"]:
+        parts.append(f"{weapon['modifier']:+d} to hit")
     if weapon["multiple_wounds"] is not None:
         parts.append(f"Multiple Wounds ({weapon['multiple_wounds']})")
     return ", ".join(parts + list(weapon["attributes"]))

@@ -1,0 +1,103 @@
+"""Roster grids from the library: matchups, settings, ranking, the heatmap's matrix."""
+
+import math
+
+import pytest
+
+from oddscalc import games
+from oddscalc.errors import InputError
+from oddscalc.grid import check_settings, matchups, rank, run_grid
+
+ROSTER = '''game = "epic"
+
+[[unit]]
+name = "Guns"
+points = 200
+kind = "infantry"
+units = 2
+armour = "4+"
+
+[[unit.weapon]]
+name = "Lascannon"
+at = "4+"
+
+[[unit]]
+name = "Tanks"
+points = 100
+kind = "armoured-vehicle"
+units = 1
+armour = "4+"
+
+[[unit.weapon]]
+name = "Bolters"
+ap = "4+"
+shots = 2
+'''
+
+
+@pytest.fixture
+def grid():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    return run_grid(roster, method="exact")
+
+
+def test_every_weapon_meets_every_target_in_order(grid):
+    assert [(p.attacker.name, p.weapon.name, p.target.name) for p in grid.pairs] == [
+        ("Guns", "Lascannon", "Guns"), ("Guns", "Lascannon", "Tanks"), ("Tanks", "Bolters", "Guns"),
+        ("Tanks", "Bolters", "Tanks")]
+    # AT cannot hurt infantry and AP cannot hurt armour: those cells are None
+    assert [r is None for r in grid.results] == [True, False, False, True]
+    assert grid.method == "exact" and grid.trials is None and grid.seed is None
+
+
+def test_rows_rank_by_per_100_points_and_put_cells_that_cannot_hurt_last(grid):
+    rows = grid.rows()
+    assert [row["rank"] for row in rows] == [1, 2, 3, 4]
+    # Bolters: 2 shots at 4+ on 2 infantry, 4+ save: E[kills] = 2 · 1/4 = 1/2, per 100 of 100 points = 0.5
+    # Lascannon: 1 shot at 4+ on 1 tank, 4+ save: 1/4, per 100 of 200 points = 0.125
+    assert [(row["weapon"], row["per_100_points"]) for row in rows[:2]] == [("Bolters", pytest.approx(0.5)),
+                                                                             ("Lascannon", pytest.approx(0.125))]
+    assert [row["mean"] for row in rows[2:]] == [None, None]
+    assert rows[0]["p_kill"] == pytest.approx(1 / 16)  # both units must die: each gets one 1/4 shot
+    assert grid.default_sort() == "per_100_points"
+    assert [row["weapon"] for row in grid.rows(sort="p_kill")[:2]] == ["Lascannon", "Bolters"]
+
+
+def test_the_matrix_of_the_heatmap(grid):
+    values, rows, columns, label = grid.matrix()
+    assert rows == ["Guns: Lascannon", "Tanks: Bolters"] and columns == ["Guns", "Tanks"] and label == "mean kills"
+    assert math.isnan(values[0, 0]) and math.isnan(values[1, 1])
+    assert values[0, 1] == pytest.approx(0.25) and values[1, 0] == pytest.approx(0.5)
+    frame = grid.frame(sort="mean")
+    assert list(frame["weapon"][:2]) == ["Bolters", "Lascannon"]
+
+
+def test_rank_refuses_a_column_it_cannot_sort_by():
+    with pytest.raises(InputError) as error:
+        rank([{"mean": 1.0, "weapon": "x"}], "weapon")
+    assert error.value.name == "sort" and "mean" in error.value.allowed
+
+
+def test_settings_must_name_an_option_of_some_cell(grid):
+    check_settings([("crossfire", True)], [p.attack for p in grid.pairs])
+    with pytest.raises(InputError) as error:
+        check_settings([("luck", 3)], [p.attack for p in grid.pairs])
+    assert error.value.name == "set" and "no attack in this grid has luck" in error.value.allowed
+    crossfire = run_grid(games.parse_roster(ROSTER, "g"), settings=[("crossfire", True)], method="exact")
+    assert all(r is None or p.attack.crossfire for p, r in zip(crossfire.pairs, crossfire.results))
+
+
+def test_targets_come_from_a_roster_of_the_same_game():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    with pytest.raises(InputError) as error:
+        run_grid(roster, games.load_roster(None, "dust"), method="exact")
+    assert error.value.name == "against"
+
+
+def test_the_cell_limit_is_checked_before_any_attack_is_built():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    many = roster.units * 80
+    with pytest.raises(InputError) as error:
+        matchups(roster.game, many, many)
+    assert error.value.name == "cells" and "25,600" in str(error.value.value)
+    assert len(matchups(roster.game, roster.units, roster.units)) == 4
