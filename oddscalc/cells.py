@@ -8,8 +8,12 @@ the same answers run in series, on threads, or on a Dask cluster.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from concurrent.futures import ThreadPoolExecutor
+import logging
+import re
+from concurrent.futures import CancelledError, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -18,7 +22,8 @@ from . import engine
 from .errors import InputError, require
 
 MAX_CELLS = 10_000
-DASK_TIMEOUT = "10s"  # how long to wait for a scheduler to answer
+DASK_TIMEOUT = 10.0  # seconds to wait for a scheduler, a worker, or a lost cluster to come back
+POLL = 0.5  # seconds between looks at a Dask run (and at Ctrl-C)
 
 
 def cell_seed(seed: int, attack: Any) -> int:
@@ -44,13 +49,14 @@ def run_cells(
     method: str = "monte-carlo",
     precision: float | None = None,
     workers: int | None = None,
-    scheduler: str | None = None,
+    scheduler: str | Cluster | None = None,
     progress: engine.Progress | None = None,
 ) -> tuple[list[engine.Result], int | None]:
     """Run every cell; return the results in order and the seed used.
 
     Cells run on `workers` local threads (default: every core), or on the Dask cluster at
-    `scheduler`. Exact cells always run in process. `progress(done, total)` is called
+    `scheduler` (an address, or a `Cluster` with its timeout). Exact cells always run in
+    process. `progress(done, total)` is called
     as cells finish.
     """
     require(len(attacks) <= MAX_CELLS, "cells", len(attacks), f"expected at most {MAX_CELLS:,} cells")
@@ -58,8 +64,9 @@ def run_cells(
     workers = engine.check_threads(workers)
     seed = None if method == "exact" else study_seed(seed)
     arguments = [(attack, seed, trials, method, precision) for attack in attacks]
-    if scheduler and method != "exact":
-        return _run_on_dask(scheduler, arguments), seed
+    if scheduler is not None and method != "exact":
+        cluster = scheduler if isinstance(scheduler, Cluster) else Cluster(scheduler)
+        return _run_on_dask(cluster.address, arguments, cluster.timeout), seed
     return parallel_map(lambda args: run_cell(*args), arguments, workers, progress), seed
 
 
@@ -92,7 +99,8 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: 
             if progress:
                 progress(len(results), len(items))
         return results
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=min(workers, engine.threads_default())) as executor, \
+            engine.stopping_on_interrupt(executor) as pool:
         for result in pool.map(function, items):
             results.append(result)
             if progress:
@@ -100,15 +108,70 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: 
     return results
 
 
-def _run_on_dask(address: str, arguments: list[tuple]) -> list[engine.Result]:
+@dataclass(frozen=True)
+class Cluster:
+    """A Dask scheduler to run cells on, and how long to wait for it (or its workers) before giving up."""
+
+    address: str
+    timeout: float = DASK_TIMEOUT
+
+    def __post_init__(self) -> None:
+        require(isinstance(self.timeout, (int, float)) and 0 < self.timeout <= 3600, "scheduler_timeout",
+                self.timeout, "expected seconds, above 0 and at most 3600")
+
+
+_ADDRESS = re.compile(r"^((tcp|tls|ucx)://[^\s/]+|inproc://\S+)$")
+
+
+def _unfinished(client: Any, futures: list, wait: Callable) -> bool:
+    """Wait a little for the futures; say whether some are still running."""
+    with client.as_current():
+        try:
+            return bool(wait(futures, timeout=POLL, return_when="ALL_COMPLETED").not_done)
+        except TimeoutError:
+            return True
+
+
+def _run_on_dask(address: str, arguments: list[tuple], timeout: float) -> list[engine.Result]:
+    """Run the cells on a Dask cluster; fail fast and in one line when it cannot or stops answering.
+
+    The connection and the first worker must come within `timeout` seconds; the cluster
+    re-runs the cells of a lost worker on the others; when every worker or the scheduler
+    is gone for `timeout` seconds, the run stops with one line.
+    """
+    require(bool(_ADDRESS.match(address)), "scheduler", address or "''",
+            "expected a scheduler address like tcp://host:8786")
     try:
-        from distributed import Client
+        from distributed import Client, wait
     except ImportError:
         raise InputError("scheduler", address, "Dask is not installed: pip install 'oddscalc[dask]'") from None
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)  # one line of ours, not the cluster's tracebacks
     try:
-        client = Client(address, timeout=DASK_TIMEOUT, set_as_default=False)
+        client = Client(address, timeout=f"{timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
-        raise InputError("scheduler", address, f"no Dask scheduler answered there ({error})") from None
-    with client:
+        quiet.setLevel(level)
+        raise InputError("scheduler", address, f"no Dask scheduler answered there within {timeout:g} s "
+                                               f"({type(error).__name__})") from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            raise InputError("scheduler", address, f"no Dask worker joined within {timeout:g} s") from None
         futures = client.map(run_cell, *zip(*arguments), pure=False)
+        alone = 0.0  # seconds without a worker or a scheduler
+        while _unfinished(client, futures, wait):
+            if client.status != "running" or not client.scheduler_info().get("workers"):
+                alone += POLL
+                if alone >= timeout:
+                    raise InputError("scheduler", address, f"lost every worker or the scheduler for {timeout:g} s")
+            else:
+                alone = 0.0
         return client.gather(futures)
+    except (OSError, TimeoutError, CancelledError) as error:  # CancelledError: the scheduler's connection went
+        raise InputError("scheduler", address, f"the scheduler stopped answering ({type(error).__name__})") from None
+    finally:
+        with contextlib.suppress(Exception):
+            client.close(timeout=2)
+        quiet.setLevel(level)

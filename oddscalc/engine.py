@@ -17,7 +17,9 @@ import dataclasses
 import math
 import os
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Protocol
 
@@ -158,7 +160,28 @@ def threads_default() -> int:
     return os.cpu_count() or 1
 
 
+STOP = threading.Event()  # set when a run is interrupted: every sampling thread stops at its next chunk
+
+
+class Stopped(Exception):
+    """A run stopped because another part of it was interrupted."""
+
+
+@contextmanager
+def stopping_on_interrupt(pool: ThreadPoolExecutor):
+    """On Ctrl-C (or any error) in the waiting thread, stop the pool's threads at their next chunk."""
+    try:
+        yield pool
+    except BaseException:
+        STOP.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        STOP.clear()
+        raise
+
+
 def _chunk(attack: Attack, seed: int | np.random.SeedSequence, index: int, size: int) -> dict[str, np.ndarray]:
+    if STOP.is_set():
+        raise Stopped
     return histograms(attack.sample(stream(seed, index), size), tuple(attack.outcomes))
 
 
@@ -175,7 +198,7 @@ def _sample(
 ) -> None:
     """Add `trials` trials, chunks start, start+1, ..., to `counts`."""
     chunks = -(-trials // CHUNK)
-    sizes = [min(CHUNK, trials - i * CHUNK) for i in range(chunks)]
+    sizes = (min(CHUNK, trials - i * CHUNK) for i in range(chunks))  # lazily: 10^12 trials are 3.8M chunks
     done = done_before
 
     def report(size: int) -> None:
@@ -184,12 +207,13 @@ def _sample(
         if progress:
             progress(done, total)
 
+    threads = min(threads, threads_default())  # more threads than cores only add chunks in flight (memory)
     if threads <= 1 or chunks == 1:
         for i, size in enumerate(sizes):
             _add(counts, _chunk(attack, seed, start + i, size))
             report(size)
         return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
+    with ThreadPoolExecutor(max_workers=threads) as executor, stopping_on_interrupt(executor) as pool:
         window = 4 * threads  # chunks in flight: bounded memory for any trial count
         pending = []
         for i, size in enumerate(sizes):

@@ -23,16 +23,28 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SUFFIXES = (".png", ".svg", ".pdf")
 Z95 = 1.96
+MAX_HEATMAP = 200  # rows or columns: more cannot be read, and the figure would take gigabytes
+MAX_INCHES = 40
 
 
 def check_path(path: str | os.PathLike, name: str = "plot") -> Path:
-    """Refuse a plot path with an unknown suffix or a missing folder, before any work."""
+    """Refuse, before any work, a plot path that could not be written: checked as a file is made."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise InputError(name, str(path), "expected a file name ending in .png, .svg or .pdf")
+    if len(path.name.encode()) > 250 or len(str(path).encode()) > 4000:
+        raise InputError(name, str(path)[:60] + "...", "the file name is too long (at most 250 bytes)")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(name, str(path), f"the folder {folder} does not exist")
+    if path.is_dir():
+        raise InputError(name, str(path), "is a folder; expected a file name ending in .png, .svg or .pdf")
+    try:  # the one sure test of a folder: make a file in it (as save will), then remove it
+        handle, probe = tempfile.mkstemp(suffix=path.suffix, prefix=".oddscalc-", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        raise InputError(name, str(path), f"cannot write in {folder} ({error.strerror or error})") from None
     return path
 
 
@@ -93,7 +105,12 @@ def overlay(dists: Sequence[tuple[str, Distribution]], name: str, ax: Axes | Non
 def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], label: str,
             ax: Axes | None = None) -> Axes:
     """Draw a matrix of values with labelled rows and columns and the value in each cell."""
-    ax = _axes(ax, (max(6, 0.9 * len(columns) + 3), max(4, 0.5 * len(rows) + 2)))
+    for what, count in (("rows", len(rows)), ("columns", len(columns))):
+        if count > MAX_HEATMAP:
+            raise InputError("plot", f"a heatmap of {count} {what}",
+                             f"too large to draw (at most {MAX_HEATMAP}); choose fewer --attackers or --targets")
+    size = (min(max(6, 0.9 * len(columns) + 3), MAX_INCHES), min(max(4, 0.5 * len(rows) + 2), MAX_INCHES))
+    ax = _axes(ax, size)
     image = ax.imshow(values, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right")
     ax.set_yticks(range(len(rows)), rows)

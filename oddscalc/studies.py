@@ -81,11 +81,15 @@ class Statistic:
             return f"P({outcome} = {k})"
         return f"{self.name} {outcome}"
 
+    def check(self, outcomes: Sequence[str], option: str = "stat") -> None:
+        """Refuse, before any work, a statistic of an outcome that the attacks do not have."""
+        if self.outcome is not None and self.outcome not in outcomes:
+            raise InputError(option, str(self), f"the query has no outcome {self.outcome}; it has {', '.join(outcomes)}")
+
     def value(self, result: engine.Result) -> tuple[float, float]:
         """The statistic and its standard error (0 when exact)."""
         outcome = self.outcome or result.main
-        if outcome not in result.outcomes:
-            raise InputError("goal", str(self), f"the query has no outcome {outcome}; it has {', '.join(result.outcomes)}")
+        self.check(tuple(result.outcomes), "stat")
         dist = result[outcome]
         kind, _, k = self.name.rpartition("_")
         if kind in ("at_least", "at_most", "exactly"):
@@ -239,13 +243,13 @@ def sweep(attack: Any, vary: Mapping[str, Sequence[Any]], *, goal: Goal | None =
     require(seek in ("smallest", "largest"), "seek", seek, "expected smallest or largest")
     size = math.prod(len(values) for values in vary.values())
     require(size <= MAX_CELLS, "vary", f"{size:,} cells", f"expected at most {MAX_CELLS:,} cells; vary fewer values")
+    if goal is not None:
+        goal.statistic.check(attack.outcomes, "goal")
     names = tuple(vary)
     cells = tuple(itertools.product(*(tuple(values) for values in vary.values())))
     attacks = tuple(dataclasses.replace(attack, **dict(zip(names, cell))) for cell in cells)
     results, seed = run_cells(attacks, trials=trials, seed=seed, method=method, precision=precision,
                               workers=workers, scheduler=scheduler, progress=progress)
-    if goal is not None:
-        goal.statistic.value(results[0])  # refuse a goal about an outcome the attack does not have
     return Sweep(names, cells, attacks, tuple(results), seed, goal, seek)
 
 

@@ -24,6 +24,21 @@ class OptionError(click_errors.BadParameter):
         self.allowed = allowed
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: every thread stops, temporary files go, one line is printed."""
+
+
+def stopped(error: KeyboardInterrupt) -> int:
+    """Say in one line that the command was stopped; return its exit code (130 Ctrl-C, 143 SIGTERM)."""
+    import typer
+
+    if isinstance(error, Terminated):
+        typer.echo("error: terminated (SIGTERM); nothing more was written", err=True)
+        return 143
+    typer.echo("error: interrupted (Ctrl-C); nothing more was written", err=True)
+    return 130
+
+
 def input_error(error: InputError) -> OptionError:
     """Turn a library `InputError` into an option error naming the command-line option."""
     param = None

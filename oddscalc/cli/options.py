@@ -28,7 +28,7 @@ from ..attack import ordered_fields
 from ..dice import parse_roll
 from ..errors import InputError
 from ..tables import Format
-from .errors import OptionError, click_errors, input_error
+from .errors import OptionError, click_errors, input_error, stopped
 
 # --- parsers for the tabletop spellings ---------------------------------------------
 
@@ -193,6 +193,8 @@ def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[
             return run(**options, common=common)
         except InputError as error:
             raise input_error(error) from None
+        except KeyboardInterrupt as error:  # Click would turn it into a silent exit 130
+            return stopped(error)
 
     invoke.__signature__ = inspect.Signature(parameters)
     invoke.__annotations__ = {p.name: p.annotation for p in parameters}

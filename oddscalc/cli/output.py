@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +17,14 @@ import typer
 from .. import engine
 from ..errors import InputError
 from ..tables import precision_note, provenance, render_result
-from .errors import OptionError, click_errors, get_current_context, one_line
+from .errors import (
+    OptionError,
+    Terminated,
+    click_errors,
+    get_current_context,
+    one_line,
+    stopped,
+)
 from .options import Common
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
@@ -85,17 +94,20 @@ def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: b
     return f"{command_line()}  ·  {provenance(method, trials, seed, per_cell)}"
 
 
-def save_plot(ax: Any, path: Path, footer: str) -> Optional[str]:
-    """Caption a plot and save it atomically; return the one-line error when it cannot be written."""
+def save_plot(draw: Callable[[], Any], path: Path, footer: str) -> Optional[str]:
+    """Draw a plot, caption it and save it atomically; return the one-line error when it cannot be."""
     from .. import plots
 
     try:
+        ax = draw()
         plots.caption(ax.figure, footer)
         plots.save(ax.figure, path)
     except InputError as error:
         return one_line(OptionError(error.value, error.allowed, hint="--plot"))
     except OSError as error:
         return one_line(OptionError(str(path), f"cannot be written ({error.strerror or error})", hint="--plot"))
+    except MemoryError:
+        return one_line(OptionError(str(path), "too large to draw in this machine's memory", hint="--plot"))
     return None
 
 
@@ -108,8 +120,7 @@ def finish(text: str, *, plot: Optional[tuple[Callable[[], Any], Path, str]] = N
     """
     plot_error = None
     if plot is not None:
-        draw, path, footer = plot
-        plot_error = save_plot(draw(), path, footer)
+        plot_error = save_plot(*plot)
     typer.echo(text)
     for note in notes:
         typer.echo(note, err=True)
@@ -142,11 +153,32 @@ def answer(attack: Any, common: Common) -> int:
     return finish(text, plot=plot, notes=precision_note([result], common.precision), failed=failed)
 
 
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+@contextmanager
+def terminate_like_interrupt() -> Iterator[None]:
+    """While a command runs, SIGTERM stops it as Ctrl-C does (only in the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_app(root: Any, argv: Optional[list] = None) -> int:
-    """Run the command line; bad input gives one line on stderr and exit code 2."""
+    """Run the command line; bad input gives one line on stderr and exit code 2.
+
+    Ctrl-C exits 130 and SIGTERM 143, each with one line, no traceback and no file left.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
+        with terminate_like_interrupt():
+            returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
         return returned if isinstance(returned, int) else 0
     except click_errors.NoArgsIsHelpError as error:
         typer.echo(error.format_message())
@@ -157,9 +189,8 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
     except InputError as error:
         typer.echo(one_line(error), err=True)
         return 2
-    except (typer.Abort, KeyboardInterrupt):
-        typer.echo("interrupted", err=True)
-        return 130
+    except KeyboardInterrupt as error:
+        return stopped(error)
     except BrokenPipeError:
         return 1
     except Exception as error:  # a bug, not bad input: say so in one line

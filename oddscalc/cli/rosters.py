@@ -79,6 +79,7 @@ def grid(
     *,
     at_least: str,
     scheduler: Optional[str],
+    scheduler_timeout: float,
     common: Common,
 ) -> int:
     """Every weapon of every unit against every target: a ranked table and a heatmap.
@@ -92,7 +93,7 @@ def grid(
     from ..games import load_roster
     from ..grid import matchups, run_grid
     from ..studies import Statistic
-    from .studies import parse_ks
+    from .studies import cluster, parse_ks
 
     common.check()
     roster = load_roster(file, game)
@@ -105,11 +106,19 @@ def grid(
     pairs = matchups(roster.game, roster.select(_names(attackers), "attackers"),
                      target_roster.select(_names(targets), "targets"))
     attacks = [pair.attack for pair in pairs]
+    if heat is not None:
+        heat.check(sorted({name for attack in attacks if attack is not None for name in attack.outcomes}), "stat")
+    chosen = read_settings(settings or [], attacks)
     with progress_bar("cells") as progress:
-        result = run_grid(roster, target_roster, attackers=_names(attackers), target_names=_names(targets),
-                          settings=read_settings(settings or [], attacks), trials=common.trials,
-                          seed=common.seed, method=common.method.value, precision=common.precision,
-                          workers=common.threads, scheduler=scheduler, progress=progress)
+        try:
+            result = run_grid(roster, target_roster, attackers=_names(attackers), target_names=_names(targets),
+                              settings=chosen, trials=common.trials, seed=common.seed, method=common.method.value,
+                              precision=common.precision, workers=common.threads,
+                              scheduler=cluster(scheduler, scheduler_timeout), progress=progress)
+        except InputError as error:  # a --set value an attack refuses: blame --set NAME, not --NAME
+            if error.name not in dict(chosen):
+                raise
+            raise OptionError(error.value, error.allowed, hint=f"--set {error.name.replace('_', '-')}") from None
     column = sort or result.default_sort()
     rows = result.rows(ks, all_outcomes, column)
     if not show_query and common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE):

@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from typing import Annotated, Optional
 
 import typer
 
 from ..attack import text as text_of
-from ..cells import outside_bounds
+from ..cells import DASK_TIMEOUT, Cluster, outside_bounds
 from ..errors import InputError
 from ..tables import precision_note
 from . import rosters
@@ -20,25 +19,32 @@ from .options import (
     command,
     convert,
     find_query,
+    option,
     option_of,
+    parse_number,
     parse_query,
     query_args,
 )
 from .output import caption, finish, progress_bar
 
-SCHEDULER = inspect.Parameter(
-    "scheduler", inspect.Parameter.KEYWORD_ONLY, default=None,
-    annotation=Annotated[Optional[str], typer.Option(
-        "--scheduler", metavar="ADDRESS",
-        help="Run the cells on the Dask cluster at ADDRESS (tcp://host:8786; needs the dask extra). "
-             "Exact runs stay in process.")],
-)
-AT_LEAST = inspect.Parameter(
-    "at_least", inspect.Parameter.KEYWORD_ONLY, default="1",
-    annotation=Annotated[str, typer.Option("--at-least", metavar="K,K",
-                                           help="Add P(≥ K) columns for these K (comma-separated).")],
-)
-STUDY = [AT_LEAST, SCHEDULER]
+SCHEDULER = option("scheduler", Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="Run the cells on the Dask cluster at ADDRESS (tcp://host:8786; needs the dask extra). Exact runs stay "
+         "in process.")], None)
+SCHEDULER_TIMEOUT = option("scheduler_timeout", Annotated[float, typer.Option(
+    "--scheduler-timeout", metavar="S", parser=parse_number,
+    help="Seconds to wait for the scheduler, a first worker, or a lost cluster to come back (default 10).")],
+    DASK_TIMEOUT)
+AT_LEAST = option("at_least", Annotated[str, typer.Option(
+    "--at-least", metavar="K,K", help="Add P(≥ K) columns for these K (comma-separated).")], "1")
+STUDY = [AT_LEAST, SCHEDULER, SCHEDULER_TIMEOUT]
+
+
+def cluster(scheduler: Optional[str], timeout: float) -> Optional[Cluster]:
+    """The Dask cluster the cells run on (None: local threads)."""
+    if scheduler is None and timeout != DASK_TIMEOUT:
+        raise OptionError(timeout, "applies only with --scheduler ADDRESS", hint="--scheduler-timeout")
+    return None if scheduler is None else Cluster(scheduler, timeout)
 
 
 def parse_ks(text: str) -> list[int]:
@@ -84,6 +90,7 @@ def sweep(
     *,
     at_least: str,
     scheduler: Optional[str],
+    scheduler_timeout: float,
     common: Common,
 ) -> int:
     """Run a query with one or two of its options varied: a tidy table and a plot.
@@ -124,6 +131,7 @@ def sweep(
         if not param.is_flag:  # the first value stands in for a required option the query leaves out
             extra += [param.opts[0], axes[param.name][1][0]]
     parsed = parse_query(root, query, extra=extra)
+    statistic.check(parsed.attack.outcomes, "stat")
     fields = {field.name for field in dataclasses.fields(parsed.attack)}
     values = {}
     for name, (param, texts) in axes.items():
@@ -135,7 +143,8 @@ def sweep(
         try:
             result = studies.sweep(parsed.attack, values, goal=goal_value, seek=seek, trials=common.trials,
                                    seed=common.seed, method=common.method.value, precision=common.precision,
-                                   workers=common.threads, scheduler=scheduler, progress=progress)
+                                   workers=common.threads, scheduler=cluster(scheduler, scheduler_timeout),
+                                   progress=progress)
         except InputError as error:
             if error.name not in values:
                 raise
@@ -171,6 +180,7 @@ def compare(
     *,
     at_least: str,
     scheduler: Optional[str],
+    scheduler_timeout: float,
     common: Common,
 ) -> int:
     """Compare queries' main outcomes: one table, one overlaid plot, and P(#i > #j).
@@ -188,8 +198,8 @@ def compare(
     attacks = [parse_query(root_command(), text).attack for text in queries]
     with progress_bar("cells") as progress:
         result = studies.compare(attacks, trials=common.trials, seed=common.seed, method=common.method.value,
-                                 precision=common.precision, workers=common.threads, scheduler=scheduler,
-                                 progress=progress)
+                                 precision=common.precision, workers=common.threads,
+                                 scheduler=cluster(scheduler, scheduler_timeout), progress=progress)
     rows = result.rows(ks)
     for row, text in zip(rows, queries):
         row["query"] = text

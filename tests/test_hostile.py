@@ -1,0 +1,172 @@
+"""Hostile input, big requests and faults, replayed as a table of cases: each gets the
+one-line error with exit 2 (or the right answer) in bounded time; seeds replay exactly;
+a failure after the computation keeps the answer; Ctrl-C and SIGTERM stop cleanly."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from clirun import assert_refused, run
+
+from oddscalc import engine
+
+# (arguments, words the one error line must hold)
+REFUSED = [
+    (["roll", "2d6", "--trials", "99999999999999999999999"], ("--trials 99999999999999999999999",)),
+    (["roll", "2d6", "--precision", "1e-300"], ("--precision 1e-300", "1e-9")),
+    (["roll", "2d6", "--exact", "--trials", "0"], ("--trials 0",)),
+    (["roll", "2d6", "--exact", "--seed", "-5"], ("--seed -5",)),
+    (["roll", "2d6", "--exact", "--threads", "0"], ("--threads 0",)),
+    (["roll", "2d6", "--seed", str(2**128)], ("--seed",)),
+    (["dust", "salvo", "3/2-5/2", "--charges", "1_0"], ("--charges 1_0", "whole number")),
+    (["grid", "--game", "epic", "--set", "shots=abc"], ("--set shots abc",)),
+    (["grid", "--game", "epic", "--set", "armour=abc"], ("--set armour abc",)),
+    (["grid", "--game", "epic", "--set", "crossfire=none"], ("--set crossfire none", "true or false")),
+    (["grid", "--game", "epic", "--set", "crossfire=5"], ("--set crossfire 5",)),
+    (["grid", "--game", "epic", "--set", "shots=0"], ("--set shots 0", "1 to 200")),
+    (["grid", "--game", "epic", "--set", "reinforced=maybe"], ("--set reinforced maybe",)),
+    (["grid", "--game", "epic", "--set", "luck=3"], ("--set", "luck")),
+    (["grid", "--game", "epic", "--stat", "x.mean", "--plot", "p.png"], ("--stat x.mean", "no outcome x")),
+    (["sweep", "epic barrage --units 3 --armour 4", "--vary", "bp=1..2", "--vary", "bp=17..18"],
+     ("--vary", "varied twice")),
+    (["sweep", "roll 2d6", "--vary", "maximised=0..9999", "--vary", "minimised=0..9999"], ("--vary", "10,000")),
+    (["profiles", "--game", ""], ("--game ''",)),
+    (["grid", "--game", "epic", "--scheduler", ""], ("--scheduler ''",)),
+    (["grid", "--game", "epic", "--scheduler-timeout", "5"], ("--scheduler-timeout", "--scheduler")),
+    (["grid", "/dev/zero"], ("/dev/zero", "not a regular file")),
+    (["roll", "2d6", "--plot", "."], ("--plot", "ending in .png")),
+    (["roll", "2d6", "--plot", "/proc/x.png"], ("--plot /proc/x.png", "cannot write")),
+    (["roll", "2d6", "--plot", "a" * 300 + ".png"], ("--plot", "too long")),
+]
+
+
+@pytest.mark.parametrize("args, words", REFUSED, ids=[" ".join(a)[:60] for a, _ in REFUSED])
+def test_hostile_input_gets_one_line(capsys, tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    started = time.monotonic()
+    assert_refused(capsys, *args, mentions=words)
+    assert time.monotonic() - started < 10
+    assert os.listdir(tmp_path) == []  # no plot, no temporary file
+
+
+def test_a_fifo_roster_is_refused_without_blocking(capsys, tmp_path):
+    path = tmp_path / "army.toml"
+    os.mkfifo(path)
+    assert_refused(capsys, "grid", path, mentions=("not a regular file",))
+
+
+def test_a_roster_saved_with_a_bom_is_read(capsys, tmp_path):
+    path = tmp_path / "army.toml"
+    text = 'game = "epic"\n[[unit]]\nname = "U"\nkind = "infantry"\nunits = 2\narmour = "4+"\n' \
+           '[[unit.weapon]]\nname = "W"\nap = "4+"\n'
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert run(capsys, "grid", path, "--exact").code == 0
+
+
+def test_a_fresh_seed_printed_in_json_replays_the_run_byte_for_byte(capsys):
+    first = run(capsys, "roll", "10d6", "--success", "5", "--trials", "1e5", "--format", "json")
+    seed = first.json()["seed"]  # 63-bit, well above the 2**53 a float keeps exactly
+    again = run(capsys, "roll", "10d6", "--success", "5", "--trials", "1e5", "--seed", str(seed), "--format", "json")
+    first_data, again_data = first.json(), again.json()
+    assert again_data.pop("command").endswith(f"--seed {seed}") and first_data.pop("command")
+    assert json.dumps(first_data) == json.dumps(again_data)
+
+
+def test_a_big_seed_is_kept_exactly(capsys):
+    data = run(capsys, "roll", "2d6", "--trials", "1000", "--seed", "1346791341729732557", "--format", "json").json()
+    assert data["seed"] == 1346791341729732557
+
+
+def test_a_plot_that_cannot_be_written_keeps_the_answer(capsys, tmp_path, monkeypatch):
+    from oddscalc import plots
+
+    def fail(figure, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(plots, "save", fail)
+    result = run(capsys, "roll", "2d6", "--exact", "--plot", tmp_path / "p.png")
+    assert result.code == 2 and "P(= k)" in result.out
+    assert result.err.strip() == f"error: --plot {tmp_path / 'p.png'}: cannot be written (No space left on device)"
+
+
+def test_a_heatmap_too_large_to_draw_says_so_and_the_table_prints(capsys, tmp_path):
+    units = "\n".join(f'[[unit]]\nname = "U{i}"\nkind = "infantry"\nunits = 1\narmour = "4+"\n'
+                      f'[[unit.weapon]]\nname = "W"\nap = "4+"\n' for i in range(210))
+    roster = tmp_path / "big.toml"
+    roster.write_text('game = "epic"\n' + units)
+    result = run(capsys, "grid", roster, "--targets", "U0", "--exact", "--plot", tmp_path / "h.png")
+    assert result.code == 2 and result.out.count("U0") >= 210
+    assert "a heatmap of 210 rows: too large to draw (at most 200)" in result.err
+    assert not (tmp_path / "h.png").exists()
+
+
+def test_more_threads_than_cores_run_on_the_cores(monkeypatch):
+    """--threads 64 starts no more threads (and no more chunks in flight) than there are cores."""
+    from oddscalc.roll import HitAndSave
+
+    started = []
+
+    class Recording(engine.ThreadPoolExecutor):
+        def __init__(self, max_workers):
+            started.append(max_workers)
+            super().__init__(max_workers)
+
+    monkeypatch.setattr(engine, "ThreadPoolExecutor", Recording)
+    monkeypatch.setattr(engine, "threads_default", lambda: 2)
+    many = engine.run(HitAndSave(10, 4, 5), 2_000_000, 1, threads=64)
+    assert started == [2]
+    assert many["unsaved"] == engine.run(HitAndSave(10, 4, 5), 2_000_000, 1, threads=1)["unsaved"]
+
+
+def _stopped(signum: int, args: list[str], tmp_path: Path, wait: float = 2.5) -> subprocess.CompletedProcess:
+    process = subprocess.Popen([sys.executable, "-m", "oddscalc", *args], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(wait)
+    sent = time.monotonic()
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=30)
+    return subprocess.CompletedProcess(args, process.returncode, out, err), time.monotonic() - sent
+
+
+@pytest.mark.parametrize("args", [["grid", "--game", "epic", "--trials", "1e9", "--seed", "1"],
+                                  ["compare", "roll 10d6", "roll 9d6", "--trials", "1e11", "--plot", "c.png"],
+                                  ["roll", "10d6", "--trials", "1e12"]], ids=["grid", "compare", "query"])
+def test_ctrl_c_stops_within_a_second_with_one_line(tmp_path, args):
+    result, seconds = _stopped(signal.SIGINT, args, tmp_path)
+    assert result.returncode == 130 and seconds < 2
+    assert result.stderr == "error: interrupted (Ctrl-C); nothing more was written\n"
+    assert os.listdir(tmp_path) == []
+
+
+def test_sigterm_stops_the_same_way_and_leaves_no_temporary_file(tmp_path):
+    result, seconds = _stopped(signal.SIGTERM, ["sweep", "roll 10d6", "--vary", "maximised=0..3", "--trials",
+                                                "1e10", "--plot", "s.png"], tmp_path)
+    assert result.returncode == 143 and seconds < 2
+    assert result.stderr == "error: terminated (SIGTERM); nothing more was written\n"
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_plot_interrupted_while_saving_leaves_no_file(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from oddscalc import plots
+
+    def interrupted(self, *args, **kwargs):
+        Path(args[0]).write_bytes(b"")  # half a file, as a signal would leave it
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Figure, "savefig", interrupted)
+    from oddscalc.distribution import Distribution
+
+    ax = plots.distribution(Distribution.from_pmf([0.5, 0.5]), "hit")
+    with pytest.raises(KeyboardInterrupt):
+        plots.save(ax.figure, tmp_path / "p.png")
+    assert os.listdir(tmp_path) == []
