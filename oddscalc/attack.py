@@ -48,6 +48,15 @@ class Attack:
     COMMAND: ClassVar[str] = ""  # the query command, like "epic shoot"
     ARGUMENTS: ClassVar[tuple[str, ...]] = ()  # fields given as the command's arguments
     outcomes: tuple[str, ...]
+    events: ClassVar[tuple[str, ...]] = ()  # the outcomes that are yes/no (0 or 1): shown as probabilities
+
+    def describe(self) -> str:
+        """The attack in words, for titles and headings: "Epic barrage: 6 BP on 3 units, armour 4+"."""
+        return self.query().removeprefix("oddscalc ")
+
+    def flags(self, *names: str) -> list[str]:
+        """The words of the switches that are on, among `names` (`sustained`, `ignore cover` ...)."""
+        return [name.replace("_", " ") for name in names if getattr(self, name)]
 
     def sample(self, rng: np.random.Generator, trials: int) -> Any:
         raise NotImplementedError

@@ -71,6 +71,7 @@ class Result:
     seed: int | None
     verification: dict[str, Verification] | None = field(default=None)
     precision_reached: bool | None = None  # with a precision asked for: whether it was reached in the trials
+    events: tuple[str, ...] = ()  # the outcomes that are yes/no events (read as probabilities)
 
     @property
     def verified(self) -> bool:
@@ -283,13 +284,14 @@ def monte_carlo(
             needed = done * (distribution.mean_stderr / precision) ** 2 * 1.05 - done
             batch = min(max(CHUNK, -(-int(min(needed, 2 * MAX_TRIALS)) // CHUNK) * CHUNK), trials - done)
     return Result({name: Distribution.from_counts(counts[name]) for name in outcomes}, "monte-carlo", done,
-                  recorded(root), precision_reached=reached)
+                  recorded(root), precision_reached=reached, events=tuple(getattr(attack, "events", ())))
 
 
 def exact(attack: Attack) -> Result:
     """Compute the attack's distributions exactly."""
     pmfs = attack.exact()
-    return Result({name: Distribution.from_pmf(pmfs[name]) for name in attack.outcomes}, "exact", None, None)
+    return Result({name: Distribution.from_pmf(pmfs[name]) for name in attack.outcomes}, "exact", None, None,
+                  events=tuple(getattr(attack, "events", ())))
 
 
 def verify(sampled: Result, computed: Result, alpha: float = VERIFY_ALPHA) -> dict[str, Verification]:

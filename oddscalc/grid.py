@@ -17,7 +17,7 @@ from . import engine
 from .cells import MAX_CELLS, run_cells
 from .errors import require
 from .roster import Game, Roster, Unit, Weapon
-from .studies import Statistic, run_details, summary_row
+from .studies import STAT_HELP, Statistic, run_details, summary_row
 
 
 @dataclass(frozen=True)
@@ -59,14 +59,18 @@ def check_settings(settings: Sequence[tuple[str, Any]], attacks: Sequence[Any]) 
                 f"no attack in this grid has {name}; they have {', '.join(sorted(names))}")
 
 
+KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "p_kill", "per_100_points")
+LABELS = {"p_kill": "P(kill the target)", "per_100_points": "{main} per 100 points", "points": "points"}
+
+
 def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Result | None], at_least: Sequence[int],
               all_outcomes: bool = False) -> list[dict[str, Any]]:
-    """One tidy row per matchup and outcome: statistics, P(kill the target unit), per 100 points, the query."""
+    """One tidy row per matchup that can hurt its target, and outcome: statistics, P(kill the
+    target unit), per 100 points, the query."""
     rows = []
     for pair, result in zip(pairs, results):
         base = {"attacker": pair.attacker.name, "weapon": pair.weapon.name, "target": pair.target.name}
         if result is None:
-            rows.append({**base, "outcome": game.main, "mean": None})
             continue
         for outcome in result.outcomes if all_outcomes else (result.main,):
             row = {**base, **summary_row(result, outcome, at_least)}
@@ -85,15 +89,24 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
     return rows
 
 
+def sort_keys(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The columns rows can be ranked by (and a heatmap drawn of)."""
+    return sorted({key for row in rows for key, value in row.items() if isinstance(value, (int, float))
+                   and not isinstance(value, bool) and not key.endswith("_stderr") and key != "rank"})
+
+
 def rank(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
-    """Sort rows by a column, highest first (rows without it last), and number them."""
-    numeric = {key for row in rows for key, value in row.items()
-               if isinstance(value, (int, float)) and not key.endswith("_stderr")}
-    require(column in numeric, "sort", column, f"expected a column to rank by: {', '.join(sorted(numeric))}")
-    present = [row for row in rows if isinstance(row.get(column), (int, float))]
-    missing = [row for row in rows if not isinstance(row.get(column), (int, float))]
-    ordered = sorted(present, key=lambda row: -row[column]) + missing
-    return [{"rank": i, **row} for i, row in enumerate(ordered, 1)]
+    """Sort rows by a column, highest first (rows without it last, ties by name), and number them."""
+    keys = sort_keys(rows)
+    require(column in keys, "sort", column, f"expected a column to rank by: {', '.join(keys)}")
+
+    def order(row: dict[str, Any]) -> tuple:
+        value = row.get(column)
+        missing = not isinstance(value, (int, float))
+        return missing, 0 if missing else -value, row["attacker"].casefold(), row["weapon"].casefold(), \
+            row["target"].casefold()
+
+    return [{"rank": i, **row} for i, row in enumerate(sorted(rows, key=order), 1)]
 
 
 @dataclass(frozen=True)
@@ -119,9 +132,14 @@ class Grid:
 
     def rows(self, at_least: Sequence[int] = (1,), all_outcomes: bool = False,
              sort: str | None = None) -> list[dict[str, Any]]:
-        """The ranked tidy rows (see `grid_rows`)."""
+        """The ranked tidy rows (see `grid_rows`) of the matchups that can hurt their target."""
         rows = grid_rows(self.game, self.pairs, self.results, at_least, all_outcomes)
         return rank(rows, sort or self.default_sort())
+
+    def cannot_hurt(self) -> list[dict[str, str]]:
+        """The matchups left out of the ranking: weapons that cannot hurt the target."""
+        return [{"attacker": p.attacker.name, "weapon": p.weapon.name, "target": p.target.name}
+                for p, r in zip(self.pairs, self.results) if r is None]
 
     def frame(self, **options: Any):
         """The ranked rows as a pandas DataFrame."""
@@ -129,18 +147,30 @@ class Grid:
 
         return frame(self.rows(**options))
 
-    def matrix(self, statistic: Statistic | None = None) -> tuple[np.ndarray, list[str], list[str], str]:
-        """A statistic of the main outcome per (attacker: weapon, target): values, rows, columns, label."""
+    def matrix(self, statistic: Statistic | str | None = None) -> tuple[np.ndarray, list[str], list[str], str]:
+        """A statistic per (attacker: weapon, target): values, rows, columns, label.
+
+        The statistic is one of an outcome (`Statistic`, like `mean` or `broken.at_least_1`)
+        or a column of the rows (`p_kill`, `per_100_points`).
+        """
         statistic = statistic or Statistic(None, "mean")
         rows = list(dict.fromkeys(f"{p.attacker.name}: {p.weapon.name}" for p in self.pairs))
         columns = list(dict.fromkeys(p.target.name for p in self.pairs))
         values = np.full((len(rows), len(columns)), np.nan)
+        first = next(r for r in self.results if r is not None)
+        if isinstance(statistic, str):  # a column of the rows
+            found = grid_rows(self.game, self.pairs, self.results, ())
+            require(statistic in sort_keys(found), "stat", statistic,
+                    f"expected a statistic ({STAT_HELP}) or a column: {', '.join(sort_keys(found))}")
+            for row in found:
+                values[rows.index(f"{row['attacker']}: {row['weapon']}"), columns.index(row["target"])] = \
+                    row.get(statistic, np.nan)
+            return values, rows, columns, LABELS.get(statistic, statistic).format(main=first.main)
         for pair, result in zip(self.pairs, self.results):
             if result is not None:
                 values[rows.index(f"{pair.attacker.name}: {pair.weapon.name}"),
                        columns.index(pair.target.name)] = statistic.value(result)[0]
-        main = next(r for r in self.results if r is not None).main
-        return values, rows, columns, statistic.label(main)
+        return values, rows, columns, statistic.label(first)
 
 
 def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,

@@ -16,6 +16,7 @@ import numpy as np
 
 from .distribution import Distribution
 from .errors import InputError
+from .style import number, percent
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -57,8 +58,16 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (8, 4.8)) -> Axes:
     return ax
 
 
+def _title(ax: Axes, title: str | None, subtitle: str) -> None:
+    """The attack's description as the title, and what the panel shows under it."""
+    if title:
+        ax.set_title(f"{title}\n{subtitle}", loc="left", fontsize=10)
+    else:
+        ax.set_title(subtitle, loc="left", fontsize=10)
+
+
 def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: str | None = None) -> Axes:
-    """Draw P(= k) as bars (95 % error bars when sampled) and P(≥ k) on a second axis."""
+    """Draw P(= k) as bars (95 % error bars when sampled) and P(≥ k) as a line, both in % on one axis."""
     ax = _axes(ax)
     first = int(np.flatnonzero(dist.pmf)[0])
     ks = dist.outcomes[first:]
@@ -67,49 +76,64 @@ def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: s
     if not dist.exact:
         errors = np.array([Z95 * dist.stderr(p) * 100 for p in dist.pmf[first:]])
     ax.bar(ks, pmf, color="#4C72B0", yerr=errors, capsize=2 if errors is not None else 0, label="P(= k)")
+    at_least = dist.at_least_all[first:] * 100
+    ax.plot(ks, at_least, color="#DD8452", marker="o", label="P(≥ k)")
     ax.set_xlabel(name.replace("_", " "))
-    ax.set_ylabel("P(= k), %")
-    ax.set_ylim(bottom=0)
+    ax.set_ylabel("probability, %")
+    ax.set_ylim(0, 112)
     if len(ks) <= 30:
         ax.set_xticks(ks)
-    curve = ax.twinx()
-    at_least = dist.at_least_all[first:] * 100
-    curve.plot(ks, at_least, color="#DD8452", marker="o", label="P(≥ k)")
-    curve.set_ylim(0, 112)
-    curve.set_ylabel("P(≥ k), %")
     if len(ks) <= 16:
         for k, value in zip(ks, at_least):
-            curve.annotate(f"{value:.0f}%", (k, value), textcoords="offset points", xytext=(0, 7),
-                           ha="center", fontsize=8, color="#A0522D",
-                           bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
-    mean = f"mean {dist.mean:.3g}" + (f" ± {dist.mean_stderr:.1g}" if not dist.exact else "")
-    ax.set_title(title or f"{name.replace('_', ' ')}: {mean}, sd {dist.sd:.3g}", loc="left")
-    handles = ax.get_legend_handles_labels()[0] + curve.get_legend_handles_labels()[0]
-    ax.legend(handles, [h.get_label() for h in handles], loc="lower right", bbox_to_anchor=(1, 1.06),
-              ncol=2, frameon=False, fontsize=9)
+            ax.annotate(percent(value / 100), (k, value), textcoords="offset points", xytext=(0, 7), ha="center",
+                        fontsize=8, color="#A0522D",
+                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
+    mean = number(dist.mean, dist.mean_stderr or None)
+    _title(ax, title, f"{name.replace('_', ' ')}: mean {mean}, sd {number(dist.sd)}")
+    ax.legend(loc="upper right", frameon=False, fontsize=9)
     return ax
 
 
-def overlay(dists: Sequence[tuple[str, Distribution]], name: str, ax: Axes | None = None) -> Axes:
-    """Draw several distributions' P(≥ k) curves on one axes."""
-    ax = _axes(ax)
+def event(dist: Distribution, name: str, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Draw a yes/no outcome as its probability: one bar with its 95 % interval when sampled."""
+    ax = _axes(ax, (8, 2.6))
+    p = dist.at_least(1)
+    error = Z95 * dist.stderr(p) * 100
+    ax.barh([0], [100 * p], color="#4C72B0", xerr=[error] if error else None, capsize=4, height=0.5)
+    ax.set_xlim(0, 100)
+    ax.set_yticks([0], [f"P({name})"])
+    ax.set_xlabel("probability, %")
+    shown = percent(p, dist.stderr(p) or None)
+    ax.annotate(shown, (min(100 * p + error, 80), 0), textcoords="offset points", xytext=(6, 0), va="center")
+    interval = f" (95 % interval {percent(max(p - error / 100, 0))} to {percent(min(p + error / 100, 1))})" \
+        if error else ""
+    _title(ax, title, f"P({name}) = {shown}{interval}")
+    return ax
+
+
+def overlay(dists: Sequence[tuple[str, Distribution]], name: str, ax: Axes | None = None,
+            title: str | None = None) -> Axes:
+    """Draw several distributions' P(≥ k) curves on one axes, the legend below it (never over the data)."""
+    ax = _axes(ax, (8, 4.8 + 0.25 * len(dists)))
     for label, dist in dists:
         ax.step(dist.outcomes, dist.at_least_all * 100, where="mid", marker="o", label=label)
     ax.set_xlabel(name.replace("_", " "))
     ax.set_ylabel("P(≥ k), %")
     ax.set_ylim(0, 105)
-    ax.legend(frameon=False)
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0, -0.14), fontsize=8)
+    _title(ax, title, f"P({name.replace('_', ' ')} ≥ k)")
     return ax
 
 
 def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], label: str,
-            ax: Axes | None = None) -> Axes:
-    """Draw a matrix of values with labelled rows and columns and the value in each cell."""
+            ax: Axes | None = None, probability: bool = False) -> Axes:
+    """Draw a matrix of values with labelled rows and columns and the value in each cell
+    (in the one number style; as percentages when the values are probabilities)."""
     for what, count in (("rows", len(rows)), ("columns", len(columns))):
         if count > MAX_HEATMAP:
             raise InputError("plot", f"a heatmap of {count} {what}",
                              f"too large to draw (at most {MAX_HEATMAP}); choose fewer --attackers or --targets")
-    size = (min(max(6, 0.9 * len(columns) + 3), MAX_INCHES), min(max(4, 0.5 * len(rows) + 2), MAX_INCHES))
+    size = (min(max(8, 0.9 * len(columns) + 3), MAX_INCHES), min(max(4, 0.5 * len(rows) + 2), MAX_INCHES))
     ax = _axes(ax, size)
     image = ax.imshow(values, cmap="viridis", aspect="auto")
     ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right")
@@ -119,9 +143,11 @@ def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], lab
     if values.size <= 400:
         for (i, j), value in np.ndenumerate(values):
             if np.isfinite(value):
-                ax.text(j, i, f"{value:.3g}", ha="center", va="center", fontsize=8,
-                        color="white" if value < middle else "black")
-    ax.figure.colorbar(image, ax=ax, label=label)
+                ax.text(j, i, percent(value) if probability else number(value), ha="center", va="center",
+                        fontsize=8, color="white" if value < middle else "black")
+    bar = ax.figure.colorbar(image, ax=ax, label=label + (", %" if probability else ""))
+    if probability:
+        bar.ax.yaxis.set_major_formatter(lambda value, _: number(100 * value))
     return ax
 
 
@@ -138,41 +164,66 @@ def line(xs: Sequence[float], series: Sequence[tuple[str, Sequence[float]]], xla
     return ax
 
 
-def sweep_plot(found, statistic, ax: Axes | None = None) -> Axes:
+def sweep_plot(found, statistic, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Draw a sweep (`studies.Sweep`): the statistic against one varied option with 95 % error
-    bars, or a heatmap over two."""
+    bars (in % for a probability, with the goal's line and the value that reaches it), or a
+    heatmap over two."""
     from .attack import text
 
     values = [statistic.value(result) for result in found.results]
-    label = statistic.label(found.results[0].main)
+    label = statistic.label(found.results[0])
+    scale = 100 if statistic.is_probability(found.results[0]) else 1
     names = [name.replace("_", "-") for name in found.names]
     cells = [[text(value) for value in cell] for cell in found.cells]
     if len(names) == 1:
         xs = [cell[0] for cell in cells]
         numeric = all(_is_number(x) for x in xs)
         positions = [float(x) for x in xs] if numeric else list(range(len(xs)))
-        ax = line(positions, [(label, [v for v, _ in values])], names[0], label, ax=ax)
-        ax.errorbar(positions, [v for v, _ in values], yerr=[Z95 * e for _, e in values], fmt="none",
-                    ecolor="black", capsize=2)
+        ys = [scale * v for v, _ in values]
+        ax = line(positions, [(label, ys)], names[0], label + (", %" if scale == 100 else ""), ax=ax)
+        ax.errorbar(positions, ys, yerr=[scale * Z95 * e for _, e in values], fmt="none", ecolor="black", capsize=2)
+        if scale == 100:
+            ax.set_ylim(0, 105)
         if not numeric:
             ax.set_xticks(positions, xs)
         else:
             from matplotlib.ticker import MaxNLocator
 
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        subtitle = f"{label} by {names[0]}"
+        if found.goal is not None:
+            ax.axhline(scale * found.goal.target, color="#C44E52", linestyle="--", label=f"goal {found.goal}")
+            if found.reached is not None:
+                x, y = positions[found.reached], ys[found.reached]
+                ax.plot([x], [y], marker="o", markersize=12, markerfacecolor="none", color="#C44E52",
+                        label=f"{found.seek} {names[0]}: {xs[found.reached]}")
+                subtitle += f"; goal {found.goal}: {names[0]} = {xs[found.reached]}"
+            else:
+                subtitle += f"; goal {found.goal} not reached"
+            ax.legend(frameon=False, fontsize=8)
+        _title(ax, title, subtitle)
         return ax
     rows = list(dict.fromkeys(cell[0] for cell in cells))
     columns = list(dict.fromkeys(cell[1] for cell in cells))
     grid = np.full((len(rows), len(columns)), np.nan)
     for cell, (value, _) in zip(cells, values):
         grid[rows.index(cell[0]), columns.index(cell[1])] = value
-    return heatmap(grid, [f"{names[0]}={r}" for r in rows], [f"{names[1]}={c}" for c in columns], label, ax=ax)
+    ax = heatmap(grid, [f"{names[0]}={r}" for r in rows], [f"{names[1]}={c}" for c in columns], label, ax=ax,
+                 probability=scale == 100)
+    _title(ax, title, f"{label} by {names[0]} and {names[1]}")
+    return ax
 
 
 def grid_heatmap(found, statistic=None, ax: Axes | None = None) -> Axes:
     """Draw a roster grid (`grid.Grid`): a statistic per (attacker: weapon, target)."""
+    from .style import is_probability
+
     values, row_labels, column_labels, label = found.matrix(statistic)
-    ax = heatmap(values, row_labels, column_labels, label, ax=ax)
+    first = next(result for result in found.results if result is not None)
+    probability = is_probability(statistic) if isinstance(statistic, str) else \
+        (statistic is not None and statistic.is_probability(first))
+    ax = heatmap(values, row_labels, column_labels, label, ax=ax, probability=probability)
+    _title(ax, f"{found.game.title}: every weapon against every target", label)
     ax.set_xlabel("target")
     ax.set_ylabel("attacker: weapon")
     return ax

@@ -47,6 +47,12 @@ class Roll(Attack):
     COMMAND = "roll"
     ARGUMENTS = ("dice",)
 
+    def describe(self) -> str:
+        extra = self.extra
+        kept = f", maximised ×{extra}" if extra > 0 else f", minimised ×{-extra}" if extra < 0 else ""
+        counted = f", counting dice of {self.success}+" if self.success is not None else ""
+        return f"Roll {self.dice}{kept}{counted}"
+
     def __post_init__(self) -> None:
         for name in ("maximised", "minimised"):
             value = getattr(self, name)

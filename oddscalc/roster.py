@@ -160,6 +160,12 @@ class Roster:
     source: str
     units: tuple[Unit, ...]
 
+    def unit_fields(self, unit: Unit) -> dict[str, Any]:
+        """A unit as data: its game, name, points, every field, and its weapons' fields."""
+        return {"game": self.game.name, "source": self.source, "name": unit.name, "points": unit.points,
+                **dict(unit.values), "weapons": [{"name": weapon.name, **dict(weapon.values)}
+                                                 for weapon in unit.weapons]}
+
     def unit(self, name: str) -> Unit:
         """The unit called `name`."""
         return self.select([name], "unit")[0]
@@ -168,14 +174,15 @@ class Roster:
         """The named units (all when names is None), refusing names not in the roster."""
         if names is None:
             return self.units
-        known = {unit.name: unit for unit in self.units}
+        known = {unit.name.casefold(): unit for unit in self.units}  # names match whatever their case
         chosen = []
         for name in names:
-            if name not in known:
-                close = difflib.get_close_matches(name, known, 1)
+            if name.casefold() not in known:
+                close = difflib.get_close_matches(name, [unit.name for unit in self.units], 1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
-                raise InputError(option, name, f"no such unit in {self.source}{hint}; it has {', '.join(known)}")
-            chosen.append(known[name])
+                raise InputError(option, name, f"no such unit in {self.source}{hint}; it has "
+                                               f"{', '.join(unit.name for unit in self.units)}")
+            chosen.append(known[name.casefold()])
         return tuple(chosen)
 
 
@@ -230,9 +237,9 @@ def build(data: dict, source: str, game: Game) -> Roster:
         where = f"unit {name!r}" if isinstance(name, str) else f"unit #{index}"
         if not isinstance(name, str) or not name.strip():
             raise _fail(source, where, "name", "missing; every unit needs a name")
-        if name in seen:
+        if name.casefold() in seen:
             raise _fail(source, where, "name", "another unit has this name")
-        seen.add(name)
+        seen.add(name.casefold())
         values = _checked(raw, game.schema.unit, source, where)
         weapons = []
         for w_index, raw_weapon in enumerate(_tables(raw.get("weapon", []), source, where, "weapon"), 1):

@@ -70,9 +70,14 @@ class Statistic:
     def __str__(self) -> str:
         return f"{self.outcome}.{self.name}" if self.outcome else self.name
 
-    def label(self, main: str) -> str:
+    def label(self, result: engine.Result | str) -> str:
+        """The statistic in words for the outcomes of `result` (or its main outcome's name): P(kills ≥ 3)."""
+        main = result if isinstance(result, str) else result.main
+        events = () if isinstance(result, str) else result.events
         outcome = self.outcome or main
         kind, _, k = self.name.rpartition("_")
+        if outcome in events and (self.name == "mean" or self.name == "at_least_1" or self.name == "exactly_1"):
+            return f"P({outcome})"
         if kind == "at_least":
             return f"P({outcome} ≥ {k})"
         if kind == "at_most":
@@ -80,6 +85,12 @@ class Statistic:
         if kind == "exactly":
             return f"P({outcome} = {k})"
         return f"{self.name} {outcome}"
+
+    def is_probability(self, result: engine.Result) -> bool:
+        """Whether the statistic is a probability (drawn on a % axis)."""
+        outcome = self.outcome or result.main
+        return self.name.startswith(("at_least_", "at_most_", "exactly_")) or \
+            (self.name == "mean" and outcome in result.events)
 
     def check(self, outcomes: Sequence[str], option: str = "stat") -> None:
         """Refuse, before any work, a statistic of an outcome that the attacks do not have."""
@@ -131,8 +142,11 @@ class Goal:
 
 
 def summary_row(result: engine.Result, outcome: str, at_least: Iterable[int] = ()) -> dict[str, Any]:
-    """The statistics of one outcome as a flat row (for tidy tables)."""
+    """The statistics of one outcome as a flat row (for tidy tables); a yes/no outcome's is its probability."""
     dist = result[outcome]
+    if outcome in result.events:
+        p = dist.at_least(1)
+        return {"outcome": outcome, "probability": p, "probability_stderr": dist.stderr(p)}
     row: dict[str, Any] = {
         "outcome": outcome,
         "mean": dist.mean,
@@ -207,7 +221,7 @@ class Sweep:
         """Say what the goal found: (a note when it is reached, the one-line error when it is not)."""
         if self.goal is None:
             return None, None
-        name, label = self.names[0].replace("_", "-"), self.goal.statistic.label(self.results[0].main)
+        name, label = self.names[0].replace("_", "-"), self.goal.statistic.label(self.results[0])
         index = self.reached
         found = self.best if index is None else index
         value, error = self.goal.statistic.value(self.results[found])
@@ -313,7 +327,14 @@ def compare(attacks: Sequence[Any], *, outcome: str | None = None, trials: int =
     require(len(attacks) >= 2, "attacks", len(attacks), "expected at least two attacks to compare")
     for attack in attacks:
         require(outcome is None or outcome in attack.outcomes, "outcome", outcome,
-                f"{getattr(attack, 'COMMAND', type(attack).__name__)} has {', '.join(attack.outcomes)}")
+                f"{attack.describe()} has the outcomes {', '.join(attack.outcomes)}")
+    chosen = [outcome or attack.outcomes[0] for attack in attacks]
+    kinds = {name in getattr(attack, "events", ()) for attack, name in zip(attacks, chosen)}
+    require(len(kinds) == 1, "outcome", outcome or "the main outcomes",
+            "compares a yes/no outcome with a count: " + "; ".join(
+                f"#{i} {name} ({'yes/no' if name in getattr(attack, 'events', ()) else 'a count'})"
+                for i, (attack, name) in enumerate(zip(attacks, chosen), 1))
+            + "; give --outcome to compare outcomes of one kind")
     results, seed = run_cells(attacks, trials=trials, seed=seed, method=method, precision=precision,
                               workers=workers, scheduler=scheduler, progress=progress)
     outcomes = tuple(outcome or result.main for result in results)

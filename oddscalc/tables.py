@@ -1,7 +1,8 @@
 """Tables in every output format: terminal text, JSON, CSV, markdown and bbcode.
 
-One `Table` value and one renderer per format serve the query results here and the
-grids and sweeps of the studies. pandas enters only through `from_frame`.
+One `Table` value and one renderer per format serve the query results and the study
+rows. Numbers follow the one style of `style.py`; yes/no outcomes read as probabilities.
+Terminal text is drawn by Rich to a given width; pandas enters only through `frame`.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from . import __version__
 from .engine import Result
+from .style import clean, is_probability, number, percent
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-MAX_ROWS = 40  # a longer pmf shows only the rows at or above ROW_FLOOR
-ROW_FLOOR = 0.0005
+TAIL = 5e-5  # rows at either end of a pmf with P(= k) below this are left out, and a note says so
+WIDE = 100_000  # the width of text that is not going to a terminal: no wrapping
 
 
 class Format(str, Enum):
@@ -30,6 +32,24 @@ class Format(str, Enum):
     CSV = "csv"
     MARKDOWN = "markdown"
     BBCODE = "bbcode"
+
+
+def cell(value: Any) -> str:
+    """A value as a table cell shows it."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return number(value)
+    return str(value)
+
+
+def _numeric(text: str) -> bool:
+    head = text.split(" ± ")[0].rstrip("%").replace(",", "")
+    try:
+        float(head)
+        return True
+    except ValueError:
+        return head in ("-", "")
 
 
 @dataclass(frozen=True)
@@ -41,31 +61,38 @@ class Table:
     title: str = ""
     notes: tuple[str, ...] = field(default=())
 
-    def text(self) -> str:
-        cells = [list(self.columns)] + [[_cell(value) for value in row] for row in self.rows]
-        widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
-        # text columns read left to right; numbers (and number ± error) line up on the right
-        left = [all(isinstance(row[i], str) and not _numeric(row[i]) for row in self.rows) for i in range(len(widths))]
-        lines = [self.title] if self.title else []
-        for n, row in enumerate(cells):
-            lines.append("  ".join(c.ljust(w) if left[i] or n == 0 and left[i] else c.rjust(w)
-                                   for i, (c, w) in enumerate(zip(row, widths))).rstrip())
-            if n == 0:
-                lines.append("  ".join("-" * w for w in widths))
-        return "\n".join(lines + list(self.notes))
+    def text(self, width: int | None = None) -> str:
+        """Drawn by Rich within `width` columns (long cells fold); numbers line up on the right."""
+        from rich import box
+        from rich.console import Console
+        from rich.table import Table as RichTable
+        from rich.text import Text
+
+        cells = [[cell(value) for value in row] for row in self.rows]
+        table = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="", expand=False)
+        for i, column in enumerate(self.columns):
+            numeric = bool(cells) and all(_numeric(row[i]) for row in cells)
+            table.add_column(Text(column), justify="right" if numeric else "left", overflow="fold")
+        for row in cells:
+            table.add_row(*(Text(text) for text in row))
+        console = Console(file=io.StringIO(), width=width or WIDE, color_system=None, force_terminal=False,
+                          highlight=False, emoji=False, soft_wrap=False)
+        console.print(table)
+        drawn = [line.rstrip() for line in console.file.getvalue().splitlines()]
+        return "\n".join(([self.title] if self.title else []) + drawn + list(self.notes))
 
     def markdown(self) -> str:
         lines = [f"**{self.title}**", ""] if self.title else []
         lines.append("| " + " | ".join(self.columns) + " |")
         lines.append("|" + "|".join("---:" if i else ":---" for i in range(len(self.columns))) + "|")
-        lines += ["| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |" for row in self.rows]
+        lines += ["| " + " | ".join(cell(v).replace("|", "\\|") for v in row) + " |" for row in self.rows]
         return "\n".join(lines + [f"\n_{note}_" for note in self.notes])
 
     def bbcode(self) -> str:
         lines = [f"[b]{self.title}[/b]"] if self.title else []
         lines.append("[table]")
         lines.append("[tr]" + "".join(f"[th]{c}[/th]" for c in self.columns) + "[/tr]")
-        lines += ["[tr]" + "".join(f"[td]{_cell(v)}[/td]" for v in row) + "[/tr]" for row in self.rows]
+        lines += ["[tr]" + "".join(f"[td]{cell(v)}[/td]" for v in row) + "[/tr]" for row in self.rows]
         lines.append("[/table]")
         return "\n".join(lines + [f"[i]{note}[/i]" for note in self.notes])
 
@@ -76,56 +103,18 @@ class Table:
         writer.writerows(self.rows)
         return out.getvalue()
 
-    def render(self, fmt: Format) -> str:
+    def render(self, fmt: Format, width: int | None = None) -> str:
         if fmt is Format.JSON:
             return json.dumps([dict(zip(self.columns, row)) for row in self.rows], indent=2, default=_plain)
+        if fmt is Format.TABLE:
+            return self.text(width)
         return getattr(self, fmt.value)()
-
-
-def _numeric(text: str) -> bool:
-    head = text.split(" ± ")[0].rstrip("%")
-    try:
-        float(head)
-        return True
-    except ValueError:
-        return head in ("-", "")
 
 
 def _plain(value: Any) -> Any:
     if hasattr(value, "item"):
         return value.item()
     return str(value)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return ""
-        return _significant(value)
-    return str(value)
-
-
-def percent(p: float, stderr: float | None = None) -> str:
-    """Show a probability as a percentage, with its standard error when sampled."""
-    if p == 0:
-        text = "0%"
-    elif p < 5e-5:
-        text = f"{100 * p:.1e}%"
-    else:
-        text = f"{100 * p:.2f}%"
-    return f"{text} ± {100 * stderr:.2f}" if stderr else text
-
-
-def _significant(value: float) -> str:
-    """Four significant digits, without scientific notation for big totals."""
-    return f"{value:.1f}" if abs(value) >= 1e4 else f"{value:.4g}"
-
-
-def number(value: float, stderr: float | None = None) -> str:
-    text = _significant(value)
-    return f"{text} ± {stderr:.2g}" if stderr else text
 
 
 def provenance(method: str, trials: int | None, seed: int | None, per_cell: bool = False) -> str:
@@ -141,43 +130,57 @@ def describe(result: Result) -> str:
     return provenance(result.method, result.trials, result.seed)
 
 
+# --- a query's answer ------------------------------------------------------------------
+
+
+def shown_values(distribution) -> tuple[list[int], str | None]:
+    """The values a pmf table shows, and a note saying what the one tail rule left out.
+
+    The rule: rows at either end whose P(= k) is below TAIL (0.005 %) are not shown.
+    """
+    ks = [int(k) for k in distribution.outcomes if distribution.pmf[k] > 0]
+    kept = [k for k in ks if distribution.pmf[k] >= TAIL]
+    if not kept or len(kept) == len(ks):
+        return ks, None
+    low, high = kept[0], kept[-1]
+    shown = [k for k in ks if low <= k <= high]
+    below, above = distribution.at_most(low - 1), distribution.at_least(high + 1)
+    parts = ([f"below {low}"] if below > 0 else []) + ([f"above {high}"] if above > 0 else [])
+    return shown, f"not shown: values {' and '.join(parts)}, together {percent(below + above)} (each under {percent(TAIL)})"
+
+
 def pmf_table(result: Result, name: str | None = None) -> Table:
-    """The main outcome (or `name`): k, P(= k), P(≥ k), with standard errors when sampled."""
+    """One outcome (the main one by default): k, P(= k), P(≥ k), with standard errors when sampled."""
     name = name or result.main
     distribution = result[name]
     sampled = not distribution.exact
-    ks = [k for k in distribution.outcomes if distribution.pmf[k] > 0]
-    notes: tuple[str, ...] = ()
-    if len(ks) > MAX_ROWS:
-        ks = [k for k in ks if distribution.pmf[k] >= ROW_FLOOR]
-        notes = (f"rows with P(= k) below {percent(ROW_FLOOR)} are not shown",)
+    ks, note = shown_values(distribution)
     rows = []
     for k in ks:
         p, at_least = distribution.probability(k), distribution.at_least(k)
-        rows.append(
-            (
-                int(k),
-                percent(p, distribution.stderr(p) if sampled else None),
-                percent(at_least, distribution.stderr(at_least) if sampled else None),
-            )
-        )
-    return Table((name, "P(= k)", "P(≥ k)"), tuple(rows), notes=notes)
+        rows.append((k, percent(p, distribution.stderr(p) if sampled else None),
+                     percent(at_least, distribution.stderr(at_least) if sampled else None)))
+    return Table((name, "P(= k)", "P(≥ k)"), tuple(rows), notes=(note,) if note else ())
+
+
+def event_table(result: Result, names: Sequence[str] | None = None) -> Table:
+    """The yes/no outcomes as probabilities: P(broken) 57.78% ± 0.05."""
+    rows = []
+    for name in names if names is not None else [n for n in result.outcomes if n in result.events]:
+        distribution = result[name]
+        p = distribution.at_least(1)
+        rows.append((f"P({name})", percent(p, distribution.stderr(p) or None)))
+    return Table(("event", "probability"), tuple(rows))
 
 
 def summary_table(result: Result) -> Table:
-    """Every outcome: mean (± standard error), sd, median, 10th and 90th percentiles."""
+    """Every outcome that counts something: mean (± standard error), sd, median, 10th and 90th percentiles."""
     rows = []
     for name, distribution in result.outcomes.items():
-        rows.append(
-            (
-                name,
-                number(distribution.mean, distribution.mean_stderr or None),
-                number(distribution.sd),
-                distribution.median,
-                distribution.quantile(0.1),
-                distribution.quantile(0.9),
-            )
-        )
+        if name in result.events:
+            continue
+        rows.append((name, number(distribution.mean, distribution.mean_stderr or None), number(distribution.sd),
+                     distribution.median, distribution.quantile(0.1), distribution.quantile(0.9)))
     return Table(("outcome", "mean", "sd", "median", "p10", "p90"), tuple(rows))
 
 
@@ -204,25 +207,26 @@ def verification_notes(result: Result) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def result_json(result: Result, command: str) -> dict[str, Any]:
-    """The JSON object of the command-line contract."""
+def _figures(result: Result, values: Sequence[float]) -> list[float]:
+    """Floats for machines: exact ones cleaned of float noise (7.0, not 6.999999999999999)."""
+    return [clean(float(v)) if result.method == "exact" else float(v) for v in values]
+
+
+def result_json(result: Result, command: str, description: str | None = None) -> dict[str, Any]:
+    """The JSON object of the command-line contract (and its second-round additions)."""
     outcomes = {}
     for name, distribution in result.outcomes.items():
-        outcomes[name] = {
-            "mean": distribution.mean,
-            "sd": distribution.sd,
-            "mean_stderr": distribution.mean_stderr,
-            "pmf": distribution.pmf.tolist(),
-            "at_least": distribution.at_least_all.tolist(),
-        }
-    data: dict[str, Any] = {
-        "oddscalc": __version__,
-        "command": command,
-        "method": result.method,
-        "trials": result.trials,
-        "seed": result.seed,
-        "outcomes": outcomes,
-    }
+        mean, sd = _figures(result, [distribution.mean, distribution.sd])
+        outcomes[name] = {"mean": mean, "sd": sd, "mean_stderr": distribution.mean_stderr,
+                          "pmf": _figures(result, distribution.pmf), "at_least": _figures(result, distribution.at_least_all)}
+        if name in result.events:
+            probability = distribution.at_least(1)
+            outcomes[name]["probability"] = _figures(result, [probability])[0]
+            outcomes[name]["probability_stderr"] = distribution.stderr(probability)
+    data: dict[str, Any] = {"oddscalc": __version__, "command": command}
+    if description:
+        data["description"] = description
+    data.update({"method": result.method, "trials": result.trials, "seed": result.seed, "outcomes": outcomes})
     if result.precision_reached is not None:
         data["precision_reached"] = result.precision_reached
     if result.verification:
@@ -234,51 +238,69 @@ def result_json(result: Result, command: str) -> dict[str, Any]:
 
 
 def result_csv(result: Result) -> str:
-    """Tidy rows, one per outcome and value: P(= k), P(≥ k) and their standard errors."""
+    """Tidy rows, one per outcome and value: P(= k), P(≥ k), their standard errors, and how they were made."""
     rows = []
     for name, distribution in result.outcomes.items():
-        at_least = distribution.at_least_all
-        for k, p in enumerate(distribution.pmf):
-            rows.append(
-                (name, k, repr(float(p)), repr(float(at_least[k])), distribution.stderr(p), distribution.stderr(at_least[k]))
-            )
-    columns = ("outcome", "k", "probability", "at_least", "probability_stderr", "at_least_stderr")
+        pmf, at_least = _figures(result, distribution.pmf), _figures(result, distribution.at_least_all)
+        for k in range(len(pmf)):
+            rows.append((name, k, repr(pmf[k]), repr(at_least[k]), distribution.stderr(pmf[k]),
+                         distribution.stderr(at_least[k]), result.method, result.trials, result.seed))
+    columns = ("outcome", "k", "probability", "at_least", "probability_stderr", "at_least_stderr", "method",
+               "trials", "seed")
     return Table(columns, tuple(rows)).csv()
 
 
-def render_result(result: Result, fmt: Format, command: str) -> str:
-    """Render a query result in one of the five formats."""
+def render_result(result: Result, fmt: Format, command: str, description: str = "", outcome: str | None = None,
+                  notes: Sequence[str] = (), width: int | None = None) -> str:
+    """Render a query's answer: its description and command, the detail of one outcome (the main one
+    by default: a pmf table, or a probability for a yes/no outcome), and every outcome in brief."""
     if fmt is Format.JSON:
-        return json.dumps(result_json(result, command), indent=2)
+        return json.dumps(result_json(result, command, description), indent=2)
     if fmt is Format.CSV:
         return result_csv(result)
-    title = f"{command}\n{describe(result)}"
-    pieces = [pmf_table(result), summary_table(result)]
-    notes = verification_notes(result)
+    outcome = outcome or result.main
+    detail = event_table(result, [outcome]) if outcome in result.events else pmf_table(result, outcome)
+    pieces = [detail, summary_table(result)]
+    others = [name for name in result.outcomes if name in result.events and name != outcome]
+    if others:
+        pieces.append(event_table(result, others))
+    pieces = [piece for piece in pieces if piece.rows]
+    notes = [*verification_notes(result), *notes]
+    head = [description] if description else []
     if fmt is Format.TABLE:
-        body = "\n\n".join(piece.text() for piece in pieces)
-        return "\n".join([title, "", body, *([""] + list(notes) if notes else [])])
+        body = "\n\n".join(piece.text(width) for piece in pieces)
+        return "\n".join([*head, command, describe(result), "", body, *([""] + notes if notes else [])])
     if fmt is Format.MARKDOWN:
-        head = f"`{command}`  \n{describe(result)}"
-        body = "\n\n".join(piece.markdown() for piece in pieces)
-        return "\n\n".join([head, body, *notes])
-    head = f"[code]{command}[/code]\n{describe(result)}"
-    return "\n\n".join([head, *(piece.bbcode() for piece in pieces), *notes])
+        title = [f"**{description}**  "] if description else []
+        return "\n\n".join(["\n".join([*title, f"`{command}`  ", describe(result)]),
+                            *(piece.markdown() for piece in pieces), *notes])
+    title = [f"[b]{description}[/b]"] if description else []
+    return "\n\n".join(["\n".join([*title, f"[code]{command}[/code]", describe(result)]),
+                        *(piece.bbcode() for piece in pieces), *notes])
+
+
+# --- a study's rows ----------------------------------------------------------------------
 
 
 def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, header: dict[str, Any],
-                notes: Sequence[str] = (), extra: dict[str, Any] | None = None) -> str:
-    """Render a study's tidy rows with a header saying how they were made."""
+                notes: Sequence[str] = (), extra: dict[str, Any] | None = None, width: int | None = None) -> str:
+    """Render a study's tidy rows with a header saying how they were made.
+
+    JSON and CSV keep every column and the raw figures (probabilities from 0 to 1); text
+    shows `value ± error` in one cell, and probabilities as percentages.
+    """
     if fmt is Format.JSON:
         data = {"oddscalc": __version__, **header, "rows": list(rows), **(extra or {})}
         return json.dumps(data, indent=2, default=_plain)
     if fmt is Format.CSV:
-        return Table(tuple(columns), tuple(tuple(row.get(c, "") for c in columns) for row in rows)).csv()
-    table = _with_errors(columns, rows)
+        how = {"method": header.get("method"), "seed": header.get("seed")}
+        columns = [*columns, *(c for c in how if c not in columns)]
+        return Table(tuple(columns), tuple(tuple({**how, **row}.get(c, "") for c in columns) for row in rows)).csv()
+    table = readable(columns, rows)
     method = header.get("method")
     line = f"oddscalc {__version__}" if method is None else provenance(method, header["trials"], header["seed"], True)
     if fmt is Format.TABLE:
-        return "\n".join([header["command"], line, "", table.text(), *([""] + list(notes) if notes else [])])
+        return "\n".join([header["command"], line, "", table.text(width), *([""] + list(notes) if notes else [])])
     if fmt is Format.MARKDOWN:
         return "\n\n".join([f"`{header['command']}`  \n{line}", table.markdown(), *notes])
     return "\n\n".join([f"[code]{header['command']}[/code]\n{line}", table.bbcode(), *notes])
@@ -288,8 +310,8 @@ def _error_column(column: str) -> str:
     return "mean_stderr" if column == "mean" else f"{column}_stderr"
 
 
-def _with_errors(columns: Sequence[str], rows: Sequence[dict]) -> Table:
-    """For people: show `value ± stderr` in one cell instead of two columns."""
+def readable(columns: Sequence[str], rows: Sequence[dict]) -> Table:
+    """For people: `value ± stderr` in one cell instead of two columns, probabilities as percentages."""
     shown = [c for c in columns if not (c.endswith("_stderr") and c.removesuffix("_stderr") in columns)
              and not (c == "mean_stderr" and "mean" in columns)]
     cells = []
@@ -297,7 +319,13 @@ def _with_errors(columns: Sequence[str], rows: Sequence[dict]) -> Table:
         line = []
         for column in shown:
             value, error = row.get(column, ""), row.get(_error_column(column))
-            line.append(f"{_cell(value)} ± {error:.2g}" if isinstance(value, float) and error else value)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    (isinstance(value, float) and math.isnan(value)):
+                line.append(value)
+            elif is_probability(column):
+                line.append(percent(value, error or None))
+            else:
+                line.append(number(value, error or None) if isinstance(value, float) or error else value)
         cells.append(tuple(line))
     return Table(tuple(shown), tuple(cells))
 

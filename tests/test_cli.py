@@ -21,7 +21,8 @@ def test_table_format(capsys):
 def test_json_schema(capsys):
     result = run(capsys, "roll", "2d6", "--maximised", "1", "--trials", "1e4", "--seed", "5", "--format", "json")
     data = result.json()
-    assert set(data) == {"oddscalc", "command", "method", "trials", "seed", "outcomes"}
+    assert set(data) == {"oddscalc", "command", "description", "method", "trials", "seed", "outcomes"}
+    assert data["description"] == "Roll 2d6, maximised ×1"
     assert data["oddscalc"] == __version__
     assert data["command"] == "oddscalc roll 2d6 --maximised 1 --trials 1e4 --seed 5"
     assert data["method"] == "monte-carlo" and data["trials"] == 10_000 and data["seed"] == 5

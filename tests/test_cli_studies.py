@@ -149,12 +149,11 @@ def roster(tmp_path):
 def test_grid_ranks_every_weapon_against_every_target(capsys, roster):
     data = run(capsys, "grid", roster, "--exact", "--format", "json").json()
     rows = data["rows"]
-    assert len(rows) == 9  # 3 weapons x 3 targets
-    ranked = [row for row in rows if row["mean"] is not None]
-    assert [row["rank"] for row in rows] == list(range(1, 10))
-    assert all(a["per_100_points"] >= b["per_100_points"] for a, b in zip(ranked, ranked[1:]))
-    cannons_on_marines = next(r for r in rows if r["weapon"] == "Cannons" and r["target"] == "Marines")
-    assert cannons_on_marines["mean"] is None  # AT only: it cannot shoot infantry
+    assert len(rows) + len(data["cannot_hurt"]) == 9  # 3 weapons x 3 targets
+    assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
+    assert all(a["per_100_points"] >= b["per_100_points"] for a, b in zip(rows, rows[1:]))
+    # AT only: the cannons cannot shoot infantry, so that pair is listed apart, not ranked
+    assert {"attacker": "Tanks", "weapon": "Cannons", "target": "Marines"} in data["cannot_hurt"]
     missiles_on_tanks = next(r for r in rows if r["weapon"] == "Missiles" and r["target"] == "Tanks")
     # 6 shots at AT 6+, armour 4+: each shot kills with 1/6 · 1/2, at most one kill per unit hit first
     assert missiles_on_tanks["per_100_points"] == pytest.approx(missiles_on_tanks["mean"] / 3)
@@ -199,9 +198,10 @@ def test_grid_in_series_equals_in_parallel(capsys, roster):
 
 def test_profiles_lists_units(capsys, roster):
     data = run(capsys, "profiles", "--file", roster, "--format", "json").json()
-    assert [row["unit"] for row in data["rows"]] == ["Marines", "Tanks", "Artillery"]
-    assert "BP 3" in data["rows"][2]["weapons"]
-    assert run(capsys, "profiles", "--game", "epic").code == 0
+    assert [unit["name"] for unit in data["units"]] == ["Marines", "Tanks", "Artillery"]
+    assert data["units"][2]["weapons"][0]["bp"] == 3 and data["units"][0]["armour"] == 4  # the fields, not words
+    text = run(capsys, "profiles", "--file", roster).out
+    assert "BP 3" in text and "Marines" in text
 
 
 @pytest.mark.parametrize(
@@ -287,7 +287,7 @@ def test_a_verification_that_fails_names_the_cells_and_keeps_the_table(capsys, m
     monkeypatch.setattr(Barrage, "pmfs", wrong)
     result = run(capsys, "grid", "--game", "epic", "--verify", "--trials", "2e4", "--seed", "3")
     assert result.code == 1
-    assert "cdf_gap" in result.out and "Whirlwind barrage" in result.out
+    assert "cdf_gap" in result.out and "dkw_bound" in result.out and "Whirlwind barrage" in result.out
     (line,) = result.err.strip().splitlines()
     assert line.startswith("verify: ") and "outside the DKW bound" in line and "Whirlwind barrage" in line
 

@@ -48,7 +48,8 @@ def test_the_distribution_plot_draws_the_pmf_as_bars():
     drawn = bars(ax)
     assert [round(bar.get_x() + bar.get_width() / 2) for bar in drawn] == list(range(2, 13))
     assert [bar.get_height() for bar in drawn] == pytest.approx(100 * WAYS / 36)
-    assert ax.get_xlabel() == "sum" and "P(= k)" in ax.get_ylabel()
+    assert ax.get_xlabel() == "sum" and ax.get_ylabel() == "probability, %"
+    assert len(ax.figure.axes) == 1  # one y-axis: the bars and the P(≥ k) curve share it, both in %
 
 
 def test_the_distribution_plot_draws_the_at_least_curve():
@@ -58,9 +59,30 @@ def test_the_distribution_plot_draws_the_at_least_curve():
     assert line.get_ydata() == pytest.approx([100 * WAYS[k:].sum() / 36 for k in range(11)])
 
 
-def test_the_title_says_the_mean_and_sd():
+def test_the_title_is_the_attack_in_words_then_the_mean_and_sd():
+    ax = plots.distribution(two_d6(), "sum", title="Roll 2d6")
+    assert ax.get_title(loc="left") == "Roll 2d6\nsum: mean 7, sd 2.415"
+    assert plots.distribution(two_d6(20_000), "sum").get_title(loc="left").startswith("sum: mean 7.0")
+
+
+def test_small_tails_are_labelled_with_their_digits():
     ax = plots.distribution(two_d6(), "sum")
-    assert ax.get_title(loc="left") == "sum: mean 7, sd 2.42"
+    labels = [text.get_text() for text in ax.texts]
+    assert labels[0] == "100%" and labels[-1] == "2.778%" and "0%" not in labels
+
+
+def test_a_yes_no_outcome_is_drawn_as_its_probability_with_its_interval():
+    sampled = Distribution.from_counts(np.array([4000, 6000]))
+    ax = plots.event(sampled, "broken", title="Epic barrage: 6 BP on 3 units, armour 4+")
+    (bar,) = bars(ax)
+    assert bar.get_width() == pytest.approx(60.0)
+    (container,) = [c for c in ax.containers if getattr(c, "errorbar", None) is not None]
+    (segment,) = container.errorbar.lines[2][0].get_segments()
+    half = abs(segment[1][0] - segment[0][0]) / 2
+    assert half == pytest.approx(100 * 1.96 * (0.6 * 0.4 / 10_000) ** 0.5)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["P(broken)"] and ax.get_xlim() == (0, 100)
+    assert ax.get_title(loc="left").startswith("Epic barrage: 6 BP on 3 units, armour 4+\nP(broken) = 60.00% ± 0.49")
+    assert "95 % interval 59.04% to 60.96%" in ax.get_title(loc="left")
 
 
 def test_a_sampled_distribution_has_95_percent_error_bars():
@@ -80,6 +102,8 @@ def test_the_overlay_draws_each_at_least_curve_with_its_label():
     assert lines["2d6"].get_ydata() == pytest.approx(100 * plain.at_least_all)
     assert lines["maximised"].get_ydata() == pytest.approx(100 * maximised.at_least_all)
     assert [text.get_text() for text in ax.get_legend().get_texts()] == ["2d6", "maximised"]
+    legend = ax.get_legend().get_window_extent(ax.figure.canvas.get_renderer())
+    assert legend.y1 <= ax.get_window_extent().y0  # below the axes: it never covers a curve
 
 
 def test_the_heatmap_shows_each_value_in_its_cell():
@@ -114,3 +138,22 @@ def test_save_writes_atomically_and_leaves_nothing_on_failure(tmp_path):
     with pytest.raises(InputError):
         plots.save(plots.distribution(two_d6(), "sum").figure, tmp_path / "plot.gif")
     assert sorted(os.listdir(tmp_path)) == ["plot.png"]
+
+
+def test_a_sweep_plot_has_a_title_a_percent_axis_and_the_goal():
+    from oddscalc import studies
+    from oddscalc.roll import HitAndSave
+
+    goal = studies.Goal.parse("at_least_2>=0.5")
+    found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 8)}, goal=goal, method="exact")
+    ax = plots.sweep_plot(found, goal.statistic, title="10 dice hit 4+, save 5+")
+    line = ax.get_lines()[0]
+    chances = [1 - (2 / 3) ** n - n * (1 / 3) * (2 / 3) ** (n - 1) for n in range(1, 8)]
+    assert list(line.get_ydata()) == pytest.approx([100 * c for c in chances])
+    assert ax.get_ylabel() == "P(unsaved ≥ 2), %" and ax.get_ylim() == (0, 105)
+    goal_line = [g for g in ax.get_lines() if g.get_label() == "goal at_least_2>=0.5"][0]
+    assert list(goal_line.get_ydata()) == [50, 50]
+    marked = [g for g in ax.get_lines() if g.get_label() == "smallest dice: 5"][0]
+    assert list(marked.get_xdata()) == [5.0]
+    assert ax.get_title(loc="left") == ("10 dice hit 4+, save 5+\nP(unsaved ≥ 2) by dice; goal at_least_2>=0.5: "
+                                        "dice = 5")

@@ -5,6 +5,7 @@ Each case is one attacker weapon against one target, written as roster fields; t
 expected value is worked out by hand from docs/rules.md in Fractions.
 """
 
+import shlex
 from fractions import Fraction as F
 from math import comb
 
@@ -12,8 +13,11 @@ import pytest
 from clirun import exact_json, run
 
 from oddscalc import games, pmf
+from oddscalc.cli import root_command
+from oddscalc.cli.options import parse_query
 from oddscalc.errors import InputError
 from oddscalc.grid import grid_rows, matchups, run_grid
+from oddscalc.style import clean
 
 P = F(1, 3)  # the Dust die
 
@@ -279,24 +283,25 @@ def test_the_cells_cover_every_kind_of_attack():
 
 @pytest.mark.parametrize("label, attack", CELLS, ids=[label for label, _ in CELLS])
 def test_a_cell_equals_its_query_exactly(capsys, label, attack):
-    """Run the cell's query as a user would; its exact answer equals the cell's, every outcome."""
+    """Run the cell's query as a user would; its exact answer equals the cell's, every outcome:
+    the same rationals, and the same figures in the JSON a user reads."""
     query = attack.query()
     assert query.startswith("oddscalc ")
-    import shlex
-
+    parsed = parse_query(root_command(), query).attack
+    rationals = parsed.exact(fractions=True)
+    assert all(list(rationals[name]) == list(pmf_) for name, pmf_ in attack.exact(fractions=True).items())
     data = exact_json(capsys, *shlex.split(query)[1:])
-    expected = attack.exact()
     assert list(data["outcomes"]) == list(attack.outcomes)
-    for name, pmf_ in expected.items():
+    for name, pmf_ in attack.exact().items():
         shown = data["outcomes"][name]["pmf"]
-        assert shown == pmf.trim(pmf_).tolist(), name
+        assert shown == [clean(p) for p in pmf.trim(pmf_)], name
 
 
 def test_a_query_that_differs_gives_a_different_answer(capsys):
     """The check above can fail: a cell with count 2 is not the query without it."""
     _, pair = cell("dust", DUST_A, "incendiary = 1\ncount = 2", DUST_T)
     data = exact_json(capsys, "dust", "incendiary", "1", "--models", "4")
-    assert data["outcomes"]["damage"]["pmf"] != pmf.trim(pair.attack.exact()["damage"]).tolist()
+    assert data["outcomes"]["damage"]["pmf"] != [clean(p) for p in pmf.trim(pair.attack.exact()["damage"])]
 
 
 def test_show_query_prints_the_column(capsys):

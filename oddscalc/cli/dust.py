@@ -3,6 +3,7 @@
 Each query's options are its attack's fields (see `options.field_options`); this module
 adds the arguments, the board options of `dust attack` and the help."""
 
+import json
 from typing import Annotated, Optional
 
 import typer
@@ -23,6 +24,7 @@ from ..dust import (
     parse_per_model,
 )
 from ..errors import InputError
+from ..tables import Format, Table
 from .errors import input_error
 from .options import examples_epilog, option, query
 
@@ -53,7 +55,15 @@ def _argument(name: str, metavar: str, help: str) -> object:
     return option(name, Annotated[str, typer.Argument(metavar=metavar, help=help)])
 
 
-query(app, "dust attack", WeaponLine, skip=["save"], extra=BOARD, build=on_board, examples=[
+def attack_on_board(**options) -> tuple[WeaponLine, tuple[str, ...]]:
+    """The weapon line (docs/rules.md §1.12), and a note when the map gave the target its cover."""
+    line = on_board(**options)
+    taken = options.get("board") is not None and options.get("save") is None and line.save is not CoverSave.NONE
+    return line, ((f"note: the target's {line.save.value}-save comes from the map: it stands in cross terrain "
+                   "(soft cover); --save none would remove it",) if taken else ())
+
+
+query(app, "dust attack", WeaponLine, skip=["save"], extra=BOARD, build=attack_on_board, examples=[
     "oddscalc dust attack --dice 4 --sustained --exact",
     "oddscalc dust attack --dice 3 --damage 2 --burst --save miss",
     "oddscalc dust attack --dice 2 --damage 3 --artillery indirect --indirect-success blank",
@@ -109,13 +119,23 @@ def los(
     to_square: Annotated[str, typer.Option("--to", metavar="SQ", help="The target's square, like F5.")],
     target: Annotated[Kind, typer.Option("--target", help="What the target is, for its cover.")] = Kind.SOLDIER,
     corner: Annotated[Corner, typer.Option("--corner", help=CORNER)] = Corner.BOTH,
+    output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table (words), json, csv, "
+                                                                                "markdown or bbcode.")] = Format.TABLE,
 ) -> None:
     from ..dust import Board, line_of_sight
-    from ..dust.board import sight_report
+    from ..dust.board import sight_facts, sight_report
 
     try:
         chart = Board.load(board, "board")
         source, goal = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
-        typer.echo(sight_report(chart, line_of_sight(chart, source, goal, target, corner), target, corner))
+        sight = line_of_sight(chart, source, goal, target, corner)
     except InputError as error:
         raise input_error(error) from None
+    if output_format is Format.TABLE:
+        typer.echo(sight_report(chart, sight, target, corner))
+    elif output_format is Format.JSON:
+        typer.echo(json.dumps(sight_facts(chart, sight, target, corner), indent=2))
+    else:
+        facts = {key: "; ".join(value) if isinstance(value, list) else value
+                 for key, value in sight_facts(chart, sight, target, corner).items()}
+        typer.echo(Table(tuple(facts), (tuple(facts.values()),)).render(output_format))

@@ -119,8 +119,12 @@ COMMON = [
         "--verify", help="Run both ways; report the largest CDF gap against the DKW bound.")], False),
     option("threads", Annotated[Optional[int], typer.Option(
         "--threads", parser=parse_count, metavar="T", help="Threads to sample with (default: every core).")], None),
+    option("outcome", Annotated[Optional[str], typer.Option(
+        "--outcome", metavar="NAME", help="The outcome the table's detail and the plot show (default: the main "
+                                          "one).")], None),
 ]
-COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--format", "--plot", "--precision", "--verify", "--threads")
+COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--format", "--plot", "--precision", "--verify", "--threads",
+                  "--outcome")
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,7 @@ class Common:
     precision: Optional[float] = None
     verify: bool = False
     threads: Optional[int] = None
+    outcome: Optional[str] = None
 
     @classmethod
     def take(cls, options: dict[str, Any]) -> Common:
@@ -150,6 +155,14 @@ class Common:
             raise OptionError(self.precision, "--precision applies to sampling; drop it or drop --exact",
                               hint="--precision")
         return Method.EXACT if self.exact else Method.VERIFY if self.verify else Method.MONTE_CARLO
+
+    def outcome_of(self, attacks: Sequence[Any]) -> Optional[str]:
+        """The outcome asked for with --outcome, refused unless every attack has it."""
+        for attack in attacks:
+            if self.outcome is not None and self.outcome not in attack.outcomes:
+                raise OptionError(self.outcome, f"{attack.describe()} has the outcomes {', '.join(attack.outcomes)}",
+                                  hint="--outcome")
+        return self.outcome
 
     def check(self) -> None:
         """Refuse bad common options before any work is done, whatever the method."""
@@ -275,7 +288,9 @@ def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str
     def run(common: Common, **options: Any) -> int:
         from .output import answer
 
-        return answer(make(**options), common)
+        built = make(**options)  # an attack, or (attack, notes) when the builder has something to say
+        attack, notes = built if isinstance(built, tuple) else (built, ())
+        return answer(attack, common, notes)
 
     run.__signature__ = inspect.Signature(parameters)
     command(group, path, run, examples=examples, help=help)
@@ -334,6 +349,7 @@ def parse_query(root: Any, text: str, blame: str = "QUERY", extra: Sequence[str]
     try:
         context = click_command.make_context(found.path, [*rest, *extra], resilient_parsing=False)
         attack = found.build(**{name: context.params[name] for name in found.names})
+        attack = attack[0] if isinstance(attack, tuple) else attack
     except InputError as error:
         raise OptionError(text, _message(input_error(error)), hint=blame) from None
     except click_errors.ClickException as error:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import sys
 import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import typer
 
@@ -74,24 +75,24 @@ def progress_bar(label: str = "sampling") -> Iterator[Optional[Callable[[int, in
             bar.close()
 
 
-def command_line() -> str:
-    """The command as typed, without --format (for JSON and plot captions)."""
+def command_line(without: Sequence[str] = ("--format",)) -> str:
+    """The command as typed, without --format (for JSON) and --plot (for a plot's caption)."""
     context = get_current_context(silent=True)
     args = context.find_root().obj if context is not None and context.find_root().obj is not None else sys.argv[1:]
     kept, skip = [], False
     for arg in args:
         if skip:
             skip = False
-        elif arg == "--format":
+        elif arg in without:
             skip = True
-        elif not arg.startswith("--format="):
+        elif not any(arg.startswith(f"{option}=") for option in without):
             kept.append(arg)
     return "oddscalc " + shlex.join(kept)
 
 
 def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: bool = False) -> str:
-    """A plot's footer: the command, then how it was made."""
-    return f"{command_line()}  ·  {provenance(method, trials, seed, per_cell)}"
+    """A plot's footer: the command (without --plot and --format), then how it was made."""
+    return f"{command_line(('--format', '--plot'))}  ·  {provenance(method, trials, seed, per_cell)}"
 
 
 def save_plot(draw: Callable[[], Any], path: Path, footer: str) -> Optional[str]:
@@ -133,19 +134,26 @@ def finish(text: str, *, plot: Optional[tuple[Callable[[], Any], Path, str]] = N
     return 0
 
 
-def answer(attack: Any, common: Common) -> int:
+def width() -> Optional[int]:
+    """The terminal's width when the answer goes to one (tables fit it); None when piped (no wrapping)."""
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+def answer(attack: Any, common: Common, notes: Sequence[str] = ()) -> int:
     """Run an attack as the common options say, print the answer, save the plot."""
     common.check()
+    outcome = common.outcome_of([attack]) or attack.outcomes[0]
     with progress_bar() as progress:
         result = engine.run(attack, common.trials, common.seed, common.method.value, common.precision,
                             common.threads, progress)
-    command = command_line()
-    text = render_result(result, common.output_format, command)
+    command, description = command_line(), attack.describe()
+    text = render_result(result, common.output_format, command, description, outcome, notes, width())
 
     def draw() -> Any:
         from .. import plots
 
-        return plots.distribution(result[result.main], result.main)
+        drawing = plots.event if outcome in result.events else plots.distribution
+        return drawing(result[outcome], outcome, title=description)
 
     plot = (draw, common.plot, caption(result.method, result.trials, result.seed)) if common.plot else None
     failed = None if result.verified else (f"verify: the sampled CDF is outside the DKW bound for "

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import json
 from pathlib import Path
 from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
+from .. import __version__
 from ..cells import outside_bounds
 from ..errors import InputError
+from ..grid import KEY_COLUMNS
 from ..tables import Format, precision_note
 from .errors import OptionError
 from .options import Common, blank_context, command, command_for, convert, option_of
@@ -21,6 +24,27 @@ def _names(values: Optional[list]) -> Optional[list]:
     if not values:
         return None
     return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def shown_columns(rows: list[dict], sort: str, chosen: Optional[str], wide: bool, show_query: bool,
+                  all_outcomes: bool, ks: list[int]) -> list[str]:
+    """The columns a text grid shows: its key columns (they fit a terminal), --columns, or all with --wide."""
+    every = list(dict.fromkeys(key for row in rows for key in row))
+    if wide:
+        return every
+    if chosen is not None:
+        names = [name.strip() for name in chosen.split(",") if name.strip()]
+        unknown = [name for name in names if name not in every]
+        if unknown or not names:
+            raise OptionError(chosen, f"expected columns among {', '.join(c for c in every if not c.endswith('_stderr'))}",
+                              hint="--columns")
+        keys = names
+    else:
+        keys = [*KEY_COLUMNS[:4], *(["outcome"] if all_outcomes else []), *KEY_COLUMNS[4:], sort,
+                "trials", "precision_reached", "cdf_gap", "dkw_bound", "verified"]  # when --precision, --verify
+        keys = [key for key in dict.fromkeys(keys) if key in every]
+    keys += ["query"] if show_query and "query" not in keys else []
+    return [*keys, *(f"{key}_stderr" for key in keys if f"{key}_stderr" in every or key == "mean")]
 
 
 def read_settings(texts: list[str], attacks: list) -> list[tuple[str, Any]]:
@@ -66,8 +90,14 @@ def grid(
         "--sort", metavar="COLUMN",
         help="Rank by this column, highest first: mean, p_kill, per_100_points, at_least_K ... (default: "
              "per_100_points when every attacker has points, else mean).")] = None,
-    stat: Annotated[Optional[str], typer.Option("--stat", metavar="STAT",
-                                                help="The statistic of the heatmap (default: mean).")] = None,
+    stat: Annotated[Optional[str], typer.Option(
+        "--stat", metavar="STAT",
+        help="The statistic of the heatmap (default: mean): any column a grid ranks by (p_kill, per_100_points, "
+             "at_least_K ...) or a statistic of an outcome (broken.at_least_1).")] = None,
+    columns: Annotated[Optional[str], typer.Option(
+        "--columns", metavar="A,B", help="The columns a text table shows (default: rank, attacker, weapon, target, "
+                                         "mean, p_kill, per_100_points and the sort column).")] = None,
+    wide: Annotated[bool, typer.Option("--wide", help="Show every column in a text table.")] = False,
     settings: Annotated[Optional[list[str]], typer.Option(
         "--set", metavar="NAME=VALUE",
         help="Set an attack option in every cell that has it, read as the query option --NAME reads it: "
@@ -101,12 +131,16 @@ def grid(
         target_roster = load_roster(against, roster.game.name) if against is not None else roster
     except InputError as error:  # blame the option the user typed, not FILE
         raise OptionError(error.value, error.allowed, hint="--against") from None
-    heat = Statistic.parse(stat, "stat") if stat else None
     ks = parse_ks(at_least)
+    sortable = ["mean", "sd", "median", "p10", "p90", "p_kill", "points", "per_100_points",
+                *(f"at_least_{k}" for k in ks)]
+    heat = stat if stat in ("p_kill", "points", "per_100_points") else Statistic.parse(stat, "stat") if stat else None
+    if sort is not None and sort not in sortable:
+        raise OptionError(sort, f"expected a column to rank by: {', '.join(sortable)}", hint="--sort")
     pairs = matchups(roster.game, roster.select(_names(attackers), "attackers"),
                      target_roster.select(_names(targets), "targets"))
     attacks = [pair.attack for pair in pairs]
-    if heat is not None:
+    if isinstance(heat, Statistic):
         heat.check(sorted({name for attack in attacks if attack is not None for name in attack.outcomes}), "stat")
     chosen = read_settings(settings or [], attacks)
     with progress_bar("cells") as progress:
@@ -121,11 +155,17 @@ def grid(
             raise OptionError(error.value, error.allowed, hint=f"--set {error.name.replace('_', '-')}") from None
     column = sort or result.default_sort()
     rows = result.rows(ks, all_outcomes, column)
-    if not show_query and common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE):
-        rows = [{key: value for key, value in row.items() if key != "query"} for row in rows]
+    apart = result.cannot_hurt()
+    notes = [f"ranked by {column}"]
+    if apart:
+        notes.append("cannot hurt (not ranked): " + "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}"
+                                                                for c in apart))
+    if common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE) and rows:
+        shown = shown_columns(rows, column, columns, wide, show_query, all_outcomes, ks)
+        rows = [{key: row.get(key) for key in shown if key in row or key.endswith("_stderr")} for row in rows]
     from .studies import report
 
-    text = report(rows, common, result.method, result.trials, result.seed, (f"ranked by {column}",))
+    text = report(rows, common, result.method, result.trials, result.seed, tuple(notes), {"cannot_hurt": apart})
     plot = None
     if common.plot is not None:
         from .. import plots
@@ -162,6 +202,11 @@ def list_profiles(
             rosters = [load_roster(None, g) for g in ([game] if game is not None else GAMES)]
     except InputError as error:
         raise input_error(error) from None
+    header = {"command": command_line(), "method": None, "trials": None, "seed": None}
+    if output_format is Format.JSON:  # the fields themselves, as the roster's schema reads them
+        units = [roster.unit_fields(unit) for roster in rosters for unit in roster.units]
+        typer.echo(json.dumps({"oddscalc": __version__, "command": header["command"], "units": units}, indent=2))
+        return
     rows = []
     for roster in rosters:
         describe = roster.game
@@ -169,7 +214,6 @@ def list_profiles(
             weapons = "; ".join(f"{w.name} ({describe.describe_weapon(w)})" for w in unit.weapons) or "-"
             rows.append({"game": roster.game.name, "unit": unit.name, "points": unit.points,
                          "profile": describe.describe_unit(unit), "weapons": weapons, "source": roster.source})
-    header = {"command": command_line(), "method": None, "trials": None, "seed": None}
     typer.echo(render_rows(list(rows[0]), rows, output_format, header))
 
 

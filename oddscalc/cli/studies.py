@@ -11,6 +11,7 @@ import typer
 from ..attack import text as text_of
 from ..cells import DASK_TIMEOUT, Cluster, outside_bounds
 from ..errors import InputError
+from ..style import percent
 from ..tables import precision_note
 from . import rosters
 from .errors import OptionError
@@ -131,6 +132,9 @@ def sweep(
         if not param.is_flag:  # the first value stands in for a required option the query leaves out
             extra += [param.opts[0], axes[param.name][1][0]]
     parsed = parse_query(root, query, extra=extra)
+    outcome = common.outcome_of([parsed.attack])
+    if outcome is not None and not stat and not goal_value:
+        statistic = studies.Statistic(outcome, "mean")
     statistic.check(parsed.attack.outcomes, "stat")
     fields = {field.name for field in dataclasses.fields(parsed.attack)}
     values = {}
@@ -158,8 +162,8 @@ def sweep(
                               "reached": reached is not None,
                               "value": None if reached is None else text_of(result.cells[reached][0])}
     first = result.results[0]
-    table = report(result.rows(ks), common, first.method, first.trials, result.seed, (note,) if note else (),
-                   extra_json)
+    table = report(result.rows(ks, [outcome] if outcome else None), common, first.method, first.trials, result.seed,
+                   (note,) if note else (), extra_json)
     if failed is None:
         labels = [", ".join(f"{n}={text_of(v)}" for n, v in zip(result.names, cell)) for cell in result.cells]
         failed = outside_bounds(labels, result.results)
@@ -167,7 +171,10 @@ def sweep(
     if common.plot is not None:
         from .. import plots
 
-        plot = (lambda: plots.sweep_plot(result, statistic), common.plot,
+        varied = "; ".join(f"{name.replace('_', '-')} from {text_of(result.cells[0][i])} to "
+                           f"{text_of(result.cells[-1][i])}" for i, name in enumerate(result.names))
+        title = f"{query.strip()}, {varied}"  # the attack's words would show one cell's value as if it were all
+        plot = (lambda: plots.sweep_plot(result, statistic, title=title), common.plot,
                 caption(first.method, first.trials, result.seed, per_cell=True))
     return finish(table, plot=plot, notes=precision_note(result.results, common.precision), failed=failed)
 
@@ -197,7 +204,8 @@ def compare(
     ks = parse_ks(at_least)
     attacks = [parse_query(root_command(), text).attack for text in queries]
     with progress_bar("cells") as progress:
-        result = studies.compare(attacks, trials=common.trials, seed=common.seed, method=common.method.value,
+        result = studies.compare(attacks, outcome=common.outcome, trials=common.trials, seed=common.seed,
+                                 method=common.method.value,
                                  precision=common.precision, workers=common.threads,
                                  scheduler=cluster(scheduler, scheduler_timeout), progress=progress)
     rows = result.rows(ks)
@@ -209,8 +217,12 @@ def compare(
     if common.plot is not None:
         from .. import plots
 
-        plot = (lambda: plots.overlay([(f"#{i}: {q}", result.distribution(i - 1)) for i, q in enumerate(queries, 1)],
-                                      "main outcome"),
+        labels = [f"#{i}: {attack.describe()} ({name})" for i, (attack, name) in
+                  enumerate(zip(result.attacks, result.outcomes), 1)]
+        odds = "; ".join(f"P(#{i + 1} > #{i + 2}) = {percent(result.greater(i, i + 1)[0])}"
+                         for i in range(len(labels) - 1))
+        plot = (lambda: plots.overlay([(label, result.distribution(i)) for i, label in enumerate(labels)],
+                                      common.outcome or "outcome", title=f"Comparison: {odds}"),
                 common.plot, caption(first.method, first.trials, result.seed, per_cell=True))
     failed = outside_bounds([f"#{i}" for i in range(1, len(queries) + 1)], result.results)
     return finish(table, plot=plot, notes=precision_note(result.results, common.precision), failed=failed)

@@ -48,6 +48,12 @@ COUNT = "Models firing the weapon: their dice add up (1 to 20)."
 MODELS = "Models M in the target unit."
 
 
+def _target(save: CoverSave, resilient: bool) -> str:
+    """The target's part of a description: its save and Damage Resilient."""
+    words = ([f"into a {save.value}-save"] if save is not CoverSave.NONE else []) + (["resilient"] if resilient else [])
+    return "".join(f", {word}" for word in words)
+
+
 # --- weapon lines and artillery -----------------------------------------------------
 
 
@@ -84,6 +90,14 @@ class WeaponLine(Attack):
 
     COMMAND = "dust attack"
     outcomes = ("damage", "hits")
+
+    def describe(self) -> str:
+        line = f"{self.count} × {self.dice}/{self.damage}" if self.count > 1 else f"{self.dice}/{self.damage}"
+        words = self.flags("sustained", "berserk", "burst") + ([f"{self.artillery.value} artillery"]
+                                                                if self.artillery else [])
+        words += self.flags("in_structure") + ([f"indirect success on a {self.indirect_success.value}"]
+                                               if self.indirect_success is not Success.HIT else [])
+        return f"Dust weapon line {line}" + "".join(f", {w}" for w in words) + _target(self.save, self.resilient)
 
     def __post_init__(self) -> None:
         choose(self, "save", CoverSave)
@@ -165,6 +179,11 @@ class Phaser(Attack):
     ARGUMENTS = ("aim", "blast")
     outcomes = ("damage", "hits")
 
+    def describe(self) -> str:
+        words = self.flags("sustained", "berserk")
+        return (f"Dust phaser {'%d × ' % self.count if self.count > 1 else ''}{self}"
+                + "".join(f", {w}" for w in words) + _target(CoverSave.NONE, self.resilient))
+
     def __post_init__(self) -> None:
         for name in ("aim", "blast"):
             value = getattr(self, name)
@@ -236,7 +255,13 @@ class Salvo(Attack):
     ARGUMENTS = ("entries",)
     outcomes = ("damage", "hits")
 
+    def describe(self) -> str:
+        words = [f"{self.charges} charge{'s' * (self.charges != 1)}"] + self.flags("sustained", "berserk")
+        return (f"Dust salvo {'%d × ' % self.count if self.count > 1 else ''}{self}"
+                + "".join(f", {w}" for w in words) + _target(self.save, self.resilient))
+
     def __post_init__(self) -> None:
+        choose(self, "save", CoverSave)
         object.__setattr__(self, "entries", tuple(tuple(entry) for entry in self.entries))
         require(len(self.entries) >= 1, "salvo", str(self), _SALVO_ALLOWED)
         for dice, damage in self.entries:
@@ -316,6 +341,10 @@ class Incendiary(Attack):
     ARGUMENTS = ("dice",)
     outcomes = ("damage", "hits")
 
+    def describe(self) -> str:
+        return (f"Dust incendiary {'%d × ' % self.count if self.count > 1 else ''}{self.dice}/+ on {self.models} "
+                f"model{'s' * (self.models != 1)}" + _target(self.cover, self.resilient))
+
     def __post_init__(self) -> None:
         choose(self, "save", CoverSave)
         check_count(self.dice, "dice", 1, MAX_PER_MODEL, "dice per model")
@@ -359,6 +388,11 @@ class ArmourPiercingIncendiary(Attack):
     COMMAND = "dust ap-incendiary"
     ARGUMENTS = ("dice",)
     outcomes = ("destroyed",)
+    events = ("destroyed",)
+
+    def describe(self) -> str:
+        return (f"Dust AP incendiary {'%d × ' % self.count if self.count > 1 else ''}{self.dice}/skull on "
+                f"{self.models} model{'s' * (self.models != 1)}")
 
     def __post_init__(self) -> None:
         check_count(self.dice, "dice", 1, MAX_PER_MODEL, "dice per model")
@@ -391,6 +425,10 @@ class Reactive(Attack):
 
     COMMAND = "dust reactive"
     outcomes = ("success",)
+    events = ("success",)
+
+    def describe(self) -> str:
+        return "Dust reactive fire"
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         return {"success": shows_hit(uniform_faces(rng, 6, trials))}

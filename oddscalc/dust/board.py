@@ -363,3 +363,13 @@ def sight_report(chart: Board, sight: Sight, kind: Kind, corner: Corner) -> str:
     else:
         lines.append(f"  cover: none from the terrain for a {kind.value} ({TERRAIN_WORD[chart.terrain(sight.target)]})")
     return "\n".join(lines)
+
+
+def sight_facts(chart: Board, sight: Sight, kind: Kind, corner: Corner) -> dict:
+    """What a line of sight crosses, as data (for JSON and CSV)."""
+    return {
+        "map": chart.name, "from": str(sight.source), "to": str(sight.target), "target": Kind(kind).value,
+        "corner_rule": Corner(corner).value, "open": sight.open, "blocked_by": list(sight.blockers),
+        "crossed": [str(square) for square in sight.crossed],
+        "corners": [f"{a} and {b}" for a, b in sight.corners], "cover": sight.cover.value,
+    }

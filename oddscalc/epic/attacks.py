@@ -47,6 +47,10 @@ class BarrageRow(NamedTuple):
     anti_tank: int  # AT to hit
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
 def barrage_row(bp: int) -> BarrageRow:
     """Look up the barrage table for `bp` barrage points (1..18)."""
     require(1 <= bp <= 18, "bp", bp, "expected 1 to 18 barrage points (the barrage table stops at 18)")
@@ -156,6 +160,17 @@ class _OnFormation(Attack):
             self.ignore_cover, self.sniper,
         )
 
+    def _defence(self) -> str:
+        """The target's part of a description: units, armour, cover, saves and what the weapon does."""
+        armour = "no armour" if self.armour is None else f"armour {self.armour}+"
+        words = [armour] + ([f"cover save {self.cover_save}+"] if self.cover_save else [])
+        words += self.flags("reinforced", "invulnerable", "in_cover", "crossfire", "sniper", "disrupt", "ignore_cover")
+        words += [f"{self.weapon.value} weapon"] if self.weapon is not Ability.NORMAL else []
+        words += [f"modifier {self.modifier:+d}"] if self.modifier else []
+        words += [f"{_plural(self.blast_markers, 'blast marker')} already"] if self.blast_markers else []
+        words += [f"formation of {self.formation}"] if self.formation is not None else []
+        return ", ".join(words)
+
     def _markers(self, extra: int = 0) -> BlastMarkers:
         formation = self.formation if self.formation is not None else self.reached
         return BlastMarkers(self.blast_markers, extra, formation, self.crossfire, self.disrupt)
@@ -211,6 +226,11 @@ class EpicShoot(_OnFormation):
 
     COMMAND = "epic shoot"
     outcomes = ("kills", "hits", "blast_markers", "broken")
+    events = ("broken",)
+
+    def describe(self) -> str:
+        return (f"Epic shooting: {_plural(self.shots, 'shot')} at {self.to_hit}+ on {_plural(self.units, 'unit')}, "
+                f"{self._defence()}")
 
     def __post_init__(self) -> None:
         read_rolls(self)
@@ -272,6 +292,12 @@ class Barrage(_OnFormation):
 
     COMMAND = "epic barrage"
     outcomes = ("kills", "blast_markers", "broken")
+    events = ("broken",)
+
+    def describe(self) -> str:
+        reached = _plural(self.reached, "unit") + ("" if self.units is not None else
+                                                    f" ({self.per_template or UNITS_PER_TEMPLATE} per template)")
+        return f"Epic barrage: {self.bp} BP{' (AT)' if self.at else ''} on {reached}, {self._defence()}"
 
     def __post_init__(self) -> None:
         barrage_row(self.bp)
@@ -354,6 +380,10 @@ class Assault(Attack):
 
     COMMAND = "epic assault"
     outcomes = ("win", "draw", "margin")
+    events = ("win", "draw")
+
+    def describe(self) -> str:
+        return f"Epic assault result: {self.bonus:+d} against {self.enemy_bonus:+d}"
 
     def __post_init__(self) -> None:
         for name in ("bonus", "enemy_bonus"):

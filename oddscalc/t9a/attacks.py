@@ -178,6 +178,23 @@ class _Sequence(Attack):
         names = ("health_lost", "hits", "wounds", "unsaved")
         return names + ("kills",) if self.models is not None else names
 
+    def _defence(self) -> str:
+        """The wound, saves and target part of a description."""
+        strength = "Toxic" if self.toxic else f"S {self.strength}"
+        words = [f"{strength} vs R {self.resilience}", f"Armour {self.armour}" + (f" AP {self.ap}" if self.ap else "")]
+        words += [f"{name.capitalize()} {getattr(self, name)}+" for name in ("aegis", "fortitude")
+                  if getattr(self, name) is not None]
+        words += self.flags("battle_focus", "poison", "lethal_strike", "divine", "flaming", "flammable")
+        words += [f"re-roll failed {kind}" for kind, reroll in (("hits", self.reroll_hits),
+                                                                 ("wounds", self.reroll_wounds))
+                  if reroll is Reroll.FAILED]
+        words += [f"Multiple Wounds ({self.multiple_wounds})"] if self.multiple_wounds is not None else []
+        if self.models is not None:
+            words.append(f"{self.models} models of {self.health_points} HP")
+        elif self.health is not None:
+            words.append(f"{self.health} HP")
+        return ", ".join(words)
+
     @property
     def health_points(self) -> int:
         return self.health if self.health is not None else 1
@@ -327,6 +344,11 @@ class Melee(_Sequence):
 
     COMMAND = "t9a melee"
 
+    def describe(self) -> str:
+        modifier = f", {self.hit_modifier:+d} to hit" if self.hit_modifier else ""
+        return (f"T9A melee: {self.attacks} attacks, OS {self.offensive} vs DS {self.defensive}{modifier}, "
+                f"{self._defence()}")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "attacks", _attack_count(self.attacks, "attacks"))
         _characteristic(self.offensive, "offensive", "the attacker's Offensive Skill")
@@ -360,6 +382,10 @@ class T9AShoot(_Sequence):
                            "-1 soft cover, -2 hard cover, -X Hard Target (X).", 0, metavar="M")
 
     COMMAND = "t9a shoot"
+
+    def describe(self) -> str:
+        modifier = f" at {self.modifier:+d}" if self.modifier else ""
+        return f"T9A shooting: {self.shots} shots at Aim {self.aim}+{modifier}, {self._defence()}"
 
     def __post_init__(self) -> None:
         read_rolls(self)

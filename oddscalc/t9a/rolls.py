@@ -31,6 +31,11 @@ class _TwoDice(Attack):
                             "cancel.", 0, metavar="K")
 
     outcomes = ("success", "sum")
+    events = ("success",)
+
+    def _kept(self) -> str:
+        extra = self.maximised - self.minimised
+        return f", maximised ×{extra}" if extra > 0 else f", minimised ×{-extra}" if extra < 0 else ""
 
     @property
     def roll(self) -> Roll:
@@ -61,6 +66,9 @@ class Charge(_TwoDice):
 
     COMMAND = "t9a charge"
 
+    def describe(self) -> str:
+        return f"T9A charge: 2D6 reaching {self.distance}{self._kept()}"
+
     def __post_init__(self) -> None:
         require(1 <= self.distance <= MAX_DISTANCE, "distance", self.distance,
                 f"expected the roll the charge needs, 1 to {MAX_DISTANCE} (2D6 reaches 2 to 12)")
@@ -81,6 +89,9 @@ class DisciplineTest(_TwoDice):
     discipline: int = option("The Discipline tested, 0 to 20.", metavar="V")
 
     COMMAND = "t9a test"
+
+    def describe(self) -> str:
+        return f"T9A Discipline test: 2D6 at most {self.discipline}{self._kept()}"
 
     def __post_init__(self) -> None:
         require(0 <= self.discipline <= MAX_DISCIPLINE, "discipline", self.discipline,
@@ -106,6 +117,10 @@ class Direction(Attack):
 
     COMMAND = "t9a direction"
     outcomes = ("hit",)
+    events = ("hit",)
+
+    def describe(self) -> str:
+        return "T9A direction die"
 
     def sample(self, rng: np.random.Generator, trials: int):
         return roll_pool(rng, direction_die(), 1, trials)
