@@ -72,6 +72,7 @@ class Result:
     verification: dict[str, Verification] | None = field(default=None)
     precision_reached: bool | None = None  # with a precision asked for: whether it was reached in the trials
     events: tuple[str, ...] = ()  # the outcomes that are yes/no events (read as probabilities)
+    rationals: dict[str, tuple] | None = None  # with fractions: each outcome's exact pmf as Fractions
 
     @property
     def verified(self) -> bool:
@@ -287,11 +288,12 @@ def monte_carlo(
                   recorded(root), precision_reached=reached, events=tuple(getattr(attack, "events", ())))
 
 
-def exact(attack: Attack) -> Result:
-    """Compute the attack's distributions exactly."""
-    pmfs = attack.exact()
+def exact(attack: Attack, fractions: bool = False) -> Result:
+    """Compute the attack's distributions exactly: in floats, or as exact rationals with `fractions`."""
+    pmfs = attack.exact(fractions=fractions)
+    rationals = {name: tuple(pmfs[name]) for name in attack.outcomes} if fractions else None
     return Result({name: Distribution.from_pmf(pmfs[name]) for name in attack.outcomes}, "exact", None, None,
-                  events=tuple(getattr(attack, "events", ())))
+                  events=tuple(getattr(attack, "events", ())), rationals=rationals)
 
 
 def verify(sampled: Result, computed: Result, alpha: float = VERIFY_ALPHA) -> dict[str, Verification]:
@@ -310,10 +312,12 @@ def run(
     precision: float | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    fractions: bool = False,
 ) -> Result:
     """Run an attack by `method`: "monte-carlo", "exact", or "verify" (both, compared).
 
     Every argument is checked whatever the method (`trials=0` is refused with "exact" too).
+    With `fractions`, the exact answer also carries exact rationals (`Result.rationals`).
     """
     if method not in METHODS:
         raise InputError("method", method, f"expected one of {', '.join(METHODS)}")
@@ -321,9 +325,12 @@ def run(
     check_threads(threads)
     check_precision(precision)
     validate_seed(seed)
+    if fractions and method != "exact":
+        raise InputError("fractions", "with --" + method, "exact rationals come with --exact only")
     if method == "exact":
-        return exact(attack)
+        return exact(attack, fractions)
+    computed = exact(attack) if method == "verify" else None  # first: an exact half too big is refused at once
     sampled = monte_carlo(attack, trials, seed, precision, threads, progress)
-    if method == "verify":
-        return dataclasses.replace(sampled, verification=verify(sampled, exact(attack)))
+    if computed is not None:
+        return dataclasses.replace(sampled, verification=verify(sampled, computed))
     return sampled

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
@@ -47,19 +48,40 @@ def point(value: int, like: object = 1.0) -> np.ndarray:
 
 
 def binomial(n: int, p: Number) -> np.ndarray:
-    """Return the pmf of the number of successes in `n` trials of chance `p`."""
+    """Return the pmf of the number of successes in `n` trials of chance `p` (floats are shared: read-only)."""
     if isinstance(p, Fraction):
         q = 1 - p
+        if p.denominator == q.denominator:  # integer weights over one denominator: C(n,k)·a^k·b^(n-k) / d^n
+            a, b, d = p.numerator, q.numerator, p.denominator
+            total = d**n
+            return array(Fraction(math.comb(n, k) * a**k * b ** (n - k), total) for k in range(n + 1))
         return array(math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
-    p = float(p)
+    return _float_binomial(int(n), float(p))
+
+
+_LOG_FACTORIAL = np.zeros(1)
+
+
+def _log_factorials(n: int) -> np.ndarray:
+    """log k! for k = 0..n, from a table grown as needed."""
+    global _LOG_FACTORIAL
+    if len(_LOG_FACTORIAL) <= n:
+        size = max(n + 1, 2 * len(_LOG_FACTORIAL))
+        _LOG_FACTORIAL = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, size)))])
+    return _LOG_FACTORIAL
+
+
+@lru_cache(maxsize=4096)
+def _float_binomial(n: int, p: float) -> np.ndarray:
     if p <= 0 or p >= 1:
-        certain = np.zeros(n + 1)
-        certain[n if p >= 1 else 0] = 1.0
-        return certain
-    k = np.arange(n + 1)
-    steps = np.log(np.arange(n, 0, -1)) - np.log(np.arange(1, n + 1))  # log C(n, k) = Σ log((n-i+1)/i)
-    log_comb = np.concatenate([[0.0], np.cumsum(steps)])
-    return np.exp(log_comb + k * math.log(p) + (n - k) * math.log1p(-p))
+        pmf = np.zeros(n + 1)
+        pmf[n if p >= 1 else 0] = 1.0
+    else:
+        k = np.arange(n + 1)
+        logs = _log_factorials(n)
+        pmf = np.exp(logs[n] - logs[: n + 1] - logs[n::-1] + k * math.log(p) + (n - k) * math.log1p(-p))
+    pmf.setflags(write=False)
+    return pmf
 
 
 def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -101,18 +123,70 @@ def mixture(pieces: Sequence[tuple[Number, np.ndarray]]) -> np.ndarray:
     return total
 
 
+NEGLIGIBLE = 1e-18  # float weights below this share of the largest add less than 1e-15 to any answer
+
+
+def weighty(pmf: np.ndarray) -> list[tuple[int, Number]]:
+    """The (value, weight) pairs that matter: all non-zero ones of an exact pmf; of a float pmf,
+    those above NEGLIGIBLE of the largest (a 2,000-dice pool has hundreds, not thousands)."""
+    if not _exact(pmf) and len(pmf):
+        floor = NEGLIGIBLE * float(np.max(pmf))
+        return [(int(x), weight) for x in np.flatnonzero(pmf > floor) for weight in (pmf[x],)]
+    return [(x, weight) for x, weight in enumerate(pmf) if weight]
+
+
 def thin(pmf: np.ndarray, keep: Number) -> np.ndarray:
     """Return the pmf of how many of X items survive, each kept with chance `keep`."""
-    return mixture([(weight, binomial(n, keep)) for n, weight in enumerate(pmf)])
+    if not _exact(pmf, keep):
+        return _float_thin(np.asarray(pmf, dtype=float), float(keep))
+    return mixture([(weight, binomial(n, keep)) for n, weight in weighty(pmf)] or [(1, point(0, pmf))])
+
+
+def _float_thin(pmf: np.ndarray, keep: float) -> np.ndarray:
+    """`thin` in floats: the weighty rows of the binomial table at once."""
+    if keep >= 1 or not len(pmf):
+        return pmf.copy() if len(pmf) else point(0)
+    if keep <= 0:
+        return point(0, 1.0) * pmf.sum()
+    ns = np.flatnonzero(pmf > NEGLIGIBLE * pmf.max())
+    size = ns[-1] + 1 if len(ns) else 1
+    if size <= _SHARED_TABLE:
+        return pmf[ns] @ _binomial_table(_SHARED_TABLE, keep)[ns, :size]
+    return pmf[ns] @ _binomial_rows(ns, size, keep)
+
+
+_SHARED_TABLE = 64  # pools up to this size read one shared binomial table per chance
+
+
+@lru_cache(maxsize=256)
+def _binomial_table(size: int, keep: float) -> np.ndarray:
+    """B[n, k] = P(Binomial(n, keep) = k) for n, k < size (read-only, shared)."""
+    table = _binomial_rows(np.arange(size), size, keep)
+    table.setflags(write=False)
+    return table
+
+
+def _binomial_rows(ns: np.ndarray, size: int, keep: float) -> np.ndarray:
+    """The rows `ns` of the binomial table of chance `keep`, `size` columns, from log factorials."""
+    k = np.arange(size)
+    logs = _log_factorials(size)
+    dropped = ns[:, None] - k[None, :]
+    inside = dropped >= 0
+    dropped = np.where(inside, dropped, 0)
+    exponent = logs[ns][:, None] - logs[k][None, :] - logs[dropped] + k * math.log(keep) + dropped * math.log1p(-keep)
+    return np.where(inside, np.exp(exponent), 0.0)
 
 
 def then(pmf: np.ndarray, stage: Callable[[int], np.ndarray]) -> np.ndarray:
     """Return the pmf of Y where Y given X = x has the pmf `stage(x)`."""
-    return mixture([(weight, stage(x)) for x, weight in enumerate(pmf) if weight])
+    return mixture([(weight, stage(x)) for x, weight in weighty(pmf)])
 
 
 def transform(pmf: np.ndarray, function: Callable[[int], int]) -> np.ndarray:
     """Return the pmf of f(X) for a function to non-negative integers."""
+    if not _exact(pmf):  # floats: one pass, every value at once
+        values = np.array([function(x) for x in range(len(pmf))], dtype=np.intp)
+        return np.bincount(values, weights=np.asarray(pmf, dtype=float), minlength=1)
     return mixture([(weight, point(function(x), pmf)) for x, weight in enumerate(pmf) if weight])
 
 

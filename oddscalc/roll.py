@@ -12,22 +12,23 @@ import numpy as np
 from . import pmf as pmfs
 from .attack import Attack, option
 from .dice import (
+    EXACT_SECONDS,
     Check,
     DiceExpression,
     FaceReader,
     Natural,
     check_sides,
+    exact_seconds,
     expression_die,
-    keep_cost,
     keep_die,
     keep_pmf,
     net_extra,
+    shifted,
 )
 from .errors import require
 from .pool import Die, roll_pool
 
 MAX_EXTRA = 20
-EXACT_LIMIT = 10**8  # keep_cost above this takes more than a few seconds: sample instead
 
 
 @dataclass(frozen=True)
@@ -98,13 +99,20 @@ class Roll(Attack):
             totals = np.maximum(totals + self.dice.modifier, 0)
         return {self.outcomes[0]: totals}
 
+    def exact_seconds(self, fractions: bool = False) -> float:
+        """Estimated seconds of the exact answer (the successes' binomials are always quick)."""
+        if self.success is not None:
+            return 0.0
+        return exact_seconds(self.dice.count, self.dice.sides, self.extra, fractions)
+
     def pmfs(self, number) -> dict[str, np.ndarray]:
         count, sides, extra = self.dice.count, self.dice.sides, self.extra
         if self.success is None:
-            require(not extra or keep_cost(count, sides, extra) <= EXACT_LIMIT, "exact", str(self.dice),
-                    "too many dice and faces to keep the highest or lowest exactly; sample instead (drop --exact)")
-            kept = keep_pmf(count, sides, extra)
-            return {"sum": pmfs.transform(kept, lambda x: max(x + self.dice.modifier, 0))}
+            seconds = self.exact_seconds(number is not float)
+            require(seconds <= EXACT_SECONDS, "exact", self.describe(),
+                    f"the exact answer would take about {seconds:.0f} s; sample instead (drop --exact"
+                    f"{' and --fractions' if number is not float else ''}, or use --trials)")
+            return {"sum": shifted(keep_pmf(count, sides, extra, number), self.dice.modifier)}
         chance = number(Fraction(sides - self.success + 1, sides))
         showing = pmfs.binomial(count + abs(extra), chance)
         if extra >= 0:  # successes are the highest faces: keep at most `count` of them

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 TAIL = 5e-5  # rows at either end of a pmf with P(= k) below this are left out, and a note says so
+MAX_ROWS = 60  # a pmf table with more values than this shows them in ranges of a round width
 WIDE = 100_000  # the width of text that is not going to a terminal: no wrapping
 
 
@@ -155,12 +156,31 @@ def pmf_table(result: Result, name: str | None = None) -> Table:
     distribution = result[name]
     sampled = not distribution.exact
     ks, note = shown_values(distribution)
+    rationals = (result.rationals or {}).get(name)
+    width = range_width(ks[-1] - ks[0] + 1)
     rows = []
-    for k in ks:
-        p, at_least = distribution.probability(k), distribution.at_least(k)
-        rows.append((k, percent(p, distribution.stderr(p) if sampled else None),
-                     percent(at_least, distribution.stderr(at_least) if sampled else None)))
-    return Table((name, "P(= k)", "P(≥ k)"), tuple(rows), notes=(note,) if note else ())
+    for low in (ks if width == 1 else range(ks[0] - ks[0] % width, ks[-1] + 1, width)):
+        high = min(low + width - 1, ks[-1]) if width > 1 else low
+        low = max(low, ks[0])
+        p, at_least = distribution.at_least(low) - distribution.at_least(high + 1), distribution.at_least(low)
+        row = (low if width == 1 else f"{low}–{high}", percent(p, distribution.stderr(p) if sampled else None),
+               percent(at_least, distribution.stderr(at_least) if sampled else None))
+        rows.append(row + ((str(sum(rationals[low:high + 1], 0)), str(sum(rationals[low:], 0))) if rationals else ()))
+    columns = (name, "P(= k)" if width == 1 else "P(in range)", "P(≥ k)") + (
+        ("exactly", "at least") if rationals else ())
+    notes = (note,) if note else ()
+    if width > 1:
+        notes += (f"values in ranges of {width} ({len(ks)} values; the JSON and CSV formats list each)",)
+    return Table(columns, tuple(rows), notes=notes)
+
+
+def range_width(values: int) -> int:
+    """The round width (1, 2, 5, 10, 20, 50 ...) that shows `values` in at most MAX_ROWS rows."""
+    width, steps = 1, (2, 2.5, 2)  # 1 → 2 → 5 → 10 → 20 → 50 ...
+    while -(-values // width) > MAX_ROWS:
+        width = round(width * steps[0])
+        steps = steps[1:] + steps[:1]
+    return width
 
 
 def event_table(result: Result, names: Sequence[str] | None = None) -> Table:
@@ -223,6 +243,11 @@ def result_json(result: Result, command: str, description: str | None = None) ->
             probability = distribution.at_least(1)
             outcomes[name]["probability"] = _figures(result, [probability])[0]
             outcomes[name]["probability_stderr"] = distribution.stderr(probability)
+        if result.rationals:
+            exact = list(result.rationals[name])
+            while len(exact) > 1 and not exact[-1]:  # as the pmf: no trailing zeros (none dropped that floats lose)
+                exact.pop()
+            outcomes[name]["pmf_fractions"] = [str(value) for value in exact]
     data: dict[str, Any] = {"oddscalc": __version__, "command": command}
     if description:
         data["description"] = description
@@ -242,11 +267,13 @@ def result_csv(result: Result) -> str:
     rows = []
     for name, distribution in result.outcomes.items():
         pmf, at_least = _figures(result, distribution.pmf), _figures(result, distribution.at_least_all)
+        rationals = (result.rationals or {}).get(name)
         for k in range(len(pmf)):
             rows.append((name, k, repr(pmf[k]), repr(at_least[k]), distribution.stderr(pmf[k]),
-                         distribution.stderr(at_least[k]), result.method, result.trials, result.seed))
+                         distribution.stderr(at_least[k]), result.method, result.trials, result.seed)
+                        + ((str(rationals[k]),) if rationals else ()))
     columns = ("outcome", "k", "probability", "at_least", "probability_stderr", "at_least_stderr", "method",
-               "trials", "seed")
+               "trials", "seed") + (("probability_fraction",) if result.rationals else ())
     return Table(columns, tuple(rows)).csv()
 
 

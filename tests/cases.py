@@ -35,6 +35,10 @@ ROLL = {
     "3d6 successes 4+ minimised 2": Roll(DiceExpression.parse("3d6"), minimised=2, success=4),
     "6d6 maximised 2 (face by face)": Roll(DiceExpression.parse("6d6"), maximised=2),
     "d10": Roll(DiceExpression.parse("d10")),
+    # too many face multisets to count one by one: exact by order statistics (docs/rules.md §3.1)
+    "20d6 maximised 3 (order statistics)": Roll(DiceExpression.parse("20d6"), maximised=3),
+    "8d10 minimised 2 (order statistics)": Roll(DiceExpression.parse("8d10"), minimised=2),
+    "30d6": Roll(DiceExpression.parse("30d6")),
 }
 
 

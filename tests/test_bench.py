@@ -7,7 +7,7 @@ import pytest
 
 from oddscalc import engine
 from oddscalc import pmf as pmfs
-from oddscalc.bench import epic, run, t9a
+from oddscalc.bench import epic, exact, run, t9a
 from oddscalc.distribution import Distribution, dkw_bound
 
 
@@ -45,3 +45,15 @@ def test_bench_case_is_the_issue_attack():
     exact = case.attack.exact(fractions=True)
     # 20 · 1/2 · 2/3 · (2/3 · 2/3) unsaved wounds, each 5/3 Health Points
     assert pmfs.mean(exact["unsaved"]) == Fraction(80, 27) and pmfs.mean(exact["health_lost"]) == Fraction(80, 27) * Fraction(5, 3)
+
+
+@pytest.mark.parametrize("case", exact.cases(), ids=lambda case: case.name)
+def test_the_exact_benchmark_compares_the_same_pmf_as_icepool(case):
+    """Each query of the exact benchmark is the same question in both engines: equal pmfs, exactly."""
+    icepool = pytest.importorskip("icepool")
+    die = case.icepool(icepool)
+    theirs = [Fraction(die.quantity(outcome), die.denominator()) for outcome in range(die.max_outcome() + 1)]
+    ours = case.attack.exact(fractions=True)[case.outcome]
+    assert list(pmfs.trim(ours)) == theirs
+    floats = case.attack.exact()[case.outcome]
+    assert np.abs(floats[: len(theirs)] - np.array(theirs, dtype=float)).max() < 1e-12

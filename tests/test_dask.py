@@ -30,14 +30,14 @@ def test_a_scheduler_without_workers_is_refused_within_the_timeout():
 
 
 def test_a_lost_worker_s_cells_run_on_the_others():
-    attacks = [HitAndSave(10, 4, n) for n in range(2, 7)] * 2
-    expected, _ = cells.run_cells(attacks, trials=2_000_000, seed=3)
+    attacks = [HitAndSave(10, 4, n) for n in range(2, 7)] * 4
+    expected, _ = cells.run_cells(attacks, trials=3_000_000, seed=3)
     with local(2) as cluster:
         victim = next(iter(cluster.workers.values()))
-        threading.Timer(0.3, lambda: cluster.sync(victim.close)).start()
         started = time.monotonic()
-        results, _ = cells.run_cells(attacks, trials=2_000_000, seed=3, scheduler=cluster.scheduler_address)
-        assert time.monotonic() - started > 0.3 and victim.status.name in ("closed", "closing")
+        threading.Timer(0.1, lambda: cluster.sync(victim.close)).start()
+        results, _ = cells.run_cells(attacks, trials=3_000_000, seed=3, scheduler=cluster.scheduler_address)
+        assert time.monotonic() - started > 0.1 and victim.status.name in ("closed", "closing")
         assert len(cluster.scheduler.workers) == 1
     assert all(a["unsaved"] == b["unsaved"] for a, b in zip(results, expected))
 

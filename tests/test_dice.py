@@ -8,13 +8,16 @@ from hypothesis import strategies as st
 
 from oddscalc import pmf as pmfs
 from oddscalc.dice import (
+    EXACT_SECONDS,
     Check,
     DiceExpression,
     FaceReader,
     Natural,
+    exact_seconds,
     keep_pmf,
     net_extra,
     rerolled,
+    sum_pmf,
 )
 from oddscalc.errors import InputError
 
@@ -147,3 +150,47 @@ def test_keep_pmf_is_a_distribution_and_more_maximised_is_better(dice, extra):
     assert sum(pmf) == 1
     assert all(p >= 0 for p in pmf)
     assert pmfs.mean(keep_pmf(dice, 6, extra + 1)) >= pmfs.mean(pmf)
+
+
+@pytest.mark.parametrize("dice, sides, extra", [
+    (2, 6, 1), (10, 6, 3), (3, 10, -2), (1, 2, 4), (7, 3, -5),  # few multisets: counted one by one
+    (20, 6, 3), (8, 10, -2), (12, 6, 8), (5, 20, 2), (30, 4, -6), (3, 100, 2), (2, 100, -3),  # order statistics
+])
+def test_float_keep_pmf_agrees_with_integer_weights(dice, sides, extra):
+    """Both float methods (counting multisets, order statistics) against exact integer counts: 1e-12."""
+    floats = keep_pmf(dice, sides, extra, number=float)
+    exact = keep_pmf(dice, sides, extra)
+    assert floats.dtype == float and len(floats) == len(exact) == dice * sides + 1
+    assert np.abs(floats - np.asarray(exact, dtype=float)).max() < 1e-12
+    assert sum(exact) == 1
+
+
+@pytest.mark.parametrize("count, sides", [(1, 6), (7, 3), (200, 6), (40, 100)])
+def test_float_sum_pmf_agrees_with_integer_weights(count, sides):
+    floats, exact = sum_pmf(count, sides, number=float), sum_pmf(count, sides)
+    assert sum(exact) == 1 and exact[count] == F(1, sides**count)
+    assert np.abs(floats - np.asarray(exact, dtype=float)).max() < 1e-12
+
+
+@pytest.mark.parametrize("dice, sides, extra, fractions", [
+    (200, 6, 0, False), (200, 6, 3, False), (200, 100, 0, False), (40, 100, 3, False),
+    (10, 6, 3, True),
+    (6, 10, 3, False), (20, 6, 3, True),
+])
+def test_the_cost_model_admits_what_answers_within_the_limit(dice, sides, extra, fractions):
+    """What the model admits (docs: under EXACT_SECONDS) it computes; the timing lives in the benchmark."""
+    assert exact_seconds(dice, sides, extra, fractions) <= EXACT_SECONDS
+    assert len(keep_pmf(dice, sides, extra, number=Fraction if fractions else float)) == dice * sides + 1
+
+
+@pytest.mark.parametrize("dice, sides, extra, fractions", [
+    (200, 6, 3, True), (100, 100, 0, True), (200, 100, 0, True), (40, 100, 3, True), (200, 100, 100, True),
+])
+def test_the_cost_model_refuses_hostile_sizes(dice, sides, extra, fractions):
+    assert exact_seconds(dice, sides, extra, fractions) > EXACT_SECONDS
+
+
+def test_in_floats_the_largest_roll_allowed_is_answered():
+    """200 dice of 100 sides, 100 extra: floats by order statistics stay within the limit."""
+    assert exact_seconds(200, 100, 100, False) <= EXACT_SECONDS
+    assert exact_seconds(200, 100, -100, False) <= EXACT_SECONDS

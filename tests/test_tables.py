@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from oddscalc import engine, tables
+from oddscalc import engine, style, tables
 from oddscalc.dice import DiceExpression
 from oddscalc.distribution import Distribution
 from oddscalc.roll import HitAndSave, Roll
@@ -102,6 +102,28 @@ def test_a_long_pmf_leaves_out_negligible_rows_and_says_so():
     shown = [row[0] for row in table.rows]
     assert 70 in shown and 20 not in shown and 120 not in shown
     assert table.notes and "not shown" in table.notes[0]
+
+
+def test_a_wide_pmf_is_shown_in_round_ranges_that_add_up():
+    result = engine.run(Roll(DiceExpression.parse("200d6")), method="exact", fractions=True)
+    distribution, rationals = result["sum"], result.rationals["sum"]
+    table = tables.pmf_table(result)
+    assert table.columns == ("sum", "P(in range)", "P(≥ k)", "exactly", "at least")
+    assert len(table.rows) <= tables.MAX_ROWS and "values in ranges of 5" in table.notes[-1]
+    shown, _ = tables.shown_values(distribution)
+    bounds = [tuple(int(v) for v in row[0].split("–")) for row in table.rows]
+    assert bounds[0][0] == shown[0] and bounds[-1][1] == shown[-1]
+    assert all(b[0] == a[1] + 1 for a, b in zip(bounds, bounds[1:]))  # no value left out or shown twice
+    assert all(high - low + 1 <= 5 for low, high in bounds) and all(low % 5 == 0 for low, _ in bounds[1:])
+    for (low, high), row in zip(bounds, table.rows):
+        inside = sum(rationals[low:high + 1], Fraction(0))
+        assert row[3] == str(inside) and row[4] == str(sum(rationals[low:], Fraction(0)))
+        assert row[1] == style.percent(float(inside)) and row[2] == style.percent(distribution.at_least(low))
+
+
+@pytest.mark.parametrize("values, width", [(1, 1), (60, 1), (61, 2), (120, 2), (121, 5), (301, 10), (2031, 50)])
+def test_range_widths_are_round(values, width):
+    assert tables.range_width(values) == width
 
 
 

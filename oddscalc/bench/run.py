@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import engine
 from ..roll import HitAndSave
-from . import core, dust, epic, t9a
+from . import core, dust, epic, exact, t9a
 from .core import Case
 
 BASELINE_CHUNK = 1_000_000
@@ -206,6 +206,7 @@ def main(argv: list[str] | None = None) -> None:
     wall = cli_wall_time(1 if options.quick else 3)
     print(f"`oddscalc roll 2d6 --maximised 1 --trials 1e6 --format json`: {wall:.2f} s wall"
           f"{verdict(wall, 1.0, above=False)}")
+    exact.main(1 if options.quick else 7, 1 if options.quick else 3)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,8 @@ from ..tables import Format, Table
 from .errors import input_error
 from .options import examples_epilog, option, query
 
-app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
+                  help="Dust Tactics: weapon lines, phasers, salvo, incendiary, artillery, line of sight.")
 
 CORNER = ("A line exactly through a corner is blocked when both (default) / either of the two squares it passes "
           "between block, or never.")

@@ -108,6 +108,9 @@ COMMON = [
         help="Seed of the random stream (default: fresh; the answer records the seed used).")], None),
     option("exact", Annotated[bool, typer.Option(
         "--exact", help="Compute the exact distribution instead of sampling.")], False),
+    option("fractions", Annotated[bool, typer.Option(
+        "--fractions", help="With --exact: exact rationals too (JSON pmf_fractions, \"1/36\"; table columns).")],
+        False),
     option("output_format", Annotated[Format, typer.Option(
         "--format", metavar="F", help="table, json, csv, markdown or bbcode.")], Format.TABLE),
     option("plot", Annotated[Optional[Path], typer.Option(
@@ -123,7 +126,7 @@ COMMON = [
         "--outcome", metavar="NAME", help="The outcome the table's detail and the plot show (default: the main "
                                           "one).")], None),
 ]
-COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--format", "--plot", "--precision", "--verify", "--threads",
+COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--fractions", "--format", "--plot", "--precision", "--verify", "--threads",
                   "--outcome")
 
 
@@ -134,6 +137,7 @@ class Common:
     trials: int = 1_000_000
     seed: Optional[int] = None
     exact: bool = False
+    fractions: bool = False
     output_format: Format = Format.TABLE
     plot: Optional[Path] = None
     precision: Optional[float] = None
@@ -151,6 +155,8 @@ class Common:
         if self.exact and self.verify:
             raise OptionError(None, "use --exact or --verify, not both (--verify already computes the exact "
                                     "answer)", hint="--verify")
+        if self.fractions and not self.exact:
+            raise OptionError(None, "exact rationals come with --exact only", hint="--fractions")
         if self.exact and self.precision is not None:
             raise OptionError(self.precision, "--precision applies to sampling; drop it or drop --exact",
                               hint="--precision")
@@ -328,12 +334,14 @@ def find_query(root: Any, args: Sequence[str], text: str) -> tuple[Query, Any, l
     """Walk the command tree along `args` to a query command; return it and the arguments left."""
     command, words = root, []
     for position, arg in enumerate(args):
-        sub = getattr(command, "commands", {}).get(arg)
+        sub = command.get_command(None, arg) if hasattr(command, "get_command") else None
         if sub is None:
             break
         command, words = sub, words + [arg]
         if " ".join(words) in QUERIES:
             return QUERIES[" ".join(words)], command, list(args[position + 1:])
+    for name in root.list_commands(None):  # every game's queries, to list them
+        root.get_command(None, name)
     raise OptionError(text, f"expected a query command such as 'roll 2d6' or 'epic barrage --bp 6 --units 3 "
                             f"--armour 4+'; the queries are {', '.join(QUERIES)}", hint="QUERY")
 
@@ -367,7 +375,7 @@ def command_for(root: Any, path: str) -> Any:
     """The Click command of a registered query path (`epic shoot`)."""
     command = root
     for word in path.split():
-        command = command.commands[word]
+        command = command.get_command(None, word)
     return command
 
 

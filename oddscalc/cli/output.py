@@ -145,7 +145,7 @@ def answer(attack: Any, common: Common, notes: Sequence[str] = ()) -> int:
     outcome = common.outcome_of([attack]) or attack.outcomes[0]
     with progress_bar() as progress:
         result = engine.run(attack, common.trials, common.seed, common.method.value, common.precision,
-                            common.threads, progress)
+                            common.threads, progress, common.fractions)
     command, description = command_line(), attack.describe()
     text = render_result(result, common.output_format, command, description, outcome, notes, width())
 

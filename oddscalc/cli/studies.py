@@ -228,8 +228,11 @@ def compare(
     return finish(table, plot=plot, notes=precision_note(result.results, common.precision), failed=failed)
 
 
+app = typer.Typer(rich_markup_mode=None, add_completion=False)
+
+
 def register(app: typer.Typer) -> None:
-    """Add the study commands to the app."""
+    """Add the study commands to `app`."""
     command(app, "sweep", sweep, extra=STUDY, examples=[
         'oddscalc sweep "epic barrage --units 4 --armour 4" --vary bp=1..18',
         'oddscalc sweep "roll 2d6" --vary maximised=0..3 --stat at_least_9',
@@ -240,3 +243,6 @@ def register(app: typer.Typer) -> None:
         'oddscalc compare "roll 2d6" "roll 2d6 --maximised 1" --plot charge.png',
         'oddscalc compare "roll 3d6" "roll 2d6+3" --exact --format markdown',
     ])
+
+
+register(app)

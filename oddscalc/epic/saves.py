@@ -212,6 +212,12 @@ class BlastMarkers:
 
     def outcome_pmfs(self, joint: np.ndarray) -> dict[str, np.ndarray]:
         """Return the pmfs of kills, hits, blast markers and broken from joint[hits, kills]."""
+        if joint.dtype != object:  # floats: every (hits, kills) pair at once
+            hits, kills = np.indices(joint.shape)
+            weights = joint.ravel()
+            return {"kills": joint.sum(axis=0), "hits": joint.sum(axis=1),
+                    "blast_markers": pmfs.trim(np.bincount(self.total(hits, kills).ravel(), weights=weights)),
+                    "broken": np.bincount(self.broken(hits, kills).ravel(), weights=weights, minlength=2)}
         markers: dict[int, object] = {}
         broken = [0 * joint[0, 0], 0 * joint[0, 0]]
         for (hits, kills), weight in np.ndenumerate(joint):

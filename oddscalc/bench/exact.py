@@ -1,0 +1,172 @@
+"""Exact answers side by side with icepool (`pip install -e '.[bench]'`), the strongest exact
+dice engine in Python: the same queries, written in each, timed warm in one process and
+first thing in a fresh process. `tests/test_bench.py` checks that both give the same pmf.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from collections.abc import Callable
+from typing import Any
+
+from ..dice import DiceExpression
+from ..dust import Phaser, WeaponLine
+from ..epic import EpicShoot
+from ..roll import HitAndSave, Roll
+from ..t9a import Melee
+
+
+@dataclass(frozen=True)
+class ExactCase:
+    """One query: the oddscalc attack and outcome, and the same pmf built with icepool."""
+
+    name: str
+    attack: Any
+    outcome: str
+    icepool: Callable[[Any], Any]  # icepool module -> Die
+
+
+def _hit_and_save(ip):
+    return 10 @ ip.map(lambda hit, save: int(hit >= 4 and save < 5), ip.d6, ip.d6)
+
+
+def _melee(ip):
+    # 4+ to hit, 3+ to wound, 5+ armour and Aegis 5+ both failed, Multiple Wounds (D3) capped at 2 Health Points
+    def one(hit, wound, armour, aegis, multiple):
+        return min((multiple + 1) // 2, 2) if hit >= 4 and wound >= 3 and armour < 5 and aegis < 5 else 0
+
+    return 20 @ ip.map(one, ip.d6, ip.d6, ip.d6, ip.d6, ip.d6)
+
+
+def _epic(ip):
+    hits = 12 @ ip.d6.map(lambda face: int(face >= 4))
+
+    def kills(h: int):  # §2.3: h mod 6 units take ⌈h/6⌉ hits; a unit with k hits dies with 1 - (1/3)^k (5+ saves)
+        def unit(k: int):
+            return ip.Die({0: 1, 1: 3**k - 1}) if k else ip.Die([0])
+
+        return (h % 6) @ unit(h // 6 + 1) + (6 - h % 6) @ unit(h // 6)
+
+    return hits.map(kills)
+
+
+def _phaser(ip):
+    hit = ip.d6.map(lambda face: int(face >= 5))
+    return (2 @ hit).map(lambda hits: (3 * hits) @ hit)
+
+
+def _line(ip):
+    return 6 @ ip.map(lambda first, again, save: int((first >= 5 or again >= 5) and save >= 5), ip.d6, ip.d6, ip.d6)
+
+
+def cases() -> list[ExactCase]:
+    """The queries of the comparison (the issue's table, then an allocation, a sequence, a phaser)."""
+    return [
+        ExactCase("10 dice hit 4+, save 5+", HitAndSave(10, 4, 5), "unsaved", _hit_and_save),
+        ExactCase("2d6 maximised", Roll(DiceExpression.parse("2d6"), maximised=1), "sum",
+                  lambda ip: ip.d6.highest(3, 2)),
+        ExactCase("10d6 maximised x3", Roll(DiceExpression.parse("10d6"), maximised=3), "sum",
+                  lambda ip: ip.d6.highest(13, 10)),
+        ExactCase("200d6 (plain sum)", Roll(DiceExpression.parse("200d6")), "sum", lambda ip: 200 @ ip.d6),
+        ExactCase("t9a melee, 20 attacks, Multiple Wounds (D3)",
+                  Melee(attacks=20, offensive=4, defensive=4, strength=4, resilience=3, armour=2, aegis=5,
+                        multiple_wounds="d3", health=2), "health_lost", _melee),
+        ExactCase("epic 12 shots on 6 units, crossfire (allocation)",
+                  EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True), "kills", _epic),
+        ExactCase("dust phaser 2z3", Phaser(2, 3), "damage", _phaser),
+        ExactCase("dust 6 dice sustained, miss-save", WeaponLine(6, sustained=True, save="miss"), "damage", _line),
+    ]
+
+
+def best_ms(function: Callable[[], object], repeat: int) -> float:
+    function()  # warm: imports and tables
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+FRESH = {
+    "oddscalc": "from oddscalc.roll import HitAndSave; HitAndSave(10, 4, 5).exact()",
+    "icepool": "import icepool; (10 @ icepool.map(lambda h, s: int(h >= 4 and s < 5), icepool.d6, icepool.d6))"
+               ".probabilities()",
+}
+
+
+def fresh_ms(code: str, repeat: int) -> float:
+    """Wall time of a fresh Python process that imports the engine and answers the first query."""
+    return best_ms(lambda: subprocess.run([sys.executable, "-c", code], check=True), repeat)
+
+
+COMMANDS = [  # (command line, target seconds, what the target asks)
+    ("roll 2d6 --exact", 0.25, "answer"),
+    ("roll 200d6 --exact", 0.2, "answer"),
+    ("roll 200d6 --maximised 3 --exact", 2.0, "answer or refuse"),
+    ("roll 40d100 --exact", 2.0, "answer or refuse"),
+    ("roll 100d100 --maximised 3 --exact", 2.0, "answer or refuse"),
+    ("roll 200d100 --maximised 20 --exact", 0.5, "answer or refuse"),
+    ("roll 200d100 --verify --trials 1e6", None, "answer"),
+    ("dust attack --dice 4 --exact", None, "answer"),
+    ("dust attack --dice 4 --trials 1e6", None, "answer"),
+    ("grid --game epic --exact", None, "answer"),
+    ("grid --game epic --trials 1e6", None, "answer"),
+]
+
+
+def command_seconds(words: list[str], repeat: int) -> tuple[float, str]:
+    """Best wall time of `oddscalc WORDS` in a fresh process, and how it ended."""
+    ended = []
+
+    def go() -> None:
+        process = subprocess.run([sys.executable, "-m", "oddscalc", *words], capture_output=True, text=True)
+        ended.append("answered" if process.returncode == 0 else
+                     "refused: " + process.stderr.strip()[:60] if process.returncode == 2 else
+                     f"failed ({process.returncode})")
+
+    return best_ms(go, repeat) / 1000, ended[-1]
+
+
+def commands(repeat: int) -> None:
+    """The command lines of the issue, wall time with start-up, and a 20 x 20 roster grid exact."""
+    import tempfile
+    from pathlib import Path
+
+    from .run import grid_roster, verdict
+
+    startup, _ = command_seconds(["--version"], repeat)
+    print(f"\nexact mode on the command line, wall time of a fresh process (start-up alone: {startup:.2f} s):")
+    for line, target, asks in COMMANDS:
+        seconds, ended = command_seconds(line.split(), repeat)
+        print(f"  oddscalc {line:44} {seconds:6.2f} s  {ended}{verdict(seconds, target, above=False)}")
+    with tempfile.TemporaryDirectory() as folder:
+        roster = Path(folder, "grid20.toml")
+        roster.write_text(grid_roster(20))
+        seconds, ended = command_seconds(["grid", str(roster), "--exact", "--format", "csv"], repeat)
+    print(f"  oddscalc grid (20 x 20 = 400 cells) --exact        {seconds:6.2f} s  {ended}"
+          f"{verdict(seconds, 2.0, above=False)}")
+
+
+def main(repeat: int = 5, command_repeat: int = 3) -> None:
+    commands(command_repeat)
+    try:
+        import icepool
+    except ImportError:
+        print("exact mode against icepool: install the bench extra (pip install -e '.[bench]')")
+        return
+    print(f"\nexact mode, warm, best of {repeat} (icepool {icepool.__version__}):")
+    print(f"  {'query':52} {'oddscalc':>10} {'fractions':>10} {'icepool':>10} {'icepool/oddscalc':>17}")
+    for case in cases():
+        ours = best_ms(case.attack.exact, repeat)
+        rational = best_ms(functools.partial(case.attack.exact, fractions=True), max(1, repeat // 2))
+        theirs = best_ms(lambda build=case.icepool: build(icepool).probabilities(), repeat)
+        print(f"  {case.name:52} {ours:8.2f}ms {rational:8.2f}ms {theirs:8.2f}ms {theirs / ours:16.1f}x")
+    python = fresh_ms("pass", repeat)
+    ours, theirs = fresh_ms(FRESH["oddscalc"], repeat), fresh_ms(FRESH["icepool"], repeat)
+    print(f"  first query in a fresh process (hit and save), beyond Python's own {python:.0f} ms: "
+          f"oddscalc {ours - python:.0f} ms, icepool {theirs - python:.0f} ms")
