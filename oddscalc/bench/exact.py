@@ -152,8 +152,41 @@ def commands(repeat: int) -> None:
           f"{verdict(seconds, 2.0, above=False)}")
 
 
+README_EXACT = [  # the README's exact queries, and the issue's Dust weapon line
+    "roll 2d6 --maximised 1",
+    "dust attack --dice 4",
+    "dust phaser 2z3",
+    "epic barrage --bp 6 --units 3 --armour 4+",
+    "grid --game epic --attackers 'Whirlwind Battery' --targets 'Ork Warband' --show-query",
+]
+
+
+def readme_queries(repeat: int) -> None:
+    """Each README query exact and sampled (1e6 trials), warm in this process: parse, compute, render."""
+    import contextlib
+    import io
+    import shlex
+
+    from ..cli import main as cli
+
+    def answer(words: list[str]) -> Callable[[], None]:
+        def go() -> None:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cli(words)
+        return go
+
+    print("\nthe README's exact queries, warm in one process (parse, compute, print):")
+    for line in README_EXACT:
+        words = shlex.split(line)
+        exact = best_ms(answer([*words, "--exact"]), repeat)
+        sampled = best_ms(answer([*words, "--trials", "1e6", "--seed", "1"]), repeat)
+        print(f"  oddscalc {line[:60]:60} exact {exact:7.1f} ms, sampled 1e6 {sampled:7.1f} ms"
+              f"{'' if exact <= sampled else '  (exact slower)'}")
+
+
 def main(repeat: int = 5, command_repeat: int = 3) -> None:
     commands(command_repeat)
+    readme_queries(command_repeat)
     try:
         import icepool
     except ImportError:
