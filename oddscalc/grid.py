@@ -40,6 +40,42 @@ def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit]) -> 
             for attacker in attackers for weapon in attacker.weapons for target in targets]
 
 
+@dataclass(frozen=True)
+class InRange:
+    """The attacking units with only their weapons that reach a distance, and the weapons
+    ("unit: weapon") that do not, or that have no range (kept: nothing says they cannot fire)."""
+
+    units: tuple[Unit, ...]
+    out_of_range: tuple[str, ...] = ()
+    no_range: tuple[str, ...] = ()
+
+
+def in_range(game: Game, units: Iterable[Unit], distance: int | None) -> InRange:
+    """Keep the weapons that reach `distance` squares (all of them when it is None)."""
+    units = tuple(units)
+    if distance is None:
+        return InRange(units)
+    require(game.reaches is not None, "distance", distance,
+            f"{game.title} rosters have no weapon ranges; --distance is for Dust Tactics rosters")
+    require(isinstance(distance, int) and 0 <= distance <= 999, "distance", distance,
+            "expected the distance in squares, 0 to 999")
+    kept, beyond, unknown = [], [], []
+    for unit in units:
+        weapons = []
+        for weapon in unit.weapons:
+            reach, label = game.reaches(weapon, distance), f"{unit.name}: {weapon.name}"
+            if reach is False:
+                beyond.append(label)
+                continue
+            if reach is None:
+                unknown.append(label)
+            weapons.append(weapon)
+        if weapons:
+            kept.append(dataclasses.replace(unit, weapons=tuple(weapons)))
+    require(kept, "distance", distance, f"no weapon reaches {distance} squares")
+    return InRange(tuple(kept), tuple(beyond), tuple(unknown))
+
+
 def adjuster(settings: Sequence[tuple[str, Any]]) -> Callable[[Any], Any]:
     """A function that applies `--set` values to the attacks that have those fields."""
 
@@ -117,6 +153,7 @@ class Grid:
     pairs: tuple[Matchup, ...]  # in order
     results: tuple[engine.Result | None, ...]  # None where the weapon cannot attack the target
     seed: int | None
+    reach: InRange | None = None  # what a distance left out
 
     @property
     def method(self) -> str:
@@ -177,16 +214,18 @@ def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequen
              target_names: Sequence[str] | None = None, settings: Sequence[tuple[str, Any]] = (),
              trials: int = 100_000, seed: engine.Seed = None, method: str = "monte-carlo",
              precision: float | None = None, workers: int | None = None, scheduler: str | None = None,
-             progress: engine.Progress | None = None) -> Grid:
+             progress: engine.Progress | None = None, distance: int | None = None) -> Grid:
     """Run every weapon of the roster's units (or `attackers`) against every target.
 
     Targets come from `targets` (another roster of the same game) or the roster itself;
-    `settings` are `--set` values (field, value) applied to every attack that has the field.
+    `settings` are `--set` values (field, value) applied to every attack that has the field;
+    `distance` (squares) keeps only the weapons that reach it (games with ranges).
     """
     targets = targets if targets is not None else roster
     require(targets.game is roster.game, "against", targets.source,
             f"holds {targets.game.name} units, not {roster.game.name}")
-    pairs = matchups(roster.game, roster.select(attackers, "attackers"), targets.select(target_names, "targets"))
+    reach = in_range(roster.game, roster.select(attackers, "attackers"), distance)
+    pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"))
     require(any(pair.attack is not None for pair in pairs), "file", roster.source,
             "no weapon here can attack these targets")
     check_settings(settings, [pair.attack for pair in pairs])
@@ -198,4 +237,4 @@ def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequen
     results: list[engine.Result | None] = [None] * len(pairs)
     for i, result in zip(live, finished):
         results[i] = result
-    return Grid(roster.game, tuple(pairs), tuple(results), seed)
+    return Grid(roster.game, tuple(pairs), tuple(results), seed, reach)

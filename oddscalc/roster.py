@@ -147,6 +147,7 @@ class Game:
     check_unit: Callable[[Unit], tuple[str, str] | None]  # (field, problem) the schema alone cannot see
     describe_unit: Callable[[Unit], str]
     describe_weapon: Callable[[Weapon], str]
+    reaches: Callable[[Weapon, int], bool | None] | None = None  # does a weapon reach N squares (None: no range given)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r})"

@@ -78,6 +78,25 @@ DUST = {
     "ap-incendiary 1 x 3": ArmourPiercingIncendiary(1, 3),
     "ap-incendiary 2 x 5": ArmourPiercingIncendiary(2, 5),
     "reactive": Reactive(),
+    # every Dust attack takes re-rolls and burst fire (docs/rules.md §1.3, §1.4)
+    "3 dice sustained berserk once": WeaponLine(3, sustained=True, berserk=True, berserk_stacking="once"),
+    "phaser 2z3 burst": Phaser(2, 3, burst=True),
+    "salvo 3/2-5/2, 2 charges burst sustained berserk once": Salvo.parse("3/2-5/2", charges=2, burst=True,
+                                                                         sustained=True, berserk=True,
+                                                                         berserk_stacking="once"),
+    "incendiary 1 x 3 sustained, hit-save": Incendiary(1, 3, sustained=True, save="hit"),
+    "incendiary 2 x 2 berserk burst, resilient": Incendiary(2, 2, berserk=True, burst=True, resilient=True),
+    "ap-incendiary 1 x 2 sustained berserk": ArmourPiercingIncendiary(1, 2, sustained=True, berserk=True),
+    "ap-incendiary 1 x 2 burst": ArmourPiercingIncendiary(1, 2, burst=True),
+    # reactive fire chained into the activation it interrupts (docs/rules.md §1.10)
+    "reactive 4 dice, enemy of 2 points": Reactive(dice=4, health=2),
+    "reactive 3/2 before the attack 5/1": Reactive(dice=3, damage=2, save="hit", health=3, enemy_dice=5),
+    "reactive onslaught, resilient enemy": Reactive(dice=4, resilient=True, health=2, timing="onslaught",
+                                                    enemy_dice=3, enemy_damage=2, enemy_save="miss"),
+    "reactive after the attack, own 2 points": Reactive(dice=3, health=2, timing="attack-move", enemy_dice=4,
+                                                        own_health=2),
+    "reactive after the attack, no own health": Reactive(dice=2, timing="attack-move", enemy_dice=3),
+    "reactive move-move": Reactive(dice=5, damage=2, timing="move-move", health=4),
 }
 
 

@@ -129,9 +129,9 @@ def test_attack_on_board_applies_soft_cover(capsys, tmp_path):
     hard = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
                       "--save", "miss")
     assert hard["damage"]["mean"] == pytest.approx(3 / 9)
-    vehicle = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
-                         "--target", "vehicle")
-    assert vehicle["damage"]["mean"] == pytest.approx(1)
+    # seed 000: rubble «блокирует движение машин»: a vehicle cannot stand there to be shot at
+    assert_refused(capsys, "dust", "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "C2",
+                   "--target", "vehicle", mentions=("--to C2", "a vehicle cannot stand on C2", "cross"))
     open_ground = dust_exact(capsys, "attack", "--dice", "3", "--board", board, "--from", "A2", "--to", "D2")
     assert open_ground["damage"]["mean"] == pytest.approx(1)
 
@@ -216,3 +216,66 @@ def test_help_examples_run(capsys, tmp_path, monkeypatch, command):
             args += ["--trials", "2e4", "--seed", "1"]
         result = run(capsys, *args)
         assert result.code == 0, (example, result.err)
+
+
+# --- the board on every attack, ranges, reactive fire chained (docs/rules.md §1.10, §1.12, §1.13) ---------
+
+
+@pytest.mark.parametrize("args, mean", [
+    (["attack", "--dice", "3"], 3 * F(1, 3) * F(2, 3)),  # the map's soft cover: a hit-save
+    (["salvo", "3/2"], 3 * F(1, 3) * F(2, 3) * 2),
+    (["incendiary", "1", "--models", "3"], 3 * F(1, 3) * F(2, 3)),
+    (["phaser", "1z3"], F(1, 3)),  # the phaser ignores cover
+    (["ap-incendiary", "1", "--models", "2"], 1 - F(2, 3) ** 2),
+])
+def test_every_attack_takes_the_board(capsys, tmp_path, args, mean):
+    board = write(tmp_path, "....\n..x.\n....\n")
+    outcomes = dust_exact(capsys, *args, "--board", board, "--from", "A2", "--to", "C2", "--range", "2")
+    assert next(iter(outcomes.values()))["mean"] == pytest.approx(float(mean))
+    assert_refused(capsys, "dust", *args, "--board", board, "--from", "A2", "--to", "D2", "--range", "2",
+                   mentions=("--to D2", "out of range", "3 squares from A2"))
+
+
+def test_the_issues_artillery_shot_is_now_refused(capsys):
+    assert_refused(capsys, "dust", "attack", "--dice", "2", "--artillery", "direct", "--board", "ruins", "--from",
+                   "A1", "--to", "B1", mentions=("--to B1", "range A reaches 4 squares or more"))
+
+
+def test_indirect_fire_on_the_board_needs_an_observer(capsys):
+    assert_refused(capsys, "dust", "attack", "--dice", "2", "--artillery", "indirect", "--board", "ruins", "--from",
+                   "A1", "--to", "H8", mentions=("--observer", "required"))
+    ok = dust_exact(capsys, "attack", "--dice", "2", "--artillery", "indirect", "--board", "ruins", "--from", "A1",
+                    "--to", "H8", "--observer", "F6")
+    assert ok["damage"]["mean"] == pytest.approx(2 / 3)
+
+
+def test_board_options_without_a_board_are_refused(capsys):
+    for option, value in (("--range", "6"), ("--observer", "B2"), ("--attacker", "vehicle"), ("--diagonal", "two")):
+        assert_refused(capsys, "dust", "phaser", "2z3", option, value, mentions=(option, "--board"))
+    assert_refused(capsys, "dust", "incendiary", "1", "--arcing", mentions=("--arcing", "--board"))
+
+
+def test_reactive_fire_chained_on_the_command_line(capsys):
+    outcomes = dust_exact(capsys, "reactive", "--dice", "3", "--health", "1", "--enemy-dice", "3")
+    assert list(outcomes) == ["success", "damage", "destroyed", "damage_taken"]
+    destroyed = F(1, 3) * (1 - F(2, 3) ** 3)
+    assert outcomes["destroyed"]["probability"] == pytest.approx(float(destroyed))
+    assert outcomes["damage_taken"]["mean"] == pytest.approx(float((1 - destroyed) * 1))
+    assert_refused(capsys, "dust", "reactive", "--dice", "3", "--timing", "sustained",
+                   mentions=("--timing", "sustained", "cannot interrupt"))
+
+
+def test_grid_keeps_the_weapons_in_range(capsys):
+    rows = run(capsys, "grid", "--game", "dust", "--distance", "5", "--exact", "--format", "json")
+    assert rows.code == 0
+    weapons = {row["weapon"] for row in rows.json()["rows"]}
+    assert weapons == {"Laser gewehr", "Phaser", "Rocket salvo", "Twin Flak 43"}  # ranges 6, 6, 3-8, U
+    assert rows.json()["out_of_range"] == ["Battle Grenadiers: Sturmgewehr 47", "Battle Grenadiers: Panzerfaust",
+                                           "Hammers: Flamethrowers", "Hammers: Punisher shotguns"]
+    text = run(capsys, "grid", "--game", "dust", "--distance", "5", "--exact").out
+    assert "out of range at 5 squares (left out): Battle Grenadiers: Sturmgewehr 47" in text
+    close = run(capsys, "grid", "--game", "dust", "--distance", "2", "--exact", "--format", "json")
+    assert {row["weapon"] for row in close.json()["rows"]} >= {"Flamethrowers", "Punisher shotguns"}
+    assert "Rocket salvo" not in {row["weapon"] for row in close.json()["rows"]}  # 3-8: too close
+    assert_refused(capsys, "grid", "--game", "epic", "--distance", "5", mentions=("--distance", "no weapon ranges"))
+    assert_refused(capsys, "grid", "--game", "dust", "--distance", "0", mentions=("--distance", "no weapon reaches"))

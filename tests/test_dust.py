@@ -100,7 +100,7 @@ def test_phaser_2z3_whole_pmf():
 @pytest.mark.parametrize("aim, blast, sustained", [(2, 3, False), (2, 3, True), (4, 1, True), (1, 5, False)])
 def test_phaser_mean(aim, blast, sustained):
     p = F(5, 9) if sustained else F(1, 3)
-    assert mean(Phaser(aim, blast, sustained).exact(fractions=True)["damage"]) == aim * p * blast / 3
+    assert mean(Phaser(aim, blast, sustained=sustained).exact(fractions=True)["damage"]) == aim * p * blast / 3
 
 
 def test_phaser_rerolls_only_the_first_stage():
@@ -324,3 +324,107 @@ def test_parse_per_model():
 def test_the_largest_incendiary_agrees():
     """10 dice per model against 50 models: 500 dice, beyond a weapon line's own limit."""
     assert_agrees(Incendiary(10, 50, save="miss", resilient=True), trials=50_000)
+
+
+# --- docs/rules.md §1.3, §1.4: re-rolls and burst fire on every attack ------------------------------
+
+
+def test_berserk_stacks_as_a_second_pass_or_once_by_the_switch():
+    """Seed 000 never combines Berserk with a sustained attack (RULES.md §1.3: open, keep a switch)."""
+    stacked = WeaponLine(1, sustained=True, berserk=True).exact(fractions=True)["hits"][1]
+    once = WeaponLine(1, sustained=True, berserk=True, berserk_stacking="once").exact(fractions=True)["hits"][1]
+    assert (stacked, once) == (F(19, 27), F(5, 9))
+    phaser = Phaser(1, 1, sustained=True, berserk=True, berserk_stacking="once").exact(fractions=True)["hits"]
+    assert phaser[1] == F(5, 9)
+
+
+@pytest.mark.parametrize("attack", [
+    lambda: WeaponLine(2, berserk_stacking="once"), lambda: WeaponLine(2, sustained=True, berserk_stacking="once"),
+    lambda: Incendiary(1, 2, berserk=True, berserk_stacking="once"),
+])
+def test_berserk_stacking_once_needs_both_re_rolls(attack):
+    with pytest.raises(InputError) as error:
+        attack()
+    assert error.value.name == "berserk_stacking" and "--sustained and --berserk" in error.value.allowed
+
+
+def test_incendiary_re_rolls_its_misses():
+    """«Поддерживающая атака – отряд может перебросить все промахи один раз для каждой линейки оружия»
+    (seed 000: a sustained attack re-rolls all misses once per weapon line): every incendiary die is one."""
+    assert exact_list(Incendiary(1, 3, sustained=True).exact(fractions=True)["hits"]) == binomial(3, F(5, 9))
+    assert exact_list(Incendiary(1, 2, berserk=True, sustained=True).exact(fractions=True)["damage"]) == \
+        binomial(2, F(19, 27))
+
+
+def test_ap_incendiary_re_rolls_and_burst():
+    destroyed = ArmourPiercingIncendiary(1, 2, sustained=True).exact(fractions=True)["destroyed"][1]
+    assert destroyed == 1 - F(4, 9) ** 2
+    assert ArmourPiercingIncendiary(1, 2, burst=True).exact(fractions=True)["destroyed"][1] == 1 - F(2, 3) ** 4
+
+
+def test_burst_doubles_the_dice_of_every_attack():
+    """«Ведя огонь из оружия, стреляющего очередями, по цели, которая не двигалась в этот ход, удвойте
+    количество бросаемых кубиков» (seed 001: at a target that has not moved, double the dice)."""
+    assert exact_list(Incendiary(1, 3, burst=True).exact(fractions=True)["damage"]) == binomial(6, F(1, 3))
+    burst = Salvo.parse("2/2-3/2", charges=2, burst=True).exact(fractions=True)["damage"]
+    assert exact_list(burst) == exact_list(WeaponLine(6, 2).exact(fractions=True)["damage"])
+    # a phaser's burst doubles the X dice only: 2z3 in a burst is 4z3
+    assert exact_list(Phaser(2, 3, burst=True).exact(fractions=True)["damage"]) == exact_list(
+        Phaser(4, 3).exact(fractions=True)["damage"])
+
+
+def test_fields_after_the_dice_are_keywords():
+    """A positional third argument would silently set another field: it is refused."""
+    with pytest.raises(TypeError):
+        Phaser(2, 3, True)
+    with pytest.raises(TypeError):
+        WeaponLine(2, 1, True)
+
+
+# --- docs/rules.md §1.10: reactive fire, chained ----------------------------------------------------
+
+
+def test_reactive_fire_before_the_attack_can_destroy_the_attacker():
+    """«если отряд совершает действия «движение + атака», ответный огонь должен быть открыт сразу после
+    действия движения» (seed 000: move + attack: the reaction comes right after the move, before the attack)."""
+    chained = Reactive(dice=3, damage=2, health=4, enemy_dice=4).exact(fractions=True)
+    line = exact_list(WeaponLine(3, 2).exact(fractions=True)["damage"])
+    destroyed = F(1, 3) * sum(line[4:])
+    assert chained["success"][1] == F(1, 3)
+    assert chained["destroyed"][1] == destroyed
+    assert mean(chained["damage"]) == F(1, 3) * mean(line)
+    assert mean(chained["damage_taken"]) == (1 - destroyed) * 4 * F(1, 3)  # a destroyed attacker never shoots
+
+
+def test_reactive_fire_after_the_attack_needs_a_survivor():
+    """«если отряд совершает действия «атака + движение», ответный огонь должен быть открыт сразу после
+    действия атаки» (seed 000: attack + move: after the attack); a unit the attack destroyed cannot react."""
+    chained = Reactive(dice=2, timing="attack-move", enemy_dice=3, own_health=2).exact(fractions=True)
+    survives = sum(binomial(3, F(1, 3))[:2])
+    assert chained["success"][1] == F(1, 3) * survives
+    assert mean(chained["damage_taken"]) == 1  # the enemy's attack always happens first
+    assert mean(chained["damage"]) == F(1, 3) * survives * 2 * F(1, 3)
+
+
+def test_reactive_fire_cannot_interrupt_a_sustained_attack():
+    with pytest.raises(InputError) as error:
+        Reactive(dice=2, timing="sustained")
+    assert error.value.name == "timing" and "поддерживающую атаку" in error.value.allowed
+
+
+@pytest.mark.parametrize("options, name", [
+    ({"health": 2}, "health"), ({"enemy_dice": 2}, "enemy_dice"),
+    ({"dice": 2, "timing": "move-move", "enemy_dice": 2}, "enemy_dice"),
+    ({"dice": 2, "enemy_dice": 2, "own_health": 2}, "own_health"),
+    ({"dice": 2, "timing": "attack-move", "own_health": 2}, "own_health"),
+    ({"dice": 2, "health": 0}, "health"),
+])
+def test_reactive_fire_refuses_what_it_would_ignore(options, name):
+    with pytest.raises(InputError) as error:
+        Reactive(**options)
+    assert error.value.name == name
+
+
+def test_reactive_fire_alone_keeps_its_one_outcome():
+    assert Reactive().outcomes == ("success",) and Reactive().query() == "oddscalc dust reactive"
+    assert Reactive(dice=2, health=1, enemy_dice=1).outcomes == ("success", "damage", "destroyed", "damage_taken")

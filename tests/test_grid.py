@@ -102,3 +102,45 @@ def test_the_cell_limit_is_checked_before_any_attack_is_built():
         matchups(roster.game, many, many)
     assert error.value.name == "cells" and "25,600" in str(error.value.value)
     assert len(matchups(roster.game, roster.units, roster.units)) == 4
+
+
+DUST = '''game = "dust"
+
+[[unit]]
+name = "Squad"
+kind = "soldier"
+armour = 1
+models = 3
+
+[[unit.weapon]]
+name = "Rifle"
+soldier = ["2/1", "2/1", "1/1", "1/1"]
+range = "4"
+
+[[unit.weapon]]
+name = "Mortar"
+soldier = ["1/2", "1/2", "1/2", "1/2"]
+range = "3-8"
+arcing = true
+
+[[unit.weapon]]
+name = "Knife"
+soldier = ["1/1", "1/1", "1/1", "1/1"]
+'''
+
+
+@pytest.mark.parametrize("distance, kept, out", [
+    (2, ["Rifle", "Knife"], ["Squad: Mortar"]),
+    (4, ["Rifle", "Mortar", "Knife"], []),
+    (8, ["Mortar", "Knife"], ["Squad: Rifle"]),
+])
+def test_a_distance_keeps_the_weapons_that_reach_it(distance, kept, out):
+    roster = games.parse_roster(DUST, "squad.toml")
+    grid = run_grid(roster, method="exact", distance=distance)
+    assert [pair.weapon.name for pair in grid.pairs] == kept
+    assert list(grid.reach.out_of_range) == out and list(grid.reach.no_range) == ["Squad: Knife"]
+
+
+def test_no_distance_keeps_every_weapon():
+    grid = run_grid(games.parse_roster(DUST, "squad.toml"), method="exact")
+    assert len(grid.pairs) == 3 and grid.reach.out_of_range == () and grid.reach.no_range == ()

@@ -82,6 +82,17 @@ CASES = [
     ("dust damage points: p_kill", "dust", {"damage_points", "models"}, DUST_A, 'soldier = ["6/1", "-", "-", "-"]',
      'kind = "soldier"\narmour = 1\nmodels = 2\ndamage_points = 3', "p_kill", P**6),
     ("dust points: per 100 points", "dust", {"points"}, DUST_A, LINE, DUST_T, "per_100_points", 2 * P * 100 / 10),
+    # a range decides which weapons grid --distance keeps (docs/rules.md §1.13): reaches N squares?
+    ("dust range 6 reaches 6", "dust", {"range"}, DUST_A, LINE + '\nrange = "6"', DUST_T, "reaches 6", True),
+    ("dust range 6 not 7", "dust", {"range"}, DUST_A, LINE + '\nrange = "6"', DUST_T, "reaches 7", False),
+    ("dust range 3-6 not 2", "dust", {"range"}, DUST_A, LINE + '\nrange = "3-6"', DUST_T, "reaches 2", False),
+    ("dust range C: adjacent", "dust", {"range"}, DUST_A, LINE + '\nrange = "C"', DUST_T, "reaches 1", True),
+    ("dust range C not 2", "dust", {"range"}, DUST_A, LINE + '\nrange = "C"', DUST_T, "reaches 2", False),
+    ("dust range A not 3", "dust", {"range"}, DUST_A, LINE + '\nrange = "A"', DUST_T, "reaches 3", False),
+    ("dust range U reaches 40", "dust", {"range"}, DUST_A, LINE + '\nrange = "U"', DUST_T, "reaches 40", True),
+    ("dust arcing mortar 2-8", "dust", {"range", "arcing"}, DUST_A, LINE + '\nrange = "2-8"\narcing = true', DUST_T,
+     "reaches 8", True),
+    ("dust no range: unknown", "dust", {"range"}, DUST_A, LINE, DUST_T, "reaches 3", None),
     # --- Epic Armageddon (docs/rules.md §2): one shot at one unit, E[kills] = P(hit) × P(every save fails)
     ("epic AP shot", "epic", {"ap", "kind", "units", "armour"}, EPIC_A, SHOT, EPIC_T, "mean", F(1, 2) * F(1, 2)),
     ("epic in cover with a cover save", "epic", {"cover_save"}, EPIC_A, SHOT, EPIC_T + '\ncover_save = "3+"',
@@ -191,6 +202,8 @@ CASES = [
 
 REFUSED = [
     ("dust", DUST_A, LINE + "\ncharges = 2", DUST_T, "charges"),
+    ("dust", DUST_A, LINE + '\nrange = "6"\narcing = true', DUST_T, "range"),
+    ("dust", DUST_A, LINE + '\nrange = "far"', DUST_T, "range"),
     ("epic", EPIC_A, "bp = 3\nshots = 2", EPIC_T, "shots"),
     ("epic", EPIC_A, SHOT + '\nspecial = ["macro"]', EPIC_T, "special"),
     ("t9a", T9A_A, 'attacks = 1\nstrength = 3\nattributes = ["toxic"]', T9A_T, "strength"),
@@ -207,6 +220,8 @@ def cell(game: str, attacker: str, weapon: str, target: str):
 
 def measure(statistic: str, loaded, pair) -> F | None:
     """The cell's statistic, exactly (Fractions)."""
+    if statistic.startswith("reaches "):
+        return loaded.game.reaches(pair.weapon, int(statistic.split()[1]))
     if pair.attack is None:
         return None
     exact = pair.attack.exact(fractions=True)

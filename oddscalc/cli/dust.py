@@ -14,6 +14,7 @@ from ..dust import (
     ArmourPiercingIncendiary,
     Corner,
     CoverSave,
+    Diagonal,
     Incendiary,
     Kind,
     Phaser,
@@ -34,19 +35,35 @@ app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=Fa
 CORNER = ("A line exactly through a corner is blocked when both (default) / either of the two squares it passes "
           "between block, or never.")
 
-BOARD = [
-    option("save", Annotated[Optional[CoverSave], typer.Option(
-        "--save", help="The target's cover save: hit (a hit survives 2/3, soft cover), miss (survives 1/3, hard "
-                       "cover) or none. With --board: the map's cover unless given.")], None),
+SAVE = option("save", Annotated[Optional[CoverSave], typer.Option(
+    "--save", help="The target's cover save: hit (a hit survives 2/3, soft cover), miss (survives 1/3, hard cover) or "
+                   "none. With --board: the map's cover unless given.")], None)
+
+BOARD = [  # docs/rules.md §1.12, §1.13: where the attack is made (dust/shot.py)
     option("board", Annotated[Optional[str], typer.Option(
-        "--board", metavar="MAP", help="Check the shot on this map (a file, or ruins / crossroads); needs --from "
-                                       "and --to.")], None),
+        "--board", metavar="MAP", help="Check the shot on this map (a file, or ruins / crossroads): the squares, "
+                                       "the range and the line of sight; needs --from and --to.")], None),
     option("from_square", Annotated[Optional[str], typer.Option(
-        "--from", metavar="SQ", help="The attacker's square (the observer's for indirect artillery).")], None),
+        "--from", metavar="SQ", help="The attacking unit's square.")], None),
     option("to_square", Annotated[Optional[str], typer.Option("--to", metavar="SQ", help="The target's square.")],
            None),
     option("target", Annotated[Optional[Kind], typer.Option(
-        "--target", help="What the target is, for its cover on the map (default soldier).")], None),
+        "--target", help="What the target is: where it may stand, and its cover on the map (default soldier).")],
+           None),
+    option("attacker", Annotated[Optional[Kind], typer.Option(
+        "--attacker", help="What the attacking unit is: where it may stand (default soldier).")], None),
+    option("range", Annotated[Optional[str], typer.Option(
+        "--range", metavar="R", help="The weapon's range in squares: N (1 to N), X-Y, U (unlimited), C (adjacent "
+                                     "squares) or A (artillery, 4 or more; the default with --artillery).")], None),
+    option("arcing", Annotated[bool, typer.Option(
+        "--arcing", help="An arcing weapon X-Y (a mortar): it fires over obstacles; only the two squares must allow "
+                         "the attack.")], False),
+    option("observer", Annotated[Optional[str], typer.Option(
+        "--observer", metavar="SQ", help="Indirect artillery fire: the square of the unit with Artillery Strike "
+                                         "that sees the target.")], None),
+    option("diagonal", Annotated[Optional[Diagonal], typer.Option(
+        "--diagonal", help="How a diagonal step counts in a range: one square (default) or two (an open rules "
+                           "question).")], None),
     option("corner", Annotated[Optional[Corner], typer.Option("--corner", help=CORNER)], None),
 ]
 
@@ -56,48 +73,54 @@ def _argument(name: str, metavar: str, help: str) -> object:
     return option(name, Annotated[str, typer.Argument(metavar=metavar, help=help)])
 
 
-def attack_on_board(**options) -> tuple[WeaponLine, tuple[str, ...]]:
-    """The weapon line (docs/rules.md §1.12), and a note when the map gave the target its cover."""
-    line = on_board(**options)
-    taken = options.get("board") is not None and options.get("save") is None and line.save is not CoverSave.NONE
-    return line, ((f"note: the target's {line.save.value}-save comes from the map: it stands in cross terrain "
-                   "(soft cover); --save none would remove it",) if taken else ())
-
-
-query(app, "dust attack", WeaponLine, skip=["save"], extra=BOARD, build=attack_on_board, examples=[
+query(app, "dust attack", WeaponLine, skip=["save"], extra=[SAVE, *BOARD],
+      build=lambda **options: on_board(WeaponLine, **options), examples=[
     "oddscalc dust attack --dice 4 --sustained --exact",
     "oddscalc dust attack --dice 3 --damage 2 --burst --save miss",
     "oddscalc dust attack --dice 2 --damage 3 --artillery indirect --indirect-success blank",
-    "oddscalc dust attack --dice 5 --board ruins --from A9 --to C2",
+    "oddscalc dust attack --dice 5 --board ruins --from A9 --to C2 --range 8",
+    "oddscalc dust attack --dice 2 --artillery indirect --board ruins --from A1 --to H8 --observer F6",
 ])
 
 query(app, "dust phaser", Phaser, argument=_argument("phaser", "PHASER", "XzY: X dice; each hit rolls Y dice."),
-      build=lambda phaser, **options: Phaser.parse(phaser, **options), examples=[
+      extra=BOARD, build=lambda phaser, **options: on_board(
+          Phaser, build=lambda **fields: Phaser.parse(phaser, **fields), **options), examples=[
     "oddscalc dust phaser 2z3 --exact",
     "oddscalc dust phaser 2z3 --sustained --plot phaser.png",
     "oddscalc dust phaser 1z4 --berserk --count 2 --format json",
+    "oddscalc dust phaser 2z3 --board crossroads --from A4 --to E4 --range 5",
 ])
 
 query(app, "dust salvo", Salvo, argument=_argument("salvo", "SALVO", "A/X-B/X-...: the dice and damage per hit for 1, 2, "
                                                    "... charges."),
-      build=lambda salvo, **options: Salvo.parse(salvo, **options), examples=[
+      skip=["save"], extra=[SAVE, *BOARD], build=lambda salvo, **options: on_board(
+          Salvo, build=lambda **fields: Salvo.parse(salvo, **fields), **options), examples=[
     "oddscalc dust salvo 3/2-5/2-7/2 --charges 2 --exact",
     "oddscalc dust salvo 3/2 --sustained --save hit",
-    "oddscalc dust salvo 2/1-4/1 --charges 2 --plot salvo.png",
+    "oddscalc dust salvo 2/1-4/1 --charges 2 --burst --plot salvo.png",
 ])
 
 query(app, "dust incendiary", Incendiary, argument=_argument("dice", "X", "Dice per model (X of X/+)."),
-      build=lambda dice, **options: Incendiary(parse_per_model(dice, "dice"), **options), examples=[
+      skip=["save"], extra=[SAVE, *BOARD], build=lambda dice, **options: on_board(
+          Incendiary, build=lambda **fields: Incendiary(parse_per_model(dice, "dice"), **fields), **options), examples=[
     "oddscalc dust incendiary 1 --models 4 --exact",
-    "oddscalc dust incendiary 1/+ --models 5 --save hit",
+    "oddscalc dust incendiary 1/+ --models 5 --save hit --sustained",
     "oddscalc dust incendiary 2 --models 3 --save miss --ignore-cover",
 ])
 
-query(app, "dust ap-incendiary", ArmourPiercingIncendiary, argument=_argument("dice", "X", "Dice per model (X of X/skull)."),
-      build=lambda dice, **options: ArmourPiercingIncendiary(parse_per_model(dice, "dice"), **options),
-      examples=["oddscalc dust ap-incendiary 1 --models 3 --exact", "oddscalc dust ap-incendiary 1/skull --models 1"])
+query(app, "dust ap-incendiary", ArmourPiercingIncendiary, argument=_argument("dice", "X", "Dice per model (X of "
+                                                                                         "X/skull)."),
+      extra=BOARD, build=lambda dice, **options: on_board(
+          ArmourPiercingIncendiary, build=lambda **fields: ArmourPiercingIncendiary(parse_per_model(dice, "dice"),
+                                                                                   **fields), **options),
+      examples=["oddscalc dust ap-incendiary 1 --models 3 --exact",
+                "oddscalc dust ap-incendiary 1/skull --models 1 --berserk"])
 
-query(app, "dust reactive", Reactive, examples=["oddscalc dust reactive --exact"])
+query(app, "dust reactive", Reactive, examples=[
+    "oddscalc dust reactive --exact",
+    "oddscalc dust reactive --dice 4 --health 3 --enemy-dice 5 --exact",
+    "oddscalc dust reactive --dice 3 --damage 2 --timing attack-move --enemy-dice 4 --own-health 2 --exact",
+])
 
 
 # --- the board ---------------------------------------------------------------------------

@@ -106,6 +106,9 @@ def grid(
                                                                       "one.")] = False,
     show_query: Annotated[bool, typer.Option("--show-query", help="Show each row's query: the single command line "
                                                                   "that computes the same cell.")] = False,
+    distance: Annotated[Optional[int], typer.Option(
+        "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
+                                        "without a range is kept).")] = None,
     *,
     at_least: str,
     scheduler: Optional[str],
@@ -121,7 +124,7 @@ def grid(
     units never changes other rows, and --scheduler gives the same table.
     """
     from ..games import load_roster
-    from ..grid import matchups, run_grid
+    from ..grid import in_range, matchups, run_grid
     from ..studies import Statistic
     from .studies import cluster, parse_ks
 
@@ -137,7 +140,7 @@ def grid(
     heat = stat if stat in ("p_kill", "points", "per_100_points") else Statistic.parse(stat, "stat") if stat else None
     if sort is not None and sort not in sortable:
         raise OptionError(sort, f"expected a column to rank by: {', '.join(sortable)}", hint="--sort")
-    pairs = matchups(roster.game, roster.select(_names(attackers), "attackers"),
+    pairs = matchups(roster.game, in_range(roster.game, roster.select(_names(attackers), "attackers"), distance).units,
                      target_roster.select(_names(targets), "targets"))
     attacks = [pair.attack for pair in pairs]
     if isinstance(heat, Statistic):
@@ -148,7 +151,8 @@ def grid(
             result = run_grid(roster, target_roster, attackers=_names(attackers), target_names=_names(targets),
                               settings=chosen, trials=common.trials, seed=common.seed, method=common.method.value,
                               precision=common.precision, workers=common.threads,
-                              scheduler=cluster(scheduler, scheduler_timeout), progress=progress)
+                              scheduler=cluster(scheduler, scheduler_timeout), progress=progress,
+                              distance=distance)
         except InputError as error:  # a --set value an attack refuses: blame --set NAME, not --NAME
             if error.name not in dict(chosen):
                 raise
@@ -157,6 +161,13 @@ def grid(
     rows = result.rows(ks, all_outcomes, column)
     apart = result.cannot_hurt()
     notes = [f"ranked by {column}"]
+    extra: dict = {}
+    if distance is not None:
+        reach = result.reach
+        notes += ([f"out of range at {distance} squares (left out): {'; '.join(reach.out_of_range)}"]
+                  if reach.out_of_range else [])
+        notes += [f"no range given (kept): {'; '.join(reach.no_range)}"] if reach.no_range else []
+        extra = {"distance": distance, "out_of_range": list(reach.out_of_range), "no_range": list(reach.no_range)}
     if apart:
         notes.append("cannot hurt (not ranked): " + "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}"
                                                                 for c in apart))
@@ -165,7 +176,8 @@ def grid(
         rows = [{key: row.get(key) for key in shown if key in row or key.endswith("_stderr")} for row in rows]
     from .studies import report
 
-    text = report(rows, common, result.method, result.trials, result.seed, tuple(notes), {"cannot_hurt": apart})
+    text = report(rows, common, result.method, result.trials, result.seed, tuple(notes),
+                  {"cannot_hurt": apart, **extra})
     plot = None
     if common.plot is not None:
         from .. import plots

@@ -1,15 +1,6 @@
 """Dust Tactics (docs/rules.md §1): attacks, the board, and rosters."""
 
-from .attacks import (
-    ArmourPiercingIncendiary,
-    Incendiary,
-    Phaser,
-    Reactive,
-    Salvo,
-    WeaponLine,
-    on_board,
-    parse_per_model,
-)
+from .attacks import Fire, Phaser, Salvo, WeaponLine
 from .board import (
     MAP_FORMAT,
     SIGHT_RULES,
@@ -20,13 +11,17 @@ from .board import (
     Sight,
     Square,
     Terrain,
-    check_shot,
+    can_enter,
     line_of_sight,
 )
-from .die import HIT, Artillery, CoverSave, Success, cover_save, shows_hit
+from .die import HIT, Artillery, CoverSave, Stacking, Success, cover_save, shows_hit
+from .incendiary import ArmourPiercingIncendiary, Incendiary, parse_per_model
+from .reactive import Reactive, Timing
+from .shot import Diagonal, Placed, Reach, Shot, WeaponRange, distance, on_board, place
 
 __all__ = [
     "HIT", "MAP_FORMAT", "SIGHT_RULES", "ArmourPiercingIncendiary", "Artillery", "Board", "Corner", "Cover",
-    "CoverSave", "Incendiary", "Kind", "Phaser", "Reactive", "Salvo", "Sight", "Square", "Success", "Terrain",
-    "WeaponLine", "check_shot", "cover_save", "line_of_sight", "on_board", "parse_per_model", "shows_hit",
+    "CoverSave", "Diagonal", "Fire", "Incendiary", "Kind", "Phaser", "Placed", "Reach", "Reactive", "Salvo", "Shot",
+    "Sight", "Square", "Stacking", "Success", "Terrain", "Timing", "WeaponLine", "WeaponRange", "can_enter",
+    "cover_save", "distance", "line_of_sight", "on_board", "parse_per_model", "place", "shows_hit",
 ]

@@ -1,12 +1,13 @@
-"""Dust Tactics attacks (docs/rules.md §1): weapon lines and artillery, phaser, salvo,
-incendiary, armour-piercing incendiary and reactive fire. The Dust die and the stages
-they share are in `die.py`.
+"""Dust Tactics attacks (docs/rules.md §1): weapon lines and artillery, phaser and salvo,
+and the re-rolls and burst fire every Dust attack may take. The incendiaries are in
+`incendiary.py`, reactive fire in `reactive.py`, the board in `board.py` and `shot.py`;
+the Dust die and the stages they share in `die.py`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from functools import cached_property
 from typing import Any
 
@@ -16,49 +17,84 @@ from .. import pmf as pmfs
 from ..attack import Attack, option
 from ..dice import rerolled
 from ..errors import InputError, choose, require
-from ..pool import Die, PoolRoll, roll_pool, uniform_faces
-from .board import Corner, Kind, check_shot
+from ..pool import Die, PoolRoll, roll_pool
 from .die import (
     BLAST_DIE,
     HIT,
     MAX_DAMAGE,
     MAX_DICE,
-    MAX_MODELS,
-    MAX_PER_MODEL,
     MAX_PHASER,
     Artillery,
     CoverSave,
+    Stacking,
     Success,
     attack_die,
     check_count,
     check_models_firing,
-    cover_save,
     exact_line,
+    reroll_passes,
     resist,
     resisted,
     sample_line,
-    shows_hit,
 )
 
 SUSTAINED = "Sustained attack: re-roll all misses once (takes both actions)."
-BERSERK = "Berserk: one more re-roll pass of the failed dice (open rules question: stacks with --sustained)."
+BERSERK = "Berserk: re-roll the failed dice once more (declared before rolling)."
+STACKING = ("With --sustained and --berserk: stack (a second re-roll pass, the default) or once (one pass in all). "
+            "An open rules question.")
+BURST = "Burst fire at a target that has not moved this turn: double the dice."
 SAVE = "The target's cover save: hit (a hit survives 2/3, soft cover), miss (survives 1/3, hard cover) or none."
 RESILIENT = "The target is Damage Resilient: one die per damage point, each hit cancels a point."
 COUNT = "Models firing the weapon: their dice add up (1 to 20)."
 MODELS = "Models M in the target unit."
 
 
-def _target(save: CoverSave, resilient: bool) -> str:
+def target_words(save: CoverSave, resilient: bool) -> str:
     """The target's part of a description: its save and Damage Resilient."""
     words = ([f"into a {save.value}-save"] if save is not CoverSave.NONE else []) + (["resilient"] if resilient else [])
     return "".join(f", {word}" for word in words)
+
+
+# --- re-rolls and burst fire, on every Dust attack (§1.3, §1.4) -------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fire(Attack):
+    """What every Dust attack may take: re-rolls of the missed dice (a sustained attack,
+    Berserk) and burst fire (double the dice). The seeds forbid only a sustained attack
+    with indirect artillery fire (§1.9) and during reactive fire (§1.10)."""
+
+    sustained: bool = option(SUSTAINED, False)
+    berserk: bool = option(BERSERK, False)
+    berserk_stacking: Stacking = option(STACKING, Stacking.STACK)
+    burst: bool = option(BURST, False)
+
+    @property
+    def rerolls(self) -> int:
+        """Re-roll passes: sustained attack one, Berserk one more, or one in all (docs/rules.md §1.3)."""
+        return reroll_passes(self.sustained, self.berserk, self.berserk_stacking)
+
+    def doubled(self, dice: int) -> int:
+        """The dice rolled: doubled by burst fire (docs/rules.md §1.4)."""
+        return dice * (2 if self.burst else 1)
+
+    def check_fire(self) -> None:
+        choose(self, "berserk_stacking", Stacking)
+        require(self.berserk_stacking is Stacking.STACK or (self.sustained and self.berserk), "berserk_stacking",
+                self.berserk_stacking.value, "only matters with both --sustained and --berserk (stack: two re-roll "
+                                             "passes; once: one)")
+
+    def fire_words(self) -> list[str]:
+        """The modifiers' part of a description."""
+        once = ["one re-roll pass in all"] if self.berserk_stacking is Stacking.ONCE else []
+        return self.flags("sustained", "berserk") + once + self.flags("burst")
 
 
 # --- weapon lines and artillery -----------------------------------------------------
 
 
 @dataclass(frozen=True)
-class WeaponLine(Attack):
+class WeaponLine(Fire):
     """Roll a weapon line N/D: N Dust dice, D damage for each hit that gets past the save.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
@@ -74,9 +110,7 @@ class WeaponLine(Attack):
 
     dice: int = option("Dice N of the weapon line N/D.")
     damage: int = option("Damage D per hit of the weapon line N/D.", 1, metavar="D")
-    sustained: bool = option(SUSTAINED, False)
-    berserk: bool = option(BERSERK, False)
-    burst: bool = option("Burst fire at a target that has not moved this round: double the dice.", False)
+    _: KW_ONLY
     save: CoverSave = option(SAVE, CoverSave.NONE)
     resilient: bool = option(RESILIENT, False)
     artillery: Artillery | None = option(
@@ -93,11 +127,10 @@ class WeaponLine(Attack):
 
     def describe(self) -> str:
         line = f"{self.count} × {self.dice}/{self.damage}" if self.count > 1 else f"{self.dice}/{self.damage}"
-        words = self.flags("sustained", "berserk", "burst") + ([f"{self.artillery.value} artillery"]
-                                                                if self.artillery else [])
+        words = self.fire_words() + ([f"{self.artillery.value} artillery"] if self.artillery else [])
         words += self.flags("in_structure") + ([f"indirect success on a {self.indirect_success.value}"]
                                                if self.indirect_success is not Success.HIT else [])
-        return f"Dust weapon line {line}" + "".join(f", {w}" for w in words) + _target(self.save, self.resilient)
+        return f"Dust weapon line {line}" + "".join(f", {w}" for w in words) + target_words(self.save, self.resilient)
 
     def __post_init__(self) -> None:
         choose(self, "save", CoverSave)
@@ -106,6 +139,7 @@ class WeaponLine(Attack):
         check_count(self.dice, "dice", 0, MAX_DICE, "dice")
         check_count(self.damage, "damage", 1, MAX_DAMAGE, "damage per hit")
         check_models_firing(self.count)
+        self.check_fire()
         require(
             not (self.sustained and self.artillery is Artillery.INDIRECT),
             "sustained", "with --artillery indirect",
@@ -124,12 +158,7 @@ class WeaponLine(Attack):
     @property
     def rolled(self) -> int:
         """The dice rolled: every firing model's, doubled by burst fire (docs/rules.md §1.4)."""
-        return self.dice * self.count * (2 if self.burst else 1)
-
-    @property
-    def rerolls(self) -> int:
-        """Re-roll passes: sustained attack one, Berserk one more (docs/rules.md §1.3)."""
-        return int(self.sustained) + int(self.berserk)
+        return self.doubled(self.dice * self.count)
 
     @property
     def success(self) -> Success:
@@ -159,19 +188,19 @@ _PHASER = re.compile(r"^\s*(\d+)\s*[zZ]\s*(\d+)\s*$")
 
 
 @dataclass(frozen=True)
-class Phaser(Attack):
+class Phaser(Fire):
     """Fire a phaser XzY: roll X dice, then Y dice per hit, each hit 1 damage.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
     The phaser ignores cover (no save); a sustained attack and Berserk re-roll only the X
-    stage (§1.5). `count` phasers fire together. Outcomes: damage, hits (first stage,
-    after re-rolls).
+    stage (§1.5), and burst fire doubles only the X dice (a reading: the Y dice are the
+    blast, not the fire). `count` phasers fire together. Outcomes: damage, hits (first
+    stage, after re-rolls).
     """
 
     aim: int
     blast: int
-    sustained: bool = option(SUSTAINED, False)
-    berserk: bool = option(BERSERK, False)
+    _: KW_ONLY
     resilient: bool = option(RESILIENT, False)
     count: int = option(COUNT, 1, metavar="C")
 
@@ -180,9 +209,9 @@ class Phaser(Attack):
     outcomes = ("damage", "hits")
 
     def describe(self) -> str:
-        words = self.flags("sustained", "berserk")
+        words = self.fire_words()
         return (f"Dust phaser {'%d × ' % self.count if self.count > 1 else ''}{self}"
-                + "".join(f", {w}" for w in words) + _target(CoverSave.NONE, self.resilient))
+                + "".join(f", {w}" for w in words) + target_words(CoverSave.NONE, self.resilient))
 
     def __post_init__(self) -> None:
         for name in ("aim", "blast"):
@@ -191,6 +220,7 @@ class Phaser(Attack):
             require(whole and 1 <= value <= MAX_PHASER, "phaser", f"{self.aim}z{self.blast}",
                     f"X and Y must be whole numbers from 1 to {MAX_PHASER}, like 2z3")
         check_models_firing(self.count)
+        self.check_fire()
 
     @classmethod
     def parse(cls, text: str, **options: Any) -> Phaser:
@@ -207,15 +237,16 @@ class Phaser(Attack):
         return [str(self)]
 
     @property
-    def rerolls(self) -> int:
-        return int(self.sustained) + int(self.berserk)
+    def rolled(self) -> int:
+        """The X dice of every phaser firing, doubled by burst fire."""
+        return self.doubled(self.aim * self.count)
 
     @cached_property
     def _die(self) -> Die:
         return attack_die(self.rerolls)
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
-        hits = roll_pool(rng, self._die, self.aim * self.count, trials).total("hits")
+        hits = roll_pool(rng, self._die, self.rolled, trials).total("hits")
         # §1.5: only the X stage is re-rolled; each hit rolls Y plain dice
         damage = roll_pool(rng, BLAST_DIE, hits * self.blast, trials).total("damage")
         if self.resilient:
@@ -223,7 +254,7 @@ class Phaser(Attack):
         return {"damage": damage, "hits": hits}
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
-        hits = pmfs.binomial(self.aim * self.count, number(rerolled(HIT, self.rerolls)))
+        hits = pmfs.binomial(self.rolled, number(rerolled(HIT, self.rerolls)))
         damage = pmfs.then(hits, lambda h: pmfs.binomial(h * self.blast, number(HIT)))
         return {"damage": resisted(damage, self.resilient, number), "hits": hits}
 
@@ -235,7 +266,7 @@ _SALVO_ALLOWED = "expected entries N/D joined by '-', one per charge, like 3/2-5
 
 
 @dataclass(frozen=True)
-class Salvo(Attack):
+class Salvo(Fire):
     """Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, X damage per hit.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
@@ -244,9 +275,8 @@ class Salvo(Attack):
     """
 
     entries: tuple[tuple[int, int], ...]
+    _: KW_ONLY
     charges: int = option("Charges K spent (1 rolls the first entry).", 1, metavar="K")
-    sustained: bool = option(SUSTAINED, False)
-    berserk: bool = option(BERSERK, False)
     save: CoverSave = option(SAVE, CoverSave.NONE)
     resilient: bool = option(RESILIENT, False)
     count: int = option(COUNT, 1, metavar="C")
@@ -256,9 +286,9 @@ class Salvo(Attack):
     outcomes = ("damage", "hits")
 
     def describe(self) -> str:
-        words = [f"{self.charges} charge{'s' * (self.charges != 1)}"] + self.flags("sustained", "berserk")
+        words = [f"{self.charges} charge{'s' * (self.charges != 1)}"] + self.fire_words()
         return (f"Dust salvo {'%d × ' % self.count if self.count > 1 else ''}{self}"
-                + "".join(f", {w}" for w in words) + _target(self.save, self.resilient))
+                + "".join(f", {w}" for w in words) + target_words(self.save, self.resilient))
 
     def __post_init__(self) -> None:
         choose(self, "save", CoverSave)
@@ -296,161 +326,16 @@ class Salvo(Attack):
     def line(self) -> WeaponLine:
         """The weapon line that the spent charges fire."""
         dice, damage = self.entries[self.charges - 1]
-        return WeaponLine(dice, damage, self.sustained, self.berserk, save=self.save, resilient=self.resilient,
-                          count=self.count)
+        return WeaponLine(dice, damage, sustained=self.sustained, berserk=self.berserk,
+                          berserk_stacking=self.berserk_stacking, burst=self.burst, save=self.save,
+                          resilient=self.resilient, count=self.count)
+
+    @property
+    def cover(self) -> CoverSave:
+        return self.line.cover
 
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll | dict[str, np.ndarray]:
         return self.line.sample(rng, trials)
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         return self.line.pmfs(number)
-
-
-# --- incendiary X/+ and armour-piercing incendiary X/skull (§1.7, §1.8) -------------
-
-_PER_MODEL = re.compile(r"^\s*(\d+)\s*(?:/\s*(\+|skull|☠)\s*)?$", re.IGNORECASE)
-
-
-def parse_per_model(text: str, name: str = "dice") -> int:
-    """Read the X of `X/+` or `X/skull` (the bare `X` too)."""
-    match = _PER_MODEL.match(str(text))
-    if not match:
-        raise InputError(name, text, "expected the dice per model X, like 1 (or 1/+, 1/skull)")
-    return int(match.group(1))
-
-
-@dataclass(frozen=True)
-class Incendiary(Attack):
-    """Fire an incendiary X/+: X dice per model in the target unit, each hit 1 damage.
-
-    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
-    Whether cover saves apply is an open rules question (§1.7): by default the save
-    applies; `ignore_cover` turns it off. `count` models fire it. Outcomes: damage, hits
-    (before saves).
-    """
-
-    dice: int
-    models: int = option(MODELS, 1, metavar="M")
-    save: CoverSave = option(SAVE, CoverSave.NONE)
-    ignore_cover: bool = option("Incendiary ignores the cover save (an open rules question; by default the --save "
-                                "applies).", False)
-    resilient: bool = option(RESILIENT, False)
-    count: int = option(COUNT, 1, metavar="C")
-
-    COMMAND = "dust incendiary"
-    ARGUMENTS = ("dice",)
-    outcomes = ("damage", "hits")
-
-    def describe(self) -> str:
-        return (f"Dust incendiary {'%d × ' % self.count if self.count > 1 else ''}{self.dice}/+ on {self.models} "
-                f"model{'s' * (self.models != 1)}" + _target(self.cover, self.resilient))
-
-    def __post_init__(self) -> None:
-        choose(self, "save", CoverSave)
-        check_count(self.dice, "dice", 1, MAX_PER_MODEL, "dice per model")
-        check_count(self.models, "models", 1, MAX_MODELS, "models in the target unit")
-        check_models_firing(self.count)
-
-    @property
-    def cover(self) -> CoverSave:
-        """The save that applies (the open switch of docs/rules.md §1.7)."""
-        return CoverSave.NONE if self.ignore_cover else self.save
-
-    @property
-    def rolled(self) -> int:
-        """X dice per target model, for every firing model (docs/rules.md §1.7)."""
-        return self.dice * self.models * self.count
-
-    @cached_property
-    def _die(self) -> Die:
-        return attack_die(0, Success.HIT, self.cover, 1)
-
-    def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll | dict[str, np.ndarray]:
-        return sample_line(rng, trials, self._die, self.rolled, self.resilient)
-
-    def pmfs(self, number) -> dict[str, np.ndarray]:
-        return exact_line(self.rolled, HIT, self.cover, 1, self.resilient, number)
-
-
-@dataclass(frozen=True)
-class ArmourPiercingIncendiary(Attack):
-    """Fire an armour-piercing incendiary X/skull: X dice per model; one hit removes the unit.
-
-    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
-    P(destroyed) = 1 - (2/3)^(X*M*C) for C weapons on M models (§1.8). Outcome: destroyed
-    (0 or 1).
-    """
-
-    dice: int
-    models: int = option(MODELS, 1, metavar="M")
-    count: int = option(COUNT, 1, metavar="C")
-
-    COMMAND = "dust ap-incendiary"
-    ARGUMENTS = ("dice",)
-    outcomes = ("destroyed",)
-    events = ("destroyed",)
-
-    def describe(self) -> str:
-        return (f"Dust AP incendiary {'%d × ' % self.count if self.count > 1 else ''}{self.dice}/skull on "
-                f"{self.models} model{'s' * (self.models != 1)}")
-
-    def __post_init__(self) -> None:
-        check_count(self.dice, "dice", 1, MAX_PER_MODEL, "dice per model")
-        check_count(self.models, "models", 1, MAX_MODELS, "models in the target unit")
-        check_models_firing(self.count)
-
-    @property
-    def rolled(self) -> int:
-        return self.dice * self.models * self.count
-
-    def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
-        hits = roll_pool(rng, attack_die(), self.rolled, trials).total("hits")
-        return {"destroyed": hits > 0}  # §1.8: one hit or more removes the unit
-
-    def pmfs(self, number) -> dict[str, np.ndarray]:
-        missed = number(1 - HIT) ** self.rolled
-        return {"destroyed": pmfs.array([missed, 1 - missed])}
-
-
-# --- reactive fire (§1.10) ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Reactive(Attack):
-    """Try reactive fire: one die, a hit lets the unit fire (§1.10).
-
-    The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
-    Outcome: success (0 or 1).
-    """
-
-    COMMAND = "dust reactive"
-    outcomes = ("success",)
-    events = ("success",)
-
-    def describe(self) -> str:
-        return "Dust reactive fire"
-
-    def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
-        return {"success": shows_hit(uniform_faces(rng, 6, trials))}
-
-    def pmfs(self, number) -> dict[str, np.ndarray]:
-        return {"success": pmfs.array([number(1 - HIT), number(HIT)])}
-
-
-def on_board(save: CoverSave | None = None, board: str | None = None, from_square: str | None = None,
-             to_square: str | None = None, target: Kind | None = None, corner: Corner | None = None,
-             **line: Any) -> WeaponLine:
-    """A weapon line whose shot is first checked on a map when `board` is given (§1.12).
-
-    A blocked line of sight is refused; a soldier in rubble gets soft cover (a hit-save)
-    unless `save` is given. Without a board, the board's options are refused.
-    """
-    if board is not None:
-        _, sight = check_shot(board, from_square, to_square, target or Kind.SOLDIER, corner or Corner.BOTH)
-        save = cover_save(sight.cover) if save is None else save  # an explicit save wins
-    else:
-        for name, value, spelled in (("from_square", from_square, "--from"), ("to_square", to_square, "--to"),
-                                     ("target", target, "--target"), ("corner", corner, "--corner")):
-            if value is not None:
-                raise InputError(name, getattr(value, "value", value), f"{spelled} only applies with --board MAP")
-    return WeaponLine(save=save or CoverSave.NONE, **line)

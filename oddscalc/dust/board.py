@@ -307,8 +307,12 @@ class Sight:
 
 
 def line_of_sight(board: Board, source: Square, target: Square, kind: Kind = Kind.SOLDIER,
-                  corner: Corner = Corner.BOTH) -> Sight:
-    """Trace the line of sight from `source` to a target of `kind` at `target` (docs/rules.md §1.12)."""
+                  corner: Corner = Corner.BOTH, over_obstacles: bool = False) -> Sight:
+    """Trace the line of sight from `source` to a target of `kind` at `target` (docs/rules.md §1.12).
+
+    `over_obstacles`: the shot arcs over the squares between (an arcing weapon), so only the
+    ends count: a unit in smoke, or on a square without a dot, still cannot attack or be targeted.
+    """
     corner = Corner(corner)
     path = trace(source, target)
     blockers = []
@@ -319,29 +323,15 @@ def line_of_sight(board: Board, source: Square, target: Square, kind: Kind = Kin
         elif terrain is Terrain.NONE:  # §1.12: line of sight runs dot to dot
             blockers.append(f"{square} has no dot to trace line of sight from or to")
     crossed = path.squares[1:-1]
-    for square in crossed:
+    for square in () if over_obstacles else crossed:
         if board.terrain(square) in BLOCKS_SIGHT:
             blockers.append(f"{square} ({TERRAIN_WORD[board.terrain(square)]})")
-    for pair in path.corners:
+    for pair in () if over_obstacles else path.corners:
         blocking = sum(board.terrain(square) in BLOCKS_SIGHT for square in pair)
         if (corner is Corner.BOTH and blocking == 2) or (corner is Corner.EITHER and blocking):
             names = " and ".join(f"{square} ({TERRAIN_WORD[board.terrain(square)]})" for square in pair)
             blockers.append(f"the corner between {names} (corner rule: {corner.value})")
     return Sight(source, target, crossed, path.corners, tuple(blockers), cover(board.terrain(target), kind))
-
-
-def check_shot(board: str | Board, from_square: str | None, to_square: str | None, kind: Kind = Kind.SOLDIER,
-               corner: Corner = Corner.BOTH) -> tuple[Board, Sight]:
-    """Load the map and trace the shot; refuse a shot whose line of sight is blocked (docs/rules.md §1.12)."""
-    if from_square is None or to_square is None:
-        raise InputError("board", board, "needs --from SQ and --to SQ (the attacker's and the target's squares)")
-    chart = board if isinstance(board, Board) else Board.load(board, "board")
-    source, target = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
-    sight = line_of_sight(chart, source, target, kind, corner)
-    if not sight.open:
-        raise InputError("to_square", to_square, f"no line of sight from {source}: blocked by "
-                                                  f"{'; '.join(sight.blockers)}")
-    return chart, sight
 
 
 def sight_report(chart: Board, sight: Sight, kind: Kind, corner: Corner) -> str:

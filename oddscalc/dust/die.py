@@ -49,6 +49,20 @@ class Artillery(str, Enum):
     INDIRECT = "indirect"
 
 
+class Stacking(str, Enum):
+    """How Berserk's re-roll meets a sustained attack's (docs/rules.md §1.3, open)."""
+
+    STACK = "stack"  # a second re-roll pass: a die fails only after three misses (19/27 with both)
+    ONCE = "once"  # one re-roll pass whichever gives it (5/9 with both)
+
+
+def reroll_passes(sustained: bool, berserk: bool, stacking: Stacking = Stacking.STACK) -> int:
+    """Re-roll passes of the failed dice: a sustained attack one, Berserk one (stacked or not)."""
+    if Stacking(stacking) is Stacking.ONCE:
+        return int(sustained or berserk)
+    return int(sustained) + int(berserk)
+
+
 class Success(str, Enum):
     """The face that makes an indirect artillery die a success (docs/rules.md §1.9, open)."""
 

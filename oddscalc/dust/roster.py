@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 
 from ..roster import Field, Game, Schema, Unit, Weapon
-from .attacks import ArmourPiercingIncendiary, Incendiary, Phaser, Salvo, WeaponLine
+from .attacks import Phaser, Salvo, WeaponLine
+from .shot import WeaponRange
+from .incendiary import ArmourPiercingIncendiary, Incendiary
 
 MAIN = "damage"
 CLASSES = {"soldier": 4, "vehicle": 7, "aircraft": 3}
@@ -46,6 +48,9 @@ SCHEMA = Schema(
         "incendiary": Field("int", "incendiary X/+: dice per target model", low=1, high=10, default=None),
         "ap_incendiary": Field("int", "armour-piercing incendiary X/skull: dice per target model", low=1, high=10,
                                default=None),
+        "range": Field("text", "range in squares: N, X-Y, U, C or A (grid --distance keeps the weapons that reach)",
+                       default=None),
+        "arcing": Field("bool", "an arcing X-Y weapon (a mortar): fires over obstacles", default=False),
     },
 )
 
@@ -74,6 +79,8 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
             if len(values) != CLASSES[key] or any(v != "-" and not _ENTRY.match(v) for v in values):
                 return key, (f"{weapon.name!r}: expected {CLASSES[key]} entries like \"2/1\" or \"-\" "
                              f"(classes 1 to {CLASSES[key]})")
+        if weapon["range"] is not None or weapon["arcing"]:
+            WeaponRange.parse(weapon["range"] if weapon["range"] is not None else "", weapon["arcing"])
         for key, parse in (("phaser", Phaser.parse), ("salvo", Salvo.parse)):
             if weapon[key] is not None:
                 parse(weapon[key], **({"charges": _charges(weapon)} if key == "salvo" else {}))
@@ -103,6 +110,13 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     return WeaponLine(dice, damage, save=save, resilient=resilient, count=count)
 
 
+def reaches(weapon: Weapon, squares: int) -> bool | None:
+    """Whether the weapon reaches a target `squares` away (docs/rules.md §1.13); None without a range."""
+    if weapon["range"] is None:
+        return None
+    return WeaponRange.parse(weapon["range"], weapon["arcing"]).reaches(squares)
+
+
 def kill_threshold(target: Unit, attack=None) -> int:
     """The main outcome that wipes out the target: all its damage points (or `destroyed`)."""
     if isinstance(attack, ArmourPiercingIncendiary):
@@ -130,9 +144,10 @@ def describe_weapon(weapon: Weapon) -> str:
         text = f"AP incendiary {weapon['ap_incendiary']}/skull"
     else:
         text = "; ".join(f"{key} {' '.join(weapon[key])}" for key in CLASSES if weapon[key] is not None)
-    return (f"{weapon['count']} × " if weapon["count"] > 1 else "") + text
+    reach = ([f"range {WeaponRange.parse(weapon['range'], weapon['arcing'])}"] if weapon["range"] is not None else [])
+    return (f"{weapon['count']} × " if weapon["count"] > 1 else "") + text + "".join(f", {r}" for r in reach)
 
 
 GAME = Game(name="dust", title="Dust Tactics", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
-            describe_weapon=describe_weapon)
+            describe_weapon=describe_weapon, reaches=reaches)
