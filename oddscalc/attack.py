@@ -31,14 +31,15 @@ ROLL_OR_NONE = {"roll": True, "none": True}  # a roll needed, or "none" (no roll
 
 
 def option(help: str, default: Any = dataclasses.MISSING, *, metavar: str | None = None, roll: bool = False,
-           none: bool = False, text: bool = False) -> Any:
+           none: bool = False, text: bool = False, many: Callable[[str], Any] | None = None) -> Any:
     """Declare an attack's field with what its query option says about it in --help.
 
     `roll`: a roll needed, written "4+"; `none`: "none" is allowed (no roll at all);
-    `text`: the option takes text that the attack reads itself (like "5+" for an Armour).
+    `text`: the option takes text that the attack reads itself (like "5+" for an Armour);
+    `many`: the option is repeated, each value read by this function (the field is a tuple).
     The command line builds each query's options from these declarations.
     """
-    metadata = {"help": help, "metavar": metavar, "roll": roll, "none": none, "text": text}
+    metadata = {"help": help, "metavar": metavar, "roll": roll, "none": none, "text": text, "many": many}
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -100,7 +101,8 @@ class Attack:
         words = ["oddscalc", *self.COMMAND.split(), *self.arguments()]
         for name, value in self.options().items():
             option = "--" + name.replace("_", "-")
-            words += [option] if value == "true" else [option, value]
+            for one in value.split(MANY) if field_of(type(self), name).metadata.get("many") else [value]:
+                words += [option] if one == "true" else [option, one]
         return shlex.join(words)
 
     def key(self) -> str:
@@ -116,6 +118,23 @@ def ordered_fields(attack: type) -> list[dataclasses.Field]:
     own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
     fields = [field for field in dataclasses.fields(attack) if field.init]
     return sorted(fields, key=lambda f: (f.default is not dataclasses.MISSING, own_first.index(f.name)))
+
+
+def field_of(attack: type, name: str) -> dataclasses.Field:
+    return next(field for field in dataclasses.fields(attack) if field.name == name)
+
+
+MANY = ","  # a repeated option's values, written as one text (in keys and options())
+
+
+def read_many(attack: Any) -> None:
+    """Read each repeated option's values (text from a command line) with the field's reader."""
+    for field in dataclasses.fields(attack):
+        reader = field.metadata.get("many")
+        if reader is not None:
+            values = getattr(attack, field.name)
+            values = () if values is None else (values,) if isinstance(values, str) else tuple(values)
+            object.__setattr__(attack, field.name, tuple(reader(v) if isinstance(v, str) else v for v in values))
 
 
 def read_rolls(attack: Any) -> None:
@@ -138,4 +157,6 @@ def text(value: Any, field: dataclasses.Field | None = None) -> str:
         return "none"
     if field is not None and field.metadata.get("roll"):
         return f"{value}+"
+    if field is not None and field.metadata.get("many"):
+        return MANY.join(str(one) for one in value)
     return str(value)

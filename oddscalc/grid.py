@@ -15,7 +15,7 @@ import numpy as np
 
 from . import engine
 from .cells import MAX_CELLS, run_cells
-from .errors import require
+from .errors import InputError, require
 from .roster import Game, Roster, Unit, Weapon
 from .studies import STAT_HELP, Statistic, run_details, summary_row
 
@@ -30,14 +30,25 @@ class Matchup:
     attack: Any  # None when the weapon cannot attack that target
 
 
-def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit]) -> list[Matchup]:
-    """Every weapon of every attacker against every target, in order."""
+TOGETHER = "all weapons"  # the weapon name of a unit's weapons fired together
+
+
+def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False) -> list[Matchup]:
+    """Every weapon of every attacker against every target, in order; with `together`, also
+    each attacker's weapons fired as one attack (where the game can combine them)."""
     attackers, targets = tuple(attackers), tuple(targets)
-    size = sum(len(attacker.weapons) for attacker in attackers) * len(targets)
+    require(not together or game.together is not None, "together", "on", f"{game.title} rosters fire each "
+                                                                       "weapon on its own")
+    size = sum(len(attacker.weapons) + together for attacker in attackers) * len(targets)
     require(size <= MAX_CELLS, "cells", f"{size:,}", f"expected at most {MAX_CELLS:,} cells: choose fewer "
                                                      "--attackers or --targets")
-    return [Matchup(attacker, weapon, target, game.matchup(attacker, weapon, target))
-            for attacker in attackers for weapon in attacker.weapons for target in targets]
+    pairs = []
+    for attacker in attackers:
+        pairs += [Matchup(attacker, weapon, target, game.matchup(attacker, weapon, target))
+                  for weapon in attacker.weapons for target in targets]
+        combined = [(target, game.together(attacker, target)) for target in targets] if together else []
+        pairs += [Matchup(attacker, Weapon(TOGETHER, ()), target, attack) for target, attack in combined if attack]
+    return pairs
 
 
 @dataclass(frozen=True)
@@ -76,12 +87,18 @@ def in_range(game: Game, units: Iterable[Unit], distance: int | None) -> InRange
     return InRange(tuple(kept), tuple(beyond), tuple(unknown))
 
 
-def adjuster(settings: Sequence[tuple[str, Any]]) -> Callable[[Any], Any]:
-    """A function that applies `--set` values to the attacks that have those fields."""
+def adjuster(settings: Sequence[tuple[str, Any]], game: Game | None = None) -> Callable[[Any, Unit | None], Any]:
+    """A function that applies `--set` values to the attacks that have those fields; an attack
+    field the game fills from the attacking unit (`Game.from_attacker`) and that is still empty
+    then takes the unit's value (`--set suppressed=2`: of the attacker's own units)."""
 
-    def adjust(attack: Any) -> Any:
+    def adjust(attack: Any, attacker: Unit | None = None) -> Any:
         names = {f.name for f in dataclasses.fields(attack)}
         changes = {name: value for name, value in settings if name in names}
+        if changes and attacker is not None and game is not None:
+            for setting, field, unit_field in game.from_attacker:
+                if setting in changes and field not in changes and getattr(attack, field) is None:
+                    changes[field] = attacker[unit_field]
         return dataclasses.replace(attack, **changes) if changes else attack
 
     return adjust
@@ -210,27 +227,42 @@ class Grid:
         return values, rows, columns, statistic.label(first)
 
 
+def _adjusted(pair: Matchup, adjust: Callable[[Any, Unit | None], Any], game: Game,
+              settings: Sequence[tuple[str, Any]]) -> Matchup:
+    """A matchup with the `--set` values applied; a cell that refuses them is named in the error,
+    which blames the setting (not a field the game filled from the attacking unit)."""
+    try:
+        return dataclasses.replace(pair, attack=adjust(pair.attack, pair.attacker))
+    except InputError as error:
+        filled = {field: setting for setting, field, _ in game.from_attacker}
+        name = filled.get(error.name, error.name)
+        value = dict(settings).get(name, error.value)
+        raise InputError(name, value, f"{pair.attacker.name}: {pair.weapon.name} → {pair.target.name}: "
+                                      f"{error.allowed}") from None
+
+
 def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
              target_names: Sequence[str] | None = None, settings: Sequence[tuple[str, Any]] = (),
              trials: int = 100_000, seed: engine.Seed = None, method: str = "monte-carlo",
              precision: float | None = None, workers: int | None = None, scheduler: str | None = None,
-             progress: engine.Progress | None = None, distance: int | None = None) -> Grid:
+             progress: engine.Progress | None = None, distance: int | None = None, together: bool = False) -> Grid:
     """Run every weapon of the roster's units (or `attackers`) against every target.
 
     Targets come from `targets` (another roster of the same game) or the roster itself;
     `settings` are `--set` values (field, value) applied to every attack that has the field;
-    `distance` (squares) keeps only the weapons that reach it (games with ranges).
+    `distance` (squares) keeps only the weapons that reach it (games with ranges);
+    `together` adds each attacker's weapons fired as one attack (`TOGETHER`, where it can).
     """
     targets = targets if targets is not None else roster
     require(targets.game is roster.game, "against", targets.source,
             f"holds {targets.game.name} units, not {roster.game.name}")
     reach = in_range(roster.game, roster.select(attackers, "attackers"), distance)
-    pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"))
+    pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together)
     require(any(pair.attack is not None for pair in pairs), "file", roster.source,
             "no weapon here can attack these targets")
     check_settings(settings, [pair.attack for pair in pairs])
-    adjust = adjuster(settings)
-    pairs = [dataclasses.replace(pair, attack=adjust(pair.attack)) if pair.attack else pair for pair in pairs]
+    adjust = adjuster(settings, roster.game)
+    pairs = [_adjusted(pair, adjust, roster.game, settings) if pair.attack else pair for pair in pairs]
     live = [i for i, pair in enumerate(pairs) if pair.attack is not None]
     finished, seed = run_cells([pairs[i].attack for i in live], trials=trials, seed=seed, method=method,
                                precision=precision, workers=workers, scheduler=scheduler, progress=progress)

@@ -148,6 +148,9 @@ class Game:
     describe_unit: Callable[[Unit], str]
     describe_weapon: Callable[[Weapon], str]
     reaches: Callable[[Weapon, int], bool | None] | None = None  # does a weapon reach N squares (None: no range given)
+    together: Callable[[Unit, Unit], Any] | None = None  # every weapon of a unit fired as one attack, or None
+    # (set field, attack field, unit field): a --set of the first fills the second, left empty, from the attacking unit
+    from_attacker: tuple[tuple[str, str, str], ...] = ()
 
     def __repr__(self) -> str:
         return f"Game({self.name!r})"

@@ -140,6 +140,26 @@ EPIC = {
     "assault": Assault(),
     "assault with bonuses": Assault(bonus=2, enemy_bonus=-1),
     "assault behind": Assault(bonus=-3, enemy_bonus=4),
+    # suppression, macro-weapon hits after normal ones, AP and AT at a mixed formation (docs/rules.md §2.3, §2.4)
+    "shoot 1 of 3 firing units suppressed": EpicShoot(shots=6, to_hit=4, units=3, armour=4, firing_units=3,
+                                                      suppressed=1, blast_markers=1),
+    "shoot every firing unit suppressed": EpicShoot(shots=3, to_hit=4, units=3, armour=4, firing_units=3,
+                                                    suppressed=3, blast_markers=2),
+    "shoot normal then MW, reinforced, crossfire": EpicShoot(shots=4, to_hit=3, units=3, armour=4, reinforced=True,
+                                                            mw_shots=3, mw_to_hit=3, crossfire=True),
+    "shoot MW volleys after few normal hits, invulnerable": EpicShoot(shots=2, to_hit=6, units=2, armour=5,
+                                                                      mw_shots=4, mw_to_hit=4, volley=("2@MW5+",),
+                                                                      invulnerable=True),
+    "shoot AP and AT at a mixed formation, disrupt": EpicShoot(shots=6, to_hit=4, units=4, armour=5, cover_save=4,
+                                                               in_cover=True, vehicles=2, vehicle_armour=4,
+                                                               vehicle_reinforced=True, at_shots=3, at_to_hit=5,
+                                                               disrupt=True),
+    "shoot AT volleys only at a mixed formation": EpicShoot(shots=0, to_hit=4, units=3, armour=5, vehicles=1,
+                                                            at_shots=2, at_to_hit=4, volley=("1@AT6+",)),
+    "shoot three volleys, formation of 8": EpicShoot(shots=4, to_hit=5, units=5, armour=5, volley=("2@3+", "3@4+"),
+                                                     formation=8),
+    "shoot suppressed, with MW": EpicShoot(shots=4, to_hit=4, units=2, armour=3, mw_shots=2, mw_to_hit=2,
+                                           firing_units=2, suppressed=1),
 }
 
 

@@ -5,6 +5,7 @@ from fractions import Fraction
 import pytest
 from clirun import assert_refused, assert_same, exact_json, run
 
+from oddscalc import pmf
 from oddscalc.epic import Assault, Barrage, EpicShoot
 from oddscalc.epic.saves import Ability
 
@@ -104,3 +105,82 @@ def test_help_lists_examples(capsys):
 )
 def test_bad_input_is_one_line(capsys, args, mentions):
     assert_refused(capsys, *args, mentions=mentions)
+
+
+# --- volleys, suppression, mixed formations (docs/rules.md §2.3, §2.4) ------------------------------------
+
+
+@pytest.mark.parametrize("args, attack", [
+    (["--shots", "4", "--to-hit", "5+", "--units", "3", "--armour", "5+", "--volley", "2@3+", "--volley", "1@MW2+"],
+     EpicShoot(shots=4, to_hit=5, units=3, armour=5, volley=("2@3+", "1@MW2+"))),
+    (["--shots", "6", "--to-hit", "4+", "--units", "3", "--armour", "4+", "--firing-units", "3", "--suppressed", "1"],
+     EpicShoot(shots=6, to_hit=4, units=3, armour=4, firing_units=3, suppressed=1)),
+    (["--shots", "2", "--to-hit", "4+", "--units", "2", "--armour", "5+", "--vehicles", "1", "--vehicle-armour",
+      "4+", "--at-shots", "1", "--at-to-hit", "5+"],
+     EpicShoot(shots=2, to_hit=4, units=2, armour=5, vehicles=1, vehicle_armour=4, at_shots=1, at_to_hit=5)),
+    (["--shots", "2", "--to-hit", "4+", "--units", "2", "--armour", "4+", "--mw-shots", "2", "--mw-to-hit", "3+",
+      "--reinforced"],
+     EpicShoot(shots=2, to_hit=4, units=2, armour=4, reinforced=True, mw_shots=2, mw_to_hit=3)),
+])
+def test_new_shooting_options_give_the_librarys_answer(capsys, args, attack):
+    assert_same(exact_json(capsys, "epic", "shoot", *args)["outcomes"], attack)
+    assert attack.query() == "oddscalc epic shoot " + " ".join(args)
+
+
+@pytest.mark.parametrize("args, mentions", [
+    (["--suppressed", "1"], ("--suppressed", "--firing-units")),
+    (["--firing-units", "4"], ("--firing-units", "cannot be shared equally")),
+    (["--volley", "2@9+"], ("--volley", "2@9+", "N@X+")),
+    (["--at-shots", "2", "--at-to-hit", "4+"], ("--at-shots", "--vehicles")),
+    (["--mw-shots", "2"], ("--mw-to-hit",)),
+])
+def test_new_shooting_options_refuse_in_one_line(capsys, args, mentions):
+    assert_refused(capsys, "epic", "shoot", "--shots", "6", "--to-hit", "4+", "--units", "3", "--armour", "4+", *args,
+                   mentions=mentions)
+
+
+TITANS = '''game = "epic"
+
+[[unit]]
+name = "Warhounds"
+points = 275
+kind = "armoured-vehicle"
+units = 2
+armour = "5+"
+
+[[unit.weapon]]
+name = "Vulcan mega-bolters"
+shots = 8
+ap = "3+"
+at = "5+"
+
+[[unit.weapon]]
+name = "Plasma blastguns"
+shots = 4
+mw = "2+"
+
+[[unit]]
+name = "Marines"
+kind = "infantry"
+units = 6
+armour = "4+"
+'''
+
+
+def test_grid_fires_a_formations_weapons_together(capsys, tmp_path):
+    from oddscalc import games
+    from oddscalc.cli import root_command
+    from oddscalc.cli.options import parse_query
+    from oddscalc.grid import TOGETHER, run_grid
+
+    path = tmp_path / "titans.toml"
+    path.write_text(TITANS)
+    grid = run_grid(games.parse_roster(TITANS, "titans.toml"), attackers=["Warhounds"], target_names=["Marines"],
+                    method="exact", together=True)
+    (pair,) = [pair for pair in grid.pairs if pair.weapon.name == TOGETHER]
+    assert pair.attack == EpicShoot(shots=8, to_hit=3, units=6, armour=4, mw_shots=4, mw_to_hit=2)
+    assert parse_query(root_command(), pair.attack.query()).attack == pair.attack
+    rows = run(capsys, "grid", str(path), "--targets", "Marines", "--together", "--exact", "--format", "json").json()
+    together = next(row for row in rows["rows"] if row["weapon"] == TOGETHER)
+    assert together["mean"] == pytest.approx(float(pmf.mean(pair.attack.exact(fractions=True)["kills"])), abs=1e-12)
+    assert_refused(capsys, "grid", "--game", "dust", "--together", mentions=("--together", "each weapon"))

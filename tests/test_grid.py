@@ -144,3 +144,22 @@ def test_a_distance_keeps_the_weapons_that_reach_it(distance, kept, out):
 def test_no_distance_keeps_every_weapon():
     grid = run_grid(games.parse_roster(DUST, "squad.toml"), method="exact")
     assert len(grid.pairs) == 3 and grid.reach.out_of_range == () and grid.reach.no_range == ()
+
+
+def test_set_suppressed_takes_the_attackers_own_units():
+    """`--set suppressed=K` silences K of the attacking formation's own units (docs/rules.md §2.4)."""
+    roster = games.parse_roster(ROSTER, "epic.toml")
+    grid = run_grid(roster, attackers=["Tanks"], method="exact", settings=[("suppressed", 1)])
+    attacks = [pair.attack for pair in grid.pairs if pair.attack is not None]
+    assert attacks and all(attack.firing_units == 1 and attack.suppressed == 1 for attack in attacks)
+    assert all(list(result["hits"].pmf) == [1.0] for result in grid.results if result is not None)  # silenced
+    plain = run_grid(roster, attackers=["Guns"], method="exact", settings=[("crossfire", True)])
+    assert all(pair.attack.firing_units is None for pair in plain.pairs if pair.attack is not None)
+
+
+def test_a_cell_that_refuses_a_setting_is_named():
+    roster = games.parse_roster(ROSTER, "epic.toml")
+    with pytest.raises(InputError) as error:
+        run_grid(roster, attackers=["Guns"], method="exact", settings=[("suppressed", 1)])
+    assert error.value.name == "suppressed" and error.value.value == 1
+    assert error.value.allowed.startswith("Guns: Lascannon → Tanks: 1 shot (1@4+) cannot be shared equally by 2")

@@ -241,6 +241,8 @@ def _option_type(hint: Any, meta: Any) -> tuple[Any, Optional[Callable]]:
     args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
     optional = type(None) in args
     base = [arg for arg in args if arg is not type(None)]
+    if meta.get("many"):
+        return Optional[list[str]], None  # repeated; the attack reads each value
     if meta.get("text") or meta.get("none") or len(base) != 1:
         kind, parser = str, None  # the attack reads its own tabletop spelling ("5+", "none", "d3+1")
     elif base[0] is bool or (isinstance(base[0], type) and issubclass(base[0], Enum)):
@@ -271,6 +273,8 @@ def field_options(attack: type, skip: Sequence[str] = ()) -> list[inspect.Parame
         info = typer.Option(*names, **{k: v for k, v in settings.items() if v is not None})
         has_default = field.default is not dataclasses.MISSING
         default = field.default if has_default else inspect.Parameter.empty
+        if meta.get("many"):
+            default = None
         if isinstance(default, Enum) and kind is str:
             default = default.value
         (optional if has_default else required).append(option(field.name, Annotated[kind, info], default))

@@ -106,6 +106,9 @@ def grid(
                                                                       "one.")] = False,
     show_query: Annotated[bool, typer.Option("--show-query", help="Show each row's query: the single command line "
                                                                   "that computes the same cell.")] = False,
+    together: Annotated[bool, typer.Option(
+        "--together", help="Epic: also each formation's shooting weapons fired as one attack (row \"all "
+                           "weapons\"): normal hits, then macro-weapon hits onto the units left.")] = False,
     distance: Annotated[Optional[int], typer.Option(
         "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
                                         "without a range is kept).")] = None,
@@ -141,7 +144,7 @@ def grid(
     if sort is not None and sort not in sortable:
         raise OptionError(sort, f"expected a column to rank by: {', '.join(sortable)}", hint="--sort")
     pairs = matchups(roster.game, in_range(roster.game, roster.select(_names(attackers), "attackers"), distance).units,
-                     target_roster.select(_names(targets), "targets"))
+                     target_roster.select(_names(targets), "targets"), together)
     attacks = [pair.attack for pair in pairs]
     if isinstance(heat, Statistic):
         heat.check(sorted({name for attack in attacks if attack is not None for name in attack.outcomes}), "stat")
@@ -152,7 +155,7 @@ def grid(
                               settings=chosen, trials=common.trials, seed=common.seed, method=common.method.value,
                               precision=common.precision, workers=common.threads,
                               scheduler=cluster(scheduler, scheduler_timeout), progress=progress,
-                              distance=distance)
+                              distance=distance, together=together)
         except InputError as error:  # a --set value an attack refuses: blame --set NAME, not --NAME
             if error.name not in dict(chosen):
                 raise

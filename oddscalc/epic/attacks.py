@@ -1,6 +1,6 @@
-"""Epic Armageddon attacks (docs/rules.md §2): shooting, barrages and the assault-result dice.
-
-Saves, hit allocation and blast markers live in `saves.py`. Each attack samples
+"""Epic Armageddon attacks (docs/rules.md §2): what an attack on a formation shares, barrages
+and the assault-result dice. Shooting is in `shooting.py`; saves, hit allocation and blast
+markers live in `saves.py`. Each attack samples
 natural faces (to-hit and save face rules, hits allocated front to back) and has an
 exact twin built from chances and pmf algebra; both give the same outcomes.
 """
@@ -23,9 +23,6 @@ from .saves import (
     Ability,
     BlastMarkers,
     SavePlan,
-    allocate_kills,
-    failed_die,
-    kills_given_hits,
     outcome_roll,
     save_plan,
 )
@@ -177,12 +174,6 @@ class _OnFormation(Attack):
 
 
 @lru_cache(maxsize=64)
-def hit_die(check: Check) -> Die:
-    """Return the die of one shot: 1 when it hits."""
-    return Die(check_sides(check), check.passes, ("hits",))
-
-
-@lru_cache(maxsize=64)
 def barrage_die(check: Check, saves: SavePlan) -> Die:
     """Return the die of one unit under a barrage: its to-hit roll, then its saves if hit."""
 
@@ -199,68 +190,6 @@ def _padded(pmf: np.ndarray, size: int) -> np.ndarray:
     padded = pmfs.zeros(size, pmf)
     padded[: len(pmf)] = pmf
     return padded
-
-
-# --- shooting (docs/rules.md §2.1–§2.4) ------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class EpicShoot(_OnFormation):
-    """Shoot at an Epic formation: to hit, saves, hits front to back, blast markers, broken.
-
-    Each shot hits on its to-hit value minus the modifier (a natural 1 misses; needing 7,
-    8 or 9 means a 6 then 4+, 5+ or 6; 10+ cannot hit). Hits go front to back: hit j falls
-    on unit j mod U, and a unit that fails any save dies. Saves: armour, or the cover save
-    when better; crossfire and sniper -1 each (past 6+ is impossible); reinforced armour
-    re-rolls; an invulnerable 6+ last. Macro-weapons allow only reinforced armour (no
-    re-roll) and negate cover saves; titan killers allow no armour or cover save; lances
-    stop the re-roll. Blast markers after the attack: existing + 1 for coming under fire
-    + 1 per kill (per hit with disrupt) + 1 for the first kill under crossfire. Broken:
-    blast markers >= units left (§2.1-§2.4).
-
-    Outcomes: kills, hits, blast_markers, broken.
-    """
-
-    shots: int = option("Shots fired at the formation (1 to 200).")
-    to_hit: int = option("The weapon's to-hit value, 2+ to 6+ (AP, AT or MW).", roll=True)
-
-    COMMAND = "epic shoot"
-    outcomes = ("kills", "hits", "blast_markers", "broken")
-    events = ("broken",)
-
-    def describe(self) -> str:
-        return (f"Epic shooting: {_plural(self.shots, 'shot')} at {self.to_hit}+ on {_plural(self.units, 'unit')}, "
-                f"{self._defence()}")
-
-    def __post_init__(self) -> None:
-        read_rolls(self)
-        require(1 <= self.shots <= MAX_SHOTS, "shots", self.shots, f"expected 1 to {MAX_SHOTS} shots")
-        require(2 <= self.to_hit <= 6, "to_hit", self.to_hit, "expected the weapon's to-hit value, 2+ to 6+")
-        super().__post_init__()
-
-    @property
-    def hit_check(self) -> Check:
-        return Check(self._need(self.to_hit), Natural.EPIC)  # natural 1 misses; 7+ chains; 10+ never
-
-    @property
-    def markers(self) -> BlastMarkers:
-        return self._markers()
-
-    def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
-        hits = roll_pool(rng, hit_die(self.hit_check), self.shots, trials).total("hits").astype(np.int64)
-        kills = allocate_kills(rng, failed_die(self.saves), hits, self.shots, self.units)
-        index = hits * (self.units + 1) + kills
-        return outcome_roll(self.markers, self.outcomes, index, self.units + 1, self.shots + 1)
-
-    def joint(self, number=float) -> np.ndarray:
-        """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
-        hit, saved = number(self.hit_check.chance()), number(self.saves.chance())
-        hits = pmfs.binomial(self.shots, hit)
-        rows = [weight * kills_given_hits(h, self.units, saved) for h, weight in enumerate(hits)]
-        return np.array(rows, dtype=float if number is float else object)
-
-    def pmfs(self, number) -> dict[str, np.ndarray]:
-        return self.markers.outcome_pmfs(self.joint(number))
 
 
 # --- barrages (docs/rules.md §2.5) -----------------------------------------------------------

@@ -11,9 +11,12 @@ puts a formation without a cover save (vehicles) in cover.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..roster import Field, Game, Schema, Unit, Weapon
-from .attacks import Barrage, EpicShoot
+from .attacks import Barrage
 from .saves import Ability
+from .shooting import EpicShoot, Volley
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
@@ -77,10 +80,15 @@ def _to_hit(weapon: Weapon, target: Unit) -> tuple[int | None, Ability]:
     return (min(usable) if usable else None), Ability.NORMAL
 
 
+def _ability(weapon: Weapon) -> Ability | None:
+    special = set(weapon["special"])
+    return Ability.TITAN_KILLER if "titan-killer" in special else Ability.LANCE if "lance" in special else None
+
+
 def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     """The attack `weapon` makes on `target`, or None when it cannot hurt it."""
     special = set(weapon["special"])
-    ability = Ability.TITAN_KILLER if "titan-killer" in special else Ability.LANCE if "lance" in special else None
+    ability = _ability(weapon)
     defence = dict(
         armour=target["armour"], cover_save=target["cover_save"], in_cover=in_cover(target),
         reinforced=target["reinforced"], invulnerable=target["invulnerable"], disrupt="disrupt" in special,
@@ -95,6 +103,28 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         return None
     return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=target["units"], weapon=ability or fired,
                      **defence)
+
+
+def together(attacker: Unit, target: Unit) -> EpicShoot | None:
+    """Every shooting weapon of the formation fired as one attack (docs/rules.md §2.3): the
+    normal volleys first, then the macro-weapon volleys onto the units left. None when there is
+    nothing to combine: fewer than two weapons that can hurt the target, no normal fire, or
+    weapons whose special abilities differ (an attack has one set)."""
+    shooting = [weapon for weapon in attacker.weapons if weapon["bp"] is None]
+    if len({frozenset(weapon["special"]) for weapon in shooting}) != 1:
+        return None
+    normal, macro = [], []
+    for weapon in shooting:
+        to_hit, fired = _to_hit(weapon, target)
+        if to_hit is not None:
+            (macro if fired is Ability.MACRO else normal).append(Volley(weapon["shots"] or 1, to_hit, fired is Ability.MACRO))
+    if len(normal) + len(macro) < 2 or not normal:
+        return None
+    first, rest = normal[0], normal[1:]
+    mw = dict(mw_shots=macro[0].shots, mw_to_hit=macro[0].to_hit) if macro else {}
+    template = next(attack for weapon in shooting if (attack := matchup(attacker, weapon, target)) is not None)
+    return replace(template, shots=first.shots, to_hit=first.to_hit, weapon=_ability(shooting[0]) or Ability.NORMAL,
+                   volley=tuple(rest + macro[1:]), **mw)
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
@@ -123,4 +153,4 @@ def describe_weapon(weapon: Weapon) -> str:
 
 GAME = Game(name="epic", title="Epic Armageddon", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
-            describe_weapon=describe_weapon)
+            describe_weapon=describe_weapon, together=together, from_attacker=(("suppressed", "firing_units", "units"),))

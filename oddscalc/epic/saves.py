@@ -198,12 +198,13 @@ class BlastMarkers:
     formation: int = 1
     crossfire: bool = False
     disrupt: bool = False
+    under_fire: bool = True  # False when no shot was fired (every firing unit suppressed)
 
     def total(self, hits, kills):
         """Return the formation's blast markers after the attack (ints or arrays)."""
         first_kill = (kills > 0) * int(self.crossfire)  # crossfire: the first kill gives 2 BMs
         per = hits if self.disrupt else kills  # disrupt: one per hit instead of one per kill
-        return self.existing + 1 + self.extra + per + first_kill  # +1 for coming under fire
+        return self.existing + int(self.under_fire) + self.extra + per + first_kill  # +1 for coming under fire
 
     def broken(self, hits, kills):
         """Return 1 where the formation breaks: BMs ≥ units left, or no units left."""

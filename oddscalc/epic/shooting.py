@@ -1,0 +1,319 @@
+"""Epic Armageddon shooting (docs/rules.md §2.1–§2.4): volleys of shots at a formation, hits
+allocated front to back and saved, blast markers, broken.
+
+Beyond one weapon's shots (seed 002):
+- **Suppression**: «За каждый «Бласт», полученный формацией, один юнит имеющий линию огня и
+  находящийся на дистанции стрельбы не может стрелять» (each blast marker on the firing
+  formation stops one of its units in range and line of fire from shooting). `firing_units`
+  share every volley equally; `suppressed` of them do not shoot.
+- **Macro-weapons beside normal weapons**: «оппонент должен распределить и откинуть
+  спас-броски сначала за обычное оружие, а затем ... за MW» (normal hits are allocated and
+  saved first, then the macro-weapon hits, onto the units still there).
+- **AP and AT fire at a mixed formation**: «Противопехотное АР оружие поражает только
+  пехоту, противотанковое АТ только технику» (AP hits only infantry, AT hits only
+  vehicles): each is allocated front to back over its own units.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from .. import pmf as pmfs
+from ..attack import option, read_many
+from ..dice import Check, Natural, check_sides
+from ..errors import require
+from ..pool import Die, PoolRoll, roll_pool
+from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, _plural
+from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
+
+_VOLLEY = re.compile(r"^\s*(\d{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
+VOLLEY_ALLOWED = "expected N@X+ (normal), N@MW X+ (macro-weapon) or N@AT X+ (AT fire at --vehicles), like 4@3+"
+
+
+@dataclass(frozen=True)
+class Volley:
+    """Shots of one weapon value: normal (AP, or the weapon's one value), macro-weapon, or AT
+    fire at the vehicles of a mixed formation."""
+
+    shots: int
+    to_hit: int
+    macro: bool = False
+    anti_tank: bool = False
+
+    @classmethod
+    def parse(cls, text: str, name: str = "volley") -> Volley:
+        """Read `4@3+`, `2@MW2+` or `3@AT5+`."""
+        match = _VOLLEY.match(str(text))
+        require(match is not None, name, text, VOLLEY_ALLOWED)
+        kind = (match.group(2) or "").upper()
+        shots = int(match.group(1))
+        require(1 <= shots <= MAX_SHOTS, name, text, f"expected 1 to {MAX_SHOTS} shots in a volley")
+        return cls(shots, int(match.group(3)), kind == "MW", kind == "AT")
+
+    def __str__(self) -> str:
+        return f"{self.shots}@{'MW' if self.macro else 'AT' if self.anti_tank else ''}{self.to_hit}+"
+
+
+@lru_cache(maxsize=64)
+def hit_die(check: Check) -> Die:
+    """Return the die of one shot: 1 when it hits."""
+    return Die(check_sides(check), check.passes, ("hits",))
+
+
+def _check_shots(value: int, name: str, low: int = 0) -> None:
+    require(isinstance(value, int) and low <= value <= MAX_SHOTS, name, value, f"expected {low} to {MAX_SHOTS} shots")
+
+
+DIRECT = 2e7  # products up to which a joint is convolved term by term (exact to the last bit); above: FFT
+FFT_NOISE = 1e-16  # an FFT convolution's rounding (about 1e-17 here): chances below this are set to 0
+
+
+def convolve2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The joint pmf of (x + x', y + y') for independent joints a[x, y] and b[x', y']."""
+    shape = (a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1)
+    if np.count_nonzero(b) < np.count_nonzero(a):
+        a, b = b, a  # loop over the sparser
+    floats = a.dtype != object and b.dtype != object
+    if floats and np.count_nonzero(a) * b.size > DIRECT:
+        product = np.fft.irfft2(np.fft.rfft2(a, shape) * np.fft.rfft2(b, shape), shape)
+        product[product < FFT_NOISE] = 0.0
+        return product
+    result = np.zeros(shape) if floats else np.array([[0 * b.flat[0]] * shape[1] for _ in range(shape[0])],
+                                                     dtype=object)
+    for i, j in zip(*np.nonzero(a)):
+        result[i:i + b.shape[0], j:j + b.shape[1]] += a[i, j] * b
+    return result
+
+
+def _matrix(rows: list[np.ndarray], width: int, number) -> np.ndarray:
+    """Stack pmfs of different lengths into a matrix `width` wide (zeros after each)."""
+    matrix = np.zeros((len(rows), width)) if number is float else np.array(
+        [[number(0)] * width for _ in rows], dtype=object)
+    for i, row in enumerate(rows):
+        matrix[i, :len(row)] = row
+    return matrix
+
+
+@dataclass(frozen=True, kw_only=True)
+class EpicShoot(_OnFormation):
+    """Shoot at an Epic formation: to hit, saves, hits front to back, blast markers, broken.
+
+    Each shot hits on its to-hit value minus the modifier (a natural 1 misses; needing 7,
+    8 or 9 means a 6 then 4+, 5+ or 6; 10+ cannot hit). Hits go front to back: hit j falls
+    on unit j mod U, and a unit that fails any save dies. Saves: armour, or the cover save
+    when better; crossfire and sniper -1 each (past 6+ is impossible); reinforced armour
+    re-rolls; an invulnerable 6+ last. Macro-weapons allow only reinforced armour (no
+    re-roll) and negate cover saves; titan killers allow no armour or cover save; lances
+    stop the re-roll. Blast markers after the attack: existing + 1 for coming under fire
+    + 1 per kill (per hit with disrupt) + 1 for the first kill under crossfire. Broken:
+    blast markers >= units left (§2.1-§2.4).
+
+    More weapons fire as volleys (N@X+), macro-weapon hits after the normal ones onto the
+    units left (--mw-shots, N@MW X+), AT fire only at the --vehicles of a mixed formation
+    while the other fire hits only its --units (--at-shots, N@AT X+); --suppressed of the
+    --firing-units do not shoot (§2.3, §2.4).
+
+    Outcomes: kills, hits, blast_markers, broken.
+    """
+
+    shots: int = option("Shots fired at the formation (1 to 200; 0 when other volleys fire).")
+    to_hit: int = option("The weapon's to-hit value, 2+ to 6+ (AP, AT or MW).", roll=True)
+    mw_shots: int = option("Macro-weapon shots beside the normal ones: their hits are allocated and saved after "
+                           "the normal hits, onto the units left (§2.3).", 0, metavar="N")
+    mw_to_hit: int | None = option("The macro-weapon shots' to-hit value, 2+ to 6+.", None, roll=True)
+    vehicles: int = option("A mixed formation: its armoured vehicles (the --units are its infantry). AP fire hits "
+                           "only infantry, AT fire only vehicles (§2.3).", 0, metavar="V")
+    vehicle_armour: int | None = option("The vehicles' armour save, 2+ to 6+, or none.", None, roll=True, none=True)
+    vehicle_reinforced: bool = option("The vehicles have reinforced armour.", False)
+    at_shots: int = option("AT shots at the vehicles of a mixed formation (needs --vehicles).", 0, metavar="N")
+    at_to_hit: int | None = option("The AT shots' to-hit value, 2+ to 6+.", None, roll=True)
+    volley: tuple[Volley, ...] = option("More weapons firing in the same attack: N@X+ (normal), N@MW X+ "
+                                         "(macro-weapon) or N@AT X+ (AT at --vehicles); repeat for each.", (),
+                                         metavar="N@X+", many=Volley.parse)
+    firing_units: int | None = option("Units of the firing formation in range and line of fire; every volley's "
+                                      "shots are shared equally among them.", None, metavar="F")
+    suppressed: int = option("Blast markers on the firing formation: each stops one of the --firing-units from "
+                             "shooting (rear units first, §2.4).", 0, metavar="K")
+
+    COMMAND = "epic shoot"
+    outcomes = ("kills", "hits", "blast_markers", "broken")
+    events = ("broken",)
+
+    def describe(self) -> str:
+        fire = ", ".join(f"{_plural(v.shots, 'shot')} at {'MW ' if v.macro else 'AT ' if v.anti_tank else ''}"
+                         f"{v.to_hit}+" for v in self.fire) or "no shots"
+        target = _plural(self.units, "unit") + (f" and {_plural(self.vehicles, 'vehicle')} (armour "
+                                                f"{'none' if self.vehicle_armour is None else f'{self.vehicle_armour}+'}"
+                                                f"{', reinforced' if self.vehicle_reinforced else ''})"
+                                                if self.vehicles else "")
+        firing = (f", {self.suppressed} of {self.firing_units} firing units suppressed" if self.suppressed else "")
+        return f"Epic shooting: {fire} on {target}, {self._defence()}{firing}"
+
+    def __post_init__(self) -> None:
+        read_many(self)
+        super().__post_init__()
+        _check_shots(self.shots, "shots")
+        require(2 <= self.to_hit <= 6, "to_hit", self.to_hit, "expected the weapon's to-hit value, 2+ to 6+")
+        for shots, to_hit, spelled in (("mw_shots", "mw_to_hit", "--mw-shots"), ("at_shots", "at_to_hit",
+                                                                                    "--at-shots")):
+            _check_shots(getattr(self, shots), shots)
+            value = getattr(self, to_hit)
+            if getattr(self, shots):
+                require(value is not None and 2 <= value <= 6, to_hit, value, "expected a to-hit value, 2+ to 6+")
+            else:
+                require(value is None, to_hit, value, f"only applies with {spelled} N")
+        require(any(v.shots for v in self.fire), "shots", self.shots,
+                f"expected 1 to {MAX_SHOTS} shots (0 only beside --mw-shots, --at-shots or --volley)")
+        require(0 <= self.vehicles <= MAX_UNITS, "vehicles", self.vehicles, f"expected 0 to {MAX_UNITS} vehicles")
+        require(self.vehicle_armour is None or 2 <= self.vehicle_armour <= 6, "vehicle_armour", self.vehicle_armour,
+                "expected an armour save from 2+ to 6+, or none")
+        if not self.vehicles:
+            for name in ("vehicle_armour", "vehicle_reinforced"):
+                require(not getattr(self, name), name, getattr(self, name), "only applies with --vehicles V")
+        require(not any(v.anti_tank for v in self.fire) or self.vehicles, "at_shots", self.at_shots,
+                "AT fire at a mixed formation needs its vehicles: --vehicles V")
+        require(not self.vehicle_reinforced or self.vehicle_armour is not None, "vehicle_armour", "none",
+                "reinforced armour needs an armour value, 2+ to 6+")
+        macro = any(v.macro for v in self.fire)
+        require(not (macro and self.vehicles), "mw_shots", self.mw_shots or "a macro volley",
+                "macro-weapon hits after a split AP/AT attack depend on where each unit stands: give them as a "
+                "separate query")
+        require(not (macro and self.weapon is Ability.MACRO), "weapon", "macro",
+                "--weapon macro already makes the --shots macro-weapon shots; give other macro-weapon fire as "
+                "--mw-shots, or drop --weapon macro")
+        self._check_firing()
+
+    def _check_firing(self) -> None:
+        """Suppression: the firing units share every volley equally (§2.4)."""
+        require(0 <= self.suppressed <= MAX_BLAST_MARKERS, "suppressed", self.suppressed,
+                f"expected 0 to {MAX_BLAST_MARKERS} blast markers on the firing formation")
+        if self.firing_units is None:
+            require(not self.suppressed, "suppressed", self.suppressed,
+                    "needs --firing-units F: the firing formation's units in range and line of fire")
+            return
+        require(1 <= self.firing_units <= MAX_UNITS, "firing_units", self.firing_units,
+                f"expected 1 to {MAX_UNITS} firing units")
+        for volley in self.fire:
+            require(volley.shots % self.firing_units == 0, "firing_units", self.firing_units,
+                    f"{_plural(volley.shots, 'shot')} ({volley}) cannot be shared equally by {self.firing_units} "
+                    "units; give each weapon's shots so that every unit fires the same")
+
+    # --- the fire ---------------------------------------------------------------------------
+
+    @property
+    def fire(self) -> list[Volley]:
+        """Every volley of the attack, before suppression: --shots, --mw-shots, --at-shots, then --volley."""
+        named = [Volley(self.shots, self.to_hit), Volley(self.mw_shots, self.mw_to_hit or 0, macro=True),
+                 Volley(self.at_shots, self.at_to_hit or 0, anti_tank=True)]
+        return [volley for volley in named if volley.shots] + list(self.volley)
+
+    @property
+    def fired(self) -> list[Volley]:
+        """The volleys fired: the suppressed units' share of every volley does not shoot (§2.4)."""
+        if not self.suppressed:
+            return self.fire
+        shooting = max(self.firing_units - self.suppressed, 0)
+        return [replace(v, shots=v.shots * shooting // self.firing_units) for v in self.fire]
+
+    @property
+    def reached(self) -> int:
+        return self.units + self.vehicles
+
+    @property
+    def hit_check(self) -> Check:
+        """The check of the --shots (the first volley)."""
+        return self._check(self.to_hit)
+
+    def _check(self, to_hit: int) -> Check:
+        return Check(self._need(to_hit), Natural.EPIC)  # natural 1 misses; 7+ chains; 10+ never
+
+    def _pools(self, kind: str) -> list[tuple[int, Check]]:
+        """(shots, check) of the fired volleys of one kind: normal, macro or anti_tank."""
+        chosen = {"normal": lambda v: not v.macro and not v.anti_tank, "macro": lambda v: v.macro,
+                  "anti_tank": lambda v: v.anti_tank}[kind]
+        return [(v.shots, self._check(v.to_hit)) for v in self.fired if chosen(v) and v.shots]
+
+    @cached_property
+    def macro_saves(self) -> SavePlan:
+        return save_plan(self.armour, self.cover_save, Ability.MACRO, self.reinforced, self.invulnerable,
+                         self.crossfire, self.ignore_cover, self.sniper)
+
+    @cached_property
+    def vehicle_saves(self) -> SavePlan:
+        """The vehicles' saves: their armour (no infantry cover save), the weapon's ability."""
+        return save_plan(self.vehicle_armour, None, self.weapon, self.vehicle_reinforced, False, self.crossfire,
+                         self.ignore_cover, self.sniper)
+
+    @property
+    def markers(self) -> BlastMarkers:
+        return replace(self._markers(), under_fire=any(v.shots for v in self.fired))
+
+    # --- sampled ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _hits(rng: np.random.Generator, pools: list[tuple[int, Check]], trials: int) -> np.ndarray:
+        hits = np.zeros(trials, dtype=np.int64)
+        for shots, check in pools:
+            hits += roll_pool(rng, hit_die(check), shots, trials).total("hits").astype(np.int64)
+        return hits
+
+    def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
+        hits = self._hits(rng, normal, trials)
+        kills = allocate_kills(rng, failed_die(self.saves), hits, sum(s for s, _ in normal), self.units)
+        if macro:  # §2.3: then the macro-weapon hits, front to back over the units left
+            more = self._hits(rng, macro, trials)
+            left = self.units - kills
+            for units in np.unique(left[left > 0]):
+                where = np.flatnonzero(left == units)
+                kills[where] += allocate_kills(rng, failed_die(self.macro_saves), more[where],
+                                               sum(s for s, _ in macro), int(units))
+            hits = hits + more
+        if self.vehicles:  # §2.3: AT hits only on the vehicles
+            more = self._hits(rng, anti_tank, trials)
+            kills = kills + allocate_kills(rng, failed_die(self.vehicle_saves), more, sum(s for s, _ in anti_tank),
+                                           self.vehicles)
+            hits = hits + more
+        shots = sum(v.shots for v in self.fired)
+        return outcome_roll(self.markers, self.outcomes, hits * (self.reached + 1) + kills, self.reached + 1,
+                            shots + 1)
+
+    # --- exact ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _hits_pmf(pools: list[tuple[int, Check]], number) -> np.ndarray:
+        hits = pmfs.point(0, number(0))
+        for shots, check in pools:
+            hits = pmfs.convolve(hits, pmfs.binomial(shots, number(check.chance())))
+        return hits
+
+    def _allocated(self, pools: list[tuple[int, Check]], units: int, saves: SavePlan, number) -> np.ndarray:
+        """joint[hits, kills] of volleys allocated front to back over `units` identical units."""
+        hits, saved = self._hits_pmf(pools, number), number(saves.chance())
+        return _matrix([weight * (kills_given_hits(h, units, saved) if units else pmfs.point(0, weight))
+                        for h, weight in enumerate(hits)], units + 1, number)
+
+    def joint(self, number=float) -> np.ndarray:
+        """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
+        normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
+        joint = self._allocated(normal, self.units, self.saves, number)
+        if macro:  # §2.3: the macro-weapon hits fall on the units the normal hits left
+            after = []
+            for kills in range(self.units + 1):
+                block = self._allocated(macro, self.units - kills, self.macro_saves, number)
+                after.append(convolve2d(joint[:, kills:kills + 1], block))
+            width = max(kills + part.shape[1] for kills, part in enumerate(after))
+            total = _matrix([pmfs.zeros(width, number(0))] * max(part.shape[0] for part in after), width, number)
+            for kills, part in enumerate(after):
+                total[:part.shape[0], kills:kills + part.shape[1]] += part
+            joint = total
+        if self.vehicles:
+            joint = convolve2d(joint, self._allocated(anti_tank, self.vehicles, self.vehicle_saves, number))
+        return joint
+
+    def pmfs(self, number) -> dict[str, np.ndarray]:
+        return self.markers.outcome_pmfs(self.joint(number))
