@@ -227,6 +227,15 @@ T9A = {
     "discipline test 8, minimised": DisciplineTest(discipline=8, minimised=1),
     "discipline test 9, maximised": DisciplineTest(discipline=9, maximised=1),
     "direction die": Direction(),
+    # Combat Reform (docs/rules.md §3.9) and the direction die's scatter (§3.1)
+    "discipline test 8 at a penalty of 3": DisciplineTest(discipline=8, penalty=3),
+    "combat reform 8, penalty 2, minimised": DisciplineTest(discipline=8, penalty=2, combat_reform=True, minimised=1),
+    "combat reform 7, penalty 4 ignored (Steadfast)": DisciplineTest(discipline=7, penalty=4, steadfast=True,
+                                                                    combat_reform=True),
+    "combat reform engaged on two facings": DisciplineTest(discipline=9, combat_reform=True, facings=2),
+    "direction die, scatter 2d6": Direction(scatter="2d6"),
+    "direction die, scatter d6+1 within 3": Direction(scatter="d6+1", radius=3),
+    "direction die, scatter 3d6 within 0": Direction(scatter="3d6", radius=0),
 }
 
 

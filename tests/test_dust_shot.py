@@ -168,7 +168,7 @@ def test_every_attack_is_checked_on_the_board_and_takes_the_maps_cover():
     assert fire.save is CoverSave.HIT
     phaser, notes = on_board(Phaser, board=MAP, from_square="F5", to_square="F4",
                              build=lambda **fields: Phaser(2, 3, **fields))
-    assert notes == () and not hasattr(phaser, "save")  # «Фазерное оружие игнорирует укрытие»
+    assert notes == () and not hasattr(phaser, "save")  # «Фазерное оружие игнрорирует укрытие» (sic)
     with pytest.raises(InputError, match="out of range"):
         on_board(Phaser, board=MAP, from_square="A1", to_square="H1", range="4",
                  build=lambda **fields: Phaser(2, 3, **fields))

@@ -106,6 +106,7 @@ query(app, "dust incendiary", Incendiary, argument=_argument("dice", "X", "Dice 
     "oddscalc dust incendiary 1 --models 4 --exact",
     "oddscalc dust incendiary 1/+ --models 5 --save hit --sustained",
     "oddscalc dust incendiary 2 --models 3 --save miss --ignore-cover",
+    "oddscalc dust incendiary 1 --models 4 --board ruins --from B3 --to C2 --range 2",
 ])
 
 query(app, "dust ap-incendiary", ArmourPiercingIncendiary, argument=_argument("dice", "X", "Dice per model (X of "

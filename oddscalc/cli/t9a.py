@@ -35,6 +35,12 @@ query(app, "t9a charge", Charge, examples=[
 query(app, "t9a test", DisciplineTest, examples=[
     "oddscalc t9a test --discipline 7 --exact",
     "oddscalc t9a test --discipline 8 --minimised 1 --exact",
+    "oddscalc t9a test --discipline 8 --penalty 3 --exact",
+    "oddscalc t9a test --discipline 8 --combat-reform --penalty 3 --steadfast --exact",
 ])
 
-query(app, "t9a direction", Direction, examples=["oddscalc t9a direction --exact"])
+query(app, "t9a direction", Direction, examples=[
+    "oddscalc t9a direction --exact",
+    "oddscalc t9a direction --scatter 2d6 --radius 3 --exact",
+    "oddscalc t9a direction --scatter d6 --radius 2 --outcome within",
+])

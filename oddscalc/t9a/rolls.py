@@ -80,26 +80,54 @@ class Charge(_TwoDice):
 
 @dataclass(frozen=True, kw_only=True)
 class DisciplineTest(_TwoDice):
-    """Roll a Discipline test: 2D6 at most the Discipline passes.
+    """Roll a Discipline test: 2D6 at most the Discipline (less any penalty) passes.
 
     A minimised test (an extra D6, the highest dropped) is easier to pass; a maximised one
-    harder (§3.1). Outcomes: success (2D6 <= discipline), sum.
+    harder (§3.1). A penalty lowers the Discipline tested (a Break test's: the combat score
+    lost by), unless the unit may ignore it (Steadfast, «Нас Рать!»). A Combat Reform test
+    (§3.9) is the losing side's, at the Break test's penalty; a unit engaged from two or more
+    facings cannot reform at all. Outcomes: success, sum.
     """
 
     discipline: int = option("The Discipline tested, 0 to 20.", metavar="V")
+    penalty: int = option("A penalty to the Discipline (a Break test's, or Combat Reform's: the combat score "
+                          "lost by), 0 to 20.", 0, metavar="P")
+    steadfast: bool = option("The unit ignores the penalty (Steadfast, «Нас Рать!»).", False)
+    combat_reform: bool = option("A Combat Reform test of a unit on the losing side (§3.9): at the Break test's "
+                                 "--penalty.", False)
+    facings: int = option("Combat Reform: the facings the unit is engaged on; from two or more it cannot reform.",
+                          1, metavar="N")
 
     COMMAND = "t9a test"
 
     def describe(self) -> str:
-        return f"T9A Discipline test: 2D6 at most {self.discipline}{self._kept()}"
+        words = ([f"penalty {self.penalty}" + (" ignored (Steadfast)" if self.steadfast else "")]
+                 if self.penalty else [])
+        words += [f"engaged on {self.facings} facings: cannot reform"] if self.facings > 1 else []
+        kind = "Combat Reform test" if self.combat_reform else "Discipline test"
+        return f"T9A {kind}: 2D6 at most {self.discipline}{self._kept()}" + "".join(f", {w}" for w in words)
 
     def __post_init__(self) -> None:
         require(0 <= self.discipline <= MAX_DISCIPLINE, "discipline", self.discipline,
                 f"expected the Discipline tested against, 0 to {MAX_DISCIPLINE}")
+        require(0 <= self.penalty <= MAX_DISCIPLINE, "penalty", self.penalty,
+                f"expected a penalty of 0 to {MAX_DISCIPLINE}")
+        require(not self.steadfast or self.penalty, "steadfast", "without --penalty",
+                "Steadfast ignores a penalty: give the test's --penalty P")
+        require(1 <= self.facings <= 4, "facings", self.facings, "expected 1 to 4 facings (front, flanks, rear)")
+        require(self.facings == 1 or self.combat_reform, "facings", self.facings,
+                "only matters for a Combat Reform test (--combat-reform)")
         _ = self.roll  # Roll refuses a bad --maximised or --minimised
 
+    @property
+    def tested(self) -> int:
+        """The Discipline the roll must not exceed: less the penalty unless it is ignored."""
+        return self.discipline - (0 if self.steadfast else self.penalty)
+
     def succeeds(self, total):
-        return total <= self.discipline
+        if self.combat_reform and self.facings > 1:  # §3.9: engaged from two or more facings: no reform
+            return total < 0
+        return total <= self.tested
 
 
 @lru_cache(maxsize=1)
@@ -108,23 +136,67 @@ def direction_die() -> Die:
     return Die((6,), lambda face: (face == 1) | (face == 6), ("hit",))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Direction(Attack):
-    """Roll the direction die: 2 of its 6 faces show HIT (with a plain D6, a 1 or a 6).
-
-    Outcome: hit (§3.1).
+    """Roll the direction die: 2 of its 6 faces show HIT (with a plain D6, a 1 or a 6), the
+    other 4 an arrow. With a scatter distance (a dice expression the weapon or spell gives),
+    an arrow moves the shot that far, a HIT leaves it on the aim point; with a template's
+    radius, whether it lands within that distance of the aim point («в пределах»: distance
+    equal counts, seed 003). Outcomes: hit, then distance and within when given (§3.1).
     """
 
+    scatter: DiceExpression | str | None = option("The scatter distance on an arrow: dice like 2d6, d6+1 or a "
+                                                  "number (the weapon's or spell's rules give it).", None,
+                                                  metavar="DICE", text=True)
+    radius: int | None = option("A template's radius (inches): P(the shot lands within it of the aim point).",
+                                None, metavar="R")
+
     COMMAND = "t9a direction"
-    outcomes = ("hit",)
-    events = ("hit",)
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        return ("hit",) + (("distance",) if self.scatter is not None else ()) + (
+            ("within",) if self.radius is not None else ())
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return tuple(name for name in ("hit", "within") if name in self.outcomes)
 
     def describe(self) -> str:
-        return "T9A direction die"
+        words = ([f"scatter {self.scatter} on an arrow"] if self.scatter is not None else []) + (
+            [f"template radius {self.radius}"] if self.radius is not None else [])
+        return "T9A direction die" + "".join(f", {w}" for w in words)
+
+    def __post_init__(self) -> None:
+        if self.scatter is not None and not isinstance(self.scatter, DiceExpression):
+            object.__setattr__(self, "scatter", DiceExpression.parse(str(self.scatter), "scatter"))
+        require(self.radius is None or 0 <= self.radius <= MAX_DISTANCE, "radius", self.radius,
+                f"expected a radius of 0 to {MAX_DISTANCE} inches")
+        require(self.radius is None or self.scatter is not None, "radius", self.radius,
+                "needs the scatter distance: --scatter DICE")
+
+    @property
+    def _distance(self) -> Roll:
+        return Roll(self.scatter)
 
     def sample(self, rng: np.random.Generator, trials: int):
-        return roll_pool(rng, direction_die(), 1, trials)
+        hit = roll_pool(rng, direction_die(), 1, trials).total("hit").astype(np.int64)
+        outcomes = {"hit": hit}
+        if self.scatter is not None:
+            distance = np.where(hit == 1, 0, self._distance.sample(rng, trials)["sum"])
+            outcomes["distance"] = distance
+            if self.radius is not None:
+                outcomes["within"] = (distance <= self.radius).astype(np.int64)
+        return outcomes
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         hit = number(Fraction(DIRECTION_HIT_FACES, 6))
-        return {"hit": pmfs.array([1 - hit, hit])}
+        outcomes = {"hit": pmfs.array([1 - hit, hit])}
+        if self.scatter is not None:
+            rolled = self._distance.pmfs(number)["sum"]
+            distance = pmfs.mixture([(hit, pmfs.point(0, rolled)), (1 - hit, rolled)])
+            outcomes["distance"] = distance
+            if self.radius is not None:
+                within = sum(distance[: self.radius + 1], number(Fraction(0)))
+                outcomes["within"] = pmfs.array([1 - within, within])
+        return outcomes
