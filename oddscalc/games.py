@@ -76,7 +76,8 @@ def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
 
 
 def load_roster(path: str | Path | None = None, game_name: str | None = None) -> Roster:
-    """Read a roster file, or a game's bundled example when `path` is None or the game's name."""
+    """Read a roster file (TOML, or a .ros/.rosz list), or a game's bundled example when `path` is
+    None or the game's name."""
     if path is None:
         if game_name is None:
             raise InputError("game", None, f"name a game ({', '.join(GAMES)}) or a file")
@@ -89,4 +90,8 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
         if game_name not in (None, str(path)):
             raise InputError("file", str(path), f"the bundled {path} example holds {path} units, not {game_name}")
         return load_roster(None, str(path))
+    from . import battlescribe
+
+    if battlescribe.is_list(path):  # a BattleScribe / New Recruit list
+        return battlescribe.roster(path, game_name)
     return parse_roster(_read(Path(path)), str(path), game_name)

@@ -245,25 +245,15 @@ def caption(figure: Figure, text: str) -> None:
         engine.set(rect=(0, 0.06, 1, 0.94))
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def save(figure: Figure, path: str | os.PathLike) -> Path:
     """Save the figure to path atomically, then close it."""
     import matplotlib.pyplot as plt
 
+    from .files import replace_atomically
+
     path = check_path(path)
-    handle, temporary = tempfile.mkstemp(suffix=path.suffix, prefix=".oddscalc-", dir=path.parent or ".")
-    os.close(handle)
     try:
-        figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=150)
-        os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; the plot is not
-        os.replace(temporary, path)
+        replace_atomically(path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=150))
     finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
         plt.close(figure)
     return path

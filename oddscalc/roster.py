@@ -163,6 +163,7 @@ class Roster:
     game: Game
     source: str
     units: tuple[Unit, ...]
+    notes: tuple[str, ...] = ()  # what an imported list holds that is not modelled (battlescribe)
 
     def unit_fields(self, unit: Unit) -> dict[str, Any]:
         """A unit as data: its game, name, points, every field, and its weapons' fields."""
@@ -262,3 +263,30 @@ def build(data: dict, source: str, game: Game) -> Roster:
             raise _fail(source, where, problem[0], problem[1])
         units.append(unit)
     return Roster(game, source, tuple(units))
+
+
+def to_toml(data: dict, header: Iterable[str] = ()) -> str:
+    """Write a roster (`game`, `unit` tables with `weapon` tables) as TOML that `build` reads back.
+
+    `header` lines become comments at the top. Strings use TOML's basic-string escapes.
+    """
+    import json
+
+    def value(item: Any) -> str:
+        if isinstance(item, bool):
+            return "true" if item else "false"
+        if isinstance(item, (int, float)):
+            return str(item)
+        if isinstance(item, (list, tuple)):
+            return "[" + ", ".join(value(one) for one in item) + "]"
+        return json.dumps(str(item), ensure_ascii=False)  # a JSON string is a TOML basic string
+
+    def pairs(table: dict) -> list[str]:
+        return [f"{key} = {value(item)}" for key, item in table.items() if item is not None and key != "weapon"]
+
+    lines = [f"# {line}" for line in header] + pairs({k: v for k, v in data.items() if k != "unit"})
+    for unit in data.get("unit", []):
+        lines += ["", "[[unit]]", *pairs(unit)]
+        for weapon in unit.get("weapon", []):
+            lines += ["", "[[unit.weapon]]", *pairs(weapon)]
+    return "\n".join(lines) + "\n"

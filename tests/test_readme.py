@@ -3,6 +3,7 @@ scratch folder that holds the README's `army.toml`."""
 
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,13 @@ from clirun import run
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
 TOML = next(body for kind, body in BLOCKS if kind == "toml")
+HERE = Path(__file__).resolve().parent
+LISTS = {"my_list.rosz": HERE / "data" / "battlescribe" / "marines.rosz",
+         "their_list.rosz": HERE / "data" / "battlescribe" / "orks.rosz"}
+
+
+def test_the_readme_copies_the_test_lists():
+    assert all(f"tests/data/battlescribe/{path.name} {name}" in README for name, path in LISTS.items())
 
 
 def commands() -> list[str]:
@@ -36,6 +44,8 @@ def test_the_readme_has_commands():
 def test_a_readme_command_runs_as_written(capsys, tmp_path, monkeypatch, line):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "army.toml").write_text(TOML, encoding="utf-8")
+    for name, test_list in LISTS.items():  # what the README's `cp` line makes
+        shutil.copy(test_list, tmp_path / name)
     words = shlex.split(line, comments=True)
     if ">" in words:  # a shell redirection: the command is what comes before it
         words = words[:words.index(">")]

@@ -22,7 +22,7 @@ from .options import examples_epilog, option, query
 from .output import run_app
 
 # command → the module (in oddscalc.cli) whose `app` holds it, in the order --help lists them
-LAZY = {"sweep": "studies", "grid": "studies", "profiles": "studies", "compare": "studies",
+LAZY = {"sweep": "studies", "grid": "studies", "profiles": "studies", "compare": "studies", "import": "studies",
         "dust": "dust", "epic": "epic", "t9a": "t9a"}
 
 

@@ -137,6 +137,7 @@ def grid(
         target_roster = load_roster(against, roster.game.name) if against is not None else roster
     except InputError as error:  # blame the option the user typed, not FILE
         raise OptionError(error.value, error.allowed, hint="--against") from None
+    say_not_modelled(roster, target_roster)
     ks = parse_ks(at_least)
     sortable = ["mean", "sd", "median", "p10", "p90", "p_kill", "points", "per_100_points",
                 *(f"at_least_{k}" for k in ks)]
@@ -217,6 +218,7 @@ def list_profiles(
             rosters = [load_roster(None, g) for g in ([game] if game is not None else GAMES)]
     except InputError as error:
         raise input_error(error) from None
+    say_not_modelled(*rosters)
     header = {"command": command_line(), "method": None, "trials": None, "seed": None}
     if output_format is Format.JSON:  # the fields themselves, as the roster's schema reads them
         units = [roster.unit_fields(unit) for roster in rosters for unit in roster.units]
@@ -232,6 +234,56 @@ def list_profiles(
     typer.echo(render_rows(list(rows[0]), rows, output_format, header))
 
 
+def say_not_modelled(*rosters) -> None:
+    """On stderr, what imported lists hold that oddscalc does not model (each list once)."""
+    for index, roster in enumerate(rosters):
+        if all(roster is not other for other in rosters[:index]):
+            for line in roster.notes:
+                typer.echo(f"note ({Path(roster.source).name}): {line}", err=True)
+
+
+def import_list(
+    file: Annotated[Path, typer.Argument(metavar="LIST", help="A BattleScribe or New Recruit list: .ros, or "
+                                                              ".rosz (zipped).")],
+    write: Annotated[Optional[Path], typer.Option(
+        "--write", metavar="FILE.toml", help="Write the roster as TOML to this file (default: print it).")] = None,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Leave out every unit with something oddscalc does not model (default: import it "
+                         "without that rule; either way the report on stderr lists it).")] = False,
+) -> None:
+    """Read an Epic Armageddon or The 9th Age (2nd edition) army list exported by BattleScribe
+    or New Recruit, and print it as an oddscalc roster (TOML) to edit or to study.
+
+    Each formation (Epic) or unit (T9A) keeps its name and its points from the list.
+    What oddscalc does not model (a rule it does not know, a Firepower it cannot read, a
+    war engine's damage capacity) is reported on stderr, one line each: unit, weapon,
+    text. A list works wherever a roster file does: grid LIST.rosz --against ENEMY.rosz.
+    """
+    from ..battlescribe import load
+    from ..roster import to_toml
+    from .errors import input_error
+    from .output import check_writable, write_text
+
+    try:
+        if write is not None:
+            check_writable(write, "write", ".toml")
+        imported = load(file, strict)
+        text = to_toml(imported.data, imported.header())
+    except InputError as error:
+        raise input_error(error) from None
+    for line in imported.report():
+        typer.echo(f"note: {line}", err=True)
+    if write is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        write_text(write, text, "write")
+    except InputError as error:
+        raise input_error(error) from None
+    count = len(imported.data["unit"])
+    typer.echo(f"wrote {count} unit{'s' if count != 1 else ''} of {imported.game} to {write}")
+
+
 def register(app: typer.Typer, extra: Sequence[inspect.Parameter]) -> None:
     """Add the roster commands to the app (`extra`: the options every study takes)."""
     command(app, "grid", grid, extra=extra, examples=[
@@ -242,3 +294,6 @@ def register(app: typer.Typer, extra: Sequence[inspect.Parameter]) -> None:
     app.command("profiles", help=inspect.getdoc(list_profiles), epilog="Examples:\n\n\b\n"
                 "  oddscalc profiles --game epic\n  oddscalc profiles --file my_army.toml --format markdown")(
         list_profiles)
+    app.command("import", help=inspect.getdoc(import_list), epilog="Examples:\n\n\b\n"
+                "  oddscalc import my_list.rosz\n  oddscalc import my_list.rosz --write army.toml --strict\n"
+                "  oddscalc grid my_list.rosz --against their_list.rosz")(import_list)

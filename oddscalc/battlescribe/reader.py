@@ -1,0 +1,222 @@
+"""Read a BattleScribe / New Recruit roster (`.ros` XML, `.rosz` the same zipped) safely into
+plain records: forces, selections (nested), their profiles, rules and costs.
+
+Safe to open what someone posted on a forum: the XML is parsed by `defusedxml` with no DTD,
+no entity expansion and no external references; a zip is read with caps on its members,
+their total size and its compression ratio, and reads stop at the caps whatever the zip's
+directory claims. Every problem is one `InputError` naming the file (and the element).
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+
+NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
+OTHER_FILES = {  # what a BattleScribe file that is not a roster is
+    "catalogue": "a catalogue (.cat), not a roster",
+    "gameSystem": "a game system (.gst), not a roster",
+}
+MAX_FILE_BYTES = 8 << 20  # a .ros or .rosz on disk
+MAX_XML_BYTES = 16 << 20  # the roster's XML once unzipped
+MAX_MEMBERS = 4  # a .rosz holds one .ros
+MAX_RATIO = 100  # uncompressed / compressed; a roster's XML compresses about 10:1
+MAX_ELEMENTS = 200_000
+MAX_DEPTH = 40  # selections within selections
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A profile: its name, its type (`Unit`, `Weapon` ...) and its characteristics in order."""
+
+    name: str
+    type_name: str
+    characteristics: tuple[tuple[str, str], ...]
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        """A characteristic's text by name (case-insensitive), stripped."""
+        for key, value in self.characteristics:
+            if key.casefold() == name.casefold():
+                return value.strip()
+        return default
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A selection of the roster: a unit, a model or an upgrade, with what it holds."""
+
+    name: str
+    type: str  # unit, model or upgrade
+    number: int
+    costs: tuple[tuple[str, float], ...]
+    profiles: tuple[Profile, ...]
+    rules: tuple[str, ...]
+    categories: tuple[str, ...]
+    children: tuple[Selection, ...]
+
+    def walk(self) -> Iterator[Selection]:
+        """This selection and every selection inside it, depth first."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def cost(self, name: str = "pts") -> float:
+        """The selection's cost of that type, its nested selections' included."""
+        return sum(value for selection in self.walk() for key, value in selection.costs
+                   if key.casefold() == name.casefold())
+
+
+@dataclass(frozen=True)
+class Force:
+    name: str
+    catalogue: str
+    selections: tuple[Selection, ...]
+
+
+@dataclass(frozen=True)
+class RosterFile:
+    """A roster: its name, the game system it was built for, and its forces."""
+
+    source: str
+    name: str
+    system_name: str
+    system_id: str
+    system_revision: str
+    forces: tuple[Force, ...]
+
+    def selections(self) -> Iterator[Selection]:
+        for force in self.forces:
+            yield from force.selections
+
+
+def _fail(source: str, problem: str) -> InputError:
+    return InputError("file", source, problem)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The roster's XML: the file itself (.ros), or its one XML member (.rosz), within the caps."""
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise _fail(source, "not a regular file: expected a .ros or .rosz roster")
+        if size > MAX_FILE_BYTES:
+            raise _fail(source, f"{size:,} bytes: a roster file is at most {MAX_FILE_BYTES:,} bytes")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise _fail(source, "no such file") from None
+    except OSError as error:
+        raise _fail(source, f"cannot be read ({error.strerror or type(error).__name__})") from None
+    if not data.startswith(b"PK"):
+        if path.suffix.lower() == ".rosz":
+            raise _fail(source, "not a zip file: a .rosz is a zipped .ros")
+        return data
+    return _unzipped(data, source)
+
+
+def _unzipped(data: bytes, source: str) -> bytes:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = [info for info in archive.infolist() if not info.is_dir()]
+            if not 1 <= len(members) <= MAX_MEMBERS:
+                raise _fail(source, f"a zip of {len(members)} files: a .rosz holds one .ros")
+            rosters = [info for info in members if info.filename.lower().endswith(".ros")] or members[:1]
+            if len(rosters) != 1:
+                raise _fail(source, "a zip of several .ros files: a .rosz holds one")
+            info = rosters[0]
+            if info.file_size > MAX_XML_BYTES:
+                raise _fail(source, f"{info.filename} unzips to {info.file_size:,} bytes: at most "
+                                    f"{MAX_XML_BYTES:,}")
+            if info.file_size > MAX_RATIO * max(info.compress_size, 1):
+                raise _fail(source, f"{info.filename} is compressed {info.file_size // max(info.compress_size, 1):,}"
+                                    f" to 1: more than {MAX_RATIO} to 1 is not a roster (a zip bomb?)")
+            with archive.open(info) as handle:  # the directory may lie: stop reading at the cap
+                xml = handle.read(MAX_XML_BYTES + 1)
+    except zipfile.BadZipFile as error:
+        raise _fail(source, f"a damaged zip ({error})") from None
+    except RuntimeError as error:  # an encrypted member
+        raise _fail(source, f"cannot be unzipped ({error})") from None
+    if len(xml) > MAX_XML_BYTES or len(xml) > MAX_RATIO * max(info.compress_size, 1):
+        raise _fail(source, f"{info.filename} unzips to more than its directory says: not a roster")
+    return xml
+
+
+def parse(data: bytes, source: str) -> RosterFile:
+    """Parse roster XML (defusedxml: no DTD, no entities, no external references)."""
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import fromstring
+
+    try:
+        root = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as error:
+        raise _fail(source, f"refused: the XML declares {type(error).__name__.removesuffix('Forbidden').lower()} "
+                            "(a roster has none; entity expansion is how XML bombs work)") from None
+    except ParseError as error:
+        line, column = getattr(error, "position", (0, 0))
+        raise _fail(source, f"not well-formed XML at line {line}, column {column + 1}") from None
+    namespace, _, tag = root.tag.rpartition("}")
+    namespace = namespace.lstrip("{")
+    if tag in OTHER_FILES:
+        raise _fail(source, f"{OTHER_FILES[tag]}: export the list itself from BattleScribe or New Recruit "
+                            "(.ros or .rosz)")
+    if tag != "roster" or namespace != NAMESPACE:
+        found = f"<{tag}>" + (f" in namespace {namespace}" if namespace else " without a namespace")
+        raise _fail(source, f"{found}: expected a BattleScribe <roster> in namespace {NAMESPACE}")
+    if sum(1 for _ in root.iter()) > MAX_ELEMENTS:
+        raise _fail(source, f"more than {MAX_ELEMENTS:,} XML elements: not a roster")
+    reader = _Reader(source)
+    forces = tuple(reader.force(force) for force in reader.children(root, "forces", "force"))
+    return RosterFile(source, root.get("name", ""), root.get("gameSystemName", ""), root.get("gameSystemId", ""),
+                      root.get("gameSystemRevision", ""), forces)
+
+
+class _Reader:
+    """Turns roster elements into records; errors name the element."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    @staticmethod
+    def children(element, group: str, tag: str) -> list:
+        """The `<tag>` children of `element`'s `<group>` (e.g. selections/selection)."""
+        found = element.find(f"{{{NAMESPACE}}}{group}")
+        return [] if found is None else found.findall(f"{{{NAMESPACE}}}{tag}")
+
+    def force(self, element) -> Force:
+        selections = tuple(self.selection(child, 1) for child in self.children(element, "selections", "selection"))
+        return Force(element.get("name", ""), element.get("catalogueName", ""), selections)
+
+    def selection(self, element, depth: int) -> Selection:
+        name = element.get("name", "")
+        where = f"selection {name!r}"
+        if depth > MAX_DEPTH:
+            raise _fail(self.source, f"{where}: selections nested more than {MAX_DEPTH} deep")
+        number = self.number(element.get("number", "1"), where, "number")
+        costs = tuple((cost.get("name", ""), self.number(cost.get("value", "0"), where, "cost value", float))
+                      for cost in self.children(element, "costs", "cost"))
+        profiles = tuple(Profile(profile.get("name", ""), profile.get("typeName", ""),
+                                 tuple((characteristic.get("name", ""), characteristic.text or "")
+                                       for characteristic in self.children(profile, "characteristics",
+                                                                           "characteristic")))
+                         for profile in self.children(element, "profiles", "profile"))
+        rules = tuple(rule.get("name", "") for rule in self.children(element, "rules", "rule"))
+        categories = tuple(category.get("name", "") for category in self.children(element, "categories", "category"))
+        children = tuple(self.selection(child, depth + 1) for child in self.children(element, "selections",
+                                                                                     "selection"))
+        return Selection(name, element.get("type", ""), int(number), costs, profiles, rules, categories, children)
+
+    def number(self, text: str, where: str, what: str, kind=int):
+        try:
+            value = kind(float(text)) if kind is int else float(text)
+        except ValueError:
+            raise _fail(self.source, f"{where}: {what} {text!r} is not a number") from None
+        if not 0 <= value <= 1_000_000:
+            raise _fail(self.source, f"{where}: {what} {text!r} is out of range")
+        return value
