@@ -330,3 +330,234 @@ def test_a_zip_whose_directory_lies_is_read_only_up_to_the_cap(tmp_path, monkeyp
     path = zipped(tmp_path, {"list.ros": b"<" + b"a" * 50_000 + b"/>"})
     with pytest.raises(InputError, match="unzips to"):
         reader.read_bytes(path)
+
+
+# --- every reading of the mappers, on lists built here ----------------------------------
+
+def profile(name: str, type_name: str, **characteristics: str) -> str:
+    cells_xml = "".join(f'<characteristic name="{key.replace("_", " ")}">{value}</characteristic>'
+                        for key, value in characteristics.items())
+    return f'<profile name="{name}" typeName="{type_name}"><characteristics>{cells_xml}</characteristics></profile>'
+
+
+def selection(name: str, *profiles: str, number: int = 1, kind: str = "unit", points: float = 0,
+              children: str = "") -> str:
+    return (f'<selection name="{name}" number="{number}" type="{kind}"><profiles>{"".join(profiles)}</profiles>'
+            f'<costs><cost name="pts" value="{points}"/></costs><selections>{children}</selections></selection>')
+
+
+def test_epic_weapon_lines_notes_characters_and_names(tmp_path):
+    vindicator = profile("Vindicator", "Unit", Type="Armoured Vehicle", Armour="5+",
+                         Weapons="Demolisher", Firepower="MW4+&lt;BR&gt;and Small Arms",
+                         Notes="-&lt;BR&gt;and Macro-weapon", Unit_Notes="Reinforced Armour, Sniper")
+    hunter = profile("Hunter-Killer", "Weapon", Firepower="AT2+", Notes="One Shot")
+    thunderbolt = profile("Thunderbolt", "Unit", Type="Aircraft", Armour="6+", Weapons="Lascannon",
+                          Firepower="AT4+")
+    captain = profile("Captain", "Unit", Type="Character", Weapons="Power Weapon", Firepower="Assault Weapons",
+                      Unit_Notes="Invulnerable Save")
+    first = selection("Vindicators", points=200, children=(
+        selection("Vindicator", vindicator, number=2, kind="model")
+        + selection("Hunter-Killers", hunter, number=2, kind="upgrade", points=10)
+        + selection("Air support", thunderbolt, kind="upgrade", points=5)))
+    second = selection("Vindicators", children=selection("Pair of Vindicators", vindicator, kind="model"))
+    alone = selection("Lone Captain", points=50, children=selection("Captain", captain, kind="model"))
+    imported = battlescribe.load(ros(tmp_path, first + second + alone))
+    one, two = imported.data["unit"]
+    assert (one["name"], one["points"], one["units"], one["kind"], one["reinforced"]) == \
+        ("Vindicators", 215, 2, "armoured-vehicle", True)
+    # the unit note Sniper reaches every weapon of the formation; "and Small Arms" adds no shooting
+    assert one["weapon"] == [{"name": "Demolisher", "shots": 2, "mw": "4+", "special": ["sniper"]},
+                             {"name": "Hunter-Killer", "shots": 2, "at": "2+", "special": ["sniper"]},
+                             {"name": "Lascannon", "shots": 1, "at": "4+", "special": ["sniper"]}]
+    assert (two["name"], two["units"], two.get("points")) == ("Vindicators (2)", 2, None)  # "Pair of": two units
+    assert imported.left_out == ("Lone Captain",)
+    report = imported.report()
+    assert "Vindicators: type 'Aircraft' not modelled as a target (Thunderbolt) (imported without it)" in report
+    assert "Lone Captain: no unit that can be a target; left out (imported without it)" in report
+    assert ("Lone Captain: Captain: a character's Invulnerable Save (it protects the character alone) not modelled "
+            "(imported without it)") in report
+
+
+def test_epic_barrages_over_the_table_and_names_that_repeat(tmp_path):
+    battery = profile("Basilisk", "Unit", Type="Armoured Vehicle", Armour="6+", Weapons="Earthshaker",
+                      Firepower="2BP", Notes="Disrupt")
+    rocket = profile("Manticore", "Unit", Type="Armoured Vehicle", Armour="-",
+                     Weapons="Rockets&lt;BR&gt;&lt;BR&gt;Rockets", Firepower="2BP&lt;BR&gt;&lt;BR&gt;AP5+",
+                     Notes="&lt;BR&gt;&lt;BR&gt;")
+    formation = selection("Artillery", children=selection("Basilisk", battery, number=8, kind="model")
+                          + selection("Manticore", rocket, number=2, kind="model"))
+    imported = battlescribe.load(ros(tmp_path, formation))
+    unit = imported.data["unit"][0]
+    assert unit["armour"] == "6+" and unit["units"] == 10
+    # 8 × 2 BP + 2 × 2 BP = 20 BP, fired as the table's last line; Disrupt is not on every weapon
+    assert unit["weapon"] == [{"name": "Rockets", "shots": 2, "ap": "5+", "special": []},
+                              {"name": "Earthshaker + Rockets", "bp": 18, "special": []}]
+    assert "Artillery: 20 BP in one barrage: the table ends at 18 BP; fired as 18 (imported without it)" in \
+        imported.report()
+    assert ("Artillery, Earthshaker: disrupt: not on every barrage weapon, so not on the barrage (imported "
+            "without it)") in imported.report()
+    assert any("Manticore (armoured-vehicle, armour none) counted as Basilisk" in line for line in imported.report())
+
+
+def test_epic_weapons_of_one_name_and_other_figures_get_numbered(tmp_path):
+    rocket = profile("Manticore", "Unit", Type="Armoured Vehicle", Armour="5+",
+                     Weapons="Rockets&lt;BR&gt;&lt;BR&gt;Rockets&lt;BR&gt;&lt;BR&gt;Rockets",
+                     Firepower="AP5+&lt;BR&gt;&lt;BR&gt;AT6+&lt;BR&gt;&lt;BR&gt;AT6+")
+    imported = battlescribe.load(ros(tmp_path, selection("Rocket battery", children=selection(
+        "Manticore", rocket, number=3, kind="model"))))
+    assert imported.data["unit"][0]["weapon"] == [{"name": "Rockets", "shots": 3, "ap": "5+", "special": []},
+                                                  {"name": "Rockets (2)", "shots": 6, "at": "6+", "special": []}]
+
+
+def test_epic_barrage_at_the_top_of_the_table_is_not_reported(tmp_path):
+    battery = profile("Basilisk", "Unit", Type="Armoured Vehicle", Armour="6+", Weapons="Earthshaker",
+                      Firepower="3BP")
+    imported = battlescribe.load(ros(tmp_path, selection("Battery", children=selection(
+        "Basilisk", battery, number=6, kind="model"))))
+    assert imported.data["unit"][0]["weapon"] == [{"name": "Earthshaker", "bp": 18, "special": []}]
+    assert imported.report() == []
+
+
+T9A_SYSTEM = {"system": "The 9th Age: Fantasy Battles 2nd Edition 2024", "revision": "56"}
+
+
+def model(name: str, number: int, *, height: str = "Standard", defensive: dict, offensive: list[dict],
+          extra: str = "", children: str = "") -> str:
+    parts = [profile(f"{name} Size", "0 Size", Height=height),
+             profile(f"{name} Defensive", "2 Defensive", **defensive)]
+    parts += [profile(part.pop("name", f"{name} Offensive"), "3 Offensive", **part) for part in offensive]
+    return selection(name, *parts, extra, number=number, kind="model", children=children)
+
+
+def test_t9a_paired_weapons_large_models_saves_and_notes(tmp_path):
+    paired = profile("Paired Weapons", "5 Melee Weapon", Str="As User", AP="As User", Attributes="Two-Handed")
+    ogres = selection("Ogres", children=model(
+        "Ogre", 6, height="Large",
+        defensive={"HP": "3", "Def": "3", "Res": "4", "Arm": "1", "Rules": "Fortitude (5+), Heavy Armour, "
+                                                                         "Hard Target (1)"},
+        offensive=[{"Att": "3", "Off": "3", "Str": "4", "AP": "1", "Rules": ""}],
+        children=selection("Paired Weapons", paired, kind="upgrade")))
+    imported = battlescribe.load(ros(tmp_path, ogres, **T9A_SYSTEM))
+    unit = imported.data["unit"][0]
+    assert (unit["health"], unit["armour"], unit["fortitude"], unit["offensive"]) == (3, 3, "5+", 4)
+    # Attack Value 3 + 1: five in front × 4, one supporting Large model × 3
+    assert unit["weapon"] == [{"name": "Paired Weapons", "kind": "melee", "attacks": 23, "ap": 1, "attributes": []}]
+    assert imported.report() == ["Ogres: defensive rule 'Hard Target (1)' not modelled (imported without it)"]
+
+
+def test_t9a_a_mount_fights_in_the_front_rank_and_a_lance_only_on_the_charge(tmp_path):
+    knights = selection("Knights", children=model(
+        "Knight", 8, defensive={"HP": "1", "Def": "4", "Res": "3", "Arm": "2", "Rules": "Plate Armour, Shield"},
+        offensive=[{"name": "Knight", "Att": "1", "Off": "4", "Str": "4", "AP": "1", "Rules": "Lance"},
+                   {"name": "Warhorse", "Att": "1", "Off": "3", "Str": "3", "AP": "0", "Rules": "Harnessed"}]))
+    imported = battlescribe.load(ros(tmp_path, knights, **T9A_SYSTEM))
+    unit = imported.data["unit"][0]
+    assert unit["armour"] == 6  # 2 + Plate 3 + Shield 1
+    assert unit["weapon"] == [
+        {"name": "Knight", "kind": "melee", "attacks": 8, "ap": 1, "attributes": []},  # 5 in front + 3 supporting
+        {"name": "Warhorse", "kind": "melee", "attacks": 5, "strength": 3, "attributes": []}]  # front rank only
+    assert imported.report() == [
+        "Knights: Lance: its bonus counts only on the charge; fights as a hand weapon (imported without it)",
+        "Knights, Warhorse: offensive rule 'Harnessed' not modelled (imported without it)"]
+
+
+def test_t9a_shots_as_dice_toxic_attacks_unknown_weapons_and_caps(tmp_path):
+    gun = profile("Volley Gun", "6 Ranged Weapon", Shots="3D6", Str="5", AP="2", Attributes="Reload!, Grapeshot")
+    odd = profile("Odd Gun", "6 Ranged Weapon", Shots="D3+1", Str="4", AP="0", Attributes="")
+    flail = profile("Flail", "5 Melee Weapon", Str="+9", AP="2", Attributes="Two-Handed")
+    crew = selection("Volley Gun", children=model(
+        "Crew", 1, defensive={"HP": "3", "Def": "1", "Res": "4", "Arm": "0", "Rules": ""},
+        offensive=[{"Att": "1", "Off": "1", "Str": "3", "AP": "0", "Rules": "Volley Gun (4+), Odd Gun (4+)"}],
+        extra=gun + odd, children=selection("Flail", flail, kind="upgrade")))
+    rats = selection("Plague Rats", children=model(
+        "Rat", 12, defensive={"HP": "1", "Def": "2", "Res": "2", "Arm": "0", "Rules": "Flammable"},
+        offensive=[{"Att": "2", "Off": "2", "Str": "2", "AP": "1", "Rules": "Toxic Attacks, Sling (4+)"}]))
+    statue = selection("Statue", children=model("Statue", 1, offensive=[],
+                                                defensive={"HP": "5", "Def": "1", "Res": "6", "Arm": "3"}))
+    imported = battlescribe.load(ros(tmp_path, crew + rats + statue, **T9A_SYSTEM))
+    crew_unit, rat_unit = imported.data["unit"]
+    assert crew_unit["weapon"] == [
+        {"name": "Flail", "kind": "melee", "attacks": 1, "strength": 10, "ap": 2, "attributes": []},  # 3 + 9, at most 10
+        {"name": "Volley Gun", "kind": "shooting", "attacks": "3d6", "aim": "4+", "strength": 5, "ap": 2,
+         "attributes": []}]
+    # Toxic Attacks: Strength 3 and AP 10 always, so neither is written
+    assert rat_unit["weapon"] == [{"name": "Hand weapon", "kind": "melee", "attacks": 15, "attributes": ["toxic"]}]
+    assert rat_unit["flammable"] is True
+    assert imported.left_out == ("Statue",)
+    assert imported.report() == [
+        "Volley Gun: weapon 'Flail': its attributes are not read (Str and AP are) (imported without it)",
+        "Volley Gun, Volley Gun: attribute 'Grapeshot' not modelled (imported without it)",
+        "Volley Gun, Odd Gun: Shots 'D3+1' not understood; left out (imported without it)",
+        "Plague Rats: shooting weapon 'Sling (4+)': its Ranged Weapon profile is not in the list; left out "
+        "(imported without it)",
+        "Statue: no Offensive profile; left out (imported without it)"]
+
+
+def test_the_toml_header_says_how_the_list_was_read():
+    assert battlescribe.load(EMPIRE).header() == [
+        "Imported by oddscalc from empire.ros.",
+        "Edit freely: every field is documented in `oddscalc profiles --help` and docs/rules.md.",
+        "Melee attacks count a unit 5 models wide: the front rank and one rank of supporting attacks (two with "
+        "a Spear).",
+        "Note: Marshal, Marshal Offensive: offensive rule 'Weapon Master' not modelled (imported without it)"]
+    assert battlescribe.load(ORKS).header()[2] == ("Shots count every unit's copies of a weapon; a formation's "
+                                                    "barrages fire as one.")
+
+
+# --- the reader: records, and its limits ------------------------------------------------
+
+def test_the_reader_keeps_forces_selections_costs_rules_and_categories():
+    roster = reader.parse(reader.read_bytes(DATA / "marines.ros"), "marines.ros")
+    assert (roster.name, roster.system_name, roster.system_id, roster.system_revision) == \
+        ("Marines 1325", "Epic Armageddon", "8f10-ee06-8dc1-beb6", "38")
+    force = roster.forces[0]
+    assert (force.name, force.catalogue, len(force.selections)) == ("Space Marines", "Space Marines - EA", 3)
+    tactical = force.selections[0]
+    assert (tactical.name, tactical.type, tactical.number, tactical.cost(), tactical.cost("PTS")) == \
+        ("Tactical Detachment", "unit", 1, 475.0, 475.0)
+    assert [child.name for child in tactical.walk()] == ["Tactical Detachment", "Tactical Squad",
+                                                        "Pair of Land Raiders", "Captain"]
+    assert tactical.children[0].number == 6 and tactical.children[1].rules == ("Thick Rear Armour",)
+    land_raider = tactical.children[1].profiles[0]
+    assert (land_raider.type_name, land_raider.get("armour"), land_raider.get("DC", "none")) == \
+        ("Unit", "4+", "none")
+
+
+def test_a_roster_under_the_caps_is_read_and_one_over_is_refused(tmp_path, monkeypatch):
+    path = zipped(tmp_path, {"list.ros": (DATA / "marines.ros").read_bytes(), "a.png": b"x", "b.png": b"y",
+                             "c.txt": b"z"})
+    assert battlescribe.load(path).data["unit"][0]["name"] == "Tactical Detachment"  # 4 members, one .ros
+    monkeypatch.setattr(reader, "MAX_FILE_BYTES", path.stat().st_size - 1)
+    with pytest.raises(InputError, match=f"{path.stat().st_size:,} bytes: a roster file is at most"):
+        reader.read_bytes(path)
+    monkeypatch.setattr(reader, "MAX_FILE_BYTES", path.stat().st_size)
+    assert reader.read_bytes(path).startswith(b"<?xml")
+    monkeypatch.setattr(reader, "MAX_ELEMENTS", 10)
+    with pytest.raises(InputError, match="more than 10 XML elements"):
+        battlescribe.load(path)
+
+
+def test_the_reader_refuses_deep_nesting_odd_numbers_and_a_root_without_a_namespace(tmp_path):
+    deep = "".join(f'<selection name="s{i}"><selections>' for i in range(41))
+    deep += "".join("</selections></selection>" for _ in range(41))
+    with pytest.raises(InputError, match="selection 's40': selections nested more than 40 deep"):
+        battlescribe.load(ros(tmp_path, deep))
+    with pytest.raises(InputError, match="selection 'Big': number '2000000' is out of range"):
+        battlescribe.load(ros(tmp_path, '<selection name="Big" number="2000000"/>'))
+    with pytest.raises(InputError, match="selection 'Dear': cost value 'lots' is not a number"):
+        battlescribe.load(ros(tmp_path, '<selection name="Dear"><costs><cost name="pts" value="lots"/></costs>'
+                                        "</selection>"))
+    (tmp_path / "bare.ros").write_text("<roster/>")
+    with pytest.raises(InputError, match="<roster> without a namespace: expected a BattleScribe <roster>"):
+        battlescribe.load(tmp_path / "bare.ros")
+    (tmp_path / "cut.ros").write_text("<roster>\n  <forces>")
+    with pytest.raises(InputError, match="not well-formed XML at line 2, column 11"):
+        battlescribe.load(tmp_path / "cut.ros")
+
+
+def test_any_dtd_is_refused_even_without_entities(tmp_path):
+    (tmp_path / "dtd.ros").write_text('<?xml version="1.0"?><!DOCTYPE roster><roster xmlns="http://www.'
+                                      'battlescribe.net/schema/rosterSchema" gameSystemName="Epic Armageddon"/>')
+    with pytest.raises(InputError, match=r"refused: the XML declares dtd \(a roster has none; entity expansion is "
+                                         "how XML bombs work\\)"):
+        battlescribe.load(tmp_path / "dtd.ros")
