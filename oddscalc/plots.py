@@ -26,6 +26,8 @@ SUFFIXES = (".png", ".svg", ".pdf")
 Z95 = 1.96
 MAX_HEATMAP = 200  # rows or columns: more cannot be read, and the figure would take gigabytes
 MAX_INCHES = 40
+DPI = 150
+MAX_PIXELS = 12_000_000  # a large heatmap is saved at a lower resolution: its memory stays a few hundred MiB
 
 
 def check_path(path: str | os.PathLike, name: str = "plot") -> Path:
@@ -245,6 +247,12 @@ def caption(figure: Figure, text: str) -> None:
         engine.set(rect=(0, 0.06, 1, 0.94))
 
 
+def dpi_for(figure: Figure) -> float:
+    """The resolution to save a figure at: DPI, or less for a figure over MAX_PIXELS."""
+    width, height = figure.get_size_inches()
+    return min(DPI, (MAX_PIXELS / (width * height)) ** 0.5)
+
+
 def save(figure: Figure, path: str | os.PathLike) -> Path:
     """Save the figure to path atomically, then close it."""
     import matplotlib.pyplot as plt
@@ -252,8 +260,9 @@ def save(figure: Figure, path: str | os.PathLike) -> Path:
     from .files import replace_atomically
 
     path = check_path(path)
+    dpi = dpi_for(figure)
     try:
-        replace_atomically(path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=150))
+        replace_atomically(path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=dpi))
     finally:
         plt.close(figure)
     return path

@@ -157,3 +157,14 @@ def test_a_sweep_plot_has_a_title_a_percent_axis_and_the_goal():
     assert list(marked.get_xdata()) == [5.0]
     assert ax.get_title(loc="left") == ("10 dice hit 4+, save 5+\nP(unsaved ≥ 2) by dice; goal at_least_2>=0.5: "
                                         "dice = 5")
+
+
+def test_a_large_figure_is_saved_at_a_resolution_that_bounds_its_memory():
+    small, large = plt.figure(figsize=(8, 5)), plt.figure(figsize=(40, 40))
+    try:
+        assert plots.dpi_for(small) == plots.DPI
+        width, height = large.get_size_inches() * plots.dpi_for(large)
+        assert width * height == pytest.approx(plots.MAX_PIXELS)
+    finally:
+        plt.close(small)
+        plt.close(large)
