@@ -71,12 +71,15 @@ class Table:
 
         cells = [[cell(value) for value in row] for row in self.rows]
         table = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="", expand=False)
+        numeric = [bool(cells) and all(_numeric(row[i]) for row in cells) for i in range(len(self.columns))]
+        widths = _fitted(self.columns, cells, numeric, width)
         for i, column in enumerate(self.columns):
-            numeric = bool(cells) and all(_numeric(row[i]) for row in cells)
-            table.add_column(Text(column), justify="right" if numeric else "left", overflow="fold")
+            table.add_column(Text(column), justify="right" if numeric[i] else "left", overflow="fold",
+                             width=widths[i] if widths else None)
         for row in cells:
             table.add_row(*(Text(text) for text in row))
-        console = Console(file=io.StringIO(), width=width or WIDE, color_system=None, force_terminal=False,
+        least = sum(widths) + GAP * (len(widths) - 1) if widths else 0  # a table too wide to fit stays whole
+        console = Console(file=io.StringIO(), width=max(width or WIDE, least), color_system=None, force_terminal=False,
                           highlight=False, emoji=False, soft_wrap=False)
         console.print(table)
         drawn = [line.rstrip() for line in console.file.getvalue().splitlines()]
@@ -172,6 +175,36 @@ def pmf_table(result: Result, name: str | None = None) -> Table:
     if width > 1:
         notes += (f"values in ranges of {width} ({len(ks)} values; the JSON and CSV formats list each)",)
     return Table(columns, tuple(rows), notes=notes)
+
+
+GAP = 3  # columns of space between two table columns
+
+
+def _fitted(columns: Sequence[str], cells: list[list[str]], numeric: list[bool], width: int | None
+            ) -> list[int] | None:
+    """Column widths that fit `width`, or None when the table fits as it is.
+
+    Names give way first, down to their longest word (a word is never split); then
+    figures wrap between value and error; a column is never narrower than its heading's
+    longest word."""
+    natural = [max([len(column), *(len(row[i]) for row in cells)]) for i, column in enumerate(columns)]
+    room = (width or WIDE) - GAP * (len(columns) - 1)
+    if sum(natural) <= room:
+        return None
+    def pieces(text: str, figure: bool) -> list[str]:  # what never breaks: a word; a value, and "± its error"
+        return [text.split(" ± ")[0], *(f"± {error}" for error in text.split(" ± ")[1:])] if figure else text.split()
+
+    words = [max(len(word) for word in [*column.split(), *(w for row in cells for w in pieces(row[i], numeric[i]))])
+             for i, column in enumerate(columns)]
+    widths = list(natural)
+    for give_way in ([i for i in range(len(columns)) if not numeric[i]], [i for i in range(len(columns)) if numeric[i]]):
+        while sum(widths) > room:
+            wide = [i for i in give_way if widths[i] > words[i]]
+            if not wide:
+                break
+            widest = max(wide, key=lambda i: widths[i])
+            widths[widest] -= 1
+    return widths
 
 
 def range_width(values: int) -> int:
@@ -327,6 +360,10 @@ def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, heade
     method = header.get("method")
     line = f"oddscalc {__version__}" if method is None else provenance(method, header["trials"], header["seed"], True)
     if fmt is Format.TABLE:
+        if width:  # a long note wraps at the terminal's width, between words
+            import textwrap
+
+            notes = [wrapped for note in notes for wrapped in textwrap.wrap(note, width, subsequent_indent="  ")]
         return "\n".join([header["command"], line, "", table.text(width), *([""] + list(notes) if notes else [])])
     if fmt is Format.MARKDOWN:
         return "\n\n".join([f"`{header['command']}`  \n{line}", table.markdown(), *notes])

@@ -61,12 +61,12 @@ def parse_ks(text: str) -> list[int]:
 def report(rows: list[dict], common: Common, method: str, trials: Optional[int], seed: Optional[int],
            notes: tuple[str, ...] = (), extra: Optional[dict] = None) -> str:
     from ..tables import render_rows
-    from .output import command_line
+    from .output import command_line, width
 
     columns = list(dict.fromkeys(key for row in rows for key in row))
     header = {"command": command_line(), "method": method, "trials": None if method == "exact" else trials,
               "seed": seed}
-    return render_rows(columns, rows, common.output_format, header, notes, extra or {})
+    return render_rows(columns, rows, common.output_format, header, notes, extra or {}, width=width())
 
 
 # --- sweep -----------------------------------------------------------------------------
