@@ -371,11 +371,12 @@ def test_epic_weapon_lines_notes_characters_and_names(tmp_path):
                              {"name": "Lascannon", "shots": 1, "at": "4+", "special": ["sniper"]}]
     assert (two["name"], two["units"], two.get("points")) == ("Vindicators (2)", 2, None)  # "Pair of": two units
     assert imported.left_out == ("Lone Captain",)
-    report = imported.report()
-    assert "Vindicators: type 'Aircraft' not modelled as a target (Thunderbolt) (imported without it)" in report
-    assert "Lone Captain: no unit that can be a target; left out (imported without it)" in report
-    assert ("Lone Captain: Captain: a character's Invulnerable Save (it protects the character alone) not modelled "
-            "(imported without it)") in report
+    # nothing else: "and Small Arms", "and Macro-weapon", One Shot and the Captain's weapon are all read
+    assert imported.report() == [
+        "Vindicators: type 'Aircraft' not modelled as a target (Thunderbolt) (imported without it)",
+        "Lone Captain: Captain: a character's Invulnerable Save (it protects the character alone) not modelled "
+        "(imported without it)",
+        "Lone Captain: no unit that can be a target; left out (imported without it)"]
 
 
 def test_epic_barrages_over_the_table_and_names_that_repeat(tmp_path):
@@ -561,3 +562,67 @@ def test_any_dtd_is_refused_even_without_entities(tmp_path):
     with pytest.raises(InputError, match=r"refused: the XML declares dtd \(a roster has none; entity expansion is "
                                          "how XML bombs work\\)"):
         battlescribe.load(tmp_path / "dtd.ros")
+
+
+def refused_with(path: Path, message: str) -> None:
+    """Loading `path` gives exactly `file PATH: message` (the one line a user reads)."""
+    with pytest.raises(InputError) as error:
+        battlescribe.load(path)
+    assert str(error.value) == f"file {path}: {message}"
+
+
+def test_the_reader_says_exactly_which_file_and_what(tmp_path, monkeypatch):
+    roster_xml = (DATA / "orks.ros").read_bytes()
+    path = zipped(tmp_path, {f"{i}.png": b"x" for i in range(5)})
+    refused_with(path, "a zip of 5 files: a .rosz holds one .ros")
+    whole = zipped(tmp_path, {"orks.ros": roster_xml}, name="whole.rosz")
+    (tmp_path / "cut.rosz").write_bytes(whole.read_bytes()[:-30])
+    assert str(pytest.raises(InputError, battlescribe.load, tmp_path / "cut.rosz").value).startswith(
+        f"file {tmp_path / 'cut.rosz'}: a damaged zip (")
+    bomb = zipped(tmp_path, {"list.ros": b" " * 1_000_000}, name="bomb.rosz")
+    ratio = 1_000_000 // zipfile.ZipFile(bomb).infolist()[0].compress_size
+    refused_with(bomb, f"list.ros is compressed {ratio:,} to 1: more than 100 to 1 is not a roster (a zip bomb?)")
+    monkeypatch.setattr(reader, "MAX_XML_BYTES", len(roster_xml) - 1)
+    refused_with(whole, f"orks.ros unzips to {len(roster_xml):,} bytes: at most {len(roster_xml) - 1:,}")
+    monkeypatch.setattr(reader, "MAX_XML_BYTES", len(roster_xml))  # at the cap: read
+    assert battlescribe.load(whole).data["unit"][0]["name"] == "Warband"
+    monkeypatch.setattr(reader, "MAX_FILE_BYTES", whole.stat().st_size - 1)
+    refused_with(whole, f"{whole.stat().st_size:,} bytes: a roster file is at most {whole.stat().st_size - 1:,} bytes")
+
+
+def test_the_caps_are_inclusive(tmp_path, monkeypatch):
+    """A file exactly at a cap is read; one over it is refused."""
+    import xml.etree.ElementTree as ElementTree
+
+    roster_xml = (DATA / "orks.ros").read_bytes()
+    elements = sum(1 for _ in ElementTree.fromstring(roster_xml).iter())
+    path = tmp_path / "orks.ros"
+    path.write_bytes(roster_xml)
+    monkeypatch.setattr(reader, "MAX_ELEMENTS", elements)
+    assert battlescribe.load(path).game == "epic"
+    monkeypatch.setattr(reader, "MAX_ELEMENTS", elements - 1)
+    refused_with(path, f"more than {elements - 1:,} XML elements: not a roster")
+    monkeypatch.setattr(reader, "MAX_ELEMENTS", elements)
+    zipped_path = zipped(tmp_path, {"orks.ros": roster_xml})
+    compressed = zipfile.ZipFile(zipped_path).infolist()[0].compress_size
+    monkeypatch.setattr(reader, "MAX_RATIO", len(roster_xml) / compressed)  # exactly the file's ratio: read
+    assert battlescribe.load(zipped_path).game == "epic"
+    monkeypatch.setattr(reader, "MAX_RATIO", len(roster_xml) // compressed - 1)
+    with pytest.raises(InputError, match="more than .* to 1 is not a roster"):
+        battlescribe.load(zipped_path)
+
+
+def test_a_roster_without_names_reads_as_empty_text(tmp_path):
+    path = tmp_path / "bare.ros"
+    path.write_text('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces><force>'
+                    "<selections/></force></forces></roster>")
+    roster = reader.parse(path.read_bytes(), str(path))
+    assert (roster.source, roster.name, roster.system_name, roster.system_id, roster.system_revision) == \
+        (str(path), "", "", "", "")
+    assert roster.forces[0].name == "" and roster.forces[0].catalogue == ""
+    refused_with(path, "built with game system '(none named)': oddscalc imports Epic Armageddon and The 9th Age "
+                       "(2nd edition) lists")
+    refused_with(ros(tmp_path, "", system="The 9th Age: Fantasy Battles", revision=""),
+                 "built with game system 'The 9th Age: Fantasy Battles' revision ?: oddscalc imports The 9th Age "
+                 "lists built with the 2nd edition (2.0 rules) catalogues only")
+    refused_with(ros(tmp_path, ""), "no unit of Epic Armageddon that oddscalc can model")
