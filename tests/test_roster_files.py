@@ -4,6 +4,7 @@ field; random TOML shapes never reach a traceback."""
 
 import os
 import tomllib
+from importlib import resources
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -248,3 +249,37 @@ def test_random_roster_shapes_get_only_the_one_line_error(game, data):
         games.parse_roster(text, "random.toml")
     except InputError as error:
         assert error.name == "file" and "\n" not in str(error)
+
+
+# --- loading a roster file from Python: each refusal's name, value and message ----------
+
+def _refusal(call) -> tuple:
+    with pytest.raises(InputError) as error:
+        call()
+    return error.value.name, error.value.value, error.value.allowed
+
+
+def test_load_roster_refuses_files_it_cannot_read(tmp_path, monkeypatch):
+    from oddscalc import games
+
+    missing, folder, fifo = tmp_path / "missing.toml", tmp_path / "folder.toml", tmp_path / "fifo.toml"
+    folder.mkdir()
+    os.mkfifo(fifo)
+    assert _refusal(lambda: games.load_roster(missing)) == ("file", str(missing), "no such file")
+    for path in (folder, fifo):
+        assert _refusal(lambda: games.load_roster(path)) == ("file", str(path), "not a regular file: expected a "
+                                                                               "roster TOML file")
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('game = "epic"\n# caf\xe9\n'.encode("latin-1"))
+    assert _refusal(lambda: games.load_roster(latin)) == ("file", str(latin), "not UTF-8 text (byte 19)")
+    text = (resources.files("oddscalc.data") / "epic_example.toml").read_text(encoding="utf-8")
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    monkeypatch.setattr(games, "MAX_ROSTER_BYTES", bom.stat().st_size)  # at the cap: read
+    assert games.load_roster(bom).units == games.load_roster("epic").units
+    monkeypatch.setattr(games, "MAX_ROSTER_BYTES", bom.stat().st_size - 1)
+    assert _refusal(lambda: games.load_roster(bom)) == (
+        "file", str(bom), f"{bom.stat().st_size:,} bytes: a roster is at most {bom.stat().st_size - 1:,} bytes")
+    assert _refusal(lambda: games.load_roster(None)) == ("game", None, "name a game (dust, epic, t9a) or a file")
+    assert _refusal(lambda: games.game("")) == ("game", "''", "expected one of dust, epic, t9a")
+    assert _refusal(lambda: games.game("chess", "against")) == ("against", "chess", "expected one of dust, epic, t9a")

@@ -228,3 +228,66 @@ def test_two_options_swept_make_every_combination():
     assert [(row["dice"], row["to_hit"]) for row in rows] == [("1", "3"), ("1", "6"), ("2", "3"), ("2", "6")]
     # 2 dice at 6+ (1/6) then a 5+ save failed (2/3): E = 2 · 1/6 · 2/3
     assert rows[3]["mean"] == pytest.approx(2 / 9)
+
+
+# --- every refusal of the study functions, called from Python: name, value and message --
+
+def _roll():
+    return Roll(DiceExpression.parse("2d6"))
+
+
+def _t9a_charge():
+    from oddscalc.t9a import Charge
+
+    return Charge(distance=7)
+
+
+REFUSALS = [
+    (lambda: studies.parse_values("5..2"), ("vary", "5..2", "expected a range low..high (like 1..18 or 2..12:2)")),
+    (lambda: studies.parse_values("1..4:0", "bp"), ("bp", "1..4:0", "expected a range low..high (like 1..18 or "
+                                                                    "2..12:2)")),
+    (lambda: studies.parse_values("1..10001"), ("vary", "1..10001", "expected at most 10,000 values")),
+    (lambda: studies.parse_values("1..x", "dice"), ("dice", "1..x", "expected a range of whole numbers like 1..18 "
+                                                                    "(or a list like 2,4,6)")),
+    (lambda: studies.parse_values("2,,4"), ("vary", "2,,4", "expected a range like 1..18 or a list like 2,4,6")),
+    (lambda: studies.sweep(_roll(), {}), ("vary", 0, "vary one or two options")),
+    (lambda: studies.sweep(_roll(), {"a": [1], "b": [1], "c": [1]}), ("vary", 3, "vary one or two options")),
+    (lambda: studies.sweep(_roll(), {"luck": [1]}), ("vary", "luck", "the attack has no option luck; it has dice, "
+                                                                       "maximised, minimised, success")),
+    (lambda: studies.sweep(_roll(), {"maximised": []}), ("vary", "maximised", "expected at least one value")),
+    (lambda: studies.sweep(_roll(), {"maximised": [0, 1], "minimised": [0]},
+                           goal=studies.Goal.parse("mean>=7")),
+     ("goal", studies.Goal.parse("mean>=7"), "a goal needs exactly one varied option")),
+    (lambda: studies.sweep(_roll(), {"maximised": [0, 1]}, seek="middle"),
+     ("seek", "middle", "expected smallest or largest")),
+    (lambda: studies.sweep(_roll(), {"maximised": list(range(101)), "minimised": list(range(100))}),
+     ("vary", "10,100 cells", "expected at most 10,000 cells; vary fewer values")),
+    (lambda: studies.sweep(_roll(), {"maximised": [0, 1]}, goal=studies.Goal.parse("hits.mean>=7")),
+     ("goal", "hits.mean", "the query has no outcome hits; it has sum")),
+    (lambda: studies.compare([_roll()]), ("attacks", 1, "expected at least two attacks to compare")),
+    (lambda: studies.compare([_roll(), _roll()], outcome="kills"),
+     ("outcome", "kills", "Roll 2d6 has the outcomes sum")),
+    (lambda: studies.compare([_roll(), _t9a_charge()]),
+     ("outcome", "the main outcomes", "compares a yes/no outcome with a count: #1 sum (a count); #2 success "
+                                      "(yes/no); give --outcome to compare outcomes of one kind")),
+]
+
+
+@pytest.mark.parametrize("call, expected", REFUSALS, ids=[str(i) for i in range(len(REFUSALS))])
+def test_a_study_function_refuses_with_name_value_and_message(call, expected):
+    with pytest.raises(InputError) as error:
+        call()
+    assert (error.value.name, error.value.value, error.value.allowed) == expected
+
+
+def test_the_edges_of_what_a_study_accepts():
+    assert studies.parse_values("3..3") == ["3"]
+    assert len(studies.parse_values("1..10000")) == 10_000
+    assert studies.parse_values("2, 4 ,6") == ["2", "4", "6"]
+    assert studies.parse_values("0..6:3") == ["0", "3", "6"]
+    swept = studies.sweep(_roll(), {"maximised": [0, 1]}, method="exact")
+    assert [attack.maximised for attack in swept.attacks] == [0, 1]
+    assert swept.results[1].outcomes["sum"].mean == pytest.approx(203 / 24)  # docs/rules.md §3.1
+    found = studies.compare([_roll(), Roll(DiceExpression.parse("2d6"), maximised=1)], method="exact")
+    assert found.outcomes == ("sum", "sum")
+    assert found.greater(1, 0)[0] > 0.5 and found.greater(1, 0)[1] == 0  # exact: no standard error
