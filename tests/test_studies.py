@@ -291,3 +291,55 @@ def test_the_edges_of_what_a_study_accepts():
     found = studies.compare([_roll(), Roll(DiceExpression.parse("2d6"), maximised=1)], method="exact")
     assert found.outcomes == ("sum", "sum")
     assert found.greater(1, 0)[0] > 0.5 and found.greater(1, 0)[1] == 0  # exact: no standard error
+
+
+def _exact(attack):
+    return engine.run(attack, method="exact")
+
+
+def test_a_statistic_names_itself_for_the_outcome_it_reads():
+    charge, roll = _exact(_t9a_charge()), _exact(_roll())
+    labels = {text: studies.Statistic.parse(text).label(charge) for text in
+              ("mean", "at_least_1", "exactly_1", "at_least_2", "sd", "sum.at_most_7", "sum.exactly_7", "sum.median")}
+    assert labels == {"mean": "P(success)", "at_least_1": "P(success)", "exactly_1": "P(success)",
+                      "at_least_2": "P(success ≥ 2)", "sd": "sd success", "sum.at_most_7": "P(sum ≤ 7)",
+                      "sum.exactly_7": "P(sum = 7)", "sum.median": "median sum"}
+    assert studies.Statistic.parse("mean").label(roll) == "mean sum"  # a count: no probability
+    assert studies.Statistic.parse("mean").label("success") == "mean success"  # by name: no events known
+    assert [studies.Statistic.parse(text).is_probability(charge) for text in
+            ("mean", "sd", "at_most_0", "exactly_1", "sum.mean")] == [True, False, True, True, False]
+    assert [studies.Statistic.parse(text).is_probability(roll) for text in ("mean", "exactly_7")] == [False, True]
+
+
+def test_a_statistic_reads_its_value_and_error():
+    roll = engine.run(_roll(), trials=20_000, seed=3)
+    sd, median = studies.Statistic.parse("sd").value(roll), studies.Statistic.parse("p90").value(roll)
+    assert sd == (roll["sum"].sd, 0.0) and median == (float(roll["sum"].quantile(0.9)), 0.0)
+    p, error = studies.Statistic.parse("at_most_4").value(roll)
+    assert p == roll["sum"].at_most(4) and error == roll["sum"].stderr(p) > 0
+    with pytest.raises(InputError) as refused:
+        studies.Statistic.parse("hits.sd").value(roll)
+    assert (refused.value.name, refused.value.value) == ("stat", "hits.sd")
+
+
+def test_a_yes_no_row_is_its_probability_and_a_comparison_row_is_numbered():
+    charge = _exact(_t9a_charge())
+    assert studies.summary_row(charge, "success") == {"outcome": "success",
+                                                      "probability": charge["success"].at_least(1),
+                                                      "probability_stderr": 0.0}
+    assert charge["success"].at_least(1) == pytest.approx(21 / 36)  # 2D6 ≥ 7
+    row = studies.summary_row(_exact(_roll()), "sum", [11])
+    assert list(row) == ["outcome", "mean", "mean_stderr", "sd", "median", "p10", "p90", "at_least_11",
+                         "at_least_11_stderr"]
+    assert row["at_least_11"] == pytest.approx(3 / 36)
+    found = studies.compare([_roll(), Roll(DiceExpression.parse("3d6"))], method="exact")
+    rows = found.rows()
+    assert [(row["#"], row["query"]) for row in rows] == [(1, "roll 2d6"), (2, "roll 3d6")]
+    assert "P(> #2)" in rows[0] and "P(> #1)" in rows[1] and "P(> #1)" not in rows[0]
+
+
+def test_p_greater_counts_both_samples_in_its_error():
+    first, second = engine.run(_roll(), trials=4_000, seed=1), engine.run(_roll(), trials=4_000, seed=2)
+    one_sided = studies.probability_greater(first["sum"], _exact(_roll())["sum"])[1]
+    both = studies.probability_greater(first["sum"], second["sum"])[1]
+    assert both > one_sided * 1.3  # the second sample's variance adds (about √2 times the one-sided error)
