@@ -197,13 +197,12 @@ def _fitted(columns: Sequence[str], cells: list[list[str]], numeric: list[bool],
     words = [max(len(word) for word in [*column.split(), *(w for row in cells for w in pieces(row[i], numeric[i]))])
              for i, column in enumerate(columns)]
     widths = list(natural)
-    for give_way in ([i for i in range(len(columns)) if not numeric[i]], [i for i in range(len(columns)) if numeric[i]]):
-        while sum(widths) > room:
-            wide = [i for i in give_way if widths[i] > words[i]]
-            if not wide:
-                break
-            widest = max(wide, key=lambda i: widths[i])
-            widths[widest] -= 1
+    names = [i for i in range(len(columns)) if not numeric[i]]
+    while sum(widths) > room and any(widths[i] > words[i] for i in names):
+        widest = max((i for i in names if widths[i] > words[i]), key=lambda i: widths[i])
+        widths[widest] -= 1  # the widest name column gives a column first
+    for i in reversed([i for i in range(len(columns)) if numeric[i]]):  # then figures, the last column first,
+        widths[i] = max(words[i], widths[i] - (sum(widths) - room))    # so that as few as possible wrap
     return widths
 
 
