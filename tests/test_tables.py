@@ -252,3 +252,20 @@ def test_the_precision_note():
 def test_a_frame_of_rows():
     frame = tables.frame([{"a": 1, "b": 2.5}, {"a": 2, "b": 3.5}])
     assert list(frame.columns) == ["a", "b"] and frame["b"].sum() == 6.0
+
+
+def test_a_result_in_csv_is_every_value_with_its_figures_exactly():
+    exact = engine.run(Roll(DiceExpression.parse("d3")), method="exact", fractions=True)
+    assert tables.result_csv(exact).splitlines() == [
+        "outcome,k,probability,at_least,probability_stderr,at_least_stderr,method,trials,seed,probability_fraction",
+        "sum,0,0.0,1.0,0.0,0.0,exact,,,0",
+        "sum,1,0.333333333333333,1.0,0.0,0.0,exact,,,1/3",  # exact floats cleaned to 15 digits
+        "sum,2,0.333333333333333,0.666666666666667,0.0,0.0,exact,,,1/3",
+        "sum,3,0.333333333333333,0.333333333333333,0.0,0.0,exact,,,1/3"]
+    sampled = engine.run(Roll(DiceExpression.parse("d3")), trials=300, seed=5)
+    lines = tables.result_csv(sampled).splitlines()
+    assert lines[0] == "outcome,k,probability,at_least,probability_stderr,at_least_stderr,method,trials,seed"
+    first = lines[2].split(",")
+    p = sampled["sum"].probability(1)
+    assert first[:4] == ["sum", "1", repr(p), "1.0"] and first[-3:] == ["monte-carlo", "300", "5"]
+    assert float(first[4]) == sampled["sum"].stderr(p) > 0
