@@ -626,3 +626,13 @@ def test_a_roster_without_names_reads_as_empty_text(tmp_path):
                  "built with game system 'The 9th Age: Fantasy Battles' revision ?: oddscalc imports The 9th Age "
                  "lists built with the 2nd edition (2.0 rules) catalogues only")
     refused_with(ros(tmp_path, ""), "no unit of Epic Armageddon that oddscalc can model")
+
+
+def test_a_formation_over_the_schemas_cap_is_counted_at_the_cap_and_reported(tmp_path):
+    boy = profile("Boyz", "Unit", Type="Infantry", Armour="6+", Weapons="Shoota", Firepower="AP6+")
+    imported = battlescribe.load(ros(tmp_path, selection("Horde", children=selection("Boyz", boy, number=120,
+                                                                                     kind="model"))))
+    assert imported.data["unit"][0]["units"] == 100
+    assert imported.data["unit"][0]["weapon"][0]["shots"] == 120
+    assert imported.report() == ["Horde: 120 units: a roster formation has at most 100; counted as 100 "
+                                 "(imported without it)"]

@@ -45,6 +45,7 @@ VALUE = re.compile(r"^(ap|at|aa|mw)\s*(\d)\s*\+?$")
 BARRAGE = re.compile(r"^(?:(\d+)\s*bp|bp\s*(\d+))$")
 COUNT = re.compile(r"^(\d+)\s*[x×]\s*(.+)$", re.IGNORECASE)
 MAX_BP = 18
+MAX_UNITS = 100  # the roster schema's cap on a formation's units
 
 
 @dataclass
@@ -221,7 +222,10 @@ def _target(mapped: Mapped, targets: list) -> None:
         if defence(target) != defence(lead):
             mapped.note(f"{target[0].name} ({defence(target)[0]}, armour {defence(target)[1]}) counted as "
                         f"{lead[0].name} ({kind}, armour {armour}): a roster formation has one kind and armour")
-    mapped.table.update(kind=kind, units=min(sum(by_kind.values()), 100), armour=armour,
+    units = sum(by_kind.values())
+    if units > MAX_UNITS:
+        mapped.note(f"{units} units: a roster formation has at most {MAX_UNITS}; counted as {MAX_UNITS}")
+    mapped.table.update(kind=kind, units=min(units, MAX_UNITS), armour=armour,
                         reinforced=reinforced, invulnerable=invulnerable)
 
 

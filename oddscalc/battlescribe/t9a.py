@@ -21,6 +21,7 @@ from .reader import Profile, RosterFile, Selection
 from .report import Mapped, items
 
 FRONTAGE = 5
+MAX_MODELS = 500  # the roster schema's cap on a unit's models
 SUPPORT = {"standard": 1, "large": 3, "gigantic": 5}
 EDITION = re.compile(r"\b2nd edition\b", re.IGNORECASE)
 ATTRIBUTES = {"battle focus": "battle-focus", "poison attacks": "poison", "lethal strike": "lethal-strike",
@@ -92,7 +93,10 @@ def unit(selection: Selection) -> Mapped | None:
     body, _ = max(models, key=lambda item: item[1])
     total = sum(number for _, number in models)
     points = selection.cost("pts")
-    mapped = Mapped({"name": selection.name, "points": round(points) if points else None, "models": min(total, 500)})
+    mapped = Mapped({"name": selection.name, "points": round(points) if points else None,
+                     "models": min(total, MAX_MODELS)})
+    if total > MAX_MODELS:
+        mapped.note(f"{total} models: a roster unit has at most {MAX_MODELS}; counted as {MAX_MODELS}")
     defensive = next(profile for profile in body.profiles if _type(profile) == "defensive")
     _defence(mapped, selection, defensive)
     offensives = [profile for item in body.walk() for profile in item.profiles if _type(profile) == "offensive"]
