@@ -166,7 +166,7 @@ def pmf_table(result: Result, name: str | None = None) -> Table:
         high = min(low + width - 1, ks[-1]) if width > 1 else low
         low = max(low, ks[0])
         p, at_least = distribution.at_least(low) - distribution.at_least(high + 1), distribution.at_least(low)
-        row = (low if width == 1 else f"{low}–{high}", percent(p, distribution.stderr(p) if sampled else None),
+        row = (low if width == 1 else f"{low}–{high}" if high > low else str(low), percent(p, distribution.stderr(p) if sampled else None),
                percent(at_least, distribution.stderr(at_least) if sampled else None))
         rows.append(row + ((str(sum(rationals[low:high + 1], 0)), str(sum(rationals[low:], 0))) if rationals else ()))
     columns = (name, "P(= k)" if width == 1 else "P(in range)", "P(≥ k)") + (
@@ -369,19 +369,14 @@ def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, heade
     return "\n\n".join([f"[code]{header['command']}[/code]\n{line}", table.bbcode(), *notes])
 
 
-def _error_column(column: str) -> str:
-    return "mean_stderr" if column == "mean" else f"{column}_stderr"
-
-
 def readable(columns: Sequence[str], rows: Sequence[dict]) -> Table:
     """For people: `value ± stderr` in one cell instead of two columns, probabilities as percentages."""
-    shown = [c for c in columns if not (c.endswith("_stderr") and c.removesuffix("_stderr") in columns)
-             and not (c == "mean_stderr" and "mean" in columns)]
+    shown = [c for c in columns if not (c.endswith("_stderr") and c.removesuffix("_stderr") in columns)]
     cells = []
     for row in rows:
         line = []
         for column in shown:
-            value, error = row.get(column, ""), row.get(_error_column(column))
+            value, error = row.get(column, ""), row.get(f"{column}_stderr")
             if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                     (isinstance(value, float) and math.isnan(value)):
                 line.append(value)

@@ -6,6 +6,7 @@ import io
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from oddscalc import engine, style, tables
@@ -110,8 +111,9 @@ def test_a_wide_pmf_is_shown_in_round_ranges_that_add_up():
     table = tables.pmf_table(result)
     assert table.columns == ("sum", "P(in range)", "P(≥ k)", "exactly", "at least")
     assert len(table.rows) <= tables.MAX_ROWS and "values in ranges of 5" in table.notes[-1]
+    assert len(table.notes) == 2 and table.notes[0].startswith("not shown: values below ")  # both notes kept
     shown, _ = tables.shown_values(distribution)
-    bounds = [tuple(int(v) for v in row[0].split("–")) for row in table.rows]
+    bounds = [(int(row[0].partition("–")[0]), int(row[0].rpartition("–")[2])) for row in table.rows]
     assert bounds[0][0] == shown[0] and bounds[-1][1] == shown[-1]
     assert all(b[0] == a[1] + 1 for a, b in zip(bounds, bounds[1:]))  # no value left out or shown twice
     assert all(high - low + 1 <= 5 for low, high in bounds) and all(low % 5 == 0 for low, _ in bounds[1:])
@@ -269,3 +271,214 @@ def test_a_result_in_csv_is_every_value_with_its_figures_exactly():
     p = sampled["sum"].probability(1)
     assert first[:4] == ["sum", "1", repr(p), "1.0"] and first[-3:] == ["monte-carlo", "300", "5"]
     assert float(first[4]) == sampled["sum"].stderr(p) > 0
+
+
+# --- exact text: the tail rule, ranges, fitted widths and the study renderers ------------------------------------------
+
+
+def exact_result(pmf, name="x", events=()) -> engine.Result:
+    return engine.Result({name: Distribution.from_pmf(pmf)}, "exact", None, None, events=events)
+
+
+TAIL_NOTE = "(each under " + style.percent(tables.TAIL) + ")"
+
+
+@pytest.mark.parametrize("pmf, shown, note", [
+    ([0, 0, 0.5, 0.5], [2, 3], None),  # values that cannot happen are not values
+    ([tables.TAIL, 1 - tables.TAIL], [0, 1], None),  # exactly the tail is still shown
+    ([1e-5, 0.5, 0.5 - 1e-5], [1, 2], f"not shown: values below 1, together {style.percent(1e-5)} {TAIL_NOTE}"),
+    ([0.5, 0.5 - 1e-5, 1e-5], [0, 1], f"not shown: values above 1, together {style.percent(1e-5)} {TAIL_NOTE}"),
+    ([1e-5, 2e-5, 0.5, 0.5 - 5e-5, 2e-5], [2, 3],
+     f"not shown: values below 2 and above 3, together {style.percent(5e-5)} {TAIL_NOTE}"),
+])
+def test_the_tail_rule_leaves_out_exactly_the_rare_ends_and_names_them(pmf, shown, note):
+    assert tables.shown_values(Distribution.from_pmf(pmf)) == (shown, note)
+    table = tables.pmf_table(exact_result(pmf))
+    assert [row[0] for row in table.rows] == shown and table.notes == ((note,) if note else ())
+
+
+def test_a_pmf_with_gaps_shows_only_the_values_that_can_happen():
+    table = tables.pmf_table(exact_result([0.5, 0, 0.25, 0, 0.25]))
+    assert table.rows == ((0, "50%", "100%"), (2, "25%", "50%"), (4, "25%", "25%")) and table.notes == ()
+
+
+def test_sixty_values_are_sixty_rows():
+    table = tables.pmf_table(exact_result([1 / 60] * 60))
+    assert table.columns == ("x", "P(= k)", "P(≥ k)") and [row[0] for row in table.rows] == list(range(60))
+    assert table.notes == ()
+
+
+@pytest.mark.parametrize("values, labels", [
+    (61, [f"{k}–{k + 1}" for k in range(0, 60, 2)] + ["60"]),  # the last range holds one value: shown as the value
+    (120, [f"{k}–{k + 1}" for k in range(0, 120, 2)]),
+])
+def test_more_than_sixty_values_are_ranges_of_two_that_add_up(values, labels):
+    table = tables.pmf_table(exact_result([1 / values] * values))
+    assert table.columns == ("x", "P(in range)", "P(≥ k)") and [row[0] for row in table.rows] == labels
+    for label, p, at_least in table.rows:
+        low = int(label.partition("–")[0])
+        size = 1 if low == values - 1 else 2
+        assert p == style.percent(size / values) and at_least == style.percent((values - low) / values)
+    assert table.notes == (f"values in ranges of 2 ({values} values; the JSON and CSV formats list each)",)
+
+
+@pytest.mark.parametrize("values, width", [(6000, 100), (6001, 200), (12001, 500), (30001, 1000)])
+def test_range_widths_keep_the_one_two_and_a_half_two_rhythm(values, width):
+    assert tables.range_width(values) == width
+
+
+def test_the_event_table_lists_every_yes_no_outcome_with_its_error():
+    exact = engine.Result({"kills": Distribution.from_pmf([0.5, 0.5]), "broken": Distribution.from_pmf([0.25, 0.75]),
+                           "shaken": Distribution.from_pmf([0.9, 0.1])}, "exact", None, None,
+                          events=("broken", "shaken"))
+    table = tables.event_table(exact)
+    assert table.columns == ("event", "probability")
+    assert table.rows == (("P(broken)", "75%"), ("P(shaken)", "10%"))
+    assert tables.event_table(exact, ["shaken"]).rows == (("P(shaken)", "10%"),)
+    counts = Distribution.from_counts(np.array([250, 750]))
+    sampled_ = engine.Result({"broken": counts}, "monte-carlo", 1000, 1, events=("broken",))
+    assert tables.event_table(sampled_).rows == (("P(broken)", style.percent(0.75, (0.75 * 0.25 / 1000) ** 0.5)),)
+
+
+def test_the_summary_table_skips_events_wherever_they_stand():
+    result = engine.Result({"broken": Distribution.from_pmf([0.25, 0.75]), "kills": Distribution.from_pmf([0.5, 0.5])},
+                           "exact", None, None, events=("broken",))
+    assert tables.summary_table(result).rows == (("kills", "0.5", "0.5", 0, 0, 1),)
+
+
+def test_a_check_outside_its_bound_says_so_in_capitals():
+    result = engine.Result({"x": Distribution.from_pmf([1.0])}, "monte-carlo", 10, 1,
+                           verification={"x": engine.Verification(0.5, 0.125, 0.001)})
+    assert tables.verification_notes(result) == (
+        "verify x: largest CDF gap 5.00e-01, OUTSIDE the DKW bound 1.25e-01 (α = 0.001)",)
+
+
+def test_describe_is_the_provenance_of_a_result():
+    assert tables.describe(sampled(trials=2000, seed=11)) == \
+        f"oddscalc {tables.__version__} · Monte Carlo, 2,000 trials, seed 11"
+
+
+def test_render_passes_the_width_and_indents_json():
+    table = tables.Table(("name", "query"), (("cell", "oddscalc epic shoot --shots 12 --to-hit 4+ --units 6"),))
+    assert table.render(tables.Format.TABLE, 40) == table.text(40) != table.text()
+    assert tables.Table(("k",), ((1,),)).render(tables.Format.JSON) == '[\n  {\n    "k": 1\n  }\n]'
+
+
+def test_a_table_without_title_starts_with_its_header():
+    table = tables.Table(("a",), ((1,),))
+    assert table.markdown() == "| a |\n|:---|\n| 1 |"
+    assert table.bbcode() == "[table]\n[tr][th]a[/th][/tr]\n[tr][td]1[/td][/tr]\n[/table]"
+
+
+def test_figures_with_thousands_and_errors_are_right_aligned():
+    table = tables.Table(("name", "count", "mean"), (("a", "1,234", "1.5 ± 0.2"), ("bb", "56", "10.25 ± 0.03")))
+    assert table.text() == ("name   count           mean\n"
+                            "───────────────────────────\n"
+                            "a      1,234      1.5 ± 0.2\n"
+                            "bb        56   10.25 ± 0.03")
+
+
+# A grid's columns: two names, two figures. Naturally 18 + 19 + 15 + 16 = 68 wide, with 3 gaps of 3: 77 columns.
+# The longest word of each: "Whirlwind" 9, "Detachment" 10, "± 0.0013" 8, "± 0.0091" 8.
+GRID = tables.Table(("attacker", "target", "mean", "p_kill"),
+                    (("Leman Russ Company", "Tactical Detachment", "2.4399 ± 0.0013", "0.8299% ± 0.0091"),
+                     ("Whirlwind Battery", "Ork Warband", "1.3344 ± 0.0010", "0%")))
+
+
+def fitted(width):
+    cells = [list(row) for row in GRID.rows]
+    return tables._fitted(GRID.columns, cells, [False, False, True, True], width)
+
+
+@pytest.mark.parametrize("width, widths", [
+    (77, None),  # fits exactly: as it is
+    (76, [18, 18, 15, 16]),  # one column to give: the widest name gives it
+    (70, [15, 15, 15, 16]),  # names give in turn, the widest first (the first of equals)
+    (50, [9, 10, 14, 8]),  # names at their longest word; then the last figure, then the one before
+    (30, [9, 10, 8, 8]),  # nothing narrower than a word or a value with its error: the table stays 44 wide
+])
+def test_column_widths_give_way_names_first_then_figures_from_the_last(width, widths):
+    assert fitted(width) == widths
+
+
+def test_a_name_column_never_goes_below_its_longest_word():
+    # "Detachments" (11) is one word; "a b c d e f" breaks anywhere: only the second column gives
+    cells = [["Detachments", "a b c d e f"]]
+    assert tables._fitted(("unit", "who"), cells, [False, False], 20) == [11, 6]
+
+
+def test_a_grid_fitted_to_70_50_and_30_columns():
+    assert GRID.text(77) == GRID.text() and max(len(line) for line in GRID.text().splitlines()) == 77
+    assert GRID.text(70) == (
+        "attacker          target                       mean             p_kill\n"
+        "──────────────────────────────────────────────────────────────────────\n"
+        "Leman Russ        Tactical          2.4399 ± 0.0013   0.8299% ± 0.0091\n"
+        "Company           Detachment\n"
+        "Whirlwind         Ork Warband       1.3344 ± 0.0010                 0%\n"
+        "Battery")
+    assert GRID.text(50) == (
+        "attacker    target                 mean     p_kill\n"
+        "──────────────────────────────────────────────────\n"
+        "Leman       Tactical           2.4399 ±    0.8299%\n"
+        "Russ        Detachment           0.0013   ± 0.0091\n"
+        "Company\n"
+        "Whirlwind   Ork                1.3344 ±         0%\n"
+        "Battery     Warband              0.0010")
+    assert GRID.text(30) == (  # too wide for 30 columns: drawn whole at its least width, 44
+        "attacker    target           mean     p_kill\n"
+        "────────────────────────────────────────────\n"
+        "Leman       Tactical     2.4399 ±    0.8299%\n"
+        "Russ        Detachment     0.0013   ± 0.0091\n"
+        "Company\n"
+        "Whirlwind   Ork          1.3344 ±         0%\n"
+        "Battery     Warband        0.0010")
+
+
+ROWS = [{"n": 1, "mean": 0.5, "label": "one"}, {"n": 2, "label": "two"}]
+
+
+def test_study_rows_in_json_keep_the_header_order_and_indent():
+    header = {"command": "oddscalc sweep x", "method": "exact", "trials": None, "seed": None}
+    text = tables.render_rows(["n", "mean", "label"], ROWS, tables.Format.JSON, header, extra={"ranked_by": "mean"})
+    assert text.startswith('{\n  "oddscalc": "' + tables.__version__ + '",\n  "command": "oddscalc sweep x",')
+    assert list(json.loads(text)) == ["oddscalc", "command", "method", "trials", "seed", "rows", "ranked_by"]
+
+
+def test_study_rows_in_csv_carry_the_seed_and_leave_missing_cells_empty():
+    header = {"command": "c", "method": "monte-carlo", "trials": 100, "seed": 5}
+    assert tables.render_rows(["n", "mean", "label"], ROWS, tables.Format.CSV, header) == \
+        "n,mean,label,method,seed\n1,0.5,one,monte-carlo,5\n2,,two,monte-carlo,5\n"
+
+
+def test_study_rows_as_text_wrap_long_notes_and_end_with_the_table():
+    header = {"command": "c", "method": "exact", "trials": None, "seed": None}
+    text = tables.render_rows(["n", "label"], ROWS, tables.Format.TABLE, header)
+    assert text.endswith("\n2   two")  # no notes: nothing after the table
+    note = "cannot hurt (not ranked): Leman Russ Company: Lascannons → Tactical Detachment"
+    lines = tables.render_rows(["n", "label"], ROWS, tables.Format.TABLE, header, [note], width=40).splitlines()
+    assert lines[-4:] == ["", "cannot hurt (not ranked): Leman Russ", "  Company: Lascannons → Tactical",
+                          "  Detachment"]
+
+
+def test_study_rows_as_markdown_and_bbcode_exactly():
+    header = {"command": "c", "method": "exact", "trials": None, "seed": None}
+    line = f"oddscalc {tables.__version__} · exact"
+    assert tables.render_rows(["n", "label"], ROWS, tables.Format.MARKDOWN, header, ["ranked"]) == (
+        f"`c`  \n{line}\n\n| n | label |\n|:---|---:|\n| 1 | one |\n| 2 | two |\n\nranked")
+    assert tables.render_rows(["n", "label"], ROWS, tables.Format.BBCODE, header, ["ranked"]) == (
+        f"[code]c[/code]\n{line}\n\n[table]\n[tr][th]n[/th][th]label[/th][/tr]\n[tr][td]1[/td][td]one[/td][/tr]\n"
+        "[tr][td]2[/td][td]two[/td][/tr]\n[/table]\n\nranked")
+
+
+def test_readable_rows_join_errors_and_keep_other_values_as_they_are():
+    columns = ["unit", "n", "k", "mean", "mean_stderr", "p_kill", "p_kill_stderr", "flag", "missing"]
+    row = {"unit": "Orks", "n": 3, "k": 4, "k_stderr": 0.1, "mean": 0.5, "mean_stderr": 0.0, "p_kill": 0.25,
+           "p_kill_stderr": 0.0, "flag": True}
+    table = tables.readable(columns, [row])
+    assert table.columns == ("unit", "n", "k", "mean", "p_kill", "flag", "missing")  # errors join their value
+    assert table.rows == (("Orks", 3, "4.00 ± 0.10", "0.5", "25%", True, ""),)
+
+
+def test_an_error_column_without_its_value_column_is_shown():
+    table = tables.readable(["spread_stderr", "mean", "mean_stderr"], [{"spread_stderr": 0.5, "mean": 1.0}])
+    assert table.columns == ("spread_stderr", "mean") and table.rows == (("0.5", "1"),)
