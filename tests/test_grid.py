@@ -1,12 +1,16 @@
 """Roster grids from the library: matchups, settings, ranking, the heatmap's matrix."""
 
+import dataclasses
 import math
 
 import pytest
 
 from oddscalc import games
 from oddscalc.errors import InputError
-from oddscalc.grid import check_settings, matchups, rank, run_grid
+from oddscalc.roster import Weapon
+from oddscalc.grid import (TOGETHER, adjuster, check_settings, grid_rows, in_range, matchups, rank, run_grid,
+                           sort_keys)
+from oddscalc.studies import STAT_HELP
 
 ROSTER = '''game = "epic"
 
@@ -163,3 +167,153 @@ def test_a_cell_that_refuses_a_setting_is_named():
         run_grid(roster, attackers=["Guns"], method="exact", settings=[("suppressed", 1)])
     assert error.value.name == "suppressed" and error.value.value == 1
     assert error.value.allowed.startswith("Guns: Lascannon → Tanks: 1 shot (1@4+) cannot be shared equally by 2")
+
+
+# --- each refusal's name, value and message; the rows' figures exactly ---------------------------------------------
+
+
+def _refusal(call) -> tuple:
+    with pytest.raises(InputError) as error:
+        call()
+    return error.value.name, error.value.value, error.value.allowed
+
+
+def test_together_is_refused_where_a_game_fires_each_weapon_on_its_own():
+    roster = games.parse_roster(DUST, "squad.toml")
+    assert _refusal(lambda: matchups(roster.game, roster.units, roster.units, together=True)) == (
+        "together", "on", "Dust Tactics rosters fire each weapon on its own")
+
+
+def test_the_cell_limit_counts_the_weapons_fired_together_and_allows_exactly_the_limit(monkeypatch):
+    from oddscalc import grid as grid_module
+
+    roster = games.parse_roster(ROSTER, "grid.toml")  # two units of one weapon each, against two targets
+    monkeypatch.setattr(grid_module, "MAX_CELLS", 4)
+    assert len(matchups(roster.game, roster.units, roster.units)) == 4  # exactly the limit: accepted
+    assert _refusal(lambda: matchups(roster.game, roster.units, roster.units, together=True)) == (
+        "cells", "8", "expected at most 4 cells: choose fewer --attackers or --targets")  # (1 + 1) × 2 × 2
+    two = games.parse_roster(ROSTER.replace('at = "4+"', 'at = "4+"\n\n[[unit.weapon]]\nname = "Missiles"\nat = "5+"'),
+                             "two.toml")
+    combined = matchups(two.game, two.units[:1], two.units[1:], together=True)
+    assert [p.weapon for p in combined][2:] == [Weapon(TOGETHER, ())]  # after each weapon on its own
+
+
+@pytest.mark.parametrize("distance, allowed", [
+    (-1, "expected the distance in squares, 0 to 999"),
+    (1000, "expected the distance in squares, 0 to 999"),
+    ("4", "expected the distance in squares, 0 to 999"),
+    (999, "no weapon reaches 999 squares"),
+])
+def test_a_distance_outside_the_board_or_beyond_every_weapon_is_refused(distance, allowed):
+    squad = games.parse_roster(DUST.replace('name = "Knife"', 'name = "Knife"\nrange = "1"'), "squad.toml")
+    assert _refusal(lambda: in_range(squad.game, squad.units, distance)) == ("distance", distance, allowed)
+
+
+def test_distance_zero_is_a_distance():
+    squad = games.parse_roster(DUST, "squad.toml")
+    reach = in_range(squad.game, squad.units, 0)  # the same square: only a weapon without a range may fire
+    assert [w.name for w in reach.units[0].weapons] == ["Knife"]
+    assert reach.out_of_range == ("Squad: Rifle", "Squad: Mortar")
+
+
+def test_a_distance_is_refused_for_games_without_ranges():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    assert _refusal(lambda: in_range(roster.game, roster.units, 5)) == (
+        "distance", 5, "Epic Armageddon rosters have no weapon ranges; --distance is for Dust Tactics rosters")
+
+
+def test_a_setting_from_the_attacker_needs_an_attacker():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    attack = matchups(roster.game, roster.units[1:], roster.units[:1])[0].attack
+    adjust = adjuster([("suppressed", 1)], roster.game)
+    assert adjust(attack, roster.units[1]).firing_units == 1  # the attacking Tanks: one unit
+    # without an attacker only the setting applies, and the attack itself says what it lacks
+    assert _refusal(lambda: adjust(attack))[:2] == ("suppressed", 1)
+
+
+def test_a_setting_no_cell_has_is_refused_naming_the_fields_there_are(grid):
+    attacks = [p.attack for p in grid.pairs]
+    names = sorted({f.name for attack in attacks if attack is not None for f in dataclasses.fields(attack)})
+    assert _refusal(lambda: check_settings([("luck", 3)], attacks)) == (
+        "set", "luck=3", f"no attack in this grid has luck; they have {', '.join(names)}")
+
+
+def test_a_refused_setting_names_the_setting_not_the_field_filled_from_the_attacker():
+    roster = games.parse_roster(ROSTER, "epic.toml")
+    name, value, allowed = _refusal(lambda: run_grid(roster, attackers=["Guns"], method="exact",
+                                                     settings=[("suppressed", 1)]))
+    assert (name, value) == ("suppressed", 1)  # the game filled firing_units from the attacker: the setting is named
+
+
+def test_grid_rows_carry_p_kill_points_and_per_100_points_with_their_errors():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    grid = run_grid(roster, trials=4000, seed=3)
+    assert grid.method == "monte-carlo" and grid.trials == 4000 and grid.seed == 3
+    rows = {row["weapon"]: row for row in grid.rows()}
+    for pair, result in zip(grid.pairs, grid.results):
+        if result is None:
+            continue
+        row, dist = rows[pair.weapon.name], result[result.main]
+        p_kill = dist.at_least(pair.target["units"])
+        assert (row["p_kill"], row["p_kill_stderr"]) == (p_kill, dist.stderr(p_kill))
+        assert row["points"] == pair.attacker.points
+        assert row["per_100_points"] == dist.mean * 100 / pair.attacker.points
+        assert row["per_100_points_stderr"] == dist.mean_stderr * 100 / pair.attacker.points > 0
+
+
+def test_grid_defaults_are_a_hundred_thousand_trials_by_monte_carlo():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    calls = []
+    grid = run_grid(roster, attackers=["Tanks"], target_names=["Guns"], seed=1, progress=lambda *a: calls.append(a))
+    assert (grid.method, grid.trials, grid.seed) == ("monte-carlo", 100_000, 1) and calls[-1] == (1, 1)
+    precise = run_grid(roster, attackers=["Tanks"], target_names=["Guns"], seed=1, trials=1000, precision=1e-9)
+    assert precise.results[0].precision_reached is False
+
+
+def test_an_armour_piercing_incendiary_kills_when_it_destroys_the_unit():
+    roster = games.parse_roster(DUST + '\n[[unit.weapon]]\nname = "Bomb"\nap_incendiary = 1\n', "squad.toml")
+    grid = run_grid(roster, attackers=["Squad"], method="exact")
+    (row,) = [row for row in grid.rows() if row["weapon"] == "Bomb"]
+    result = grid.results[[p.weapon.name for p in grid.pairs].index("Bomb")]
+    assert row["p_kill"] == result[result.main].at_least(1) > 0  # not P(≥ 3 models × 1 damage point)
+
+
+def test_sort_keys_leave_out_errors_ranks_and_words():
+    rows = [{"rank": 1, "mean": 1.0, "mean_stderr": 0.1, "p_kill": 0.5, "ok": True, "attacker": "A"}]
+    assert sort_keys(rows) == ["mean", "p_kill"]
+    assert _refusal(lambda: rank(rows, "attacker")) == ("sort", "attacker", "expected a column to rank by: mean, p_kill")
+
+
+def test_without_points_everywhere_the_grid_ranks_by_the_mean():
+    roster = games.parse_roster(ROSTER.replace("points = 100\n", ""), "grid.toml")
+    grid = run_grid(roster, method="exact")
+    assert grid.default_sort() == "mean" and [row["weapon"] for row in grid.rows()] == ["Bolters", "Lascannon"]
+    values, _, _, label = grid.matrix("per_100_points")  # the Tanks have no points: no value
+    assert label == "kills per 100 points" and math.isnan(values[1, 0]) and values[0, 1] == pytest.approx(0.125)
+
+
+def test_the_matrix_of_a_column_and_its_labels(grid):
+    values, rows, columns, label = grid.matrix("p_kill")
+    assert label == "P(kill the target)" and values[1, 0] == pytest.approx(1 / 16) and values[0, 1] == 0.25
+    values, _, _, label = grid.matrix("sd")  # a column without a label of its own: its name
+    assert label == "sd" and values[0, 1] == pytest.approx((3 / 16) ** 0.5)
+    keys = ", ".join(sort_keys(grid_rows(grid.game, grid.pairs, grid.results, ())))
+    assert _refusal(lambda: grid.matrix("luck")) == ("stat", "luck", f"expected a statistic ({STAT_HELP}) or a "
+                                                                      f"column: {keys}")
+
+
+def test_run_grid_refusals_name_the_option_the_value_and_what_is_allowed():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    dust = games.load_roster(None, "dust")
+    assert _refusal(lambda: run_grid(roster, dust, method="exact")) == (
+        "against", "bundled dust_example.toml", "holds dust units, not epic")
+    assert _refusal(lambda: run_grid(roster, attackers=["Gunz"], method="exact"))[:2] == ("attackers", "Gunz")
+    assert _refusal(lambda: run_grid(roster, target_names=["Tank"], method="exact"))[:2] == ("targets", "Tank")
+    assert _refusal(lambda: run_grid(roster, attackers=["Guns"], target_names=["Guns"], method="exact")) == (
+        "file", "grid.toml", "no weapon here can attack these targets")
+
+
+def test_a_setting_a_cell_refuses_is_named_with_the_cell():
+    roster = games.parse_roster(ROSTER, "grid.toml")
+    assert _refusal(lambda: run_grid(roster, method="exact", settings=[("units", 0)])) == (
+        "units", 0, "Guns: Lascannon → Tanks: expected 1 to 100 units")

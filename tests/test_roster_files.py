@@ -3,8 +3,10 @@ an answer; every bad field, shape or file gets the one error line naming file, u
 field; random TOML shapes never reach a traceback."""
 
 import os
+import stat
 import tomllib
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -283,3 +285,46 @@ def test_load_roster_refuses_files_it_cannot_read(tmp_path, monkeypatch):
     assert _refusal(lambda: games.load_roster(None)) == ("game", None, "name a game (dust, epic, t9a) or a file")
     assert _refusal(lambda: games.game("")) == ("game", "''", "expected one of dust, epic, t9a")
     assert _refusal(lambda: games.game("chess", "against")) == ("against", "chess", "expected one of dust, epic, t9a")
+
+
+def test_a_roster_path_that_cannot_be_read_says_why(tmp_path, monkeypatch):
+    from oddscalc import games
+
+    plain = tmp_path / "army.toml"
+    plain.write_text('game = "epic"\n', encoding="utf-8")
+    under = plain / "inner.toml"  # a file is not a folder
+    assert _refusal(lambda: games.load_roster(under)) == ("file", str(under), "cannot be read (Not a directory)")
+    for error, why in ((PermissionError(13, "Permission denied"), "Permission denied"), (OSError(), "OSError")):
+        def refuse(*args, error=error, **kwargs):
+            raise error
+        with monkeypatch.context() as patch:
+            patch.setattr(Path, "open", refuse)
+            assert _refusal(lambda: games.load_roster(plain)) == ("file", str(plain), f"cannot be read ({why})")
+        with monkeypatch.context() as patch:
+            patch.setattr(Path, "stat", refuse)
+            assert _refusal(lambda: games.load_roster(plain)) == ("file", str(plain), f"cannot be read ({why})")
+
+
+def test_a_roster_that_grows_after_its_size_was_checked_is_refused(tmp_path, monkeypatch):
+    from oddscalc import games
+
+    path = tmp_path / "army.toml"
+    path.write_text('game = "epic"\n' + "#" * 200 + "\n", encoding="utf-8")
+    monkeypatch.setattr(games, "MAX_ROSTER_BYTES", 100)
+    small = os.stat_result((stat.S_IFREG | 0o644, 0, 0, 1, 0, 0, 10, 0, 0, 0))  # what stat said: 10 bytes
+    monkeypatch.setattr(Path, "stat", lambda self, **kwargs: small)
+    assert _refusal(lambda: games.load_roster(path)) == ("file", str(path), "more than 100 bytes: a roster is smaller")
+
+
+def test_a_roster_file_is_read_as_the_game_it_is_asked_for(tmp_path):
+    from oddscalc import games
+
+    path = tmp_path / "army.toml"
+    path.write_text((resources.files("oddscalc.data") / "epic_example.toml").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    assert _refusal(lambda: games.load_roster(path, "dust")) == ("file", str(path), "holds epic units, not dust")
+    assert games.load_roster(path, "epic").source == str(path)
+    bundled = games.load_roster("dust", "dust")
+    assert (bundled.game.name, bundled.source) == ("dust", "bundled dust_example.toml")
+    assert _refusal(lambda: games.load_roster("dust", "epic")) == (
+        "file", "dust", "the bundled dust example holds dust units, not epic")
