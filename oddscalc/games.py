@@ -6,7 +6,6 @@ A new game is a package (`oddscalc/<game>/`: attacks, and a `roster.py` that bui
 
 from __future__ import annotations
 
-import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -35,28 +34,13 @@ def bundled_name(name: str) -> str:
 
 def _read(path: Path) -> str:
     """Read a roster file: a regular file, at most MAX_ROSTER_BYTES, UTF-8 with or without a BOM."""
-    source = str(path)
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise InputError("file", source, "no such file") from None
-    except OSError as error:
-        raise InputError("file", source, f"cannot be read ({error.strerror or type(error).__name__})") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError("file", source, "not a regular file: expected a roster TOML file")
-    if info.st_size > MAX_ROSTER_BYTES:
-        raise InputError("file", source, f"{info.st_size:,} bytes: a roster is at most {MAX_ROSTER_BYTES:,} bytes")
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_ROSTER_BYTES + 1)
-    except OSError as error:
-        raise InputError("file", source, f"cannot be read ({error.strerror or type(error).__name__})") from None
-    if len(data) > MAX_ROSTER_BYTES:
-        raise InputError("file", source, f"more than {MAX_ROSTER_BYTES:,} bytes: a roster is smaller")
+    from .files import read_capped
+
+    data = read_capped(path, MAX_ROSTER_BYTES, "a roster TOML file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise InputError("file", source, f"not UTF-8 text (byte {error.start})") from None
+        raise InputError("file", str(path), f"not UTF-8 text (byte {error.start})") from None
 
 
 def parse_roster(text: str, source: str, name: str | None = None) -> Roster:

@@ -8,7 +8,6 @@ leaves no file behind).
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -31,24 +30,10 @@ MAX_PIXELS = 12_000_000  # a large heatmap is saved at a lower resolution: its m
 
 
 def check_path(path: str | os.PathLike, name: str = "plot") -> Path:
-    """Refuse, before any work, a plot path that could not be written: checked as a file is made."""
-    path = Path(path)
-    if path.suffix.lower() not in SUFFIXES:
-        raise InputError(name, str(path), "expected a file name ending in .png, .svg or .pdf")
-    if len(path.name.encode()) > 250 or len(str(path).encode()) > 4000:
-        raise InputError(name, str(path)[:60] + "...", "the file name is too long (at most 250 bytes)")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(name, str(path), f"the folder {folder} does not exist")
-    if path.is_dir():
-        raise InputError(name, str(path), "is a folder; expected a file name ending in .png, .svg or .pdf")
-    try:  # the one sure test of a folder: make a file in it (as save will), then remove it
-        handle, probe = tempfile.mkstemp(suffix=path.suffix, prefix=".oddscalc-", dir=folder)
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as error:
-        raise InputError(name, str(path), f"cannot write in {folder} ({error.strerror or error})") from None
-    return path
+    """Refuse, before any work, a plot path that could not be written (`files.check_writable`)."""
+    from .files import check_writable
+
+    return check_writable(path, name, SUFFIXES)
 
 
 def _axes(ax: Axes | None, size: tuple[float, float] = (8, 4.8)) -> Axes:

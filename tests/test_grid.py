@@ -1,6 +1,5 @@
 """Roster grids from the library: matchups, settings, ranking, the heatmap's matrix."""
 
-import dataclasses
 import math
 
 import pytest
@@ -8,7 +7,7 @@ import pytest
 from oddscalc import games
 from oddscalc.errors import InputError
 from oddscalc.roster import Weapon
-from oddscalc.grid import (TOGETHER, adjuster, check_settings, grid_rows, in_range, matchups, rank, run_grid,
+from oddscalc.grid import (TOGETHER, adjuster, check_settings, in_range, matchups, rank, run_grid,
                            sort_keys)
 from oddscalc.studies import STAT_HELP
 
@@ -228,25 +227,27 @@ def test_a_setting_from_the_attacker_needs_an_attacker():
     adjust = adjuster([("suppressed", 1)], roster.game)
     assert adjust(attack, roster.units[1]).firing_units == 1  # the attacking Tanks: one unit
     # without an attacker only the setting applies, and the attack itself says what it lacks
-    assert _refusal(lambda: adjust(attack))[:2] == ("suppressed", 1)
+    assert _refusal(lambda: adjust(attack)) == (
+        "suppressed", 1, "needs --firing-units F: the firing formation's units in range and line of fire")
 
 
 def test_a_setting_no_cell_has_is_refused_naming_the_fields_there_are(grid):
-    attacks = [p.attack for p in grid.pairs]
-    names = sorted({f.name for attack in attacks if attack is not None for f in dataclasses.fields(attack)})
+    attacks = [p.attack for p in grid.pairs]  # Epic shooting attacks, and None where a weapon cannot hurt
     assert _refusal(lambda: check_settings([("luck", 3)], attacks)) == (
-        "set", "luck=3", f"no attack in this grid has luck; they have {', '.join(names)}")
-
-
-def test_a_refused_setting_names_the_setting_not_the_field_filled_from_the_attacker():
-    roster = games.parse_roster(ROSTER, "epic.toml")
-    name, value, allowed = _refusal(lambda: run_grid(roster, attackers=["Guns"], method="exact",
-                                                     settings=[("suppressed", 1)]))
-    assert (name, value) == ("suppressed", 1)  # the game filled firing_units from the attacker: the setting is named
+        "set", "luck=3", "no attack in this grid has luck; they have armour, at_shots, at_to_hit, blast_markers, "
+        "cover_save, crossfire, disrupt, firing_units, formation, ignore_cover, in_cover, invulnerable, modifier, "
+        "mw_shots, mw_to_hit, reinforced, shots, sniper, suppressed, to_hit, units, vehicle_armour, "
+        "vehicle_reinforced, vehicles, volley, weapon")
 
 
 def test_grid_rows_carry_p_kill_points_and_per_100_points_with_their_errors():
     roster = games.parse_roster(ROSTER, "grid.toml")
+    exact = {row["weapon"]: row for row in run_grid(roster, method="exact").rows()}
+    # Lascannon (200 points) → 1 tank: 1 shot, 1/2 to hit, 1/2 to fail the save: E = P(kill) = 1/4, 0.125 per 100
+    # Bolters (100 points) → 2 infantry units: 2 such shots, E = 1/2, P(both die) = 1/16, 0.5 per 100
+    assert [(w, exact[w]["points"], exact[w]["p_kill"], exact[w]["per_100_points"], exact[w]["p_kill_stderr"],
+             exact[w]["per_100_points_stderr"]) for w in ("Lascannon", "Bolters")] == \
+        [("Lascannon", 200, 0.25, 0.125, 0, 0), ("Bolters", 100, 0.0625, 0.5, 0, 0)]
     grid = run_grid(roster, trials=4000, seed=3)
     assert grid.method == "monte-carlo" and grid.trials == 4000 and grid.seed == 3
     rows = {row["weapon"]: row for row in grid.rows()}
@@ -275,7 +276,9 @@ def test_an_armour_piercing_incendiary_kills_when_it_destroys_the_unit():
     grid = run_grid(roster, attackers=["Squad"], method="exact")
     (row,) = [row for row in grid.rows() if row["weapon"] == "Bomb"]
     result = grid.results[[p.weapon.name for p in grid.pairs].index("Bomb")]
-    assert row["p_kill"] == result[result.main].at_least(1) > 0  # not P(≥ 3 models × 1 damage point)
+    # 1 die per model, 3 models: destroyed unless all three dice miss (a Dust die hits on 2 faces of 6), 1 − (2/3)³;
+    # not P(damage ≥ 3 models × 1 damage point)
+    assert row["p_kill"] == pytest.approx(19 / 27, abs=1e-12) == result[result.main].at_least(1)
 
 
 def test_sort_keys_leave_out_errors_ranks_and_words():
@@ -297,9 +300,8 @@ def test_the_matrix_of_a_column_and_its_labels(grid):
     assert label == "P(kill the target)" and values[1, 0] == pytest.approx(1 / 16) and values[0, 1] == 0.25
     values, _, _, label = grid.matrix("sd")  # a column without a label of its own: its name
     assert label == "sd" and values[0, 1] == pytest.approx((3 / 16) ** 0.5)
-    keys = ", ".join(sort_keys(grid_rows(grid.game, grid.pairs, grid.results, ())))
     assert _refusal(lambda: grid.matrix("luck")) == ("stat", "luck", f"expected a statistic ({STAT_HELP}) or a "
-                                                                      f"column: {keys}")
+                                                     "column: mean, median, p10, p90, p_kill, per_100_points, points, sd")
 
 
 def test_run_grid_refusals_name_the_option_the_value_and_what_is_allowed():
@@ -307,8 +309,10 @@ def test_run_grid_refusals_name_the_option_the_value_and_what_is_allowed():
     dust = games.load_roster(None, "dust")
     assert _refusal(lambda: run_grid(roster, dust, method="exact")) == (
         "against", "bundled dust_example.toml", "holds dust units, not epic")
-    assert _refusal(lambda: run_grid(roster, attackers=["Gunz"], method="exact"))[:2] == ("attackers", "Gunz")
-    assert _refusal(lambda: run_grid(roster, target_names=["Tank"], method="exact"))[:2] == ("targets", "Tank")
+    assert _refusal(lambda: run_grid(roster, attackers=["Gunz"], method="exact")) == (
+        "attackers", "Gunz", "no such unit in grid.toml (did you mean Guns?); it has Guns, Tanks")
+    assert _refusal(lambda: run_grid(roster, target_names=["Tank"], method="exact")) == (
+        "targets", "Tank", "no such unit in grid.toml (did you mean Tanks?); it has Guns, Tanks")
     assert _refusal(lambda: run_grid(roster, attackers=["Guns"], target_names=["Guns"], method="exact")) == (
         "file", "grid.toml", "no weapon here can attack these targets")
 

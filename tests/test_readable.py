@@ -95,10 +95,11 @@ def test_a_grid_fits_a_narrow_terminal(capsys):
     assert max(len(line) for line in rows.text(width=60).splitlines()) <= 60
 
 
-@pytest.mark.parametrize("command", [("grid", "--game", "epic", "--trials", "2000", "--seed", "1"),
-                                     ("sweep", "epic barrage --units 4 --armour 4", "--vary", "bp=1..6", "--exact"),
-                                     ("compare", "dust phaser 2z3", "dust salvo 3/2-5/2-7/2", "--exact")])
-def test_a_study_on_a_terminal_fits_its_width(capsys, monkeypatch, command):
+@pytest.mark.parametrize("command, wide", [
+    (("grid", "--game", "epic", "--trials", "2000", "--seed", "1"), True),
+    (("sweep", "epic barrage --units 4 --armour 4", "--vary", "bp=1..6", "--exact"), False),
+    (("compare", "dust phaser 2z3", "dust salvo 3/2-5/2-7/2", "--exact"), True)])
+def test_a_study_on_a_terminal_fits_its_width(capsys, monkeypatch, command, wide):
     """What the command prints, not only the table layer: every table line within 100 columns."""
     from oddscalc.cli import output
 
@@ -107,8 +108,11 @@ def test_a_study_on_a_terminal_fits_its_width(capsys, monkeypatch, command):
     table = text.split("\n\n")[1]  # between the provenance and the notes
     assert max(len(line) for line in table.splitlines()) <= 100, table
     monkeypatch.setattr(output, "width", lambda: None)
-    assert max(len(line) for line in run(capsys, *command).out.split("\n\n")[1].splitlines()) > 100 or \
-        command[0] != "grid"  # piped, a grid keeps its natural width
+    piped = run(capsys, *command).out
+    monkeypatch.setattr(output, "width", lambda: 10_000)
+    assert piped == run(capsys, *command).out  # piped, a study keeps its natural width, as on a wide terminal
+    natural = max(len(line) for line in piped.split("\n\n")[1].splitlines())
+    assert (natural > 100) == wide  # whether the table had to be fitted to 100 columns at all
 
 
 def test_every_sort_key_is_a_heatmap_statistic(capsys, tmp_path):

@@ -181,7 +181,7 @@ def test_a_roster_file_with_a_bom_loads(tmp_path):
 @pytest.mark.parametrize("make, message", [
     (lambda path: path.mkdir(), "not a regular file"),
     (lambda path: os.mkfifo(path), "not a regular file"),
-    (lambda path: path.write_bytes(b"#" * (games.MAX_ROSTER_BYTES + 1)), "a roster is at most 1,048,576 bytes"),
+    (lambda path: path.write_bytes(b"#" * (games.MAX_ROSTER_BYTES + 1)), "a roster TOML file is at most 1,048,576 bytes"),
     (lambda path: path.write_bytes(b'game = "epic"\n# \xff\xfe\n'), "not UTF-8 text (byte 16)"),
     (lambda path: None, "no such file"),
 ])
@@ -281,7 +281,7 @@ def test_load_roster_refuses_files_it_cannot_read(tmp_path, monkeypatch):
     assert games.load_roster(bom).units == games.load_roster("epic").units
     monkeypatch.setattr(games, "MAX_ROSTER_BYTES", bom.stat().st_size - 1)
     assert _refusal(lambda: games.load_roster(bom)) == (
-        "file", str(bom), f"{bom.stat().st_size:,} bytes: a roster is at most {bom.stat().st_size - 1:,} bytes")
+        "file", str(bom), f"{bom.stat().st_size:,} bytes: a roster TOML file is at most {bom.stat().st_size - 1:,} bytes")
     assert _refusal(lambda: games.load_roster(None)) == ("game", None, "name a game (dust, epic, t9a) or a file")
     assert _refusal(lambda: games.game("")) == ("game", "''", "expected one of dust, epic, t9a")
     assert _refusal(lambda: games.game("chess", "against")) == ("against", "chess", "expected one of dust, epic, t9a")
@@ -313,7 +313,7 @@ def test_a_roster_that_grows_after_its_size_was_checked_is_refused(tmp_path, mon
     monkeypatch.setattr(games, "MAX_ROSTER_BYTES", 100)
     small = os.stat_result((stat.S_IFREG | 0o644, 0, 0, 1, 0, 0, 10, 0, 0, 0))  # what stat said: 10 bytes
     monkeypatch.setattr(Path, "stat", lambda self, **kwargs: small)
-    assert _refusal(lambda: games.load_roster(path)) == ("file", str(path), "more than 100 bytes: a roster is smaller")
+    assert _refusal(lambda: games.load_roster(path)) == ("file", str(path), "more than 100 bytes: a roster TOML file is at most 100 bytes")
 
 
 def test_a_roster_file_is_read_as_the_game_it_is_asked_for(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from .reader import RosterFile, parse, read_bytes
-from .report import Note
+from .report import Note, unique
 
 SUFFIXES = (".ros", ".rosz")
 SYSTEMS = {"epic": "Epic Armageddon", "t9a": "The 9th Age (2nd edition)"}
@@ -90,11 +90,7 @@ def load(path: str | Path, strict: bool = False) -> Imported:
         if not item.table or (strict and item.notes):
             left_out.append(item.notes[0].unit if item.notes else "?")
             continue
-        name, number = item.table["name"], 1
-        while name.casefold() in names:  # two formations of one kind: "Tactical Detachment (2)"
-            number += 1
-            name = f"{item.table['name']} ({number})"
-        names.add(name.casefold())
+        name = unique(item.table["name"], names)  # two formations of one kind: "Tactical Detachment (2)"
         units.append(_without_none({**item.table, "name": name}))
     if not units:
         raise InputError("file", source, f"no unit of {SYSTEMS[game]} that oddscalc can model"

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .reader import Profile, RosterFile, Selection
-from .report import Mapped, cells, items
+from .report import Mapped, cells, items, unique
 
 KINDS = {"infantry": "infantry", "light vehicle": "light-vehicle", "armoured vehicle": "armoured-vehicle",
          "war engine": "armoured-vehicle"}
@@ -94,7 +94,7 @@ def _special(token: str, mapped: Mapped, weapon: str, special: list[str]) -> boo
 def _line(name: str, copies: int, firepower: str, notes: str, mapped: Mapped) -> _Line | None:
     """One weapon line from its Firepower and Notes cells; None for firefight/close-combat-only weapons."""
     times, firepower = _counted(firepower.removeprefix("and ").strip())
-    fields, special, bp, close, anti_aircraft = {}, [], None, False, False
+    fields, special, bp, close, anti_aircraft, unknown = {}, [], None, False, False, []
     for token in re.split(r"[,/]|\s+and\s+", firepower):
         token = token.strip()
         value, barrage = VALUE.match(token.casefold()), BARRAGE.match(token.casefold())
@@ -110,11 +110,13 @@ def _line(name: str, copies: int, firepower: str, notes: str, mapped: Mapped) ->
         elif _key(token) in CLOSE:
             close = True
         elif not _special(token, mapped, name, special):
-            mapped.note(f"Firepower {token!r} not understood", name)
-    if bp is None and not fields:
+            unknown.append(token)
+    if bp is None and not fields:  # one note for the whole cell, not one more for each of its words
         if not close and not anti_aircraft and firepower:
             mapped.note(f"Firepower {firepower!r}: no AP, AT, MW or BP value, not a shooting weapon", name)
         return None  # a firefight, close combat or anti-aircraft weapon: its notes do not matter here
+    for token in unknown:
+        mapped.note(f"Firepower {token!r} not understood", name)
     for token in items(notes.removeprefix("and ")):
         if not _special(token, mapped, name, special):
             mapped.note(f"note {token!r} not modelled", name)
@@ -143,11 +145,11 @@ def _profile_lines(profile: Profile, copies: int, mapped: Mapped) -> list[_Line]
 
 
 def _units(selection: Selection, numbers: int = 1):
-    """(profile, count, selection) for every Unit, War Engine and Weapon profile in a formation."""
+    """(profile, count) for every Unit, War Engine and Weapon profile in a formation."""
     count = numbers * selection.number
     for profile in selection.profiles:
         if _key(profile.type_name) in ("unit", "war engine", "weapon"):
-            yield profile, count * _counted(selection.name)[0], selection
+            yield profile, count * _counted(selection.name)[0]
     for child in selection.children:
         yield from _units(child, count)
 
@@ -167,7 +169,7 @@ def formation(selection: Selection) -> Mapped | None:
     points = selection.cost("pts")
     mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
     targets, lines, sniper = [], [], False
-    for profile, count, _ in found:
+    for profile, count in found:
         if _key(profile.type_name) == "weapon":
             lines += _line_of_weapon(profile, count, mapped)
             continue
@@ -204,7 +206,8 @@ def _line_of_weapon(profile: Profile, count: int, mapped: Mapped) -> list[_Line]
 
 
 def _target(mapped: Mapped, targets: list) -> None:
-    """The formation as a target: its main kind, its units, and the armour of its first unit of that kind."""
+    """The formation as a target: its main kind (the most units), all its units, and the armour and
+    saves of its most numerous unit of that kind; a unit that differs is reported."""
     by_kind = Counter()
     for _, count, kind, _ in targets:
         by_kind[kind] += count
@@ -253,10 +256,9 @@ def _merged(lines: list[_Line], sniper: bool, mapped: Mapped) -> list[dict]:
                 mapped.note(f"{special}: not on every barrage weapon, so not on the barrage", line.name)
         names = list(dict.fromkeys(line.name for line in barrages))
         merged.append({"name": " + ".join(names), "bp": min(bp, MAX_BP), "special": sorted(common)})
-    for index, weapon in enumerate(merged):  # weapon names are unique within a unit
-        same = [other for other in merged[:index] if other["name"].casefold() == weapon["name"].casefold()]
-        if same:
-            weapon["name"] = f"{weapon['name']} ({len(same) + 1})"
+    names: set[str] = set()
+    for weapon in merged:  # weapon names are unique within a unit
+        weapon["name"] = unique(weapon["name"], names)
     return merged
 
 

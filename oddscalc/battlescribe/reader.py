@@ -3,8 +3,9 @@ plain records: forces, selections (nested), their profiles, rules and costs.
 
 Safe to open what someone posted on a forum: the XML is parsed by `defusedxml` with no DTD,
 no entity expansion and no external references; a zip is read with caps on its members,
-their total size and its compression ratio, and reads stop at the caps whatever the zip's
-directory claims. Every problem is one `InputError` naming the file (and the element).
+their size and its compression ratio, checked in its directory before anything is unzipped;
+a directory that understates a member's size is a damaged zip (zipfile reads no more than
+it says, then checks the CRC). Every problem is one `InputError` naming the file (and the element).
 """
 
 from __future__ import annotations
@@ -100,18 +101,10 @@ def _fail(source: str, problem: str) -> InputError:
 
 def read_bytes(path: Path) -> bytes:
     """The roster's XML: the file itself (.ros), or its one XML member (.rosz), within the caps."""
+    from ..files import read_capped
+
     source = str(path)
-    try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise _fail(source, "not a regular file: expected a .ros or .rosz roster")
-        if size > MAX_FILE_BYTES:
-            raise _fail(source, f"{size:,} bytes: a roster file is at most {MAX_FILE_BYTES:,} bytes")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise _fail(source, "no such file") from None
-    except OSError as error:
-        raise _fail(source, f"cannot be read ({error.strerror or type(error).__name__})") from None
+    data = read_capped(path, MAX_FILE_BYTES, "a .ros or .rosz roster")
     if not data.startswith(b"PK"):
         if path.suffix.lower() == ".rosz":
             raise _fail(source, "not a zip file: a .rosz is a zipped .ros")
@@ -135,15 +128,12 @@ def _unzipped(data: bytes, source: str) -> bytes:
             if info.file_size > MAX_RATIO * max(info.compress_size, 1):
                 raise _fail(source, f"{info.filename} is compressed {info.file_size // max(info.compress_size, 1):,}"
                                     f" to 1: more than {MAX_RATIO} to 1 is not a roster (a zip bomb?)")
-            with archive.open(info) as handle:  # the directory may lie: stop reading at the cap
-                xml = handle.read(MAX_XML_BYTES + 1)
+            with archive.open(info) as handle:  # zipfile reads no more than the directory's size, then
+                return handle.read()                # checks the CRC: a directory that lies is a damaged zip
     except zipfile.BadZipFile as error:
         raise _fail(source, f"a damaged zip ({error})") from None
     except RuntimeError as error:  # an encrypted member
         raise _fail(source, f"cannot be unzipped ({error})") from None
-    if len(xml) > MAX_XML_BYTES or len(xml) > MAX_RATIO * max(info.compress_size, 1):
-        raise _fail(source, f"{info.filename} unzips to more than its directory says: not a roster")
-    return xml
 
 
 def parse(data: bytes, source: str) -> RosterFile:
@@ -213,10 +203,13 @@ class _Reader:
         return Selection(name, element.get("type", ""), int(number), costs, profiles, rules, categories, children)
 
     def number(self, text: str, where: str, what: str, kind=int):
+        """A count (`kind=int`: a whole number) or a cost, 0 to 1,000,000; anything else refused."""
         try:
-            value = kind(float(text)) if kind is int else float(text)
+            value = float(text)
         except ValueError:
             raise _fail(self.source, f"{where}: {what} {text!r} is not a number") from None
-        if not 0 <= value <= 1_000_000:
+        if not 0 <= value <= 1_000_000:  # NaN and infinities too
             raise _fail(self.source, f"{where}: {what} {text!r} is out of range")
-        return value
+        if kind is int and not value.is_integer():
+            raise _fail(self.source, f"{where}: {what} {text!r} is not a whole number")
+        return int(value) if kind is int else value

@@ -35,6 +35,16 @@ class Mapped:
             self.notes.append(item)
 
 
+def unique(name: str, taken: set[str]) -> str:
+    """`name`, or `name (2)`, `name (3)` ... the first not in `taken` (compared case-blind); taken then."""
+    chosen, number = name, 1
+    while chosen.casefold() in taken:
+        number += 1
+        chosen = f"{name} ({number})"
+    taken.add(chosen.casefold())
+    return chosen
+
+
 def cells(text: str | None) -> list[str]:
     """A profile cell split at its line breaks (BattleScribe writes `<BR><BR>` between weapons)."""
     return [part.strip() for part in SEPARATOR.split(text or "")]

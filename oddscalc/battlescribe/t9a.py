@@ -163,7 +163,7 @@ def _attacks(mapped: Mapped, selection: Selection, offensive: Profile, models: i
     extra_ranks, extra_attacks, extra_offensive = MELEE.get(chosen[0], (0, 0, 0)) if chosen else (0, 0, 0)
     if chosen and chosen[0] not in MELEE:
         mapped.note(f"weapon {weapon.name!r}: its attributes are not read (Str and AP are)")
-    if extra_offensive and offensive is not None:
+    if extra_offensive:
         mapped.table["offensive"] = min(mapped.table["offensive"] + extra_offensive, 10)
     attack_value += extra_attacks
     front = min(models, FRONTAGE)
@@ -192,7 +192,7 @@ def _attacks(mapped: Mapped, selection: Selection, offensive: Profile, models: i
 def _shots(text: str | None, models: int, mapped: Mapped, name: str):
     """The unit's shots: a number or dice per model, times the models."""
     key = _key(text).replace(" ", "")
-    if key.isdigit():
+    if key.isdecimal():  # not isdigit: "²" is a digit that int() cannot read
         return int(key) * models
     dice = DICE.match(key)
     if dice:

@@ -112,17 +112,6 @@ def save_plot(draw: Callable[[], Any], path: Path, footer: str) -> Optional[str]
     return None
 
 
-def check_writable(path: Path, option: str, suffix: str) -> Path:
-    """Refuse, before any work, a file name that could not be written."""
-    if path.suffix.lower() != suffix:
-        raise InputError(option, str(path), f"expected a file name ending in {suffix}")
-    if path.is_dir():
-        raise InputError(option, str(path), "is a folder; expected a file name")
-    if not (path.parent if str(path.parent) else Path(".")).is_dir():
-        raise InputError(option, str(path), f"the folder {path.parent} does not exist")
-    return path
-
-
 def write_text(path: Path, text: str, option: str) -> Path:
     """Write text to path atomically (whole or not at all)."""
     from ..files import replace_atomically

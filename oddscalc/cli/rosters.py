@@ -262,11 +262,12 @@ def import_list(
     from ..battlescribe import load
     from ..roster import to_toml
     from .errors import input_error
-    from .output import check_writable, write_text
+    from ..files import check_writable
+    from .output import write_text
 
     try:
         if write is not None:
-            check_writable(write, "write", ".toml")
+            check_writable(write, "write", (".toml",))
         imported = load(file, strict)
         text = to_toml(imported.data, imported.header())
     except InputError as error:
