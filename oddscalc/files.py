@@ -48,7 +48,7 @@ def check_writable(path: str | os.PathLike, option: str, suffixes: Sequence[str]
         raise InputError(option, str(path), f"expected {expected}")
     if len(path.name.encode()) > 250 or len(str(path).encode()) > 4000:
         raise InputError(option, str(path)[:60] + "...", "the file name is too long (at most 250 bytes)")
-    folder = path.parent if str(path.parent) else Path(".")
+    folder = path.parent  # "." for a bare file name
     if not folder.is_dir():
         raise InputError(option, str(path), f"the folder {folder} does not exist")
     if path.is_dir():
@@ -71,7 +71,7 @@ def _umask() -> int:
 def replace_atomically(path: Path, write: Callable[[str], None]) -> Path:
     """Call `write(temporary)` on a private temporary file in path's folder, then rename it onto
     path with the permissions a new file gets; on any failure nothing is left behind."""
-    handle, temporary = tempfile.mkstemp(suffix=path.suffix, prefix=".oddscalc-", dir=path.parent or ".")
+    handle, temporary = tempfile.mkstemp(suffix=path.suffix, prefix=".oddscalc-", dir=path.parent)
     os.close(handle)
     try:
         write(temporary)
