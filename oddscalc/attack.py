@@ -31,15 +31,19 @@ ROLL_OR_NONE = {"roll": True, "none": True}  # a roll needed, or "none" (no roll
 
 
 def option(help: str, default: Any = dataclasses.MISSING, *, metavar: str | None = None, roll: bool = False,
-           none: bool = False, text: bool = False, many: Callable[[str], Any] | None = None) -> Any:
+           none: bool = False, text: bool = False, many: Callable[[str], Any] | None = None,
+           first: bool = False) -> Any:
     """Declare an attack's field with what its query option says about it in --help.
 
     `roll`: a roll needed, written "4+"; `none`: "none" is allowed (no roll at all);
     `text`: the option takes text that the attack reads itself (like "5+" for an Armour);
-    `many`: the option is repeated, each value read by this function (the field is a tuple).
-    The command line builds each query's options from these declarations.
+    `many`: the option is repeated, each value read by this function (the field is a tuple);
+    `first`: listed with the required options though it has a default (required unless
+    another option makes it needless). The command line builds each query's options from these
+    declarations.
     """
-    metadata = {"help": help, "metavar": metavar, "roll": roll, "none": none, "text": text, "many": many}
+    metadata = {"help": help, "metavar": metavar, "roll": roll, "none": none, "text": text, "many": many,
+                "first": first}
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -85,7 +89,8 @@ class Attack:
             if field.name in self.ARGUMENTS:
                 continue
             value = getattr(self, field.name)
-            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING or (
+                    field.metadata.get("first") and value != field.default):
                 required[field.name] = text(value, field)
             elif value != field.default:
                 chosen[field.name] = text(value, field)
@@ -117,7 +122,8 @@ def ordered_fields(attack: type) -> list[dataclasses.Field]:
     """An attack's option fields as a query lists them: required first, a class's own before its base's."""
     own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
     fields = [field for field in dataclasses.fields(attack) if field.init]
-    return sorted(fields, key=lambda f: (f.default is not dataclasses.MISSING, own_first.index(f.name)))
+    return sorted(fields, key=lambda f: (f.default is not dataclasses.MISSING and not f.metadata.get("first"),
+                                         own_first.index(f.name)))
 
 
 def field_of(attack: type, name: str) -> dataclasses.Field:

@@ -91,14 +91,26 @@ def test_macro_weapon_hits_only_add_hits_when_the_normal_fire_killed_everyone():
 
 @pytest.mark.parametrize("fields, name", [
     (dict(mw_shots=2), "mw_to_hit"), (dict(mw_to_hit=3), "mw_to_hit"),
-    (dict(mw_shots=2, mw_to_hit=3, weapon="macro"), "weapon"),
     (dict(mw_shots=2, mw_to_hit=3, vehicles=1), "mw_shots"),
     (dict(volley=("1@MW3+",), vehicles=1), "mw_shots"),
+    (dict(weapon="macro", vehicles=1, vehicle_armour=4), "weapon"),  # §2.3: as --mw-shots is refused there
+    (dict(weapon="titan-killer", vehicles=1, vehicle_armour=4), "weapon"),
 ])
 def test_macro_fire_refusals(fields, name):
     with pytest.raises(InputError) as error:
         EpicShoot(shots=2, to_hit=4, units=2, armour=4, **fields)
     assert error.value.name == name
+
+
+def test_weapon_macro_makes_only_the_shots_macro_hits_after_the_normal_volleys():
+    """--volley N@X+ stays a normal volley beside --weapon macro: its hits are allocated and saved first
+    (reinforced 4+ re-rolls them), then the macro hits, whose save has no re-roll (§2.2, §2.3)."""
+    attack = EpicShoot(shots=1, to_hit=2, weapon="macro", volley=("1@2+",), units=1, armour=4, reinforced=True)
+    normal_kill = F(5, 6) * F(1, 2) ** 2  # hit, then both the save and its re-roll fail
+    macro_kill = F(5, 6) * F(1, 2)  # hit, then the one save fails
+    assert attack.exact(fractions=True)["kills"][1] == 1 - (1 - normal_kill) * (1 - macro_kill)
+    both = EpicShoot(shots=1, to_hit=2, weapon="macro", mw_shots=1, mw_to_hit=2, units=1, armour=4, reinforced=True)
+    assert both.exact(fractions=True)["kills"][1] == 1 - (1 - macro_kill) ** 2  # both macro: no re-roll at all
 
 
 # --- AP and AT: «Противопехотное АР оружие поражает только пехоту, противотанковое АТ только технику» -----------

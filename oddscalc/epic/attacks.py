@@ -16,9 +16,10 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..attack import Attack, option, read_rolls
-from ..dice import Check, FaceReader, Natural, check_sides, keep_pmf
+from ..dice import Check, DiceExpression, FaceReader, Natural, check_sides, keep_pmf
 from ..errors import choose, require
 from ..pool import Die, PoolRoll, roll_pool
+from .war_engines import Critical, Engines, HitKind, combine, pack, pmfs_of
 from .saves import (
     Ability,
     BlastMarkers,
@@ -32,6 +33,8 @@ MAX_UNITS = 100
 MAX_BLAST_MARKERS = 100
 MAX_MODIFIER = 6
 MAX_BONUS = 20
+MAX_WAR_ENGINES = 20
+MAX_CAPACITY = 20
 UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread at 5 cm (a reading; --per-template)
 
 
@@ -42,6 +45,10 @@ class BarrageRow(NamedTuple):
     extra_blast_markers: int
     anti_personnel: int  # AP to hit
     anti_tank: int  # AT to hit
+
+
+def _expression(value, name: str) -> DiceExpression:
+    return value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
 
 
 def _plural(count: int, word: str) -> str:
@@ -96,9 +103,24 @@ class _OnFormation(Attack):
                             "(then leave the cover -1 out of --modifier).", False)
     sniper: bool = option("Sniper: -1 to armour and cover saves (adds up with --crossfire; not the invulnerable "
                           "save).", False)
+    thick_rear_armour: bool = option("Thick rear armour: crossfire's -1 to saves does not apply (its second "
+                                     "blast marker does).", False)
     blast_markers: int = option("Blast markers already on the formation (0 to 100).", 0, metavar="B")
     formation: int | None = option("The formation's size when it is bigger than the units the attack reaches "
                                    "(default: those).", None, metavar="F")
+    war_engines: int = option("War engines of the target formation, the attack's target (1 to 20; §2.8): hits go "
+                              "in blocks of their damage capacity; --units are then the formation's other units, "
+                              "which count toward breaking.", 0, metavar="W")
+    damage_capacity: int | None = option("Each war engine's damage capacity, 1 to 20 (needs --war-engines).", None,
+                                         metavar="DC")
+    shields: int = option("Each war engine's void shields (or power fields), 0 to 20: each stops one hit, with no "
+                          "save, and stays down.", 0, metavar="S")
+    critical: Critical = option("What a war engine's critical hit (a 6 for each point of damage) does now: none "
+                                "(its effect comes later, the rulebook's default), damage (one more point, which "
+                                "rolls again) or destroyed.", Critical.NONE)
+    tk_damage: DiceExpression | str | int | None = option("A titan killer's D-value against a war engine: points "
+                                                          "of damage per hit (d3, d6, d3+1; default 1; needs "
+                                                          "--weapon titan-killer).", None, metavar="D", text=True)
 
     @property
     def reached(self) -> int:
@@ -107,8 +129,9 @@ class _OnFormation(Attack):
 
     def __post_init__(self) -> None:
         read_rolls(self)
-        require(self.units is None or 1 <= self.units <= MAX_UNITS, "units", self.units,
-                f"expected 1 to {MAX_UNITS} units")
+        least = 0 if self.war_engines else 1
+        require(self.units is None or least <= self.units <= MAX_UNITS, "units", self.units,
+                f"expected {least} to {MAX_UNITS} units" + (" beside the war engines" if self.war_engines else ""))
         require(self.formation is None or 1 <= self.formation <= MAX_UNITS, "formation", self.formation,
                 f"expected the formation's size, 1 to {MAX_UNITS} units")
         require(self.formation is None or self.formation >= self.reached, "formation", self.formation,
@@ -144,16 +167,67 @@ class _OnFormation(Attack):
             "none",
             "reinforced armour needs an armour value, 2+ to 6+",
         )
+        self._check_war_engines()
+
+    def _check_war_engines(self) -> None:
+        choose(self, "critical", Critical)
+        if self.tk_damage is not None:
+            object.__setattr__(self, "tk_damage", _expression(self.tk_damage, "tk_damage"))
+            require(self.tk_damage.count <= 3 and 1 <= self.tk_damage.highest <= 20, "tk_damage", self.tk_damage,
+                    "expected a titan killer's damage like 2, d3, d6 or d3+1 (at most 3 dice, at most 20 points)")
+            require(self.weapon is Ability.TITAN_KILLER, "tk_damage", self.tk_damage,
+                    "only applies with --weapon titan-killer")
+        require(0 <= self.war_engines <= MAX_WAR_ENGINES, "war_engines", self.war_engines,
+                f"expected 0 to {MAX_WAR_ENGINES} war engines")
+        if not self.war_engines:
+            for name, default in (("damage_capacity", None), ("shields", 0), ("critical", Critical.NONE)):
+                require(getattr(self, name) == default, name, getattr(self, name), "only applies with --war-engines W")
+            return
+        require(self.damage_capacity is not None and 1 <= self.damage_capacity <= MAX_CAPACITY, "damage_capacity",
+                self.damage_capacity, f"is needed with --war-engines: each war engine's damage capacity, 1 to "
+                                      f"{MAX_CAPACITY}")
+        require(0 <= self.shields <= MAX_CAPACITY, "shields", self.shields,
+                f"expected 0 to {MAX_CAPACITY} void shields per war engine")
+        require(self.cover_save is None, "cover_save", self.cover_save,
+                "war engines take no infantry cover save (§2.8)")
+        require(self.formation is None, "formation", self.formation,
+                "with --war-engines, give the formation's other units as --units")
+
+    @property
+    def engines(self) -> Engines:
+        return Engines(self.war_engines, self.damage_capacity or 1, self.shields, self.critical)
+
+    def _hit_kind(self, saves: SavePlan, weapon: Ability) -> HitKind:
+        """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
+        damage = self.tk_damage if self.tk_damage is not None else DiceExpression(0, 6, 1)
+        return HitKind(saves, damage if weapon is Ability.TITAN_KILLER else None)
+
+    def _engine_outcomes(self, values: dict[str, np.ndarray], extra: int, under_fire) -> dict[str, np.ndarray]:
+        """Blast markers and breaking of a war-engine target (§2.8): a marker per point of damage (per hit not
+        stopped by a shield with disrupt), +1 under fire, the first war engine destroyed +1 in a crossfire;
+        broken when the markers reach the damage capacity of the war engines left plus the other units."""
+        kills, hits = values["kills"], values["hits"]
+        per = np.maximum(hits - values["shields"], 0) if self.disrupt else values["damage"]
+        markers = self.blast_markers + under_fire + extra + per + (kills > 0) * int(self.crossfire)
+        others = self.units or 0
+        left = self.damage_capacity * (self.war_engines - kills) + others
+        broken = ((markers >= left) | ((kills >= self.war_engines) & (others == 0))) * 1
+        return {**values, "blast_markers": markers, "broken": broken}
 
     def _need(self, to_hit: int) -> int:
         """The to-hit roll needed after modifiers (docs/rules.md §2.1)."""
         cover = 1 if self.in_cover and not self.ignore_cover else 0  # −1 to hit for cover; ignore cover cancels it
         return to_hit - self.modifier + cover
 
+    @property
+    def worse_saves(self) -> bool:
+        """Crossfire's -1 to saves, which thick rear armour ignores."""
+        return self.crossfire and not self.thick_rear_armour
+
     @cached_property
     def saves(self) -> SavePlan:
         return save_plan(
-            self.armour, self.cover_save, self.weapon, self.reinforced, self.invulnerable, self.crossfire,
+            self.armour, self.cover_save, self.weapon, self.reinforced, self.invulnerable, self.worse_saves,
             self.ignore_cover, self.sniper,
         )
 
@@ -166,11 +240,23 @@ class _OnFormation(Attack):
         words += [f"modifier {self.modifier:+d}"] if self.modifier else []
         words += [f"{_plural(self.blast_markers, 'blast marker')} already"] if self.blast_markers else []
         words += [f"formation of {self.formation}"] if self.formation is not None else []
+        words += self.flags("thick_rear_armour")
+        if self.war_engines:
+            words += [f"DC {self.damage_capacity}", f"{_plural(self.shields, 'void shield')}"]
+            words += [f"critical hit: {self.critical.value}"] if self.critical is not Critical.NONE else []
+        if self.tk_damage is not None:
+            words.append(f"TK({self.tk_damage})")
         return ", ".join(words)
 
     def _markers(self, extra: int = 0) -> BlastMarkers:
         formation = self.formation if self.formation is not None else self.reached
         return BlastMarkers(self.blast_markers, extra, formation, self.crossfire, self.disrupt)
+
+
+@lru_cache(maxsize=64)
+def hit_die(check: Check) -> Die:
+    """Return the die of one shot: 1 when it hits."""
+    return Die(check_sides(check), check.passes, ("hits",))
 
 
 @lru_cache(maxsize=64)
@@ -220,24 +306,46 @@ class Barrage(_OnFormation):
         "first template plus the table's extra ones.", None, metavar="K")
 
     COMMAND = "epic barrage"
-    outcomes = ("kills", "blast_markers", "broken")
     events = ("broken",)
 
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """kills, blast markers, broken; at war engines also the damage done and shields taken down."""
+        if self.war_engines:
+            return ("kills", "damage", "shields", "blast_markers", "broken")
+        return ("kills", "blast_markers", "broken")
+
     def describe(self) -> str:
+        if self.war_engines:
+            others = f" (and {_plural(self.units, 'other unit')})" if self.units else ""
+            return (f"Epic barrage: {self.bp} BP on {_plural(self.war_engines, 'war engine')}{others}, "
+                    f"{_plural(self.centred, 'war engine')} under a template's centre, {self._defence()}")
         reached = _plural(self.reached, "unit") + ("" if self.units is not None else
                                                     f" ({self.per_template or UNITS_PER_TEMPLATE} per template)")
         return f"Epic barrage: {self.bp} BP{' (AT)' if self.at else ''} on {reached}, {self._defence()}"
 
     def __post_init__(self) -> None:
         barrage_row(self.bp)
-        require(self.units is not None or self.formation is not None, "units", None,
+        require(self.units is not None or self.formation is not None or self.war_engines, "units", None,
                 "is required: the units under the templates (--units U), or the formation's size "
                 f"(--formation F) with {UNITS_PER_TEMPLATE} units per template (--per-template)")
+        require(self.per_template is None or not self.war_engines, "per_template", self.per_template,
+                "does not apply to war engines: each template's centre is on one war engine (§2.8)")
         require(self.per_template is None or self.units is None, "per_template", self.per_template,
                 "only applies without --units (it decides how many units the templates cover)")
         require(self.per_template is None or 1 <= self.per_template <= MAX_UNITS, "per_template",
                 self.per_template, f"expected 1 to {MAX_UNITS} units under each template")
         super().__post_init__()
+
+    @property
+    def centred(self) -> int:
+        """War engines under a template's centre: one per template (the firer's aim), at most all of them."""
+        return min(self.templates, self.war_engines)
+
+    @property
+    def attacks_each(self) -> int:
+        """Attacks on a war engine under a template's centre: half its damage capacity, rounded up (3.2.1)."""
+        return -(-(self.damage_capacity or 1) // 2)
 
     @property
     def templates(self) -> int:
@@ -247,6 +355,8 @@ class Barrage(_OnFormation):
     @property
     def reached(self) -> int:
         """The units under the templates: `units`, or `per_template` a template, at most the formation."""
+        if self.war_engines:
+            return self.centred
         if self.units is not None:
             return self.units
         return min(self.formation, (self.per_template or UNITS_PER_TEMPLATE) * self.templates)
@@ -257,7 +367,7 @@ class Barrage(_OnFormation):
 
     @property
     def hit_check(self) -> Check:
-        to_hit = self.row.anti_tank if self.at else self.row.anti_personnel
+        to_hit = self.row.anti_tank if self.at or self.war_engines else self.row.anti_personnel  # war engines: AT
         return Check(self._need(to_hit), Natural.EPIC)
 
     @property
@@ -265,6 +375,17 @@ class Barrage(_OnFormation):
         return self._markers(self.row.extra_blast_markers)
 
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        if self.war_engines:
+            engines = self.engines
+            state = engines.start(trials)
+            hits = np.zeros(trials, dtype=np.int64)
+            for engine in range(self.centred):
+                more = roll_pool(rng, hit_die(self.hit_check), self.attacks_each, trials).total("hits")
+                engines.strike(rng, state, more.astype(np.int64), self._hit_kind(self.saves, self.weapon),
+                               engine=engine)
+                hits += more
+            values = {**engines.tally(state), "hits": hits}
+            return pack(self._engine_outcomes(values, self.row.extra_blast_markers, 1), self.outcomes)
         pool = roll_pool(rng, barrage_die(self.hit_check, self.saves), self.reached, trials)
         kills_radix, hits_radix = pool.radices  # the pool's code is kills + kills_radix·hits
         return outcome_roll(self.markers, self.outcomes, pool.codes, kills_radix, hits_radix)
@@ -277,8 +398,32 @@ class Barrage(_OnFormation):
         rows = [weight * _padded(pmfs.binomial(h, 1 - saved), units + 1) for h, weight in enumerate(hits)]
         return np.array(rows, dtype=float if number is float else object)
 
+    def engine_joint(self, number=float) -> np.ndarray:
+        """joint[hits, kills, damage, shields] of a barrage at war engines (exact): each war engine under a
+        template's centre is attacked `attacks_each` times, the others not at all."""
+        engines = self.engines
+        kind = self._hit_kind(self.saves, self.weapon)
+        hits = pmfs.binomial(self.attacks_each, number(self.hit_check.chance()))
+        state, one = engines.fresh(number), []
+        for count, weight in enumerate(hits):
+            block = engines.outcome(state, number)
+            part = _zeros((len(hits),) + block.shape, number)
+            part[count] = block
+            one.append(weight * part)
+            state = engines.after(state, 1, kind, number)
+        centred = sum(one[1:], one[0])
+        untouched = engines.outcome(engines.fresh(number), number)[None]
+        return combine([centred] * self.centred + [untouched] * (self.war_engines - self.centred), number)
+
     def pmfs(self, number) -> dict[str, np.ndarray]:
+        if self.war_engines:
+            return pmfs_of(self.engine_joint(number), self.outcomes,
+                           lambda values: self._engine_outcomes(values, self.row.extra_blast_markers, 1), number)
         return self.markers.outcome_pmfs(self.joint(number))
+
+
+def _zeros(shape, number) -> np.ndarray:
+    return np.zeros(shape) if number is float else np.full(shape, Fraction(0), dtype=object)
 
 
 # --- the assault result's dice (docs/rules.md §2.7) ------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -25,10 +26,13 @@ import numpy as np
 from .. import pmf as pmfs
 from ..attack import option, read_many
 from ..dice import Check, Natural, check_sides
-from ..errors import require
+from ..errors import InputError, require
 from ..pool import Die, PoolRoll, roll_pool
-from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, _plural
+from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, _plural, hit_die
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
+from .war_engines import Engines, HitKind, combine, pack, pmfs_of
+
+MAX_MIXED_ENGINES = 6  # war engines that normal then macro-weapon hits can be followed over, exactly
 
 _VOLLEY = re.compile(r"^\s*(\d{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
 VOLLEY_ALLOWED = "expected N@X+ (normal), N@MW X+ (macro-weapon) or N@AT X+ (AT fire at --vehicles), like 4@3+"
@@ -56,12 +60,6 @@ class Volley:
 
     def __str__(self) -> str:
         return f"{self.shots}@{'MW' if self.macro else 'AT' if self.anti_tank else ''}{self.to_hit}+"
-
-
-@lru_cache(maxsize=64)
-def hit_die(check: Check) -> Die:
-    """Return the die of one shot: 1 when it hits."""
-    return Die(check_sides(check), check.passes, ("hits",))
 
 
 def _check_shots(value: int, name: str, low: int = 0) -> None:
@@ -122,6 +120,9 @@ class EpicShoot(_OnFormation):
 
     shots: int = option("Shots fired at the formation (1 to 200; 0 when other volleys fire).")
     to_hit: int = option("The weapon's to-hit value, 2+ to 6+ (AP, AT or MW).", roll=True)
+    units: int | None = option("Units the attack can reach (1 to 100). With --war-engines: the formation's other "
+                               "units (0 to 100, default 0), which count toward breaking.", None, metavar="U",
+                               first=True)
     mw_shots: int = option("Macro-weapon shots beside the normal ones: their hits are allocated and saved after "
                            "the normal hits, onto the units left (§2.3).", 0, metavar="N")
     mw_to_hit: int | None = option("The macro-weapon shots' to-hit value, 2+ to 6+.", None, roll=True)
@@ -140,12 +141,21 @@ class EpicShoot(_OnFormation):
                              "shooting (rear units first, §2.4).", 0, metavar="K")
 
     COMMAND = "epic shoot"
-    outcomes = ("kills", "hits", "blast_markers", "broken")
     events = ("broken",)
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """kills, hits, blast markers, broken; at war engines also the damage done and shields taken down."""
+        if self.war_engines:
+            return ("kills", "damage", "shields", "hits", "blast_markers", "broken")
+        return ("kills", "hits", "blast_markers", "broken")
 
     def describe(self) -> str:
         fire = ", ".join(f"{_plural(v.shots, 'shot')} at {'MW ' if v.macro else 'AT ' if v.anti_tank else ''}"
                          f"{v.to_hit}+" for v in self.fire) or "no shots"
+        if self.war_engines:
+            others = f" (and {_plural(self.units, 'other unit')})" if self.units else ""
+            return f"Epic shooting: {fire} on {_plural(self.war_engines, 'war engine')}{others}, {self._defence()}"
         target = _plural(self.units, "unit") + (f" and {_plural(self.vehicles, 'vehicle')} (armour "
                                                 f"{'none' if self.vehicle_armour is None else f'{self.vehicle_armour}+'}"
                                                 f"{', reinforced' if self.vehicle_reinforced else ''})"
@@ -155,6 +165,10 @@ class EpicShoot(_OnFormation):
 
     def __post_init__(self) -> None:
         read_many(self)
+        if self.units is None:
+            require(bool(self.war_engines), "units", None, f"is required: the units the attack can reach, 1 to "
+                                                            f"{MAX_UNITS} (or --war-engines W)")
+            object.__setattr__(self, "units", 0)
         super().__post_init__()
         _check_shots(self.shots, "shots")
         require(2 <= self.to_hit <= 6, "to_hit", self.to_hit, "expected the weapon's to-hit value, 2+ to 6+")
@@ -179,13 +193,19 @@ class EpicShoot(_OnFormation):
         require(not self.vehicle_reinforced or self.vehicle_armour is not None, "vehicle_armour", "none",
                 "reinforced armour needs an armour value, 2+ to 6+")
         macro = any(v.macro for v in self.fire)
-        require(not (macro and self.vehicles), "mw_shots", self.mw_shots or "a macro volley",
-                "macro-weapon hits after a split AP/AT attack depend on where each unit stands: give them as a "
-                "separate query")
-        require(not (macro and self.weapon is Ability.MACRO), "weapon", "macro",
-                "--weapon macro already makes the --shots macro-weapon shots; give other macro-weapon fire as "
-                "--mw-shots, or drop --weapon macro")
+        split = ("hits after a split AP/AT attack depend on where each unit stands (§2.3): give them as a separate "
+                 "query")
+        if self.vehicles and self.weapon in (Ability.MACRO, Ability.TITAN_KILLER):
+            raise InputError("weapon", self.weapon.value, f"{self.weapon.value} {split}")
+        require(not (macro and self.vehicles), "mw_shots", self.mw_shots or "a macro volley", f"macro-weapon {split}")
         self._check_firing()
+        if self.war_engines:
+            require(not self.vehicles, "vehicles", self.vehicles, "a formation with war engines: the war engines are "
+                                                                  "the target (§2.8); give other units as --units")
+            require(not (macro and self.war_engines > MAX_MIXED_ENGINES and any(
+                not v.macro for v in self.fire)), "war_engines", self.war_engines,
+                f"macro-weapon hits after normal hits: at most {MAX_MIXED_ENGINES} war engines (which are still "
+                "standing decides where they go); give them as separate queries")
 
     def _check_firing(self) -> None:
         """Suppression: the firing units share every volley equally (§2.4)."""
@@ -207,7 +227,8 @@ class EpicShoot(_OnFormation):
     @property
     def fire(self) -> list[Volley]:
         """Every volley of the attack, before suppression: --shots, --mw-shots, --at-shots, then --volley."""
-        named = [Volley(self.shots, self.to_hit), Volley(self.mw_shots, self.mw_to_hit or 0, macro=True),
+        named = [Volley(self.shots, self.to_hit, macro=self.weapon is Ability.MACRO),  # --weapon is the --shots'
+                 Volley(self.mw_shots, self.mw_to_hit or 0, macro=True),
                  Volley(self.at_shots, self.at_to_hit or 0, anti_tank=True)]
         return [volley for volley in named if volley.shots] + list(self.volley)
 
@@ -238,14 +259,22 @@ class EpicShoot(_OnFormation):
         return [(v.shots, self._check(v.to_hit)) for v in self.fired if chosen(v) and v.shots]
 
     @cached_property
+    def normal_saves(self) -> SavePlan:
+        """The saves of the normal hits: the weapon's, unless --weapon macro made only the --shots macro hits."""
+        if self.weapon is Ability.MACRO:
+            return save_plan(self.armour, self.cover_save, Ability.NORMAL, self.reinforced, self.invulnerable,
+                             self.worse_saves, self.ignore_cover, self.sniper)
+        return self.saves
+
+    @cached_property
     def macro_saves(self) -> SavePlan:
         return save_plan(self.armour, self.cover_save, Ability.MACRO, self.reinforced, self.invulnerable,
-                         self.crossfire, self.ignore_cover, self.sniper)
+                         self.worse_saves, self.ignore_cover, self.sniper)
 
     @cached_property
     def vehicle_saves(self) -> SavePlan:
         """The vehicles' saves: their armour (no infantry cover save), the weapon's ability."""
-        return save_plan(self.vehicle_armour, None, self.weapon, self.vehicle_reinforced, False, self.crossfire,
+        return save_plan(self.vehicle_armour, None, self.weapon, self.vehicle_reinforced, False, self.worse_saves,
                          self.ignore_cover, self.sniper)
 
     @property
@@ -261,10 +290,62 @@ class EpicShoot(_OnFormation):
             hits += roll_pool(rng, hit_die(check), shots, trials).total("hits").astype(np.int64)
         return hits
 
+    # --- war engines (§2.8) -----------------------------------------------------------------
+
+    def _batches(self) -> list[tuple[list[tuple[int, Check]], HitKind]]:
+        """The hits on war engines: the normal ones, then the macro-weapon ones (§2.3)."""
+        return [(self._pools("normal"), self._hit_kind(self.normal_saves, self.weapon)),
+                (self._pools("macro"), HitKind(self.macro_saves))]
+
+    def _engine_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        engines = self.engines
+        state = engines.start(trials)
+        hits = np.zeros(trials, dtype=np.int64)
+        for index, (pools, kind) in enumerate(self._batches()):
+            if pools:
+                more = self._hits(rng, pools, trials)
+                engines.strike(rng, state, more, kind, standing=index > 0)
+                hits += more
+        values = {**engines.tally(state), "hits": hits}
+        return pack(self._engine_outcomes(values, 0, int(any(v.shots for v in self.fired))), self.outcomes)
+
+    def engine_joint(self, number=float) -> np.ndarray:
+        """joint[hits, kills, damage, shields] of an attack on war engines (exact)."""
+        engines = self.engines
+        (normal, first), (macro, second) = self._batches()
+        before = self._hits_pmf(normal, number)
+        after = self._hits_pmf(macro, number)
+        top, shields, count = engines.capacity, engines.shields, engines.count
+        joint = _zeros4((len(before) + len(after) - 1, count + 1, count * top + 1, count * shields + 1), number)
+        fresh = engines.fresh(number)
+        states = _Progress(engines, fresh, first, number)
+        for h1, w1 in enumerate(before):
+            if not w1:
+                continue
+            own = [states.at(n) for n in engines.allocation(h1)]
+            if len(after) == 1:  # no macro-weapon hits
+                block = combine([engines.outcome(state, number) for state in own], number)
+                joint[h1, :block.shape[0], :block.shape[1], :block.shape[2]] += w1 * block
+                continue
+            for weight, parts in _standing(own, top, number):
+                alive = [state for state, standing in parts if standing]
+                later = [_Progress(engines, state, second, number) for state in alive]
+                dead = [engines.outcome(state, number) for state, standing in parts if not standing]
+                for h2, w2 in enumerate(after):
+                    if not w2:
+                        continue
+                    shares = engines.allocation(h2, len(alive)) if alive else []
+                    block = combine(dead + [engines.outcome(progress.at(n), number)
+                                            for progress, n in zip(later, shares)], number)
+                    joint[h1 + h2, :block.shape[0], :block.shape[1], :block.shape[2]] += w1 * weight * w2 * block
+        return joint
+
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        if self.war_engines:
+            return self._engine_sample(rng, trials)
         normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
         hits = self._hits(rng, normal, trials)
-        kills = allocate_kills(rng, failed_die(self.saves), hits, sum(s for s, _ in normal), self.units)
+        kills = allocate_kills(rng, failed_die(self.normal_saves), hits, sum(s for s, _ in normal), self.units)
         if macro:  # §2.3: then the macro-weapon hits, front to back over the units left
             more = self._hits(rng, macro, trials)
             left = self.units - kills
@@ -300,7 +381,7 @@ class EpicShoot(_OnFormation):
     def joint(self, number=float) -> np.ndarray:
         """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
         normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
-        joint = self._allocated(normal, self.units, self.saves, number)
+        joint = self._allocated(normal, self.units, self.normal_saves, number)
         if macro:  # §2.3: the macro-weapon hits fall on the units the normal hits left
             after = []
             for kills in range(self.units + 1):
@@ -316,4 +397,48 @@ class EpicShoot(_OnFormation):
         return joint
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
+        if self.war_engines:
+            under_fire = int(any(v.shots for v in self.fired))
+            return pmfs_of(self.engine_joint(number), self.outcomes,
+                           lambda values: self._engine_outcomes(values, 0, under_fire), number)
         return self.markers.outcome_pmfs(self.joint(number))
+
+
+class _Progress:
+    """One war engine's distributions after 0, 1, 2 ... more hits of one kind (computed as needed)."""
+
+    def __init__(self, engines: Engines, start: np.ndarray, kind: HitKind, number) -> None:
+        self.engines, self.kind, self.number = engines, kind, number
+        self.states = [start]
+
+    def at(self, hits: int) -> np.ndarray:
+        while len(self.states) <= hits:
+            self.states.append(self.engines.after(self.states[-1], 1, self.kind, self.number))
+        return self.states[hits]
+
+
+def _standing(states: list[np.ndarray], top: int, number):
+    """Every way the war engines can stand after the normal hits: (weight, [(state, standing)]), each state
+    conditioned on standing or not (its damage below the capacity, or at it)."""
+    from itertools import product
+
+    for pattern in product((True, False), repeat=len(states)):
+        weight, parts = number(1), []
+        for state, standing in zip(states, pattern):
+            part = state.copy()
+            if standing:
+                part[:, top] = number(0)
+            else:
+                part[:, :top] = number(0)
+            mass = part.sum()
+            if not mass:
+                weight = number(0)
+                break
+            weight *= mass
+            parts.append((part / mass, standing))
+        if weight:
+            yield weight, parts
+
+
+def _zeros4(shape, number) -> np.ndarray:
+    return np.zeros(shape) if number is float else np.full(shape, Fraction(0), dtype=object)

@@ -1,0 +1,294 @@
+"""War engines as targets (docs/rules.md §2.8; Epic Armageddon rulebook 3.2 and the Titan
+Legions' void shields): damage capacity, void shields, saves per hit, critical hits, titan
+killers' D-values, blast markers per point of damage, breaking.
+
+One war engine's life under a sequence of hits (3.2.2, 3.2.3, 3.2.5, void shields):
+- a hit on a war engine with a void shield up takes the shield down, with no save and no
+  damage; a titan killer's hit takes one shield down per point of damage, the rest damage;
+- otherwise the hit gets its saves (armour, the reinforced re-roll, the invulnerable save),
+  and a failed one does one point of damage; a titan killer's hit does D points, each
+  saved only by an invulnerable save;
+- each point of damage rolls for a critical hit (a 6): `damage` is one more point (which
+  rolls again), `destroyed` destroys the war engine, `none` changes nothing now (its effect
+  comes later, or acts on other units);
+- the war engine is destroyed when its damage reaches its damage capacity.
+
+Hits are allocated to the war engines in blocks of their damage capacity (3.2.1): hit j goes
+to war engine ⌊j / DC⌋ mod W. Macro-weapon hits beside normal ones come after them, onto the
+war engines still standing (2.2.6).
+
+Each rule comes twice, as elsewhere: the sampler updates every trial's war engines hit by
+hit (`Engines.strike`), and the exact twin carries one war engine's distribution over
+(shields up, damage) through the same hits (`Engines.after`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+import numpy as np
+
+from ..dice import DiceExpression
+from ..pool import uniform_faces
+from .saves import SavePlan
+
+CRITICAL = Fraction(1, 6)  # a critical hit on a 6 (3.2.3)
+INVULNERABLE = Fraction(1, 6)  # an invulnerable save is a 6+
+
+
+class Critical(str, Enum):
+    """What a critical hit does during the attack (3.2.3; the war engine's datasheet)."""
+
+    NONE = "none"
+    DAMAGE = "damage"
+    DESTROYED = "destroyed"
+
+
+@dataclass(frozen=True)
+class HitKind:
+    """How a hit is resolved: its saves, or a titan killer's D-value (saved only by invulnerable saves)."""
+
+    saves: SavePlan
+    titan_killer: DiceExpression | None = None
+
+
+@dataclass(frozen=True)
+class Engines:
+    """`count` identical war engines: damage capacity, void shields, critical hit effect."""
+
+    count: int
+    capacity: int
+    shields: int = 0
+    critical: Critical = Critical.NONE
+
+    # --- allocation (3.2.1) ---------------------------------------------------------------
+    def allocation(self, hits: int, engines: int | None = None) -> list[int]:
+        """Hits each of `engines` standing war engines takes (blocks of the damage capacity, in turn)."""
+        engines = self.count if engines is None else engines
+        block = self.capacity * engines
+        rounds, rest = divmod(hits, block)
+        return [rounds * self.capacity + min(max(rest - i * self.capacity, 0), self.capacity) for i in range(engines)]
+
+    # --- exact ------------------------------------------------------------------------------
+    def fresh(self, number) -> np.ndarray:
+        """One war engine before the attack: state[s, k] = P(s shields up, k damage); k = DC is destroyed."""
+        state = _zeros((self.shields + 1, self.capacity + 1), number)
+        state[self.shields, 0] = number(1)
+        return state
+
+    def after(self, state: np.ndarray, hits: int, kind: HitKind, number) -> np.ndarray:
+        """The distribution of one war engine after `hits` more hits of one kind."""
+        saved = number(kind.saves.chance()) if kind.titan_killer is None else None
+        points = kind.titan_killer.pmf(number) if kind.titan_killer is not None else None
+        invulnerable = number(INVULNERABLE) if kind.saves.invulnerable else number(0)
+        for _ in range(hits):
+            if points is None:
+                state = self._hit(state, saved, number)
+            else:
+                total = _zeros(state.shape, number)
+                current = state
+                for count, weight in enumerate(points):
+                    if count:
+                        current = self._point(current, invulnerable, number)
+                    if weight:
+                        total += weight * current
+                state = total
+        return state
+
+    def _hit(self, state: np.ndarray, saved, number) -> np.ndarray:
+        """One hit: a shield takes it, else its saves, else one point of damage."""
+        new = _zeros(state.shape, number)
+        top = self.capacity
+        new[:-1, :] += state[1:, :]  # a shield up stops the hit and goes down
+        hull = state[0, :].copy()
+        new[0, top] += hull[top]  # a destroyed war engine takes no more
+        hull[top] = number(0)
+        new[0, :] += saved * hull
+        new[0, :] += self._damage(hull * (1 - saved), number)
+        return new
+
+    def _point(self, state: np.ndarray, invulnerable, number) -> np.ndarray:
+        """One point of a titan killer's damage: a shield takes it, else an invulnerable save, else damage."""
+        new = _zeros(state.shape, number)
+        top = self.capacity
+        new[:-1, :] += state[1:, :]
+        hull = state[0, :].copy()
+        new[0, top] += hull[top]
+        hull[top] = number(0)
+        new[0, :] += invulnerable * hull
+        new[0, :] += self._damage(hull * (1 - invulnerable), number)
+        return new
+
+    def _damage(self, hull: np.ndarray, number) -> np.ndarray:
+        """The hull's damage after one point of damage with its critical hit roll (k = DC: destroyed)."""
+        top = self.capacity
+        after = _zeros(hull.shape, number)
+        crit = number(CRITICAL)
+        for k, weight in enumerate(hull[:top]):
+            if not weight:
+                continue
+            if self.critical is Critical.DESTROYED:
+                after[top] += weight * crit
+                after[min(k + 1, top)] += weight * (1 - crit)
+            elif self.critical is Critical.DAMAGE:  # each extra point rolls again: 1, 2, 3 ... points
+                for extra in range(1, top - k):
+                    after[k + extra] += weight * (1 - crit) * crit ** (extra - 1)
+                after[top] += weight * crit ** (top - k - 1)
+            else:
+                after[k + 1] += weight
+        return after
+
+    def outcome(self, state: np.ndarray, number) -> np.ndarray:
+        """joint[destroyed, damage lost, shields down] of one war engine (a destroyed one lost all its DC)."""
+        top = self.capacity
+        joint = _zeros((2, top + 1, self.shields + 1), number)
+        for s in range(self.shields + 1):
+            for k in range(top + 1):
+                if state[s, k]:
+                    joint[int(k == top), k, self.shields - s] += state[s, k]
+        return joint
+
+    # --- sampled ----------------------------------------------------------------------------
+    def start(self, trials: int) -> tuple[np.ndarray, np.ndarray]:
+        """(shields up, damage) of every war engine in every trial, before the attack."""
+        return (np.full((trials, self.count), self.shields, dtype=np.int64),
+                np.zeros((trials, self.count), dtype=np.int64))
+
+    def strike(self, rng: np.random.Generator, state, hits: np.ndarray, kind: HitKind, standing: bool = False,
+               engine: int | None = None) -> None:
+        """Resolve each trial's hits of one kind on its war engines, in place.
+
+        Hits are allocated over every war engine, or with `standing` over those still
+        standing (the macro-weapon hits after the normal ones), or all on `engine`."""
+        shields, damage = state
+        trials = len(hits)
+        alive = damage < self.capacity
+        count = alive.sum(axis=1) if standing else np.full(trials, self.count)
+        order = np.argsort(~alive, axis=1, kind="stable") if standing else None
+        for j in range(int(hits.max(initial=0))):
+            rows = np.flatnonzero((hits > j) & (count > 0))
+            if not rows.size:
+                break
+            if engine is not None:
+                target = np.full(rows.size, engine)
+            else:
+                turn = (j // self.capacity) % count[rows]
+                target = order[rows, turn] if standing else turn
+            self._resolve(rng, shields, damage, rows, target, kind)
+
+    def _resolve(self, rng, shields, damage, rows, engine, kind: HitKind) -> None:
+        """One hit on each of these trials' war engines."""
+        if kind.titan_killer is None:
+            self._struck(rng, shields, damage, rows, engine, kind.saves)
+            return
+        points = kind.titan_killer.sample(rng, rows.size)
+        for _ in range(int(points.max(initial=0))):
+            live = points > 0
+            self._pierced(rng, shields, damage, rows[live], engine[live], kind.saves.invulnerable)
+            points = points - 1
+
+    def _through(self, shields, damage, rows, engine):
+        """The hits that a shield does not stop (it goes down instead) on a standing war engine."""
+        up = shields[rows, engine] > 0
+        shields[rows[up], engine[up]] -= 1
+        rows, engine = rows[~up], engine[~up]
+        standing = damage[rows, engine] < self.capacity
+        return rows[standing], engine[standing]
+
+    def _struck(self, rng, shields, damage, rows, engine, saves: SavePlan) -> None:
+        rows, engine = self._through(shields, damage, rows, engine)
+        faces = [uniform_faces(rng, side, rows.size) for side in saves.sides]
+        failed = ~saves.saved(*faces) if faces else np.ones(rows.size, dtype=bool)
+        self._harm(rng, damage, rows[failed], engine[failed])
+
+    def _pierced(self, rng, shields, damage, rows, engine, invulnerable: bool) -> None:
+        rows, engine = self._through(shields, damage, rows, engine)
+        if invulnerable:
+            failed = uniform_faces(rng, 6, rows.size) < 6
+            rows, engine = rows[failed], engine[failed]
+        self._harm(rng, damage, rows, engine)
+
+    def _harm(self, rng, damage, rows, engine) -> None:
+        """One point of damage each, and its critical hit roll (more points while they roll 6s)."""
+        while rows.size:
+            damage[rows, engine] = np.minimum(damage[rows, engine] + 1, self.capacity)
+            critical = uniform_faces(rng, 6, rows.size) == 6
+            if self.critical is Critical.DESTROYED:
+                damage[rows[critical], engine[critical]] = self.capacity
+                return
+            if self.critical is not Critical.DAMAGE:
+                return
+            keep = critical & (damage[rows, engine] < self.capacity)
+            rows, engine = rows[keep], engine[keep]
+
+    def tally(self, state) -> dict[str, np.ndarray]:
+        """Each trial's war engines destroyed, damage lost (a destroyed one: its DC) and shields down."""
+        shields, damage = state
+        destroyed = damage >= self.capacity
+        return {"kills": destroyed.sum(axis=1), "damage": np.where(destroyed, self.capacity, damage).sum(axis=1),
+                "shields": (self.shields - shields).sum(axis=1)}
+
+
+def _zeros(shape, number) -> np.ndarray:
+    if number is float:
+        return np.zeros(shape)
+    return np.full(shape, Fraction(0), dtype=object)
+
+
+def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The joint pmf of the sums of two independent n-dimensional outcomes."""
+    shape = tuple(x + y - 1 for x, y in zip(a.shape, b.shape))
+    exact = a.dtype == object or b.dtype == object
+    result = np.full(shape, Fraction(0), dtype=object) if exact else np.zeros(shape)
+    if np.count_nonzero(b) < np.count_nonzero(a):
+        a, b = b, a
+    for index in zip(*np.nonzero(a)):
+        result[tuple(slice(i, i + n) for i, n in zip(index, b.shape))] += a[index] * b
+    return result
+
+
+def combine(outcomes: list[np.ndarray], number) -> np.ndarray:
+    """The joint pmf of the sums of several independent outcomes (all of one dimension)."""
+    total = np.ones((1,) * outcomes[0].ndim, dtype=object if number is not float else float)
+    if number is not float:
+        total[(0,) * outcomes[0].ndim] = Fraction(1)
+    for one in outcomes:
+        total = convolve(total, one)
+    return total
+
+
+def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes, number) -> dict[str, np.ndarray]:
+    """The pmf of every outcome from joint[hits, kills, damage, shields]: `outcomes(values)` adds blast
+    markers and broken to the arrays of those four."""
+    from .. import pmf as pmfs
+
+    hits, kills, damage, shields = np.indices(joint.shape)
+    values = outcomes({"hits": hits, "kills": kills, "damage": damage, "shields": shields})
+    where = np.nonzero(joint)
+    weights = joint[where]
+    result = {}
+    for name in names:
+        found = values[name][where].astype(np.int64)
+        if number is float:
+            result[name] = np.bincount(found, weights=weights.astype(float), minlength=2 if name == "broken" else 1)
+        else:
+            pmf = [Fraction(0)] * (int(found.max(initial=0)) + 1 if name != "broken" else 2)
+            for value, weight in zip(found, weights):
+                pmf[value] += weight
+            result[name] = pmfs.array(pmf)
+    return result
+
+
+def pack(values: dict[str, np.ndarray], names: tuple[str, ...]):
+    """Each trial's outcomes packed for the engine, in the order of `names`."""
+    from ..pool import PoolRoll
+
+    radices = tuple(int(values[name].max(initial=0)) + 1 if name != "broken" else 2 for name in names)
+    codes = np.zeros(len(values[names[0]]), dtype=np.int64)
+    stride = 1
+    for name, radix in zip(names, radices):
+        codes += values[name].astype(np.int64) * stride
+        stride *= radix
+    return PoolRoll(codes, names, radices)

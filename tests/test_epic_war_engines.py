@@ -1,0 +1,293 @@
+"""War engines as targets (docs/rules.md §2.8): the exact twin against a brute-force walk of every
+die, worked examples by hand, and the refusals.
+
+The brute force below is written from the rules, apart from the code under test: it walks
+every die of a small attack (each face 1/6), hit by hit, and keeps every war engine's state.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from math import ceil
+
+import pytest
+from clirun import assert_refused, exact_json
+
+from oddscalc.epic import Barrage, EpicShoot
+from oddscalc.epic.saves import Ability
+from oddscalc.errors import InputError
+
+SIXTH = F(1, 6)
+
+
+def faces():
+    return range(1, 7)
+
+
+def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, armour: int | None,
+         reinforced: bool = False, invulnerable: bool = False, weapon: str = "normal", critical: str = "none",
+         tk: int = 1, mw_shots: int = 0, mw_to_hit: int = 2) -> dict[tuple, F]:
+    """{(hits, kills, damage, shields down): P} by walking every die (to-hit values 2+ to 6+ only)."""
+    results: dict[tuple, F] = {}
+
+    def hits_of(n: int, need: int):
+        """{hits: P} of n shots."""
+        table = {0: F(1)}
+        for _ in range(n):
+            after: dict[int, F] = {}
+            for h, p in table.items():
+                for face in faces():
+                    key = h + (face >= need and face != 1)
+                    after[key] = after.get(key, 0) + p * SIXTH
+            table = after
+        return table
+
+    def damage_point(state, engine, p, then):
+        """One point of damage with its critical hit roll (3.2.3)."""
+        up, lost = state[engine]
+        if lost >= capacity:
+            return then(state, p)
+        lost += 1
+        for face in faces():
+            new = list(state)
+            if face == 6 and critical == "destroyed":
+                new[engine] = (up, capacity)
+                then(tuple(new), p * SIXTH)
+            elif face == 6 and critical == "damage" and lost < capacity:
+                new[engine] = (up, lost)
+                damage_point(tuple(new), engine, p * SIXTH, then)
+            else:
+                new[engine] = (up, min(lost, capacity))
+                then(tuple(new), p * SIXTH)
+
+    def saves(macro: bool) -> list[tuple[F, bool]]:
+        """[(P, saved)] of one hit's saves (§2.2), every die walked."""
+        outcomes = []
+        first = None if weapon == "titan-killer" or (macro and not reinforced) else armour
+        for a in faces():
+            if first is not None and a >= first:
+                outcomes.append((SIXTH, True))
+                continue
+            for b in (faces() if reinforced and not macro and first is not None else [None]):
+                weight = SIXTH * (SIXTH if b is not None else 1) if first is not None else F(1)
+                if b is not None and b >= armour:
+                    outcomes.append((weight, True))
+                    continue
+                if invulnerable:
+                    outcomes += [(weight * SIXTH, c == 6) for c in faces()]
+                else:
+                    outcomes.append((weight, False))
+            if first is None:
+                break
+        return outcomes
+
+    def resolve(state, queue, p, finish):
+        """Resolve the queued hits (engine, macro) in order."""
+        if not queue:
+            return finish(state, p)
+        (engine, macro), rest = queue[0], queue[1:]
+        up, lost = state[engine]
+        if lost >= capacity:
+            return resolve(state, rest, p, finish)
+        if weapon == "titan-killer" and not macro:
+            for face in faces():
+                points(state, engine, ceil(face / 2) if tk == 3 else tk, p * SIXTH,
+                       lambda s, q: resolve(s, rest, q, finish))
+            return None
+        if up:
+            new = list(state)
+            new[engine] = (up - 1, lost)
+            return resolve(tuple(new), rest, p, finish)
+        for weight, saved in saves(macro):
+            if saved:
+                resolve(state, rest, p * weight, finish)
+            else:
+                damage_point(state, engine, p * weight, lambda s, q: resolve(s, rest, q, finish))
+        return None
+
+    def points(state, engine, n, p, then):
+        """A titan killer's points: shields first, then each point an invulnerable save or damage."""
+        if n == 0:
+            return then(state, p)
+        up, lost = state[engine]
+        if up:
+            new = list(state)
+            new[engine] = (up - 1, lost)
+            return points(tuple(new), engine, n - 1, p, then)
+        if invulnerable:
+            points(state, engine, n - 1, p * SIXTH, then)
+            return damage_point(state, engine, p * 5 * SIXTH, lambda s, q: points(s, engine, n - 1, q, then))
+        return damage_point(state, engine, p, lambda s, q: points(s, engine, n - 1, q, then))
+
+    def record(state, p, total):
+        kills = sum(lost >= capacity for _, lost in state)
+        key = (total, kills, sum(capacity if lost >= capacity else lost for _, lost in state),
+               sum(shields - up for up, _ in state))
+        results[key] = results.get(key, 0) + p
+
+    start = tuple((shields, 0) for _ in range(count))
+    for first_hits, p1 in hits_of(shots, to_hit).items():
+        queue = [((j // capacity) % count, weapon == "macro") for j in range(first_hits)]
+
+        def after_normal(state, p, first_hits=first_hits):
+            standing = [i for i in range(count) if state[i][1] < capacity]
+            for more, p2 in hits_of(mw_shots, mw_to_hit).items():
+                second = [(standing[(j // capacity) % len(standing)], True) for j in range(more)] if standing else []
+                resolve(state, second, p * p2, lambda s, q, total=first_hits + more: record(s, q, total))
+
+        resolve(start, queue, p1, after_normal)
+    return results
+
+
+def marginal(joint: dict[tuple, F], index: int) -> list[F]:
+    table: dict[int, F] = {}
+    for key, p in joint.items():
+        table[key[index]] = table.get(key[index], 0) + p
+    return [table.get(k, F(0)) for k in range(max(table) + 1)]
+
+
+def trimmed(values) -> list[F]:
+    values = [F(v) for v in values]
+    while len(values) > 1 and values[-1] == 0:
+        values.pop()
+    return values
+
+
+CASES = [  # (EpicShoot fields, walk arguments)
+    (dict(shots=3, to_hit=4, war_engines=1, damage_capacity=2, shields=1, armour=4),
+     dict(shots=3, to_hit=4, count=1, capacity=2, shields=1, armour=4)),
+    (dict(shots=3, to_hit=3, war_engines=2, damage_capacity=1, armour=5, reinforced=True, critical="destroyed"),
+     dict(shots=3, to_hit=3, count=2, capacity=1, shields=0, armour=5, reinforced=True, critical="destroyed")),
+    (dict(shots=2, to_hit=3, war_engines=1, damage_capacity=3, armour=6, invulnerable=True, critical="damage"),
+     dict(shots=2, to_hit=3, count=1, capacity=3, shields=0, armour=6, invulnerable=True, critical="damage")),
+    (dict(shots=2, to_hit=4, weapon=Ability.TITAN_KILLER, tk_damage="d3", war_engines=2, damage_capacity=2,
+          shields=1, armour=4, invulnerable=True),
+     dict(shots=2, to_hit=4, count=2, capacity=2, shields=1, armour=4, invulnerable=True, weapon="titan-killer",
+          tk=3)),
+    (dict(shots=2, to_hit=4, mw_shots=2, mw_to_hit=3, war_engines=2, damage_capacity=1, armour=4, reinforced=True),
+     dict(shots=2, to_hit=4, count=2, capacity=1, shields=0, armour=4, reinforced=True, mw_shots=2, mw_to_hit=3)),
+    (dict(shots=3, to_hit=2, weapon=Ability.MACRO, war_engines=1, damage_capacity=2, shields=1, armour=4,
+          reinforced=True, critical="damage"),
+     dict(shots=3, to_hit=2, count=1, capacity=2, shields=1, armour=4, reinforced=True, weapon="macro",
+          critical="damage")),
+]
+
+
+@pytest.mark.parametrize("fields, walked", CASES, ids=[str(i) for i in range(len(CASES))])
+def test_the_exact_twin_is_the_walk_of_every_die(fields, walked):
+    attack = EpicShoot(**fields)
+    joint = walk(**walked)
+    exact = attack.exact(fractions=True)
+    for index, name in enumerate(("hits", "kills", "damage", "shields")):
+        assert trimmed(exact[name]) == trimmed(marginal(joint, index)), name
+
+
+def test_the_warhound_worked_example():
+    """Four Plasma Blastgun shots at MW2+ at a Warhound (DC 3, two void shields, armour 5+ reinforced):
+    the shields stop the first two hits; each later hit is saved on a 5+, without the re-roll."""
+    exact = EpicShoot(shots=4, to_hit=2, weapon="macro", war_engines=1, damage_capacity=3, shields=2, armour=5,
+                      reinforced=True).exact(fractions=True)
+    hit = F(5, 6)
+    assert list(exact["kills"]) == [1]  # two hits past the shields cannot reach DC 3
+    assert exact["damage"][2] == hit**4 * F(2, 3) ** 2
+    assert exact["damage"][1] == hit**3 * (1 - hit) * 4 * F(2, 3) + hit**4 * 2 * F(2, 3) * F(1, 3)
+    assert exact["shields"][2] == 1 - (1 - hit) ** 4 - 4 * hit * (1 - hit) ** 3
+    # blast markers: 1 for coming under fire + 1 per point of damage; broken at 3 (DC 3, no other units)
+    assert exact["broken"][1] == exact["damage"][2]
+
+
+@pytest.mark.parametrize("attack", [
+    EpicShoot(shots=7, to_hit=5, war_engines=1, damage_capacity=8, shields=6, armour=4, reinforced=True),
+    EpicShoot(shots=13, to_hit=2, weapon="macro", war_engines=1, damage_capacity=8, shields=6, armour=4),
+    Barrage(bp=6, war_engines=1, damage_capacity=8, shields=6, armour=4),  # 4 attacks under the centre
+])
+def test_fire_that_cannot_reach_the_capacity_past_the_shields_never_destroys(attack):
+    assert list(attack.exact(fractions=True)["kills"]) == [1]
+
+
+def test_fourteen_macro_hits_can_destroy_a_warlord():
+    exact = EpicShoot(shots=14, to_hit=2, weapon="macro", war_engines=1, damage_capacity=8, shields=6,
+                      armour=4).exact(fractions=True)
+    assert exact["kills"][1] == F(5, 6) ** 14  # every shot must hit: 6 shields, then 8 unsaved hits
+
+
+def test_critical_hits_follow_the_datasheet():
+    """One failed save on a DC 3 war engine: a 6 on the critical roll destroys it, or does one more
+    point which rolls again, or (the rulebook's default) changes nothing now."""
+    fields = dict(shots=1, to_hit=2, weapon="titan-killer", war_engines=1, damage_capacity=3, armour=4)
+    hit = F(5, 6)
+    destroyed = EpicShoot(critical="destroyed", **fields).exact(fractions=True)
+    assert destroyed["kills"][1] == hit * SIXTH
+    assert destroyed["damage"][3] == hit * SIXTH and destroyed["blast_markers"][1 + 3] == hit * SIXTH
+    damage = EpicShoot(critical="damage", **fields).exact(fractions=True)
+    assert damage["kills"][1] == hit * SIXTH**2 and damage["damage"][2] == hit * SIXTH * 5 * SIXTH
+    none = EpicShoot(**fields).exact(fractions=True)
+    assert list(none["kills"]) == [1] and none["damage"][1] == hit
+
+
+def test_a_barrage_attacks_a_war_engine_under_the_centre_half_its_capacity_times():
+    """3 BP: one template, on one of two Baneblades (DC 3): ⌈3/2⌉ = 2 attacks on the AT column (5+)."""
+    attack = Barrage(bp=3, war_engines=2, damage_capacity=3, armour=4)
+    assert (attack.centred, attack.attacks_each) == (1, 2)
+    exact = attack.exact(fractions=True)
+    unsaved = F(1, 3) * F(1, 2)
+    assert exact["damage"][2] == unsaved**2 and list(exact["kills"]) == [1]
+    # 8 BP: three templates (1 + 2 extra) on three war engines; one extra blast marker (§2.5)
+    big = Barrage(bp=8, war_engines=3, damage_capacity=1, armour=4).exact(fractions=True)
+    assert big["kills"][3] == (F(1, 3) * F(1, 2)) ** 3  # each: hit on 5+, then the 4+ save fails
+    assert big["blast_markers"][1 + 1] == (1 - F(1, 6)) ** 3  # under fire + the table's extra one, no damage
+
+
+def test_the_break_point_is_the_capacity_left_plus_the_other_units():
+    """2 war engines of DC 2 and 3 other units: broken at 2 × standing + 3 markers (3.2.4)."""
+    exact = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=2, damage_capacity=2,
+                      armour=4, units=3).exact(fractions=True)
+    # a hit destroys one war engine: 1 + 2 markers against 2 + 3 left: not broken
+    assert exact["broken"][1] == 0
+    alone = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=1, damage_capacity=2,
+                      armour=4, blast_markers=1).exact(fractions=True)
+    assert alone["broken"][1] == 1  # 2 markers reach DC 2; destroyed, it is gone
+
+
+@pytest.mark.parametrize("fields, name, words", [
+    (dict(damage_capacity=3), "damage_capacity", "only applies with --war-engines"),
+    (dict(shields=2), "shields", "only applies with --war-engines"),
+    (dict(critical="damage"), "critical", "only applies with --war-engines"),
+    (dict(war_engines=1), "damage_capacity", "is needed with --war-engines"),
+    (dict(war_engines=1, damage_capacity=21), "damage_capacity", "1 to 20"),
+    (dict(war_engines=21, damage_capacity=2), "war_engines", "0 to 20"),
+    (dict(war_engines=1, damage_capacity=2, cover_save=4), "cover_save", "no infantry cover save"),
+    (dict(war_engines=1, damage_capacity=2, vehicles=1), "vehicles", "the war engines are the target"),
+    (dict(war_engines=1, damage_capacity=2, critical="maybe"), "critical", "none, damage, destroyed"),
+    (dict(tk_damage="d3"), "tk_damage", "only applies with --weapon titan-killer"),
+    (dict(weapon="titan-killer", tk_damage="5d6"), "tk_damage", "at most 3 dice"),
+    (dict(war_engines=7, damage_capacity=1, mw_shots=1, mw_to_hit=2), "war_engines", "at most 6 war engines"),
+])
+def test_war_engine_refusals(fields, name, words):
+    base = dict(shots=2, to_hit=4, armour=4)
+    base.setdefault("units", None if "war_engines" in fields else 2)
+    with pytest.raises(InputError) as error:
+        EpicShoot(**{**base, **fields})
+    assert error.value.name == name and words in error.value.allowed
+
+
+def test_units_are_needed_without_war_engines():
+    with pytest.raises(InputError) as error:
+        EpicShoot(shots=2, to_hit=4, armour=4)
+    assert (error.value.name, error.value.allowed) == ("units", "is required: the units the attack can reach, 1 to "
+                                                                "100 (or --war-engines W)")
+    with pytest.raises(InputError, match="does not apply to war engines"):
+        Barrage(bp=3, war_engines=1, damage_capacity=2, armour=4, per_template=2)
+
+
+def test_the_command_line_shoots_a_titan(capsys):
+    data = exact_json(capsys, "epic", "shoot", "--shots", "4", "--to-hit", "2+", "--weapon", "macro",
+                      "--war-engines", "1", "--damage-capacity", "3", "--shields", "2", "--armour", "5+",
+                      "--reinforced")
+    assert list(data["outcomes"]) == ["kills", "damage", "shields", "hits", "blast_markers", "broken"]
+    assert data["outcomes"]["damage"]["pmf"][2] == pytest.approx(625 / 2916, abs=1e-12)
+    assert_refused(capsys, "epic", "shoot", "--shots", "4", "--to-hit", "2+", "--armour", "5+",
+                   "--damage-capacity", "3", "--units", "1", mentions=("--damage-capacity", "--war-engines W"))
+    assert_refused(capsys, "epic", "barrage", "--bp", "3", "--armour", "4+", "--war-engines", "1",
+                   "--damage-capacity", "3", "--critical", "boom",
+                   mentions=("--critical", "boom", "none, damage, destroyed"))
