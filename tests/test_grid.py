@@ -235,9 +235,10 @@ def test_a_setting_no_cell_has_is_refused_naming_the_fields_there_are(grid):
     attacks = [p.attack for p in grid.pairs]  # Epic shooting attacks, and None where a weapon cannot hurt
     assert _refusal(lambda: check_settings([("luck", 3)], attacks)) == (
         "set", "luck=3", "no attack in this grid has luck; they have armour, at_shots, at_to_hit, blast_markers, "
-        "cover_save, crossfire, disrupt, firing_units, formation, ignore_cover, in_cover, invulnerable, modifier, "
-        "mw_shots, mw_to_hit, reinforced, shots, sniper, suppressed, to_hit, units, vehicle_armour, "
-        "vehicle_reinforced, vehicles, volley, weapon")
+        "cover_save, critical, crossfire, damage_capacity, disrupt, firing_units, formation, ignore_cover, in_cover, "
+        "invulnerable, modifier, mw_shots, mw_to_hit, reinforced, shields, shots, sniper, suppressed, "
+        "thick_rear_armour, tk_damage, to_hit, units, vehicle_armour, vehicle_reinforced, vehicles, volley, "
+        "war_engines, weapon")
 
 
 def test_grid_rows_carry_p_kill_points_and_per_100_points_with_their_errors():

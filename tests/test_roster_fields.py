@@ -6,6 +6,7 @@ expected value is worked out by hand from docs/rules.md in Fractions.
 """
 
 import shlex
+from dataclasses import replace
 from fractions import Fraction as F
 from math import comb
 
@@ -34,6 +35,8 @@ LINE = 'soldier = ["2/1", "2/1", "2/1", "2/1"]'
 EPIC_A = 'points = 100\nkind = "infantry"\nunits = 1\narmour = "4+"'
 EPIC_T = 'kind = "infantry"\nunits = 1\narmour = "4+"'
 SHOT = 'ap = "4+"'
+MIXED = 'kind = "infantry"\nunits = 1\narmour = "4+"\nvehicles = 1\nvehicle_armour = "5+"'
+ENGINE = 'kind = "war-engine"\nunits = 1\narmour = "4+"\ndamage_capacity = 1'
 T9A_A = "points = 100\nmodels = 1\noffensive = 4\ndefensive = 4\nstrength = 4\nresilience = 4"
 T9A_T = "models = 1\noffensive = 4\ndefensive = 4\nstrength = 4\nresilience = 4"
 T9A_FIVE = T9A_T.replace("models = 1", "models = 5")  # health lost is capped at models × health
@@ -143,6 +146,57 @@ CASES = [
     ("epic macro-weapon barrage", "epic", {"special", "bp"}, EPIC_A, 'bp = 3\nspecial = ["macro"]',
      'kind = "infantry"\nunits = 2\narmour = "4+"', "mean", 2 * F(1, 2)),
     ("epic points: per 100 points", "epic", {"points"}, EPIC_A, SHOT, EPIC_T, "per_100_points", F(1, 4) * 100 / 100),
+    # crossfire makes saves -1 (docs/rules.md §2.2) unless the target has thick rear armour
+    ("epic crossfire: save at -1", "epic", {"thick_rear_armour"}, EPIC_A, SHOT, EPIC_T, "mean in crossfire",
+     F(1, 2) * F(2, 3)),
+    ("epic thick rear armour: crossfire's -1 ignored", "epic", {"thick_rear_armour"}, EPIC_A, SHOT,
+     EPIC_T + "\nthick_rear_armour = true", "mean in crossfire", F(1, 2) * F(1, 2)),
+    # a mixed formation (§2.3): AP fire at its infantry, AT fire at its vehicles, either at the part in front
+    ("epic mixed: AP at the infantry", "epic", {"vehicles", "vehicle_armour"}, EPIC_A, SHOT, MIXED, "mean",
+     F(1, 2) * F(1, 2)),
+    ("epic mixed: AT at the vehicles", "epic", {"vehicles", "vehicle_armour"}, EPIC_A, 'at = "5+"', MIXED, "mean",
+     F(1, 3) * F(2, 3)),
+    ("epic mixed: reinforced vehicles", "epic", {"vehicle_reinforced"}, EPIC_A, 'at = "5+"',
+     MIXED + "\nvehicle_reinforced = true", "mean", F(1, 3) * F(2, 3) * F(2, 3)),
+    ("epic mixed: AP and AT, infantry in front", "epic", {"front"}, EPIC_A, 'ap = "4+"\nat = "6+"', MIXED, "mean",
+     F(1, 2) * F(1, 2)),
+    ("epic mixed: AP and AT, vehicles in front", "epic", {"front"}, EPIC_A, 'ap = "4+"\nat = "6+"',
+     MIXED + '\nfront = "vehicles"', "mean", F(1, 6) * F(2, 3)),
+    ("epic mixed: a macro-weapon at the vehicles in front", "epic", {"front", "mw"}, EPIC_A, 'mw = "3+"',
+     MIXED + '\nfront = "vehicles"', "mean", F(2, 3)),
+    ("epic mixed: a barrage at the infantry in front", "epic", {"front", "bp"}, EPIC_A, "bp = 3", MIXED, "mean",
+     F(1, 2) * F(1, 2)),
+    # war engines (§2.8): AT or MW hits, shields first, damage capacity, critical hits, titan killers
+    ("epic war engine: AP cannot hurt it", "epic", {"kind"}, EPIC_A, SHOT, ENGINE, "none", None),
+    ("epic war engine of DC 1", "epic", {"damage_capacity"}, EPIC_A, 'at = "4+"', ENGINE, "mean",
+     F(1, 2) * F(1, 2)),
+    ("epic a void shield stops the one hit", "epic", {"shields"}, EPIC_A, 'at = "4+"', ENGINE + "\nshields = 1",
+     "mean", F(0)),
+    ("epic a void shield, then a saved hit", "epic", {"shields"}, EPIC_A, 'at = "4+"\nshots = 2',
+     ENGINE + "\nshields = 1", "mean", F(1, 4) * F(1, 2)),
+    ("epic DC 2 takes two failed saves", "epic", {"damage_capacity"}, EPIC_A, 'at = "4+"\nshots = 2',
+     ENGINE.replace("damage_capacity = 1", "damage_capacity = 2"), "mean", F(1, 4) ** 2),
+    ("epic critical hit: destroyed", "epic", {"critical"}, EPIC_A, 'at = "4+"',
+     ENGINE.replace("damage_capacity = 1", "damage_capacity = 3") + '\ncritical = "destroyed"', "mean",
+     F(1, 4) * F(1, 6)),
+    ("epic critical hit: one more point, twice", "epic", {"critical"}, EPIC_A, 'at = "4+"',
+     ENGINE.replace("damage_capacity = 1", "damage_capacity = 3") + '\ncritical = "damage"', "mean",
+     F(1, 4) * F(1, 6) ** 2),
+    ("epic titan killer D3 against DC 2", "epic", {"tk_damage", "special"}, EPIC_A,
+     'mw = "2+"\nspecial = ["titan-killer"]\ntk_damage = "d3"',
+     ENGINE.replace("damage_capacity = 1", "damage_capacity = 2"), "mean", F(5, 6) * F(2, 3)),
+    ("epic titan killer of 1 against DC 2", "epic", {"special"}, EPIC_A, 'mw = "2+"\nspecial = ["titan-killer"]',
+     ENGINE.replace("damage_capacity = 1", "damage_capacity = 2"), "mean", F(0)),
+    ("epic a war engine alone breaks at its DC", "epic", {"kind"}, EPIC_A, 'at = "4+"', ENGINE, "broken", F(1)),
+    ("epic other units count toward breaking", "epic", {"other_units"}, EPIC_A, 'at = "4+"',
+     ENGINE + "\nother_units = 2", "broken", F(1, 4)),
+    # a weapon's other mode is never fired with it (docs/rules.md §4.1): grid --together fires the rest
+    ("epic two weapons fired together", "epic", {"shots"}, EPIC_A, SHOT + '\n\n[[unit.weapon]]\nname = "V"\n' + SHOT,
+     EPIC_T, "together", 1 - F(3, 4) ** 2),
+    ("epic a weapon's other mode is not fired with it", "epic", {"alternative"}, EPIC_A,
+     SHOT + '\n\n[[unit.weapon]]\nname = "V"\n' + SHOT + '\nalternative = "W"', EPIC_T, "together", None),
+    ("epic an aircraft is no target", "epic", {"kind"}, EPIC_A, 'at = "4+"',
+     'kind = "aircraft"\nunits = 1\narmour = "6+"', "none", None),
     # --- The 9th Age (docs/rules.md §3): one attack at one model, E[health lost] = hit × wound × unsaved ...
     ("t9a one attack", "t9a", {"attacks", "offensive", "defensive", "strength", "resilience", "models"}, T9A_A,
      "attacks = 1", T9A_T, "mean", F(1, 4)),
@@ -198,6 +252,18 @@ CASES = [
     ("t9a re-rolled wounds", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["reroll-wounds"]', T9A_T,
      "mean", F(1, 2) * F(3, 4)),
     ("t9a points: per 100 points", "t9a", {"points"}, T9A_A, "attacks = 1", T9A_T, "per_100_points", F(1, 4)),
+    ("t9a a mount's own Offensive Skill", "t9a", {"offensive"}, T9A_A, "attacks = 1\noffensive = 8", T9A_T, "mean",
+     F(5, 6) * F(1, 2)),
+    ("t9a Parry: Defensive Skill +1", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"),
+     "attacks = 1", T9A_T + "\nparry = true", "mean", F(1, 2) * F(1, 2)),
+    ("t9a no Parry", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"), "attacks = 1", T9A_T, "mean",
+     F(2, 3) * F(1, 2)),
+    ("t9a Distracting: -1 to hit in melee", "t9a", {"distracting"}, T9A_A, "attacks = 1",
+     T9A_T + "\ndistracting = true", "mean", F(1, 3) * F(1, 2)),
+    ("t9a Distracting does not add to another -1", "t9a", {"distracting", "modifier"}, T9A_A,
+     "attacks = 1\nmodifier = -1", T9A_T + "\ndistracting = true", "mean", F(1, 3) * F(1, 2)),
+    ("t9a Hard Target: -1 to hit when shot at", "t9a", {"hard_target"}, T9A_A,
+     'kind = "shooting"\nattacks = 1\naim = "4+"', T9A_T + "\nhard_target = 1", "mean", F(1, 3) * F(1, 2)),
 ]
 
 REFUSED = [
@@ -206,10 +272,29 @@ REFUSED = [
     ("dust", DUST_A, LINE + '\nrange = "far"', DUST_T, "range"),
     ("epic", EPIC_A, "bp = 3\nshots = 2", EPIC_T, "shots"),
     ("epic", EPIC_A, SHOT + '\nspecial = ["macro"]', EPIC_T, "special"),
+    ("epic", EPIC_A, 'at = "4+"\ntk_damage = "d3"', EPIC_T, "tk_damage"),
+    ("epic", EPIC_A, SHOT + '\nalternative = "Gun"', EPIC_T, "alternative"),
+    ("epic", EPIC_A, SHOT, 'kind = "war-engine"\nunits = 1\narmour = "4+"', "damage_capacity"),
+    ("epic", EPIC_A, SHOT, EPIC_T + "\nshields = 2", "shields"),
+    ("epic", EPIC_A, SHOT, EPIC_T + '\ncritical = "destroyed"', "critical"),
+    ("epic", EPIC_A, SHOT, EPIC_T + "\nother_units = 2", "other_units"),
+    ("epic", EPIC_A, SHOT, 'kind = "armoured-vehicle"\nunits = 1\narmour = "4+"\nvehicles = 1', "vehicles"),
+    ("epic", EPIC_A, SHOT, EPIC_T + '\nvehicle_armour = "4+"', "vehicle_armour"),
+    ("epic", EPIC_A, SHOT, EPIC_T + '\nfront = "vehicles"', "front"),
+    ("epic", EPIC_A, SHOT, MIXED.replace('vehicle_armour = "5+"', 'vehicle_armour = "none"')
+     + "\nvehicle_reinforced = true", "vehicle_reinforced"),
+    ("t9a", T9A_A, 'kind = "shooting"\nattacks = 1\naim = "4+"\noffensive = 5', T9A_T, "offensive"),
     ("t9a", T9A_A, 'attacks = 1\nstrength = 3\nattributes = ["toxic"]', T9A_T, "strength"),
     ("t9a", T9A_A, 'attacks = 1\nap = 2\nattributes = ["toxic"]', T9A_T, "ap"),
     ("t9a", T9A_A, 'attacks = 1\naim = "4+"', T9A_T, "aim"),
 ]
+
+
+def together(game: str, attacker: str, weapon: str, target: str) -> F | None:
+    """The mean of every weapon of "A" fired together at "T" (None when there is nothing to combine)."""
+    loaded = games.parse_roster(roster(game, attacker, weapon, target), "case.toml")
+    attack = loaded.game.together(loaded.unit("A"), loaded.unit("T"))
+    return None if attack is None else pmf.mean(attack.exact(fractions=True)[attack.outcomes[0]])
 
 
 def cell(game: str, attacker: str, weapon: str, target: str):
@@ -232,6 +317,8 @@ def measure(statistic: str, loaded, pair) -> F | None:
         return sum(main[loaded.game.kill_threshold(pair.target, pair.attack):], F(0))
     if statistic == "per_100_points":
         return pmf.mean(main) * 100 / pair.attacker.points
+    if statistic == "mean in crossfire":
+        return pmf.mean(replace(pair.attack, crossfire=True).exact(fractions=True)[pair.attack.outcomes[0]])
     return pmf.mean(exact[statistic])
 
 
@@ -239,6 +326,9 @@ def measure(statistic: str, loaded, pair) -> F | None:
                          ids=[case[0] for case in CASES])
 def test_a_field_changes_the_cell_as_the_rules_say(name, game, fields, attacker, weapon, target, statistic,
                                                    expected):
+    if statistic == "together":
+        assert together(game, attacker, weapon, target) == expected
+        return
     loaded, pair = cell(game, attacker, weapon, target)
     assert measure(statistic, loaded, pair) == expected
 
@@ -277,7 +367,7 @@ def test_the_table_shows_what_the_cell_computes():
 def every_cell():
     """Every cell of the bundled rosters and of the field cases, as (label, query, exact pmfs)."""
     rosters = [games.load_roster(None, game) for game in games.GAMES]
-    rosters += [games.parse_roster(roster(case[1], *case[3:6]), case[0]) for case in CASES]
+    rosters += [games.parse_roster(roster(case[1], *case[3:6]), case[0]) for case in CASES if case[6] != "together"]
     cells = []
     for loaded in rosters:
         for pair in matchups(loaded.game, loaded.units, loaded.units):

@@ -11,29 +11,45 @@ puts a formation without a cover save (vehicles) in cover.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from ..roster import Field, Game, Schema, Unit, Weapon
-from .attacks import Barrage
+from .attacks import UNITS_PER_TEMPLATE, Barrage
 from .saves import Ability
 from .shooting import EpicShoot, Volley
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
-KINDS = ("infantry", "light-vehicle", "armoured-vehicle")
+KINDS = ("infantry", "light-vehicle", "armoured-vehicle", "war-engine", "aircraft", "spacecraft")
+OFF_TABLE = ("aircraft", "spacecraft")  # no target of a ground attack: anti-aircraft fire is not modelled
 
 SCHEMA = Schema(
     unit={
         "name": Field("text", "the formation's name", required=True),
         "points": Field("int", "the formation's points", low=0, high=100_000),
-        "kind": Field("text", "infantry, light-vehicle or armoured-vehicle: AP or AT fire", required=True,
-                      choices=KINDS),
-        "units": Field("int", "units in the formation", required=True, low=1, high=100),
+        "kind": Field("text", "infantry, light-vehicle, armoured-vehicle or war-engine (aircraft and spacecraft are "
+                              "no target of ground fire)", required=True, choices=KINDS),
+        "units": Field("int", "units in the formation (with vehicles: its infantry; war-engine: its war engines)",
+                       required=True, low=1, high=100),
         "armour": Field("save", "armour save", required=True, low=2, high=6),
         "cover_save": Field("roll", "infantry cover save where it stands (none when open)", low=2, high=6),
         "in_cover": Field("bool", "in cover: -1 to hit (default: true when it has a cover_save)"),
         "reinforced": Field("bool", "reinforced armour", default=False),
         "invulnerable": Field("bool", "invulnerable save", default=False),
+        "thick_rear_armour": Field("bool", "thick rear armour: crossfire's -1 to saves does not apply", default=False),
+        "vehicles": Field("int", "a mixed formation's armoured vehicles beside its infantry: AP fire hits the "
+                                 "infantry, AT fire the vehicles (docs/rules.md §2.3)", low=0, high=100, default=0),
+        "vehicle_armour": Field("save", "the vehicles' armour save", low=2, high=6),
+        "vehicle_reinforced": Field("bool", "the vehicles have reinforced armour", default=False),
+        "front": Field("text", "which part of a mixed formation is in front: a weapon with both AP and AT fires at "
+                               "it, a macro-weapon or barrage hits it", choices=("infantry", "vehicles"),
+                       default="infantry"),
+        "damage_capacity": Field("int", "each war engine's damage capacity (kind war-engine)", low=1, high=20),
+        "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
+        "critical": Field("text", "what a war engine's critical hit does during the attack", choices=(
+            "none", "damage", "destroyed"), default="none"),
+        "other_units": Field("int", "a war-engine formation's other units: they count toward breaking; attacks aim "
+                                    "at the war engines (docs/rules.md §2.8)", low=0, high=100, default=0),
     },
     weapon={
         "name": Field("text", "the weapon's name", required=True),
@@ -44,6 +60,8 @@ SCHEMA = Schema(
         "mw": Field("roll", "macro-weapon to-hit value (against any target)", low=2, high=6),
         "bp": Field("int", "barrage points (a barrage instead of shots)", low=1, high=18),
         "special": Field("list", "special abilities (macro: a macro-weapon barrage)", choices=SPECIALS, default=()),
+        "tk_damage": Field("dice", "a titan killer's damage against a war engine (d3, d6, d3+1; default 1)"),
+        "alternative": Field("text", "the weapon whose other mode this is: never fired together with it"),
     },
 )
 
@@ -59,8 +77,27 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
             return "shots", f"{weapon.name!r}: a barrage rolls once per unit under its templates, not per shot"
         if weapon["bp"] is None and "macro" in weapon["special"]:
             return "special", f"{weapon.name!r}: 'macro' marks a macro-weapon barrage; shots take mw = \"X+\""
+        if weapon["tk_damage"] is not None and "titan-killer" not in weapon["special"]:
+            return "tk_damage", f"{weapon.name!r}: a titan killer's damage needs special = [\"titan-killer\"]"
+        if weapon["alternative"] is not None and weapon["alternative"].casefold() not in {
+                other.name.casefold() for other in unit.weapons if other is not weapon}:
+            return "alternative", f"{weapon.name!r}: no weapon {weapon['alternative']!r} in this unit"
     if unit["reinforced"] and unit["armour"] is None:
         return "reinforced", "reinforced armour needs an armour save"
+    engine = unit["kind"] == "war-engine"
+    if engine and unit["damage_capacity"] is None:
+        return "damage_capacity", "a war-engine formation needs each war engine's damage capacity"
+    for name, default in (("damage_capacity", None), ("shields", 0), ("critical", "none"), ("other_units", 0)):
+        if not engine and unit[name] != default:
+            return name, "only applies to kind = \"war-engine\""
+    if unit["vehicles"] and unit["kind"] != "infantry":
+        return "vehicles", "a mixed formation's vehicles are beside its infantry: kind = \"infantry\""
+    if not unit["vehicles"]:
+        for name, default in (("vehicle_armour", None), ("vehicle_reinforced", False), ("front", "infantry")):
+            if unit[name] != default:
+                return name, "only applies with vehicles (a mixed formation)"
+    if unit["vehicle_reinforced"] and unit["vehicle_armour"] is None:
+        return "vehicle_reinforced", "reinforced armour needs an armour save"
     return None
 
 
@@ -69,13 +106,13 @@ def in_cover(target: Unit) -> bool:
     return target["in_cover"] if target["in_cover"] is not None else target["cover_save"] is not None
 
 
-def _to_hit(weapon: Weapon, target: Unit) -> tuple[int | None, Ability]:
-    """The to-hit value against this target and the ability it fires with."""
+def _to_hit(weapon: Weapon, kind: str) -> tuple[int | None, Ability]:
+    """The to-hit value against a target of this kind and the ability it fires with (AP fire hits
+    infantry, AT fire armoured vehicles and war engines, either light vehicles; a macro-weapon anything)."""
     if weapon["mw"] is not None:
         return weapon["mw"], Ability.MACRO
     ap, at = weapon["ap"], weapon["at"]
-    kind = target["kind"]
-    choices = [ap] if kind == "infantry" else [at] if kind == "armoured-vehicle" else [ap, at]
+    choices = [ap] if kind == "infantry" else [at] if kind in ("armoured-vehicle", "war-engine") else [ap, at]
     usable = [value for value in choices if value is not None]
     return (min(usable) if usable else None), Ability.NORMAL
 
@@ -85,61 +122,138 @@ def _ability(weapon: Weapon) -> Ability | None:
     return Ability.TITAN_KILLER if "titan-killer" in special else Ability.LANCE if "lance" in special else None
 
 
+def _front(target: Unit) -> dict:
+    """The part of a mixed formation in front: its units, kind and defence."""
+    if target["front"] == "vehicles":
+        return dict(units=target["vehicles"], kind="armoured-vehicle", armour=target["vehicle_armour"],
+                    reinforced=target["vehicle_reinforced"], cover_save=None, invulnerable=False, in_cover=False)
+    return dict(units=target["units"], kind="infantry", armour=target["armour"], reinforced=target["reinforced"],
+                cover_save=target["cover_save"], invulnerable=target["invulnerable"], in_cover=in_cover(target))
+
+
 def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     """The attack `weapon` makes on `target`, or None when it cannot hurt it."""
+    kind = target["kind"]
+    if kind in OFF_TABLE:
+        return None
     special = set(weapon["special"])
     ability = _ability(weapon)
     defence = dict(
         armour=target["armour"], cover_save=target["cover_save"], in_cover=in_cover(target),
         reinforced=target["reinforced"], invulnerable=target["invulnerable"], disrupt="disrupt" in special,
         ignore_cover="ignore-cover" in special, sniper="sniper" in special,
+        thick_rear_armour=target["thick_rear_armour"],
     )
+    if ability is Ability.TITAN_KILLER and weapon["tk_damage"] not in (None, "1"):
+        defence["tk_damage"] = weapon["tk_damage"]
+    barrage_ability = Ability.MACRO if "macro" in special else ability or Ability.NORMAL
+    if kind == "war-engine":  # docs/rules.md §2.8: the attack aims at the war engines
+        defence.update(war_engines=target["units"], damage_capacity=target["damage_capacity"],
+                       shields=target["shields"], critical=target["critical"], cover_save=None)
+        if weapon["bp"] is not None:
+            return Barrage(bp=weapon["bp"], units=target["other_units"] or None, weapon=barrage_ability, **defence)
+        to_hit, fired = _to_hit(weapon, kind)
+        if to_hit is None:
+            return None
+        return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=target["other_units"],
+                         weapon=ability or fired, **defence)
+    if target["vehicles"]:
+        return _mixed(weapon, target, defence, ability, barrage_ability)
     if weapon["bp"] is not None:
-        barrage_ability = Ability.MACRO if "macro" in special else ability or Ability.NORMAL
-        return Barrage(bp=weapon["bp"], formation=target["units"], at=target["kind"] == "armoured-vehicle",
+        return Barrage(bp=weapon["bp"], formation=target["units"], at=kind == "armoured-vehicle",
                        weapon=barrage_ability, **defence)
-    to_hit, fired = _to_hit(weapon, target)
+    to_hit, fired = _to_hit(weapon, kind)
     if to_hit is None:
         return None
     return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=target["units"], weapon=ability or fired,
                      **defence)
 
 
+def _mixed(weapon: Weapon, target: Unit, defence: dict, ability: Ability | None, barrage_ability: Ability):
+    """A weapon at a mixed formation (docs/rules.md §2.3): AP fire at the infantry, AT fire at the vehicles,
+    a weapon with both at the part in front; a barrage or macro-weapon at the part in front."""
+    total = target["units"] + target["vehicles"]
+    front = _front(target)
+    part = {**defence, **{key: value for key, value in front.items() if key not in ("units", "kind")}}
+    if weapon["bp"] is not None:
+        from .attacks import barrage_row
+
+        under = min(front["units"], UNITS_PER_TEMPLATE * (1 + barrage_row(weapon["bp"]).extra_templates))
+        return Barrage(bp=weapon["bp"], units=under, formation=total, at=front["kind"] == "armoured-vehicle",
+                       weapon=barrage_ability, **part)
+    to_hit, fired = _to_hit(weapon, front["kind"])
+    if fired is Ability.MACRO or ability is Ability.TITAN_KILLER:
+        return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=front["units"], formation=total,
+                         weapon=ability or fired, **part)
+    shots = weapon["shots"] or 1
+    ap, at = weapon["ap"], weapon["at"]
+    mixed = dict(units=target["units"], vehicles=target["vehicles"], vehicle_armour=target["vehicle_armour"],
+                 vehicle_reinforced=target["vehicle_reinforced"], weapon=ability or Ability.NORMAL, **defence)
+    if ap is not None and (at is None or target["front"] == "infantry"):
+        return EpicShoot(shots=shots, to_hit=ap, **mixed)
+    if at is not None:
+        return EpicShoot(shots=0, to_hit=at, at_shots=shots, at_to_hit=at, **mixed)
+    return None
+
+
+FIRE = ("shots", "to_hit", "weapon", "mw_shots", "mw_to_hit", "at_shots", "at_to_hit", "volley")
+
+
 def together(attacker: Unit, target: Unit) -> EpicShoot | None:
-    """Every shooting weapon of the formation fired as one attack (docs/rules.md §2.3): the
-    normal volleys first, then the macro-weapon volleys onto the units left. None when there is
-    nothing to combine: fewer than two weapons that can hurt the target, no normal fire, or
-    weapons whose special abilities differ (an attack has one set)."""
-    shooting = [weapon for weapon in attacker.weapons if weapon["bp"] is None]
+    """Every shooting weapon of the formation fired as one attack (docs/rules.md §2.3): the normal
+    volleys first, then the macro-weapon volleys onto the units left (AT volleys at a mixed
+    formation's vehicles). A weapon's other mode (`alternative`) is not fired with it. None when
+    there is nothing to combine: fewer than two weapons that can hurt the target, or weapons whose
+    special abilities, or attacks on the target, differ (an attack has one set)."""
+    shooting = [weapon for weapon in attacker.weapons if weapon["bp"] is None and weapon["alternative"] is None]
     if len({frozenset(weapon["special"]) for weapon in shooting}) != 1:
         return None
-    normal, macro = [], []
-    for weapon in shooting:
-        to_hit, fired = _to_hit(weapon, target)
-        if to_hit is not None:
-            (macro if fired is Ability.MACRO else normal).append(Volley(weapon["shots"] or 1, to_hit, fired is Ability.MACRO))
-    if len(normal) + len(macro) < 2 or not normal:
+    attacks = [attack for weapon in shooting if (attack := matchup(attacker, weapon, target)) is not None]
+    if len(attacks) < 2:
         return None
-    first, rest = normal[0], normal[1:]
-    mw = dict(mw_shots=macro[0].shots, mw_to_hit=macro[0].to_hit) if macro else {}
-    template = next(attack for weapon in shooting if (attack := matchup(attacker, weapon, target)) is not None)
-    return replace(template, shots=first.shots, to_hit=first.to_hit, weapon=_ability(shooting[0]) or Ability.NORMAL,
-                   volley=tuple(rest + macro[1:]), **mw)
+    shared = [{field.name: getattr(attack, field.name) for field in fields(attack) if field.name not in FIRE}
+              for attack in attacks]
+    abilities = {attack.weapon for attack in attacks if attack.weapon is not Ability.MACRO}
+    if any(fields != shared[0] for fields in shared) or len(abilities) > 1:
+        return None
+    volleys = [volley for attack in attacks for volley in attack.fire]
+    normal = [v for v in volleys if not v.macro and not v.anti_tank]
+    macro = [v for v in volleys if v.macro]
+    anti_tank = [v for v in volleys if v.anti_tank]
+    ability = next(iter(abilities), Ability.NORMAL)
+    if not normal and not anti_tank:  # macro-weapons only: the first is --shots with --weapon macro
+        return replace(attacks[0], shots=macro[0].shots, to_hit=macro[0].to_hit, weapon=Ability.MACRO, mw_shots=0,
+                       mw_to_hit=None, at_shots=0, at_to_hit=None, volley=tuple(macro[1:]))
+    first = normal[0] if normal else Volley(0, anti_tank[0].to_hit)
+    extra = dict(mw_shots=macro[0].shots, mw_to_hit=macro[0].to_hit) if macro else dict(mw_shots=0, mw_to_hit=None)
+    extra.update(at_shots=anti_tank[0].shots, at_to_hit=anti_tank[0].to_hit) if anti_tank else \
+        extra.update(at_shots=0, at_to_hit=None)
+    return replace(attacks[0], shots=first.shots, to_hit=first.to_hit, weapon=ability,
+                   volley=tuple(normal[1:] + macro[1:] + anti_tank[1:]), **extra)
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
-    """Kills that destroy the whole target formation."""
-    return target["units"]
+    """Kills that destroy the whole target formation (every war engine of a war-engine formation)."""
+    return target["units"] + target["vehicles"]
 
 
 def describe_unit(unit: Unit) -> str:
     armour = "none" if unit["armour"] is None else f"{unit['armour']}+"
-    extras = [word for word in ("reinforced", "invulnerable") if unit[word]]
+    extras = [word.replace("_", " ") for word in ("reinforced", "invulnerable", "thick_rear_armour") if unit[word]]
     if unit["cover_save"] is not None:
         extras.append(f"cover save {unit['cover_save']}+")
     if in_cover(unit):
         extras.append("in cover")
-    return f"{unit['kind']}, {unit['units']} units, armour {armour}" + (f" ({', '.join(extras)})" if extras else "")
+    if unit["kind"] == "war-engine":
+        extras += [f"DC {unit['damage_capacity']}", f"{unit['shields']} shields", f"critical {unit['critical']}"]
+        if unit["other_units"]:
+            extras.append(f"{unit['other_units']} other units")
+    words = f"{unit['kind']}, {unit['units']} units, armour {armour}"
+    if unit["vehicles"]:
+        vehicle = "none" if unit["vehicle_armour"] is None else f"{unit['vehicle_armour']}+"
+        words += (f", {unit['vehicles']} vehicles, armour {vehicle}" + (" reinforced" if unit["vehicle_reinforced"]
+                                                                          else "") + f", {unit['front']} in front")
+    return words + (f" ({', '.join(extras)})" if extras else "")
 
 
 def describe_weapon(weapon: Weapon) -> str:
@@ -148,7 +262,10 @@ def describe_weapon(weapon: Weapon) -> str:
         parts.append(f"BP {weapon['bp']}")
     else:
         parts.insert(0, f"{weapon['shots'] or 1} shots")
-    return ", ".join(parts + list(weapon["special"]))
+    specials = [f"titan-killer ({weapon['tk_damage']})" if name == "titan-killer" and weapon["tk_damage"] else name
+                for name in weapon["special"]]
+    alternative = [f"other mode of {weapon['alternative']}"] if weapon["alternative"] else []
+    return ", ".join(parts + specials + alternative)
 
 
 GAME = Game(name="epic", title="Epic Armageddon", schema=SCHEMA, main=MAIN, matchup=matchup,

@@ -34,12 +34,19 @@ SCHEMA = Schema(
         "aegis": Field("roll", "Aegis save", low=2, high=6),
         "fortitude": Field("roll", "Fortitude save", low=2, high=6),
         "flammable": Field("bool", "Flammable", default=False),
+        "parry": Field("bool", "Parry (a Hand Weapon and a Shield, on foot): against melee attacks, Defensive Skill "
+                               "+1 or the attacker's Offensive Skill, whichever is higher", default=False),
+        "distracting": Field("bool", "Distracting: melee attacks against it -1 to hit (not with another negative "
+                                     "to-hit modifier)", default=False),
+        "hard_target": Field("int", "Hard Target (X): shooting at it -X to hit", low=0, high=3, default=0),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
         "kind": Field("text", "melee or shooting", choices=("melee", "shooting"), default="melee"),
         "attacks": Field("dice", "attacks (melee) or shots (shooting) of the whole unit", required=True),
         "strength": _characteristic("the attack's Strength (default: the unit's)", required=False),
+        "offensive": _characteristic("the melee attack's Offensive Skill (default: the unit's; a mount's own)",
+                                     required=False),
         "ap": Field("int", "Armour Penetration", low=0, high=10, default=0),
         "aim": Field("roll", "Aim (shooting)", low=2, high=6),
         "modifier": Field("int", "to-hit modifier (shooting: -1 long range ...; melee: hit modifier)", low=-6,
@@ -60,6 +67,8 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
             return "aim", f"{weapon.name!r} shoots: give its aim, like \"4+\""
         if weapon["kind"] == "melee" and weapon["aim"] is not None:
             return "aim", f"{weapon.name!r} is a melee attack: aim is for shooting"
+        if weapon["kind"] == "shooting" and weapon["offensive"] is not None:
+            return "offensive", f"{weapon.name!r} shoots: Offensive Skill is for melee attacks"
     return None
 
 
@@ -78,10 +87,17 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         reroll_hits="failed" if "hatred" in attributes else "none",
         reroll_wounds="failed" if "reroll-wounds" in attributes else "none",
     )
-    if weapon["kind"] == "shooting":
-        return T9AShoot(shots=weapon["attacks"], aim=weapon["aim"], modifier=weapon["modifier"], **common)
-    return Melee(attacks=weapon["attacks"], offensive=attacker["offensive"], defensive=target["defensive"],
-                 hit_modifier=weapon["modifier"], **common)
+    if weapon["kind"] == "shooting":  # Hard Target (X): -X to hit
+        return T9AShoot(shots=weapon["attacks"], aim=weapon["aim"], modifier=weapon["modifier"] - target["hard_target"],
+                        **common)
+    offensive = weapon["offensive"] or attacker["offensive"]
+    defensive = target["defensive"]
+    if target["parry"]:  # Parry: +1 Defensive Skill, or the attacker's Offensive Skill, whichever is higher
+        defensive = min(max(defensive + 1, offensive), 10)
+    modifier = weapon["modifier"]
+    if target["distracting"] and modifier >= 0:  # not combined with another negative to-hit modifier
+        modifier -= 1
+    return Melee(attacks=weapon["attacks"], offensive=offensive, defensive=defensive, hit_modifier=modifier, **common)
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
@@ -91,15 +107,19 @@ def kill_threshold(target: Unit, attack=None) -> int:
 
 def describe_unit(unit: Unit) -> str:
     saves = [f"{name} {unit[name]}+" for name in ("aegis", "fortitude") if unit[name] is not None]
+    saves += [name for name in ("flammable", "parry", "distracting") if unit[name]]
+    saves += [f"hard target ({unit['hard_target']})"] if unit["hard_target"] else []
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
-            + "".join(f", {save}" for save in saves) + (", flammable" if unit["flammable"] else ""))
+            + "".join(f", {save}" for save in saves))
 
 
 def describe_weapon(weapon: Weapon) -> str:
     how = f"{weapon['attacks']} shots at {weapon['aim']}+" if weapon["kind"] == "shooting" else \
         f"{weapon['attacks']} attacks"
     parts = [how]
+    if weapon["offensive"] is not None:
+        parts.append(f"OS {weapon['offensive']}")
     if weapon["strength"] is not None:
         parts.append(f"S {weapon['strength']}")
     if weapon["ap"]:
