@@ -1,0 +1,191 @@
+"""The catalogue sweep: import every formation entry of every Epic Armageddon catalogue and every
+unit entry of every 2nd-edition The 9th Age book, each built into a list the way the apps save
+one (`builder`), and account for each: imported as is, imported with notes (which), or left
+out (why). It must never crash.
+
+    python -m oddscalc.battlescribe.sweep --epic ../wh40k-epic-armageddon --t9a ../The-9th-Age \\
+        --markdown docs/catalogue-sweep.md [--details sweep.txt]
+
+An entry hidden by default (one army list's unit, one community's version) is built with the
+first root choice that shows it (`-Community-`: NetEA, EpicUK ...; a list's own options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from . import read_xml
+from .builder import Builder, BuildError, Data, Pick, _options
+
+COST_LIMIT = 4500  # a 9th Age game's points (conditions on the roster's limit read it)
+
+
+@dataclass
+class Entry:
+    """One catalogue entry's fate: imported (with notes or not), or left out, and why."""
+
+    catalogue: str
+    name: str
+    status: str  # "clean", "notes", "left out", "not built", "crash"
+    lines: list[str] = field(default_factory=list)
+    shooting: bool = False  # a note about a shooting figure (a weapon's line)
+    choice: str = ""  # the root choice the entry was built with
+
+
+def _choices(data: Data) -> list[tuple[str, str]]:
+    """Root options that can show a hidden entry: each option of each root upgrade (`-Community-`)."""
+    builder = Builder(data, "sweep", COST_LIMIT)
+    force = builder.force()
+    found = []
+    for option in data.roots():
+        if option.entry.get("type") != "upgrade" or builder._hidden(option, None, force):
+            continue
+        probe = Builder(data, "sweep", COST_LIMIT)
+        probe_force = probe.force()
+        try:
+            selection = probe.select(probe_force, Pick(option.name))
+        except (BuildError, RecursionError):
+            continue
+        for inner in _options(data, list(selection.option.chain), ()):
+            found.append((option.name, inner.name))
+    return found
+
+
+def _build(data: Data, name: str, choices: list[tuple[str, str]]) -> tuple[bytes | None, str, str]:
+    """The entry built into a list: (XML, the choice that showed it, why not)."""
+    why = ""
+    for choice in [None] + choices:
+        builder = Builder(data, name, COST_LIMIT)
+        force = builder.force()
+        try:
+            if choice is not None:
+                builder.select(force, Pick(choice[0], picks=(Pick(choice[1]),)))
+            builder.select(force, Pick(name))
+            builder.complete_force(force)
+            return builder.xml(), "" if choice is None else f"{choice[0]}: {choice[1]}", ""
+        except BuildError as error:
+            why = why or str(error).split(";")[0]
+        except RecursionError:
+            why = why or "the catalogue's entries link to themselves"
+    return None, "", why
+
+
+def sweep_catalogue(path: Path, units: tuple[str, ...] = ("unit", "model")) -> list[Entry]:
+    """Every root entry of a unit's type in one catalogue, built, imported and accounted for."""
+    data = Data.open(path)
+    choices = _choices(data)
+    seen, entries = set(), []
+    for option in data.roots():
+        if option.entry.get("type") not in units or option.name in seen or option.name.startswith("-"):
+            continue
+        seen.add(option.name)
+        entries.append(_sweep_entry(data, path.name, option.name, choices))
+    return entries
+
+
+def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
+    xml, choice, why = _build(data, name, choices)
+    if xml is None:
+        return Entry(catalogue, name, "not built", [why])
+    try:
+        imported = read_xml(xml, name)
+    except InputError as error:
+        return Entry(catalogue, name, "left out", [error.allowed], choice=choice)
+    except Exception:  # the sweep's purpose: any crash is counted and shown, never hidden
+        return Entry(catalogue, name, "crash", [traceback.format_exc().strip().splitlines()[-1]], choice=choice)
+    notes = [note for note in imported.notes]
+    lines = [note.line(False) for note in notes]
+    if not imported.data["unit"]:
+        return Entry(catalogue, name, "left out", lines, choice=choice)
+    return Entry(catalogue, name, "notes" if notes else "clean", lines, any(note.weapon for note in notes), choice)
+
+
+def sweep(folder: Path, game: str) -> list[Entry]:
+    """Every catalogue of one game in a folder: Epic's `*.cat`, or The 9th Age's `2nd-*.cat`."""
+    from .. import battlescribe
+
+    entries = []
+    pattern = "2nd-*.cat" if game == "t9a" else "*.cat"
+    for path in sorted(folder.glob(pattern)):
+        from defusedxml.ElementTree import parse
+
+        system = parse(path).getroot().get("gameSystemId")
+        if battlescribe.SYSTEM_IDS.get(system) != game:
+            continue
+        entries += sweep_catalogue(path)
+    return entries
+
+
+STATUSES = ("clean", "notes", "left out", "not built", "crash")
+
+
+def table(entries: list[Entry], title: str, shooting: bool) -> list[str]:
+    """A markdown table of counts per catalogue, and the game's totals."""
+    lines = [f"### {title}", "", "| catalogue | entries | clean | with notes | left out | not built | crashed | "
+             "a note on a weapon |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    by_catalogue: dict[str, list[Entry]] = {}
+    for entry in entries:
+        by_catalogue.setdefault(entry.catalogue, []).append(entry)
+
+    def row(name: str, items: list[Entry]) -> str:
+        counts = Counter(entry.status for entry in items)
+        shooting = sum(entry.shooting for entry in items)
+        return (f"| {name} | {len(items)} | " + " | ".join(str(counts[status]) for status in STATUSES)
+                + f" | {shooting} |")
+
+    lines += [row(name, items) for name, items in by_catalogue.items()]
+    lines.append(row("**all**", entries))
+    imported = [entry for entry in entries if entry.status in ("clean", "notes")]
+    if imported and shooting:
+        free = sum(not entry.shooting for entry in imported)
+        lines += ["", f"Of {len(imported)} entries imported, {free} ({100 * free / len(imported):.1f} %) have no note "
+                      "about a shooting figure."]
+    return lines
+
+
+def reasons(entries: list[Entry], top: int = 25) -> list[str]:
+    """The most frequent notes and reasons, with how many entries have them."""
+    counter: Counter[str] = Counter()
+    for entry in entries:
+        for line in dict.fromkeys(entry.lines):
+            counter[line.split(": ", 1)[-1] if entry.status not in ("not built", "crash") else line] += 1
+    return [f"- {count} × {text}" for text, count in counter.most_common(top)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m oddscalc.battlescribe.sweep", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--epic", type=Path, help="a checkout of BSData/wh40k-epic-armageddon")
+    parser.add_argument("--t9a", type=Path, help="a checkout of BSData/The-9th-Age")
+    parser.add_argument("--markdown", type=Path, help="write the counts as markdown here")
+    parser.add_argument("--details", type=Path, help="write every entry's outcome and lines here")
+    arguments = parser.parse_args(argv)
+    games = [(game, folder) for game, folder in (("epic", arguments.epic), ("t9a", arguments.t9a)) if folder]
+    if not games:
+        parser.error("give --epic and/or --t9a")
+    report, details, crashed = ["# The catalogue sweep", ""], [], 0
+    for game, folder in games:
+        entries = sweep(folder, game)
+        crashed += sum(entry.status == "crash" for entry in entries)
+        title = {"epic": "Epic Armageddon: formation entries", "t9a": "The 9th Age, 2nd edition: unit entries"}[game]
+        report += table(entries, title, game == "epic") + ["", "Most frequent lines:", ""] + reasons(entries) + [""]
+        for entry in entries:
+            details.append(f"{entry.catalogue} | {entry.name} | {entry.status}"
+                           + (f" | built with {entry.choice}" if entry.choice else ""))
+            details += [f"    {line}" for line in entry.lines]
+    text = "\n".join(report) + "\n"
+    if arguments.markdown:
+        arguments.markdown.write_text(text, encoding="utf-8")
+    else:
+        print(text)
+    if arguments.details:
+        arguments.details.write_text("\n".join(details) + "\n", encoding="utf-8")
+    return 1 if crashed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
