@@ -161,5 +161,5 @@ def test_the_sweep_table_counts_by_status_and_shooting_notes():
     assert sweep.table(entries, "T", shooting=True)[4:] == [
         "| a.cat | 2 | 1 | 1 | 0 | 0 | 0 | 1 |", "| b.cat | 2 | 0 | 1 | 1 | 0 | 0 | 0 |",
         "| **all** | 4 | 1 | 2 | 1 | 0 | 0 | 1 |", "",
-        "Of 3 entries imported, 2 (66.7 %) have no note about a shooting figure."]
+        "Of 3 entries imported, 2 (66.7 %) have no note about a shooting figure: 50.0 % of all 4 entries."]
     assert sweep.reasons(entries) == ["- 2 × x", "- 1 × y"]

@@ -13,12 +13,18 @@ README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encodi
 BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
 TOML = next(body for kind, body in BLOCKS if kind == "toml")
 HERE = Path(__file__).resolve().parent
-LISTS = {"my_list.rosz": HERE / "data" / "battlescribe" / "marines.rosz",
-         "their_list.rosz": HERE / "data" / "battlescribe" / "orks.rosz"}
+LISTS = {"my_list.rosz": HERE / "data" / "battlescribe" / "bsdata" / "space_marines.rosz",
+         "their_list.rosz": HERE / "data" / "battlescribe" / "bsdata" / "ork_war_horde.rosz"}
 
 
 def test_the_readme_copies_the_test_lists():
-    assert all(f"tests/data/battlescribe/{path.name} {name}" in README for name, path in LISTS.items())
+    assert all(f"tests/data/battlescribe/bsdata/{path.name} {name}" in README for name, path in LISTS.items())
+
+
+def test_the_readme_quotes_a_note_the_import_prints(capsys):
+    quoted = re.search(r"`(note: Gargant: [^`]*)`", " ".join(README.split())).group(1)
+    result = run(capsys, "import", str(LISTS["their_list.rosz"]))
+    assert result.code == 0 and quoted in result.err.splitlines()
 
 
 def commands() -> list[str]:

@@ -9,7 +9,7 @@ leaves such a unit out. Either way every such thing is one line of the report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InputError
@@ -62,47 +62,64 @@ def is_list(path: str | Path) -> bool:
     return Path(path).suffix.lower() in SUFFIXES
 
 
-def game_of(roster: RosterFile, source: str) -> str:
-    """The oddscalc game of a list, from its game system; refuse one oddscalc does not import."""
-    name = roster.system_name.casefold()
-    if "epic" in name:
-        return "epic"
-    if "9th age" in name:
-        from .t9a import check_edition
+# the game systems of BSData/wh40k-epic-armageddon and BSData/The-9th-Age, by id and by name
+SYSTEM_IDS = {"8f10-ee06-8dc1-beb6": "epic", "aa64-1e8e-66fc-9abf": "t9a"}
+OTHER_EDITIONS = {"8c9a-3026-84b4-cf16": "The 9th Age: Fantasy Battles 3rd Edition"}
+SYSTEM_NAMES = {"epic armageddon": "epic", "the 9th age: fantasy battles 2nd edition": "t9a",
+                "the 9th age: fantasy battles 2nd edition 2024": "t9a"}
 
-        check_edition(roster, source)
-        return "t9a"
+
+def game_of(roster: RosterFile, source: str) -> str:
+    """The oddscalc game of a list, from its game system (its id, else its exact name); refuse others."""
+    game = None if roster.system_id in OTHER_EDITIONS else (
+        SYSTEM_IDS.get(roster.system_id) or SYSTEM_NAMES.get(" ".join(roster.system_name.casefold().split())))
+    if game is not None:
+        return game
+    if roster.system_id in OTHER_EDITIONS or "9th age" in roster.system_name.casefold():
+        raise InputError("file", source, f"built with game system {roster.system_name!r} revision "
+                                         f"{roster.system_revision or '?'}: oddscalc imports The 9th Age lists "
+                                         "built with the 2nd edition (2.0 rules) catalogues only")
     raise InputError("file", source, f"built with game system {roster.system_name or '(none named)'!r}: oddscalc "
                                      f"imports {' and '.join(SYSTEMS.values())} lists")
 
 
 def load(path: str | Path, strict: bool = False) -> Imported:
     """Read a .ros/.rosz list into roster data and a report (see the module's docstring)."""
-    source = str(path)
-    roster = parse(read_bytes(Path(path)), source)
+    return load_xml(read_bytes(Path(path)), str(path), strict)
+
+
+def load_xml(data: bytes, source: str, strict: bool = False) -> Imported:
+    """A list's XML (read from `source`) as roster data and a report; refused when no unit is left."""
+    imported = read_xml(data, source, strict)
+    if not imported.data["unit"]:
+        left_out = imported.left_out
+        raise InputError("file", source, f"no unit of {SYSTEMS[imported.game]} that oddscalc can model"
+                                         + (f" ({len(left_out)} left out: see the report"
+                                            + (" without --strict)" if strict else ")") if left_out else ""))
+    return imported
+
+
+def read_xml(data: bytes, source: str, strict: bool = False) -> Imported:
+    """A list's XML as roster data and a report, even when every unit is left out."""
+    roster = parse(data, source)
     game = game_of(roster, source)
     from . import epic, t9a
 
     mapped = (epic if game == "epic" else t9a).mapped_units(roster)
     units, notes, left_out, names = [], [], [], set()
     for item in mapped:
-        notes += item.notes
         if not item.table or (strict and item.notes):
+            notes += item.notes
             left_out.append(item.notes[0].unit if item.notes else "?")
             continue
         name = unique(item.table["name"], names)  # two formations of one kind: "Tactical Detachment (2)"
+        notes += [replace(note, unit=name) for note in item.notes]  # the report names the unit as imported
         units.append(_without_none({**item.table, "name": name}))
-    if not units:
-        raise InputError("file", source, f"no unit of {SYSTEMS[game]} that oddscalc can model"
-                                         + (f" ({len(left_out)} left out: see the report without --strict)"
-                                            if left_out else ""))
     return Imported(source, game, {"game": game, "unit": units}, tuple(notes), strict, tuple(left_out))
 
 
 def roster(path: str | Path, game_name: str | None = None, strict: bool = False):
     """The list as a checked `Roster`, its report lines in `Roster.notes`."""
-    from dataclasses import replace
-
     from ..games import GAMES
     from ..roster import build
 

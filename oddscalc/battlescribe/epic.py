@@ -1,66 +1,499 @@
-"""Epic Armageddon formations from a BSData/wh40k-epic-armageddon roster.
+"""Epic Armageddon formations from a BSData/wh40k-epic-armageddon roster (docs/rules.md §4.1).
 
-A formation is a force's top-level selection. Every `Unit` or `War Engine` profile in it is
-a unit (times its selection's number, and twice for a "Pair of …", N times for "Nx …");
-its Weapons/Firepower/Notes cells, split at their line breaks, are its weapons, and a
-`Weapon` profile of an upgrade is one more. Weapons with the same figures are merged into
-one roster weapon whose shots count every unit's copies ("2x Missile Launcher" on 4
-units: 8 shots); a formation's barrage weapons fire as one barrage of their summed BP
-(docs/rules.md §2.5). Small Arms and Assault Weapons fight only in firefights and close
-combat, which a roster cell does not model: they are not shooting weapons.
+A formation is a force's top-level selection. Each `Unit` or `War Engine` profile in it is
+as many units as its selection's `number` (the apps save the total, not a number per parent
+copy), times the count its selection's name gives the profile (`3x Chimera`, `8x Vanguard,
+4x Dunerider`, `Pair of …`). Its Weapons, Firepower and Notes cells, read line by line, are
+its weapons: a line starting `and` fires with the weapon, one starting `or` is another mode
+of it (its own roster weapon, marked `alternative`); a `Weapon` profile of an upgrade is a
+weapon of the same kind, its lines read the same way. A war engine's Firepower `*` points to
+such upgrades. Weapons with the same figures are merged into one roster weapon whose shots
+count every copy; a formation's barrages fire as one barrage of their summed BP (§2.5).
+Small Arms and Assault Weapons fight only in firefights and close combat, which a roster
+cell does not model: they are not shooting weapons.
 
-Read as the rules say: AP/AT/MW values (`AP5+/AT6+`, a missing `+` too), `NBP`, TK (D-value),
-Titan Killer, Disrupt, Lance, Ignore Cover, Sniper (on the weapon or the unit), Macro-weapon,
-Reinforced Armour, Invulnerable Save; notes that change no dice of a shot or a barrage
-(arcs, Indirect Fire, Slow Firing, transport, movement, assault and morale rules) are
-read and left. Anything else is reported: a war engine's damage capacity, a formation of
-mixed kinds, an unknown note or Firepower.
+The formation as a target: infantry and armoured vehicles together are a mixed formation
+(AP fire at the infantry, AT fire at the vehicles, §2.3); war engines are a war-engine target
+(damage capacity, void shields `N Sh`, the critical hit its rule describes, §2.8); aircraft
+and spacecraft are no target of ground fire. Whatever is read otherwise than the catalogue
+gives it is one line of the report.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .reader import Profile, RosterFile, Selection
-from .report import Mapped, cells, items, unique
+from .report import Mapped, counted, items, lines, unique
 
 KINDS = {"infantry": "infantry", "light vehicle": "light-vehicle", "armoured vehicle": "armoured-vehicle",
-         "war engine": "armoured-vehicle"}
+         "war engine": "war-engine"}
+FLYING = {"aircraft": "aircraft", "spacecraft": "spacecraft", "spaceship": "spacecraft"}
 CHARACTER = "character"  # joins a unit: its weapons fire with the formation, it is no target of its own
-UNIT_NOTES = {"reinforced armour": "reinforced", "invulnerable save": "invulnerable"}
-SPECIALS = {"disrupt": "disrupt", "lance": "lance", "ignore cover": "ignore-cover", "sniper": "sniper",
-            "macro-weapon": "macro", "macro weapon": "macro"}
-TITAN_KILLER = re.compile(r"^(?:tk|titan[- ]killer)\s*(?:\(\s*(d?\d+)\s*\))?$")
-# notes that change no dice of one shot or barrage at a formation (docs/rules.md §2)
+SPECIALS = {"disrupt": "disrupt", "lance": "lance", "ignore cover": "ignore-cover", "ignores cover": "ignore-cover",
+            "sniper": "sniper", "macro weapon": "macro"}
+TITAN_KILLER = re.compile(r"^(?:tk|titan[- ]?killer)\s*\(?\s*(\d*d?\d+(?:\s*\+\s*\d+)?)?\s*\)?$")
+# notes that change no dice of one shot or barrage at a formation (docs/rules.md §2, §4.1)
 NO_EFFECT = {
-    "indirect fire", "indirect", "forward arc", "fixed forward arc", "left arc", "right arc", "rear arc",
-    "slow firing", "single shot", "one shot", "transport", "fearless", "jump packs", "walker", "scout",
-    "teleport", "planetfall", "mounted", "inspiring", "commander", "supreme commander", "leader", "skimmer",
-    "infiltrator", "infiltrators", "expendable", "independent", "first strike", "extra attacks",
+    "indirect fire", "indirect", "slow firing", "slow fire", "single shot", "one shot", "transport", "fearless",
+    "jump packs", "jump pack", "jetpacks", "tau jetpacks", "tau jet packs", "walker", "scout", "scouts", "teleport",
+    "planetfall", "self planetfall", "mounted", "mounted infantry", "inspiring", "commander", "supreme commander",
+    "leader", "leaders", "skimmer", "infiltrator", "infiltrators", "expendable", "independent", "first strike",
+    "extra attacks", "drop troops", "no units may enter", "may not take actions", "tunneller", "tunnellers",
+    "may not march", "support craft", "normal shot or barrage", "choose weapon system at the start of the battle",
 }
-CLOSE = {"small arms", "assault weapons", "assault weapon"}  # firefight and close combat weapons
-VALUE = re.compile(r"^(ap|at|aa|mw)\s*(\d)\s*\+?$")
+# unit notes that say a weapon has another mode: its "or" line, read as an alternative
+OTHER_MODE = re.compile(r"^(normal shot or barrage|may only use the indirect fire when firing a barrage|choose "
+                        r"(weapon system|launcher profile))", re.IGNORECASE)
+ARC = re.compile(r"\barcs?\b|360|^fixed (forward|rear)|fixed forward fire|fire arc")
+CLOSE = {"small arms", "assault weapons", "assault weapon", "(small arms)"}  # firefight and close combat only
+NOTHING = {"", "-", "n/a", "*"}  # a Firepower cell without a weapon (`*`: see the war engine's weapon upgrades)
+VALUE = re.compile(r"^(ap|at|aa|mw)\s*([2-6])\s*\+?$")
 BARRAGE = re.compile(r"^(?:(\d+)\s*bp|bp\s*(\d+))$")
+DICE_BARRAGE = re.compile(r"^(\d*d[36](?:\s*\+\s*\d+)?|\d+\s*\+\s*\d*d[36])\s*bp$")
 COUNT = re.compile(r"^(\d+)\s*[x×]\s*(.+)$", re.IGNORECASE)
+DICE_COUNT = re.compile(r"^(\d*d[36](?:\s*\+\s*\d+)?)\s*[x×]\s*(.+)$", re.IGNORECASE)
+SHIELDS = re.compile(r"^(\d+)\s*sh$")
+FIELDS = re.compile(r"^(\d*d[36](?:\s*\+\s*\d+)?|\d+)\s*power fields?$")
+HALF = re.compile(r"^(?:one|1) unit in (?:every )?(?:two|2) has an? (.+?)(?:\.|$)|^every second unit has an? (.+?)(?:\.|$)",
+                   re.IGNORECASE)
 MAX_BP = 18
-MAX_UNITS = 100  # the roster schema's cap on a formation's units
+MAX_UNITS = 100  # the roster schema's caps
+MAX_SHOTS = 200
+
+
+def _key(text: str | None) -> str:
+    return " ".join((text or "").casefold().replace("-", " ").split())
+
+
+def _same(one: str, other: str) -> bool:
+    """Two names of one thing: equal, one inside the other, or one the other's plural."""
+    one, other = _key(one), _key(other)
+    singular = lambda word: re.sub(r"(?:es|s|i)$", "", word)  # noqa: E731
+    return one == other or one in other or other in one or singular(one) == singular(other)
+
+
+def _mean(dice: str) -> float:
+    """The mean of `D6`, `2D3+1`, `3+D3` (BattleScribe's random shots and barrage points)."""
+    total = 0.0
+    for term in re.split(r"\s*\+\s*", dice.casefold().strip()):
+        match = re.fullmatch(r"(\d*)d(\d+)", term)
+        total += int(match.group(1) or 1) * (int(match.group(2)) + 1) / 2 if match else int(term)
+    return total
+
+
+def _dice(text: str) -> str:
+    """A dice expression as oddscalc writes it: `D3+1` → `d3+1`, `1D3` → `d3`."""
+    return re.sub(r"^1d", "d", text.casefold().replace(" ", ""))
 
 
 @dataclass
 class _Line:
-    """One weapon line of a unit: its figures and how many copies the formation fires."""
+    """One weapon line of the formation: its figures and how many copies fire."""
 
     name: str
     copies: int
     fields: dict
     special: list[str]
-    bp: int | None
+    bp: int | None = None
+    alternative: str | None = None  # the weapon whose other mode this is
+    owner: str = ""  # the unit profile it belongs to (halving "one unit in two has …")
 
 
-def _key(text: str) -> str:
-    return " ".join(text.casefold().replace("-", " ").split()) if text else ""
+@dataclass
+class _Group:
+    """Units of one profile: a part of the formation as a target."""
+
+    name: str
+    count: int
+    kind: str
+    armour: str
+    flags: set[str] = field(default_factory=set)  # reinforced, invulnerable, thick-rear-armour
+    damage_capacity: int | None = None
+    shields: int = 0
+    critical: str = "none"
+
+    def defence(self) -> tuple:
+        return (self.kind, self.armour, frozenset(self.flags), self.damage_capacity, self.shields, self.critical)
+
+    def describe(self, kind: bool = True) -> str:
+        words = ([self.kind] if kind else []) + [f"armour {self.armour}", *sorted(self.flags)]
+        if self.damage_capacity is not None:
+            words += [f"DC {self.damage_capacity}", f"{self.shields} shields", f"critical {self.critical}"]
+        return ", ".join(words)
+
+
+class _Reader:
+    """Reads one formation: its target groups and weapon lines, noting what it does not take as given."""
+
+    def __init__(self, selection: Selection) -> None:
+        points = selection.cost("pts")
+        self.mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
+        self.groups: list[_Group] = []
+        self.lines: list[_Line] = []
+        self.halves: list[tuple[str, str]] = []  # (owner profile, weapon) that one unit in two carries
+        self.selection = selection
+
+    def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
+        self.mapped.note(text, weapon, action)
+
+    # --- units ------------------------------------------------------------------------------
+    def read(self) -> Mapped:
+        for item in self.selection.walk():
+            counts = counted(item.name)
+            units = [profile for profile in item.profiles if _key(profile.type_name) in ("unit", "war engine")]
+            weapons = [profile for profile in item.profiles if _key(profile.type_name) == "weapon"]
+            for profile in item.profiles:
+                kind = _key(profile.type_name)
+                if kind in ("unit", "war engine"):
+                    self._unit(item, profile, item.number * self._times(item, profile, counts, units))
+                elif kind == "weapon":
+                    self._weapon(profile.name, profile, item.number * self._times(item, profile, counts, weapons))
+                elif kind == "structure":
+                    self.note(f"structure {profile.name!r} (fortifications, trenches)", action="not part of the target")
+        return self._finish()
+
+    def _times(self, item: Selection, profile: Profile, counts: dict[str, int], profiles: list[Profile]) -> int:
+        """How many units (or weapons) one copy of the selection holds of this profile, from its name."""
+        if not counts:
+            return 1
+        for name, number in counts.items():
+            if _same(name, profile.name):
+                return number
+        if len(counts) == len(profiles):  # "2x Haemonculi, 4x Grotesques": in the order of the profiles
+            return list(counts.values())[profiles.index(profile)]
+        self.note(f"the name {item.name!r} gives no count for {profile.name}", action="counted once per selection")
+        return 1
+
+    def _unit(self, item: Selection, profile: Profile, count: int) -> None:
+        kinds = [_key(part) for part in (profile.get("Type") or "").split(",")]
+        notes = items(profile.get("Unit Notes"))
+        who = "" if _key(profile.name) == _key(self.selection.name) else f"{profile.name}: "
+        flags, shields, sniper = set(), 0, False
+        for note in notes:
+            key = _key(note)
+            if key in ("reinforced armour", "invulnerable save", "invulnerable save (6+)", "thick rear armour"):
+                flags.add({"reinforced armour": "reinforced", "thick rear armour": "thick-rear-armour"}.get(
+                    key, "invulnerable"))
+            elif SHIELDS.match(key):
+                shields = int(SHIELDS.match(key).group(1))
+            elif FIELDS.match(key):  # power fields work as void shields within an attack
+                number = FIELDS.match(key).group(1)
+                shields = int(number) if number.isdecimal() else self._random(number, None, "power fields")
+            elif key == "sniper":
+                sniper = True
+            elif HALF.match(note):
+                self.halves.append((profile.name, next(group for group in HALF.match(note).groups() if group)))
+            elif key.startswith("halve units") or OTHER_MODE.match(note):
+                continue
+            elif not self._no_effect(key):
+                self.note(f"{who}unit note {note!r} not modelled")
+        flying = next((FLYING[kind] for kind in kinds if kind in FLYING), None)
+        kind = flying or next((KINDS[kind] for kind in kinds if kind in KINDS), None)
+        if kind is None and CHARACTER in kinds:
+            for flag in sorted(flags - {"thick-rear-armour"}):
+                self.note(f"{who}a character's {flag.replace('-', ' ')} save (it protects the character alone) not "
+                          "modelled")
+        elif kind is None:
+            self.note(f"{who}type {profile.get('Type')!r} is not a target here", action="not a target")
+        else:
+            group = _Group(profile.name, count, kind, _armour(profile.get("Armour")), flags)
+            if kind == "war-engine":
+                self._war_engine(item, profile, group, shields, who)
+            self.groups.append(group)
+        self._weapons_of(profile, count, sniper)
+
+    def _war_engine(self, item: Selection, profile: Profile, group: _Group, shields: int, who: str) -> None:
+        capacity = re.match(r"\s*(\d+)", profile.get("DC") or "")
+        if capacity is None or int(capacity.group(1)) < 1:
+            self.note(f"{who}damage capacity {profile.get('DC')!r} not understood", action="counted as 1")
+        group.damage_capacity = max(int(capacity.group(1)) if capacity else 1, 1)
+        group.shields = shields
+        crit = (profile.get("Crit") or "").strip()
+        if crit and crit != "-":
+            text = item.rule_text(f"Critical Hit: {crit}")
+            group.critical = critical_effect(crit, text)
+            if group.critical == "none":
+                self.note(f"{who}critical hit {crit!r}: its effect is not a point of damage or the war engine "
+                          "destroyed during the attack", action="counted as no effect beyond the hit's damage")
+
+    @staticmethod
+    def _no_effect(key: str) -> bool:
+        base = re.sub(r"\s*\(.*\)$", "", key)  # Transport (SM), Walker (Titan), Extra Attacks (+1)
+        return key in NO_EFFECT or base in NO_EFFECT
+
+    # --- weapons ----------------------------------------------------------------------------
+    def _weapons_of(self, profile: Profile, copies: int, sniper: bool) -> None:
+        """A unit profile's weapons: its cells read line by line, aligned (an empty name continues a weapon)."""
+        names, fire, notes = lines(profile.get("Weapons")), lines(profile.get("Firepower")), lines(profile.get("Notes"))
+        blocks: list[tuple[str, list[tuple[str, str]]]] = []
+        for index, firepower in enumerate(fire):
+            name = names[index] if index < len(names) else ""
+            note = notes[index] if index < len(notes) else ""
+            if not firepower and not name:
+                continue
+            if name and name != "*" and not re.match(r"^(and|or)\b", firepower, re.IGNORECASE) or not blocks:
+                blocks.append((name.lstrip("* ").strip() or profile.name, []))
+            blocks[-1][1].append((firepower, note))
+        for name, modes in blocks:
+            self._block(name, modes, copies, profile.name, sniper)
+
+    def _weapon(self, name: str, profile: Profile, copies: int) -> None:
+        modes = list(zip(lines(profile.get("Firepower")), lines(profile.get("Notes")) + [""] * 50))
+        self._block(name, [mode for mode in modes if mode[0] or mode[1]], copies, "", False)
+
+    def _block(self, name: str, modes: list[tuple[str, str]], copies: int, owner: str, sniper: bool) -> None:
+        """One weapon's lines: the first and its `and` lines fire together; an `or` line is another mode."""
+        times, name = _counted(name)
+        main = None
+        for index, (firepower, note) in enumerate(modes):
+            prefix = re.match(r"^(and|or)\b\s*", firepower, re.IGNORECASE)
+            word = prefix.group(1).casefold() if prefix else ("and" if index else "")
+            firepower = firepower[prefix.end():] if prefix else firepower
+            note = re.sub(r"^(and|or)\b\s*", "", note, flags=re.IGNORECASE)
+            label = name if index == 0 else f"{name} ({'or ' if word == 'or' else ''}{firepower})"
+            line = self._line(label, copies * times, firepower, note, owner, sniper)
+            if line is None:
+                continue
+            if word == "or" and main is not None:
+                line.alternative = main
+            elif main is None:
+                main = line.name
+            self.lines.append(line)
+
+    def _line(self, name: str, copies: int, firepower: str, notes: str, owner: str, sniper: bool) -> _Line | None:
+        """One weapon line from its Firepower and Notes; None for a firefight, close combat or AA-only line."""
+        text = " ".join(firepower.split())
+        if _key(text) in NOTHING or _key(text).strip("()") in CLOSE:
+            return None
+        dice = DICE_COUNT.match(text)
+        times, text = _counted(text) if not dice else (self._random(dice.group(1), name, "shots"), dice.group(2))
+        fields, special, bp, close, anti_aircraft, unknown = {}, [], None, False, False, []
+        for token in re.split(r"[,/]|\s+and\s+", text):
+            token = token.strip()
+            key = _key(token)
+            value, barrage, random_bp = VALUE.match(key), BARRAGE.match(key), DICE_BARRAGE.match(key)
+            if not token:
+                continue
+            if value:
+                if value.group(1) == "aa":  # anti-aircraft fire has no target on the ground
+                    anti_aircraft = True
+                else:
+                    fields[value.group(1)] = f"{value.group(2)}+"
+            elif barrage:
+                bp = int(barrage.group(1) or barrage.group(2))
+            elif random_bp:
+                bp = self._random(random_bp.group(1), name, "BP")
+            elif key in CLOSE or key.strip("()") in CLOSE or key.startswith("+"):
+                close = True
+            elif not self._special(token, name, special):
+                unknown.append(token)
+        if bp is None and not fields:  # one note for the whole line, not one more for each of its words
+            if not close and not anti_aircraft:
+                self.note(f"Firepower {text!r}: no AP, AT, MW or BP value", name, action="not a shooting weapon")
+            return None
+        for token in unknown:
+            self.note(f"Firepower {token!r} not understood", name)
+        for token in items(notes):
+            if not self._special(token, name, special):
+                self.note(f"note {token!r} not modelled", name)
+        if "titan-killer" in special and bp is None and "mw" not in fields:
+            special.append("macro")  # in all other ways, titan killers are treated as macro-weapons (§2.2)
+        if "macro" in special and bp is None and "mw" not in fields:
+            fields = {"mw": min(fields.values())}  # a macro-weapon written with its AP/AT value
+        if "mw" in fields:
+            fields = {"mw": fields["mw"]}  # a macro-weapon hits anything at its MW value
+        if bp is None:
+            special = [item for item in special if item != "macro"]
+        if sniper:
+            special.append("sniper")
+        return _Line(name, copies * times, fields, special, bp, owner=owner)
+
+    def _random(self, dice: str, name: str | None, what: str) -> int:
+        count = math.floor(_mean(dice) + 0.5)
+        self.note(f"{dice.upper()} {what}: a random number", name, action=f"counted as {count}, its mean rounded")
+        return count
+
+    def _special(self, token: str, weapon: str, special: list[str]) -> bool:
+        """Read a special ability or a no-effect note into `special`; False when it is unknown."""
+        key = _key(token)
+        killer = TITAN_KILLER.match(key.replace(" (", "("))
+        if killer or key.startswith("titan killer"):
+            damage = _dice(killer.group(1)) if killer and killer.group(1) else "1"
+            special.append("titan-killer")
+            if damage != "1":
+                special.append(f"tk:{damage}")
+            return bool(killer) or self._unread(token, weapon)
+        if key in SPECIALS:
+            special.append(SPECIALS[key])
+            return True
+        return self._no_effect(key) or bool(ARC.search(key))
+
+    def _unread(self, token: str, weapon: str) -> bool:
+        self.note(f"note {token!r} not understood", weapon)
+        return True
+
+    # --- the formation ------------------------------------------------------------------------
+    def _finish(self) -> Mapped:
+        mapped = self.mapped
+        if not self.groups:
+            return mapped.leave_out("no unit that can be a target or fire")
+        self._halve()
+        self._target()
+        mapped.table["weapon"] = self._merged()
+        return mapped
+
+    def _halve(self) -> None:
+        """"One unit in every two has an autocannon": that weapon fires from half the units, rounded up."""
+        for owner, weapon in self.halves:
+            matched = [line for line in self.lines if line.owner == owner and _same(line.name.split(" (")[0], weapon)]
+            for line in matched:
+                line.copies = -(-line.copies // 2)
+            if not matched:
+                self.note(f"{owner}: one unit in two has {weapon!r}, but no weapon of that name",
+                          action="imported without it")
+
+    def _target(self) -> None:
+        groups = [group for group in self.groups if group.kind not in FLYING.values()]
+        flying = [group for group in self.groups if group.kind in FLYING.values()]
+        engines = [group for group in groups if group.kind == "war-engine"]
+        table = self.mapped.table
+        if not groups:
+            lead = max(flying, key=lambda group: group.count)
+            table.update(kind=lead.kind, units=self._capped(sum(group.count for group in flying), "units"),
+                         armour=lead.armour)
+            return
+        for group in flying:
+            self.note(f"{group.name} ({group.kind}) is not on the table with the formation",
+                      action="not part of the target")
+        if engines:
+            self._war_engines(engines, [group for group in groups if group.kind != "war-engine"])
+            return
+        infantry = [group for group in groups if group.kind == "infantry"]
+        vehicles = [group for group in groups if group.kind != "infantry"]
+        if infantry and vehicles:
+            self._part(infantry, "units", "infantry")
+            lead = self._part(vehicles, "vehicles", "armoured-vehicle")
+            table.update(vehicle_armour=lead.armour, vehicle_reinforced="reinforced" in lead.flags)
+            return
+        self._part(groups, "units", None)
+
+    def _part(self, groups: list[_Group], field_name: str, kind: str | None) -> _Group:
+        """One part of the target: its units, and the defence of its most numerous profile."""
+        lead = max(groups, key=lambda group: group.count)
+        kind = kind or lead.kind
+        shown = {"units": "", "vehicles": "vehicle "}[field_name]
+        for group in groups:
+            if group.kind != kind or group.defence()[1:] != lead.defence()[1:]:
+                self.note(f"{group.name} ({group.describe()}) counted as {lead.name} ({kind}, "
+                          f"{lead.describe(kind=False)}): "
+                          f"a roster formation's {shown or 'main '}part has one kind and one defence",
+                          action="counted as stated")
+        self.mapped.table[field_name] = self._capped(sum(group.count for group in groups), field_name)
+        if field_name == "units":
+            self.mapped.table.update(kind=kind, armour=lead.armour, reinforced="reinforced" in lead.flags,
+                                     invulnerable="invulnerable" in lead.flags,
+                                     thick_rear_armour="thick-rear-armour" in lead.flags)
+        return lead
+
+    def _war_engines(self, engines: list[_Group], others: list[_Group]) -> None:
+        lead = self._part(engines, "units", "war-engine")
+        self.mapped.table.update(damage_capacity=lead.damage_capacity, shields=lead.shields,
+                                 critical=lead.critical)
+        if others:
+            count = self._capped(sum(group.count for group in others), "other_units")
+            self.mapped.table["other_units"] = count
+            self.note(f"{count} units beside the war engines ({', '.join(group.name for group in others)})",
+                      action="they count toward the break point; the war engines are the target (§2.8)")
+
+    def _capped(self, count: int, field_name: str) -> int:
+        if count > MAX_UNITS:
+            self.note(f"{count} {field_name.replace('_', ' ')}: a roster formation has at most {MAX_UNITS}",
+                      action=f"counted as {MAX_UNITS}")
+        return min(count, MAX_UNITS)
+
+    def _merged(self) -> list[dict]:
+        """Lines with the same figures as one weapon of all their shots; barrages as one summed barrage
+        (an alternative mode's barrage as its own)."""
+        weapons: dict[tuple, dict] = {}
+        barrages: dict[str | None, list[_Line]] = {}
+        for line in self.lines:
+            if line.bp is not None:
+                barrages.setdefault(line.alternative and line.name, []).append(line)
+                continue
+            special = sorted(set(line.special))
+            key = (line.name.casefold(), tuple(sorted(line.fields.items())), tuple(special), line.alternative)
+            if key in weapons:
+                weapons[key]["shots"] += line.copies
+            else:
+                weapons[key] = {"name": line.name, "shots": line.copies, **line.fields, "special": special,
+                                "alternative": line.alternative}
+        merged = list(weapons.values())
+        for alternative, group in barrages.items():
+            merged.append(self._barrage(group, alternative))
+        names: set[str] = set()
+        renamed = {}
+        for weapon in merged:  # weapon names are unique within a unit
+            old = weapon["name"]
+            weapon["name"] = unique(old, names)
+            renamed.setdefault(old, weapon["name"])
+        for weapon in merged:
+            weapon["alternative"] = renamed.get(weapon.get("alternative"), weapon.get("alternative"))
+            self._special_fields(weapon)
+            if weapon.get("shots") is not None and weapon["shots"] > MAX_SHOTS:
+                self.note(f"{weapon['shots']} shots: a roster weapon fires at most {MAX_SHOTS}", weapon["name"],
+                          action=f"counted as {MAX_SHOTS}")
+                weapon["shots"] = MAX_SHOTS
+        return merged
+
+    def _barrage(self, group: list[_Line], alternative: str | None) -> dict:
+        bp = sum(line.bp * line.copies for line in group)
+        if bp > MAX_BP:
+            self.note(f"{bp} BP in one barrage: the table ends at {MAX_BP} BP", group[0].name,
+                      action=f"fired as {MAX_BP}")
+        common = set.intersection(*(set(line.special) for line in group))  # §2.5: only if every weapon has it
+        for line in group:
+            for special in sorted(set(line.special) - common):
+                self.note(f"{special}: not on every barrage weapon, so not on the barrage", line.name)
+        names = list(dict.fromkeys(line.name for line in group))
+        return {"name": " + ".join(names), "bp": min(bp, MAX_BP), "special": sorted(common),
+                "alternative": group[0].alternative if alternative else None}
+
+    @staticmethod
+    def _special_fields(weapon: dict) -> None:
+        """`tk:d3` in the specials is the weapon's titan-killer damage (tk_damage)."""
+        damage = [item[3:] for item in weapon["special"] if item.startswith("tk:")]
+        weapon["special"] = [item for item in weapon["special"] if not item.startswith("tk:")]
+        if damage:
+            weapon["tk_damage"] = damage[0]
+
+
+def critical_effect(name: str, text: str | None) -> str:
+    """A war engine's critical hit during an attack (§2.8): `destroyed`, one more point of `damage`, or
+    `none` (an effect after the attack, a roll of its own, or one on other units). Read from the rule's
+    text where the list has it, else from its name."""
+    if not text:
+        key = _key(name)
+        if key in ("destroyed", "crash") or key.endswith("explosion"):
+            return "destroyed"
+        return "damage" if key in ("damaged", "extra damage", "+1 damage") else "none"
+    first = re.split(r"(?<=[.;:])\s", text.strip(), maxsplit=1)[0].casefold()
+    if re.match(r"(roll|on a roll|rolls? a d6|roll 1d6)", first) or "subsequent" in first or "further" in first:
+        return "none"
+    if re.match(r"(the unit(?: and all (?:units being carried|on board))? (?:is|are) destroyed|destroyed\b)", first) \
+            or re.search(r"\band (?:then )?(?:tips over and )?is destroyed\b", first):
+        return "destroyed"
+    if re.search(r"(?:point|pt)s? of (?:damage|dc)|(?:additional|extra|another) (?:point|damage|dc|1\s*dc)|"
+                 r"loses? an extra|1 additional point", first):
+        return "damage"
+    return "none"
+
+
+def _armour(text: str | None) -> str:
+    match = re.fullmatch(r"\s*([2-6])\s*\+?\s*", text or "")
+    return f"{match.group(1)}+" if match else "none"
 
 
 def _counted(name: str) -> tuple[int, str]:
@@ -73,193 +506,18 @@ def _counted(name: str) -> tuple[int, str]:
     return 1, name.strip()
 
 
-def _special(token: str, mapped: Mapped, weapon: str, special: list[str]) -> bool:
-    """Read a special ability or a no-effect note into `special`; False when it is unknown."""
-    key = _key(token)
-    titan_killer = TITAN_KILLER.match(token.strip().casefold())
-    if titan_killer:
-        special.append("titan-killer")
-        damage = (titan_killer.group(1) or "1").upper()
-        if damage not in ("1", "D1"):
-            mapped.note(f"TK({damage}): the D-value counts only against a war engine's damage capacity "
-                        "(not modelled)", weapon)
-        return True
-    if key in SPECIALS:
-        special.append(SPECIALS[key])
-        return True
-    base = re.sub(r"\s*\(.*\)$", "", key)  # Extra Attacks (+1), Walker (Titan)
-    return key in NO_EFFECT or base in NO_EFFECT
-
-
-def _line(name: str, copies: int, firepower: str, notes: str, mapped: Mapped) -> _Line | None:
-    """One weapon line from its Firepower and Notes cells; None for firefight/close-combat-only weapons."""
-    times, firepower = _counted(firepower.removeprefix("and ").strip())
-    fields, special, bp, close, anti_aircraft, unknown = {}, [], None, False, False, []
-    for token in re.split(r"[,/]|\s+and\s+", firepower):
-        token = token.strip()
-        value, barrage = VALUE.match(token.casefold()), BARRAGE.match(token.casefold())
-        if not token:
-            continue
-        if value:
-            if value.group(1) == "aa":  # anti-aircraft fire has no target on the ground
-                anti_aircraft = True
-            else:
-                fields[value.group(1)] = f"{value.group(2)}+"
-        elif barrage:
-            bp = int(barrage.group(1) or barrage.group(2))
-        elif _key(token) in CLOSE:
-            close = True
-        elif not _special(token, mapped, name, special):
-            unknown.append(token)
-    if bp is None and not fields:  # one note for the whole cell, not one more for each of its words
-        if not close and not anti_aircraft and firepower:
-            mapped.note(f"Firepower {firepower!r}: no AP, AT, MW or BP value, not a shooting weapon", name)
-        return None  # a firefight, close combat or anti-aircraft weapon: its notes do not matter here
-    for token in unknown:
-        mapped.note(f"Firepower {token!r} not understood", name)
-    for token in items(notes.removeprefix("and ")):
-        if not _special(token, mapped, name, special):
-            mapped.note(f"note {token!r} not modelled", name)
-    if "macro" in special and bp is None and "mw" not in fields and fields:
-        fields = {"mw": min(fields.values())}  # a macro-weapon written with its AP/AT value
-    if "mw" in fields:
-        fields = {"mw": fields["mw"]}  # a macro-weapon hits anything at its MW value
-    if bp is None:
-        special = [item for item in special if item != "macro"]
-    return _Line(name, copies * times, fields, special, bp)
-
-
-def _profile_lines(profile: Profile, copies: int, mapped: Mapped) -> list[_Line]:
-    names = cells(profile.get("Weapons") or profile.name)
-    lines, current = [], None
-    notes = cells(profile.get("Notes"))
-    for index, firepower in enumerate(cells(profile.get("Firepower"))):
-        if not firepower.startswith("and ") or current is None:
-            current = names.pop(0) if names else profile.name
-        times, weapon = _counted(current)
-        note = notes[index] if index < len(notes) else ""
-        line = _line(weapon, copies * times, firepower, note, mapped)
-        if line is not None:
-            lines.append(line)
-    return lines
-
-
-def _units(selection: Selection, numbers: int = 1):
-    """(profile, count) for every Unit, War Engine and Weapon profile in a formation."""
-    count = numbers * selection.number
-    for profile in selection.profiles:
-        if _key(profile.type_name) in ("unit", "war engine", "weapon"):
-            yield profile, count * _counted(selection.name)[0]
-    for child in selection.children:
-        yield from _units(child, count)
-
-
-def _kind(profile: Profile) -> str | None:
-    for part in (profile.get("Type") or "").split(","):
-        if _key(part) in KINDS or _key(part) == CHARACTER:
-            return KINDS.get(_key(part), CHARACTER)
-    return None
-
-
 def formation(selection: Selection) -> Mapped | None:
-    """A roster formation from a top-level selection, or None when it holds no unit profile."""
-    found = list(_units(selection))
-    if not found:
-        return None
+    """A roster formation from a top-level selection, or None when it is no formation (a list option)."""
+    kinds = {_key(profile.type_name) for item in selection.walk() for profile in item.profiles}
+    if kinds & {"unit", "war engine", "weapon"}:
+        return _Reader(selection).read()
+    if selection.type == "upgrade" and not kinds:
+        return None  # -Community-, a language: the list's options
     points = selection.cost("pts")
     mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
-    targets, lines, sniper = [], [], False
-    for profile, count in found:
-        if _key(profile.type_name) == "weapon":
-            lines += _line_of_weapon(profile, count, mapped)
-            continue
-        kind = _kind(profile)
-        notes = items(profile.get("Unit Notes"))
-        sniper = sniper or any(_key(note) == "sniper" for note in notes)
-        if kind is None:
-            mapped.note(f"type {profile.get('Type')!r} not modelled as a target ({profile.name})")
-        elif kind != CHARACTER:
-            targets.append((profile, count, kind, notes))
-        lines += _profile_lines(profile, count, mapped)
-        who = "" if profile.name.casefold() == selection.name.casefold() else f"{profile.name}: "
-        for note in notes:
-            if kind == CHARACTER and _key(note) in UNIT_NOTES:
-                mapped.note(f"{who}a character's {note} (it protects the character alone) not modelled")
-            elif _key(note) not in UNIT_NOTES and _key(note) != "sniper" and not _special(note, mapped, "", []):
-                mapped.note(f"{who}unit note {note!r} not modelled")
-        if _key(profile.type_name) == "war engine" or "war engine" in _key(profile.get("Type")):
-            mapped.note(f"{who}a war engine (DC {profile.get('DC', '?')}): damage capacity, shields and critical "
-                        "hits are not modelled; counted as one armoured vehicle")
-    if not targets:
-        mapped.note("no unit that can be a target; left out")
-        mapped.table = {}
-        return mapped
-    _target(mapped, targets)
-    mapped.table["weapon"] = _merged(lines, sniper, mapped)
-    return mapped
-
-
-def _line_of_weapon(profile: Profile, count: int, mapped: Mapped) -> list[_Line]:
-    times, name = _counted(profile.name)
-    line = _line(name, count * times, profile.get("Firepower") or "", profile.get("Notes") or "", mapped)
-    return [line] if line else []
-
-
-def _target(mapped: Mapped, targets: list) -> None:
-    """The formation as a target: its main kind (the most units), all its units, and the armour and
-    saves of its most numerous unit of that kind; a unit that differs is reported."""
-    by_kind = Counter()
-    for _, count, kind, _ in targets:
-        by_kind[kind] += count
-    kind = max(by_kind, key=lambda name: (by_kind[name], -[t[2] for t in targets].index(name)))
-    lead = max((target for target in targets if target[2] == kind), key=lambda target: target[1])  # the most units
-
-    def defence(target) -> tuple:
-        profile, _, its_kind, notes = target
-        flags = {UNIT_NOTES[_key(note)] for note in notes if _key(note) in UNIT_NOTES}
-        armour = re.fullmatch(r"\s*([2-6])\s*\+\s*", profile.get("Armour") or "")
-        return its_kind, f"{armour.group(1)}+" if armour else "none", "reinforced" in flags, "invulnerable" in flags
-
-    kind, armour, reinforced, invulnerable = defence(lead)
-    for target in targets:
-        if defence(target) != defence(lead):
-            mapped.note(f"{target[0].name} ({defence(target)[0]}, armour {defence(target)[1]}) counted as "
-                        f"{lead[0].name} ({kind}, armour {armour}): a roster formation has one kind and armour")
-    units = sum(by_kind.values())
-    if units > MAX_UNITS:
-        mapped.note(f"{units} units: a roster formation has at most {MAX_UNITS}; counted as {MAX_UNITS}")
-    mapped.table.update(kind=kind, units=min(units, MAX_UNITS), armour=armour,
-                        reinforced=reinforced, invulnerable=invulnerable)
-
-
-def _merged(lines: list[_Line], sniper: bool, mapped: Mapped) -> list[dict]:
-    """Lines with the same figures as one weapon of all their shots; barrages as one summed barrage."""
-    weapons: dict[tuple, dict] = {}
-    barrages = [line for line in lines if line.bp is not None]
-    for line in lines:
-        if line.bp is not None:
-            continue
-        special = sorted(set(line.special) | ({"sniper"} if sniper else set()))
-        key = (line.name.casefold(), tuple(sorted(line.fields.items())), tuple(special))
-        if key in weapons:
-            weapons[key]["shots"] += line.copies
-        else:
-            weapons[key] = {"name": line.name, "shots": line.copies, **line.fields, "special": special}
-    merged = list(weapons.values())
-    if barrages:
-        bp = sum(line.bp * line.copies for line in barrages)
-        if bp > MAX_BP:
-            mapped.note(f"{bp} BP in one barrage: the table ends at {MAX_BP} BP; fired as {MAX_BP}")
-        common = set.intersection(*(set(line.special) for line in barrages))  # §2.5: only if every weapon has it
-        for line in barrages:
-            for special in sorted(set(line.special) - common):
-                mapped.note(f"{special}: not on every barrage weapon, so not on the barrage", line.name)
-        names = list(dict.fromkeys(line.name for line in barrages))
-        merged.append({"name": " + ".join(names), "bp": min(bp, MAX_BP), "special": sorted(common)})
-    names: set[str] = set()
-    for weapon in merged:  # weapon names are unique within a unit
-        weapon["name"] = unique(weapon["name"], names)
-    return merged
+    if "structure" in kinds:
+        return mapped.leave_out("structures (fortifications, trenches) only: not units")
+    return mapped.leave_out("the list gives no unit profile")
 
 
 def mapped_units(roster: RosterFile) -> list[Mapped]:

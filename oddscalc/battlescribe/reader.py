@@ -59,6 +59,14 @@ class Selection:
     rules: tuple[str, ...]
     categories: tuple[str, ...]
     children: tuple[Selection, ...]
+    descriptions: tuple[str, ...] = ()  # each rule's text, in the order of `rules`
+
+    def rule_text(self, name: str) -> str | None:
+        """The text of the selection's rule of that name (case-insensitive), None when it has none."""
+        for rule, text in zip(self.rules, self.descriptions):
+            if rule.casefold() == name.casefold():
+                return text
+        return None
 
     def walk(self) -> Iterator[Selection]:
         """This selection and every selection inside it, depth first."""
@@ -106,8 +114,9 @@ def read_bytes(path: Path) -> bytes:
     source = str(path)
     data = read_capped(path, MAX_FILE_BYTES, "a .ros or .rosz roster")
     if not data.startswith(b"PK"):
-        if path.suffix.lower() == ".rosz":
-            raise _fail(source, "not a zip file: a .rosz is a zipped .ros")
+        # some apps save a .rosz unzipped: XML is read whatever the name says
+        if path.suffix.lower() == ".rosz" and not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+            raise _fail(source, "neither a zip file nor XML: a .rosz is a zipped .ros")
         return data
     return _unzipped(data, source)
 
@@ -162,7 +171,7 @@ def parse(data: bytes, source: str) -> RosterFile:
     if sum(1 for _ in root.iter()) > MAX_ELEMENTS:
         raise _fail(source, f"more than {MAX_ELEMENTS:,} XML elements: not a roster")
     reader = _Reader(source)
-    forces = tuple(reader.force(force) for force in reader.children(root, "forces", "force"))
+    forces = tuple(reader.forces(root))
     return RosterFile(source, root.get("name", ""), root.get("gameSystemName", ""), root.get("gameSystemId", ""),
                       root.get("gameSystemRevision", ""), forces)
 
@@ -179,9 +188,17 @@ class _Reader:
         found = element.find(f"{{{NAMESPACE}}}{group}")
         return [] if found is None else found.findall(f"{{{NAMESPACE}}}{tag}")
 
-    def force(self, element) -> Force:
-        selections = tuple(self.selection(child, 1) for child in self.children(element, "selections", "selection"))
-        return Force(element.get("name", ""), element.get("catalogueName", ""), selections)
+    def forces(self, element, depth: int = 1) -> list[Force]:
+        """The forces of a roster or a force, each followed by the forces within it (New Recruit and
+        some game systems nest them)."""
+        if depth > MAX_DEPTH:
+            raise _fail(self.source, f"forces nested more than {MAX_DEPTH} deep")
+        found = []
+        for force in self.children(element, "forces", "force"):
+            selections = tuple(self.selection(child, 1) for child in self.children(force, "selections", "selection"))
+            found.append(Force(force.get("name", ""), force.get("catalogueName", ""), selections))
+            found += self.forces(force, depth + 1)
+        return found
 
     def selection(self, element, depth: int) -> Selection:
         name = element.get("name", "")
@@ -189,26 +206,30 @@ class _Reader:
         if depth > MAX_DEPTH:
             raise _fail(self.source, f"{where}: selections nested more than {MAX_DEPTH} deep")
         number = self.number(element.get("number", "1"), where, "number")
-        costs = tuple((cost.get("name", ""), self.number(cost.get("value", "0"), where, "cost value", float))
+        costs = tuple((cost.get("name", "").strip(), self.number(cost.get("value", "0"), where, "cost value", float))
                       for cost in self.children(element, "costs", "cost"))
         profiles = tuple(Profile(profile.get("name", ""), profile.get("typeName", ""),
                                  tuple((characteristic.get("name", ""), characteristic.text or "")
                                        for characteristic in self.children(profile, "characteristics",
                                                                            "characteristic")))
                          for profile in self.children(element, "profiles", "profile"))
-        rules = tuple(rule.get("name", "") for rule in self.children(element, "rules", "rule"))
+        elements = self.children(element, "rules", "rule")
+        rules = tuple(rule.get("name", "") for rule in elements)
+        descriptions = tuple(" ".join(rule.findtext(f"{{{NAMESPACE}}}description", "").split()) for rule in elements)
         categories = tuple(category.get("name", "") for category in self.children(element, "categories", "category"))
         children = tuple(self.selection(child, depth + 1) for child in self.children(element, "selections",
                                                                                      "selection"))
-        return Selection(name, element.get("type", ""), int(number), costs, profiles, rules, categories, children)
+        return Selection(name, element.get("type", ""), int(number), costs, profiles, rules, categories, children,
+                         descriptions)
 
     def number(self, text: str, where: str, what: str, kind=int):
-        """A count (`kind=int`: a whole number) or a cost, 0 to 1,000,000; anything else refused."""
+        """A count (`kind=int`: a whole number, 0 to 1,000,000) or a cost (-1,000,000 to 1,000,000: the
+        catalogues give negative costs, a base cost below a unit's models or a size discount)."""
         try:
             value = float(text)
         except ValueError:
             raise _fail(self.source, f"{where}: {what} {text!r} is not a number") from None
-        if not 0 <= value <= 1_000_000:  # NaN and infinities too
+        if not (0 if kind is int else -1_000_000) <= value <= 1_000_000:  # NaN and infinities too
             raise _fail(self.source, f"{where}: {what} {text!r} is out of range")
         if kind is int and not value.is_integer():
             raise _fail(self.source, f"{where}: {what} {text!r} is not a whole number")

@@ -1,4 +1,5 @@
-"""What an import could not model: one line per (unit, weapon, text), and the unit's fate."""
+"""What an import did not take as the catalogue gives it: one line per (unit, weapon, text),
+saying what the import did instead, and the unit's fate under --strict."""
 
 from __future__ import annotations
 
@@ -6,20 +7,22 @@ import re
 from dataclasses import dataclass, field
 
 SEPARATOR = re.compile(r"(?:<\s*br\s*/?\s*>\s*)+", re.IGNORECASE)  # BattleScribe's line breaks in a cell
+BREAK = re.compile(r"<\s*br\s*/?\s*>", re.IGNORECASE)  # one line break
+WITHOUT = "imported without it"
 
 
 @dataclass(frozen=True)
 class Note:
-    """Something in the list that oddscalc does not model, and what the import did about it."""
+    """Something in the list that oddscalc does not take as given, and what the import did about it."""
 
     unit: str
     weapon: str | None
     text: str
+    action: str = WITHOUT  # what the import did: "imported without it", "counted as 4 shots" ...
 
     def line(self, strict: bool) -> str:
         where = self.unit + (f", {self.weapon}" if self.weapon else "")
-        outcome = "unit left out (--strict)" if strict else "imported without it"
-        return f"{where}: {self.text} ({outcome})"
+        return f"{where}: {self.text} ({'unit left out (--strict)' if strict else self.action})"
 
 
 @dataclass
@@ -29,10 +32,16 @@ class Mapped:
     table: dict
     notes: list[Note] = field(default_factory=list)
 
-    def note(self, text: str, weapon: str | None = None) -> None:
-        item = Note(self.table["name"], weapon, text)
+    def note(self, text: str, weapon: str | None = None, action: str = WITHOUT) -> None:
+        item = Note(self.table.get("name", "?"), weapon, text, action)
         if item not in self.notes:
             self.notes.append(item)
+
+    def leave_out(self, why: str) -> Mapped:
+        """Leave the whole unit out, saying why (one line of the report)."""
+        self.note(why, action="left out")
+        self.table = {}
+        return self
 
 
 def unique(name: str, taken: set[str]) -> str:
@@ -50,6 +59,11 @@ def cells(text: str | None) -> list[str]:
     return [part.strip() for part in SEPARATOR.split(text or "")]
 
 
+def lines(text: str | None) -> list[str]:
+    """A profile cell split at every single line break, empty lines kept (they align columns)."""
+    return [part.strip() for part in BREAK.split(text or "")]
+
+
 def items(text: str | None) -> list[str]:
     """A comma-separated list of rules, with brackets kept together: `Multiple Wounds (D3), Poison`."""
     parts, depth, current = [], 0, ""
@@ -62,3 +76,16 @@ def items(text: str | None) -> list[str]:
             current += char
     parts.append(current)
     return [" ".join(part.split()) for part in parts if part.strip() and part.strip() != "-"]
+
+
+def counted(name: str) -> dict[str, int]:
+    """The counts a selection's name gives: `3x Chimera` → {chimera: 3}; `8x Vanguard, 4x Dunerider`
+    → two counts; `Pair of Land Raiders` → {land raiders: 2}; no count → {}."""
+    found = {}
+    for part in name.split(","):
+        match = re.match(r"^\s*(\d+)\s*[x×]\s*(.+?)\s*$", part, re.IGNORECASE)
+        if match:
+            found[match.group(2).casefold()] = int(match.group(1))
+        elif part.strip().casefold().startswith("pair of "):
+            found[part.strip()[8:].casefold()] = 2
+    return found

@@ -144,8 +144,21 @@ def table(entries: list[Entry], title: str, shooting: bool) -> list[str]:
     if imported and shooting:
         free = sum(not entry.shooting for entry in imported)
         lines += ["", f"Of {len(imported)} entries imported, {free} ({100 * free / len(imported):.1f} %) have no note "
-                      "about a shooting figure."]
+                      f"about a shooting figure: {100 * free / len(entries):.1f} % of all {len(entries)} entries."]
     return lines
+
+
+def _system(folder: Path, game: str) -> str:
+    """The game system of a folder, as `name revision N`."""
+    from defusedxml.ElementTree import parse
+
+    from .. import battlescribe
+
+    for path in sorted(folder.glob("*.gst")):
+        root = parse(path).getroot()
+        if battlescribe.SYSTEM_IDS.get(root.get("id")) == game:
+            return f"{path.name} ({root.get('name')}) revision {root.get('revision')}"
+    return "no game system file"
 
 
 def reasons(entries: list[Entry], top: int = 25) -> list[str]:
@@ -155,6 +168,21 @@ def reasons(entries: list[Entry], top: int = 25) -> list[str]:
         for line in dict.fromkeys(entry.lines):
             counter[line.split(": ", 1)[-1] if entry.status not in ("not built", "crash") else line] += 1
     return [f"- {count} × {text}" for text, count in counter.most_common(top)]
+
+
+INTRO = """\
+Every root entry of a unit's type in every catalogue of BSData's public repositories (Epic
+Armageddon: `BSData/wh40k-epic-armageddon`; The 9th Age: the `2nd-*.cat` books of
+`BSData/The-9th-Age`), built into a list as the apps save one and imported by oddscalc.
+Made by `python -m oddscalc.battlescribe.sweep --epic DIR --t9a DIR --markdown FILE`.
+
+- **clean**: imported, no line in the report; **with notes**: imported, with lines saying
+  what is not modelled and what was done instead; **left out**: nothing to model (a
+  structure, a pool of upgrades, an entry without a unit profile; the line says which);
+  **not built**: the entry cannot be chosen with any root option (the reason given);
+  **crashed**: the import raised an error (the sweep exits 1 when any did).
+- **a note on a weapon**: among the imported entries, those with a line about a shooting
+  figure (a weapon's shots, values or abilities)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,12 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     games = [(game, folder) for game, folder in (("epic", arguments.epic), ("t9a", arguments.t9a)) if folder]
     if not games:
         parser.error("give --epic and/or --t9a")
-    report, details, crashed = ["# The catalogue sweep", ""], [], 0
+    report, details, crashed = ["# The catalogue sweep", "", *INTRO.splitlines(), ""], [], 0
     for game, folder in games:
         entries = sweep(folder, game)
         crashed += sum(entry.status == "crash" for entry in entries)
         title = {"epic": "Epic Armageddon: formation entries", "t9a": "The 9th Age, 2nd edition: unit entries"}[game]
-        report += table(entries, title, game == "epic") + ["", "Most frequent lines:", ""] + reasons(entries) + [""]
+        report += table(entries, title, game == "epic") + ["", f"Catalogues: {_system(folder, game)} and the "
+                                                               f"catalogues beside it.", "", "Most frequent lines:",
+                                                           ""] + reasons(entries) + [""]
         for entry in entries:
             details.append(f"{entry.catalogue} | {entry.name} | {entry.status}"
                            + (f" | built with {entry.choice}" if entry.choice else ""))

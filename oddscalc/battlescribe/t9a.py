@@ -1,19 +1,31 @@
 """The 9th Age units from a BSData/The-9th-Age roster built with the 2nd edition (2.0 rules)
-catalogues: model profiles `Defensive` (HP, Def, Res, Arm, Rules) and `Offensive` (Att,
-Off, Str, AP, Rules), `Armour` (Save +N), `Melee Weapon` (Str, AP) and `Ranged Weapon`
-(Shots, Str, AP, Attributes) profiles, and shooting written in the Offensive rules as
-`Bow (4+)`: the weapon and its Aim.
+catalogues (docs/rules.md §4.2).
+
+A unit is a top-level selection; its models are the selections with a `Defensive` profile
+(the one with the most models gives the unit's characteristics). A model can have several
+model parts, each with its own `Offensive` profile (The 9th Age rulebook, Model Rules:
+multipart models): a rider and its mount, a chariot's crew, beasts and chassis. The model
+has one set of Defensive characteristics: a mount's values, where `C` is the rider's value
+and `C+X` the rider's plus X. `Charioteer (2)` is two parts of that profile. A part with
+Harnessed uses no weapons and makes no supporting attacks; one with Inanimate makes no
+close combat attacks.
+
+Equipment comes as profiles in the list (`Armour`, `Melee Weapon`, `Ranged Weapon`), as
+names in a profile's rules (`Plate Armour`, `Halberd`, `Bow (4+)`: the weapon and its Aim),
+or as an upgrade with no profile (`Shield`, `Great Weapon`, `Throwing Weapons (5+)`): those
+are read by name from the game system's shared profiles (`EQUIPMENT`). The wielder of the
+unit's equipment is its first part that can use weapons.
 
 A roster has no formation on the table, so melee attacks are counted for a unit
 `FRONTAGE` models wide: the front rank with its Attack Value, one rank of supporting
-attacks (up to 1 each; 3 for Large, 5 for Gigantic models), two with a Spear's Fight in
-Extra Rank. A mount or other second model part fights with the front rank only. The
-imported TOML says so in its header, for the player to edit. The Global profile
-(movement, Discipline) and its rules do not touch an attack's dice and are not read.
+attacks (up to 1 each; 3 for Large, 5 for Gigantic models), one rank more for each Fight
+in Extra Rank (a Spear's). Harnessed parts fight in the front rank only. Each close combat
+weapon a part may choose is its own roster weapon. Every model shoots.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -21,55 +33,57 @@ from .reader import Profile, RosterFile, Selection
 from .report import Mapped, items
 
 FRONTAGE = 5
-MAX_MODELS = 500  # the roster schema's cap on a unit's models
+MAX_MODELS = 500  # the roster schema's caps
+MAX_HEALTH = 20
 SUPPORT = {"standard": 1, "large": 3, "gigantic": 5}
-EDITION = re.compile(r"\b2nd edition\b", re.IGNORECASE)
+# The game system's shared profiles (BSData/The-9th-Age, 2nd-theNinthAge-FantasyBattles.gst, revision 56):
+# equipment bought as an upgrade with no profile of its own is read from these by name.
+ARMOUR = {"shield": ("shield", 1), "light armour": ("suit", 1), "heavy armour": ("suit", 2),
+          "plate armour": ("suit", 3)}
+# name: (Str, AP, Attack Value +, Offensive Skill +, extra ranks, two-handed, charge bonus)
+MELEE = {
+    "hand weapon": ("As User", "As User", 0, 0, 0, False, None),
+    "great weapon": ("+2", "+2", 0, 0, 0, True, None),
+    "halberd": ("+1", "+1", 0, 0, 0, True, None),
+    "paired weapons": ("As User", "As User", 1, 1, 0, True, None),
+    "spear": ("As User", "+1", 0, 0, 1, False, None),
+    "lance": ("As User", "As User", 0, 0, 0, False, "+2 Strength, +2 Armour Penetration"),
+    "light lance": ("As User", "As User", 0, 0, 0, False, "+1 Strength, +1 Armour Penetration"),
+}
+RANGED = {  # name: (Shots, Str, AP, Attributes)
+    "bow": ("1", "3", "0", "Volley Fire"), "longbow": ("1", "3", "0", "Volley Fire"),
+    "crossbow": ("1", "4", "1", "Unwieldy"), "handgun": ("1", "4", "2", "Unwieldy"),
+    "pistol": ("1", "4", "2", "Quick to Fire"), "throwing weapons": ("2", "As User", "As User", "Quick to Fire, Accurate"),
+}
 ATTRIBUTES = {"battle focus": "battle-focus", "poison attacks": "poison", "lethal strike": "lethal-strike",
               "divine attacks": "divine", "flaming attacks": "flaming", "toxic attacks": "toxic",
               "hatred": "hatred"}
-SUITS = {"light armour": 1, "heavy armour": 2, "plate armour": 3, "shield": 1}
-SAVES = {"aegis": "aegis", "fortitude": "fortitude"}
-# melee weapons by name: (extra supporting ranks, extra attack value, extra offensive skill)
-MELEE = {"hand weapon": (0, 0, 0), "spear": (1, 0, 0), "halberd": (0, 0, 0), "great weapon": (0, 0, 0),
-         "paired weapons": (0, 1, 1)}
-CHARGE_ONLY = {"lance", "light lance"}  # their bonus counts only on the charge
-# ranged attributes that change only situational modifiers (moving, long range), not a standing shot
-SITUATIONAL = {"volley fire", "unwieldy", "quick to fire", "accurate", "move or fire", "reload!", "reload",
-               "two-handed", "parry"}
-MULTIPLE_WOUNDS = re.compile(r"^multiple wounds \((\d*d?\d+)\)$")
-SHOOTING = re.compile(r"^(.+?)\s*\((\d)\+\)$")
-DICE = re.compile(r"^(\d*)d(\d+)$")
+# rules that change no dice of a standing attack or shot (movement, situational shooting modifiers,
+# what the attribute only tells other rules)
+NO_EFFECT = {"volley fire", "unwieldy", "quick to fire", "accurate", "move or fire", "reload!", "reload",
+             "two-handed", "march and shoot", "magical attacks", "cannot be stomped", "harnessed", "inanimate",
+             "swiftstride", "light troops", "parry"}
+# upgrades that buy no dice of an attack: a command group, a wizard's level and path, a general
+NON_DICE = re.compile(r"^(champion|standard bearer|musician|battle standard bearer|army general|wizard (apprentice|adept|"
+                      r"master)|not a (wizard|leader)|unarmoured|none( \(.*\))?|thaumaturgy|divination|evocation|"
+                      r"alchemy|occultism|witchcraft|shamanism|druidism|pyromancy|cosmology|necromancy|"
+                      r".* archetype)$")
+MULTIPLE_WOUNDS = re.compile(r"^multiple wounds \((\d*d?\d+(?:\s*\+\s*\d+)?)\)$")
+AIMED = re.compile(r"^(.+?)\s*\((\d)\+\)$")  # "Aspen Bow (5+)", "Repeater Handbow [3] (2+)"
+COUNTED = re.compile(r"\s*[\[(]\d+[\])]\s*")  # "[3]", "(2)" in a weapon's name
+PART = re.compile(r"^(.*?)\s*(?:\((\d+)\))?\s*(?:offensive)?$", re.IGNORECASE)  # "Charioteer (2) Offensive"
+DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)  # zero-width characters in names
+SAVE = re.compile(r"^(aegis|fortitude) \((\d)\+\)$")
 
 
 def _key(text: str | None) -> str:
-    return " ".join((text or "").casefold().split())
+    return " ".join((text or "").translate(INVISIBLE).casefold().split())
 
 
 def _type(profile: Profile) -> str:
-    """`2 Defensive` → "defensive": the catalogues number their profile types."""
-    return _key(re.sub(r"^\d+\s*", "", profile.type_name))
-
-
-def check_edition(roster: RosterFile, source: str):
-    from ..errors import InputError
-
-    if not EDITION.search(roster.system_name):
-        raise InputError("file", source, f"built with game system {roster.system_name!r} revision "
-                                         f"{roster.system_revision or '?'}: oddscalc imports The 9th Age lists "
-                                         "built with the 2nd edition (2.0 rules) catalogues only")
-
-
-def _profiles(selection: Selection, kind: str) -> list[Profile]:
-    return [profile for item in selection.walk() for profile in item.profiles if _type(profile) == kind]
-
-
-def _models(selection: Selection, numbers: int = 1):
-    """(selection, count) for each selection with a Defensive profile: the unit's models."""
-    count = numbers * selection.number
-    if any(_type(profile) == "defensive" for profile in selection.profiles):
-        yield selection, count
-    for child in selection.children:
-        yield from _models(child, count)
+    """`2 Defensive (DL)` → "defensive": the catalogues number their profile types."""
+    return _key(re.sub(r"^\d+\s*|\s*\(.*\)$", "", profile.type_name))
 
 
 def _int(text: str | None, default: int = 0) -> int:
@@ -85,120 +99,474 @@ def _relative(text: str | None, base: int) -> int:
     return _int(text, base) if re.search(r"\d", text) else base
 
 
-def unit(selection: Selection) -> Mapped | None:
-    """A roster unit from a top-level selection, or None when it has no model with profiles."""
-    models = list(_models(selection))
-    if not models:
-        return None
-    body, _ = max(models, key=lambda item: item[1])
-    total = sum(number for _, number in models)
-    points = selection.cost("pts")
-    mapped = Mapped({"name": selection.name, "points": round(points) if points else None,
-                     "models": min(total, MAX_MODELS)})
-    if total > MAX_MODELS:
-        mapped.note(f"{total} models: a roster unit has at most {MAX_MODELS}; counted as {MAX_MODELS}")
-    defensive = next(profile for profile in body.profiles if _type(profile) == "defensive")
-    _defence(mapped, selection, defensive)
-    offensives = [profile for item in body.walk() for profile in item.profiles if _type(profile) == "offensive"]
-    if not offensives:
-        mapped.note("no Offensive profile; left out")
-        mapped.table = {}
-        return mapped
-    height = next((_key(profile.get("Height")) for profile in _profiles(body, "size")), "standard")
-    first = offensives[0]
-    mapped.table.update(offensive=_int(first.get("Off"), 1), strength=_int(first.get("Str"), 1))
-    weapons = []
-    for index, profile in enumerate(offensives):
-        weapons += _attacks(mapped, selection, profile, total, height if index == 0 else None,
-                            named=len(offensives) > 1)
-    mapped.table["weapon"] = weapons
-    return mapped
+def _named(text: str) -> tuple[str, int | None]:
+    """A weapon name and its Aim: `Aspen Bow (5+)` → ("aspen bow", 5); `Halberd` → ("halberd", None);
+    a count in its name is not part of it (`Repeater Handbow [3] (2+)` → "repeater handbow")."""
+    clean = " ".join(text.translate(INVISIBLE).split())
+    aimed = AIMED.match(clean)
+    name = aimed.group(1) if aimed else clean
+    return _key(COUNTED.sub(" ", name)), (int(aimed.group(2)) if aimed else None)
 
 
-def _defence(mapped: Mapped, selection: Selection, defensive: Profile) -> None:
-    armour = _int(defensive.get("Arm"))
-    suits = {_key(profile.name): _int(profile.get("Save")) for profile in _profiles(selection, "armour")}
-    saves = {}
-    flammable = False
-    for rule in items(defensive.get("Rules")):
-        key = _key(rule)
-        name, _, value = key.partition(" (")
-        if key in SUITS:
-            suits.setdefault(key, SUITS[key])
-        elif name in SAVES and re.fullmatch(r"\d\+\)", value):
-            saves[SAVES[name]] = f"{value[0]}+"
-        elif key == "flammable":
-            flammable = True
+def _label(text: str) -> str:
+    """A weapon's name as shown: no Aim, no count, no zero-width characters."""
+    clean = " ".join(text.translate(INVISIBLE).split())
+    aimed = AIMED.match(clean)
+    return " ".join(COUNTED.sub(" ", aimed.group(1) if aimed else clean).split())
+
+
+def _pieces(name: str) -> list[str]:
+    """An upgrade's name split into the items it buys: `Halberd, Paired Weapons, and Shield` → three."""
+    return [part for part in re.split(r"\s*(?:,\s*and\s+|,|\s+and\s+|&|\s\+\s)\s*", name.translate(INVISIBLE))
+            if part.strip()]
+
+
+@dataclass
+class _Part:
+    """One model part: its Offensive profile, how many of it a model has, and what it may use."""
+
+    name: str
+    profile: Profile
+    count: int
+    harnessed: bool
+    inanimate: bool
+    rules: list[str]
+    rider: bool  # on the model's own selection (not its mount's)
+
+
+@dataclass
+class _Weapons:
+    """The unit's equipment: melee weapons (name → profile or table row), ranged ones with their Aim."""
+
+    melee: dict[str, tuple] = field(default_factory=dict)
+    ranged: dict[str, tuple] = field(default_factory=dict)  # name → (label, aim or None, (shots, str, ap, attrs))
+    armour: dict[str, tuple[str, int | None]] = field(default_factory=dict)  # name → (kind, +N or None)
+    attributes: list[str] = field(default_factory=list)  # attack attributes bought for the unit (Poison Attacks)
+
+
+class _Reader:
+    """Reads one unit: its models' defence, parts and weapons, noting what it does not take as given."""
+
+    def __init__(self, selection: Selection) -> None:
+        points = selection.cost("pts")
+        self.selection = selection
+        self.mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
+        self.profiles = {profile.name.translate(INVISIBLE): profile for item in selection.walk()
+                         for profile in item.profiles}
+
+    def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
+        self.mapped.note(text, weapon, action)
+
+    def read(self) -> Mapped:
+        bodies = [item for item in self.selection.walk() if self._defensive(item) is not None
+                  and not _is_mount(self._defensive(item))]
+        if not bodies:
+            return self.mapped.leave_out("the list gives no Defensive profile for its models")
+        body = max(bodies, key=lambda item: item.number)
+        models = sum(item.number for item in bodies if _same_profile(self._defensive(item),
+                                                                      self._defensive(body)))
+        for item in bodies:
+            if not _same_profile(self._defensive(item), self._defensive(body)):
+                self.note(f"{self._defensive(item).name}: another model's characteristics",
+                          action=f"counted as {self._defensive(body).name}")
+                models += item.number
+        if models > MAX_MODELS:
+            self.note(f"{models} models: a roster unit has at most {MAX_MODELS}", action=f"counted as {MAX_MODELS}")
+        table = self.mapped.table
+        table["models"] = min(models, MAX_MODELS)
+        mount = next((item for item in body.walk() if item is not body and self._defensive(item) is not None
+                      and _is_mount(self._defensive(item))), None)
+        parts = self._parts(body, mount)
+        equipment = self._equipment(body, mount, parts)
+        self._defence(body, mount, equipment, parts)
+        wielder = next((part for part in parts if not part.harnessed and not part.inanimate), None)
+        first = wielder or (parts[0] if parts else None)
+        if first is None:
+            return self.mapped.leave_out("the list gives no Offensive profile for its models")
+        table.update(offensive=_clamp(self._stat(first.profile.get("Off"), 1, first.name, "Off")),
+                     strength=_clamp(self._stat(first.profile.get("Str"), 1, first.name, "Str")))
+        height = self._height(body, mount)
+        weapons = []
+        for part in parts:
+            weapons += self._attacks(part, part is wielder, equipment, table["models"], height, len(parts) > 1)
+        table["weapon"] = weapons
+        return self.mapped
+
+    @staticmethod
+    def _defensive(item: Selection) -> Profile | None:
+        return next((profile for profile in item.profiles if _type(profile) == "defensive"), None)
+
+    def _height(self, body: Selection, mount: Selection | None) -> str:
+        for item in (mount, body):
+            size = next((profile for profile in (item.profiles if item else ()) if _type(profile) == "size"), None)
+            if size is not None and _key(size.get("Height")) in SUPPORT:
+                return _key(size.get("Height"))
+        return "standard"
+
+    # --- parts --------------------------------------------------------------------------------
+    def _parts(self, body: Selection, mount: Selection | None) -> list[_Part]:
+        """The model's parts: its own Offensive profiles (and its upgrades'), then its mount's."""
+        parts = []
+        mounted = set(map(id, mount.walk())) if mount is not None else set()
+        for owner, rider in ((body, True), (mount, False)):
+            if owner is None:
+                continue
+            selections = [item for item in owner.walk() if rider is False or id(item) not in mounted]
+            for item, profile in ((item, profile) for item in selections for profile in item.profiles):
+                if _type(profile) != "offensive" or (item is not owner and self._defensive(item) is not None
+                                                     and item is not mount):
+                    continue
+                match = PART.match(profile.name.translate(INVISIBLE).strip())
+                name = (match.group(1) if match and match.group(1) else profile.name).strip()
+                count = int(match.group(2)) if match and match.group(2) else 1
+                rules = items(profile.get("Rules"))
+                keys = {_key(rule) for rule in rules}
+                parts.append(_Part(name, profile, count, "harnessed" in keys, "inanimate" in keys, rules, rider))
+        return parts
+
+    # --- equipment ----------------------------------------------------------------------------
+    def _equipment(self, body: Selection, mount: Selection | None, parts: list[_Part]) -> _Weapons:
+        """The unit's equipment from its profiles, the names in its models' rules, and bare upgrades."""
+        found = _Weapons()
+        for item in self.selection.walk():
+            if item is mount:
+                continue
+            for profile in item.profiles:
+                kind, name = _type(profile), _named(profile.name)
+                if kind == "armour":
+                    save = re.fullmatch(r"\s*\+\s*(\d)\s*", profile.get("Save") or "")
+                    found.armour[name[0]] = (_key(profile.get("Type")), int(save.group(1)) if save else None)
+                elif kind == "melee weapon":
+                    found.melee[name[0]] = (profile.name, profile.get("Str"), profile.get("AP"),
+                                            profile.get("Attributes"))
+                elif kind == "ranged weapon":  # its Aim in its name, or in the name of the upgrade that bought it
+                    aim = name[1] if name[1] is not None else _named(item.name)[1]
+                    found.ranged[name[0]] = (_label(profile.name), aim, (profile.get("Shots"), profile.get("Str"),
+                                                                         profile.get("AP"), profile.get("Attributes")))
+            if kinds := {_type(profile) for profile in item.profiles} & {"artefact", "manifestation"}:
+                self.note(f"{kinds.pop()} {_clean(item.name)!r} not modelled")
+            if not item.profiles and item.type == "upgrade" and not item.children:
+                self._bought(item.name, found)
+        defensive = self._defensive(body)
+        for rule in items(defensive.get("Rules") if defensive else ""):
+            if _named(rule)[0] in ARMOUR:
+                self._by_name(rule, found)
+        for part in parts:  # a Harnessed or Inanimate part's shooting weapons are used by the others
+            if part.harnessed or part.inanimate:
+                for rule in part.rules:
+                    if AIMED.match(" ".join(rule.split())) and not SAVE.match(_key(rule)):
+                        self._by_name(rule, found)
+        return found
+
+    def _bought(self, name: str, found: _Weapons) -> None:
+        """An upgrade with no profile: equipment (one item, or several: `Spear and Shield`), an attack
+        attribute, an option that buys no dice, or something not read (reported)."""
+        key = _key(name)
+        if NON_DICE.match(key):
+            return
+        pieces = [name] if self._known(name) else _pieces(name)
+        if not all(self._known(piece) for piece in pieces):
+            self.note(f"upgrade {_clean(name)!r} not read")
+            return
+        for piece in pieces:
+            if _key(piece) in ATTRIBUTES or MULTIPLE_WOUNDS.match(_key(piece)):
+                found.attributes.append(_key(piece))
+            else:
+                self._by_name(piece, found)
+
+    @staticmethod
+    def _known(text: str) -> bool:
+        name, aim = _named(text)
+        key = _key(text)
+        return (name in ARMOUR or name in MELEE or name in RANGED or aim is not None or key in ATTRIBUTES
+                or bool(MULTIPLE_WOUNDS.match(key)))
+
+    def _by_name(self, text: str, found: _Weapons, listed: _Weapons | None = None) -> bool:
+        """Read one equipment name from the game system's shared profiles into `found` (a profile in
+        `found` or in the unit's `listed` equipment wins); False when it is none."""
+        name, aim = _named(text)
+        if name in ARMOUR:
+            found.armour.setdefault(name, ARMOUR[name])
+        elif name in MELEE:
+            found.melee.setdefault(name, None)
+        elif name in RANGED or (aim is not None and not SAVE.match(_key(text))):
+            # a weapon and its Aim; a profile in the list wins over the game system's shared one
+            known = found.ranged.get(name) or (listed.ranged.get(name) if listed else None)
+            stats = known[2] if known and known[2] else RANGED.get(name)
+            found.ranged[name] = (_label(text), aim if aim is not None else known and known[1], stats)
         else:
-            mapped.note(f"defensive rule {rule!r} not modelled")
-    mapped.table.update(health=max(_int(defensive.get("HP"), 1), 1), defensive=_int(defensive.get("Def"), 1),
-                        resilience=_int(defensive.get("Res"), 1), armour=min(armour + sum(suits.values()), 6),
-                        **saves, flammable=flammable)
+            return False
+        return True
 
+    # --- defence ------------------------------------------------------------------------------
+    def _defence(self, body: Selection, mount: Selection | None, equipment: _Weapons, parts: list[_Part]) -> None:
+        rider = self._defensive(body)
+        profile = self._defensive(mount) if mount is not None else rider
 
-def _attacks(mapped: Mapped, selection: Selection, offensive: Profile, models: int, height: str | None,
-             named: bool) -> list[dict]:
-    """The melee attack of one model part, and the shooting attacks its rules name."""
-    strength, ap, attack_value = _int(offensive.get("Str"), 1), _int(offensive.get("AP")), _int(offensive.get("Att"))
-    attributes, shooting = _Attributes(), []
-    weapons = {_key(profile.name): profile for profile in _profiles(selection, "melee weapon")}
-    ranged = {_key(profile.name): profile for profile in _profiles(selection, "ranged weapon")}
-    for rule in items(offensive.get("Rules")):
-        key = _key(rule)
-        if attributes.take(key):
-            continue
-        if key in MELEE or key in CHARGE_ONLY:
-            weapons.setdefault(key, Profile(rule, "Melee Weapon", ()))
-        elif SHOOTING.match(rule) and _key(SHOOTING.match(rule).group(1)) in ranged:
-            shooting.append((SHOOTING.match(rule).group(1), int(SHOOTING.match(rule).group(2))))
-        elif SHOOTING.match(rule):
-            mapped.note(f"shooting weapon {rule!r}: its Ranged Weapon profile is not in the list; left out")
-        else:
-            mapped.note(f"offensive rule {rule!r} not modelled", offensive.name)
-    chosen = [name for name in weapons if name != "hand weapon"]
-    for name in [name for name in chosen if name in CHARGE_ONLY]:
-        mapped.note(f"{weapons[name].name}: its bonus counts only on the charge; fights as a hand weapon")
-    chosen = [name for name in chosen if name not in CHARGE_ONLY][:1]  # one weapon in use
-    weapon = weapons[chosen[0]] if chosen else None
-    extra_ranks, extra_attacks, extra_offensive = MELEE.get(chosen[0], (0, 0, 0)) if chosen else (0, 0, 0)
-    if chosen and chosen[0] not in MELEE:
-        mapped.note(f"weapon {weapon.name!r}: its attributes are not read (Str and AP are)")
-    if extra_offensive:
-        mapped.table["offensive"] = min(mapped.table["offensive"] + extra_offensive, 10)
-    attack_value += extra_attacks
-    front = min(models, FRONTAGE)
-    attacks = front * attack_value
-    if height is not None:
-        supporting = min(models - front, FRONTAGE * (1 + extra_ranks))
-        attacks += supporting * min(attack_value, SUPPORT.get(height, 1))
-    melee_strength = _relative(weapon.get("Str") if weapon else None, strength)
-    melee_ap = _relative(weapon.get("AP") if weapon else None, ap)
-    label = (offensive.name if named else (weapon.name if weapon else "Hand weapon"))
-    result = [_attack(label, "melee", attacks, melee_strength, melee_ap, attributes, mapped.table)]
-    for name, aim in shooting:
-        profile = ranged[_key(name)]
-        shots = _shots(profile.get("Shots"), models, mapped, name)
-        if shots is None:
-            continue
+        def value(name: str) -> int:
+            own = self._stat(rider.get(name), 1 if name != "Arm" else 0, rider.name, name)
+            text = (profile.get(name) or "").strip().upper().replace(" ", "")
+            if mount is None or not text.startswith("C"):
+                return self._stat(text, own, profile.name, name) if text else own
+            return own + (_int(text[1:]) if len(text) > 1 else 0)  # C+2: the rider's value and 2 more
+
+        table = self.mapped.table
+        health = value("HP")
+        if health > MAX_HEALTH:
+            self.note(f"{health} Health Points: a roster model has at most {MAX_HEALTH}",
+                      action=f"counted as {MAX_HEALTH}")
+        massive = mount is not None and any(_key(rule) == "massive bulk" for rule in mount.rules)
+        armour = value("Arm") + (0 if massive else self._suits(equipment))
+        saves: dict[str, str] = {}
+        flags = {"flammable": False, "parry": False, "distracting": False}
+        hard_target = 0
+        rules = items(rider.get("Rules")) + (items(profile.get("Rules")) if profile is not rider else [])
+        rules += [rule for part in parts for rule in part.rules if SAVE.match(_key(rule))]  # the whole model's
+        rules += [rule for rule in self.selection.rules if _key(rule).split(" (")[0] in (
+            "aegis", "fortitude", "flammable", "hard target", "distracting")]
+        aegis = (profile.get("Aeg") or rider.get("Aeg") or "").strip()  # the Daemon Legions' column
+        if re.fullmatch(r"[2-6]\+", aegis):
+            saves["aegis"] = aegis
+        for rule in {_key(rule): rule for rule in rules}.values():  # once each, however spaced
+            key = _key(rule)
+            save = SAVE.match(key)
+            if key in equipment.armour or key in ARMOUR:
+                continue
+            if save:
+                kind = save.group(1)
+                saves[kind] = min(saves.get(kind, "7+"), f"{save.group(2)}+")
+            elif key == "flammable" or key == "distracting":
+                flags[key] = True
+            elif re.fullmatch(r"hard target \((\d)\)", key):
+                hard_target += int(key[-2])
+            elif key not in NO_EFFECT:
+                self.note(f"defensive rule {_clean(rule)!r} not modelled")
+        on_foot = not any(part.harnessed for part in parts)
+        shield = any(kind == "shield" for kind, _ in equipment.armour.values())
+        weapons = [name for name in equipment.melee if name != "hand weapon"]
+        if shield and on_foot and not weapons:
+            flags["parry"] = True  # a Hand Weapon alongside a Shield, on foot (Close Combat Weapons: Hand Weapon)
+        two_handed = [(equipment.melee[name] or (name.title(),))[0] for name in weapons
+                      if self._two_handed(name, equipment)]
+        if shield and two_handed:
+            self.note(f"Shield: a model fighting with {' or '.join(two_handed)} (Two-Handed) cannot use it against "
+                      "melee attacks", action="counted: armour is one value for shooting and melee")
+        table.update(health=min(max(health, 1), MAX_HEALTH), defensive=_clamp(value("Def")),
+                     resilience=_clamp(value("Res")), armour=min(max(armour, 0), 6), **saves, **flags,
+                     hard_target=min(hard_target, 3))
+        if armour > 6:
+            self.note(f"Armour {armour}: at most 6 counts", action="counted as 6")
+
+    def _suits(self, equipment: _Weapons) -> int:
+        """The armour the equipment gives: the best suit of armour, a shield, and other armour."""
+        suits, other = [], 0
+        for name, (kind, save) in equipment.armour.items():
+            if save is None:
+                self.note(f"armour {name!r}: its Save is not +N", action="imported without it")
+            elif kind == "suit of armour" or kind == "suit":
+                suits.append(save)
+            else:
+                other += save
+        return max(suits, default=0) + other
+
+    @staticmethod
+    def _two_handed(name: str, equipment: _Weapons) -> bool:
+        row = equipment.melee.get(name)
+        if row is None:
+            return MELEE.get(name, (0,) * 6)[5]
+        return "two-handed" in _key(row[3])
+
+    # --- attacks ------------------------------------------------------------------------------
+    def _attacks(self, part: _Part, wielder: bool, equipment: _Weapons, models: int, height: str,
+                 named: bool) -> list[dict]:
+        """A part's close combat attacks (one per weapon it may choose) and its shooting."""
+        attributes = _Attributes()
+        for name in equipment.attributes if wielder else ():
+            attributes.take(name)
+        extra_ranks, modifier, own_melee, own_ranged = 0, 0, {}, {}
+        support = None  # Extra Support (X): supporting attacks up to X, whatever the height
+        entry = [rule for rule in self.selection.rules if _key(rule).startswith("extra support")] if wielder else []
+        for rule in list(part.rules) + [rule for rule in entry if _key(rule) not in map(_key, part.rules)]:
+            key = _key(rule)
+            extra = re.fullmatch(r"extra support \((\d+)\)", key)
+            if extra:
+                support = int(extra.group(1))
+                continue
+            if attributes.take(key) or SAVE.match(key):  # a special save protects the model (read with its defence)
+                continue
+            if key == "lightning reflexes":
+                modifier = 1
+            elif re.fullmatch(r"fight in extra ranks?", key):
+                extra_ranks += 1
+            elif key in NO_EFFECT:
+                continue
+            elif _named(rule)[0] in equipment.melee:  # a weapon whose profile the list gives
+                own_melee[_named(rule)[0]] = equipment.melee[_named(rule)[0]]
+            elif self._by_name(rule, part_equipment := _Weapons(), equipment):
+                own_melee.update(part_equipment.melee)
+                own_ranged.update({name: row for name, row in part_equipment.ranged.items()})
+            else:
+                self.note(f"offensive rule {_clean(rule)!r} not modelled", part.name)
+        results = []
+        if not part.inanimate:
+            results += self._melee(part, wielder, equipment, own_melee, attributes, extra_ranks, modifier, models,
+                                   support or SUPPORT.get(height, 1), named)
+        if not part.harnessed and not part.inanimate:
+            ranged = {**(equipment.ranged if wielder else {}), **own_ranged}
+            for name, row in ranged.items():
+                shot = self._shooting(part, name, row, equipment, attributes, models, named)
+                if shot:
+                    results.append(shot)
+        return results
+
+    def _melee(self, part: _Part, wielder: bool, equipment: _Weapons, own: dict, attributes: _Attributes,
+               extra_ranks: int, modifier: int, models: int, cap: int, named: bool) -> list[dict]:
+        profile = part.profile
+        attack_text = (profile.get("Att") or "").strip()
+        if not attack_text:
+            return []
+        strength, ap = (self._stat(profile.get("Str"), 1, part.name, "Str"),
+                        self._stat(profile.get("AP"), 0, part.name, "AP"))
+        offensive = self._stat(profile.get("Off"), 1, part.name, "Off")
+        if part.harnessed:  # uses no weapons, makes no supporting attacks (Harnessed)
+            count = self._count(attack_text, min(models, FRONTAGE) * part.count, part.name)
+            return [self._row(part.name, "melee", count, strength, ap, offensive, 0, attributes)] if count else []
+        choices = dict(own)
+        if wielder:
+            choices.update({name: row for name, row in equipment.melee.items() if name not in choices})
+        chosen = [name for name in choices if name != "hand weapon"] or ["hand weapon"]
+        rows = []
+        for name in chosen:
+            row = choices.get(name)
+            if row is None:  # by name, from the game system's shared profiles
+                row = (name.title(), *MELEE[name][:2], "") if name in MELEE else (name.title(), None, None, "")
+            label, str_text, ap_text, attribute_text = row
+            its, table_row = self._weapon_rules(name, label, attribute_text, attributes)
+            bonus_attacks, bonus_offensive, ranks, charge = table_row[2], table_row[3], table_row[4], table_row[6]
+            if charge:
+                self.note(f"{label}: {charge} on the charge only", part.name if named else None,
+                          action="fights as a hand weapon")
+            value = self._value(attack_text, bonus_attacks, part.name)
+            if value is None:
+                continue
+            front = min(models, FRONTAGE) * part.count
+            supporting = min(max(models - FRONTAGE, 0), FRONTAGE * (1 + extra_ranks + ranks)) * part.count
+            count = _times(value, front) if supporting == 0 else _plus(_times(value, front),
+                                                                     _times(_capped(value, cap), supporting))
+            hit = modifier if name != "great weapon" else 0  # Lightning Reflexes: not with a Great Weapon
+            title = f"{part.name}: {label}" if named else label
+            rows.append(self._row(title, "melee", count, _relative(str_text, strength), _relative(ap_text, ap),
+                                  offensive + bonus_offensive, hit, its))
+        return [row for row in rows if row]
+
+    def _weapon_rules(self, name: str, label: str, text: str | None, attributes: _Attributes) -> tuple:
+        """A close combat weapon's attributes and its row of `MELEE`: its own, or the weapon whose rules
+        its profile says it has (`Blades of Darag`: "Paired Weapons. …")."""
         its = _Attributes(list(attributes.names), attributes.multiple)
-        for attribute in items(profile.get("Attributes")):
-            if not its.take(_key(attribute)) and _key(attribute) not in SITUATIONAL:
-                mapped.note(f"attribute {attribute!r} not modelled", name)
-        result.append(_attack(name, "shooting", shots, _relative(profile.get("Str"), strength),
-                              _relative(profile.get("AP"), 0), its, mapped.table, aim=f"{aim}+"))
-    return [attack for attack in result if attack]
+        table_row = MELEE.get(name, ("", "", 0, 0, 0, False, None))
+        unread = []
+        for sentence in re.split(r"(?<=\.)\s+", text or ""):
+            for attribute in items(sentence.rstrip(".")):
+                key = _key(attribute).strip(" .")
+                if its.take(key) or key in NO_EFFECT or key.startswith(("all models come", f"attacks made with a {name}",
+                                                                          f"attacks made with {name}")):
+                    continue
+                if key in MELEE and name not in MELEE:
+                    table_row = MELEE[key]
+                elif name in MELEE and key.startswith(("the wielder gains", "infantry cannot", "only infantry")):
+                    continue  # the shared profile's own text, read through MELEE
+                else:
+                    unread.append(attribute)
+        if unread:
+            text = ", ".join(unread)
+            self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
+        return its, table_row
 
+    def _shooting(self, part: _Part, name: str, row: tuple, equipment: _Weapons, attributes: _Attributes,
+                  models: int, named: bool) -> dict | None:
+        label, aim, stats = row
+        if stats is None:
+            known = equipment.ranged.get(name)
+            stats = known[2] if known else None
+        if stats is None:
+            self.note(f"shooting weapon {label!r}: no Ranged Weapon profile in the list or the game system", label,
+                      action="left out")
+            return None
+        if aim is None:
+            self.note(f"shooting weapon {label!r}: the list gives no Aim", label, action="left out")
+            return None
+        shots_text, str_text, ap_text, attribute_text = stats
+        strength, ap = (self._stat(part.profile.get("Str"), 1, part.name, "Str"),
+                        self._stat(part.profile.get("AP"), 0, part.name, "AP"))
+        if re.search(r"\[", f"{str_text}{ap_text}"):
+            self.note(f"Str {str_text} / AP {ap_text}: a bracketed value for one hit", label,
+                      action="counted with the value outside the brackets")
+        shots = self._count(shots_text or "", models * part.count, label, what="Shots")
+        if shots is None:
+            return None
+        its = _Attributes(list(attributes.names), attributes.multiple)
+        unread = [attribute for sentence in re.split(r"(?<=\.)\s+", attribute_text or "")
+                  for attribute in items(sentence.rstrip(".")) if not its.take(_key(attribute).strip(" .[]"))
+                  and _key(attribute).strip(" .[]") not in NO_EFFECT]
+        if unread:
+            text = ", ".join(unread)
+            self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
+        title = f"{part.name}: {label}" if named else label
+        return self._row(title, "shooting", shots, _relative(str_text, strength), _relative(ap_text, 0),
+                         self._stat(part.profile.get("Off"), 1, part.name, "Off"), 0, its, aim=f"{aim}+")
 
-def _shots(text: str | None, models: int, mapped: Mapped, name: str):
-    """The unit's shots: a number or dice per model, times the models."""
-    key = _key(text).replace(" ", "")
-    if key.isdecimal():  # not isdigit: "²" is a digit that int() cannot read
-        return int(key) * models
-    dice = DICE.match(key)
-    if dice:
-        return f"{int(dice.group(1) or 1) * models}d{dice.group(2)}"
-    mapped.note(f"Shots {text!r} not understood; left out", name)
-    return None
+    def _stat(self, text: str | None, default: int, name: str, what: str) -> int:
+        """A characteristic: a number; a random one (`D6+5`) at its mean, rounded, and reported."""
+        key = (text or "").casefold().replace(" ", "")
+        if not key or key in ("-", "*"):
+            return default
+        if re.fullmatch(r"-?\d+", key):
+            return int(key)
+        dice = DICE.match(key)
+        if dice:
+            count, sides, plus = int(dice.group(1) or 1), int(dice.group(2)), int(dice.group(3) or 0)
+            mean = count * (sides + 1) / 2 + plus
+            value = math.floor(mean + 0.5)
+            self.note(f"{what} {text}: a random value", name, action=f"counted as {value}, its mean rounded")
+            return value
+        self.note(f"{what} {text!r} not understood", name, action=f"counted as {default}")
+        return default
+
+    def _value(self, text: str, bonus: int, name: str, what: str = "Attack Value"):
+        """A number, or dice like `D6+1` as (dice, sides, plus), with a bonus added; None when not read."""
+        key = text.casefold().replace(" ", "")
+        if key.isdecimal():
+            return int(key) + bonus
+        dice = DICE.match(key)
+        if dice:
+            return (int(dice.group(1) or 1), int(dice.group(2)), int(dice.group(3) or 0) + bonus)
+        self.note(f"{what} {text!r} not understood", name, action="left out")
+        return None
+
+    def _count(self, text: str, times: int, name: str, what: str = "Attack Value"):
+        """`times` copies of a number or dice like `D6+1` (a number, or dice text); None when not read."""
+        value = self._value(text, 0, name, what)
+        return None if value is None else _times(value, times)
+
+    def _row(self, name: str, kind: str, attacks, strength: int, ap: int, offensive: int, modifier: int,
+             attributes: _Attributes, aim: str | None = None) -> dict | None:
+        if not attacks:
+            return None
+        table = self.mapped.table
+        attack = {"name": name, "kind": kind, "attacks": attacks, "aim": aim}
+        toxic = "toxic" in attributes.names
+        if strength != table["strength"] and not toxic:
+            attack["strength"] = _clamp(strength)
+        if ap and not toxic:
+            attack["ap"] = min(max(ap, 0), 10)
+        if kind == "melee" and offensive != table["offensive"]:
+            attack["offensive"] = _clamp(offensive)
+        if modifier:
+            attack["modifier"] = modifier
+        if attributes.multiple:
+            attack["multiple_wounds"] = attributes.multiple.lower().replace(" ", "")
+        attack["attributes"] = sorted(set(attributes.names))
+        return attack
 
 
 @dataclass
@@ -218,20 +586,60 @@ class _Attributes:
         return bool(wounds) or key in ATTRIBUTES
 
 
-def _attack(name: str, kind: str, attacks, strength: int, ap: int, attributes: _Attributes, unit: dict,
-            aim: str | None = None) -> dict | None:
-    if attacks == 0:
+def _times(value, count: int):
+    """`count` copies of a number or dice (n, sides, plus): a number, or dice text like `5d6+5`."""
+    if isinstance(value, int):
+        return value * count
+    dice, sides, plus = value
+    if count == 0:
+        return 0
+    return f"{dice * count}d{sides}" + (f"+{plus * count}" if plus else "")
+
+
+def _capped(value, cap: int):
+    """A supporting attack's value: at most `cap` (dice are capped at their mean, rounded down)."""
+    if isinstance(value, int):
+        return min(value, cap)
+    dice, sides, plus = value
+    return min(math.floor(dice * (sides + 1) / 2 + plus), cap)
+
+
+def _plus(one, other):
+    """The sum of two counts (numbers, or dice text and a number)."""
+    if isinstance(one, int) and isinstance(other, int):
+        return one + other
+    match = re.fullmatch(r"(\d+d\d+)(?:\+(\d+))?", str(one))
+    return f"{match.group(1)}+{int(match.group(2) or 0) + other}" if match and isinstance(other, int) else one
+
+
+def _clean(text: str) -> str:
+    """A name as the report shows it: single spaces, no zero-width characters."""
+    return " ".join(text.translate(INVISIBLE).split())
+
+
+def _clamp(value: int) -> int:
+    return min(max(value, 1), 10)
+
+
+def _is_mount(profile: Profile) -> bool:
+    """A mount's Defensive profile refers to its rider's values: `C`, `C+2`."""
+    return any(re.match(r"^\s*C\b", value or "") for _, value in profile.characteristics)
+
+
+def _same_profile(one: Profile, other: Profile) -> bool:
+    return [(key, value) for key, value in one.characteristics] == [(key, value) for key, value in
+                                                                    other.characteristics]
+
+
+def unit(selection: Selection) -> Mapped | None:
+    """A roster unit from a top-level selection, or None when it is not a unit (an army option)."""
+    has_profiles = any(item.profiles for item in selection.walk())
+    if selection.type == "upgrade" and not any(_type(profile) == "defensive" for item in selection.walk()
+                                               for profile in item.profiles):
         return None
-    attack = {"name": name, "kind": kind, "attacks": attacks, "aim": aim}
-    toxic = "toxic" in attributes.names
-    if strength != unit["strength"] and not toxic:
-        attack["strength"] = min(max(strength, 1), 10)
-    if ap and not toxic:
-        attack["ap"] = min(ap, 10)
-    if attributes.multiple:
-        attack["multiple_wounds"] = attributes.multiple.lower()
-    attack["attributes"] = sorted(set(attributes.names))
-    return attack
+    if not has_profiles and selection.type not in ("unit", "model"):
+        return None
+    return _Reader(selection).read()
 
 
 def mapped_units(roster: RosterFile) -> list[Mapped]:
