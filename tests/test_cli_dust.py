@@ -250,7 +250,8 @@ def test_indirect_fire_on_the_board_needs_an_observer(capsys):
 
 
 def test_board_options_without_a_board_are_refused(capsys):
-    for option, value in (("--range", "6"), ("--observer", "B2"), ("--attacker", "vehicle"), ("--diagonal", "two")):
+    for option, value in (("--range", "6"), ("--observer", "B2"), ("--attacker", "vehicle"), ("--diagonal", "two"),
+                          ("--observer-kind", "jump")):
         assert_refused(capsys, "dust", "phaser", "2z3", option, value, mentions=(option, "--board"))
     assert_refused(capsys, "dust", "incendiary", "1", "--arcing", mentions=("--arcing", "--board"))
 

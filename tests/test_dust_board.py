@@ -116,6 +116,22 @@ def test_shipped_maps_load_by_name_and_by_path(tmp_path):
     assert Board.load(str(path)).name == str(path)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("." * 101, "line 1: more than 100 squares in a row: a map is at most 100 by 100 squares"),
+    (".\n" * 101, "line 101: more than 100 rows: a map is at most 100 by 100 squares"),
+    ("." * 70_000, "70,000 bytes: a map is at most 65,536 bytes"),
+    ("\udcff.", "not UTF-8 text (byte 0)"),
+])
+def test_a_map_file_is_capped_before_it_is_read(tmp_path, text, message):
+    path = tmp_path / "map.txt"
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    with pytest.raises(InputError) as error:
+        Board.load(path, "board")
+    assert (error.value.name, error.value.allowed) == ("board", message)
+    path.write_text((("." * 100) + "\n") * 100)
+    assert (Board.load(path).width, Board.load(path).height) == (100, 100)  # at the caps: read
+
+
 def test_unknown_map_is_refused():
     with pytest.raises(InputError) as error:
         Board.load("nowhere", "board")

@@ -123,6 +123,38 @@ def test_indirect_fire_needs_the_observers_sight_not_the_guns():
         place(shot("A1", "E1", observer="B1"), Artillery.DIRECT)
 
 
+def test_a_unit_in_smoke_makes_no_attack_indirect_fire_included():
+    """«Любой отряд, занимающий этот квадрат, не может ... атаковать»: whoever sees for the gun."""
+    with pytest.raises(InputError) as error:
+        place(shot("H4", "A1", observer="E1"), Artillery.INDIRECT)  # E1 sees A1; the gun stands in smoke at H4
+    assert error.value.name == "from_square" and "H4 is smoke" in error.value.allowed
+    assert place(shot("H5", "A1", observer="E1"), Artillery.INDIRECT).sight.open  # the square beside it fires
+
+
+def test_the_observer_stands_where_a_unit_of_its_kind_may():
+    with pytest.raises(InputError) as error:  # F3 is deep water: no soldier stands there
+        place(shot("A1", "H1", observer="F3"), Artillery.INDIRECT)
+    assert error.value.name == "observer" and "a soldier cannot stand on F3" in error.value.allowed
+    assert place(shot("A1", "H1", observer="F3", observer_kind=Kind.JUMP), Artillery.INDIRECT).sight.open
+    with pytest.raises(InputError, match="give --observer SQ too"):
+        place(shot("A1", "H1", observer_kind=Kind.JUMP), Artillery.INDIRECT)
+
+
+def test_a_diagonal_rule_without_a_range_is_refused():
+    with pytest.raises(InputError) as error:
+        place(shot("A1", "B3", diagonal=Diagonal.TWO))
+    assert error.value.name == "diagonal" and "give --range too" in error.value.allowed
+    assert place(shot("A1", "B3", diagonal=Diagonal.TWO, range="4")).distance == 3
+    assert place(shot("D1", "H5", diagonal=Diagonal.TWO), Artillery.DIRECT).distance == 8  # range A: its minimum
+
+
+@pytest.mark.parametrize("artillery", [None, Artillery.DIRECT, Artillery.INDIRECT])
+def test_a_unit_does_not_attack_its_own_square(artillery):
+    with pytest.raises(InputError) as error:
+        place(shot("B1", "B1", observer="E1" if artillery is Artillery.INDIRECT else None), artillery)
+    assert error.value.name == "to_square" and "own square (B1)" in error.value.allowed
+
+
 def test_an_arcing_weapon_fires_over_obstacles_but_not_into_smoke():
     """«артиллерия стреляет вверх и описывает дугу над всем между орудием и целью»: over everything between."""
     assert place(shot("B3", "D3", range="2-6", arcing=True)).sight.open

@@ -61,6 +61,8 @@ BOARD = [  # docs/rules.md §1.12, §1.13: where the attack is made (dust/shot.p
     option("observer", Annotated[Optional[str], typer.Option(
         "--observer", metavar="SQ", help="Indirect artillery fire: the square of the unit with Artillery Strike "
                                          "that sees the target.")], None),
+    option("observer_kind", Annotated[Optional[Kind], typer.Option(
+        "--observer-kind", help="What the observer is: where it may stand (default soldier).")], None),
     option("diagonal", Annotated[Optional[Diagonal], typer.Option(
         "--diagonal", help="How a diagonal step counts in a range: one square (default) or two (an open rules "
                            "question).")], None),

@@ -99,6 +99,8 @@ MOVEMENT = {
     Terrain.DIAMOND: frozenset(Kind),
     Terrain.NONE: frozenset({Kind.AIRCRAFT}),
 }
+MAX_MAP_BYTES = 1 << 16  # a map file (a 100 by 100 map with comments is about 10 kB)
+MAX_SIDE = 100  # squares a side (a game's board is a dozen or two)
 BLOCKS_SIGHT = frozenset({Terrain.DIAMOND, Terrain.NONE})  # §1.12, line of sight column
 
 
@@ -223,17 +225,24 @@ class Board:
                 raise InputError(parameter, name, f"{where}, column {column}: this row has {len(row)} squares "
                                                   f"but the first has {len(rows[0])} (every row needs the same length)")
             rows.append(tuple(row))
+            if len(rows) > MAX_SIDE or len(row) > MAX_SIDE:
+                what = "rows" if len(rows) > MAX_SIDE else "squares in a row"
+                raise InputError(parameter, name, f"{where}: more than {MAX_SIDE} {what}: a map is at most "
+                                                  f"{MAX_SIDE} by {MAX_SIDE} squares")
         return cls(name, tuple(rows))
 
     @classmethod
     def load(cls, source: str | Path, parameter: str = "board") -> Board:
         """Load a map from a file, or a shipped map by name (`ruins`, `crossroads`)."""
+        from ..files import read_capped
+
         path = Path(source)
         if path.is_file():
+            data = read_capped(path, MAX_MAP_BYTES, "a map", parameter)
             try:
-                text = path.read_text(encoding="utf-8-sig")
-            except (OSError, UnicodeDecodeError) as error:
-                raise InputError(parameter, source, f"cannot read the file: {error}") from None
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError as error:
+                raise InputError(parameter, source, f"not UTF-8 text (byte {error.start})") from None
             return cls.parse(text, str(source), parameter)
         shipped = _data() / f"dust_{source}.txt"
         if re.fullmatch(r"\w+", str(source)) and shipped.is_file():

@@ -16,7 +16,8 @@ import re
 
 from ..roster import Field, Game, Schema, Unit, Weapon
 from .attacks import Phaser, Salvo, WeaponLine
-from .shot import WeaponRange
+from .die import Artillery
+from .shot import Reach, WeaponRange
 from .incendiary import ArmourPiercingIncendiary, Incendiary
 
 MAIN = "damage"
@@ -107,7 +108,10 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     if entry is None:
         return None
     dice, damage = entry
-    return WeaponLine(dice, damage, save=save, resilient=resilient, count=count)
+    artillery = weapon["range"] is not None and WeaponRange.parse(weapon["range"]).reach is Reach.ARTILLERY
+    # range A is artillery, which ignores cover (§1.9): fired direct, the way that needs no observer
+    return WeaponLine(dice, damage, save=save, resilient=resilient, count=count,
+                      artillery=Artillery.DIRECT if artillery else None)
 
 
 def reaches(weapon: Weapon, squares: int) -> bool | None:

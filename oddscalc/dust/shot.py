@@ -25,7 +25,7 @@ from enum import Enum
 from typing import Any, Callable
 
 from ..errors import InputError, require
-from .board import TERRAIN_WORD, Board, Corner, Cover, Kind, Sight, Square, can_enter, line_of_sight
+from .board import TERRAIN_WORD, Board, Corner, Cover, Kind, Sight, Square, Terrain, can_enter, line_of_sight
 from .die import Artillery, CoverSave, cover_save
 
 MAX_RANGE = 99
@@ -124,6 +124,7 @@ class Shot:
     range: str | None = None
     arcing: bool = False
     observer: str | None = None
+    observer_kind: Kind = Kind.SOLDIER
     diagonal: Diagonal = Diagonal.ONE
 
 
@@ -180,7 +181,12 @@ def place(shot: Shot, artillery: Artillery | None = None) -> Placed:
     goal = chart.square(shot.to_square, "to_square")
     _stand(chart, source, attacker, "from_square", shot.from_square)
     _stand(chart, goal, target, "to_square", shot.to_square)
+    if source == goal:
+        raise InputError("to_square", shot.to_square, f"the attacker's own square ({source}): a unit attacks "
+                                                      "another unit's square")
     weapon = weapon_range(shot, artillery)
+    require(weapon is not None or Diagonal(shot.diagonal) is Diagonal.ONE, "diagonal", Diagonal(shot.diagonal).value,
+            "says how a diagonal step counts in a weapon's range: give --range too")
     squares = distance(source, goal, shot.diagonal)
     if weapon is not None and not weapon.reaches(squares):
         raise InputError("to_square", shot.to_square,
@@ -189,11 +195,17 @@ def place(shot: Shot, artillery: Artillery | None = None) -> Placed:
     indirect = artillery is Artillery.INDIRECT
     require(shot.observer is None or indirect, "observer", shot.observer,
             "only indirect artillery fire needs an observer (--artillery indirect)")
+    require(shot.observer is not None or Kind(shot.observer_kind) is Kind.SOLDIER, "observer_kind",
+            Kind(shot.observer_kind).value, "says what the observer is: give --observer SQ too")
     if indirect:
         require(shot.observer is not None, "observer", None,
                 "is required with --artillery indirect: the square of the unit with Artillery Strike that sees "
                 "the target")
         spotter = chart.square(shot.observer, "observer")
+        _stand(chart, spotter, Kind(shot.observer_kind), "observer", shot.observer)
+        if chart.terrain(source) is Terrain.DIAMOND:  # §1.12: whoever sees for it, a unit in smoke cannot attack
+            raise InputError("from_square", shot.from_square, f"{source} is smoke: a unit in it can make no attack, "
+                                                              "indirect fire included")
         sight = line_of_sight(chart, spotter, goal, target, corner)
         if not sight.open:
             raise InputError("observer", shot.observer, f"the observer at {spotter} has no line of sight to "
@@ -209,7 +221,7 @@ def place(shot: Shot, artillery: Artillery | None = None) -> Placed:
 
 BOARD_ONLY = (("from_square", "--from"), ("to_square", "--to"), ("target", "--target"), ("attacker", "--attacker"),
               ("corner", "--corner"), ("range", "--range"), ("arcing", "--arcing"), ("observer", "--observer"),
-              ("diagonal", "--diagonal"))
+              ("observer_kind", "--observer-kind"), ("diagonal", "--diagonal"))
 
 
 def on_board(kind: type, board: str | None = None, save: CoverSave | None = None,
