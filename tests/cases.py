@@ -155,7 +155,7 @@ EPIC = {
                                                                vehicle_reinforced=True, at_shots=3, at_to_hit=5,
                                                                disrupt=True),
     "shoot AT volleys only at a mixed formation": EpicShoot(shots=0, to_hit=4, units=3, armour=5, vehicles=1,
-                                                            at_shots=2, at_to_hit=4, volley=("1@AT6+",)),
+                                                            vehicle_armour=None, at_shots=2, at_to_hit=4, volley=("1@AT6+",)),
     "shoot three volleys, formation of 8": EpicShoot(shots=4, to_hit=5, units=5, armour=5, volley=("2@3+", "3@4+"),
                                                      formation=8),
     "shoot suppressed, with MW": EpicShoot(shots=4, to_hit=4, units=2, armour=3, mw_shots=2, mw_to_hit=2,
@@ -261,6 +261,7 @@ T9A = {
     "direction die, scatter 2d6": Direction(scatter="2d6"),
     "direction die, scatter d6+1 within 3": Direction(scatter="d6+1", radius=3),
     "direction die, scatter 3d6 within 0": Direction(scatter="3d6", radius=0),
+    "direction die, a fixed scatter of 4 within 4": Direction(scatter="4", radius=4),
 }
 
 

@@ -320,6 +320,28 @@ def test_exact_matches_tabletop_brute_force(name):
         assert exact_list(exact[outcome]) == exact_list(as_pmf(marginal)), outcome
 
 
+def test_exact_rationals_that_would_take_long_are_refused_before_any_work(monkeypatch):
+    """200 attacks of Multiple Wounds (3d6) on 20 HP models: rationals of 3,600 values, their
+    denominators growing with each attack (measured 114 s): refused at once; floats answer."""
+    import oddscalc.pmf as pmf_module
+
+    big = Melee(attacks="200", offensive=4, defensive=4, strength=4, resilience=4, models=500, health=20,
+                multiple_wounds="3d6")
+    assert big.exact()["health_lost"].sum() == pytest.approx(1)  # floats: quick
+
+    def no_work(*_):
+        raise AssertionError("a convolution ran before the refusal")
+
+    monkeypatch.setattr(pmf_module, "convolve", no_work)
+    with pytest.raises(InputError) as error:
+        big.exact(fractions=True)
+    assert error.value.name == "exact" and "drop --fractions (exact floats are quick)" in error.value.allowed
+    monkeypatch.undo()
+    small = Melee(attacks="10", offensive=4, defensive=4, strength=4, resilience=4, models=500, health=3,
+                  multiple_wounds="3d6")
+    assert sum(small.exact(fractions=True)["health_lost"]) == 1  # 31 values: answered
+
+
 def test_battle_focus_and_poison_one_attack_exactly():
     # 4+ to hit, 3+ to wound, Armour 1 (6+): a natural 6 is one auto-wound and one hit that rolls
     exact = BRUTE_FORCE["Battle Focus and Poison"][0].exact(fractions=True)
@@ -467,6 +489,13 @@ def test_an_arrow_scatters_the_shot_a_hit_stays():
     aim point; 4 arrows move it by the scatter distance."""
     outcomes = Direction(scatter="d6").exact(fractions=True)
     assert exact_list(outcomes["distance"]) == [Fraction(1, 3)] + [Fraction(2, 3) * Fraction(1, 6)] * 6
+
+
+def test_a_fixed_scatter_distance_is_a_number():
+    """The help allows a number: an arrow moves the shot exactly that far."""
+    outcomes = Direction(scatter="4", radius=3).exact(fractions=True)
+    assert exact_list(outcomes["distance"]) == [Fraction(1, 3), 0, 0, 0, Fraction(2, 3)]
+    assert outcomes["within"][1] == Fraction(1, 3)  # 4 inches is outside a radius of 3: only a HIT stays
 
 
 def test_within_the_radius_counts_an_equal_distance():

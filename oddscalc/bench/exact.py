@@ -112,6 +112,10 @@ COMMANDS = [  # (command line, target seconds, what the target asks)
     ("roll 100d100 --maximised 3 --exact", 2.0, "answer or refuse"),
     ("roll 200d100 --maximised 20 --exact", 0.5, "answer or refuse"),
     ("roll 200d100 --verify --trials 1e6", None, "answer"),
+    ("t9a melee --attacks 200 --offensive 4 --defensive 4 --strength 4 --resilience 4 --models 500 --health 20 "
+     "--multiple-wounds 3d6 --exact --fractions", 2.0, "answer or refuse"),
+    ("t9a melee --attacks 50 --offensive 4 --defensive 4 --strength 4 --resilience 4 --models 500 --health 5 "
+     "--multiple-wounds 3d6 --exact --fractions", 2.0, "answer or refuse"),
     ("dust attack --dice 4 --exact", None, "answer"),
     ("dust attack --dice 4 --trials 1e6", None, "answer"),
     ("grid --game epic --exact", None, "answer"),

@@ -175,15 +175,11 @@ class Direction(Attack):
         require(self.radius is None or self.scatter is not None, "radius", self.radius,
                 "needs the scatter distance: --scatter DICE")
 
-    @property
-    def _distance(self) -> Roll:
-        return Roll(self.scatter)
-
     def sample(self, rng: np.random.Generator, trials: int):
         hit = roll_pool(rng, direction_die(), 1, trials).total("hit").astype(np.int64)
         outcomes = {"hit": hit}
         if self.scatter is not None:
-            distance = np.where(hit == 1, 0, self._distance.sample(rng, trials)["sum"])
+            distance = np.where(hit == 1, 0, self.scatter.sample(rng, trials))
             outcomes["distance"] = distance
             if self.radius is not None:
                 outcomes["within"] = (distance <= self.radius).astype(np.int64)
@@ -193,7 +189,7 @@ class Direction(Attack):
         hit = number(Fraction(DIRECTION_HIT_FACES, 6))
         outcomes = {"hit": pmfs.array([1 - hit, hit])}
         if self.scatter is not None:
-            rolled = self._distance.pmfs(number)["sum"]
+            rolled = self.scatter.pmf(number)
             distance = pmfs.mixture([(hit, pmfs.point(0, rolled)), (1 - hit, rolled)])
             outcomes["distance"] = distance
             if self.radius is not None:
