@@ -91,8 +91,8 @@ def test_macro_weapon_hits_only_add_hits_when_the_normal_fire_killed_everyone():
 
 @pytest.mark.parametrize("fields, name", [
     (dict(mw_shots=2), "mw_to_hit"), (dict(mw_to_hit=3), "mw_to_hit"),
-    (dict(mw_shots=2, mw_to_hit=3, vehicles=1), "mw_shots"),
-    (dict(volley=("1@MW3+",), vehicles=1), "mw_shots"),
+    (dict(mw_shots=2, mw_to_hit=3, vehicles=1, vehicle_armour=4), "mw_shots"),
+    (dict(volley=("1@MW3+",), vehicles=1, vehicle_armour=4), "mw_shots"),
     (dict(weapon="macro", vehicles=1, vehicle_armour=4), "weapon"),  # §2.3: as --mw-shots is refused there
     (dict(weapon="titan-killer", vehicles=1, vehicle_armour=4), "weapon"),
 ])
@@ -125,7 +125,8 @@ def test_ap_hits_only_infantry_and_at_hits_only_vehicles():
 
 
 def test_at_fire_never_kills_the_infantry():
-    outcomes = exact(shots=0, to_hit=4, units=5, armour=None, vehicles=1, at_shots=6, at_to_hit=2)
+    outcomes = exact(shots=0, to_hit=4, units=5, armour=None, vehicles=1, vehicle_armour=None, at_shots=6,
+                     at_to_hit=2)
     assert sum(outcomes["kills"][2:], F(0)) == 0 and outcomes["kills"][1] == 1 - F(1, 6) ** 6
 
 
@@ -140,6 +141,7 @@ def test_a_mixed_formation_breaks_on_all_its_units():
 @pytest.mark.parametrize("fields, name", [
     (dict(at_shots=2, at_to_hit=5), "at_shots"),  # AT fire needs --vehicles
     (dict(vehicle_armour=4), "vehicle_armour"), (dict(vehicle_reinforced=True), "vehicle_reinforced"),
+    (dict(vehicle_armour=None), "vehicle_armour"), (dict(vehicles=1), "vehicle_armour"),
     (dict(vehicles=1, vehicle_reinforced=True), "vehicle_armour"), (dict(vehicles=101), "vehicles"),
 ])
 def test_mixed_formation_refusals(fields, name):

@@ -257,7 +257,7 @@ def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     (dict(war_engines=1, damage_capacity=21), "damage_capacity", "1 to 20"),
     (dict(war_engines=21, damage_capacity=2), "war_engines", "0 to 20"),
     (dict(war_engines=1, damage_capacity=2, cover_save=4), "cover_save", "no infantry cover save"),
-    (dict(war_engines=1, damage_capacity=2, vehicles=1), "vehicles", "the war engines are the target"),
+    (dict(war_engines=1, damage_capacity=2, vehicles=1, vehicle_armour=4), "vehicles", "the war engines are the target"),
     (dict(war_engines=1, damage_capacity=2, critical="maybe"), "critical", "none, damage, destroyed"),
     (dict(tk_damage="d3"), "tk_damage", "only applies with --weapon titan-killer"),
     (dict(weapon="titan-killer", tk_damage="5d6"), "tk_damage", "at most 3 dice"),

@@ -270,8 +270,10 @@ def field_options(attack: type, skip: Sequence[str] = ()) -> list[inspect.Parame
         settings = {"help": meta.get("help"), "parser": parser, "case_sensitive": False}
         if meta.get("metavar") or meta.get("roll") or parser is parse_integer:
             settings["metavar"] = meta.get("metavar") or ("X+" if meta.get("roll") else "N")
-        info = typer.Option(*names, **{k: v for k, v in settings.items() if v is not None})
         has_default = field.default is not dataclasses.MISSING
+        if meta.get("none") and has_default and field.default is not None:
+            settings["show_default"] = False  # a value no one types: "not given" (the help says what it needs)
+        info = typer.Option(*names, **{k: v for k, v in settings.items() if v is not None})
         default = field.default if has_default else inspect.Parameter.empty
         if meta.get("many"):
             default = None

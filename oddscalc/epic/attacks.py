@@ -382,7 +382,7 @@ class Barrage(_OnFormation):
             for engine in range(self.centred):
                 more = roll_pool(rng, hit_die(self.hit_check), self.attacks_each, trials).total("hits")
                 engines.strike(rng, state, more.astype(np.int64), self._hit_kind(self.saves, self.weapon),
-                               engine=engine)
+                               standing=False, engine=engine)
                 hits += more
             values = {**engines.tally(state), "hits": hits}
             return pack(self._engine_outcomes(values, self.row.extra_blast_markers, 1), self.outcomes)

@@ -16,7 +16,7 @@ from dataclasses import fields, replace
 from ..roster import Field, Game, Schema, Unit, Weapon
 from .attacks import UNITS_PER_TEMPLATE, Barrage
 from .saves import Ability
-from .shooting import EpicShoot, Volley
+from .shooting import NOT_GIVEN, EpicShoot, Volley
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
@@ -39,7 +39,8 @@ SCHEMA = Schema(
         "thick_rear_armour": Field("bool", "thick rear armour: crossfire's -1 to saves does not apply", default=False),
         "vehicles": Field("int", "a mixed formation's armoured vehicles beside its infantry: AP fire hits the "
                                  "infantry, AT fire the vehicles (docs/rules.md §2.3)", low=0, high=100, default=0),
-        "vehicle_armour": Field("save", "the vehicles' armour save", low=2, high=6),
+        "vehicle_armour": Field("save", "the vehicles' armour save (needed with vehicles)", low=2, high=6,
+                                default=NOT_GIVEN),
         "vehicle_reinforced": Field("bool", "the vehicles have reinforced armour", default=False),
         "front": Field("text", "which part of a mixed formation is in front: a weapon with both AP and AT fires at "
                                "it, a macro-weapon or barrage hits it", choices=("infantry", "vehicles"),
@@ -93,9 +94,11 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
     if unit["vehicles"] and unit["kind"] != "infantry":
         return "vehicles", "a mixed formation's vehicles are beside its infantry: kind = \"infantry\""
     if not unit["vehicles"]:
-        for name, default in (("vehicle_armour", None), ("vehicle_reinforced", False), ("front", "infantry")):
+        for name, default in (("vehicle_armour", NOT_GIVEN), ("vehicle_reinforced", False), ("front", "infantry")):
             if unit[name] != default:
                 return name, "only applies with vehicles (a mixed formation)"
+    elif unit["vehicle_armour"] == NOT_GIVEN:
+        return "vehicle_armour", 'a mixed formation\'s vehicles need their armour save: 2+ to 6+, or "none"'
     if unit["vehicle_reinforced"] and unit["vehicle_armour"] is None:
         return "vehicle_reinforced", "reinforced armour needs an armour save"
     return None

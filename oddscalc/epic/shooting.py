@@ -32,6 +32,7 @@ from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, _plu
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
 from .war_engines import Engines, HitKind, combine, pack, pmfs_of
 
+NOT_GIVEN = 0  # --vehicle-armour left out: needed with --vehicles ("none" is a value)
 MAX_MIXED_ENGINES = 6  # war engines that normal then macro-weapon hits can be followed over, exactly
 
 _VOLLEY = re.compile(r"^\s*(\d{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
@@ -128,7 +129,8 @@ class EpicShoot(_OnFormation):
     mw_to_hit: int | None = option("The macro-weapon shots' to-hit value, 2+ to 6+.", None, roll=True)
     vehicles: int = option("A mixed formation: its armoured vehicles (the --units are its infantry). AP fire hits "
                            "only infantry, AT fire only vehicles (§2.3).", 0, metavar="V")
-    vehicle_armour: int | None = option("The vehicles' armour save, 2+ to 6+, or none.", None, roll=True, none=True)
+    vehicle_armour: int | None = option("The vehicles' armour save, 2+ to 6+, or none (needed with --vehicles).",
+                                        NOT_GIVEN, roll=True, none=True)
     vehicle_reinforced: bool = option("The vehicles have reinforced armour.", False)
     at_shots: int = option("AT shots at the vehicles of a mixed formation (needs --vehicles).", 0, metavar="N")
     at_to_hit: int | None = option("The AT shots' to-hit value, 2+ to 6+.", None, roll=True)
@@ -183,11 +185,15 @@ class EpicShoot(_OnFormation):
         require(any(v.shots for v in self.fire), "shots", self.shots,
                 f"expected 1 to {MAX_SHOTS} shots (0 only beside --mw-shots, --at-shots or --volley)")
         require(0 <= self.vehicles <= MAX_UNITS, "vehicles", self.vehicles, f"expected 0 to {MAX_UNITS} vehicles")
-        require(self.vehicle_armour is None or 2 <= self.vehicle_armour <= 6, "vehicle_armour", self.vehicle_armour,
-                "expected an armour save from 2+ to 6+, or none")
+        require(self.vehicle_armour in (None, NOT_GIVEN) or 2 <= self.vehicle_armour <= 6, "vehicle_armour",
+                self.vehicle_armour, "expected an armour save from 2+ to 6+, or none")
         if not self.vehicles:
-            for name in ("vehicle_armour", "vehicle_reinforced"):
-                require(not getattr(self, name), name, getattr(self, name), "only applies with --vehicles V")
+            require(self.vehicle_armour == NOT_GIVEN, "vehicle_armour", self.vehicle_armour or "none",
+                    "only applies with --vehicles V")
+            require(not self.vehicle_reinforced, "vehicle_reinforced", True, "only applies with --vehicles V")
+        else:
+            require(self.vehicle_armour != NOT_GIVEN, "vehicle_armour", "(not given)",
+                    "a mixed formation's vehicles need their armour save with --vehicles: 2+ to 6+, or none")
         require(not any(v.anti_tank for v in self.fire) or self.vehicles, "at_shots", self.at_shots,
                 "AT fire at a mixed formation needs its vehicles: --vehicles V")
         require(not self.vehicle_reinforced or self.vehicle_armour is not None, "vehicle_armour", "none",

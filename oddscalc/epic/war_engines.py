@@ -80,7 +80,7 @@ class Engines:
 
     def after(self, state: np.ndarray, hits: int, kind: HitKind, number) -> np.ndarray:
         """The distribution of one war engine after `hits` more hits of one kind."""
-        saved = number(kind.saves.chance()) if kind.titan_killer is None else None
+        saved = number(kind.saves.chance())
         points = kind.titan_killer.pmf(number) if kind.titan_killer is not None else None
         invulnerable = number(INVULNERABLE) if kind.saves.invulnerable else number(0)
         for _ in range(hits):
@@ -91,14 +91,15 @@ class Engines:
                 current = state
                 for count, weight in enumerate(points):
                     if count:
-                        current = self._point(current, invulnerable, number)
+                        current = self._hit(current, invulnerable, number)  # a point: only an invulnerable save
                     if weight:
                         total += weight * current
                 state = total
         return state
 
     def _hit(self, state: np.ndarray, saved, number) -> np.ndarray:
-        """One hit: a shield takes it, else its saves, else one point of damage."""
+        """One hit (or one point of a titan killer's damage): a shield takes it, else a save (`saved`
+        is its chance), else one point of damage."""
         new = _zeros(state.shape, number)
         top = self.capacity
         new[:-1, :] += state[1:, :]  # a shield up stops the hit and goes down
@@ -107,18 +108,6 @@ class Engines:
         hull[top] = number(0)
         new[0, :] += saved * hull
         new[0, :] += self._damage(hull * (1 - saved), number)
-        return new
-
-    def _point(self, state: np.ndarray, invulnerable, number) -> np.ndarray:
-        """One point of a titan killer's damage: a shield takes it, else an invulnerable save, else damage."""
-        new = _zeros(state.shape, number)
-        top = self.capacity
-        new[:-1, :] += state[1:, :]
-        hull = state[0, :].copy()
-        new[0, top] += hull[top]
-        hull[top] = number(0)
-        new[0, :] += invulnerable * hull
-        new[0, :] += self._damage(hull * (1 - invulnerable), number)
         return new
 
     def _damage(self, hull: np.ndarray, number) -> np.ndarray:
@@ -156,7 +145,7 @@ class Engines:
         return (np.full((trials, self.count), self.shields, dtype=np.int64),
                 np.zeros((trials, self.count), dtype=np.int64))
 
-    def strike(self, rng: np.random.Generator, state, hits: np.ndarray, kind: HitKind, standing: bool = False,
+    def strike(self, rng: np.random.Generator, state, hits: np.ndarray, kind: HitKind, *, standing: bool,
                engine: int | None = None) -> None:
         """Resolve each trial's hits of one kind on its war engines, in place.
 
