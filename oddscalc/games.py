@@ -49,6 +49,8 @@ def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InputError("file", source, f"TOML syntax error: {error}") from None
+    except RecursionError:  # arrays or tables nested thousands deep: no roster is
+        raise InputError("file", source, "TOML nested too deep to be a roster") from None
     declared = data.get("game")
     if declared is None and name is None:
         raise InputError("file", source, f'missing game = "..." ({", ".join(GAMES)})')

@@ -28,6 +28,8 @@ from typing import Any, Callable, Iterable
 from .dice import DiceExpression, parse_roll
 from .errors import InputError
 
+MAX_NAME = 200  # characters of a unit's or a weapon's name: it is copied into every row, cell and label
+
 
 @dataclass(frozen=True)
 class Field:
@@ -242,6 +244,8 @@ def build(data: dict, source: str, game: Game) -> Roster:
         where = f"unit {name!r}" if isinstance(name, str) else f"unit #{index}"
         if not isinstance(name, str) or not name.strip():
             raise _fail(source, where, "name", "missing; every unit needs a name")
+        if len(name) > MAX_NAME:
+            raise _fail(source, f"unit #{index}", "name", f"{len(name):,} characters; at most {MAX_NAME}")
         if name.casefold() in seen:
             raise _fail(source, where, "name", "another unit has this name")
         seen.add(name.casefold())
@@ -250,6 +254,9 @@ def build(data: dict, source: str, game: Game) -> Roster:
         for w_index, raw_weapon in enumerate(_tables(raw.get("weapon", []), source, where, "weapon"), 1):
             weapon_name = raw_weapon.get("name")
             w_where = f"{where}, weapon {weapon_name!r}" if isinstance(weapon_name, str) else f"{where}, weapon #{w_index}"
+            if isinstance(weapon_name, str) and len(weapon_name) > MAX_NAME:
+                raise _fail(source, f"{where}, weapon #{w_index}", "name",
+                            f"{len(weapon_name):,} characters; at most {MAX_NAME}")
             weapon_values = _checked(raw_weapon, game.schema.weapon, source, w_where)
             weapons.append(Weapon(weapon_values.pop("name"), tuple(weapon_values.items())))
         values.pop("name")

@@ -26,7 +26,7 @@ from .errors import InputError, require
 
 # --- values to vary -----------------------------------------------------------------
 
-_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(\d+))?\s*$")
+_RANGE = re.compile(r"^\s*(-?\d{1,18})\s*\.\.\s*(-?\d{1,18})\s*(?::\s*(\d{1,18}))?\s*$")
 
 
 def parse_values(text: str, name: str = "vary") -> list[str]:
@@ -35,11 +35,12 @@ def parse_values(text: str, name: str = "vary") -> list[str]:
     if match:
         start, stop, step = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
         require(step >= 1 and start <= stop, name, text, "expected a range low..high (like 1..18 or 2..12:2)")
-        values = [str(v) for v in range(start, stop + 1, step)]
-        require(len(values) <= MAX_CELLS, name, text, f"expected at most {MAX_CELLS:,} values")
-        return values
+        require((stop - start) // step + 1 <= MAX_CELLS, name, text, f"expected at most {MAX_CELLS:,} values")
+        return [str(v) for v in range(start, stop + 1, step)]  # counted before it is built
     if ".." in text:
         raise InputError(name, text, "expected a range of whole numbers like 1..18 (or a list like 2,4,6)")
+    require(text.count(",") < MAX_CELLS, name, f"{text[:40]}…" if len(text) > 40 else text,
+            f"expected at most {MAX_CELLS:,} values")
     values = [value.strip() for value in text.split(",")]
     require(all(values), name, text, "expected a range like 1..18 or a list like 2,4,6")
     return values

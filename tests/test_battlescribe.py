@@ -522,6 +522,27 @@ def zipped(tmp_path: Path, members: dict[str, bytes], name: str = "list.rosz") -
     return path
 
 
+def damaged(tmp_path: Path, how: str) -> Path:
+    """A .rosz whose deflate stream is corrupt ("stream"), or whose member name is flagged UTF-8
+    but is not ("name")."""
+    import random
+
+    rng = random.Random(1)
+    text = ("<roster>" + "".join(rng.choice("abcdefghij ") for _ in range(20_000)) + "</roster>").encode()
+    data = bytearray(zipped(tmp_path, {"abc.ros": text}).read_bytes())
+    if how == "stream":
+        start = 30 + len("abc.ros")  # the local header, then the compressed bytes
+        data[start + 100:start + 400] = b"\xff" * 300
+    else:
+        for at in [index for index in range(len(data)) if data[index:index + 7] == b"abc.ros"]:
+            data[at] = 0xFF
+        data[7] |= 0x08  # general purpose flag bit 11: the name is UTF-8, in the local header ...
+        data[data.find(b"PK\x01\x02") + 9] |= 0x08  # ... and in the central directory
+    path = tmp_path / f"{how}.rosz"
+    path.write_bytes(bytes(data))
+    return path
+
+
 @pytest.mark.parametrize("make, mentions", [
     (lambda tmp: (tmp / "bomb.ros").write_text(BOMB) and tmp / "bomb.ros", ("bomb.ros", "entit")),
     (lambda tmp: zipped(tmp, {"list.ros": b"<" + b" " * 5_000_000 + b"/>"}), ("to 1", "zip bomb")),
@@ -545,6 +566,10 @@ def zipped(tmp_path: Path, members: dict[str, bytes], name: str = "list.rosz") -
      ("'BS2.0 Fantasy Battles: The 9th Age' revision 25", "2nd edition (2.0 rules)")),
     (lambda tmp: ros(tmp, ""), ("no unit of Epic Armageddon",)),
     (lambda tmp: (tmp / "fifo.ros", os.mkfifo(tmp / "fifo.ros"))[0], ("not a regular file",)),
+    (lambda tmp: (tmp / "k.ros").write_text('<?xml version="1.0" encoding="klingon"?><roster/>') and tmp / "k.ros",
+     ("the XML declares 'klingon' as its encoding",)),
+    (lambda tmp: damaged(tmp, "stream"), ("a damaged zip (Error -3 while decompressing data",)),
+    (lambda tmp: damaged(tmp, "name"), ("a damaged zip (a file name that is not UTF-8)",)),
 ])
 def test_a_hostile_or_wrong_file_gets_one_line(capsys, tmp_path, make, mentions):
     path = make(tmp_path)
@@ -609,6 +634,32 @@ def test_a_zip_whose_directory_lies_is_refused_as_damaged_having_read_no_more_th
     monkeypatch.setattr(zipfile.ZipFile, "infolist", lying)
     assert str(pytest.raises(InputError, reader.read_bytes, path).value) == (
         f"file {path}: a damaged zip (Bad CRC-32 for file 'list.ros')")
+
+
+def test_a_lying_directory_costs_no_more_memory_than_the_truth(tmp_path, monkeypatch):
+    import tracemalloc
+
+    path = zipped(tmp_path, {"list.ros": b"<" + b"a" * 30_000_000 + b"/>"})  # 30 MB of XML in about 30 kB
+    assert path.stat().st_size < 100_000
+    truthful = zipfile.ZipFile.infolist
+
+    def lying(archive):  # 500 bytes, says the directory
+        infos = truthful(archive)
+        for info in infos:
+            info.file_size = 500
+        return infos
+
+    def peak(match: str) -> int:
+        tracemalloc.start()
+        with pytest.raises(InputError, match=match):
+            reader.read_bytes(path)
+        used = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return used
+
+    truth = peak("unzips to 30,000,003 bytes")  # refused before unzipping: reading the file is all it costs
+    monkeypatch.setattr(zipfile.ZipFile, "infolist", lying)
+    assert peak("a damaged zip") < truth + 1_000_000  # a chunk more, not the 30 MB it inflates to
 
 
 # --- the reader: records, and its limits -----------------------------------------------------------
@@ -724,6 +775,40 @@ def test_the_caps_are_inclusive(tmp_path, monkeypatch):
     monkeypatch.setattr(reader, "MAX_RATIO", len(roster_xml) / compressed - 1e-9)  # just under it: refused
     with pytest.raises(InputError, match="more than .* to 1 is not a roster"):
         battlescribe.load(zipped_path)
+
+
+def test_characteristics_out_of_bounds_or_unread_are_reported_never_written_silently(tmp_path):
+    archers = selection("Archers", children=model(
+        "Archer", 10, defensive={"HP": "1000000", "Def": "abc", "Res": "0", "Arm": "9"},
+        offensive=[{"Att": "2", "Off": "4", "Str": "1000000", "AP": "11", "Rules": ""}]))
+    imported = battlescribe.load(ros(tmp_path, archers, **T9A_SYSTEM))
+    unit = imported.data["unit"][0]
+    assert (unit["health"], unit["defensive"], unit["resilience"], unit["armour"], unit["strength"]) == (20, 1, 1, 6, 10)
+    assert unit["weapon"][0]["ap"] == 10
+    assert imported.report() == [
+        "Archers: Health Points 1000000: a roster holds 1 to 20 (counted as 20)",
+        "Archers, Archer Defensive: Def 'abc' not understood (counted as 1)",
+        "Archers: Res 0: a roster holds 1 to 10 (counted as 1)",
+        "Archers: Armour 9: a roster holds 0 to 6 (counted as 6)",
+        "Archers: Str 1000000: a roster holds 1 to 10 (counted as 10)",
+        "Archers, Hand Weapon: AP 11: a roster holds 0 to 10 (counted as 10)"]
+    battlescribe.roster(ros(tmp_path, archers, **T9A_SYSTEM, name="again.ros"))  # and the roster it makes loads
+    guards = [selection(f"Guards {armour}", profile("Guard", "Unit", Type="Infantry", Armour=armour, Weapons="Lasgun",
+                                                    Firepower="AP6+")) for armour in ("abc", "9+", "-", "4+")]
+    imported = battlescribe.load(ros(tmp_path, "".join(guards), name="epic.ros"))
+    assert [unit["armour"] for unit in imported.data["unit"]] == ["none", "none", "none", "4+"]
+    assert imported.report() == ["Guards abc: Guard: Armour 'abc' not understood (counted as no armour save)",
+                                 "Guards 9+: Guard: Armour '9+' not understood (counted as no armour save)"]
+
+
+def test_a_name_or_a_text_over_its_cap_is_refused(tmp_path):
+    long = selection("x" * 201, profile("Guard", "Unit", Type="Infantry", Armour="5+"))
+    refused_with(ros(tmp_path, long), "a name of 201 characters ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…): at most 200")
+    assert battlescribe.load(ros(tmp_path, selection("x" * 200, profile(
+        "Guard", "Unit", Type="Infantry", Armour="5+", Weapons="Lasgun", Firepower="AP6+")))).data["unit"][0][
+        "name"] == "x" * 200
+    wordy = selection("Guards", profile("Guard", "Unit", Type="Infantry", Armour="5+", Notes="n" * 20_001))
+    refused_with(ros(tmp_path, wordy), "a <characteristic> text of 20,001 characters: at most 20,000")
 
 
 def test_a_roster_without_names_reads_as_empty_text(tmp_path):

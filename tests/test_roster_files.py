@@ -140,6 +140,28 @@ def test_a_bad_field_names_the_unit_and_the_field(game, unit, weapon, where):
     assert where in error.value.allowed, error.value.allowed
 
 
+def test_a_name_longer_than_the_cap_is_refused_without_being_echoed():
+    """A name is copied into every row, cell and label: an 8 MB one would fill the memory of a grid."""
+    long = "x" * 8_000_000
+    text = roster("epic", UNIT["epic"], 'ap = "4+"').replace('name = "U"', f'name = "{long}"')
+    with pytest.raises(InputError) as error:
+        games.parse_roster(text, "army.toml")
+    assert error.value.allowed == "unit #1, field 'name': 8,000,000 characters; at most 200"
+    text = roster("epic", UNIT["epic"], 'ap = "4+"').replace('name = "W"', f'name = "{"w" * 201}"')
+    with pytest.raises(InputError) as error:
+        games.parse_roster(text, "army.toml")
+    assert error.value.allowed == "unit 'U', weapon #1, field 'name': 201 characters; at most 200"
+    at_cap = roster("epic", UNIT["epic"], 'ap = "4+"').replace('name = "U"', f'name = "{"u" * 200}"')
+    assert games.parse_roster(at_cap, "army.toml").units[0].name == "u" * 200
+
+
+def test_toml_nested_thousands_deep_is_one_line():
+    text = 'game = "epic"\nx = ' + "[" * 100_000 + "]" * 100_000 + "\n"
+    with pytest.raises(InputError) as error:
+        games.parse_roster(text, "deep.toml")
+    assert (error.value.value, error.value.allowed) == ("deep.toml", "TOML nested too deep to be a roster")
+
+
 def test_the_characteristics_run_from_1_to_10():
     for value in (1, 10):
         games.parse_roster(roster("t9a", UNIT["t9a"].replace("resilience = 3", f"resilience = {value}")), "t")

@@ -52,6 +52,19 @@ def test_bad_values(text):
         studies.parse_values(text)
 
 
+@pytest.mark.parametrize("text", ["0..100000000000", "0..10000", "1..20001:2", ",".join(["1"] * 10_001),
+                                  "0.." + "9" * 5000])
+def test_too_many_values_are_refused_before_they_are_built(text):
+    import tracemalloc
+
+    tracemalloc.start()
+    with pytest.raises(InputError, match="at most 10,000 values|a range of whole numbers"):
+        studies.parse_values(text)
+    assert tracemalloc.get_traced_memory()[1] < 2_000_000  # bytes at the peak: nothing as long as the range
+    tracemalloc.stop()
+    assert len(studies.parse_values("1..10000")) == 10_000 == len(studies.parse_values("1..20000:2"))
+
+
 def test_goals_and_statistics():
     goal = studies.Goal.parse("at_least_3>=0.8")
     assert goal.at_least and goal.target == 0.8 and str(goal.statistic) == "at_least_3"

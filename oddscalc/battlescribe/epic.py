@@ -199,11 +199,20 @@ class _Reader:
         elif kind is None:
             self.note(f"{who}type {profile.get('Type')!r} is not a target here", action="not a target")
         else:
-            group = _Group(profile.name, count, kind, _armour(profile.get("Armour")), flags)
+            group = _Group(profile.name, count, kind, self._armour(profile.get("Armour"), who), flags)
             if kind == "war-engine":
                 self._war_engine(item, profile, group, shields, who)
             self.groups.append(group)
         self._weapons_of(profile, count, sniper)
+
+    def _armour(self, text: str | None, who: str) -> str:
+        """An Armour cell: `4+`, or no save (`-`, `none`, empty); anything else is reported."""
+        match = re.fullmatch(r"\s*([2-6])\s*\+?\s*", text or "")
+        if match:
+            return f"{match.group(1)}+"
+        if (text or "").strip().casefold() not in NOTHING | {"none", "n/a"}:
+            self.note(f"{who}Armour {text!r} not understood", action="counted as no armour save")
+        return "none"
 
     def _war_engine(self, item: Selection, profile: Profile, group: _Group, shields: int, who: str) -> None:
         capacity = re.match(r"\s*(\d+)", profile.get("DC") or "")
@@ -491,9 +500,6 @@ def critical_effect(name: str, text: str | None) -> str:
     return "none"
 
 
-def _armour(text: str | None) -> str:
-    match = re.fullmatch(r"\s*([2-6])\s*\+?\s*", text or "")
-    return f"{match.group(1)}+" if match else "none"
 
 
 def _counted(name: str) -> tuple[int, str]:

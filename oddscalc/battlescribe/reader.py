@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +28,11 @@ MAX_FILE_BYTES = 8 << 20  # a .ros or .rosz on disk
 MAX_XML_BYTES = 16 << 20  # the roster's XML once unzipped
 MAX_MEMBERS = 4  # a .rosz holds one .ros
 MAX_RATIO = 100  # uncompressed / compressed; a roster's XML compresses about 10:1
+CHUNK = 1 << 16  # bytes unzipped at a time
 MAX_ELEMENTS = 200_000
 MAX_DEPTH = 40  # selections within selections
+MAX_NAME = 200  # characters of a name (the catalogues' longest is 75)
+MAX_TEXT = 20_000  # characters of a characteristic or a rule's text (the catalogues' longest is about 600)
 
 
 @dataclass(frozen=True)
@@ -138,9 +142,14 @@ def _unzipped(data: bytes, source: str) -> bytes:
                 raise _fail(source, f"{info.filename} is compressed {info.file_size // max(info.compress_size, 1):,}"
                                     f" to 1: more than {MAX_RATIO} to 1 is not a roster (a zip bomb?)")
             with archive.open(info) as handle:  # zipfile reads no more than the directory's size, then
-                return handle.read()                # checks the CRC: a directory that lies is a damaged zip
-    except zipfile.BadZipFile as error:
+                chunks = []                         # checks the CRC: a directory that lies is a damaged zip;
+                while chunk := handle.read(CHUNK):  # in chunks, so a lie costs no more memory than the truth
+                    chunks.append(chunk)
+                return b"".join(chunks)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:  # a bad directory; a corrupt or cut stream
         raise _fail(source, f"a damaged zip ({error})") from None
+    except UnicodeDecodeError:  # a member name flagged UTF-8 that is not
+        raise _fail(source, "a damaged zip (a file name that is not UTF-8)") from None
     except RuntimeError as error:  # an encrypted member
         raise _fail(source, f"cannot be unzipped ({error})") from None
 
@@ -160,6 +169,9 @@ def parse(data: bytes, source: str) -> RosterFile:
     except ParseError as error:
         line, column = getattr(error, "position", (0, 0))
         raise _fail(source, f"not well-formed XML at line {line}, column {column + 1}") from None
+    except LookupError as error:  # an encoding Python does not know: "unknown encoding: klingon"
+        raise _fail(source, f"the XML declares {str(error).removeprefix('unknown encoding: ')!r} as its "
+                            "encoding: not one Python reads (BattleScribe writes UTF-8)") from None
     namespace, _, tag = root.tag.rpartition("}")
     namespace = namespace.lstrip("{")
     if tag in OTHER_FILES:
@@ -168,8 +180,15 @@ def parse(data: bytes, source: str) -> RosterFile:
     if tag != "roster" or namespace != NAMESPACE:
         found = f"<{tag}>" + (f" in namespace {namespace}" if namespace else " without a namespace")
         raise _fail(source, f"{found}: expected a BattleScribe <roster> in namespace {NAMESPACE}")
-    if sum(1 for _ in root.iter()) > MAX_ELEMENTS:
-        raise _fail(source, f"more than {MAX_ELEMENTS:,} XML elements: not a roster")
+    for count, element in enumerate(root.iter(), 1):
+        if count > MAX_ELEMENTS:
+            raise _fail(source, f"more than {MAX_ELEMENTS:,} XML elements: not a roster")
+        name, text = element.get("name") or "", element.text or ""
+        if len(name) > MAX_NAME:  # a name is copied into every row, cell and label that shows it
+            raise _fail(source, f"a name of {len(name):,} characters ({name[:30]!r}…): at most {MAX_NAME:,}")
+        if len(text) > MAX_TEXT:
+            tag = element.tag.rpartition("}")[2]
+            raise _fail(source, f"a <{tag}> text of {len(text):,} characters: at most {MAX_TEXT:,}")
     reader = _Reader(source)
     forces = tuple(reader.forces(root))
     return RosterFile(source, root.get("name", ""), root.get("gameSystemName", ""), root.get("gameSystemId", ""),

@@ -183,8 +183,8 @@ class _Reader:
         first = wielder or (parts[0] if parts else None)
         if first is None:
             return self.mapped.leave_out("the list gives no Offensive profile for its models")
-        table.update(offensive=_clamp(self._stat(first.profile.get("Off"), 1, first.name, "Off")),
-                     strength=_clamp(self._stat(first.profile.get("Str"), 1, first.name, "Str")))
+        self.raw = {what: self._stat(first.profile.get(what), 1, first.name, what) for what in ("Off", "Str")}
+        table.update(offensive=self._bounded(self.raw["Off"], "Off"), strength=self._bounded(self.raw["Str"], "Str"))
         height = self._height(body, mount)
         weapons = []
         for part in parts:
@@ -306,15 +306,14 @@ class _Reader:
         def value(name: str) -> int:
             own = self._stat(rider.get(name), 1 if name != "Arm" else 0, rider.name, name)
             text = (profile.get(name) or "").strip().upper().replace(" ", "")
-            if mount is None or not text.startswith("C"):
-                return self._stat(text, own, profile.name, name) if text else own
+            if mount is None or not text:
+                return own
+            if not text.startswith("C"):
+                return self._stat(text, own, profile.name, name)
             return own + (_int(text[1:]) if len(text) > 1 else 0)  # C+2: the rider's value and 2 more
 
         table = self.mapped.table
-        health = value("HP")
-        if health > MAX_HEALTH:
-            self.note(f"{health} Health Points: a roster model has at most {MAX_HEALTH}",
-                      action=f"counted as {MAX_HEALTH}")
+        health = self._bounded(value("HP"), "Health Points", 1, MAX_HEALTH)
         massive = mount is not None and any(_key(rule) == "massive bulk" for rule in mount.rules)
         armour = value("Arm") + (0 if massive else self._suits(equipment))
         saves: dict[str, str] = {}
@@ -351,11 +350,9 @@ class _Reader:
         if shield and two_handed:
             self.note(f"Shield: a model fighting with {' or '.join(two_handed)} (Two-Handed) cannot use it against "
                       "melee attacks", action="counted: armour is one value for shooting and melee")
-        table.update(health=min(max(health, 1), MAX_HEALTH), defensive=_clamp(value("Def")),
-                     resilience=_clamp(value("Res")), armour=min(max(armour, 0), 6), **saves, **flags,
-                     hard_target=min(hard_target, 3))
-        if armour > 6:
-            self.note(f"Armour {armour}: at most 6 counts", action="counted as 6")
+        table.update(health=health, defensive=self._bounded(value("Def"), "Def"),
+                     resilience=self._bounded(value("Res"), "Res"), armour=self._bounded(armour, "Armour", 0, 6),
+                     **saves, **flags, hard_target=min(hard_target, 3))
 
     def _suits(self, equipment: _Weapons) -> int:
         """The armour the equipment gives: the best suit of armour, a shield, and other armour."""
@@ -515,6 +512,14 @@ class _Reader:
         return self._row(title, "shooting", shots, _relative(str_text, strength), _relative(ap_text, 0),
                          self._stat(part.profile.get("Off"), 1, part.name, "Off"), 0, its, aim=f"{aim}+")
 
+    def _bounded(self, value: int, what: str, low: int = 1, high: int = 10, note: str | None = None) -> int:
+        """A characteristic within what a roster holds (1 to 10, unless said), or the nearest, reported."""
+        if low <= value <= high:
+            return value
+        nearest = min(max(value, low), high)
+        self.note(f"{what} {value}: a roster holds {low} to {high}", note, action=f"counted as {nearest}")
+        return nearest
+
     def _stat(self, text: str | None, default: int, name: str, what: str) -> int:
         """A characteristic: a number; a random one (`D6+5`) at its mean, rounded, and reported."""
         key = (text or "").casefold().replace(" ", "")
@@ -555,12 +560,16 @@ class _Reader:
         table = self.mapped.table
         attack = {"name": name, "kind": kind, "attacks": attacks, "aim": aim}
         toxic = "toxic" in attributes.names
+        # a weapon's own value out of bounds is its line; the unit's own was reported with the unit
+        strength = table["strength"] if strength == self.raw["Str"] else self._bounded(strength, "Str", note=name)
+        offensive = table["offensive"] if offensive == self.raw["Off"] else self._bounded(offensive, "Off", note=name)
+        ap = self._bounded(ap, "AP", 0, 10, note=name)
         if strength != table["strength"] and not toxic:
-            attack["strength"] = _clamp(strength)
+            attack["strength"] = strength
         if ap and not toxic:
-            attack["ap"] = min(max(ap, 0), 10)
+            attack["ap"] = ap
         if kind == "melee" and offensive != table["offensive"]:
-            attack["offensive"] = _clamp(offensive)
+            attack["offensive"] = offensive
         if modifier:
             attack["modifier"] = modifier
         if attributes.multiple:
@@ -615,10 +624,6 @@ def _plus(one, other):
 def _clean(text: str) -> str:
     """A name as the report shows it: single spaces, no zero-width characters."""
     return " ".join(text.translate(INVISIBLE).split())
-
-
-def _clamp(value: int) -> int:
-    return min(max(value, 1), 10)
 
 
 def _is_mount(profile: Profile) -> bool:
