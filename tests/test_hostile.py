@@ -4,6 +4,7 @@ a failure after the computation keeps the answer; Ctrl-C and SIGTERM stop cleanl
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -143,12 +144,69 @@ def test_ctrl_c_stops_within_a_second_with_one_line(tmp_path, args):
     assert os.listdir(tmp_path) == []
 
 
-def test_sigterm_stops_the_same_way_and_leaves_no_temporary_file(tmp_path):
-    result, seconds = _stopped(signal.SIGTERM, ["sweep", "roll 10d6", "--vary", "maximised=0..3", "--trials",
-                                                "1e10", "--plot", "s.png"], tmp_path)
-    assert result.returncode == 143 and seconds < 2
-    assert result.stderr == "error: terminated (SIGTERM); nothing more was written\n"
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGTERM, 143, "terminated (SIGTERM)"),
+                                                (signal.SIGHUP, 129, "hung up (SIGHUP)")])
+def test_sigterm_and_sighup_stop_the_same_way_and_leave_no_temporary_file(tmp_path, signum, code, said):
+    result, seconds = _stopped(signum, ["sweep", "roll 10d6", "--vary", "maximised=0..3", "--trials",
+                                        "1e10", "--plot", "s.png"], tmp_path)
+    assert result.returncode == code and seconds < 2
+    assert result.stderr == f"error: {said}; nothing more was written\n"
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+                                                (signal.SIGTERM, 143, "terminated (SIGTERM)"),
+                                                (signal.SIGHUP, 129, "hung up (SIGHUP)")])
+def test_a_signal_while_the_command_line_loads_is_one_line(monkeypatch, capsys, signum, code, said):
+    """The first ~0.2 s import numpy and Typer: a Ctrl-C then ends as one later does."""
+    import types
+
+    from oddscalc import console
+
+    class Loading(types.ModuleType):
+        def __getattr__(self, name):
+            if signum == signal.SIGINT:
+                raise KeyboardInterrupt
+            signal.getsignal(signum)(signum, None)  # the handler the console installed, as the signal calls it
+
+    monkeypatch.setitem(sys.modules, "oddscalc.cli", Loading("oddscalc.cli"))
+    previous = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGHUP)}
+    with pytest.raises(SystemExit) as stopped:
+        console.run()
+    assert stopped.value.code == code
+    assert capsys.readouterr().err == f"error: {said}; nothing more was written\n"
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def test_a_ctrl_c_in_the_first_moments_prints_no_traceback(tmp_path):
+    for wait in (0.1, 0.2, 0.3):
+        result, _ = _stopped(signal.SIGINT, ["roll", "10d6", "--trials", "1e12"], tmp_path, wait=wait)
+        assert "Traceback" not in result.stderr and result.returncode in (130, -signal.SIGINT), result.stderr
+
+
+@pytest.mark.parametrize("redirect, said", [("> /dev/full", "No space left on device"),
+                                            (">&-", "standard output is closed")])
+def test_output_that_cannot_be_written_is_one_line(tmp_path, redirect, said):
+    if redirect.startswith(">") and "full" in redirect and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    command = f"{shlex.quote(sys.executable)} -m oddscalc roll 2d6 --exact {redirect}"
+    result = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True)
+    assert (result.returncode, result.stderr) == (1, f"error: cannot write the output ({said})\n")
+
+
+def test_a_console_that_is_not_utf8_reads_the_answer_in_plain_characters(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "oddscalc", "roll", "2d6", "--exact"], cwd=tmp_path,
+                            capture_output=True, env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+    assert result.returncode == 0 and result.stderr == b""
+    text = result.stdout.decode("latin-1")
+    assert "P(>= k)" in text and "-" * 20 in text and "oddscalc 0.1.0 · exact" in text  # · is latin-1
+
+
+def test_a_closed_pipe_says_nothing(tmp_path):
+    result = subprocess.run(["bash", "-c", f"{shlex.quote(sys.executable)} -m oddscalc roll 200d6 --exact | head -1"],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.stdout == "Roll 200d6\n" and result.stderr == ""
 
 
 def test_a_plot_interrupted_while_saving_leaves_no_file(tmp_path, monkeypatch):

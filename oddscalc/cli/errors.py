@@ -25,16 +25,26 @@ class OptionError(click_errors.BadParameter):
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled like Ctrl-C: every thread stops, temporary files go, one line is printed."""
+    """SIGTERM or SIGHUP (the terminal closed), handled like Ctrl-C: every thread stops,
+    temporary files go, one line is printed."""
+
+    def __init__(self, signal_number: int = 15) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
+
+
+SIGNAL_NAMES = {1: "hung up (SIGHUP)", 15: "terminated (SIGTERM)"}
 
 
 def stopped(error: KeyboardInterrupt) -> int:
-    """Say in one line that the command was stopped; return its exit code (130 Ctrl-C, 143 SIGTERM)."""
+    """Say in one line that the command was stopped; return its exit code (130 Ctrl-C, 128 + the
+    signal's number for SIGTERM and SIGHUP)."""
     import typer
 
     if isinstance(error, Terminated):
-        typer.echo("error: terminated (SIGTERM); nothing more was written", err=True)
-        return 143
+        what = SIGNAL_NAMES.get(error.signal_number, f"stopped by signal {error.signal_number}")
+        typer.echo(f"error: {what}; nothing more was written", err=True)
+        return 128 + error.signal_number
     typer.echo("error: interrupted (Ctrl-C); nothing more was written", err=True)
     return 130
 

@@ -172,20 +172,60 @@ def answer(attack: Any, common: Common, notes: Sequence[str] = ()) -> int:
 
 
 def _terminate(signum: int, frame: Any) -> None:
-    raise Terminated
+    raise Terminated(signum)
+
+
+STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @contextmanager
 def terminate_like_interrupt() -> Iterator[None]:
-    """While a command runs, SIGTERM stops it as Ctrl-C does (only in the main thread)."""
+    """While a command runs, SIGTERM and SIGHUP stop it as Ctrl-C does (only in the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    previous = {number: signal.signal(number, _terminate) for number in STOPPING}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+_ASCII = {"±": "+/-", "·": "-", "≥": ">=", "≤": "<=", "─": "-", "×": "x", "→": "->", "…": "...", "–": "-",
+          "—": "-", "≈": "~", "⁶": "^6", "⁹": "^9", "‘": "'", "’": "'", "“": '"', "”": '"'}
+
+
+def _plain(error: UnicodeEncodeError) -> tuple[str, int]:
+    """Write what a console's encoding lacks in ASCII (`±` as `+/-`), else as `?`."""
+    text = error.object[error.start:error.end]
+    return "".join(_ASCII.get(char, "?") for char in text), error.end
+
+
+def _console() -> str | None:
+    """Make the standard streams fit the console; the reason output cannot be written, if any."""
+    import codecs
+
+    if sys.stdout is None:
+        return "standard output is closed"
+    codecs.register_error("oddscalc-plain", _plain)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="oddscalc-plain")  # a console that is not UTF-8 still reads the answer
+    return None
+
+
+def _unwritable(problem: str | None) -> int:
+    """Say in one line why the output could not be written (None: say nothing); drop what is
+    still buffered."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)  # the buffer left goes nowhere at exit, instead of a second error
+    except (OSError, ValueError):
+        pass
+    if problem is not None and sys.stderr is not None:
+        typer.echo(f"error: cannot write the output ({problem})", err=True)
+    return 1
 
 
 def run_app(root: Any, argv: Optional[list] = None) -> int:
@@ -194,9 +234,13 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
     Ctrl-C exits 130 and SIGTERM 143, each with one line, no traceback and no file left.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    problem = _console()
+    if problem is not None:
+        return _unwritable(problem)
     try:
         with terminate_like_interrupt():
             returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return returned if isinstance(returned, int) else 0
     except click_errors.NoArgsIsHelpError as error:
         typer.echo(error.format_message())
@@ -209,8 +253,10 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
         return 2
     except KeyboardInterrupt as error:
         return stopped(error)
-    except BrokenPipeError:
-        return 1
+    except BrokenPipeError:  # `| head`: the reader has what it wanted; nothing to say
+        return _unwritable(None)
+    except OSError as error:  # files are read and written as InputErrors: this is the output
+        return _unwritable(error.strerror or str(error))
     except Exception as error:  # a bug, not bad input: say so in one line
         if os.environ.get("ODDSCALC_DEBUG"):
             raise
