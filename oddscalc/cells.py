@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import logging
 import re
-from concurrent.futures import CancelledError, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -120,7 +120,11 @@ class Cluster:
                 self.timeout, "expected seconds, above 0 and at most 3600")
 
 
-_ADDRESS = re.compile(r"^((tcp|tls|ucx)://[^\s/]+|inproc://\S+)$")
+# tcp://HOST:PORT: a host name, an IPv4 address or a bracketed IPv6 one, the port optional;
+# inproc:// for a cluster in this process (tls:// and ucx:// need set-up that is not carried here)
+_ADDRESS = re.compile(r"^(?:tcp://(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])"
+                      r"(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?|"
+                      r"inproc://[^\s]{1,200})$")
 
 
 def _unfinished(client: Any, futures: list, wait: Callable) -> bool:
@@ -132,46 +136,112 @@ def _unfinished(client: Any, futures: list, wait: Callable) -> bool:
             return True
 
 
+def _alive() -> bool:
+    """Run on the scheduler: its answer says it is still there."""
+    return True
+
+
+@dataclass
+class _Session:
+    """What the thread that talks to the cluster shares with the one that waits for it."""
+
+    answered: float  # time.monotonic() of the scheduler's last answer
+    stop: Any  # threading.Event: Ctrl-C or SIGTERM in the main thread: cancel the cells and leave
+    outcome: Any  # queue.Queue of ("results", list) or ("error", exception)
+
+
 def _run_on_dask(address: str, arguments: list[tuple], timeout: float) -> list[engine.Result]:
     """Run the cells on a Dask cluster; fail fast and in one line when it cannot or stops answering.
 
     The connection and the first worker must come within `timeout` seconds; the cluster
     re-runs the cells of a lost worker on the others; when every worker or the scheduler
-    is gone for `timeout` seconds, the run stops with one line.
+    is gone, or the scheduler is silent (stopped, or beyond a broken network), for `timeout`
+    seconds, the run stops with one line. A thread talks to the cluster (a silent scheduler
+    can block any call); this one waits for it, and on Ctrl-C asks it to cancel the cells.
     """
-    require(bool(_ADDRESS.match(address)), "scheduler", address or "''",
+    import queue
+    import threading
+    import time
+
+    require(bool(_ADDRESS.match(address)), "scheduler", address[:80] or "''",
             "expected a scheduler address like tcp://host:8786")
     try:
-        from distributed import Client, wait
+        import distributed  # noqa: F401
     except ImportError:
         raise InputError("scheduler", address, "Dask is not installed: pip install 'oddscalc[dask]'") from None
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)  # one line of ours, not the cluster's tracebacks
+    session = _Session(time.monotonic(), threading.Event(), queue.Queue())
+    thread = threading.Thread(target=_talk, args=(address, arguments, timeout, session), daemon=True)
+    thread.start()
     try:
-        client = Client(address, timeout=f"{timeout}s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
-        quiet.setLevel(level)
-        raise InputError("scheduler", address, f"no Dask scheduler answered there within {timeout:g} s "
-                                               f"({type(error).__name__})") from None
+        while True:
+            try:
+                kind, value = session.outcome.get(timeout=POLL)
+            except queue.Empty:
+                if time.monotonic() - session.answered > timeout + POLL:  # its own waits are `timeout` long
+                    session.stop.set()  # the thread is stuck in a call: leave it (a daemon) and say so
+                    raise InputError("scheduler", address, f"the scheduler was silent for {timeout:g} s (stopped, "
+                                                           "or out of reach)") from None
+                continue
+            if kind == "results":
+                return value
+            raise value
+    finally:
+        if not session.stop.is_set():  # Ctrl-C or SIGTERM: the thread cancels the cells left, then closes
+            session.stop.set()
+            thread.join(timeout=2 * POLL)
+
+
+def _talk(address: str, arguments: list[tuple], timeout: float, session: _Session) -> None:
+    """The thread that talks to the cluster: every answer it gets counts as the scheduler's."""
+    import time
+
+    from distributed import Client, wait
+
+    quiet = {name: logging.getLogger(name) for name in ["distributed", *logging.root.manager.loggerDict]
+             if name.split(".")[0] in ("distributed", "tornado")}
+    levels = {name: logger.level for name, logger in quiet.items()}
+    for logger in quiet.values():  # one line of ours, not the cluster's logs and tracebacks
+        logger.setLevel(logging.CRITICAL + 1)
+
+    def answered() -> None:
+        session.answered = time.monotonic()
+
+    client = None
     try:
+        try:
+            client = Client(address, timeout=f"{timeout}s", set_as_default=False)
+        except Exception as error:  # refused, timed out, a protocol not installed (ucx) or not set up (tls)
+            raise InputError("scheduler", address, f"no Dask scheduler answered there within {timeout:g} s "
+                                                   f"({type(error).__name__})") from None
+        answered()
         try:
             client.wait_for_workers(1, timeout=timeout)
         except TimeoutError:
             raise InputError("scheduler", address, f"no Dask worker joined within {timeout:g} s") from None
+        answered()
         futures = client.map(run_cell, *zip(*arguments), pure=False)
         alone = 0.0  # seconds without a worker or a scheduler
         while _unfinished(client, futures, wait):
+            if session.stop.is_set():
+                client.cancel(futures)  # nothing left computing on the cluster for the next run to wait behind
+                return
+            client.run_on_scheduler(_alive)  # blocks while the scheduler is silent: the waiting thread sees it
+            answered()
             if client.status != "running" or not client.scheduler_info().get("workers"):
                 alone += POLL
                 if alone >= timeout:
                     raise InputError("scheduler", address, f"lost every worker or the scheduler for {timeout:g} s")
             else:
                 alone = 0.0
-        return client.gather(futures)
-    except (OSError, TimeoutError, CancelledError) as error:  # CancelledError: the scheduler's connection went
-        raise InputError("scheduler", address, f"the scheduler stopped answering ({type(error).__name__})") from None
+        session.outcome.put(("results", client.gather(futures)))
+    except InputError as error:
+        session.outcome.put(("error", error))
+    except Exception as error:  # the scheduler went (a closed connection, a cancelled future, ...)
+        session.outcome.put(("error", InputError("scheduler", address, f"the scheduler stopped answering "
+                                                                       f"({type(error).__name__})")))
     finally:
-        with contextlib.suppress(Exception):
-            client.close(timeout=2)
-        quiet.setLevel(level)
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=2)
+        for name, level in levels.items():
+            quiet[name].setLevel(level)

@@ -54,8 +54,42 @@ def test_a_lost_scheduler_gives_one_line():
     assert time.monotonic() - started < 30
 
 
-@pytest.mark.parametrize("address", ["", "localhost", "tcp://", "http://host:1"])
+@pytest.mark.parametrize("address", ["", "localhost", "tcp://", "http://host:1", "tcp://[:::", "tls://", "inproc://",
+                                     "ucx://host:1", "tls://host:8786", "tcp://host:65536",
+                                     "tcp://" + "a" * 5000 + ":1"])
 def test_a_malformed_address_is_refused_at_once(address):
+    started = time.monotonic()
     with pytest.raises(InputError) as error:
         cells.run_cells(ATTACKS[:1], trials=100, seed=1, scheduler=address)
     assert error.value.name == "scheduler" and "tcp://host:8786" in error.value.allowed
+    assert len(str(error.value)) < 200 and time.monotonic() - started < 1
+
+
+def test_a_ctrl_c_cancels_the_cells_left_on_the_cluster():
+    """The next run would otherwise wait behind them."""
+    import _thread
+
+    with local(1) as cluster:
+        threading.Timer(1.0, _thread.interrupt_main).start()
+        with pytest.raises(KeyboardInterrupt):
+            cells.run_cells([HitAndSave(10, 4, 5)] * 40, trials=20_000_000, seed=1,
+                            scheduler=cells.Cluster(cluster.scheduler_address, 5))
+        deadline = time.monotonic() + 5
+        while cluster.scheduler.tasks and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not cluster.scheduler.tasks
+
+
+def test_a_silent_scheduler_is_given_up_within_the_timeout(monkeypatch):
+    """A scheduler that is there but does not answer (a stopped process, a broken network)."""
+    with local(1) as cluster:
+        def silent(self, *args, **kwargs):
+            time.sleep(3600)
+
+        monkeypatch.setattr(distributed.Client, "run_on_scheduler", silent)
+        started = time.monotonic()
+        with pytest.raises(InputError) as error:
+            cells.run_cells([HitAndSave(10, 4, 5)] * 40, trials=20_000_000, seed=1,
+                            scheduler=cells.Cluster(cluster.scheduler_address, 1.5))
+        assert error.value.allowed == "the scheduler was silent for 1.5 s (stopped, or out of reach)"
+        assert time.monotonic() - started < 1.5 + 2 * cells.POLL + 1

@@ -45,6 +45,9 @@ def cluster(scheduler: Optional[str], timeout: float) -> Optional[Cluster]:
     """The Dask cluster the cells run on (None: local threads)."""
     if scheduler is None and timeout != DASK_TIMEOUT:
         raise OptionError(timeout, "applies only with --scheduler ADDRESS", hint="--scheduler-timeout")
+    if scheduler is not None and not scheduler.startswith("tcp://"):
+        raise OptionError(scheduler[:80] or "''", "expected a scheduler address like tcp://host:8786 (a scheduler in "
+                                          "another process, as `dask scheduler` prints it)", hint="--scheduler")
     return None if scheduler is None else Cluster(scheduler, timeout)
 
 
