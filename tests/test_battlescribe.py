@@ -21,41 +21,16 @@ from oddscalc import battlescribe, games, pmf
 from oddscalc.battlescribe import epic as epic_list
 from oddscalc.battlescribe import reader
 from oddscalc.battlescribe.reader import Selection
-from oddscalc.battlescribe.report import Note, cells, counted, items, lines
+from oddscalc.battlescribe.report import Mapped, Note, cells, counted, items, lines
 from oddscalc.cli import root_command
 from oddscalc.cli.options import parse_query
 from oddscalc.errors import InputError
 from oddscalc.grid import matchups
+from bslists import HEAD, T9A_SYSTEM, model, profile, ros, selection  # noqa: F401
 
 CORPUS = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
 STEEL, TITANS, MARINES = CORPUS / "steel_legion.rosz", CORPUS / "titan_legions.rosz", CORPUS / "space_marines.rosz"
 EMPIRE, ELVES = CORPUS / "sonnstahl.rosz", CORPUS / "dread_elves.rosz"
-HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" '
-        'name="x" gameSystemName="{system}" gameSystemRevision="{revision}"><forces><force name="f">'
-        "<selections>{selections}</selections></force></forces></roster>")
-T9A_SYSTEM = {"system": "The 9th Age: Fantasy Battles 2nd Edition 2024", "revision": "56"}
-
-
-def ros(tmp_path: Path, selections: str, system: str = "Epic Armageddon", revision: str = "38",
-        name: str = "list.ros") -> Path:
-    path = tmp_path / name
-    path.write_text(HEAD.format(system=system, revision=revision, selections=selections), encoding="utf-8")
-    return path
-
-
-def profile(name: str, type_name: str, **characteristics: str) -> str:
-    cells_xml = "".join(f'<characteristic name="{key.replace("_", " ")}">{value}</characteristic>'
-                        for key, value in characteristics.items())
-    return f'<profile name="{name}" typeName="{type_name}"><characteristics>{cells_xml}</characteristics></profile>'
-
-
-def selection(name: str, *profiles: str, number: int = 1, kind: str = "unit", points: float = 0,
-              children: str = "", rules: str = "") -> str:
-    return (f'<selection name="{name}" number="{number}" type="{kind}">{rules}<profiles>{"".join(profiles)}'
-            f'</profiles><costs><cost name="pts" value="{points}"/></costs><selections>{children}</selections>'
-            "</selection>")
-
-
 # --- one grid cell of real lists equals the same query typed by hand ------------------------------
 
 @pytest.mark.parametrize("mine, theirs, attacker, weapon, target, query, expected", [
@@ -215,6 +190,24 @@ def test_cells_lines_items_and_counts_split_as_battlescribe_writes_them():
                                                                        "skorpius dunerider": 4}
     assert counted("Pair of Land Raiders") == {"land raiders": 2} and counted("Trenches, Barricades") == {}
     assert Note("U", "W", "text", "counted as 3").line(False) == "U, W: text (counted as 3)"
+    assert cells(None) == [""] and lines(None) == [""] and items(None) == []
+    assert counted("2X Lascannon") == {"lascannon": 2}  # the apps write x or X
+    mapped = Mapped({})
+    mapped.note("a line before the unit has a name")
+    assert mapped.notes == [Note("?", None, "a line before the unit has a name", "imported without it")]
+    assert mapped.leave_out("why").table == {} and mapped.notes[-1] == Note("?", None, "why", "left out")
+
+
+def test_roster_reads_a_list_for_the_game_asked_and_passes_strict(tmp_path):
+    assert battlescribe.roster(STEEL, "epic").game.name == "epic"
+    with pytest.raises(InputError) as error:
+        battlescribe.roster(STEEL, "t9a")
+    assert (error.value.name, error.value.value, error.value.allowed) == ("file", str(STEEL),
+                                                                          "holds epic units, not t9a")
+    strict = battlescribe.roster(TITANS, strict=True)
+    assert [unit.name for unit in strict.units] == ["Warhound Titan Battlegroup"]
+    assert [unit["name"] for unit in battlescribe.load_xml(reader.read_bytes(TITANS), "t").data["unit"]] == [
+        "Warlord Battle Titan", "Warhound Titan Battlegroup", "Reaver Battle Titan"]  # strict is off by default
 
 
 # --- Epic formations: every reading, on lists written here ----------------------------------------
@@ -355,6 +348,16 @@ def test_one_unit_in_two_and_counts_in_a_name(tmp_path):
     ("Very Large Explosion", None, "destroyed"),
     ("Damaged", None, "damage"),
     ("Rampage", None, "none"),
+    ("Crash", None, "destroyed"),
+    ("Extra Damage", None, "damage"),
+    ("+1 Damage", None, "damage"),
+    ("Meltdown", "On a roll of 1 the unit explodes.", "none"),
+    ("Fuel Leak", "Roll 1D6: on a 6 the unit is destroyed.", "none"),
+    ("Topple", "The Titan staggers and then tips over and is destroyed; units under it are hit.", "destroyed"),
+    ("Breach", "1-2: The unit and all units being carried are destroyed.", "none"),  # a roll of its own
+    ("Hull Breach", "The unit loses an extra point of damage capacity.", "damage"),
+    ("Fire", "Suffers 2 points of damage: the fire spreads.", "damage"),
+    ("Stalled", "The unit may not move next turn", "none"),
 ])
 def test_a_critical_hit_is_read_from_its_rule(name, text, effect):
     assert epic_list.critical_effect(name, text) == effect
@@ -394,14 +397,6 @@ def test_a_formation_of_structures_or_nothing_is_left_out_with_a_line(tmp_path):
 
 # --- The 9th Age units ------------------------------------------------------------------------------
 
-def model(name: str, number: int, *, height: str = "Standard", defensive: dict, offensive: list[dict],
-          extra: str = "", children: str = "") -> str:
-    parts = [profile(f"{name} Size", "0 Size", Height=height),
-             profile(f"{name} Defensive", "2 Defensive", **defensive)]
-    parts += [profile(part.pop("name", f"{name} Offensive"), "3 Offensive", **part) for part in offensive]
-    return selection(name, *parts, extra, number=number, kind="model", children=children)
-
-
 def test_t9a_shooting_attributes_and_saves(tmp_path):
     archers = selection("Archers", children=model(
         "Archer", 10, defensive={"HP": "2", "Def": "4", "Res": "3", "Arm": "1", "Rules": "Aegis (5+), Flammable"},
@@ -432,7 +427,7 @@ def test_t9a_paired_weapons_large_models_hard_target_and_extra_support(tmp_path)
     assert (unit["health"], unit["armour"], unit["fortitude"], unit["hard_target"]) == (3, 3, "5+", 1)
     # Attack Value 3 + 1: five in front × 4, one supporting model of at most 2 (Extra Support (2))
     assert unit["weapon"] == [{"name": "Paired Weapons", "kind": "melee", "attacks": 22, "ap": 1, "offensive": 4,
-                               "attributes": []}]
+                               "attributes": ["ignores-parry"]}]
     assert imported.report() == []
 
 
@@ -471,7 +466,9 @@ def test_t9a_equipment_bought_with_no_profile_is_read_by_name(tmp_path):
     assert unit["weapon"] == [
         {"name": "Spear", "kind": "melee", "attacks": 10, "ap": 1, "modifier": 1, "attributes": ["poison"]},
         {"name": "Throwing Weapons", "kind": "shooting", "attacks": 20, "aim": "5+", "attributes": ["poison"]}]
-    assert imported.report() == ["Guards: upgrade 'Banner of Doom' not read (imported without it)"]
+    assert imported.report() == [
+        "Guards: upgrade 'Banner of Doom' not read (imported without it)",
+        "Guards: Spear: +1 Armour Penetration more in the first round of combat when not charging (counted without it)"]
 
 
 def test_t9a_parts_counted_harnessed_inanimate_and_random_values(tmp_path):
@@ -678,7 +675,8 @@ def test_the_reader_keeps_forces_selections_costs_rules_and_their_text():
     assert titan.number == 2 and [child.number for child in titan.children] == [2, 2, 2]
     assert titan.rule_text("critical hit: staggering blow").startswith("The unit takes a point of damage")
     assert titan.rule_text("Nothing") is None
-    assert titan.profiles[0].get("dc") == "3" and titan.profiles[0].get("Nothing", "none") == "none"
+    assert titan.profiles[0].get("DC") == "3" and titan.profiles[0].get("dc") is None  # as the game system spells it
+    assert titan.profiles[0].get("Nothing", "none") == "none"
 
 
 def test_negative_costs_are_read_and_a_units_points_are_its_sum():
@@ -809,6 +807,48 @@ def test_a_name_or_a_text_over_its_cap_is_refused(tmp_path):
         "name"] == "x" * 200
     wordy = selection("Guards", profile("Guard", "Unit", Type="Infantry", Armour="5+", Notes="n" * 20_001))
     refused_with(ros(tmp_path, wordy), "a <characteristic> text of 20,001 characters: at most 20,000")
+
+
+def test_the_reader_takes_what_an_app_may_leave_out_and_refuses_forces_nested_too_deep(tmp_path, monkeypatch):
+    xml = ('\ufeff \n<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" name="My List"><forces><force>'
+           "<selections><selection><costs><cost/></costs><profiles><profile><characteristics><characteristic/>"
+           "</characteristics></profile></profiles><rules><rule/></rules><categories><category/></categories>"
+           "</selection></selections></force></forces></roster>")
+    path = tmp_path / "saved.rosz"  # a .rosz saved unzipped, with a byte-order mark and blank lines first
+    path.write_bytes(xml.encode("utf-8"))
+    roster = reader.parse(reader.read_bytes(path), str(path))
+    assert roster.name == "My List"
+    bare = roster.forces[0].selections[0]
+    assert (bare.name, bare.type, bare.number, bare.costs, bare.rules, bare.descriptions, bare.categories) == (
+        "", "", 1, (("", 0.0),), ("",), ("",), ("",))
+    assert bare.profiles == (reader.Profile("", "", (("", ""),)),) and bare.cost() == 0
+    monkeypatch.setattr(reader, "MAX_DEPTH", 3)  # the roster's forces, theirs, and theirs: three levels
+    nested = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces><force name="a"><forces>'
+              '<force name="b"><forces><force name="c"/></forces></force></forces></force></forces></roster>')
+    with pytest.raises(InputError, match="forces nested more than 3 deep$"):
+        reader.parse(nested.encode(), "nested.ros")
+    monkeypatch.setattr(reader, "MAX_DEPTH", 4)
+    assert [force.name for force in reader.parse(nested.encode(), "nested.ros").forces] == ["a", "b", "c"]
+
+
+def test_a_zip_of_a_member_not_named_ros_is_read_and_an_encrypted_one_refused(tmp_path, monkeypatch):
+    roster_xml = reader.read_bytes(STEEL)
+    assert reader.read_bytes(zipped(tmp_path, {"export.xml": roster_xml, "notes.txt": b"x"})) == roster_xml
+    path = zipped(tmp_path, {"list.ros": roster_xml}, name="locked.rosz")
+    data = bytearray(path.read_bytes())
+    data[6] |= 0x01  # the encryption flag, in the local header and the central directory
+    data[data.find(b"PK\x01\x02") + 8] |= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"locked.rosz: cannot be unzipped \(encrypted: the apps save a list without "
+                                         r"a password\)$"):
+        reader.read_bytes(path)
+    data[8] = 99  # a compression method zipfile does not know, both places
+    data[data.find(b"PK\x01\x02") + 10] = 99
+    data[6] &= 0xFE
+    data[data.find(b"PK\x01\x02") + 8] &= 0xFE
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"locked.rosz: cannot be unzipped \(.*compression"):
+        reader.read_bytes(path)
 
 
 def test_a_roster_without_names_reads_as_empty_text(tmp_path):

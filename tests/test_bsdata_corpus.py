@@ -179,18 +179,18 @@ EXPECTED = {
     ],
     # Dread Elves (2nd edition)
     "dread_elves.rosz": [
-        # on a Daeb Raptor: Arm C+2 = 2, Heavy Armour 2, Shield 1; Paired Weapons +1 Att, +1 Off;
+        # on a Daeb Raptor: Arm C+2 = 2, Heavy Armour 2, Shield 1; Paired Weapons +1 Att, +1 Off, ignore Parry;
         # Lightning Reflexes +1 to hit
         t9a("Dread Prince", 280, 1, 3, 6, 3, 5, 8, 4,
-            [attack("Dread Prince: Paired Weapons", "melee", 6, ap=1, offensive=9, modifier=1),
+            [attack("Dread Prince: Paired Weapons", "melee", 6, ["ignores-parry"], ap=1, offensive=9, modifier=1),
              attack("Daeb Raptor", "melee", 2, ["lethal-strike"], ap=1, offensive=3)]),
         # Repeater Handbow [2] (3+): 2 shots each; Hard Target (1) once though written twice
         t9a("Black Cloaks", 170, 5, 1, 4, 3, 1, 4, 3,
-            [attack("Paired Weapons", "melee", 10, ["poison"], offensive=5, modifier=1),
+            [attack("Paired Weapons", "melee", 10, ["ignores-parry", "poison"], offensive=5, modifier=1),
              attack("Repeater Handbow", "shooting", 10, ["poison"], aim="3+")], hard_target=1),
         # 10 models: 5 × 2 + 5 supporting of 1; Light Armour 1 + Kraken's Hide 1
         t9a("Corsairs", 155, 10, 1, 4, 3, 2, 4, 3,
-            [attack("Paired Weapons", "melee", 15, offensive=5, modifier=1)]),
+            [attack("Paired Weapons", "melee", 15, ["ignores-parry"], offensive=5, modifier=1)]),
         # the Hydra part is Harnessed; the Lashmasters (2) use the weapons
         t9a("Hydra", 395, 1, 6, 4, 5, 3, 4, 3,
             [attack("Hydra", "melee", 5, ["poison"], strength=5, ap=2),

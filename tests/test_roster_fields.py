@@ -258,6 +258,8 @@ CASES = [
      F(5, 6) * F(1, 2)),
     ("t9a Parry: Defensive Skill +1", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"),
      "attacks = 1", T9A_T + "\nparry = true", "mean", F(1, 2) * F(1, 2)),
+    ("t9a Paired Weapons ignore Parry", "t9a", {"parry", "attributes"}, T9A_A.replace("offensive = 4", "offensive = 5"),
+     'attacks = 1\nattributes = ["ignores-parry"]', T9A_T + "\nparry = true", "mean", F(2, 3) * F(1, 2)),
     ("t9a no Parry", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"), "attacks = 1", T9A_T, "mean",
      F(2, 3) * F(1, 2)),
     ("t9a Distracting: -1 to hit in melee", "t9a", {"distracting"}, T9A_A, "attacks = 1",

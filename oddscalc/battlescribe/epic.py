@@ -491,7 +491,7 @@ def critical_effect(name: str, text: str | None) -> str:
     first = re.split(r"(?<=[.;:])\s", text.strip(), maxsplit=1)[0].casefold()
     if re.match(r"(roll|on a roll|rolls? a d6|roll 1d6)", first) or "subsequent" in first or "further" in first:
         return "none"
-    if re.match(r"(the unit(?: and all (?:units being carried|on board))? (?:is|are) destroyed|destroyed\b)", first) \
+    if re.match(r"(the unit(?: and all units being carried)? (?:is|are) destroyed|destroyed\b)", first) \
             or re.search(r"\band (?:then )?(?:tips over and )?is destroyed\b", first):
         return "destroyed"
     if re.search(r"(?:point|pt)s? of (?:damage|dc)|(?:additional|extra|another) (?:point|damage|dc|1\s*dc)|"

@@ -44,9 +44,9 @@ class Profile:
     characteristics: tuple[tuple[str, str], ...]
 
     def get(self, name: str, default: str | None = None) -> str | None:
-        """A characteristic's text by name (case-insensitive), stripped."""
+        """A characteristic's text by name (as the game system spells it: `HP`, `Unit Notes`), stripped."""
         for key, value in self.characteristics:
-            if key.casefold() == name.casefold():
+            if key == name:
                 return value.strip()
         return default
 
@@ -150,8 +150,10 @@ def _unzipped(data: bytes, source: str) -> bytes:
         raise _fail(source, f"a damaged zip ({error})") from None
     except UnicodeDecodeError:  # a member name flagged UTF-8 that is not
         raise _fail(source, "a damaged zip (a file name that is not UTF-8)") from None
-    except RuntimeError as error:  # an encrypted member
+    except NotImplementedError as error:  # a compression method zipfile does not read (a RuntimeError too)
         raise _fail(source, f"cannot be unzipped ({error})") from None
+    except RuntimeError:  # an encrypted member
+        raise _fail(source, "cannot be unzipped (encrypted: the apps save a list without a password)") from None
 
 
 def parse(data: bytes, source: str) -> RosterFile:

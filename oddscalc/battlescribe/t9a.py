@@ -40,15 +40,19 @@ SUPPORT = {"standard": 1, "large": 3, "gigantic": 5}
 # equipment bought as an upgrade with no profile of its own is read from these by name.
 ARMOUR = {"shield": ("shield", 1), "light armour": ("suit", 1), "heavy armour": ("suit", 2),
           "plate armour": ("suit", 3)}
-# name: (Str, AP, Attack Value +, Offensive Skill +, extra ranks, two-handed, charge bonus)
+# name: (Str, AP, Attack Value +, Offensive Skill +, extra ranks, two-handed, (what it does only at times, what
+# the import does instead) or None)
+CHARGE = "fights as a hand weapon"
 MELEE = {
     "hand weapon": ("As User", "As User", 0, 0, 0, False, None),
     "great weapon": ("+2", "+2", 0, 0, 0, True, None),
     "halberd": ("+1", "+1", 0, 0, 0, True, None),
     "paired weapons": ("As User", "As User", 1, 1, 0, True, None),
-    "spear": ("As User", "+1", 0, 0, 1, False, None),
-    "lance": ("As User", "As User", 0, 0, 0, False, "+2 Strength, +2 Armour Penetration"),
-    "light lance": ("As User", "As User", 0, 0, 0, False, "+1 Strength, +1 Armour Penetration"),
+    "spear": ("As User", "+1", 0, 0, 1, False, ("+1 Armour Penetration more in the first round of combat when not "
+                                                "charging", "counted without it")),
+    "lance": ("As User", "As User", 0, 0, 0, False, ("+2 Strength, +2 Armour Penetration on the charge only", CHARGE)),
+    "light lance": ("As User", "As User", 0, 0, 0, False, ("+1 Strength, +1 Armour Penetration on the charge only",
+                                                           CHARGE)),
 }
 RANGED = {  # name: (Shots, Str, AP, Attributes)
     "bow": ("1", "3", "0", "Volley Fire"), "longbow": ("1", "3", "0", "Volley Fire"),
@@ -439,10 +443,11 @@ class _Reader:
                 row = (name.title(), *MELEE[name][:2], "") if name in MELEE else (name.title(), None, None, "")
             label, str_text, ap_text, attribute_text = row
             its, table_row = self._weapon_rules(name, label, attribute_text, attributes)
-            bonus_attacks, bonus_offensive, ranks, charge = table_row[2], table_row[3], table_row[4], table_row[6]
-            if charge:
-                self.note(f"{label}: {charge} on the charge only", part.name if named else None,
-                          action="fights as a hand weapon")
+            bonus_attacks, bonus_offensive, ranks, at_times = table_row[2], table_row[3], table_row[4], table_row[6]
+            if at_times:
+                self.note(f"{label}: {at_times[0]}", part.name if named else None, action=at_times[1])
+            if table_row is MELEE["paired weapons"]:  # "Attacks made with Paired Weapons ignore Parry"
+                its.names.append("ignores-parry")
             value = self._value(attack_text, bonus_attacks, part.name)
             if value is None:
                 continue
@@ -465,13 +470,13 @@ class _Reader:
         for sentence in re.split(r"(?<=\.)\s+", text or ""):
             for attribute in items(sentence.rstrip(".")):
                 key = _key(attribute).strip(" .")
-                if its.take(key) or key in NO_EFFECT or key.startswith(("all models come", f"attacks made with a {name}",
-                                                                          f"attacks made with {name}")):
+                if its.take(key) or key in NO_EFFECT:
                     continue
                 if key in MELEE and name not in MELEE:
                     table_row = MELEE[key]
-                elif name in MELEE and key.startswith(("the wielder gains", "infantry cannot", "only infantry")):
-                    continue  # the shared profile's own text, read through MELEE
+                elif name in MELEE and key.startswith(("the wielder gains", "infantry cannot", "only infantry",
+                                                       "all models come", "attacks made with")):
+                    continue  # the shared profile's own text, read through MELEE (its table row)
                 else:
                     unread.append(attribute)
         if unread:
@@ -509,7 +514,7 @@ class _Reader:
             text = ", ".join(unread)
             self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
         title = f"{part.name}: {label}" if named else label
-        return self._row(title, "shooting", shots, _relative(str_text, strength), _relative(ap_text, 0),
+        return self._row(title, "shooting", shots, _relative(str_text, strength), _relative(ap_text, ap),
                          self._stat(part.profile.get("Off"), 1, part.name, "Off"), 0, its, aim=f"{aim}+")
 
     def _bounded(self, value: int, what: str, low: int = 1, high: int = 10, note: str | None = None) -> int:

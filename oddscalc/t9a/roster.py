@@ -13,7 +13,8 @@ from ..roster import Field, Game, Schema, Unit, Weapon
 from .attacks import Melee, T9AShoot
 
 MAIN = "health_lost"
-ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds")
+ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",
+              "ignores-parry")
 
 
 def _characteristic(help: str, required: bool = True, default=None) -> Field:
@@ -92,7 +93,8 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
                         **common)
     offensive = weapon["offensive"] or attacker["offensive"]
     defensive = target["defensive"]
-    if target["parry"]:  # Parry: +1 Defensive Skill, or the attacker's Offensive Skill, whichever is higher
+    if target["parry"] and "ignores-parry" not in attributes:  # Parry: +1 Defensive Skill, or the attacker's
+        # Offensive Skill, whichever is higher (Paired Weapons ignore it)
         defensive = min(max(defensive + 1, offensive), 10)
     modifier = weapon["modifier"]
     if target["distracting"] and modifier >= 0:  # not combined with another negative to-hit modifier

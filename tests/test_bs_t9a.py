@@ -1,0 +1,251 @@
+"""The 9th Age import, rule by rule (docs/rules.md §4.2), on lists written by hand: each unit's
+roster fields and its whole report, with the arithmetic in the comments. The real catalogues'
+lists are in tests/test_bsdata_corpus.py."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from bslists import T9A_SYSTEM, model, profile, ros, rules, selection
+
+from oddscalc import battlescribe
+
+NUMBER = itertools.count()
+PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
+
+
+def attack(**fields) -> dict:
+    return {"Att": "1", "Off": "3", "Str": "3", "AP": "0", "Rules": "", **fields}
+
+
+def imported(tmp_path, unit: str, strict: bool = False):
+    path = ros(tmp_path, unit, **T9A_SYSTEM, name=f"list{next(NUMBER)}.ros")
+    return battlescribe.read_xml(path.read_bytes(), path.name, strict)
+
+
+def defence(**fields) -> dict:
+    """A unit's fields as the import writes them, the flags it always writes defaulting to false."""
+    return {"flammable": False, "parry": False, "distracting": False, "hard_target": 0, **fields}
+
+
+def test_a_rider_on_a_mount_takes_the_mounts_c_values_and_its_rules(tmp_path):
+    horse = selection("Warhorse", profile("Warhorse Defensive", "2 Defensive", HP="C", Def="C", Res="C+1", Arm="C+2",
+                                          Rules="Fortitude (5+)"),
+                      profile("Warhorse Offensive", "3 Offensive", Att="2", Off="3", Str="4", AP="1",
+                              Rules="Harnessed"), kind="upgrade")
+    knight = selection("Knight", profile("Knight Defensive", "2 Defensive", HP="3", Def="5", Res="4", Arm="1",
+                                         Rules="Heavy Armour"),
+                       profile("Knight Offensive", "3 Offensive", Att="3", Off="5", Str="4", AP="1",
+                               Rules="Lightning Reflexes"),
+                       kind="model", children=horse + selection("Shield", kind="upgrade")
+                       + selection("Great Weapon", kind="upgrade"))
+    result = imported(tmp_path, selection("Knight Commander", children=knight))
+    # HP C = 3, Def C = 5, Res C+1 = 5; Arm C+2 = 1 + 2, Heavy Armour 2, Shield 1 = 6; Fortitude from the mount.
+    # The Great Weapon: Str 4 + 2, AP 1 + 2, and no Lightning Reflexes with it; the horse (Harnessed) fights
+    # with its own profile, in the front rank only
+    assert result.data["unit"] == [{
+        "name": "Knight Commander", "models": 1, "health": 3, "defensive": 5, "resilience": 5, "armour": 6,
+        "fortitude": "5+", **defence(), "offensive": 5, "strength": 4,
+        "weapon": [{"name": "Knight: Great Weapon", "kind": "melee", "attacks": 3, "strength": 6, "ap": 3,
+                    "attributes": []},
+                   {"name": "Warhorse", "kind": "melee", "attacks": 2, "ap": 1, "offensive": 3, "attributes": []}]}]
+    assert result.report() == ["Knight Commander: Shield: a model fighting with Great Weapon (Two-Handed) cannot use "
+                               "it against melee attacks (counted: armour is one value for shooting and melee)"]
+
+
+def test_a_massive_bulk_mount_takes_no_armour_from_equipment_and_its_own_values_stand(tmp_path):
+    dragon = selection("Dragon", profile("Dragon Size", "0 Size", Height="Gigantic"),
+                       profile("Dragon Defensive", "2 Defensive", HP="C+5", Def="C", Res="6", Arm="C+3"),
+                       profile("Dragon Offensive", "3 Offensive", Att="5", Off="5", Str="6", AP="3",
+                               Rules="Multiple Wounds (D3)"), kind="upgrade", rules=rules("Massive Bulk"))
+    lord = selection("Lord", profile("Lord Defensive", "2 Defensive", HP="3", Def="6", Res="4", Arm="0",
+                                     Rules="Plate Armour"),
+                     profile("Lord Offensive", "3 Offensive", Att="4", Off="6", Str="4", AP="1"), kind="model",
+                     children=dragon)
+    result = imported(tmp_path, selection("Lord on Dragon", children=lord))
+    # HP 3 + 5; Res 6 as written; Arm 0 + 3, the Plate Armour not counted (Massive Bulk)
+    assert result.data["unit"] == [{
+        "name": "Lord on Dragon", "models": 1, "health": 8, "defensive": 6, "resilience": 6, "armour": 3, **defence(),
+        "offensive": 6, "strength": 4,
+        "weapon": [{"name": "Lord: Hand Weapon", "kind": "melee", "attacks": 4, "ap": 1, "attributes": []},
+                   {"name": "Dragon: Hand Weapon", "kind": "melee", "attacks": 5, "strength": 6, "ap": 3,
+                    "offensive": 5, "multiple_wounds": "d3", "attributes": []}]}]
+    assert result.report() == []
+
+
+def test_saves_and_flags_from_every_place_the_catalogues_put_them(tmp_path):
+    wraiths = selection("Wraiths", rules=rules("Flammable", "Hard Target (1)", "Distracting", "Aegis (5+)"),
+                        children=model("Wraith", 6, defensive={**PLAIN, "HP": "2", "Aeg": "4+",
+                                                               "Rules": "Ethereal, Aegis (6+)"},
+                                       offensive=[attack(Rules="Fortitude (4+)")]))
+    result = imported(tmp_path, wraiths)
+    # Aegis: the best of the Aeg column 4+, the profile's 6+ and the entry's 5+; Fortitude from the Offensive rules
+    assert result.data["unit"] == [{
+        "name": "Wraiths", "models": 6, "health": 2, "defensive": 3, "resilience": 3, "armour": 0, "aegis": "4+",
+        "fortitude": "4+", **defence(flammable=True, distracting=True, hard_target=1), "offensive": 3, "strength": 3,
+        "weapon": [{"name": "Hand Weapon", "kind": "melee", "attacks": 6, "attributes": []}]}]
+    assert result.report() == ["Wraiths: defensive rule 'Ethereal' not modelled (imported without it)"]
+
+
+def test_shooting_weapons_their_aim_their_shots_and_what_is_reported(tmp_path):
+    bows = (selection("Crossbow (4+)", profile("Crossbow", "6 Ranged Weapon", Shots="1", Str="4", AP="1",
+                                               Attributes="Unwieldy"), kind="upgrade")
+            + selection("Fire Breath", profile("Fire Breath", "6 Ranged Weapon", Shots="D3", Str="3[7]", AP="0[4]",
+                                               Attributes="Flaming Attacks, Breath Attack, A very long rule text "
+                                                          "that goes on and on and on beyond seventy characters"),
+                        kind="upgrade")
+            + selection("Sling", profile("Sling", "6 Ranged Weapon", Shots="X", Str="3", AP="0", Attributes=""),
+                        kind="upgrade")
+            + selection("Javelins", profile("Javelins", "6 Ranged Weapon", Shots="2", Str="+1", AP="As User",
+                                            Attributes="Quick to Fire"), kind="upgrade"))
+    skirmishers = selection("Skirmishers", children=model(
+        "Skirmisher", 8, defensive=PLAIN,
+        offensive=[attack(AP="1", Rules="Fire Breath (3+), Sling (5+), Javelins (4+), Magic Bolt (3+)")],
+        children=bows))
+    result = imported(tmp_path, skirmishers)
+    # 8 models: Crossbow 8 shots, Aim from the upgrade's name; Fire Breath 8 × D3 at the value outside the
+    # brackets; Javelins 8 × 2, Str 3 + 1, AP as the user's (1)
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Hand Weapon", "kind": "melee", "attacks": 8, "ap": 1, "attributes": []},
+        {"name": "Crossbow", "kind": "shooting", "attacks": 8, "aim": "4+", "strength": 4, "ap": 1, "attributes": []},
+        {"name": "Fire Breath", "kind": "shooting", "attacks": "8d3", "aim": "3+", "attributes": ["flaming"]},
+        {"name": "Javelins", "kind": "shooting", "attacks": 16, "aim": "4+", "strength": 4, "ap": 1,
+         "attributes": []}]
+    assert result.report() == [
+        "Skirmishers, Fire Breath: Str 3[7] / AP 0[4]: a bracketed value for one hit (counted with the value outside "
+        "the brackets)",
+        "Skirmishers, Fire Breath: weapon rules 'Breath Attack, A very long rule text that goes on and on and on "
+        "beyond…' not modelled (imported without it)",
+        "Skirmishers, Sling: Shots 'X' not understood (left out)",
+        "Skirmishers, Magic Bolt: shooting weapon 'Magic Bolt': no Ranged Weapon profile in the list or the game "
+        "system (left out)"]
+
+
+def test_a_ranged_profile_with_no_aim_anywhere_is_left_out(tmp_path):
+    gun = selection("Handgun", profile("Handgun", "6 Ranged Weapon", Shots="1", Str="4", AP="2",
+                                       Attributes="Unwieldy"), kind="upgrade")
+    result = imported(tmp_path, selection("Gunners", children=model("Gunner", 5, defensive=PLAIN,
+                                                                     offensive=[attack()], children=gun)))
+    assert [weapon["name"] for weapon in result.data["unit"][0]["weapon"]] == ["Hand Weapon"]
+    assert result.report() == ["Gunners, Handgun: shooting weapon 'Handgun': the list gives no Aim (left out)"]
+
+
+def test_supporting_attacks_ranks_and_dice(tmp_path):
+    gear = selection("Spear", kind="upgrade") + selection("Paired Weapons", kind="upgrade") + selection(
+        "Lance", kind="upgrade")
+    spearmen = selection("Spearmen", children=model("Spearman", 20, defensive=PLAIN,
+                                                    offensive=[attack(Att="D3+1", Rules="Fight in Extra Rank")],
+                                                    children=gear))
+    result = imported(tmp_path, spearmen)
+    # 20 models, Attack Value D3+1: the front rank 5 × (D3+1); supporting attacks of 1 (the value's mean 3,
+    # capped at 1). Spear: ranks 1 + Fight in Extra Rank + the Spear's = 3 → 15 supporting; Paired Weapons
+    # (D3+2) and Lance: 2 ranks → 10
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Spear", "kind": "melee", "attacks": "5d3+20", "ap": 1, "attributes": []},
+        {"name": "Paired Weapons", "kind": "melee", "attacks": "5d3+20", "offensive": 4,
+         "attributes": ["ignores-parry"]},
+        {"name": "Lance", "kind": "melee", "attacks": "5d3+15", "attributes": []}]
+    assert result.report() == [
+        "Spearmen: Spear: +1 Armour Penetration more in the first round of combat when not charging (counted "
+        "without it)",
+        "Spearmen: Lance: +2 Strength, +2 Armour Penetration on the charge only (fights as a hand weapon)"]
+
+
+@pytest.mark.parametrize("height, supporting", [("Standard", 5), ("Large", 15), ("Gigantic", 20)])
+def test_a_models_height_caps_its_supporting_attacks(tmp_path, height, supporting):
+    """Supporting attacks: up to 1 each (Standard), 3 (Large), 5 (Gigantic): 10 models of Attack Value 4."""
+    beasts = selection("Beasts", children=model("Beast", 10, height=height, defensive=PLAIN,
+                                                 offensive=[attack(Att="4")]))
+    assert imported(tmp_path, beasts).data["unit"][0]["weapon"][0]["attacks"] == 5 * 4 + min(5 * 4, supporting)
+
+
+def test_a_mounts_height_counts_before_its_riders(tmp_path):
+    beast = selection("Beast", profile("Beast Size", "0 Size", Height="Large"),
+                      profile("Beast Defensive", "2 Defensive", HP="C+2", Def="C", Res="C", Arm="C"),
+                      profile("Beast Offensive", "3 Offensive", Att="3", Off="3", Str="4", AP="1", Rules="Harnessed"),
+                      kind="upgrade")
+    riders = selection("Riders", children=model("Rider", 10, defensive=PLAIN, offensive=[attack(Att="2")],
+                                                 children=beast))
+    weapons = imported(tmp_path, riders).data["unit"][0]["weapon"]
+    # riders: 5 × 2 in front, 5 supporting of 2 (Large: up to 3); the beasts (Harnessed): front rank only
+    assert [(weapon["name"], weapon["attacks"]) for weapon in weapons] == [("Rider: Hand Weapon", 20),
+                                                                           ("Beast", 15)]
+
+
+def test_model_parts_counted_harnessed_and_inanimate(tmp_path):
+    chariot = model("Chariot", 2, height="Large", defensive={"HP": "4", "Def": "2", "Res": "5", "Arm": "2"}, offensive=[
+        {"name": "Charioteer (2) Offensive", "Att": "1", "Off": "3", "Str": "3", "AP": "0", "Rules": "Bow (4+)"},
+        {"name": "Horse (2)", "Att": "1", "Off": "3", "Str": "3", "AP": "0", "Rules": "Harnessed"},
+        {"name": "Chassis", "Att": "D6", "Off": "", "Str": "5", "AP": "2", "Rules": "Inanimate, Impact Hits (D6)"}])
+    result = imported(tmp_path, selection("Chariots", children=chariot))
+    # 2 chariots, 2 charioteers each: 4 attacks and 4 Bow shots; 2 horses each (Harnessed): 4; the chassis
+    # (Inanimate) makes no close combat attack
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Charioteer: Hand Weapon", "kind": "melee", "attacks": 4, "attributes": []},
+        {"name": "Charioteer: Bow", "kind": "shooting", "attacks": 4, "aim": "4+", "attributes": []},
+        {"name": "Horse", "kind": "melee", "attacks": 4, "attributes": []}]
+    assert result.report() == ["Chariots, Chassis: offensive rule 'Impact Hits (D6)' not modelled (imported without "
+                               "it)"]
+
+
+def test_equipment_from_profiles_rules_and_bare_upgrades(tmp_path):
+    gear = (selection("Scale Armour", profile("Scale Armour", "4 Armour", Type="Suit of Armour", Save="+2"),
+                      kind="upgrade")
+            + selection("Odd Shield", profile("Odd Shield", "4 Armour", Type="Shield", Save="special"), kind="upgrade")
+            + selection("Blades of Darag", profile("Blades of Darag", "5 Melee Weapon", Str="+1", AP="+1",
+                                                   Attributes="Paired Weapons. Attacks made with Blades of Darag "
+                                                              "gain Lethal Strike. Strange Power"), kind="upgrade")
+            + selection("Poison Attacks", kind="upgrade") + selection("Champion", kind="upgrade")
+            + selection("Spear and Shield", kind="upgrade")
+            + selection("Banner of Doom", profile("Banner of Doom", "9 Artefact", Effect="x"), kind="upgrade")
+            + selection("Mystery Box", kind="upgrade") + selection("Throwing Weapons (4+)", kind="upgrade"))
+    guards = selection("Guards", children=model("Guard", 10, defensive={**PLAIN, "Rules": "Light Armour"},
+                                                offensive=[attack(AP="1")], children=gear))
+    result = imported(tmp_path, guards)
+    unit = result.data["unit"][0]
+    # suits: Light Armour 1 or Scale Armour 2, the best: 2; the Shield of "Spear and Shield" 1 → 3
+    assert unit["armour"] == 3 and unit["parry"] is False
+    # Blades of Darag: Paired Weapons (+1 Att, +1 Off, ignore Parry), Str 3 + 1, AP 1 + 1: 5 × 2 + 5;
+    # Spear AP 1 + 1, two ranks of support: 5 + 5; Throwing Weapons 10 × 2 shots, AP as the user's
+    assert unit["weapon"] == [
+        {"name": "Blades of Darag", "kind": "melee", "attacks": 15, "strength": 4, "ap": 2, "offensive": 4,
+         "attributes": ["ignores-parry", "poison"]},
+        {"name": "Spear", "kind": "melee", "attacks": 10, "ap": 2, "attributes": ["poison"]},
+        {"name": "Throwing Weapons", "kind": "shooting", "attacks": 20, "aim": "4+", "ap": 1,
+         "attributes": ["poison"]}]
+    assert result.report() == [
+        "Guards: artefact 'Banner of Doom' not modelled (imported without it)",
+        "Guards: upgrade 'Mystery Box' not read (imported without it)",
+        "Guards: armour 'odd shield': its Save is not +N (imported without it)",
+        "Guards, Blades of Darag: weapon rules 'Attacks made with Blades of Darag gain Lethal Strike, Strange Power' "
+        "not modelled (imported without it)",
+        "Guards: Spear: +1 Armour Penetration more in the first round of combat when not charging (counted without "
+        "it)"]
+
+
+def test_another_models_profile_is_counted_with_the_most_numerous_and_the_cap_on_models(tmp_path):
+    goblins = model("Goblin", 499, defensive=PLAIN, offensive=[attack()], children=selection("Shield", kind="upgrade"))
+    boss = selection("Boss", profile("Boss Defensive", "2 Defensive", HP="2", Def="4", Res="3", Arm="0"),
+                     profile("Boss Offensive", "3 Offensive", Att="2", Off="4", Str="4", AP="0"), number=2,
+                     kind="model")
+    result = imported(tmp_path, selection("Horde", children=goblins + boss))
+    # 499 goblins and 2 bosses: 501 models, 500 at most; a Hand Weapon and a Shield, on foot: Parry
+    assert result.data["unit"] == [{
+        "name": "Horde", "models": 500, "health": 1, "defensive": 3, "resilience": 3, "armour": 1,
+        **defence(parry=True), "offensive": 3, "strength": 3,
+        "weapon": [{"name": "Hand Weapon", "kind": "melee", "attacks": 10, "attributes": []}]}]
+    assert result.report() == [
+        "Horde: Boss Defensive: another model's characteristics (counted as Goblin Defensive)",
+        "Horde: 501 models: a roster unit has at most 500 (counted as 500)"]
+
+
+def test_a_unit_without_an_offensive_or_defensive_profile_is_left_out(tmp_path):
+    statues = selection("Statues", children=selection("Statue", profile("Statue Defensive", "2 Defensive", **PLAIN),
+                                                      number=3, kind="model"))
+    banner = selection("Army Banner", children=selection("Cloth", number=1, kind="model"))
+    result = imported(tmp_path, statues + banner)
+    assert result.data["unit"] == [] and result.left_out == ("Statues", "Army Banner")
+    assert result.report() == [
+        "Statues: the list gives no Offensive profile for its models (left out)",
+        "Army Banner: the list gives no Defensive profile for its models (left out)"]
