@@ -3,7 +3,10 @@
 - A figure with a standard error shows the error with two significant digits and the
   value rounded to the same place: `8.462 ± 0.022`, `57.78% ± 0.05`.
 - A figure without one (exact) shows four significant digits: `3.333`, `16.67%`.
-- Never scientific notation: `0.0015%`, `12345`.
+- Scientific notation only for a figure below 0.00001 that has no error: `0.0015%` and
+  `12345` stay, `0.00000000009095%` reads `9.095e-11%`.
+- What is shown rounds half up, as a player checks by hand: 5/32 is `15.63%` (JSON and
+  CSV keep every digit).
 - Exact floats written for machines (JSON, CSV) are cleaned of float noise at 15
   significant digits: 6.999999999999999 is 7.0.
 """
@@ -24,8 +27,16 @@ def _decimals(value: float, digits: int) -> int:
     return max(digits - 1 - math.floor(math.log10(abs(value))), 0)
 
 
+TINY = 1e-5  # below this (and not 0), a figure without an error is shown in scientific notation
+
+
 def _fixed(value: float, decimals: int, trim: bool) -> str:
-    text = f"{value:.{decimals}f}"
+    from decimal import ROUND_HALF_UP, Decimal
+
+    if not math.isfinite(value):
+        return str(value)
+    exact = Decimal(repr(float(value)))  # the shortest decimal that is this float: 2.675, not 2.67499999...
+    text = f"{exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP):f}"
     if trim and "." in text:
         text = text.rstrip("0").rstrip(".")
     if text.startswith("-") and float(text) == 0:  # -0.00 is 0.00
@@ -33,11 +44,26 @@ def _fixed(value: float, decimals: int, trim: bool) -> str:
     return text
 
 
+def _scientific(value: float) -> str:
+    """`9.095e-11`: DIGITS significant digits, rounded half up like every figure shown."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    exact = Decimal(repr(float(value)))
+    exponent = exact.adjusted()
+    mantissa = exact.scaleb(-exponent).quantize(Decimal(1).scaleb(1 - DIGITS), rounding=ROUND_HALF_UP)
+    if abs(mantissa) >= 10:  # 9.9995 rounds to 10.000
+        mantissa, exponent = mantissa / 10, exponent + 1
+    text = f"{mantissa:f}".rstrip("0").rstrip(".")
+    return f"{text}e{exponent}"
+
+
 def number(value: float, stderr: float | None = None) -> str:
     """A figure in the one style: `8.462 ± 0.022` sampled, `3.333` exact."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if not stderr:
+        if value and abs(value) < TINY and math.isfinite(value):
+            return _scientific(value)
         return _fixed(value, _decimals(value, DIGITS), trim=True)
     decimals = _decimals(stderr, ERROR_DIGITS)
     return f"{_fixed(value, decimals, trim=False)} ± {_fixed(stderr, decimals, trim=False)}"
@@ -62,3 +88,8 @@ def is_probability(column: str) -> bool:
     """Whether a study column holds a probability (shown as a percentage)."""
     head = column.split(".")[-1]
     return head.startswith(("at_least_", "at_most_", "exactly_", "P(", "p_")) or head == "probability"
+
+
+def plural(count, word: str) -> str:
+    """`1 unit`, `3 units`, `2d6 attacks`: the word in the plural unless the count is exactly 1."""
+    return f"{count} {word}{'s' * (str(count) != '1')}"

@@ -71,7 +71,7 @@ class Table:
 
         cells = [[cell(value) for value in row] for row in self.rows]
         table = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="", expand=False)
-        numeric = [bool(cells) and all(_numeric(row[i]) for row in cells) for i in range(len(self.columns))]
+        numeric = self._numeric()
         widths = _fitted(self.columns, cells, numeric, width)
         for i, column in enumerate(self.columns):
             table.add_column(Text(column), justify="right" if numeric[i] else "left", overflow="fold",
@@ -85,10 +85,15 @@ class Table:
         drawn = [line.rstrip() for line in console.file.getvalue().splitlines()]
         return "\n".join(([self.title] if self.title else []) + drawn + list(self.notes))
 
+    def _numeric(self) -> list[bool]:
+        """Which columns hold numbers only (right-aligned); text columns go left."""
+        cells = [[cell(value) for value in row] for row in self.rows]
+        return [bool(cells) and all(_numeric(row[i]) for row in cells) for i in range(len(self.columns))]
+
     def markdown(self) -> str:
         lines = [f"**{self.title}**", ""] if self.title else []
         lines.append("| " + " | ".join(self.columns) + " |")
-        lines.append("|" + "|".join("---:" if i else ":---" for i in range(len(self.columns))) + "|")
+        lines.append("|" + "|".join("---:" if numeric else ":---" for numeric in self._numeric()) + "|")
         lines += ["| " + " | ".join(cell(v).replace("|", "\\|") for v in row) + " |" for row in self.rows]
         return "\n".join(lines + [f"\n_{note}_" for note in self.notes])
 

@@ -181,6 +181,8 @@ def test_grid_all_outcomes_csv_and_heatmap(capsys, roster, tmp_path):
 def test_grid_markdown_for_forums(capsys, roster):
     out = run(capsys, "grid", roster, "--exact", "--format", "markdown").out
     assert out.startswith("`oddscalc grid ") and "| rank | attacker | weapon | target |" in out
+    header = out.splitlines().index(next(line for line in out.splitlines() if line.startswith("| rank |")))
+    assert out.splitlines()[header + 1].startswith("|---:|:---|:---|:---|---:|")  # names left, figures right
 
 
 def test_grid_on_a_dask_cluster_equals_in_process(capsys, roster, cluster):

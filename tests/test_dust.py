@@ -409,7 +409,7 @@ def test_reactive_fire_after_the_attack_needs_a_survivor():
 def test_reactive_fire_cannot_interrupt_a_sustained_attack():
     with pytest.raises(InputError) as error:
         Reactive(dice=2, timing="sustained")
-    assert error.value.name == "timing" and "поддерживающую атаку" in error.value.allowed
+    assert error.value.name == "timing" and "cannot interrupt a sustained attack (Dust Tactics rules, Reactive Fire)" in error.value.allowed
 
 
 @pytest.mark.parametrize("options, name", [

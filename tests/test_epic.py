@@ -329,14 +329,18 @@ def test_barrage_rolls_once_per_unit():
 # --- §2.7 assault ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bonus, enemy_bonus", [(0, 0), (2, 1), (-1, 3), (6, 0)])
-def test_assault_against_brute_force(bonus, enemy_bonus):
+@pytest.mark.parametrize("bonus, enemy_bonus, add_dice", [(0, 0, False), (2, 1, False), (-1, 3, False),
+                                                         (6, 0, False), (0, 0, True), (2, -3, True)])
+def test_assault_against_brute_force(bonus, enemy_bonus, add_dice):
+    """The rulebook keeps each side's single highest die (1.12.7); --add-dice adds both."""
+    kept = (lambda one, other: one + other) if add_dice else max
+
     def outcome(a, b, c, d):
-        mine, theirs = max(a, b) + bonus, max(c, d) + enemy_bonus
+        mine, theirs = kept(a, b) + bonus, kept(c, d) + enemy_bonus
         return int(mine > theirs), int(mine == theirs), abs(mine - theirs)
 
     table = enumerate_faces((6,) * 4, outcome)
-    exact = Assault(bonus=bonus, enemy_bonus=enemy_bonus).exact(fractions=True)
+    exact = Assault(bonus=bonus, enemy_bonus=enemy_bonus, add_dice=add_dice).exact(fractions=True)
     for i, name in enumerate(Assault.outcomes):
         marginal: dict = {}
         for key, p in table.items():
@@ -349,6 +353,8 @@ def test_assault_even_sides():
     draw = sum(F(2 * k - 1, 36) ** 2 for k in range(1, 7))  # P(highest = k) = (2k − 1)/36
     assert exact_list(exact["draw"])[1] == draw
     assert exact_list(exact["win"])[1] == (1 - draw) / 2
+    added = Assault(add_dice=True).exact(fractions=True)  # P(2D6 = s) = (6 − |s − 7|)/36
+    assert exact_list(added["draw"])[1] == sum(F(6 - abs(s - 7), 36) ** 2 for s in range(2, 13)) == F(73, 648)
 
 
 # --- bad input -----------------------------------------------------------------------------

@@ -75,3 +75,17 @@ def test_the_readme_shows_errors():
 def test_a_readme_error_is_the_one_printed(capsys, line, message):
     result = run(capsys, *shlex.split(line)[1:])
     assert result.code == 2 and result.err.strip() == message
+
+
+def test_no_package_registry_is_named_in_the_repository():
+    """Projects are linked at their own repositories or docs; the hosts are spelled in pieces here."""
+    import subprocess
+
+    root = HERE.parent
+    hosts = ["pypi" + ".org", "pythonhosted" + ".org", "npmjs" + ".com", "crates" + ".io"]
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True).stdout.split()
+    if not tracked:
+        pytest.skip("not a git checkout")
+    named = [(name, host) for name in tracked if (root / name).is_file()
+             for host in hosts if host in (root / name).read_bytes().decode("utf-8", "replace")]
+    assert named == []

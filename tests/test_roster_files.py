@@ -49,7 +49,7 @@ WEAPONS = [
     ("dust", "incendiary = 1\ncount = 2", "2 × incendiary 1/+"),
     ("dust", "ap_incendiary = 2", "AP incendiary 2/skull"),
     ("epic", 'shots = 6\nap = "5+"\nat = "6+"', "6 shots, AP 5+, AT 6+"),
-    ("epic", 'mw = "3+"\nspecial = ["titan-killer", "sniper"]', "1 shots, MW 3+, titan-killer, sniper"),
+    ("epic", 'mw = "3+"\nspecial = ["titan-killer", "sniper"]', "1 shot, MW 3+, titan-killer, sniper"),
     ("epic", 'bp = 4\nspecial = ["macro", "disrupt"]', "BP 4, macro, disrupt"),
     ("t9a", "attacks = 15\nap = 1", "15 attacks, AP 1"),
     ("t9a", 'attacks = "2d6"\nstrength = 6\nmodifier = 1\nmultiple_wounds = "d3+1"\nattributes = ["poison"]',

@@ -1,5 +1,6 @@
 """One number style: errors with two significant digits and the value rounded to their
-place, four significant digits without an error, no scientific notation, clean exact floats."""
+place, four significant digits without an error, scientific notation only below 0.00001,
+halves rounded up, clean exact floats."""
 
 import pytest
 
@@ -8,7 +9,7 @@ from oddscalc.style import clean, is_probability, number, percent
 
 @pytest.mark.parametrize("value, stderr, text", [
     (8.4623, 0.0221, "8.462 ± 0.022"), (0.29391, 0.00048, "0.29391 ± 0.00048"), (5, 0.0016, "5.0000 ± 0.0016"),
-    (1234.5, 12.3, "1234 ± 12"), (3.3333333, None, "3.333"), (12345.678, None, "12346"), (1.5e-5, None, "0.000015"),
+    (1234.5, 12.3, "1235 ± 12"), (3.3333333, None, "3.333"), (12345.678, None, "12346"), (1.5e-5, None, "0.000015"),
     (7.0, None, "7"), (0.5, 0.0, "0.5"), (-1.25, None, "-1.25"), (0, None, "0"), (-0.00001, 0.1, "0.00 ± 0.10"),
 ])
 def test_numbers(value, stderr, text):

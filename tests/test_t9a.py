@@ -515,3 +515,10 @@ def test_direction_refusals():
     assert error.value.name == "scatter"
     assert Direction().outcomes == ("hit",) and Direction(scatter="d6", radius=2).outcomes == ("hit", "distance",
                                                                                                 "within")
+
+
+def test_descriptions_count_in_the_singular_and_the_plural():
+    one = Melee(attacks="1", offensive=3, defensive=3, strength=3, resilience=3, models=1, health=1)
+    assert one.describe() == "T9A melee: 1 attack, OS 3 vs DS 3, S 3 vs R 3, Armour 0, 1 model of 1 HP"
+    many = T9AShoot(shots="2d6", aim=3, strength=3, resilience=3, models=2, health=1)
+    assert many.describe() == "T9A shooting: 2d6 shots at Aim 3+, S 3 vs R 3, Armour 0, 2 models of 1 HP"

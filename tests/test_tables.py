@@ -205,6 +205,23 @@ def test_a_table_as_json_rows():
     assert table.render(tables.Format.CSV) == "k,p\n2,0.5\n3,1/4\n"
 
 
+@pytest.mark.parametrize("p, text", [
+    (5 / 32, "15.63%"),  # 15.625 %: half up, as a player rounds by hand (half-even would give 15.62)
+    (1 / 8, "12.5%"), (0.0015 / 100, "0.0015%"), (1e-6, "0.0001%"), (1e-9, "1e-7%"),
+    (9.095e-13, "9.095e-11%"),  # not 0.00000000009095%
+    (0.0, "0%"), (1.0, "100%"),
+])
+def test_a_percentage_is_shown_as_a_player_reads_it(p, text):
+    assert style.percent(p) == text
+
+
+def test_shown_figures_round_half_up_and_json_keeps_every_digit():
+    assert (style.number(2.675), style.number(0.12345), style.number(1.00005)) == ("2.675", "0.1235", "1")
+    assert style.number(0.6845, 0.00046) == "0.68450 ± 0.00046" and style.percent(0.15625, 0.0001) == \
+        "15.625% ± 0.010"
+    assert style.number(-1.2345e-6) == "-1.235e-6" and style.number(float("inf")) == "inf"
+
+
 @pytest.mark.parametrize("value, text", [(3.14159, "3.142"), (12345.678, "12346"), (0.00012346, "0.0001235"),
                                          (2.0, "2"), (float("nan"), ""), (None, "-"), (7, "7"), ("x", "x")])
 def test_a_cell_shows_four_significant_digits(value, text):
@@ -366,7 +383,7 @@ def test_render_passes_the_width_and_indents_json():
 
 def test_a_table_without_title_starts_with_its_header():
     table = tables.Table(("a",), ((1,),))
-    assert table.markdown() == "| a |\n|:---|\n| 1 |"
+    assert table.markdown() == "| a |\n|---:|\n| 1 |"  # a column of numbers goes right
     assert table.bbcode() == "[table]\n[tr][th]a[/th][/tr]\n[tr][td]1[/td][/tr]\n[/table]"
 
 
@@ -464,7 +481,7 @@ def test_study_rows_as_markdown_and_bbcode_exactly():
     header = {"command": "c", "method": "exact", "trials": None, "seed": None}
     line = f"oddscalc {tables.__version__} · exact"
     assert tables.render_rows(["n", "label"], ROWS, tables.Format.MARKDOWN, header, ["ranked"]) == (
-        f"`c`  \n{line}\n\n| n | label |\n|:---|---:|\n| 1 | one |\n| 2 | two |\n\nranked")
+        f"`c`  \n{line}\n\n| n | label |\n|---:|:---|\n| 1 | one |\n| 2 | two |\n\nranked")
     assert tables.render_rows(["n", "label"], ROWS, tables.Format.BBCODE, header, ["ranked"]) == (
         f"[code]c[/code]\n{line}\n\n[table]\n[tr][th]n[/th][th]label[/th][/tr]\n[tr][td]1[/td][td]one[/td][/tr]\n"
         "[tr][td]2[/td][td]two[/td][/tr]\n[/table]\n\nranked")

@@ -18,7 +18,7 @@ from ..dice import DiceExpression
 from ..errors import InputError
 from ..roll import Roll
 from .errors import input_error
-from .options import examples_epilog, option, query
+from .options import examples_epilog, option, query, shorten
 from .output import run_app
 
 # command → the module (in oddscalc.cli) whose `app` holds it, in the order --help lists them
@@ -43,7 +43,7 @@ class LazyGroup(TyperGroup):
             else:
                 built.name = name
                 self.commands[name] = built
-        return self.commands.get(name)
+        return shorten(self.commands.get(name))
 
 
 app = typer.Typer(

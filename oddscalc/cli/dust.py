@@ -30,7 +30,7 @@ from .errors import input_error
 from .options import examples_epilog, option, query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
-                  help="Dust Tactics: weapon lines, phasers, salvo, incendiary, artillery, line of sight.")
+                  help="Dust Tactics: weapon lines, phasers, salvo, artillery, sight.")
 
 CORNER = ("A line exactly through a corner is blocked when both (default) / either of the two squares it passes "
           "between block, or never.")

@@ -8,7 +8,7 @@ from ..epic import Assault, Barrage, EpicShoot
 from .options import query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
-                  help="Epic Armageddon: shooting, barrages, blast markers, broken formations, assaults.")
+                  help="Epic Armageddon: shooting, barrages, war engines, assaults.")
 
 query(app, "epic shoot", EpicShoot, examples=[
     "oddscalc epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --crossfire",

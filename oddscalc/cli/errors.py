@@ -73,10 +73,21 @@ def _hint(param: Any, given: Any = None) -> str:
     return param.opts[0]
 
 
+def _shown(value: Any, param: Any) -> str:
+    """A refused value as the player typed it: a roll as `7+`, a number without a needless `.0`."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int) and (getattr(param, "metavar", None) or "").endswith("+"):
+        return f"{value}+"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
 def one_line(error: Exception) -> str:
     """Format a refused command line as the one line the contract asks for."""
     if isinstance(error, OptionError):
-        value = "" if error.value is None else f" {error.value}"
+        value = "" if error.value is None else f" {_shown(error.value, error.param)}"
         return f"error: {_hint(error.param, error.param_hint)}{value}: {error.allowed}"
     if isinstance(error, InputError):
         return f"error: --{error.name.replace('_', '-')} {error.value}: {error.allowed}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import re
 import shlex
 import types
 import typing
@@ -35,18 +36,23 @@ from .errors import OptionError, click_errors, input_error, stopped
 WHOLE = "expected a whole number like 1000000, 1e6 or 2_000_000"
 
 
-def parse_count(text: str) -> int:
+def parse_count(text: str, expected: str = WHOLE) -> int:
     """Read a whole number written `1000000`, `1e6` or `2_000_000`, exactly (no float rounding)."""
     cleaned = str(text).strip().replace("_", "").replace(",", "")
     if len(cleaned) > 60:
-        raise OptionError(f"{str(text)[:40]}...", WHOLE)
+        raise OptionError(f"{str(text)[:40]}...", expected)
     try:
         value = Decimal(cleaned)
     except InvalidOperation:
-        raise OptionError(text, WHOLE) from None
+        raise OptionError(text, expected) from None
     if not value.is_finite() or value != value.to_integral_value() or abs(value.adjusted()) > 40:
-        raise OptionError(text, WHOLE)
+        raise OptionError(text, expected)
     return int(value)
+
+
+def parse_seed(text: str) -> int:
+    """Read a seed: a whole number, written as a count may be."""
+    return parse_count(text, "expected a whole number like 42 or 20261201")
 
 
 def parse_integer(text: str) -> int:
@@ -104,7 +110,7 @@ COMMON = [
     option("trials", Annotated[int, typer.Option("--trials", parser=parse_count, metavar="N",
                                                   help="Monte Carlo trials (1e6, 2_000_000).")], 1_000_000),
     option("seed", Annotated[Optional[int], typer.Option(
-        "--seed", parser=parse_count, metavar="S",
+        "--seed", parser=parse_seed, metavar="S",
         help="Seed of the random stream (default: fresh; the answer records the seed used).")], None),
     option("exact", Annotated[bool, typer.Option(
         "--exact", help="Compute the exact distribution instead of sampling.")], False),
@@ -217,8 +223,36 @@ def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[
 
     invoke.__signature__ = inspect.Signature(parameters)
     invoke.__annotations__ = {p.name: p.annotation for p in parameters}
-    group.command(name.split()[-1], help=help or inspect.getdoc(run), epilog=examples_epilog(examples))(invoke)
+    text = help or inspect.getdoc(run)
+    group.command(name.split()[-1], help=text, short_help=short_help(text),
+                  epilog=examples_epilog(examples))(invoke)
     return invoke
+
+
+def short_help(text: str) -> str:
+    """A command's line in its group's list: its help's first sentence, or its first clause when
+    the sentence is long, cut at a word and never inside a notation like `A/X-B/X-...`."""
+    first = " ".join(text.split("\n\n")[0].split())
+    sentence = re.split(r"(?<=[.;])\s", first, maxsplit=1)[0].rstrip(".;")
+    if len(sentence) <= SHORT:
+        return sentence
+    clause = re.split(r":\s", sentence, maxsplit=1)[0]
+    if len(clause) <= SHORT:
+        return clause
+    words = sentence[:SHORT].rsplit(" ", 1)[0]
+    return words.rstrip(",;:") + " …"
+
+
+def shorten(command: Any) -> Any:
+    """Give a command, and a group's commands, the line `short_help` writes for their group's list."""
+    if command is not None and not command.short_help and command.help:
+        command.short_help = short_help(command.help)
+    for inner in getattr(command, "commands", {}).values():
+        shorten(inner)
+    return command
+
+
+SHORT = 64  # characters of a command's line in its group's list
 
 
 # --- the registry of query commands -------------------------------------------------
@@ -283,6 +317,13 @@ def field_options(attack: type, skip: Sequence[str] = ()) -> list[inspect.Parame
     return required + optional
 
 
+def options_named(text: str, names: set[str]) -> str:
+    """A docstring as --help shows it: a field in backticks (`per_template`) is the option a player
+    types (`--per-template`)."""
+    return re.sub(r"`([a-z_]+)`", lambda match: f"--{match.group(1).replace('_', '-')}" if match.group(1) in names
+                  else match.group(0), text)
+
+
 def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str], notes: str = "",
           argument: Optional[inspect.Parameter] = None, extra: Sequence[inspect.Parameter] = (),
           skip: Sequence[str] = (), build: Optional[Callable[..., Any]] = None) -> None:
@@ -293,8 +334,8 @@ def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str
     not fields (they reach `build`, which then makes the attack; by default the attack is
     built from the options as they are).
     """
-    help = inspect.getdoc(attack) + (f"\n\n{notes}" if notes else "")
     parameters = [*([argument] if argument else []), *field_options(attack, skip), *extra]
+    help = options_named(inspect.getdoc(attack), {p.name for p in parameters}) + (f"\n\n{notes}" if notes else "")
     make = build or attack
 
     def run(common: Common, **options: Any) -> int:

@@ -10,7 +10,7 @@ from ..t9a.attacks import READINGS
 from .options import query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
-                  help="The 9th Age: melee and shooting, attack attributes, charges and tests.")
+                  help="The 9th Age: melee, shooting, attributes, charges, tests.")
 
 query(app, "t9a melee", Melee, notes=READINGS, examples=[
     "oddscalc t9a melee --attacks 10 --offensive 4 --defensive 4 --strength 4 --resilience 3 --armour 2 --aegis 5 "

@@ -75,7 +75,7 @@ class Incendiary(_PerModel):
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
     Whether cover saves apply is an open rules question (§1.7): by default the save
     applies; `ignore_cover` turns it off. Re-rolls re-roll the missed dice and burst fire
-    doubles them, as on any weapon (the seeds name no exception). `count` models fire it.
+    doubles them, as on any weapon (the rulebook names no exception). `count` models fire it.
     Outcomes: damage, hits (after re-rolls, before saves).
     """
 

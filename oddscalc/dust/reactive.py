@@ -111,8 +111,7 @@ class Reactive(Attack):
         for name, enum in (("save", CoverSave), ("timing", Timing), ("enemy_save", CoverSave)):
             choose(self, name, enum)
         require(self.timing is not Timing.SUSTAINED, "timing", "sustained",
-                "reactive fire cannot interrupt a sustained attack (seed 000: «если отряд осуществляет "
-                "поддерживающую атаку, ответный огонь не может быть открыт»)")
+                "reactive fire cannot interrupt a sustained attack (Dust Tactics rules, Reactive Fire)")
         for name, high, what in (("dice", MAX_DICE, "dice"), ("enemy_dice", MAX_DICE, "dice"),
                                  ("health", MAX_HEALTH, "damage points"), ("own_health", MAX_HEALTH, "damage points")):
             if getattr(self, name) is not None:

@@ -44,7 +44,7 @@ class Reach(str, Enum):
 
 
 class Diagonal(str, Enum):
-    """How a diagonal step counts when a range is counted in squares (open: the seeds do not say)."""
+    """How a diagonal step counts when a range is counted in squares (open: the rules do not say)."""
 
     ONE = "one"  # one square: distance = the larger of the column and row differences
     TWO = "two"  # two squares: only orthogonal steps count

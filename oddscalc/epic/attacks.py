@@ -18,6 +18,7 @@ from .. import pmf as pmfs
 from ..attack import Attack, option, read_rolls
 from ..dice import Check, DiceExpression, FaceReader, Natural, check_sides, keep_pmf
 from ..errors import choose, require
+from ..style import plural
 from ..pool import Die, PoolRoll, roll_pool
 from .war_engines import Critical, Engines, HitKind, combine, pack, pmfs_of
 from .saves import (
@@ -49,10 +50,6 @@ class BarrageRow(NamedTuple):
 
 def _expression(value, name: str) -> DiceExpression:
     return value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
 
 
 def barrage_row(bp: int) -> BarrageRow:
@@ -238,11 +235,11 @@ class _OnFormation(Attack):
         words += self.flags("reinforced", "invulnerable", "in_cover", "crossfire", "sniper", "disrupt", "ignore_cover")
         words += [f"{self.weapon.value} weapon"] if self.weapon is not Ability.NORMAL else []
         words += [f"modifier {self.modifier:+d}"] if self.modifier else []
-        words += [f"{_plural(self.blast_markers, 'blast marker')} already"] if self.blast_markers else []
+        words += [f"{plural(self.blast_markers, 'blast marker')} already"] if self.blast_markers else []
         words += [f"formation of {self.formation}"] if self.formation is not None else []
         words += self.flags("thick_rear_armour")
         if self.war_engines:
-            words += [f"DC {self.damage_capacity}", f"{_plural(self.shields, 'void shield')}"]
+            words += [f"DC {self.damage_capacity}", f"{plural(self.shields, 'void shield')}"]
             words += [f"critical hit: {self.critical.value}"] if self.critical is not Critical.NONE else []
         if self.tk_damage is not None:
             words.append(f"TK({self.tk_damage})")
@@ -291,7 +288,7 @@ class Barrage(_OnFormation):
     however many templates cover it; modifier -1 in cover, +1 indirect. Saves and blast
     markers as for shooting, plus the extra ones. A special ability (macro, ignore cover)
     counts only if every weapon of the barrage has it. Without `units`, the templates cover
-    `per_template` units each (default UNITS_PER_TEMPLATE), at most the whole `formation`
+    `per_template` units each (default 3), at most the whole `formation`
     (§2.5).
 
     Outcomes: kills, blast_markers, broken.
@@ -317,10 +314,10 @@ class Barrage(_OnFormation):
 
     def describe(self) -> str:
         if self.war_engines:
-            others = f" (and {_plural(self.units, 'other unit')})" if self.units else ""
-            return (f"Epic barrage: {self.bp} BP on {_plural(self.war_engines, 'war engine')}{others}, "
-                    f"{_plural(self.centred, 'war engine')} under a template's centre, {self._defence()}")
-        reached = _plural(self.reached, "unit") + ("" if self.units is not None else
+            others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
+            return (f"Epic barrage: {self.bp} BP on {plural(self.war_engines, 'war engine')}{others}, "
+                    f"{plural(self.centred, 'war engine')} under a template's centre, {self._defence()}")
+        reached = plural(self.reached, "unit") + ("" if self.units is not None else
                                                     f" ({self.per_template or UNITS_PER_TEMPLATE} per template)")
         return f"Epic barrage: {self.bp} BP{' (AT)' if self.at else ''} on {reached}, {self._defence()}"
 
@@ -430,12 +427,13 @@ def _zeros(shape, number) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def assault_die(bonus: int, enemy_bonus: int) -> Die:
+def assault_die(bonus: int, enemy_bonus: int, add_dice: bool = False) -> Die:
     """Return both sides' 2D6 as one die: who wins, a draw, and the margin."""
+    kept = np.add if add_dice else np.maximum  # the highest die (the rulebook), or both added
 
     def rule(mine_a, mine_b, theirs_a, theirs_b):
-        mine = np.maximum(mine_a, mine_b) + bonus  # keep the highest die, add the bonus
-        theirs = np.maximum(theirs_a, theirs_b) + enemy_bonus
+        mine = kept(mine_a, mine_b) + bonus
+        theirs = kept(theirs_a, theirs_b) + enemy_bonus
         return mine > theirs, mine == theirs, np.abs(mine - theirs)
 
     return Die((6, 6, 6, 6), rule, ("win", "draw", "margin"))
@@ -443,7 +441,9 @@ def assault_die(bonus: int, enemy_bonus: int) -> Die:
 
 @dataclass(frozen=True, kw_only=True)
 class Assault(Attack):
-    """Roll the assault result: each side 2D6, keep the highest die, add its bonus (§2.7).
+    """Roll the assault result: each side 2D6, keep the highest die, add its bonus (§2.7; Epic
+    Armageddon rules 1.12.7, Work Out Result: "you don't add your dice rolls together, but use
+    the single dice with the highest score").
 
     Outcomes: win (this side strictly higher), draw, margin (the absolute difference: the
     hits the loser takes).
@@ -451,13 +451,16 @@ class Assault(Attack):
 
     bonus: int = option("This side's assault-result modifiers (may be negative).", 0)
     enemy_bonus: int = option("The enemy's assault-result modifiers (may be negative).", 0)
+    add_dice: bool = option("Add both dice instead of keeping the highest (not the rulebook's reading; for "
+                            "house rules and comparisons).", False)
 
     COMMAND = "epic assault"
     outcomes = ("win", "draw", "margin")
     events = ("win", "draw")
 
     def describe(self) -> str:
-        return f"Epic assault result: {self.bonus:+d} against {self.enemy_bonus:+d}"
+        return (f"Epic assault result: {self.bonus:+d} against {self.enemy_bonus:+d}"
+                + (", both dice added" if self.add_dice else ""))
 
     def __post_init__(self) -> None:
         for name in ("bonus", "enemy_bonus"):
@@ -465,10 +468,10 @@ class Assault(Attack):
             require(abs(value) <= MAX_BONUS, name, value, f"expected a whole number from -{MAX_BONUS} to {MAX_BONUS}")
 
     def sample(self, rng: np.random.Generator, trials: int):
-        return roll_pool(rng, assault_die(self.bonus, self.enemy_bonus), 1, trials)
+        return roll_pool(rng, assault_die(self.bonus, self.enemy_bonus, self.add_dice), 1, trials)
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
-        highest = keep_pmf(1, 6, 1)  # the highest of 2D6
+        highest = keep_pmf(2, 6, 0) if self.add_dice else keep_pmf(1, 6, 1)  # 2D6 added, or its highest die
         difference: dict[int, Fraction] = {}
         for mine, p in enumerate(highest):
             for theirs, q in enumerate(highest):

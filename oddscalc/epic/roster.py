@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from ..roster import Field, Game, Schema, Unit, Weapon
+from ..style import plural
 from .attacks import UNITS_PER_TEMPLATE, Barrage
 from .saves import Ability
 from .shooting import NOT_GIVEN, EpicShoot, Volley
@@ -248,13 +249,13 @@ def describe_unit(unit: Unit) -> str:
     if in_cover(unit):
         extras.append("in cover")
     if unit["kind"] == "war-engine":
-        extras += [f"DC {unit['damage_capacity']}", f"{unit['shields']} shields", f"critical {unit['critical']}"]
+        extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]
         if unit["other_units"]:
-            extras.append(f"{unit['other_units']} other units")
-    words = f"{unit['kind']}, {unit['units']} units, armour {armour}"
+            extras.append(plural(unit["other_units"], "other unit"))
+    words = f"{unit['kind']}, {plural(unit['units'], 'unit')}, armour {armour}"
     if unit["vehicles"]:
         vehicle = "none" if unit["vehicle_armour"] is None else f"{unit['vehicle_armour']}+"
-        words += (f", {unit['vehicles']} vehicles, armour {vehicle}" + (" reinforced" if unit["vehicle_reinforced"]
+        words += (f", {plural(unit['vehicles'], 'vehicle')}, armour {vehicle}" + (" reinforced" if unit["vehicle_reinforced"]
                                                                           else "") + f", {unit['front']} in front")
     return words + (f" ({', '.join(extras)})" if extras else "")
 
@@ -264,7 +265,7 @@ def describe_weapon(weapon: Weapon) -> str:
     if weapon["bp"] is not None:
         parts.append(f"BP {weapon['bp']}")
     else:
-        parts.insert(0, f"{weapon['shots'] or 1} shots")
+        parts.insert(0, plural(weapon["shots"] or 1, "shot"))
     specials = [f"titan-killer ({weapon['tk_damage']})" if name == "titan-killer" and weapon["tk_damage"] else name
                 for name in weapon["special"]]
     alternative = [f"other mode of {weapon['alternative']}"] if weapon["alternative"] else []

@@ -28,7 +28,8 @@ from ..attack import option, read_many
 from ..dice import Check, Natural, check_sides
 from ..errors import InputError, require
 from ..pool import Die, PoolRoll, roll_pool
-from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, _plural, hit_die
+from ..style import plural
+from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, hit_die
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
 from .war_engines import Engines, HitKind, combine, pack, pmfs_of
 
@@ -153,12 +154,12 @@ class EpicShoot(_OnFormation):
         return ("kills", "hits", "blast_markers", "broken")
 
     def describe(self) -> str:
-        fire = ", ".join(f"{_plural(v.shots, 'shot')} at {'MW ' if v.macro else 'AT ' if v.anti_tank else ''}"
+        fire = ", ".join(f"{plural(v.shots, 'shot')} at {'MW ' if v.macro else 'AT ' if v.anti_tank else ''}"
                          f"{v.to_hit}+" for v in self.fire) or "no shots"
         if self.war_engines:
-            others = f" (and {_plural(self.units, 'other unit')})" if self.units else ""
-            return f"Epic shooting: {fire} on {_plural(self.war_engines, 'war engine')}{others}, {self._defence()}"
-        target = _plural(self.units, "unit") + (f" and {_plural(self.vehicles, 'vehicle')} (armour "
+            others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
+            return f"Epic shooting: {fire} on {plural(self.war_engines, 'war engine')}{others}, {self._defence()}"
+        target = plural(self.units, "unit") + (f" and {plural(self.vehicles, 'vehicle')} (armour "
                                                 f"{'none' if self.vehicle_armour is None else f'{self.vehicle_armour}+'}"
                                                 f"{', reinforced' if self.vehicle_reinforced else ''})"
                                                 if self.vehicles else "")
@@ -225,7 +226,7 @@ class EpicShoot(_OnFormation):
                 f"expected 1 to {MAX_UNITS} firing units")
         for volley in self.fire:
             require(volley.shots % self.firing_units == 0, "firing_units", self.firing_units,
-                    f"{_plural(volley.shots, 'shot')} ({volley}) cannot be shared equally by {self.firing_units} "
+                    f"{plural(volley.shots, 'shot')} ({volley}) cannot be shared equally by {self.firing_units} "
                     "units; give each weapon's shots so that every unit fires the same")
 
     # --- the fire ---------------------------------------------------------------------------

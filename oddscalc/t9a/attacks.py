@@ -34,6 +34,7 @@ from ..dice import (
     rerolled,
 )
 from ..errors import choose, require
+from ..style import plural
 from .stages import (
     Chances,
     Reroll,
@@ -194,7 +195,7 @@ class _Sequence(Attack):
                   if reroll is Reroll.FAILED]
         words += [f"Multiple Wounds ({self.multiple_wounds})"] if self.multiple_wounds is not None else []
         if self.models is not None:
-            words.append(f"{self.models} models of {self.health_points} HP")
+            words.append(f"{plural(self.models, 'model')} of {self.health_points} HP")
         elif self.health is not None:
             words.append(f"{self.health} HP")
         return ", ".join(words)
@@ -366,7 +367,7 @@ class Melee(_Sequence):
 
     def describe(self) -> str:
         modifier = f", {self.hit_modifier:+d} to hit" if self.hit_modifier else ""
-        return (f"T9A melee: {self.attacks} attacks, OS {self.offensive} vs DS {self.defensive}{modifier}, "
+        return (f"T9A melee: {plural(self.attacks, 'attack')}, OS {self.offensive} vs DS {self.defensive}{modifier}, "
                 f"{self._defence()}")
 
     def __post_init__(self) -> None:
@@ -405,7 +406,7 @@ class T9AShoot(_Sequence):
 
     def describe(self) -> str:
         modifier = f" at {self.modifier:+d}" if self.modifier else ""
-        return f"T9A shooting: {self.shots} shots at Aim {self.aim}+{modifier}, {self._defence()}"
+        return f"T9A shooting: {plural(self.shots, 'shot')} at Aim {self.aim}+{modifier}, {self._defence()}"
 
     def __post_init__(self) -> None:
         read_rolls(self)

@@ -84,7 +84,7 @@ class DisciplineTest(_TwoDice):
 
     A minimised test (an extra D6, the highest dropped) is easier to pass; a maximised one
     harder (§3.1). A penalty lowers the Discipline tested (a Break test's: the combat score
-    lost by), unless the unit may ignore it (Steadfast, «Нас Рать!»). A Combat Reform test
+    lost by), unless the unit may ignore it (Steadfast). A Combat Reform test
     (§3.9) is the losing side's, at the Break test's penalty; a unit engaged from two or more
     facings cannot reform at all. Outcomes: success, sum.
     """
@@ -92,7 +92,7 @@ class DisciplineTest(_TwoDice):
     discipline: int = option("The Discipline tested, 0 to 20.", metavar="V")
     penalty: int = option("A penalty to the Discipline (a Break test's, or Combat Reform's: the combat score "
                           "lost by), 0 to 20.", 0, metavar="P")
-    steadfast: bool = option("The unit ignores the penalty (Steadfast, «Нас Рать!»).", False)
+    steadfast: bool = option("The unit ignores the penalty (Steadfast).", False)
     combat_reform: bool = option("A Combat Reform test of a unit on the losing side (§3.9): at the Break test's "
                                  "--penalty.", False)
     facings: int = option("Combat Reform: the facings the unit is engaged on; from two or more it cannot reform.",
@@ -141,8 +141,9 @@ class Direction(Attack):
     """Roll the direction die: 2 of its 6 faces show HIT (with a plain D6, a 1 or a 6), the
     other 4 an arrow. With a scatter distance (a dice expression the weapon or spell gives),
     an arrow moves the shot that far, a HIT leaves it on the aim point; with a template's
-    radius, whether it lands within that distance of the aim point («в пределах»: distance
-    equal counts, seed 003). Outcomes: hit, then distance and within when given (§3.1).
+    radius, whether it lands within that distance of the aim point (a distance equal to it
+    counts as within, The 9th Age rulebook). Outcomes: hit, then distance and within when
+    given (§3.1).
     """
 
     scatter: DiceExpression | str | None = option("The scatter distance on an arrow: dice like 2d6, d6+1 or a "

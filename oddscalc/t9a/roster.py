@@ -10,6 +10,7 @@ unit's fighting models) or shooting (`shots` at `aim`+), a number or dice (`2d6`
 from __future__ import annotations
 
 from ..roster import Field, Game, Schema, Unit, Weapon
+from ..style import plural
 from .attacks import Melee, T9AShoot
 
 MAIN = "health_lost"
@@ -117,8 +118,8 @@ def describe_unit(unit: Unit) -> str:
 
 
 def describe_weapon(weapon: Weapon) -> str:
-    how = f"{weapon['attacks']} shots at {weapon['aim']}+" if weapon["kind"] == "shooting" else \
-        f"{weapon['attacks']} attacks"
+    how = f"{plural(weapon['attacks'], 'shot')} at {weapon['aim']}+" if weapon["kind"] == "shooting" else \
+        plural(weapon["attacks"], "attack")
     parts = [how]
     if weapon["offensive"] is not None:
         parts.append(f"OS {weapon['offensive']}")
