@@ -223,11 +223,13 @@ def range_width(values: int) -> int:
 def event_table(result: Result, names: Sequence[str] | None = None) -> Table:
     """The yes/no outcomes as probabilities: P(broken) 57.78% ± 0.05."""
     rows = []
+    rationals = result.rationals or {}
     for name in names if names is not None else [n for n in result.outcomes if n in result.events]:
         distribution = result[name]
         p = distribution.at_least(1)
-        rows.append((f"P({name})", percent(p, distribution.stderr(p) or None)))
-    return Table(("event", "probability"), tuple(rows))
+        exact = (str(sum(rationals[name][1:], 0)),) if rationals else ()  # with --fractions: P as a rational
+        rows.append((f"P({name})", percent(p, distribution.stderr(p) or None), *exact))
+    return Table(("event", "probability") + (("exactly",) if rationals else ()), tuple(rows))
 
 
 def summary_table(result: Result) -> Table:

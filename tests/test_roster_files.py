@@ -132,6 +132,8 @@ def test_a_field_reads_what_it_allows_and_refuses_the_rest(field, good, bad):
     ("t9a", UNIT["t9a"].replace("offensive = 3", "offensive = 11"), None, "unit 'U', field 'offensive'"),
     ("t9a", UNIT["t9a"].replace("strength = 3", "strength = 0"), None, "unit 'U', field 'strength'"),
     ("t9a", UNIT["t9a"], 'kind = "shooting"\nattacks = 3', "field 'aim': 'W' shoots: give its aim"),
+    ("t9a", UNIT["t9a"], 'attacks = "2d10"', "The 9th Age rolls D6 and D3 only"),
+    ("t9a", UNIT["t9a"], 'attacks = 2\nmultiple_wounds = "d8"', "The 9th Age rolls D6 and D3 only"),
 ])
 def test_a_bad_field_names_the_unit_and_the_field(game, unit, weapon, where):
     with pytest.raises(InputError) as error:

@@ -522,3 +522,25 @@ def test_descriptions_count_in_the_singular_and_the_plural():
     assert one.describe() == "T9A melee: 1 attack, OS 3 vs DS 3, S 3 vs R 3, Armour 0, 1 model of 1 HP"
     many = T9AShoot(shots="2d6", aim=3, strength=3, resilience=3, models=2, health=1)
     assert many.describe() == "T9A shooting: 2d6 shots at Aim 3+, S 3 vs R 3, Armour 0, 2 models of 1 HP"
+
+
+@pytest.mark.parametrize("make, name, value", [
+    (lambda: Melee(attacks="2d10", offensive=3, defensive=3, strength=3, resilience=3), "attacks", "2d10"),
+    (lambda: T9AShoot(shots="d8", aim=3, strength=3, resilience=3), "shots", "d8"),
+    (lambda: Melee(attacks="5", offensive=3, defensive=3, strength=3, resilience=3, health=2, multiple_wounds="d4"),
+     "multiple_wounds", "d4"),
+    (lambda: Direction(scatter="2d10"), "scatter", "2d10"),
+])
+def test_dice_the_game_does_not_roll_are_refused(make, name, value):
+    with pytest.raises(InputError) as error:
+        make()
+    assert (error.value.name, str(error.value.value)) == (name, value)
+    assert error.value.allowed == "The 9th Age rolls D6 and D3 only: expected dice like 2d6, d3+1 or a number"
+
+
+def test_a_count_over_the_cap_is_refused_with_the_counts_own_limit():
+    for attacks in ("500", "100000"):  # not the dice parser's "at most 1000" for one and "1 to 200" for the other
+        with pytest.raises(InputError) as error:
+            Melee(attacks=attacks, offensive=3, defensive=3, strength=3, resilience=3)
+        assert error.value.allowed == "expected a number or dice (10, 2d6, d6+1) that can reach 1 to 200"
+

@@ -355,6 +355,11 @@ def test_the_event_table_lists_every_yes_no_outcome_with_its_error():
     counts = Distribution.from_counts(np.array([250, 750]))
     sampled_ = engine.Result({"broken": counts}, "monte-carlo", 1000, 1, events=("broken",))
     assert tables.event_table(sampled_).rows == (("P(broken)", style.percent(0.75, (0.75 * 0.25 / 1000) ** 0.5)),)
+    from oddscalc.t9a import Charge
+
+    rational = engine.run(Charge(distance=7), method="exact", fractions=True)  # P(2D6 ≥ 7) = 21/36
+    table = tables.event_table(rational)
+    assert table.columns == ("event", "probability", "exactly") and table.rows == (("P(success)", "58.33%", "7/12"),)
 
 
 def test_the_summary_table_skips_events_wherever_they_stand():

@@ -168,6 +168,12 @@ class Common:
                               hint="--precision")
         return Method.EXACT if self.exact else Method.VERIFY if self.verify else Method.MONTE_CARLO
 
+    def one_query(self, command: str) -> None:
+        """Refuse what only a single query shows (a study's cells are figures, not distributions)."""
+        if self.fractions:
+            raise OptionError(None, f"exact rationals are shown for one query: {command} shows figures of many "
+                                    "(run a cell's query with --exact --fractions)", hint="--fractions")
+
     def outcome_of(self, attacks: Sequence[Any]) -> Optional[str]:
         """The outcome asked for with --outcome, refused unless every attack has it."""
         for attack in attacks:

@@ -132,6 +132,7 @@ def grid(
     from .studies import cluster, parse_ks
 
     common.check()
+    common.one_query("grid")
     roster = load_roster(file, game)
     try:
         target_roster = load_roster(against, roster.game.name) if against is not None else roster

@@ -108,6 +108,7 @@ def sweep(
     from . import root_command
 
     common.check()
+    common.one_query("sweep")
     if not 1 <= len(vary) <= 2:
         raise OptionError(len(vary), "vary one or two options (--vary NAME=A..B)", hint="--vary")
     goal_value = studies.Goal.parse(goal) if goal else None
@@ -202,6 +203,7 @@ def compare(
     from . import root_command
 
     common.check()
+    common.one_query("compare")
     if len(queries) < 2:
         raise OptionError(len(queries), "expected at least two quoted queries to compare", hint="QUERY")
     ks = parse_ks(at_least)

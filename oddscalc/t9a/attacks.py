@@ -75,8 +75,15 @@ LETHAL_AP = 10  # §3.8 Lethal Strike
 # --- the attack sequence (docs/rules.md §3.2) -------------------------------------------------
 
 
-def _expression(value: DiceExpression | str | int, name: str) -> DiceExpression:
-    return value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
+GAME_DICE = (3, 6)  # The 9th Age rolls D6 and D3 (a D3 is a halved D6): no other die
+
+
+def game_dice(value: DiceExpression | str | int, name: str) -> DiceExpression:
+    """A number or dice expression of the game: D6 and D3 only (`2d10` is refused in one line)."""
+    expression = value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
+    require(not expression.count or expression.sides in GAME_DICE, name, value,
+            "The 9th Age rolls D6 and D3 only: expected dice like 2d6, d3+1 or a number")
+    return expression
 
 
 def _characteristic(value: int, name: str, what: str) -> None:
@@ -157,7 +164,7 @@ class _Sequence(Attack):
         require(self.models is None or self.health is not None, "models", self.models,
                 "needs --health H, each model's Health Points")
         if self.multiple_wounds is not None:
-            multiple = _expression(self.multiple_wounds, "multiple_wounds")
+            multiple = game_dice(self.multiple_wounds, "multiple_wounds")
             allowed = f"expected Multiple Wounds like 2, d3, d3+1 or 2d6 (at most {MAX_MULTIPLE_WOUNDS_DICE} dice)"
             require(multiple.count <= MAX_MULTIPLE_WOUNDS_DICE and multiple.highest >= 1, "multiple_wounds",
                     self.multiple_wounds, allowed)
@@ -425,9 +432,11 @@ class T9AShoot(_Sequence):
 
 
 def _attack_count(value: DiceExpression | str | int, name: str) -> DiceExpression:
-    count = _expression(value, name)
-    require(1 <= count.highest <= MAX_ATTACKS, name, count,
-            f"expected a number or dice (10, 2d6, d6+1) that can reach 1 to {MAX_ATTACKS}")
+    allowed = f"expected a number or dice (10, 2d6, d6+1) that can reach 1 to {MAX_ATTACKS}"
+    text = str(value).strip()
+    require(not text.isdecimal() or int(text) <= MAX_ATTACKS, name, text, allowed)  # before the parser's own cap
+    count = game_dice(value, name)
+    require(1 <= count.highest <= MAX_ATTACKS, name, count, allowed)
     return count
 
 

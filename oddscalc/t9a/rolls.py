@@ -15,6 +15,7 @@ from ..dice import DiceExpression
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..roll import Roll
+from .attacks import game_dice
 
 MAX_DISTANCE = 30
 MAX_DISCIPLINE = 20
@@ -170,7 +171,7 @@ class Direction(Attack):
 
     def __post_init__(self) -> None:
         if self.scatter is not None and not isinstance(self.scatter, DiceExpression):
-            object.__setattr__(self, "scatter", DiceExpression.parse(str(self.scatter), "scatter"))
+            object.__setattr__(self, "scatter", game_dice(self.scatter, "scatter"))
         require(self.radius is None or 0 <= self.radius <= MAX_DISTANCE, "radius", self.radius,
                 f"expected a radius of 0 to {MAX_DISTANCE} inches")
         require(self.radius is None or self.scatter is not None, "radius", self.radius,

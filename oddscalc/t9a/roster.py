@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import Melee, T9AShoot
+from .attacks import Melee, T9AShoot, game_dice
 
 MAIN = "health_lost"
 ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",
@@ -60,8 +60,11 @@ SCHEMA = Schema(
 
 
 def check_unit(unit: Unit) -> tuple[str, str] | None:
-    """Refuse what the schema alone cannot: a shooting attack needs its Aim."""
+    """Refuse what the schema alone cannot: a shooting attack needs its Aim; the game's dice only."""
     for weapon in unit.weapons:
+        game_dice(weapon["attacks"], "attacks")  # 2d10 is refused: the game rolls D6 and D3
+        if weapon["multiple_wounds"] is not None:
+            game_dice(weapon["multiple_wounds"], "multiple_wounds")
         if "toxic" in weapon["attributes"] and (weapon["strength"] is not None or weapon["ap"]):
             field = "strength" if weapon["strength"] is not None else "ap"
             return field, f"{weapon.name!r} has Toxic Attacks: always Strength 3 and AP 10 (leave {field} out)"
