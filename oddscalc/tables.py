@@ -271,7 +271,8 @@ def _figures(result: Result, values: Sequence[float]) -> list[float]:
     return [clean(float(v)) if result.method == "exact" else float(v) for v in values]
 
 
-def result_json(result: Result, command: str, description: str | None = None) -> dict[str, Any]:
+def result_json(result: Result, command: str, description: str | None = None,
+                notes: Sequence[str] = ()) -> dict[str, Any]:
     """The JSON object of the command-line contract (and its second-round additions)."""
     outcomes = {}
     for name, distribution in result.outcomes.items():
@@ -293,6 +294,8 @@ def result_json(result: Result, command: str, description: str | None = None) ->
     data.update({"method": result.method, "trials": result.trials, "seed": result.seed, "outcomes": outcomes})
     if result.precision_reached is not None:
         data["precision_reached"] = result.precision_reached
+    if notes:  # what the command checked or read, as the table's lines under it say
+        data["notes"] = list(notes)
     if result.verification:
         data["verify"] = {
             name: {"cdf_gap": check.gap, "bound": check.bound, "alpha": check.alpha, "within": check.within}
@@ -321,7 +324,7 @@ def render_result(result: Result, fmt: Format, command: str, description: str = 
     """Render a query's answer: its description and command, the detail of one outcome (the main one
     by default: a pmf table, or a probability for a yes/no outcome), and every outcome in brief."""
     if fmt is Format.JSON:
-        return json.dumps(result_json(result, command, description), indent=2)
+        return json.dumps(result_json(result, command, description, notes), indent=2)
     if fmt is Format.CSV:
         return result_csv(result)
     outcome = outcome or result.main

@@ -140,3 +140,36 @@ def test_aircraft_alone_are_the_target_and_beside_ground_units_are_not(tmp_path)
     assert (result.data["unit"][0]["kind"], result.data["unit"][0]["units"]) == ("infantry", 3)
     assert result.report() == ["Company: Thunderbolt (aircraft) is not on the table with the formation (not part of "
                                "the target)"]
+
+
+def test_counts_name_plurals_lines_start_in_any_case_and_a_star_marks_an_upgrade(tmp_path):
+    raider = unit("Land Raider", Type="Armoured Vehicle", Armour="4+",
+                  Weapons="*Twin Lascannon&lt;BR&gt;&lt;BR&gt;Hurricane",
+                  Firepower="AT4+&lt;BR&gt;OR AP5+&lt;BR&gt;2x AP4+&lt;BR&gt;AND AT6+",
+                  Notes="&lt;BR&gt;&lt;BR&gt;&lt;BR&gt;")
+    tanks = selection("3x Land Raiders, 2x Lascannon", raider,
+                      profile("Lascannons", "Weapon", Range="45cm", Firepower="AT5+", Notes=""), kind="model")
+    result = imported(tmp_path, selection("Raiders", children=tanks))
+    # "3x Land Raiders" names the Land Raider, "2x Lascannon" the Weapon profile "Lascannons"; "OR" and
+    # "AND" lines continue the weapon above them, whatever their case
+    assert result.data["unit"][0]["units"] == 3
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Twin Lascannon", "shots": 3, "at": "4+", "special": []},
+        {"name": "Twin Lascannon (or AP5+)", "shots": 3, "ap": "5+", "special": [], "alternative": "Twin Lascannon"},
+        {"name": "Hurricane", "shots": 6, "ap": "4+", "special": []},
+        {"name": "Hurricane (AT6+)", "shots": 3, "at": "6+", "special": []},
+        {"name": "Lascannons", "shots": 2, "at": "5+", "special": []}]
+    assert result.report() == []
+
+
+def test_a_war_engines_notes_and_a_capacity_below_one(tmp_path):
+    knight = profile("Knight", "War Engine", Type="War Engine", Armour="5+", Weapons="Gun", Firepower="AP5+", Notes="",
+                     Unit_Notes="Invulnerable Save (6+), 2 Power Fields, Halve units for the purpose of", DC="0",
+                     Crit="Damaged")
+    result = imported(tmp_path, selection("Knights", knight))
+    # 2 power fields work as shields within an attack; "Damaged" with no text: one more point of damage
+    assert result.data["unit"] == [{
+        "name": "Knights", "units": 1, "kind": "war-engine", "armour": "5+", **FLAGS, "invulnerable": True,
+        "damage_capacity": 1, "shields": 2, "critical": "damage",
+        "weapon": [{"name": "Gun", "shots": 1, "ap": "5+", "special": []}]}]
+    assert result.report() == ["Knights: Knight: damage capacity '0' not understood (counted as 1)"]

@@ -249,3 +249,47 @@ def test_a_unit_without_an_offensive_or_defensive_profile_is_left_out(tmp_path):
     assert result.report() == [
         "Statues: the list gives no Offensive profile for its models (left out)",
         "Army Banner: the list gives no Defensive profile for its models (left out)"]
+
+
+def test_missing_characteristics_take_the_lowest_and_out_of_bounds_ones_are_reported(tmp_path):
+    bare = selection("Ghosts", children=model("Ghost", 3, defensive={"HP": "1", "Res": "3", "Def": "0"},
+                                              offensive=[{"Att": "1", "Off": "12"}]))
+    result = imported(tmp_path, bare)
+    # no Arm: 0; Def 0 and Off 12: the nearest a roster holds; no Str: 1
+    assert {key: result.data["unit"][0][key] for key in ("defensive", "armour", "offensive", "strength")} == {
+        "defensive": 1, "armour": 0, "offensive": 10, "strength": 1}
+    assert result.report() == ["Ghosts: Def 0: a roster holds 1 to 10 (counted as 1)",
+                               "Ghosts: Off 12: a roster holds 1 to 10 (counted as 10)"]
+
+
+def test_hard_target_adds_up_to_its_cap_and_armour_other_than_a_suit_adds_up(tmp_path):
+    scales = selection("Dragon Scales", profile("Dragon Scales", "4 Armour", Type="Other", Save="+1"), kind="upgrade")
+    drakes = selection("Drakes", rules=rules("Hard Target (2)"), children=model(
+        "Drake", 3, defensive={**PLAIN, "Arm": "1", "Rules": "Hard Target (3)"}, offensive=[attack()],
+        children=scales + selection("Shield", kind="upgrade") + selection("Halberd", kind="upgrade")))
+    result = imported(tmp_path, drakes)
+    unit = result.data["unit"][0]
+    # Hard Target 2 + 3, at most 3; Arm 1, a Shield 1, Dragon Scales 1 (not suits: they add up)
+    assert (unit["hard_target"], unit["armour"], unit["parry"]) == (3, 3, False)
+    assert result.report() == ["Drakes: Shield: a model fighting with Halberd (Two-Handed) cannot use it against "
+                               "melee attacks (counted: armour is one value for shooting and melee)"]
+
+
+def test_a_unit_of_harnessed_parts_only_fights_with_its_first_and_500_models_are_no_note(tmp_path):
+    pack = selection("Pack", children=model("Hound", 500, defensive=PLAIN, offensive=[
+        attack(Off="4", Str="4", Rules="Harnessed")]))
+    result = imported(tmp_path, pack)
+    unit = result.data["unit"][0]
+    # the first part gives the unit's Offensive Skill and Strength though it uses no weapon; front rank only
+    assert (unit["models"], unit["offensive"], unit["strength"]) == (500, 4, 4)
+    assert unit["weapon"] == [{"name": "Hound", "kind": "melee", "attacks": 5, "attributes": []}]
+    assert result.report() == []
+
+
+def test_weapon_values_relative_to_the_user_or_absolute(tmp_path):
+    gear = selection("Club", profile("Club", "5 Melee Weapon", Str="-1", AP="5", Attributes=""), kind="upgrade")
+    brutes = selection("Brutes", children=model("Brute", 5, defensive=PLAIN,
+                                                offensive=[attack(Str="5", AP="1")], children=gear))
+    weapons = imported(tmp_path, brutes).data["unit"][0]["weapon"]
+    # Str -1 of the user's 5; AP 5 as written
+    assert weapons == [{"name": "Club", "kind": "melee", "attacks": 5, "strength": 4, "ap": 5, "attributes": []}]

@@ -280,3 +280,11 @@ def test_grid_keeps_the_weapons_in_range(capsys):
     assert "Rocket salvo" not in {row["weapon"] for row in close.json()["rows"]}  # 3-8: too close
     assert_refused(capsys, "grid", "--game", "epic", "--distance", "5", mentions=("--distance", "no weapon ranges"))
     assert_refused(capsys, "grid", "--game", "dust", "--distance", "0", mentions=("--distance", "no weapon reaches"))
+
+
+def test_the_board_check_is_one_line_in_the_table_and_in_json(capsys):
+    args = ("dust", "attack", "--dice", "5", "--board", "ruins", "--from", "A9", "--to", "C2", "--range", "8", "--exact")
+    line = "board: ruins, A9 to C2: 7 squares; range 8 reaches it; its line of sight open; cover from the map: soft"
+    assert line in run(capsys, *args).out.splitlines()
+    assert run(capsys, *args, "--format", "json").json()["notes"][0] == line
+    assert "notes" not in run(capsys, "dust", "attack", "--dice", "5", "--exact", "--format", "json").json()

@@ -194,13 +194,17 @@ def test_aircraft_and_jump_units_stand_over_deep_water():
 
 def test_every_attack_is_checked_on_the_board_and_takes_the_maps_cover():
     line, notes = on_board(WeaponLine, board=MAP, from_square="F5", to_square="F4", dice=3)
-    assert line.save is CoverSave.HIT and "cross terrain" in notes[0]
+    assert line.save is CoverSave.HIT and notes == (
+        "board: test map, F5 to F4: 1 square; range not checked (give --range); its line of sight open; cover from "
+        "the map: soft",
+        "note: the target's hit-save comes from the map: it stands in cross terrain (soft cover); --save none would "
+        "remove it")
     fire, _ = on_board(Incendiary, board=MAP, from_square="F5", to_square="F4",
                        build=lambda **fields: Incendiary(1, **fields), models=3)
     assert fire.save is CoverSave.HIT
     phaser, notes = on_board(Phaser, board=MAP, from_square="F5", to_square="F4",
                              build=lambda **fields: Phaser(2, 3, **fields))
-    assert notes == () and not hasattr(phaser, "save")  # «Фазерное оружие игнрорирует укрытие» (sic)
+    assert len(notes) == 1 and not hasattr(phaser, "save")  # a phaser ignores cover: the board's line only
     with pytest.raises(InputError, match="out of range"):
         on_board(Phaser, board=MAP, from_square="A1", to_square="H1", range="4",
                  build=lambda **fields: Phaser(2, 3, **fields))
@@ -209,7 +213,15 @@ def test_every_attack_is_checked_on_the_board_and_takes_the_maps_cover():
 def test_artillery_on_the_board_ignores_the_maps_cover_without_a_note():
     line, notes = on_board(WeaponLine, board=MAP, from_square="F1", to_square="F5", observer=None, dice=2,
                            artillery="direct")
-    assert line.cover is CoverSave.NONE and notes == ()
+    assert line.cover is CoverSave.NONE and notes == (
+        "board: test map, F1 to F5: 4 squares; range A reaches it; its line of sight open; cover from the map: none",)
+    arcing, notes = on_board(WeaponLine, board=MAP, from_square="B3", to_square="D3", range="2-6", arcing=True, dice=1)
+    assert notes == ("board: test map, B3 to D3: 2 squares; range 2-6 arcing reaches it; its line of sight open (over "
+                     "the squares between: arcing); cover from the map: none",)
+    indirect, notes = on_board(WeaponLine, board=MAP, from_square="A3", to_square="E3", observer="E1", dice=2,
+                               artillery="indirect")
+    assert notes[0].startswith("board: test map, A3 to E3: 4 squares; range A reaches it; the observer's line of "
+                               "sight open")
 
 
 @pytest.mark.parametrize("name, value, spelled", [("range", "6", "--range"), ("observer", "B2", "--observer"),

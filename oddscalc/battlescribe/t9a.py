@@ -155,8 +155,6 @@ class _Reader:
         points = selection.cost("pts")
         self.selection = selection
         self.mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
-        self.profiles = {profile.name.translate(INVISIBLE): profile for item in selection.walk()
-                         for profile in item.profiles}
 
     def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
         self.mapped.note(text, weapon, action)

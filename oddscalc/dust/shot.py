@@ -246,10 +246,23 @@ def on_board(kind: type, board: str | None = None, save: CoverSave | None = None
     chosen = {name: value for name, value in placing.items() if value not in (None, False)}
     artillery = options.get("artillery")
     placed = place(Shot(board, **chosen), Artillery(artillery) if artillery is not None else None)
+    checked = (placed_line(placed, Artillery(artillery) if artillery is not None else None),)
     if not takes_save:
-        return build(**options), ()
+        return build(**options), checked
     attack = build(**options, save=save if save is not None else cover_save(placed.cover))  # an explicit save wins
     if save is None and attack.cover is not CoverSave.NONE:
-        return attack, (f"note: the target's {attack.cover.value}-save comes from the map: it stands in cross "
-                        "terrain (soft cover); --save none would remove it",)
-    return attack, ()
+        return attack, checked + (f"note: the target's {attack.cover.value}-save comes from the map: it stands in "
+                                  "cross terrain (soft cover); --save none would remove it",)
+    return attack, checked
+
+
+def placed_line(placed: Placed, artillery: Artillery | None) -> str:
+    """What the board check found, in one line: the distance, the range, the line of sight, the cover."""
+    steps = f"{placed.distance} square{'s' * (placed.distance != 1)}"
+    reach = (f"range {placed.range} reaches it" if placed.range is not None
+             else "range not checked (give --range)")
+    whose = "the observer's" if artillery is Artillery.INDIRECT else "its"
+    sight = f"{whose} line of sight open" + (" (over the squares between: arcing)"
+                                            if placed.range is not None and placed.range.reach is Reach.ARCING else "")
+    return (f"board: {placed.board.name}, {placed.source} to {placed.target}: {steps}; {reach}; {sight}; "
+            f"cover from the map: {placed.cover.value}")
