@@ -234,6 +234,8 @@ T9A = {
     "melee 60 attacks": Melee(attacks=60, **T9A_BASE, armour=2, aegis=5, multiple_wounds="d6", health=4, models=10),
     "shoot 4+": T9AShoot(shots=10, aim=4, strength=3, resilience=3, armour=1),
     "shoot 4+ at -2": T9AShoot(shots=10, aim=4, modifier=-2, strength=4, resilience=3, armour=2),
+    "shoot 3+, long range, soft cover, Hard Target (1)": T9AShoot(shots=8, aim=3, long_range=True, cover="soft",
+                                                                  hard_target=1, strength=4, resilience=4),
     "shoot 2+ at +2 (natural 1 misses)": T9AShoot(shots=10, aim=2, modifier=2, strength=4, resilience=3),
     "shoot hopeless 7+": T9AShoot(shots=24, aim=4, modifier=-3, strength=4, resilience=3),
     "shoot hopeless, re-rolled": T9AShoot(shots=24, aim=5, modifier=-2, strength=4, resilience=3,

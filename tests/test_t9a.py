@@ -544,3 +544,18 @@ def test_a_count_over_the_cap_is_refused_with_the_counts_own_limit():
             Melee(attacks=attacks, offensive=3, defensive=3, strength=3, resilience=3)
         assert error.value.allowed == "expected a number or dice (10, 2d6, d6+1) that can reach 1 to 200"
 
+
+def test_the_shooting_modifiers_by_name_add_up_as_the_sum_given_as_a_number():
+    """§3.4: long range −1, moving −1, stand and shoot −1, soft cover −1, hard cover −2, Hard Target (X) −X."""
+    base = dict(shots="6", aim=3, strength=4, resilience=3)
+    named = T9AShoot(**base, long_range=True, moving=True, cover="hard", hard_target=1, modifier=1)
+    assert named.total_modifier == -1 - 1 - 2 - 1 + 1
+    assert named.exact(fractions=True)["hits"].tolist() == T9AShoot(**base, modifier=-4).exact(
+        fractions=True)["hits"].tolist()
+    # Aim 3+ at −4 is 7+: a hopeless shot, a 6 then 4+ (1/12)
+    assert named.chances().plain_hit + named.chances().six_hit == Fraction(1, 12)
+    assert T9AShoot(**base, stand_and_shoot=True, cover="soft").total_modifier == -2
+    with pytest.raises(InputError) as error:
+        T9AShoot(**base, hard_target=4)
+    assert error.value.name == "hard_target"
+

@@ -36,6 +36,8 @@ from ..dice import (
 from ..errors import choose, require
 from ..style import plural
 from .stages import (
+    COVER_MODIFIER,
+    Cover,
     Chances,
     Reroll,
     Special,
@@ -403,24 +405,40 @@ class T9AShoot(_Sequence):
     melee. Readings and outcomes as for every attack sequence (below).
     """
 
-    shots: DiceExpression | str | int = option("Shots: a number or dice (10, 2d6 for a Breath Attack, d6+1).",
-                                               metavar="N", text=True)
+    shots: DiceExpression | str | int = option("Shots: a number or dice (10, d6+1, 2d6).", metavar="N", text=True)
     aim: int = option("The shooter's Aim, 2+ to 6+.", roll=True)
-    modifier: int = option("Sum of to-hit modifiers, -10 to 10: -1 long range, -1 moving, -1 stand and shoot, "
-                           "-1 soft cover, -2 hard cover, -X Hard Target (X).", 0, metavar="M")
+    long_range: bool = option("Long Range: -1 to hit (§3.4).", False)
+    moving: bool = option("Moving and Shooting: -1 to hit (§3.4).", False)
+    stand_and_shoot: bool = option("Stand and Shoot (a charge reaction): -1 to hit (§3.4).", False)
+    cover: Cover = option("The target's cover: soft (-1 to hit) or hard (-2) (§3.4).", Cover.NONE)
+    hard_target: int = option("Hard Target (X): -X to hit, 0 to 3 (§3.4).", 0, metavar="X")
+    modifier: int = option("Any other to-hit modifiers, summed, -10 to 10 (added to the named ones).", 0,
+                           metavar="M")
 
     COMMAND = "t9a shoot"
 
     def describe(self) -> str:
-        modifier = f" at {self.modifier:+d}" if self.modifier else ""
-        return f"T9A shooting: {plural(self.shots, 'shot')} at Aim {self.aim}+{modifier}, {self._defence()}"
+        named = self.flags("long_range", "moving", "stand_and_shoot")
+        named += [f"{self.cover.value} cover"] if self.cover is not Cover.NONE else []
+        named += [f"Hard Target ({self.hard_target})"] if self.hard_target else []
+        total = f" at {self.total_modifier:+d}" if self.total_modifier else ""
+        return (f"T9A shooting: {plural(self.shots, 'shot')} at Aim {self.aim}+{total}"
+                + (f" ({', '.join(named)})" if named else "") + f", {self._defence()}")
 
     def __post_init__(self) -> None:
         read_rolls(self)
+        choose(self, "cover", Cover)
         object.__setattr__(self, "shots", _attack_count(self.shots, "shots"))
         require(2 <= self.aim <= 6, "aim", self.aim, "expected the model's Aim, 2+ to 6+ (modifiers go in --modifier)")
         _modifier(self.modifier, "modifier")
+        require(0 <= self.hard_target <= 3, "hard_target", self.hard_target, "expected Hard Target (X) of 0 to 3")
         super().__post_init__()
+
+    @property
+    def total_modifier(self) -> int:
+        """Every to-hit modifier summed: the named ones (§3.4) and --modifier."""
+        named = -(self.long_range + self.moving + self.stand_and_shoot + self.hard_target)
+        return self.modifier + named + COVER_MODIFIER[self.cover]
 
     @property
     def count(self) -> DiceExpression:
@@ -428,7 +446,7 @@ class T9AShoot(_Sequence):
 
     @property
     def hit_check(self) -> Check:
-        return Check(self.aim - self.modifier, Natural.HOPELESS)  # §3.4: −1 long range, moving, cover ...
+        return Check(self.aim - self.total_modifier, Natural.HOPELESS)  # §3.4: −1 long range, moving, cover ...
 
 
 def _attack_count(value: DiceExpression | str | int, name: str) -> DiceExpression:

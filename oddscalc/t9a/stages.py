@@ -29,6 +29,17 @@ from ..errors import InputError
 from ..pool import Die, roll_pool
 
 
+class Cover(str, Enum):
+    """The cover a shot's target has (§3.4): soft −1 to hit, hard −2."""
+
+    NONE = "none"
+    SOFT = "soft"
+    HARD = "hard"
+
+
+COVER_MODIFIER = {Cover.NONE: 0, Cover.SOFT: -1, Cover.HARD: -2}
+
+
 class Reroll(str, Enum):
     """Which failed rolls are rolled again (each die at most once, §3.1)."""
 
