@@ -428,3 +428,14 @@ def test_reactive_fire_refuses_what_it_would_ignore(options, name):
 def test_reactive_fire_alone_keeps_its_one_outcome():
     assert Reactive().outcomes == ("success",) and Reactive().query() == "oddscalc dust reactive"
     assert Reactive(dice=2, health=1, enemy_dice=1).outcomes == ("success", "damage", "destroyed", "damage_taken")
+
+
+def test_a_weapon_line_destroys_a_unit_of_its_damage_points():
+    """P(destroyed) = P(damage ≥ H): 4/2 against 3 damage points needs 2 hits of 4 dice."""
+    exact = WeaponLine(4, 2, health=3).exact(fractions=True)
+    assert exact["destroyed"][1] == 1 - F(2, 3) ** 4 - 4 * F(1, 3) * F(2, 3) ** 3 == F(11, 27)
+    assert "destroyed" not in WeaponLine(4, 2).outcomes
+    with pytest.raises(InputError) as error:
+        WeaponLine(4, 2, health=201)
+    assert error.value.name == "health"
+

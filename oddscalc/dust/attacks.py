@@ -90,6 +90,9 @@ class Fire(Attack):
         return self.flags("sustained", "berserk") + once + self.flags("burst")
 
 
+MAX_UNIT_HEALTH = 200  # damage points of a target unit in all (as reactive fire's --health)
+
+
 # --- weapon lines and artillery -----------------------------------------------------
 
 
@@ -105,7 +108,8 @@ class WeaponLine(Fire):
     Artillery ignores cover unless the target is in a structure; indirect fire allows no
     sustained attack; its success face is an open rules question (default hit, 1/3; with
     blank, 2/3, re-rolls re-roll the failures) (§1.9). Outcomes: damage, hits (after
-    re-rolls, before saves).
+    re-rolls, before saves), and with the target unit's `health`, destroyed (damage at
+    least its damage points in all).
     """
 
     dice: int = option("Dice N of the weapon line N/D.")
@@ -121,15 +125,22 @@ class WeaponLine(Fire):
         "The face an indirect artillery die succeeds on: hit (1/3) or blank (2/3). An open rules question; hit is "
         "the default.", Success.HIT)
     count: int = option(COUNT, 1, metavar="C")
+    health: int | None = option("The target unit's damage points in all: adds the outcome destroyed (damage at "
+                                "least that), 1 to 200.", None, metavar="H")
 
     COMMAND = "dust attack"
-    outcomes = ("damage", "hits")
+    events = ("destroyed",)
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        return ("damage", "hits") + (("destroyed",) if self.health is not None else ())
 
     def describe(self) -> str:
         line = f"{self.count} × {self.dice}/{self.damage}" if self.count > 1 else f"{self.dice}/{self.damage}"
         words = self.fire_words() + ([f"{self.artillery.value} artillery"] if self.artillery else [])
         words += self.flags("in_structure") + ([f"indirect success on a {self.indirect_success.value}"]
                                                if self.indirect_success is not Success.HIT else [])
+        words += [f"a unit of {self.health} damage points"] if self.health is not None else []
         return f"Dust weapon line {line}" + "".join(f", {w}" for w in words) + target_words(self.save, self.resilient)
 
     def __post_init__(self) -> None:
@@ -139,6 +150,8 @@ class WeaponLine(Fire):
         check_count(self.dice, "dice", 0, MAX_DICE, "dice")
         check_count(self.damage, "damage", 1, MAX_DAMAGE, "damage per hit")
         check_models_firing(self.count)
+        if self.health is not None:
+            check_count(self.health, "health", 1, MAX_UNIT_HEALTH, "damage points")
         self.check_fire()
         require(
             not (self.sustained and self.artillery is Artillery.INDIRECT),
@@ -174,12 +187,21 @@ class WeaponLine(Fire):
         return attack_die(self.rerolls, self.success, self.cover, self.damage)
 
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll | dict[str, np.ndarray]:
-        return sample_line(rng, trials, self._die, self.rolled, self.resilient)
+        rolled = sample_line(rng, trials, self._die, self.rolled, self.resilient)
+        if self.health is None:
+            return rolled
+        totals = {name: rolled.total(name) if isinstance(rolled, PoolRoll) else rolled[name]
+                  for name in ("damage", "hits")}
+        return {**totals, "destroyed": (totals["damage"] >= self.health).astype(np.int64)}
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         face = HIT if self.success is Success.HIT else 1 - HIT
-        return exact_line(self.rolled, rerolled(face, self.rerolls), self.cover, self.damage, self.resilient,
+        exact = exact_line(self.rolled, rerolled(face, self.rerolls), self.cover, self.damage, self.resilient,
                            number)
+        if self.health is not None:
+            destroyed = sum(exact["damage"][self.health:], number(0))
+            exact["destroyed"] = pmfs.array([1 - destroyed, destroyed])
+        return exact
 
 
 # --- phaser XzY (§1.5) --------------------------------------------------------------
