@@ -141,13 +141,20 @@ def _stopped(signum: int, args: list[str], tmp_path: Path, wait: float = 2.5) ->
     return subprocess.CompletedProcess(args, process.returncode, out, err), time.monotonic() - sent
 
 
+def stopped_lines(stderr: str) -> str:
+    """The one line a stopped run ends with; before it, at most the note that the run would be long."""
+    *before, last = stderr.splitlines()
+    assert all(line.startswith("note: this run will take about ") for line in before) and len(before) <= 1, stderr
+    return last
+
+
 @pytest.mark.parametrize("args", [["grid", "--game", "epic", "--trials", "1e9", "--seed", "1"],
                                   ["compare", "roll 10d6", "roll 9d6", "--trials", "1e11", "--plot", "c.png"],
                                   ["roll", "10d6", "--trials", "1e12"]], ids=["grid", "compare", "query"])
 def test_ctrl_c_stops_within_a_second_with_one_line(tmp_path, args):
     result, seconds = _stopped(signal.SIGINT, args, tmp_path)
     assert result.returncode == 130 and seconds < 2
-    assert result.stderr == "error: interrupted (Ctrl-C); nothing more was written\n"
+    assert stopped_lines(result.stderr) == "error: interrupted (Ctrl-C); nothing more was written"
     assert os.listdir(tmp_path) == []
 
 
@@ -157,7 +164,7 @@ def test_sigterm_and_sighup_stop_the_same_way_and_leave_no_temporary_file(tmp_pa
     result, seconds = _stopped(signum, ["sweep", "roll 10d6", "--vary", "maximised=0..3", "--trials",
                                         "1e10", "--plot", "s.png"], tmp_path)
     assert result.returncode == code and seconds < 2
-    assert result.stderr == f"error: {said}; nothing more was written\n"
+    assert stopped_lines(result.stderr) == f"error: {said}; nothing more was written"
     assert os.listdir(tmp_path) == []
 
 
@@ -235,3 +242,24 @@ def test_a_plot_interrupted_while_saving_leaves_no_file(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         plots.save(ax.figure, tmp_path / "p.png")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_run_that_will_be_long_says_so_once_and_a_short_one_not(monkeypatch, capsys):
+    from oddscalc.cli import output
+
+    now = [0.0]
+    monkeypatch.setattr(output.time, "monotonic", lambda: now[0])
+    long_run = output.TerminalProgress("sampling", bar=False)
+    now[0] = 1.0
+    long_run(1, 100)  # before PROGRESS_AFTER: nothing yet
+    now[0] = 3.0
+    long_run(1, 100)  # 1 % in 3 s: 297 s to go, 300 s in all
+    long_run(2, 100)
+    assert capsys.readouterr().err == ("note: this run will take about 5 min at its rate so far (Ctrl-C stops it; "
+                                       "fewer --trials, or --precision E, ends sooner)\n")
+    now[0] = 0.0
+    short_run = output.TerminalProgress("sampling", bar=False)
+    now[0] = 3.0
+    short_run(10, 100)  # 27 s to go
+    assert capsys.readouterr().err == ""
+    assert (output._duration(5400), output._duration(3 * 86400)) == ("1.5 h", "3 days")

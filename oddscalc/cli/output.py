@@ -29,22 +29,36 @@ from .errors import (
 from .options import Common
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
+LONG_RUN = 60.0  # seconds still to go that a player is told of
 VERIFY_FAILED = 1  # exit code when a sampled CDF is outside its DKW bound
 
 
 class TerminalProgress:
-    """A Rich progress bar on stderr, shown only once a run has taken PROGRESS_AFTER seconds."""
+    """A Rich progress bar on stderr (on a terminal), shown only once a run has taken
+    PROGRESS_AFTER seconds; then, if the run will take more than LONG_RUN seconds by its rate
+    so far, one line saying so (on a terminal or not)."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, bar: bool = True) -> None:
         self.started = time.monotonic()
         self.label = label
+        self.show = bar
         self.bar = None
         self.task = None
+        self.warned = False
 
     def __call__(self, done: int, total: int) -> None:
+        elapsed = time.monotonic() - self.started
+        if elapsed < PROGRESS_AFTER:
+            return
+        if not self.warned and 0 < done < total:
+            self.warned = True
+            left = elapsed * (total - done) / done
+            if left > LONG_RUN:
+                typer.echo(f"note: this run will take about {_duration(elapsed + left)} at its rate so far "
+                           "(Ctrl-C stops it; fewer --trials, or --precision E, ends sooner)", err=True)
+        if not self.show:
+            return
         if self.bar is None:
-            if time.monotonic() - self.started < PROGRESS_AFTER:
-                return
             from rich.console import Console
             from rich.progress import (
                 BarColumn,
@@ -64,10 +78,20 @@ class TerminalProgress:
             self.bar.stop()
 
 
+def _duration(seconds: float) -> str:
+    """`3 min`, `2.5 h`, `4 days`: a run's length in the unit a player reads it in."""
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
 @contextmanager
 def progress_bar(label: str = "sampling") -> Iterator[Optional[Callable[[int, int], None]]]:
-    """A progress callback for `engine.run` and the studies: a bar on a terminal, None elsewhere."""
-    bar = TerminalProgress(label) if sys.stderr.isatty() else None
+    """A progress callback for `engine.run` and the studies: a bar on a terminal, and a line
+    when the run will be long, whatever stderr is."""
+    bar = TerminalProgress(label, bar=sys.stderr is not None and sys.stderr.isatty())
     try:
         yield bar
     finally:
