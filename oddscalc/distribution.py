@@ -121,6 +121,21 @@ class Distribution:
             return 0.0
         return math.sqrt(p * (1 - p) / self.trials)
 
+    def interval(self, p: float, confidence: float = 0.95) -> tuple[float, float]:
+        """The exact (Clopper-Pearson) interval of a probability seen as `p` in these trials: an
+        honest range for a rare event (never seen in N trials: the one-sided bound, about 3/N).
+        Exact: (p, p)."""
+        if self.exact:
+            return p, p
+        from scipy.stats import beta  # imported when a rare event is shown, not at start-up
+
+        seen, tail = round(p * self.trials), (1 - confidence) / 2
+        if seen == 0:  # one-sided: the chance that N trials all miss it is 1 − confidence (about 3/N)
+            return 0.0, 1 - (1 - confidence) ** (1 / self.trials)
+        low = float(beta.ppf(tail, seen, self.trials - seen + 1))
+        high = 1.0 if seen == self.trials else float(beta.ppf(1 - tail, seen + 1, self.trials - seen))
+        return low, high
+
     def at_least_stderr(self, k: int) -> float:
         """Standard error of P(outcome ≥ k)."""
         return self.stderr(self.at_least(k))

@@ -228,8 +228,24 @@ def event_table(result: Result, names: Sequence[str] | None = None) -> Table:
         distribution = result[name]
         p = distribution.at_least(1)
         exact = (str(sum(rationals[name][1:], 0)),) if rationals else ()  # with --fractions: P as a rational
-        rows.append((f"P({name})", percent(p, distribution.stderr(p) or None), *exact))
+        rows.append((f"P({name})", rare(distribution, p) or percent(p, distribution.stderr(p) or None), *exact))
     return Table(("event", "probability") + (("exactly",) if rationals else ()), tuple(rows))
+
+
+RARE = 10  # an event seen fewer times than this in a sample is shown with its exact 95 % interval
+
+
+def rare(distribution, p: float) -> str | None:
+    """A sampled probability seen fewer than RARE times, with its honest range: `0% (under 0.0003%,
+    95 %)` never seen in 10⁶ trials, `0.0003% (0.000062–0.00088%, 95 %)`; None otherwise."""
+    if distribution.exact or round(min(p, 1 - p) * distribution.trials) >= RARE:
+        return None
+    low, high = distribution.interval(p)
+    if p == 0:
+        return f"0% (under {percent(high)}, 95 %)"
+    if p == 1:
+        return f"100% (over {percent(low)}, 95 %)"
+    return f"{percent(p)} ({percent(low).rstrip('%')}–{percent(high)}, 95 %)"
 
 
 def summary_table(result: Result) -> Table:

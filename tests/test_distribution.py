@@ -102,3 +102,17 @@ def test_samples_of_a_zero_and_the_stderr_of_a_probability():
 
 def test_dkw_bound_at_the_default_level():
     assert dkw_bound(1000) == pytest.approx(math.sqrt(math.log(2 / 1e-3) / 2000))
+
+
+def test_a_rare_events_interval_is_exact_and_never_seen_gives_about_three_over_n():
+    """Clopper-Pearson: at the upper end, seeing k or fewer has chance 2.5 %; at the lower, k or more."""
+    from scipy.stats import binom
+
+    trials = 1_000_000
+    never = Distribution.from_counts(np.array([trials, 0]))
+    low, high = never.interval(0.0)
+    assert low == 0 and (1 - high) ** trials == pytest.approx(0.05) and high == pytest.approx(3 / trials, rel=0.01)
+    seen = Distribution.from_counts(np.array([trials - 3, 3]))
+    low, high = seen.interval(3 / trials)
+    assert binom.cdf(3, trials, high) == pytest.approx(0.025) and binom.sf(2, trials, low) == pytest.approx(0.025)
+    assert Distribution.from_pmf([0.5, 0.5]).interval(0.5) == (0.5, 0.5)  # exact: no range

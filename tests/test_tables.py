@@ -355,6 +355,14 @@ def test_the_event_table_lists_every_yes_no_outcome_with_its_error():
     counts = Distribution.from_counts(np.array([250, 750]))
     sampled_ = engine.Result({"broken": counts}, "monte-carlo", 1000, 1, events=("broken",))
     assert tables.event_table(sampled_).rows == (("P(broken)", style.percent(0.75, (0.75 * 0.25 / 1000) ** 0.5)),)
+    never = engine.Result({"broken": Distribution.from_counts(np.array([10**6, 0]))}, "monte-carlo", 10**6, 1,
+                          events=("broken",))
+    assert tables.event_table(never).rows == (("P(broken)", "0% (under 0.0002996%, 95 %)"),)  # 1 − 0.05^(1/N)
+    thrice = engine.Result({"broken": Distribution.from_counts(np.array([10**6 - 3, 3]))}, "monte-carlo", 10**6, 1,
+                           events=("broken",))
+    low, high = thrice["broken"].interval(3e-6)
+    assert tables.event_table(thrice).rows == (
+        ("P(broken)", f"0.0003% ({style.percent(low).rstrip('%')}–{style.percent(high)}, 95 %)"),)
     from oddscalc.t9a import Charge
 
     rational = engine.run(Charge(distance=7), method="exact", fractions=True)  # P(2D6 ≥ 7) = 21/36
