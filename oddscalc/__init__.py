@@ -28,7 +28,7 @@ _EXPORTS = {
     # Epic Armageddon
     "EpicShoot": "epic", "Barrage": "epic", "Assault": "epic", "Ability": "epic",
     # The 9th Age
-    "Melee": "t9a", "T9AShoot": "t9a", "Charge": "t9a", "DisciplineTest": "t9a", "Direction": "t9a",
+    "Melee": "t9a", "T9AShoot": "t9a", "T9AHits": "t9a", "Charge": "t9a", "DisciplineTest": "t9a", "Direction": "t9a",
     "Reroll": "t9a",
     # studies and rosters
     "sweep": "studies", "compare": "studies", "Statistic": "studies", "Goal": "studies",

@@ -16,7 +16,7 @@ from oddscalc.dust import (
 from oddscalc.epic import Assault, Barrage, EpicShoot
 from oddscalc.epic.saves import Ability
 from oddscalc.roll import Roll
-from oddscalc.t9a import Melee, T9AShoot
+from oddscalc.t9a import Melee, T9AHits, T9AShoot
 from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 
 # A line of melee attacks: 4+ to hit (OS = DS), 3+ to wound (S - R = 1).
@@ -235,6 +235,11 @@ T9A = {
     "melee 60 attacks": Melee(attacks=60, **T9A_BASE, armour=2, aegis=5, multiple_wounds="d6", health=4, models=10),
     "shoot 4+": T9AShoot(shots=10, aim=4, strength=3, resilience=3, armour=1),
     "shoot 4+ at -2": T9AShoot(shots=10, aim=4, modifier=-2, strength=4, resilience=3, armour=2),
+    "melee, re-roll 1s to hit and to wound, Lethal Strike": Melee(attacks=8, **T9A_BASE, reroll_hits="ones",
+                                                                  reroll_wounds="ones", lethal_strike=True, armour=3),
+    "automatic hits 2d6, Flaming against Flammable": T9AHits(hits="2d6", strength=4, ap=1, resilience=4, armour=2,
+                                                             flaming=True, flammable=True, fortitude=5),
+    "Impact Hits (D6+1) on 10 models": T9AHits(hits="d6+1", strength=5, ap=2, resilience=3, health=1, models=10),
     "shoot 3+, long range, soft cover, Hard Target (1)": T9AShoot(shots=8, aim=3, long_range=True, cover="soft",
                                                                   hard_target=1, strength=4, resilience=4),
     "shoot 2+ at +2 (natural 1 misses)": T9AShoot(shots=10, aim=2, modifier=2, strength=4, resilience=3),

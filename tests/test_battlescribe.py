@@ -485,11 +485,11 @@ def test_t9a_parts_counted_harnessed_inanimate_and_random_values(tmp_path):
         {"name": "Crew: Hand Weapon", "kind": "melee", "attacks": 4, "attributes": []},  # 2 models × 2 crew
         {"name": "Crew: Bow", "kind": "shooting", "attacks": 4, "aim": "4+", "attributes": []},
         {"name": "Beast", "kind": "melee", "attacks": "4d3", "strength": 4, "ap": 1, "offensive": 3,
-         "attributes": []}]
+         "attributes": []},
+        {"name": "Chassis: Impact Hits (D6)", "kind": "automatic", "attacks": "2d6", "strength": 5, "ap": 2,
+         "attributes": []}]  # each chassis's D6, automatic hits at its Str 5, AP 2
     assert daemon["defensive"] == 4  # D6: 3.5, rounded half up
-    assert imported.report() == [
-        "Chariots, Chassis: offensive rule 'Impact Hits (D6)' not modelled (imported without it)",
-        "Demon, Demon Defensive: Def D6: a random value (counted as 4, its mean rounded)"]
+    assert imported.report() == ["Demon, Demon Defensive: Def D6: a random value (counted as 4, its mean rounded)"]
 
 
 def test_t9a_shots_that_only_look_like_a_number_are_reported_not_a_traceback(tmp_path):

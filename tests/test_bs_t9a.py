@@ -180,13 +180,14 @@ def test_model_parts_counted_harnessed_and_inanimate(tmp_path):
         {"name": "Chassis", "Att": "D6", "Off": "", "Str": "5", "AP": "2", "Rules": "Inanimate, Impact Hits (D6)"}])
     result = imported(tmp_path, selection("Chariots", children=chariot))
     # 2 chariots, 2 charioteers each: 4 attacks and 4 Bow shots; 2 horses each (Harnessed): 4; the chassis
-    # (Inanimate) makes no close combat attack
+    # (Inanimate) makes no close combat attack, and its Impact Hits (D6) hit automatically at its Str 5, AP 2
     assert result.data["unit"][0]["weapon"] == [
         {"name": "Charioteer: Hand Weapon", "kind": "melee", "attacks": 4, "attributes": []},
         {"name": "Charioteer: Bow", "kind": "shooting", "attacks": 4, "aim": "4+", "attributes": []},
-        {"name": "Horse", "kind": "melee", "attacks": 4, "attributes": []}]
-    assert result.report() == ["Chariots, Chassis: offensive rule 'Impact Hits (D6)' not modelled (imported without "
-                               "it)"]
+        {"name": "Horse", "kind": "melee", "attacks": 4, "attributes": []},
+        {"name": "Chassis: Impact Hits (D6)", "kind": "automatic", "attacks": "2d6", "strength": 5, "ap": 2,
+         "attributes": []}]
+    assert result.report() == []
 
 
 def test_equipment_from_profiles_rules_and_bare_upgrades(tmp_path):
@@ -293,3 +294,21 @@ def test_weapon_values_relative_to_the_user_or_absolute(tmp_path):
     weapons = imported(tmp_path, brutes).data["unit"][0]["weapon"]
     # Str -1 of the user's 5; AP 5 as written
     assert weapons == [{"name": "Club", "kind": "melee", "attacks": 5, "strength": 4, "ap": 5, "attributes": []}]
+
+
+def test_a_breath_attack_and_stomps_hit_automatically(tmp_path):
+    drake = model("Drake", 1, height="Gigantic", defensive={"HP": "6", "Def": "5", "Res": "6", "Arm": "4"}, offensive=[
+        attack(Att="5", Off="5", Str="6", AP="3", Rules="Breath Attack (Str 4, AP 1, Dying Embers, Flaming Attacks), "
+                                                        "Stomp Attacks (D6), Battle Focus")])
+    result = imported(tmp_path, selection("Drake", children=drake))
+    # the Breath Attack: 2D6 hits at its brackets' Str 4, AP 1, Flaming; Stomp Attacks (D6) at the model's Str 6,
+    # AP 3; Battle Focus only on the rolled attacks (no die to hit otherwise)
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Hand Weapon", "kind": "melee", "attacks": 5, "ap": 3, "attributes": ["battle-focus"]},
+        {"name": "Breath Attack (Str 4, AP 1, Dying Embers, Flaming Attacks)", "kind": "automatic", "attacks": "2d6",
+         "strength": 4, "ap": 1, "attributes": ["flaming"]},
+        {"name": "Stomp Attacks (D6)", "kind": "automatic", "attacks": "1d6", "ap": 3, "attributes": []}]
+    assert result.report() == ["Drake, Breath Attack (Str 4, AP 1, Dying Embers, Flaming Attacks): breath attack rules "
+                               "'Dying Embers' not modelled (imported without it)"]
+    battlescribe.roster(ros(tmp_path, selection("Drake", children=drake), **T9A_SYSTEM, name="drake.ros"))  # loads
+

@@ -157,9 +157,10 @@ EXPECTED = {
         # 6 knights: Arm 2 + Plate 3 + Shield 1; knights 5 + 1 supporting, horses the front rank only
         t9a("Knightly Orders", 243, 6, 1, 4, 3, 6, 4, 4,
             [attack("Horse", "melee", 5, strength=3, offensive=3), attack("Knight: Lance", "melee", 6, ap=1)]),
-        # two harnessed horses, two crew, an inanimate chassis (its Impact Hits reported)
+        # two harnessed horses, two crew, an inanimate chassis: Impact Hits (D6) at its Str 5, AP 2
         t9a("Arcane Engine", 265, 1, 5, 3, 5, 2, 3, 3,
-            [attack("Horse", "melee", 2), attack("Crew: Hand Weapon", "melee", 2)]),
+            [attack("Horse", "melee", 2), attack("Crew: Hand Weapon", "melee", 2),
+             attack("Chassis: Impact Hits (D6)", "automatic", "1d6", strength=5, ap=2)]),
     ],
     # Undying Dynasties (2nd edition)
     "undying_dynasties.rosz": [
@@ -167,12 +168,15 @@ EXPECTED = {
         t9a("Nomarch", 190, 1, 3, 4, 5, 2, 4, 4,
             [attack("Nomarch: Halberd", "melee", 2, strength=5, ap=2),
              attack("Nomarch: Aspen Bow", "shooting", 1, aim="4+", strength=3),
+             attack("Chassis: Impact Hits (D3+3)", "automatic", "1d3+3", ap=1),  # the chassis's Str 4, AP 1
              attack("Skeletal Horse", "melee", 2, strength=3, offensive=2)], flammable=True),
-        # 3 chariots: Charioteer (2) with 2 attacks each: 3 × 2 × 2; a bow each: 3 × 2
+        # 3 chariots: Charioteer (2) with 2 attacks each: 3 × 2 × 2; a bow each: 3 × 2; each chassis
+        # Impact Hits (D3+1) at its Str 4, AP 1: 3D3+3
         t9a("Skeleton Chariots", 250, 3, 3, 3, 4, 3, 3, 3,
             [attack("Charioteer: Halberd", "melee", 12, strength=4, ap=1),
              attack("Charioteer: Aspen Bow", "shooting", 6, aim="5+"),
-             attack("Skeletal Horse", "melee", 6, offensive=2)]),
+             attack("Skeletal Horse", "melee", 6, offensive=2),
+             attack("Chassis: Impact Hits (D3+1)", "automatic", "3d3+3", strength=4, ap=1)]),
         # a negative base cost: -58 + 3 × 76
         t9a("Shabti Archers", 170, 3, 3, 4, 4, 3, 4, 5,
             [attack("Hand Weapon", "melee", 9, ap=1), attack("Great Aspen Bow", "shooting", 3, aim="5+", ap=2)]),
@@ -191,9 +195,11 @@ EXPECTED = {
         # 10 models: 5 × 2 + 5 supporting of 1; Light Armour 1 + Kraken's Hide 1
         t9a("Corsairs", 155, 10, 1, 4, 3, 2, 4, 3,
             [attack("Paired Weapons", "melee", 15, ["ignores-parry"], offensive=5, modifier=1)]),
-        # the Hydra part is Harnessed; the Lashmasters (2) use the weapons
+        # the Hydra part is Harnessed; the Lashmasters (2) use the weapons; its Breath Attack (Str 3, AP 2):
+        # 2D6 hits (no Poison: it rolls no die to hit)
         t9a("Hydra", 395, 1, 6, 4, 5, 3, 4, 3,
             [attack("Hydra", "melee", 5, ["poison"], strength=5, ap=2),
+             attack("Hydra: Breath Attack (Str 3, AP 2)", "automatic", "2d6", ap=2),
              attack("Lashmasters: Hand Weapon", "melee", 2, modifier=1)], fortitude="5+"),
     ],
     # Warriors of the Dark Gods (2nd edition)
@@ -214,9 +220,11 @@ EXPECTED = {
         # the Daemon Legions' Aeg column; Off D6+5 at its mean 8.5, rounded; Att D6+2 rolled
         t9a("Omen of Savar", 435, 1, 4, 7, 5, 0, 9, 6, [attack("Hand Weapon", "melee", "1d6+2", ap=3)],
             aegis="6+"),
-        # 3 models: the harnessed Brazen Beast 3 × 2 attacks (Off 4, Str 5, AP 2), the Daredevil 3 × 1
+        # 3 models: the harnessed Brazen Beast 3 × 2 attacks (Off 4, Str 5, AP 2), the Daredevil 3 × 1;
+        # the Beasts' Impact Hits (2): 3 × 2 at Str 5, AP 2 (no Battle Focus: no die to hit)
         t9a("Brazen Beasts", 350, 3, 4, 3, 4, 0, 5, 3,
             [attack("Brazen Beast", "melee", 6, ["battle-focus"], strength=5, ap=2, offensive=4),
+             attack("Brazen Beast: Impact Hits (2)", "automatic", 6, strength=5, ap=2),
              attack("Daredevil: Hand Weapon", "melee", 3, ["battle-focus"])], aegis="5+"),
     ],
 }
@@ -268,16 +276,14 @@ REPORTS = {
         "Knightly Orders, Knight: Lance: +2 Strength, +2 Armour Penetration on the charge only (fights as a hand "
         "weapon)",
         "Arcane Engine: upgrade 'Arcane Shield' not read (imported without it)",
-        "Arcane Engine, Chassis: offensive rule 'Impact Hits (D6)' not modelled (imported without it)"],
+        ],
     "undying_dynasties.rosz": [
         "Nomarch, Nomarch: offensive rule 'Mummy’s Curse' not modelled (imported without it)",
         "Nomarch, Aspen Bow: weapon rules 'This weapon always hits on a roll equal to or greater than its Aim' not "
         "modelled (imported without it)",
-        "Nomarch, Chassis: offensive rule 'Impact Hits (D3+3)' not modelled (imported without it)",
         "Skeleton Chariots, Aspen Bow: weapon rules 'This weapon always hits on a roll equal to or greater than its "
         "Aim' not modelled (imported without it)",
         "Skeleton Chariots, Chassis: offensive rule 'Chariot Host' not modelled (imported without it)",
-        "Skeleton Chariots, Chassis: offensive rule 'Impact Hits (D3+1)' not modelled (imported without it)",
         "Shabti Archers, Great Aspen Bow: weapon rules 'This weapon always hits on a roll equal to or greater than "
         "its Aim' not modelled (imported without it)"],
     "dread_elves.rosz": [
@@ -288,7 +294,6 @@ REPORTS = {
         "Black Cloaks, Repeater Handbow: weapon rules 'When shooting from Short Range, the weapon gains Armour "
         "Penetration 1' not modelled (imported without it)",
         "Corsairs, Corsair: offensive rule 'Ruthless Efficiency' not modelled (imported without it)",
-        "Hydra, Hydra: offensive rule 'Breath Attack (Str 3, AP 2)' not modelled (imported without it)",
         "Hydra, Hydra: offensive rule 'Rage' not modelled (imported without it)",
         "Hydra, Lashmasters: offensive rule 'Ruthless Efficiency' not modelled (imported without it)"],
     "dark_gods.rosz": [
@@ -302,7 +307,6 @@ REPORTS = {
     "daemon_legions.rosz": [
         "Omen of Savar: defensive rule 'Aegis (4+, against Magical Attacks)' not modelled (imported without it)",
         "Omen of Savar, Omen of Savar: Off D6+5: a random value (counted as 9, its mean rounded)",
-        "Brazen Beasts, Brazen Beast: offensive rule 'Impact Hits (2)' not modelled (imported without it)",
         "Brazen Beasts, Daredevil: offensive rule 'Devastating Charge (+2 Att, +2 Str, +2 AP)' not modelled "
         "(imported without it)",
         "Lemures: the list gives no Defensive profile for its models (left out)"],

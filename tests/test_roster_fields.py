@@ -258,6 +258,12 @@ CASES = [
      F(5, 6) * F(1, 2)),
     ("t9a Parry: Defensive Skill +1", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"),
      "attacks = 1", T9A_T + "\nparry = true", "mean", F(1, 2) * F(1, 2)),
+    ("t9a automatic hits: no to-hit roll", "t9a", {"kind"}, T9A_A, 'kind = "automatic"\nattacks = 2', T9A_FIVE,
+     "mean", 2 * F(1, 2)),
+    ("t9a re-roll 1s to wound", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["reroll-wound-ones"]', T9A_T,
+     "mean", F(1, 2) * (F(1, 2) + F(1, 6) * F(1, 2))),
+    ("t9a re-roll 1s to hit", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["reroll-hit-ones"]', T9A_T,
+     "mean", (F(1, 2) + F(1, 6) * F(1, 2)) * F(1, 2)),
     ("t9a Paired Weapons ignore Parry", "t9a", {"parry", "attributes"}, T9A_A.replace("offensive = 4", "offensive = 5"),
      'attacks = 1\nattributes = ["ignores-parry"]', T9A_T + "\nparry = true", "mean", F(2, 3) * F(1, 2)),
     ("t9a no Parry", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"), "attacks = 1", T9A_T, "mean",
@@ -293,6 +299,9 @@ REFUSED = [
     ("t9a", T9A_A, 'attacks = 1\nstrength = 3\nattributes = ["toxic"]', T9A_T, "strength"),
     ("t9a", T9A_A, 'attacks = 1\nap = 2\nattributes = ["toxic"]', T9A_T, "ap"),
     ("t9a", T9A_A, 'attacks = 1\naim = "4+"', T9A_T, "aim"),
+    ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\naim = "4+"', T9A_T, "aim"),
+    ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\nmodifier = -1', T9A_T, "modifier"),
+    ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\nattributes = ["poison"]', T9A_T, "attributes"),
 ]
 
 

@@ -10,7 +10,7 @@ from agreement import as_pmf, enumerate_faces, exact_list
 
 from oddscalc import pmf as pmfs
 from oddscalc.errors import InputError
-from oddscalc.t9a import Melee, T9AShoot, armour_need, melee_need, wound_need
+from oddscalc.t9a import Melee, T9AHits, T9AShoot, armour_need, melee_need, wound_need
 from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 from oddscalc.t9a.stages import Special, SpecialSave, special_save
 
@@ -182,9 +182,10 @@ def play(attack, faces):
         return (face + 1) // 2 if sides == 3 else face
 
     melee = isinstance(attack, Melee)
-    need = attack.hit_check.need
+    automatic = isinstance(attack, T9AHits)
+    need = None if automatic else attack.hit_check.need
 
-    def to_hit():
+    def one_hit():
         first = roll()
         if melee:
             hit = first != 1 and (first == 6 or first >= need)
@@ -194,7 +195,15 @@ def play(attack, faces):
             hit = first == 6 and roll() >= 4
         else:
             hit = False
-        return hit, hit and first == 6
+        return hit, hit and first == 6, first
+
+    def to_hit():
+        if automatic:  # no roll: a hit, never a natural 6
+            return True, False
+        hit, six, first = one_hit()
+        if not hit and (attack.reroll_hits.value == "failed" or (attack.reroll_hits.value == "ones" and first == 1)):
+            hit, six, _ = one_hit()
+        return hit, six
 
     strength = 3 if attack.toxic else attack.strength
     difference = strength - attack.resilience
@@ -204,7 +213,7 @@ def play(attack, faces):
     def to_wound():
         face = roll()
         wounded = face != 1 and (face == 6 or face >= wound)
-        if not wounded and rerolls_wounds:
+        if not wounded and (rerolls_wounds or (attack.reroll_wounds.value == "ones" and face == 1)):
             face = roll()
             wounded = face != 1 and (face == 6 or face >= wound)
         return wounded, wounded and face == 6 and attack.lethal_strike
@@ -237,8 +246,6 @@ def play(attack, faces):
     hits = rolled = wounds = unsaved = lost = 0
     for _ in range(max(attacks, 0)):
         hit, six = to_hit()
-        if not hit and attack.reroll_hits.value == "failed":
-            hit, six = to_hit()
         if six and attack.poison:
             hits, wounds = hits + 1, wounds + 1
             unsaved_now = not saved(False)
@@ -305,6 +312,19 @@ BRUTE_FORCE = {
         Melee(attacks=2, **BASE, multiple_wounds="d3", health=2, models=2), 6),
     "D3-1 attacks, 2 models of 1": (
         Melee(attacks="d3-1", offensive=4, defensive=4, strength=3, resilience=3, health=1, models=2), 5),
+    # re-rolling only natural 1s (§3.1), to hit and to wound
+    "re-roll 1s to hit, Battle Focus": (Melee(attacks=1, **BASE, reroll_hits="ones", battle_focus=True, armour=1), 6),
+    "re-roll 1s to wound, Lethal Strike": (Melee(attacks=1, **BASE, reroll_wounds="ones", lethal_strike=True,
+                                                 armour=3), 4),
+    "hopeless shot, re-roll 1s": (T9AShoot(shots=1, aim=4, modifier=-3, strength=4, resilience=4,
+                                           reroll_hits="ones", poison=True), 5),
+    "Flaming against Flammable over re-roll 1s": (
+        Melee(attacks=1, **BASE, flaming=True, flammable=True, reroll_wounds="ones", fortitude=4), 4),
+    # automatic hits (§3.10): no to-hit roll
+    "2 automatic hits, Lethal Strike, Aegis": (T9AHits(hits=2, strength=4, resilience=4, lethal_strike=True,
+                                                       armour=3, aegis=5), 6),
+    "D3 automatic hits, Multiple Wounds (2)": (T9AHits(hits="d3", strength=5, resilience=4, multiple_wounds=2,
+                                                       health=2, models=2), 7),
 }
 
 
@@ -558,4 +578,22 @@ def test_the_shooting_modifiers_by_name_add_up_as_the_sum_given_as_a_number():
     with pytest.raises(InputError) as error:
         T9AShoot(**base, hard_target=4)
     assert error.value.name == "hard_target"
+
+
+def test_re_rolling_1s_and_automatic_hits_by_hand():
+    """§3.1: a natural 1 rolled again: 3+ to wound becomes 2/3 + 1/6 × 2/3 = 7/9, and a natural 6
+    1/6 + 1/36 (Lethal Strike). §3.10: 2D6 automatic hits (a Breath Attack, Str 4 AP 1) on R 4 and
+    Armour 2: 7 × 1/2 × 5/6 = 35/12 Health Points lost."""
+    chances = Melee(attacks=1, **BASE, reroll_wounds="ones", lethal_strike=True).chances()
+    assert chances.wound + chances.lethal == F(7, 9) and chances.lethal == F(7, 36)
+    breath = T9AHits(hits="2d6", strength=4, ap=1, resilience=4, armour=2, flaming=True)
+    assert sum(k * p for k, p in enumerate(breath.exact(fractions=True)["health_lost"])) == F(35, 12)
+    assert breath.describe() == "T9A automatic hits: 2d6 hits, S 4 vs R 4, Armour 2 AP 1, flaming"
+    for field in ("battle_focus", "poison"):
+        with pytest.raises(InputError) as error:
+            T9AHits(hits=2, strength=4, resilience=4, **{field: True})
+        assert error.value.name == field
+    with pytest.raises(InputError) as error:
+        T9AHits(hits=2, strength=4, resilience=4, reroll_hits="ones")
+    assert error.value.name == "reroll_hits"
 

@@ -79,6 +79,10 @@ PART = re.compile(r"^(.*?)\s*(?:\((\d+)\))?\s*(?:offensive)?$", re.IGNORECASE)  
 DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)  # zero-width characters in names
 SAVE = re.compile(r"^(aegis|fortitude) \((\d)\+\)$")
+# §3.10, hits with no to-hit roll: X from each model part in base contact, or a Breath Attack's 2D6
+SPECIAL_HITS = re.compile(r"^(impact hits|stomp attacks|grind attacks) \((\d*d?\d+(?:\s*\+\s*\d+)?)\)$", re.IGNORECASE)
+BREATH = re.compile(r"^breath attack \((.+)\)$", re.IGNORECASE)
+NEEDS_TO_HIT = ("battle-focus", "poison", "hatred")  # attributes of a to-hit roll: not on automatic hits
 
 
 def _key(text: str | None) -> str:
@@ -382,7 +386,7 @@ class _Reader:
         attributes = _Attributes()
         for name in equipment.attributes if wielder else ():
             attributes.take(name)
-        extra_ranks, modifier, own_melee, own_ranged = 0, 0, {}, {}
+        extra_ranks, modifier, own_melee, own_ranged, automatic = 0, 0, {}, {}, []
         support = None  # Extra Support (X): supporting attacks up to X, whatever the height
         entry = [rule for rule in self.selection.rules if _key(rule).startswith("extra support")] if wielder else []
         for rule in list(part.rules) + [rule for rule in entry if _key(rule) not in map(_key, part.rules)]:
@@ -392,6 +396,10 @@ class _Reader:
                 support = int(extra.group(1))
                 continue
             if attributes.take(key) or SAVE.match(key):  # a special save protects the model (read with its defence)
+                continue
+            special = SPECIAL_HITS.match(_clean(rule)) or BREATH.match(_clean(rule))
+            if special:  # §3.10: hits with no to-hit roll
+                automatic.append((_clean(rule), special))
                 continue
             if key == "lightning reflexes":
                 modifier = 1
@@ -416,7 +424,36 @@ class _Reader:
                 shot = self._shooting(part, name, row, equipment, attributes, models, named)
                 if shot:
                     results.append(shot)
+        for label, special in automatic:
+            row = self._automatic(part, label, special, attributes, models, named)
+            if row:
+                results.append(row)
         return results
+
+    def _automatic(self, part: _Part, label: str, special, attributes: _Attributes, models: int,
+                   named: bool) -> dict | None:
+        """Automatic hits (§3.10): Impact Hits, Stomp and Grind Attacks (X) from each model part in the
+        front rank, at its Strength and AP; a Breath Attack's 2D6 from every model, at its brackets'."""
+        strength = self._stat(part.profile.get("Str"), 1, part.name, "Str")
+        ap = self._stat(part.profile.get("AP"), 0, part.name, "AP")
+        its = _Attributes([name for name in attributes.names if name not in NEEDS_TO_HIT], attributes.multiple)
+        title = f"{part.name}: {label}" if named else label
+        if special.re is BREATH:
+            brackets = items(special.group(1))
+            values = {key: _int(value) for key, value in (re.match(r"(str|ap)\s*(\d+)", _key(item)).groups()
+                                                          for item in brackets
+                                                          if re.match(r"(str|ap)\s*\d+", _key(item)))}
+            unread = [item for item in brackets if not re.match(r"(str|ap)\s*\d+", _key(item))
+                      and not its.take(_key(item))]
+            if unread:
+                self.note(f"breath attack rules {', '.join(unread)!r} not modelled", title)
+            hits = _times((2, 6, 0), models * part.count)
+            return self._row(title, "automatic", hits, values.get("str", strength), values.get("ap", ap), 1, 0, its)
+        value = self._value(special.group(2), 0, part.name, what=special.group(1))
+        if value is None:
+            return None
+        return self._row(title, "automatic", _times(value, min(models, FRONTAGE) * part.count), strength, ap, 1, 0,
+                         its)
 
     def _melee(self, part: _Part, wielder: bool, equipment: _Weapons, own: dict, attributes: _Attributes,
                extra_ranks: int, modifier: int, models: int, cap: int, named: bool) -> list[dict]:

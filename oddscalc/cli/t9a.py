@@ -5,7 +5,7 @@ Each query's options are its attack's fields (see `options.field_options`)."""
 
 import typer
 
-from ..t9a import Charge, Direction, DisciplineTest, Melee, T9AShoot
+from ..t9a import Charge, Direction, DisciplineTest, Melee, T9AHits, T9AShoot
 from ..t9a.attacks import READINGS
 from .options import query
 
@@ -25,6 +25,13 @@ query(app, "t9a shoot", T9AShoot, notes=READINGS, examples=[
     "oddscalc t9a shoot --shots 10 --aim 4+ --modifier -1 --strength 3 --resilience 3 --armour 1",
     "oddscalc t9a shoot --shots 2d6 --aim 4+ --strength 4 --resilience 4 --flaming --flammable --exact",
     "oddscalc t9a shoot --shots 5 --aim 5+ --modifier -2 --strength 4 --resilience 3 --poison --battle-focus",
+    "oddscalc t9a shoot --shots 10 --aim 4+ --long-range --cover soft --strength 3 --resilience 3",
+])
+
+query(app, "t9a hits", T9AHits, notes=READINGS, examples=[
+    "oddscalc t9a hits --hits 2d6 --strength 4 --ap 1 --flaming --resilience 4 --armour 2 --exact",
+    "oddscalc t9a hits --hits d6+1 --strength 5 --ap 2 --resilience 3 --health 1 --models 10 --exact",
+    "oddscalc t9a hits --hits d3 --strength 6 --resilience 4 --reroll-wounds ones",
 ])
 
 query(app, "t9a charge", Charge, examples=[

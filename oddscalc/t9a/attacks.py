@@ -31,7 +31,6 @@ from ..dice import (
     Check,
     DiceExpression,
     Natural,
-    rerolled,
 )
 from ..errors import choose, require
 from ..style import plural
@@ -129,8 +128,10 @@ class _Sequence(Attack):
     flammable: bool = option("The target is Flammable: Flaming Attacks re-roll failed wounds (no effect without "
                              "--flaming).", False)
     toxic: bool = option("Toxic Attacks: always Strength 3 and AP 10 (leave --strength and --ap out).", False)
-    reroll_hits: Reroll = option("'failed' re-rolls failed to-hit rolls (Hatred); each die once.", Reroll.NONE)
-    reroll_wounds: Reroll = option("'failed' re-rolls failed to-wound rolls; each die once.", Reroll.NONE)
+    reroll_hits: Reroll = option("'failed' re-rolls failed to-hit rolls (Hatred), 'ones' only natural 1s; each die "
+                                 "once.", Reroll.NONE)
+    reroll_wounds: Reroll = option("'failed' re-rolls failed to-wound rolls, 'ones' only natural 1s; each die once.",
+                                   Reroll.NONE)
     multiple_wounds: DiceExpression | str | int | None = option(
         "Multiple Wounds (X): each unsaved wound becomes X wounds (2, d3, d3+1, d6: rolled per wound), capped at "
         "--health, which it needs.", None, metavar="X", text=True)
@@ -199,9 +200,9 @@ class _Sequence(Attack):
         words += [f"{name.capitalize()} {getattr(self, name)}+" for name in ("aegis", "fortitude")
                   if getattr(self, name) is not None]
         words += self.flags("battle_focus", "poison", "lethal_strike", "divine", "flaming", "flammable")
-        words += [f"re-roll failed {kind}" for kind, reroll in (("hits", self.reroll_hits),
-                                                                 ("wounds", self.reroll_wounds))
-                  if reroll is Reroll.FAILED]
+        words += [f"re-roll {'failed' if reroll is Reroll.FAILED else '1s to'} {kind}"
+                  for kind, reroll in (("hits", self.reroll_hits), ("wounds", self.reroll_wounds))
+                  if reroll is not Reroll.NONE]
         words += [f"Multiple Wounds ({self.multiple_wounds})"] if self.multiple_wounds is not None else []
         if self.models is not None:
             words.append(f"{plural(self.models, 'model')} of {self.health_points} HP")
@@ -219,9 +220,10 @@ class _Sequence(Attack):
         return Check(wound_need(strength, self.resilience), Natural.ONE_AND_SIX)  # §3.5
 
     @property
-    def rerolls_wounds(self) -> bool:
-        """Failed wounds are re-rolled: asked for, or Flaming Attacks against a Flammable target (§3.8)."""
-        return self.reroll_wounds is Reroll.FAILED or (self.flaming and self.flammable)
+    def wound_reroll(self) -> Reroll:
+        """Which wounds are re-rolled: as asked, and every failed one with Flaming Attacks against a
+        Flammable target (§3.8)."""
+        return Reroll.FAILED if self.flaming and self.flammable else self.reroll_wounds
 
     def wound_saves(self, lethal: bool) -> WoundSaves:
         """What an ordinary (or a Lethal Strike) wound goes through."""
@@ -243,9 +245,8 @@ class _Sequence(Attack):
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         count = self.count
         attacks = count.sample(rng, trials) if count.count else count.modifier
-        hits = roll_totals(rng, hit_die(self.hit_check, self.reroll_hits is Reroll.FAILED, self.battle_focus,
-                                        self.poison), attacks, trials)
-        wounds = roll_totals(rng, wound_die(self.wound_check, self.rerolls_wounds, self.lethal_strike),
+        hits = self._hits(rng, attacks, trials)
+        wounds = roll_totals(rng, wound_die(self.wound_check, self.wound_reroll, self.lethal_strike),
                              hits["rolled"], trials)
         ordinary = wounds["wounds"] + hits["poisoned"]
         saves = roll_totals(rng, save_die(self.wound_saves(lethal=False)), ordinary, trials)
@@ -261,20 +262,27 @@ class _Sequence(Attack):
         }
         return self._removed(totals)
 
-    # -- the exact twin
+    def _hits(self, rng: np.random.Generator, attacks, trials: int) -> dict[str, np.ndarray]:
+        """The to-hit rolls: hits that roll to wound, and Poison's auto-wounds."""
+        return roll_totals(rng, hit_die(self.hit_check, self.reroll_hits, self.battle_focus, self.poison), attacks,
+                           trials)
 
-    def chances(self) -> Chances:
-        """Return the exact chance of each stage (§3.3–§3.8)."""
+    def _hit_chances(self) -> tuple[Fraction, Fraction]:
+        """(P(hit), P(a hit with a natural 6)) of one attack, after its re-roll."""
         check = self.hit_check
         hit = check.chance()
         # §3.8: a natural 6 always hits when the attack can hit; every hopeless hit began with a 6
         six = hit if check.chains else Fraction(1, 6) if hit else Fraction(0)
-        if self.reroll_hits is Reroll.FAILED:  # §3.1: a failed roll is rolled again, once
-            six, hit = six + (1 - hit) * six, rerolled(hit)
+        return self.reroll_hits.chance(hit, six)  # §3.1: a failed roll (or a 1) is rolled again, once
+
+    # -- the exact twin
+
+    def chances(self) -> Chances:
+        """Return the exact chance of each stage (§3.3–§3.8)."""
+        hit, six = self._hit_chances()
         wound = self.wound_check.chance()
         lethal = Fraction(1, 6) if self.lethal_strike else Fraction(0)  # a natural 6 always wounds (§3.5)
-        if self.rerolls_wounds:
-            lethal, wound = lethal + (1 - wound) * lethal, rerolled(wound)
+        wound, lethal = self.wound_reroll.chance(wound, lethal)  # §3.1: a failed roll (or a 1) rolled again
         return Chances(hit - six, six, wound - lethal, lethal,
                        _unsaved_chance(self.wound_saves(lethal=False)), _unsaved_chance(self.wound_saves(lethal=True)))
 
@@ -447,6 +455,44 @@ class T9AShoot(_Sequence):
     @property
     def hit_check(self) -> Check:
         return Check(self.aim - self.total_modifier, Natural.HOPELESS)  # §3.4: −1 long range, moving, cover ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class T9AHits(_Sequence):
+    """Automatic hits of The 9th Age: Breath Attack (2D6 hits at the Strength, AP and attributes
+    in its brackets), Impact Hits (X), Stomp Attacks (X), Grind Attacks (X) (X hits at the model
+    part's Strength and AP). They skip the to-hit roll; wounds, saves and Multiple Wounds as
+    for every attack (§3.10). With no to-hit roll there is no natural 6 to hit: Battle Focus,
+    Poison Attacks and to-hit re-rolls do not apply.
+    """
+
+    hits: DiceExpression | str | int = option("Hits: a number or dice (2d6 for a Breath Attack, d6+1 for Impact "
+                                              "Hits (D6+1)).", metavar="N", text=True)
+
+    COMMAND = "t9a hits"
+
+    def describe(self) -> str:
+        return f"T9A automatic hits: {plural(self.hits, 'hit')}, {self._defence()}"
+
+    def __post_init__(self) -> None:
+        read_rolls(self)
+        object.__setattr__(self, "hits", _attack_count(self.hits, "hits"))
+        for name in ("battle_focus", "poison"):
+            require(not getattr(self, name), name, None, "needs a natural 6 to hit: automatic hits roll no die")
+        require(Reroll(self.reroll_hits) is Reroll.NONE, "reroll_hits", Reroll(self.reroll_hits).value,
+                "automatic hits roll no die to hit, so none to re-roll")
+        super().__post_init__()
+
+    @property
+    def count(self) -> DiceExpression:
+        return self.hits
+
+    def _hits(self, rng: np.random.Generator, attacks, trials: int) -> dict[str, np.ndarray]:
+        rolled = np.broadcast_to(np.asarray(attacks, dtype=np.int64), (trials,)).copy()
+        return {"rolled": rolled, "poisoned": np.zeros(trials, dtype=np.int64)}
+
+    def _hit_chances(self) -> tuple[Fraction, Fraction]:
+        return Fraction(1), Fraction(0)  # every hit lands; none is a natural 6
 
 
 def _attack_count(value: DiceExpression | str | int, name: str) -> DiceExpression:

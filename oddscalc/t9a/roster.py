@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import Melee, T9AShoot, game_dice
+from .attacks import Melee, T9AHits, T9AShoot, game_dice
 
 MAIN = "health_lost"
 ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",
-              "ignores-parry")
+              "ignores-parry", "reroll-hit-ones", "reroll-wound-ones")
+TO_HIT = ("battle-focus", "poison", "hatred", "reroll-hit-ones")  # attributes that need a to-hit roll
 
 
 def _characteristic(help: str, required: bool = True, default=None) -> Field:
@@ -44,8 +45,10 @@ SCHEMA = Schema(
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
-        "kind": Field("text", "melee or shooting", choices=("melee", "shooting"), default="melee"),
-        "attacks": Field("dice", "attacks (melee) or shots (shooting) of the whole unit", required=True),
+        "kind": Field("text", "melee, shooting or automatic (hits with no to-hit roll: Breath Attack, Impact Hits, "
+                              "Stomp, Grind)", choices=("melee", "shooting", "automatic"), default="melee"),
+        "attacks": Field("dice", "attacks (melee), shots (shooting) or hits (automatic) of the whole unit",
+                         required=True),
         "strength": _characteristic("the attack's Strength (default: the unit's)", required=False),
         "offensive": _characteristic("the melee attack's Offensive Skill (default: the unit's; a mount's own)",
                                      required=False),
@@ -74,6 +77,15 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
             return "aim", f"{weapon.name!r} is a melee attack: aim is for shooting"
         if weapon["kind"] == "shooting" and weapon["offensive"] is not None:
             return "offensive", f"{weapon.name!r} shoots: Offensive Skill is for melee attacks"
+        if weapon["kind"] == "automatic":
+            for field in ("aim", "offensive"):
+                if weapon[field] is not None:
+                    return field, f"{weapon.name!r} hits automatically: it rolls no die to hit"
+            if weapon["modifier"]:
+                return "modifier", f"{weapon.name!r} hits automatically: no to-hit modifier applies"
+            needing = [name for name in TO_HIT if name in weapon["attributes"]]
+            if needing:
+                return "attributes", f"{weapon.name!r} hits automatically: {needing[0]} needs a to-hit roll"
     return None
 
 
@@ -89,9 +101,12 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         models=target["models"], multiple_wounds=weapon["multiple_wounds"],
         battle_focus="battle-focus" in attributes, poison="poison" in attributes,
         lethal_strike="lethal-strike" in attributes, divine="divine" in attributes, flaming="flaming" in attributes,
-        reroll_hits="failed" if "hatred" in attributes else "none",
-        reroll_wounds="failed" if "reroll-wounds" in attributes else "none",
+        reroll_wounds="failed" if "reroll-wounds" in attributes else "ones" if "reroll-wound-ones" in attributes
+        else "none",
     )
+    if weapon["kind"] == "automatic":  # §3.10: no to-hit roll
+        return T9AHits(hits=weapon["attacks"], **common)
+    common["reroll_hits"] = "failed" if "hatred" in attributes else "ones" if "reroll-hit-ones" in attributes else "none"
     if weapon["kind"] == "shooting":  # Hard Target (X): -X to hit
         return T9AShoot(shots=weapon["attacks"], aim=weapon["aim"], modifier=weapon["modifier"] - target["hard_target"],
                         **common)
@@ -121,8 +136,9 @@ def describe_unit(unit: Unit) -> str:
 
 
 def describe_weapon(weapon: Weapon) -> str:
-    how = f"{plural(weapon['attacks'], 'shot')} at {weapon['aim']}+" if weapon["kind"] == "shooting" else \
-        plural(weapon["attacks"], "attack")
+    how = (f"{plural(weapon['attacks'], 'shot')} at {weapon['aim']}+" if weapon["kind"] == "shooting" else
+           f"{plural(weapon['attacks'], 'automatic hit')}" if weapon["kind"] == "automatic" else
+           plural(weapon["attacks"], "attack"))
     parts = [how]
     if weapon["offensive"] is not None:
         parts.append(f"OS {weapon['offensive']}")

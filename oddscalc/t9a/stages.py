@@ -41,10 +41,26 @@ COVER_MODIFIER = {Cover.NONE: 0, Cover.SOFT: -1, Cover.HARD: -2}
 
 
 class Reroll(str, Enum):
-    """Which failed rolls are rolled again (each die at most once, §3.1)."""
+    """Which failed rolls are rolled again (each die at most once, §3.1): every failed roll, or
+    only natural 1s (which always fail)."""
 
     NONE = "none"
     FAILED = "failed"
+    ONES = "ones"
+
+    def again(self, failed: np.ndarray, natural: np.ndarray) -> np.ndarray:
+        """Which dice are rolled again: the failed ones, or the natural 1s."""
+        if self is Reroll.FAILED:
+            return failed
+        if self is Reroll.ONES:
+            return failed & (natural == 1)
+        return np.zeros_like(failed)
+
+    def chance(self, success: Fraction, also: Fraction = Fraction(0)) -> tuple[Fraction, Fraction]:
+        """(P(success), P(`also`)) after the re-roll, `also` a part of the successes (a natural 6):
+        the roll again is as the first."""
+        again = {Reroll.NONE: Fraction(0), Reroll.FAILED: 1 - success, Reroll.ONES: Fraction(1, 6)}[self]
+        return success + again * success, also + again * also
 
 
 class Special(str, Enum):
@@ -150,44 +166,47 @@ class Chances(NamedTuple):
 
 
 @lru_cache(maxsize=128)
-def hit_die(check: Check, reroll: bool, battle_focus: bool, poison: bool) -> Die:
+def hit_die(check: Check, reroll: Reroll, battle_focus: bool, poison: bool) -> Die:
     """Return one attack's to-hit die: hits that roll to wound, and Poison's auto-wounds."""
+    reroll = Reroll(reroll)
+    rolls = 1 if reroll is Reroll.NONE else 2
 
     def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         read = FaceReader(faces)
-        hit = six = None
-        for _ in range(2 if reroll else 1):  # §3.1: a failed roll is rolled once more; the second stands
+        hit = six = first_natural = None
+        for _ in range(rolls):  # §3.1: a failed roll is rolled once more; the second stands
             first = read.take()
             passes = check.passes(first, *(read.take() for _ in range(check.faces - 1)))
             natural_six = passes & (first == 6)  # §3.8: a hopeless shot's first roll is its natural roll
             if hit is None:
-                hit, six = passes, natural_six
+                hit, six, first_natural = passes, natural_six, first
             else:
-                hit, six = hit | passes, np.where(hit, six, natural_six)
+                again = reroll.again(~hit, first_natural)
+                hit, six = np.where(again, passes, hit), np.where(again, natural_six, six)
         poisoned = six & poison  # §3.8 Poison: the hit wounds without a roll
         extra = six & battle_focus  # §3.8 Battle Focus: one more hit, which rolls to wound
         return hit.astype(np.int64) - poisoned + extra, poisoned
 
-    return Die(check_sides(check, int(reroll)), rule, ("rolled", "poisoned"))
+    return Die(check_sides(check, rolls - 1), rule, ("rolled", "poisoned"))
 
 
 @lru_cache(maxsize=128)
-def wound_die(check: Check, reroll: bool, lethal_strike: bool) -> Die:
+def wound_die(check: Check, reroll: Reroll, lethal_strike: bool) -> Die:
     """Return the to-wound die of one hit: an ordinary wound, or a Lethal Strike wound."""
+    reroll = Reroll(reroll)
 
     def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         first = faces[0]
         wounded = check.passes(first)
-        if reroll:  # §3.1: the re-roll's face is the natural roll that stands
-            second = faces[1]
-            natural = np.where(wounded, first, second)
-            wounded = wounded | check.passes(second)
-        else:
-            natural = first
+        natural = first
+        if reroll is not Reroll.NONE:  # §3.1: the re-roll's face is the natural roll that stands
+            again = reroll.again(~wounded, first)
+            natural = np.where(again, faces[1], first)
+            wounded = np.where(again, check.passes(faces[1]), wounded)
         lethal = wounded & (natural == 6) & lethal_strike  # §3.8 Lethal Strike: a natural 6 to wound
         return wounded & ~lethal, lethal
 
-    return Die(check_sides(check, int(reroll)), rule, ("wounds", "lethal"))
+    return Die(check_sides(check, int(reroll is not Reroll.NONE)), rule, ("wounds", "lethal"))
 
 
 @lru_cache(maxsize=128)
