@@ -239,6 +239,9 @@ T9A = {
                                                                   reroll_wounds="ones", lethal_strike=True, armour=3),
     "automatic hits 2d6, Flaming against Flammable": T9AHits(hits="2d6", strength=4, ap=1, resilience=4, armour=2,
                                                              flaming=True, flammable=True, fortitude=5),
+    "melee, forced re-roll of successful wounds, target re-rolls failed armour": Melee(
+        attacks=8, **T9A_BASE, reroll_wounds="successes", armour=3, reroll_armour="failed", aegis=5,
+        reroll_special="ones"),
     "Impact Hits (D6+1) on 10 models": T9AHits(hits="d6+1", strength=5, ap=2, resilience=3, health=1, models=10),
     "shoot 3+, long range, soft cover, Hard Target (1)": T9AShoot(shots=8, aim=3, long_range=True, cover="soft",
                                                                   hard_target=1, strength=4, resilience=4),

@@ -33,6 +33,9 @@ DESCRIBED = [
      "light-vehicle, 3 units, armour 5+ (in cover)"),
     ("t9a", "models = 20\noffensive = 5\ndefensive = 4\nstrength = 3\nresilience = 6\narmour = 2",
      "20 × 1 HP, OS 5 DS 4 S 3 R 6 Armour 2"),
+    ("t9a", 'models = 1\noffensive = 5\ndefensive = 4\nstrength = 3\nresilience = 6\narmour = 2\n'
+            'reroll_armour = "failed"\nreroll_special = "ones"\naegis = "5+"',
+     "1 × 1 HP, OS 5 DS 4 S 3 R 6 Armour 2, aegis 5+, re-roll failed armour saves, re-roll ones special saves"),
     ("t9a", 'models = 4\nhealth = 3\noffensive = 3\ndefensive = 3\nstrength = 5\nresilience = 4\naegis = "5+"\n'
             'fortitude = "4+"\nflammable = true',
      "4 × 3 HP, OS 3 DS 3 S 5 R 4 Armour 0, aegis 5+, fortitude 4+, flammable"),

@@ -201,7 +201,7 @@ def play(attack, faces):
         if automatic:  # no roll: a hit, never a natural 6
             return True, False
         hit, six, first = one_hit()
-        if not hit and (attack.reroll_hits.value == "failed" or (attack.reroll_hits.value == "ones" and first == 1)):
+        if again(attack.reroll_hits.value, hit, first):
             hit, six, _ = one_hit()
         return hit, six
 
@@ -213,19 +213,23 @@ def play(attack, faces):
     def to_wound():
         face = roll()
         wounded = face != 1 and (face == 6 or face >= wound)
-        if not wounded and (rerolls_wounds or (attack.reroll_wounds.value == "ones" and face == 1)):
+        if again("failed" if rerolls_wounds else attack.reroll_wounds.value, wounded, face):
             face = roll()
             wounded = face != 1 and (face == 6 or face >= wound)
         return wounded, wounded and face == 6 and attack.lethal_strike
 
-    def passes(need):
+    def passes(need, policy="none"):
         face = roll()
-        return face != 1 and face >= need
+        success = face != 1 and face >= need
+        if again(policy, success, face):
+            face = roll()
+            success = face != 1 and face >= need
+        return success
 
     def saved(lethal):
         ap = 10 if lethal or attack.toxic else attack.ap
         left = attack.armour - ap
-        if left > 0 and passes(max(7 - left, 2)):
+        if left > 0 and passes(max(7 - left, 2), attack.reroll_armour.value):
             return True
         offered = []
         if attack.aegis is not None:
@@ -237,8 +241,10 @@ def play(attack, faces):
             return False
         kind = max(offered, key=lambda pair: pair[0])[1]
         if kind == "fortitude":
-            return passes(attack.fortitude)
-        return passes(attack.aegis) and (not attack.divine or passes(attack.aegis))
+            return passes(attack.fortitude, attack.reroll_special.value)
+        if attack.divine:
+            return passes(attack.aegis) and passes(attack.aegis)
+        return passes(attack.aegis, attack.reroll_special.value)
 
     health = attack.health or 1
     count = attack.count
@@ -267,6 +273,11 @@ def play(attack, faces):
     if attack.models is None:
         return lost, hits, wounds, unsaved
     return min(lost, attack.models * health), hits, wounds, unsaved, min(lost // health, attack.models)
+
+
+def again(policy: str, success: bool, face: int) -> bool:
+    """Whether a die is rolled again: §3.1, as the rule in force says (each die once)."""
+    return {"failed": not success, "ones": not success and face == 1, "successes": success}.get(policy, False)
 
 
 def multiple_wounds(attack, d3_or_d6, health):
@@ -320,6 +331,13 @@ BRUTE_FORCE = {
                                            reroll_hits="ones", poison=True), 5),
     "Flaming against Flammable over re-roll 1s": (
         Melee(attacks=1, **BASE, flaming=True, flammable=True, reroll_wounds="ones", fortitude=4), 4),
+    # forced re-rolls of successes, and the target's re-rolls of its saves (§3.1)
+    "re-roll successful hits and wounds": (Melee(attacks=1, **BASE, reroll_hits="successes",
+                                                 reroll_wounds="successes", lethal_strike=True), 5),
+    "target re-rolls failed armour and Fortitude saves": (
+        Melee(attacks=1, **BASE, armour=3, fortitude=5, reroll_armour="failed", reroll_special="failed"), 6),
+    "target re-rolls 1s on armour, successful Aegis": (
+        Melee(attacks=1, **BASE, armour=2, aegis=4, reroll_armour="ones", reroll_special="successes"), 6),
     # automatic hits (§3.10): no to-hit roll
     "2 automatic hits, Lethal Strike, Aegis": (T9AHits(hits=2, strength=4, resilience=4, lethal_strike=True,
                                                        armour=3, aegis=5), 6),
@@ -596,4 +614,18 @@ def test_re_rolling_1s_and_automatic_hits_by_hand():
     with pytest.raises(InputError) as error:
         T9AHits(hits=2, strength=4, resilience=4, reroll_hits="ones")
     assert error.value.name == "reroll_hits"
+
+
+def test_forced_and_defensive_re_rolls_by_hand():
+    """§3.1: successes rolled again: 4+ to hit stands at 1/2 × 1/2; a target re-rolling failed 4+ armour
+    saves keeps 1 − (1/2)² = 3/4; Divine and a re-rolled special save together are refused."""
+    forced = Melee(attacks=1, offensive=4, defensive=4, strength=4, resilience=4, reroll_hits="successes").chances()
+    assert forced.plain_hit + forced.six_hit == F(1, 4) and forced.six_hit == F(1, 2) * F(1, 6)
+    guarded = Melee(attacks=1, offensive=4, defensive=4, strength=4, resilience=4, armour=3, reroll_armour="failed")
+    assert guarded.chances().unsaved == F(1, 4)
+    with pytest.raises(InputError) as error:
+        Melee(attacks=1, offensive=4, defensive=4, strength=4, resilience=4, aegis=4, divine=True,
+              reroll_special="failed")
+    assert error.value.name == "reroll_special"
+    assert "re-roll failed armour saves" in guarded.describe()
 

@@ -128,10 +128,14 @@ class _Sequence(Attack):
     flammable: bool = option("The target is Flammable: Flaming Attacks re-roll failed wounds (no effect without "
                              "--flaming).", False)
     toxic: bool = option("Toxic Attacks: always Strength 3 and AP 10 (leave --strength and --ap out).", False)
-    reroll_hits: Reroll = option("'failed' re-rolls failed to-hit rolls (Hatred), 'ones' only natural 1s; each die "
-                                 "once.", Reroll.NONE)
-    reroll_wounds: Reroll = option("'failed' re-rolls failed to-wound rolls, 'ones' only natural 1s; each die once.",
-                                   Reroll.NONE)
+    reroll_hits: Reroll = option("'failed' re-rolls failed to-hit rolls (Hatred), 'ones' only natural 1s, "
+                                 "'successes' every successful one (a forced re-roll); each die once.", Reroll.NONE)
+    reroll_wounds: Reroll = option("'failed' re-rolls failed to-wound rolls, 'ones' only natural 1s, 'successes' "
+                                   "every successful one (a forced re-roll); each die once.", Reroll.NONE)
+    reroll_armour: Reroll = option("The target re-rolls its failed armour saves ('failed'), only 1s ('ones'), or must "
+                                   "re-roll its successful ones ('successes'); each die once.", Reroll.NONE)
+    reroll_special: Reroll = option("The same for the target's special save (Aegis or Fortitude); not with "
+                                    "--divine, whose own re-roll it would be.", Reroll.NONE)
     multiple_wounds: DiceExpression | str | int | None = option(
         "Multiple Wounds (X): each unsaved wound becomes X wounds (2, d3, d3+1, d6: rolled per wound), capped at "
         "--health, which it needs.", None, metavar="X", text=True)
@@ -158,8 +162,11 @@ class _Sequence(Attack):
         for name in ("aegis", "fortitude"):
             value = getattr(self, name)
             require(value is None or 2 <= value <= 6, name, value, "expected a special save from 2+ to 6+")
-        for name in ("reroll_hits", "reroll_wounds"):
+        for name in ("reroll_hits", "reroll_wounds", "reroll_armour", "reroll_special"):
             choose(self, name, Reroll)
+        require(not (self.divine and self.reroll_special is not Reroll.NONE), "reroll_special",
+                self.reroll_special.value, "not with --divine: a die is re-rolled once, and Divine re-rolls an Aegis "
+                                           "save already")
         require(self.health is None or 1 <= self.health <= MAX_HEALTH, "health", self.health,
                 f"expected each model's Health Points, 1 to {MAX_HEALTH}")
         require(self.models is None or 1 <= self.models <= MAX_MODELS, "models", self.models,
@@ -200,9 +207,9 @@ class _Sequence(Attack):
         words += [f"{name.capitalize()} {getattr(self, name)}+" for name in ("aegis", "fortitude")
                   if getattr(self, name) is not None]
         words += self.flags("battle_focus", "poison", "lethal_strike", "divine", "flaming", "flammable")
-        words += [f"re-roll {'failed' if reroll is Reroll.FAILED else '1s to'} {kind}"
-                  for kind, reroll in (("hits", self.reroll_hits), ("wounds", self.reroll_wounds))
-                  if reroll is not Reroll.NONE]
+        words += [reroll.words(roll) for roll, reroll in (
+            ("to hit", self.reroll_hits), ("to wound", self.reroll_wounds), ("armour saves", self.reroll_armour),
+            ("special saves", self.reroll_special)) if reroll is not Reroll.NONE]
         words += [f"Multiple Wounds ({self.multiple_wounds})"] if self.multiple_wounds is not None else []
         if self.models is not None:
             words.append(f"{plural(self.models, 'model')} of {self.health_points} HP")
@@ -232,7 +239,8 @@ class _Sequence(Attack):
         armour = Check(need, Natural.SAVE) if need is not None else None
         fortitude_allowed = not (lethal or self.flaming)  # §3.7
         special = special_save(self.aegis, self.fortitude, self.divine, fortitude_allowed)
-        return WoundSaves(armour, special, self.divine, self.multiple_wounds, self.health_points)
+        return WoundSaves(armour, special, self.divine, self.multiple_wounds, self.health_points, self.reroll_armour,
+                          self.reroll_special)
 
     def _removed(self, totals: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Cap the Health Points lost at the unit's and count the models removed."""
@@ -353,12 +361,14 @@ class _Sequence(Attack):
 
 def _unsaved_chance(saves: WoundSaves) -> Fraction:
     """Return the chance that a wound gets past its armour and special saves (§3.6, §3.7)."""
-    armour = saves.armour.chance() if saves.armour is not None else Fraction(0)
+    armour = saves.armour_reroll.chance(saves.armour.chance())[0] if saves.armour is not None else Fraction(0)
     special = Fraction(0)
     if saves.special is not None:
         special = saves.special.check.chance()
         if saves.divine and saves.special.save is Special.AEGIS:
             special *= saves.special.check.chance()  # §3.7 Divine: the save must succeed twice
+        else:
+            special = saves.special_reroll.chance(special)[0]
     return (1 - armour) * (1 - special)
 
 

@@ -17,6 +17,7 @@ MAIN = "health_lost"
 ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",
               "ignores-parry", "reroll-hit-ones", "reroll-wound-ones")
 TO_HIT = ("battle-focus", "poison", "hatred", "reroll-hit-ones")  # attributes that need a to-hit roll
+REROLLS = ("none", "failed", "ones", "successes")
 
 
 def _characteristic(help: str, required: bool = True, default=None) -> Field:
@@ -42,6 +43,10 @@ SCHEMA = Schema(
         "distracting": Field("bool", "Distracting: melee attacks against it -1 to hit (not with another negative "
                                      "to-hit modifier)", default=False),
         "hard_target": Field("int", "Hard Target (X): shooting at it -X to hit", low=0, high=3, default=0),
+        "reroll_armour": Field("text", "the unit re-rolls its failed armour saves (failed), only 1s (ones), or must "
+                                       "re-roll its successful ones (successes)", choices=REROLLS, default="none"),
+        "reroll_special": Field("text", "the same for its special save (Aegis or Fortitude)", choices=REROLLS,
+                                default="none"),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
@@ -98,6 +103,7 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         ap=0 if toxic else weapon["ap"], toxic=toxic,
         resilience=target["resilience"], armour=target["armour"], aegis=target["aegis"],
         fortitude=target["fortitude"], flammable=target["flammable"], health=target["health"],
+        reroll_armour=target["reroll_armour"], reroll_special=target["reroll_special"],
         models=target["models"], multiple_wounds=weapon["multiple_wounds"],
         battle_focus="battle-focus" in attributes, poison="poison" in attributes,
         lethal_strike="lethal-strike" in attributes, divine="divine" in attributes, flaming="flaming" in attributes,
@@ -130,6 +136,9 @@ def describe_unit(unit: Unit) -> str:
     saves = [f"{name} {unit[name]}+" for name in ("aegis", "fortitude") if unit[name] is not None]
     saves += [name for name in ("flammable", "parry", "distracting") if unit[name]]
     saves += [f"hard target ({unit['hard_target']})"] if unit["hard_target"] else []
+    saves += [f"re-roll {unit[field]} {what} saves" for field, what in (("reroll_armour", "armour"),
+                                                                       ("reroll_special", "special"))
+              if unit[field] != "none"]
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
             + "".join(f", {save}" for save in saves))

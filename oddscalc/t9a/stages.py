@@ -41,26 +41,37 @@ COVER_MODIFIER = {Cover.NONE: 0, Cover.SOFT: -1, Cover.HARD: -2}
 
 
 class Reroll(str, Enum):
-    """Which failed rolls are rolled again (each die at most once, §3.1): every failed roll, or
-    only natural 1s (which always fail)."""
+    """Which rolls are rolled again (each die at most once, §3.1; the second result stands):
+    every failed roll, only natural 1s (which always fail), or every successful roll (a re-roll
+    a rule forces on the roller)."""
 
     NONE = "none"
     FAILED = "failed"
     ONES = "ones"
+    SUCCESSES = "successes"
 
     def again(self, failed: np.ndarray, natural: np.ndarray) -> np.ndarray:
-        """Which dice are rolled again: the failed ones, or the natural 1s."""
+        """Which dice are rolled again, from which failed and what each die showed."""
         if self is Reroll.FAILED:
             return failed
         if self is Reroll.ONES:
             return failed & (natural == 1)
+        if self is Reroll.SUCCESSES:
+            return ~failed
         return np.zeros_like(failed)
 
     def chance(self, success: Fraction, also: Fraction = Fraction(0)) -> tuple[Fraction, Fraction]:
         """(P(success), P(`also`)) after the re-roll, `also` a part of the successes (a natural 6):
-        the roll again is as the first."""
+        a die rolled again succeeds as a first roll does."""
+        if self is Reroll.SUCCESSES:  # only a success is rolled again, and the second roll stands
+            return success * success, success * also
         again = {Reroll.NONE: Fraction(0), Reroll.FAILED: 1 - success, Reroll.ONES: Fraction(1, 6)}[self]
         return success + again * success, also + again * also
+
+    def words(self, roll: str) -> str:
+        """`re-roll failed armour saves`, `re-roll 1s to wound` ...: the policy in a description."""
+        return {Reroll.FAILED: f"re-roll failed {roll}", Reroll.ONES: f"re-roll 1s ({roll})",
+                Reroll.SUCCESSES: f"re-roll successful {roll}"}.get(self, "")
 
 
 class Special(str, Enum):
@@ -142,13 +153,16 @@ def special_save(aegis: int | None, fortitude: int | None, divine: bool, fortitu
 
 
 class WoundSaves(NamedTuple):
-    """Everything one wound goes through after it is caused (§3.6, §3.7, §3.8)."""
+    """Everything one wound goes through after it is caused (§3.6, §3.7, §3.8), and the target's
+    re-rolls of its saves."""
 
     armour: Check | None
     special: SpecialSave | None
     divine: bool
     multiple_wounds: DiceExpression | None
     health: int
+    armour_reroll: Reroll = Reroll.NONE
+    special_reroll: Reroll = Reroll.NONE
 
 
 class Chances(NamedTuple):
@@ -209,13 +223,25 @@ def wound_die(check: Check, reroll: Reroll, lethal_strike: bool) -> Die:
     return Die(check_sides(check, int(reroll is not Reroll.NONE)), rule, ("wounds", "lethal"))
 
 
+def rerolled_check(read: FaceReader, check: Check, reroll: Reroll) -> np.ndarray:
+    """A one-die check (a save), rolled again as `reroll` says; the second result stands."""
+    first = read.take()
+    passes = check.passes(first)
+    if reroll is Reroll.NONE:
+        return passes
+    second = read.take()
+    return np.where(reroll.again(~passes, first), check.passes(second), passes)
+
+
 @lru_cache(maxsize=128)
 def save_die(saves: WoundSaves) -> Die:
     """Return the die of one wound: armour, special save, then the Health Points it takes."""
     multiple = saves.multiple_wounds
-    sides = check_sides(saves.armour) if saves.armour is not None else ()
+    armour_rolls = 1 + (saves.armour_reroll is not Reroll.NONE)
+    special_rolls = 1 + (saves.special_reroll is not Reroll.NONE)
+    sides = check_sides(saves.armour) * armour_rolls if saves.armour is not None else ()
     if saves.special is not None:
-        rolls = 2 if saves.divine and saves.special.save is Special.AEGIS else 1
+        rolls = 2 if saves.divine and saves.special.save is Special.AEGIS else special_rolls
         sides += check_sides(saves.special.check) * rolls
     wound_dice = expression_die(multiple.sides) if multiple is not None and multiple.count else None
     if wound_dice is not None:
@@ -226,11 +252,13 @@ def save_die(saves: WoundSaves) -> Die:
         shape = np.broadcast_shapes(*(np.shape(face) for face in faces))
         saved = np.zeros(shape, dtype=bool)
         if saves.armour is not None:
-            saved |= read.check(saves.armour)  # §3.6
+            saved |= rerolled_check(read, saves.armour, saves.armour_reroll)  # §3.6
         if saves.special is not None:  # §3.7: only after a failed armour save (its die is ignored otherwise)
-            kept = read.check(saves.special.check)
             if saves.divine and saves.special.save is Special.AEGIS:
+                kept = read.check(saves.special.check)
                 kept &= read.check(saves.special.check)  # §3.7 Divine: a successful Aegis save is re-rolled
+            else:
+                kept = rerolled_check(read, saves.special.check, saves.special_reroll)
             saved |= kept
         if multiple is None:
             taken = 1
