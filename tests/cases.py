@@ -242,6 +242,7 @@ T9A = {
     "melee, forced re-roll of successful wounds, target re-rolls failed armour": Melee(
         attacks=8, **T9A_BASE, reroll_wounds="successes", armour=3, reroll_armour="failed", aegis=5,
         reroll_special="ones"),
+    "melee that wounds automatically": Melee(attacks="2d6", **T9A_BASE, auto_wound=True, armour=2, aegis=5),
     "Impact Hits (D6+1) on 10 models": T9AHits(hits="d6+1", strength=5, ap=2, resilience=3, health=1, models=10),
     "shoot 3+, long range, soft cover, Hard Target (1)": T9AShoot(shots=8, aim=3, long_range=True, cover="soft",
                                                                   hard_target=1, strength=4, resilience=4),

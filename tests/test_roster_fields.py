@@ -268,6 +268,8 @@ CASES = [
      T9A_T + '\narmour = 3\nreroll_armour = "failed"', "mean", F(1, 2) * F(1, 2) * F(1, 4)),
     ("t9a the target re-rolls 1s on its special save", "t9a", {"reroll_special"}, T9A_A, "attacks = 1",
      T9A_T + '\naegis = "4+"\nreroll_special = "ones"', "mean", F(1, 2) * F(1, 2) * (1 - F(1, 2) * F(7, 6))),
+    ("t9a wounds automatically", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["auto-wound"]', T9A_T,
+     "mean", F(1, 2)),
     ("t9a Paired Weapons ignore Parry", "t9a", {"parry", "attributes"}, T9A_A.replace("offensive = 4", "offensive = 5"),
      'attacks = 1\nattributes = ["ignores-parry"]', T9A_T + "\nparry = true", "mean", F(2, 3) * F(1, 2)),
     ("t9a no Parry", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"), "attacks = 1", T9A_T, "mean",

@@ -211,6 +211,8 @@ def play(attack, faces):
     rerolls_wounds = attack.reroll_wounds.value == "failed" or (attack.flaming and attack.flammable)
 
     def to_wound():
+        if attack.auto_wound:  # no roll: a wound, never a natural 6
+            return True, False
         face = roll()
         wounded = face != 1 and (face == 6 or face >= wound)
         if again("failed" if rerolls_wounds else attack.reroll_wounds.value, wounded, face):
@@ -338,6 +340,7 @@ BRUTE_FORCE = {
         Melee(attacks=1, **BASE, armour=3, fortitude=5, reroll_armour="failed", reroll_special="failed"), 6),
     "target re-rolls 1s on armour, successful Aegis": (
         Melee(attacks=1, **BASE, armour=2, aegis=4, reroll_armour="ones", reroll_special="successes"), 6),
+    "wounds automatically, Poison": (Melee(attacks=2, **BASE, auto_wound=True, poison=True, armour=2), 4),
     # automatic hits (§3.10): no to-hit roll
     "2 automatic hits, Lethal Strike, Aegis": (T9AHits(hits=2, strength=4, resilience=4, lethal_strike=True,
                                                        armour=3, aegis=5), 6),

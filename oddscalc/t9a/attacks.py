@@ -124,6 +124,8 @@ class _Sequence(Attack):
     lethal_strike: bool = option("Lethal Strike: a natural 6 to wound has AP 10 (no armour save) and ignores "
                                  "Fortitude. Poison's wounds rolled no wound, so are never lethal.", False)
     divine: bool = option("Divine Attacks: a successful Aegis save is re-rolled.", False)
+    auto_wound: bool = option("Every hit wounds without a roll (\"wound automatically\"): no Lethal Strike, no "
+                              "to-wound re-roll.", False)
     flaming: bool = option("Flaming Attacks: no Fortitude save.", False)
     flammable: bool = option("The target is Flammable: Flaming Attacks re-roll failed wounds (no effect without "
                              "--flaming).", False)
@@ -164,6 +166,11 @@ class _Sequence(Attack):
             require(value is None or 2 <= value <= 6, name, value, "expected a special save from 2+ to 6+")
         for name in ("reroll_hits", "reroll_wounds", "reroll_armour", "reroll_special"):
             choose(self, name, Reroll)
+        if self.auto_wound:
+            for name in ("lethal_strike", "flammable"):
+                require(not getattr(self, name), name, None, "needs a to-wound roll: --auto-wound rolls none")
+            require(self.reroll_wounds is Reroll.NONE, "reroll_wounds", self.reroll_wounds.value,
+                    "needs a to-wound roll: --auto-wound rolls none")
         require(not (self.divine and self.reroll_special is not Reroll.NONE), "reroll_special",
                 self.reroll_special.value, "not with --divine: a die is re-rolled once, and Divine re-rolls an Aegis "
                                            "save already")
@@ -206,7 +213,7 @@ class _Sequence(Attack):
         words = [f"{strength} vs R {self.resilience}", f"Armour {self.armour}" + (f" AP {self.ap}" if self.ap else "")]
         words += [f"{name.capitalize()} {getattr(self, name)}+" for name in ("aegis", "fortitude")
                   if getattr(self, name) is not None]
-        words += self.flags("battle_focus", "poison", "lethal_strike", "divine", "flaming", "flammable")
+        words += self.flags("battle_focus", "poison", "lethal_strike", "divine", "flaming", "flammable", "auto_wound")
         words += [reroll.words(roll) for roll, reroll in (
             ("to hit", self.reroll_hits), ("to wound", self.reroll_wounds), ("armour saves", self.reroll_armour),
             ("special saves", self.reroll_special)) if reroll is not Reroll.NONE]
@@ -254,8 +261,11 @@ class _Sequence(Attack):
         count = self.count
         attacks = count.sample(rng, trials) if count.count else count.modifier
         hits = self._hits(rng, attacks, trials)
-        wounds = roll_totals(rng, wound_die(self.wound_check, self.wound_reroll, self.lethal_strike),
-                             hits["rolled"], trials)
+        if self.auto_wound:  # every hit wounds, with no roll (so no natural 6)
+            wounds = {"wounds": hits["rolled"], "lethal": np.zeros(trials, dtype=np.int64)}
+        else:
+            wounds = roll_totals(rng, wound_die(self.wound_check, self.wound_reroll, self.lethal_strike),
+                                 hits["rolled"], trials)
         ordinary = wounds["wounds"] + hits["poisoned"]
         saves = roll_totals(rng, save_die(self.wound_saves(lethal=False)), ordinary, trials)
         unsaved, lost = saves["unsaved"], saves["health_lost"]
@@ -291,6 +301,8 @@ class _Sequence(Attack):
         wound = self.wound_check.chance()
         lethal = Fraction(1, 6) if self.lethal_strike else Fraction(0)  # a natural 6 always wounds (§3.5)
         wound, lethal = self.wound_reroll.chance(wound, lethal)  # §3.1: a failed roll (or a 1) rolled again
+        if self.auto_wound:
+            wound, lethal = Fraction(1), Fraction(0)
         return Chances(hit - six, six, wound - lethal, lethal,
                        _unsaved_chance(self.wound_saves(lethal=False)), _unsaved_chance(self.wound_saves(lethal=True)))
 

@@ -15,7 +15,7 @@ from .attacks import Melee, T9AHits, T9AShoot, game_dice
 
 MAIN = "health_lost"
 ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",
-              "ignores-parry", "reroll-hit-ones", "reroll-wound-ones")
+              "ignores-parry", "reroll-hit-ones", "reroll-wound-ones", "auto-wound")
 TO_HIT = ("battle-focus", "poison", "hatred", "reroll-hit-ones")  # attributes that need a to-hit roll
 REROLLS = ("none", "failed", "ones", "successes")
 
@@ -107,6 +107,7 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         models=target["models"], multiple_wounds=weapon["multiple_wounds"],
         battle_focus="battle-focus" in attributes, poison="poison" in attributes,
         lethal_strike="lethal-strike" in attributes, divine="divine" in attributes, flaming="flaming" in attributes,
+        auto_wound="auto-wound" in attributes,
         reroll_wounds="failed" if "reroll-wounds" in attributes else "ones" if "reroll-wound-ones" in attributes
         else "none",
     )
