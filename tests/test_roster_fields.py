@@ -270,6 +270,8 @@ CASES = [
      T9A_T + '\naegis = "4+"\nreroll_special = "ones"', "mean", F(1, 2) * F(1, 2) * (1 - F(1, 2) * F(7, 6))),
     ("t9a wounds automatically", "t9a", {"attributes"}, T9A_A, 'attacks = 1\nattributes = ["auto-wound"]', T9A_T,
      "mean", F(1, 2)),
+    ("t9a wounds automatically, a Flammable target", "t9a", {"attributes", "flammable"}, T9A_A,
+     'attacks = 1\nattributes = ["auto-wound", "flaming"]', T9A_T + "\nflammable = true", "mean", F(1, 2)),
     ("t9a Paired Weapons ignore Parry", "t9a", {"parry", "attributes"}, T9A_A.replace("offensive = 4", "offensive = 5"),
      'attacks = 1\nattributes = ["ignores-parry"]', T9A_T + "\nparry = true", "mean", F(2, 3) * F(1, 2)),
     ("t9a no Parry", "t9a", {"parry"}, T9A_A.replace("offensive = 4", "offensive = 5"), "attacks = 1", T9A_T, "mean",
@@ -306,6 +308,7 @@ REFUSED = [
     ("t9a", T9A_A, 'attacks = 1\nap = 2\nattributes = ["toxic"]', T9A_T, "ap"),
     ("t9a", T9A_A, 'attacks = 1\naim = "4+"', T9A_T, "aim"),
     ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\naim = "4+"', T9A_T, "aim"),
+    ("t9a", T9A_A, 'attacks = 2\nattributes = ["auto-wound", "lethal-strike"]', T9A_T, "attributes"),
     ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\nmodifier = -1', T9A_T, "modifier"),
     ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\nattributes = ["poison"]', T9A_T, "attributes"),
 ]

@@ -82,6 +82,10 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
             return "aim", f"{weapon.name!r} is a melee attack: aim is for shooting"
         if weapon["kind"] == "shooting" and weapon["offensive"] is not None:
             return "offensive", f"{weapon.name!r} shoots: Offensive Skill is for melee attacks"
+        both = {"auto-wound"} & set(weapon["attributes"]) and {"lethal-strike", "reroll-wounds",
+                                                                 "reroll-wound-ones"} & set(weapon["attributes"])
+        if both:
+            return "attributes", f"{weapon.name!r} wounds automatically: {sorted(both)[0]} needs a to-wound roll"
         if weapon["kind"] == "automatic":
             for field in ("aim", "offensive"):
                 if weapon[field] is not None:
@@ -102,7 +106,8 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         strength=None if toxic else (weapon["strength"] or attacker["strength"]),
         ap=0 if toxic else weapon["ap"], toxic=toxic,
         resilience=target["resilience"], armour=target["armour"], aegis=target["aegis"],
-        fortitude=target["fortitude"], flammable=target["flammable"], health=target["health"],
+        fortitude=target["fortitude"], health=target["health"],
+        flammable=target["flammable"] and "auto-wound" not in attributes,  # it rolls no wound to re-roll
         reroll_armour=target["reroll_armour"], reroll_special=target["reroll_special"],
         models=target["models"], multiple_wounds=weapon["multiple_wounds"],
         battle_focus="battle-focus" in attributes, poison="poison" in attributes,
