@@ -91,7 +91,10 @@ def event(dist: Distribution, name: str, ax: Axes | None = None, title: str | No
     ax.set_yticks([0], [f"P({name})"])
     ax.set_xlabel("probability, %")
     shown = percent(p, dist.stderr(p) or None)
-    ax.annotate(shown, (min(100 * p + error, 80), 0), textcoords="offset points", xytext=(6, 0), va="center")
+    if 100 * p + error > 70:  # no room right of the bar and its interval: inside the bar, from its start, in white
+        ax.annotate(shown, (0, 0), textcoords="offset points", xytext=(6, 0), va="center", color="white")
+    else:  # right of the bar's end and of its error bar's cap
+        ax.annotate(shown, (100 * p + error, 0), textcoords="offset points", xytext=(8, 0), va="center")
     interval = f" (95 % interval {percent(max(p - error / 100, 0))} to {percent(min(p + error / 100, 1))})" \
         if error else ""
     _title(ax, title, f"P({name}) = {shown}{interval}")
@@ -224,12 +227,22 @@ def _is_number(text: str) -> bool:
         return False
 
 
+CAPTION_POINTS = 7  # the footer's font size
+CHARACTERS_PER_INCH = 16  # of that font, with room to spare (wrapped by us, so its height is known)
+
+
 def caption(figure: Figure, text: str) -> None:
-    """Put a small footer under the figure (the command, seed, method and version)."""
-    figure.text(0.01, 0.005, text, fontsize=7, color="#555555", ha="left", va="bottom", wrap=True)
+    """Put a small footer under the figure (the command, seed, method and version), wrapped to the
+    figure's width, and keep the plot above it whatever its length."""
+    import textwrap
+
+    width, height = figure.get_size_inches()
+    lines = textwrap.wrap(text, max(int(width * CHARACTERS_PER_INCH), 20), break_on_hyphens=False) or [""]
+    figure.text(0.01, 0.005, "\n".join(lines), fontsize=CAPTION_POINTS, color="#555555", ha="left", va="bottom")
+    room = (len(lines) * CAPTION_POINTS * 1.3 + 6) / 72 / height  # the footer's height, as a share of the figure
     engine = figure.get_layout_engine()
     if engine is not None:
-        engine.set(rect=(0, 0.06, 1, 0.94))
+        engine.set(rect=(0, room, 1, 1 - room))
 
 
 def dpi_for(figure: Figure) -> float:

@@ -131,6 +131,30 @@ def test_the_caption_is_the_footer():
     assert "oddscalc t9a direction --exact  ·  exact" in [text.get_text() for text in ax.figure.texts]
 
 
+@pytest.mark.parametrize("p", [0.023, 0.5, 0.97])
+@pytest.mark.parametrize("length", [40, 300])
+def test_nothing_a_yes_no_plot_writes_overlaps(p, length):
+    """Title, value, ticks, axis label, error bar and a caption of any length: no two boxes meet."""
+    command = ("oddscalc epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --crossfire " * 5)[:length]
+    sampled = Distribution.from_counts(np.array([round(10**6 * (1 - p)), round(10**6 * p)]))
+    ax = plots.event(sampled, "broken", title="Epic shooting: 12 shots at 4+ on 6 units, armour 4+, crossfire")
+    plots.caption(ax.figure, command)
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    texts = [text for text in figure.findobj(matplotlib.text.Text) if text.get_text() and text.get_visible()]
+    assert any(text.get_text().startswith(command[:30]) for text in texts)
+    boxes = [(text.get_text()[:25], text.get_window_extent(renderer)) for text in texts]
+    (container,) = [c for c in ax.containers if getattr(c, "errorbar", None) is not None]
+    boxes += [("error bar", line.get_window_extent(renderer)) for line in container.errorbar.lines[1]]
+    crossing = [(a, b) for i, (a, one) in enumerate(boxes) for b, other in boxes[i + 1:]
+                if one.overlaps(other) and not a == b == "error bar"]  # a narrow interval's two caps may meet
+    assert crossing == []
+    (value,) = [text for text in ax.texts]
+    assert value.get_color() == ("white" if 100 * p > 50 else "black")  # white on the bar, black off it
+    plt.close(figure)
+
+
 def test_save_writes_atomically_and_leaves_nothing_on_failure(tmp_path):
     ax = plots.distribution(two_d6(), "sum")
     path = plots.save(ax.figure, tmp_path / "plot.png")
