@@ -190,6 +190,18 @@ class Grid:
         rows = grid_rows(self.game, self.pairs, self.results, at_least, all_outcomes)
         return rank(rows, sort or self.default_sort())
 
+    def same_streams(self) -> list[list[str]]:
+        """Matchups that are the very same attack: sampled, they share one random stream (a cell's
+        stream comes from its attack), so they show the very same figures. Groups of labels."""
+        if self.method == "exact":
+            return []
+        groups: dict[Any, list[str]] = {}
+        for pair, result in zip(self.pairs, self.results):
+            if result is not None:
+                groups.setdefault(pair.attack.key(), []).append(
+                    f"{pair.attacker.name}: {pair.weapon.name} → {pair.target.name}")
+        return [labels for labels in groups.values() if len(labels) > 1]
+
     def cannot_hurt(self) -> list[dict[str, str]]:
         """The matchups left out of the ranking: weapons that cannot hurt the target."""
         return [{"attacker": p.attacker.name, "weapon": p.weapon.name, "target": p.target.name}

@@ -182,14 +182,15 @@ def sweep_plot(found, statistic, ax: Axes | None = None, title: str | None = Non
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         subtitle = f"{label} by {names[0]}"
         if found.goal is not None:
-            ax.axhline(scale * found.goal.target, color="#C44E52", linestyle="--", label=f"goal {found.goal}")
+            wanted = found.goal.words(found.results[0])  # P(broken) ≥ 50%, as the axis reads it
+            ax.axhline(scale * found.goal.target, color="#C44E52", linestyle="--", label=f"goal {wanted}")
             if found.reached is not None:
                 x, y = positions[found.reached], ys[found.reached]
                 ax.plot([x], [y], marker="o", markersize=12, markerfacecolor="none", color="#C44E52",
                         label=f"{found.seek} {names[0]}: {xs[found.reached]}")
-                subtitle += f"; goal {found.goal}: {names[0]} = {xs[found.reached]}"
+                subtitle += f"; goal {wanted}: {names[0]} = {xs[found.reached]}"
             else:
-                subtitle += f"; goal {found.goal} not reached"
+                subtitle += f"; goal {wanted} not reached"
             ax.legend(frameon=False, fontsize=8)
         _title(ax, title, subtitle)
         return ax
@@ -213,7 +214,8 @@ def grid_heatmap(found, statistic=None, ax: Axes | None = None) -> Axes:
     probability = is_probability(statistic) if isinstance(statistic, str) else \
         (statistic is not None and statistic.is_probability(first))
     ax = heatmap(values, row_labels, column_labels, label, ax=ax, probability=probability)
-    _title(ax, f"{found.game.title}: every weapon against every target", label)
+    blank = "; a blank cell: the weapon cannot hurt the target" if np.isnan(values).any() else ""
+    _title(ax, f"{found.game.title}: every weapon against every target", label + blank)
     ax.set_xlabel("target")
     ax.set_ylabel("attacker: weapon")
     return ax

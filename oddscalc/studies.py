@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from . import engine
+from . import engine, style
 from .attack import text
 from .cells import MAX_CELLS, run_cells
 from .distribution import Distribution
@@ -141,6 +141,18 @@ class Goal:
     def reached(self, value: float) -> bool:
         return value >= self.target if self.at_least else value <= self.target
 
+    def words(self, result: engine.Result) -> str:
+        """The goal as a player reads it: `P(broken) ≥ 50%`, `mean kills ≥ 3`."""
+        probability = self.statistic.is_probability(result)
+        target = style.percent(self.target) if probability else style.number(self.target)
+        return f"{self.statistic.label(result)} {'≥' if self.at_least else '≤'} {target}"
+
+    def shown(self, value: float, error: float, result: engine.Result) -> str:
+        """A value of the goal's statistic in the style of the table: a percentage for a probability."""
+        if self.statistic.is_probability(result):
+            return style.percent(value, error or None)
+        return style.number(value, error or None)
+
 
 def summary_row(result: engine.Result, outcome: str, at_least: Iterable[int] = ()) -> dict[str, Any]:
     """The statistics of one outcome as a flat row (for tidy tables); a yes/no outcome's is its probability."""
@@ -198,9 +210,11 @@ class Sweep:
             values = {name: text(value) for name, value in zip(self.names, cell)}
             for outcome in outcomes or result.outcomes:
                 row = {**values, **summary_row(result, outcome, at_least), **run_details(result)}
-                if self.goal is not None and outcome == (self.goal.statistic.outcome or result.main):
-                    row[str(self.goal.statistic)], row[f"{self.goal.statistic}_stderr"] = \
-                        self.goal.statistic.value(result)
+                goal = self.goal.statistic if self.goal is not None else None
+                shown = goal is not None and (goal.name in row or (outcome in result.events and goal.name in (
+                    "mean", "at_least_1", "exactly_1")))  # a column that already holds it (probability for an event)
+                if goal is not None and not shown and outcome == (goal.outcome or result.main):
+                    row[str(goal)], row[f"{goal}_stderr"] = goal.value(result)
                 rows.append(row)
         return rows
 
@@ -226,11 +240,12 @@ class Sweep:
         index = self.reached
         found = self.best if index is None else index
         value, error = self.goal.statistic.value(self.results[found])
-        shown = f"{label} = {value:.4g}" + (f" ± {error:.2g}" if error else "")
+        shown = f"{label} = {self.goal.shown(value, error, self.results[found])}"
+        wanted = self.goal.words(self.results[0])
         if index is None:
-            return None, (f"error: --goal {self.goal}: no {name} in {values or 'the values'} reaches it; the best is "
-                          f"{name} = {text(self.cells[found][0])} with {shown}")
-        return f"goal {self.goal}: the {self.seek} {name} is {text(self.cells[found][0])} ({shown})", None
+            return None, (f"error: --goal {self.goal}: no {name} in {values or 'the values'} reaches {wanted}; the "
+                          f"best is {name} = {text(self.cells[found][0])} with {shown}")
+        return f"goal {wanted}: the {self.seek} {name} is {text(self.cells[found][0])} ({shown})", None
 
     @property
     def best(self) -> int:

@@ -9,7 +9,7 @@ def test_sweep_table_and_goal(capsys):
     result = run(capsys, "sweep", "roll 6d6 --success 5", "--vary", "success=4..6", "--goal", "at_least_2>=0.5",
                  "--exact")
     assert result.code == 0
-    assert "goal at_least_2>=0.5: the smallest success is 4" in result.out
+    assert "goal P(successes ≥ 2) ≥ 50%: the smallest success is 4 (P(successes ≥ 2) = 89.06%)" in result.out
 
 
 def test_sweep_json_rows_follow_the_varied_values(capsys):
@@ -322,3 +322,39 @@ def test_compare_p_greater_is_exact(capsys):
     ways = [0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]
     p = sum(sum(ways[y + 4:]) / 36 / 6 for y in range(1, 7))
     assert rows[0]["P(> #2)"] == pytest.approx(p, abs=1e-12) and rows[0]["P(> #2)_stderr"] == 0
+
+
+def test_a_goal_already_in_a_column_is_not_repeated_and_reads_as_the_table_does(capsys):
+    out = run(capsys, "sweep", "epic shoot --shots 6 --to-hit 4+ --units 4 --armour 4+", "--vary", "shots=2..4:2",
+              "--goal", "broken.at_least_1>=0.5", "--exact").out
+    header = next(line for line in out.splitlines() if line.startswith("shots"))
+    assert "broken.at_least_1" not in header and "probability" in header  # P(broken) is the probability column
+    assert "reaches P(broken) ≥ 50%" in run(capsys, "sweep", "epic shoot --shots 6 --to-hit 4+ --units 4 --armour 4+",
+                                            "--vary", "shots=2..4:2", "--goal", "broken.at_least_1>=0.5",
+                                            "--exact").err
+
+
+def test_a_sweeps_plot_title_leaves_out_the_varied_options_own_values():
+    from oddscalc.cli.studies import without_options
+
+    class Option:  # what a Click option gives: its spellings, and whether it is a switch
+        def __init__(self, opts, is_flag):
+            self.opts, self.is_flag = opts, is_flag
+
+    varied = [Option(["--shots"], False), Option(["--crossfire"], True)]
+    assert without_options("epic shoot --shots 6 --to-hit 4+ --crossfire --units 4", varied) == \
+        "epic shoot --to-hit 4+ --units 4"
+    assert without_options("epic shoot --shots=6 --to-hit 4+", varied) == "epic shoot --to-hit 4+"
+
+
+def test_identical_attacks_in_a_grid_are_said_to_share_a_stream(capsys, tmp_path):
+    roster = tmp_path / "twins.toml"
+    roster.write_text('game = "epic"\n\n[[unit]]\nname = "A"\nkind = "infantry"\nunits = 2\narmour = "4+"\n\n'
+                      '[[unit.weapon]]\nname = "Gun"\nshots = 3\nap = "4+"\n\n'
+                      '[[unit]]\nname = "B"\nkind = "infantry"\nunits = 2\narmour = "4+"\n\n'
+                      '[[unit.weapon]]\nname = "Gun"\nshots = 3\nap = "4+"\n')
+    sampled = run(capsys, "grid", roster, "--trials", "1e4", "--seed", "1").out
+    # the two units are alike as attackers and as targets: all four cells are one attack
+    assert ("the same attack, so one random stream and the very same figures: A: Gun → A = A: Gun → B = "
+            "B: Gun → A = B: Gun → B") in sampled
+    assert "same random stream" not in run(capsys, "grid", roster, "--exact").out  # exact figures have no stream

@@ -175,11 +175,11 @@ def test_a_sweep_plot_has_a_title_a_percent_axis_and_the_goal():
     chances = [1 - (2 / 3) ** n - n * (1 / 3) * (2 / 3) ** (n - 1) for n in range(1, 8)]
     assert list(line.get_ydata()) == pytest.approx([100 * c for c in chances])
     assert ax.get_ylabel() == "P(unsaved ≥ 2), %" and ax.get_ylim() == (0, 105)
-    goal_line = [g for g in ax.get_lines() if g.get_label() == "goal at_least_2>=0.5"][0]
+    goal_line = [g for g in ax.get_lines() if g.get_label() == "goal P(unsaved ≥ 2) ≥ 50%"][0]  # as the axis reads
     assert list(goal_line.get_ydata()) == [50, 50]
     marked = [g for g in ax.get_lines() if g.get_label() == "smallest dice: 5"][0]
     assert list(marked.get_xdata()) == [5.0]
-    assert ax.get_title(loc="left") == ("10 dice hit 4+, save 5+\nP(unsaved ≥ 2) by dice; goal at_least_2>=0.5: "
+    assert ax.get_title(loc="left") == ("10 dice hit 4+, save 5+\nP(unsaved ≥ 2) by dice; goal P(unsaved ≥ 2) ≥ 50%: "
                                         "dice = 5")
 
 

@@ -210,12 +210,12 @@ def test_the_goal_report_reads_the_found_value():
     goal = studies.Goal.parse("at_least_2>=0.5")
     found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 8)}, goal=goal, method="exact")
     note, failed = found.goal_report("1..7")
-    assert failed is None and note == "goal at_least_2>=0.5: the smallest dice is 5 (P(unsaved ≥ 2) = 0.5391)"
+    assert failed is None and note == "goal P(unsaved ≥ 2) ≥ 50%: the smallest dice is 5 (P(unsaved ≥ 2) = 53.91%)"
     unreachable = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 4)}, goal=studies.Goal.parse("mean>=5"),
                                 method="exact")
     note, failed = unreachable.goal_report("1..3")
-    assert note is None and failed == ("error: --goal mean>=5: no dice in 1..3 reaches it; the best is dice = 3 "
-                                       "with mean unsaved = 1")
+    assert note is None and failed == ("error: --goal mean>=5: no dice in 1..3 reaches mean unsaved ≥ 5; the best is "
+                                       "dice = 3 with mean unsaved = 1")
     plain = studies.sweep(HitAndSave(1, 4, 5), {"dice": [1]}, method="exact")
     assert plain.goal_report() == (None, None) and plain.reached is None
     with pytest.raises(InputError):

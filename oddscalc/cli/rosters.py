@@ -176,6 +176,9 @@ def grid(
     if apart:
         notes.append("cannot hurt (not ranked): " + "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}"
                                                                 for c in apart))
+    same = result.same_streams()
+    notes += ["the same attack, so one random stream and the very same figures: "
+              + "; ".join(" = ".join(group) for group in same)] if same else []
     if common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE) and rows:
         shown = shown_columns(rows, column, columns, wide, show_query, all_outcomes, ks)
         rows = [{key: row.get(key) for key in shown if key in row or key.endswith("_stderr")} for row in rows]

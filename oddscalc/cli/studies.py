@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Optional
+import shlex
+from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
@@ -177,10 +178,26 @@ def sweep(
 
         varied = "; ".join(f"{name.replace('_', '-')} from {text_of(result.cells[0][i])} to "
                            f"{text_of(result.cells[-1][i])}" for i, name in enumerate(result.names))
-        title = f"{query.strip()}, {varied}"  # the attack's words would show one cell's value as if it were all
+        # the query without the varied options' own values (the plot shows them all), then their ranges
+        title = f"{without_options(query, [param for param, _ in axes.values()])}, {varied}"
         plot = (lambda: plots.sweep_plot(result, statistic, title=title), common.plot,
                 caption(first.method, first.trials, result.seed, per_cell=True))
     return finish(table, plot=plot, notes=precision_note(result.results, common.precision), failed=failed)
+
+
+def without_options(query: str, params: Sequence[Any]) -> str:
+    """A quoted query without the given options and their values (`--shots 6` of a sweep over shots)."""
+    names = {name for param in params for name in param.opts}
+    flags = {name for param in params if param.is_flag for name in param.opts}
+    kept, skip = [], False
+    for word in shlex.split(query):
+        if skip:
+            skip = False
+        elif word in names:
+            skip = word not in flags
+        elif not any(word.startswith(f"{name}=") for name in names):
+            kept.append(word)
+    return shlex.join(kept)
 
 
 # --- compare -----------------------------------------------------------------------------
