@@ -865,3 +865,38 @@ def test_a_roster_without_names_reads_as_empty_text(tmp_path):
                  "built with game system 'The 9th Age: Fantasy Battles' revision ?: oddscalc imports The 9th Age "
                  "lists built with the 2nd edition (2.0 rules) catalogues only")
     refused_with(ros(tmp_path, ""), "no unit of Epic Armageddon that oddscalc can model")
+
+
+def test_the_readers_numbers_at_their_bounds_and_its_messages_whole(tmp_path, monkeypatch):
+    def selection_xml(number: str, cost: str) -> bytes:
+        return (f'<roster xmlns="{reader.NAMESPACE}"><forces><force><selections><selection name="S" '
+                f'number="{number}"><costs><cost name="pts" value="{cost}"/></costs></selection></selections></force>'
+                "</forces></roster>").encode()
+
+    bare = reader.parse(selection_xml("0", "-1000000"), "edge.ros").forces[0].selections[0]
+    assert (bare.number, bare.costs) == (0, (("pts", -1_000_000.0),)) and type(bare.number) is int
+    top = reader.parse(selection_xml("1000000", "1000000"), "edge.ros").forces[0].selections[0]
+    assert (top.number, top.cost()) == (1_000_000, 1_000_000.0)
+    for number, cost, message in (("1000001", "0", "number '1000001' is out of range"),
+                                  ("1", "-1000001", "cost value '-1000001' is out of range"),
+                                  ("1", "1000001", "cost value '1000001' is out of range")):
+        with pytest.raises(InputError) as error:
+            reader.parse(selection_xml(number, cost), "edge.ros")
+        assert str(error.value) == f"file edge.ros: selection 'S': {message}"
+    monkeypatch.setattr(reader, "MAX_TEXT", 10)
+    for text, refused in (("x" * 10, False), ("x" * 11, True)):  # the cap itself is allowed
+        xml = selection_xml("1", "0").replace(b'number="1">', f'number="1"><rules><rule name="R"><description>'
+                                                                f'{text}</description></rule></rules>'.encode())
+        if refused:
+            with pytest.raises(InputError, match="a <description> text of 11 characters: at most 10$"):
+                reader.parse(xml, "e.ros")
+        else:
+            assert reader.parse(xml, "e.ros").forces[0].selections[0].descriptions == (text,)
+    two = zipped(tmp_path, {"a.ros": b"<x/>", "b.ros": b"<x/>"}, name="two.rosz")
+    with pytest.raises(InputError) as error:
+        reader.read_bytes(two)
+    assert str(error.value) == f"file {two}: a zip of several .ros files: a .rosz holds one"
+    (tmp_path / "junk.rosz").write_bytes(b"\xef\xbb\xbf  junk")
+    with pytest.raises(InputError) as error:
+        reader.read_bytes(tmp_path / "junk.rosz")
+    assert str(error.value) == f"file {tmp_path / 'junk.rosz'}: neither a zip file nor XML: a .rosz is a zipped .ros"

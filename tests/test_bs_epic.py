@@ -173,3 +173,27 @@ def test_a_war_engines_notes_and_a_capacity_below_one(tmp_path):
         "damage_capacity": 1, "shields": 2, "critical": "damage",
         "weapon": [{"name": "Gun", "shots": 1, "ap": "5+", "special": []}]}]
     assert result.report() == ["Knights: Knight: damage capacity '0' not understood (counted as 1)"]
+
+
+def test_an_other_mode_points_at_its_own_units_weapon_when_names_repeat(tmp_path):
+    scouts = selection("Scouts", unit("Scout", Weapons="Gun", Firepower="AP6+"), kind="model")
+    tanks = selection("Tanks", unit("Tank", Type="Armoured Vehicle", Armour="4+", Weapons="Gun&lt;BR&gt;",
+                                    Firepower="AP4+&lt;BR&gt;or AT5+", Notes="&lt;BR&gt;"), kind="model")
+    result = imported(tmp_path, selection("Mixed", children=scouts + tanks))
+    # two weapons named Gun: the tank's is Gun (2), and its AT mode is that Gun's, not the scout's
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Gun", "shots": 1, "ap": "6+", "special": []},
+        {"name": "Gun (2)", "shots": 1, "ap": "4+", "special": []},
+        {"name": "Gun (or AT5+)", "shots": 1, "at": "5+", "special": [], "alternative": "Gun (2)"}]
+
+
+def test_what_is_not_a_formation_is_a_list_option_or_left_out_with_its_points(tmp_path):
+    community = selection("-Community-", kind="upgrade", children=selection("NetEA", kind="upgrade"))
+    trenches = selection("Trenches", profile("Trench", "Structure", Armour="-"), points=25)
+    spare = selection("Spare Parts", kind="unit", points=10)
+    result = imported(tmp_path, community + trenches + spare + selection("Guard", unit(
+        "Guard", Weapons="Lasgun", Firepower="AP6+"), points=100))
+    assert [(unit["name"], unit["points"]) for unit in result.data["unit"]] == [("Guard", 100)]
+    assert result.left_out == ("Trenches", "Spare Parts")
+    assert result.report() == ["Trenches: structures (fortifications, trenches) only: not units (left out)",
+                               "Spare Parts: the list gives no unit profile (left out)"]

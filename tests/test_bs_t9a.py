@@ -312,3 +312,39 @@ def test_a_breath_attack_and_stomps_hit_automatically(tmp_path):
                                "'Dying Embers' not modelled (imported without it)"]
     battlescribe.roster(ros(tmp_path, selection("Drake", children=drake), **T9A_SYSTEM, name="drake.ros"))  # loads
 
+
+
+def test_a_top_level_selection_is_a_unit_when_it_has_models(tmp_path):
+    options = selection("General's Options", kind="upgrade", children=selection("Army General", kind="upgrade"))
+    hero = selection("Hero", profile("Hero Defensive", "2 Defensive", **PLAIN),
+                     profile("Hero Offensive", "3 Offensive", Att="2", Off="5", Str="4", AP="1"), kind="upgrade")
+    result = imported(tmp_path, options + selection("Lonely", kind="model") + hero)
+    # an army option (an upgrade with no Defensive profile) is no unit; a character bought as an upgrade is one
+    assert [unit["name"] for unit in result.data["unit"]] == ["Hero"] and result.left_out == ("Lonely",)
+    assert result.report() == ["Lonely: the list gives no Defensive profile for its models (left out)"]
+
+
+def test_automatic_hits_keep_the_parts_attributes_and_a_breath_only_its_own(tmp_path):
+    club = selection("Huge Club", profile("Huge Club", "5 Melee Weapon", Str="+9", AP="+1", Attributes=""),
+                     kind="upgrade")
+    beasts = selection("Beasts", children=model("Beast", 2, defensive=PLAIN, offensive=[attack(
+        Att="2", Str="5", AP="2", Rules="Multiple Wounds (D3 + 1), Impact Hits (2), Breath Attack (Flaming Attacks)")],
+        children=club))
+    result = imported(tmp_path, beasts)
+    # Impact Hits at the part's Str 5, AP 2, with its Multiple Wounds; the Breath Attack names no Str or AP: the
+    # part's, with its own attributes only (2 models: 2 × 2D6)
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Huge Club", "kind": "melee", "attacks": 4, "strength": 10, "ap": 3, "multiple_wounds": "d3+1",
+         "attributes": []},
+        {"name": "Impact Hits (2)", "kind": "automatic", "attacks": 4, "ap": 2, "multiple_wounds": "d3+1",
+         "attributes": []},
+        {"name": "Breath Attack (Flaming Attacks)", "kind": "automatic", "attacks": "4d6", "ap": 2,
+         "attributes": ["flaming"]}]
+    assert result.report() == ["Beasts, Huge Club: Str 14: a roster holds 1 to 10 (counted as 10)"]
+
+
+def test_toxic_attacks_carry_no_strength_or_ap(tmp_path):
+    toxins = selection("Toxins", children=model("Toxin", 3, defensive=PLAIN,
+                                                offensive=[attack(Str="5", AP="2", Rules="Toxic Attacks")]))
+    assert imported(tmp_path, toxins).data["unit"][0]["weapon"] == [
+        {"name": "Hand Weapon", "kind": "melee", "attacks": 3, "attributes": ["toxic"]}]

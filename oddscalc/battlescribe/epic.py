@@ -428,6 +428,7 @@ class _Reader:
         (an alternative mode's barrage as its own)."""
         weapons: dict[tuple, dict] = {}
         barrages: dict[str | None, list[_Line]] = {}
+        owners: dict[int, str] = {}  # each weapon's unit profile (an "or" mode's main weapon is its own unit's)
         for line in self.lines:
             if line.bp is not None:
                 barrages.setdefault(line.alternative and line.name, []).append(line)
@@ -439,17 +440,20 @@ class _Reader:
             else:
                 weapons[key] = {"name": line.name, "shots": line.copies, **line.fields, "special": special,
                                 "alternative": line.alternative}
+                owners[id(weapons[key])] = line.owner
         merged = list(weapons.values())
         for alternative, group in barrages.items():
             merged.append(self._barrage(group, alternative))
+            owners[id(merged[-1])] = group[0].owner
         names: set[str] = set()
         renamed = {}
         for weapon in merged:  # weapon names are unique within a unit
             old = weapon["name"]
             weapon["name"] = unique(old, names)
-            renamed.setdefault(old, weapon["name"])
+            renamed.setdefault((old, owners[id(weapon)]), weapon["name"])  # a mode's main weapon is its unit's
         for weapon in merged:
-            weapon["alternative"] = renamed.get(weapon.get("alternative"), weapon.get("alternative"))
+            main = weapon.get("alternative")
+            weapon["alternative"] = renamed.get((main, owners[id(weapon)]), main)
             self._special_fields(weapon)
             if weapon.get("shots") is not None and weapon["shots"] > MAX_SHOTS:
                 self.note(f"{weapon['shots']} shots: a roster weapon fires at most {MAX_SHOTS}", weapon["name"],
@@ -519,8 +523,7 @@ def formation(selection: Selection) -> Mapped | None:
         return _Reader(selection).read()
     if selection.type == "upgrade" and not kinds:
         return None  # -Community-, a language: the list's options
-    points = selection.cost("pts")
-    mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
+    mapped = Mapped({"name": selection.name})  # left out: its name is all the report needs
     if "structure" in kinds:
         return mapped.leave_out("structures (fortifications, trenches) only: not units")
     return mapped.leave_out("the list gives no unit profile")

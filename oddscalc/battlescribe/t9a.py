@@ -438,7 +438,8 @@ class _Reader:
         ap = self._stat(part.profile.get("AP"), 0, part.name, "AP")
         its = _Attributes([name for name in attributes.names if name not in NEEDS_TO_HIT], attributes.multiple)
         title = f"{part.name}: {label}" if named else label
-        if special.re is BREATH:
+        if special.re is BREATH:  # its hits' attributes are those in its brackets, not the part's
+            its = _Attributes()
             brackets = items(special.group(1))
             values = {key: _int(value) for key, value in (re.match(r"(str|ap)\s*(\d+)", _key(item)).groups()
                                                           for item in brackets
