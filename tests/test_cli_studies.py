@@ -358,3 +358,10 @@ def test_identical_attacks_in_a_grid_are_said_to_share_a_stream(capsys, tmp_path
     assert ("the same attack, so one random stream and the very same figures: A: Gun → A = A: Gun → B = "
             "B: Gun → A = B: Gun → B") in sampled
     assert "same random stream" not in run(capsys, "grid", roster, "--exact").out  # exact figures have no stream
+
+
+def test_a_missing_file_reads_the_same_from_import_and_from_grid(capsys):
+    """One refusal, one line, whichever command reads the file."""
+    imported = run(capsys, "import", "/no/such.rosz")
+    gridded = run(capsys, "grid", "/no/such.rosz")
+    assert imported.code == gridded.code == 2 and imported.err == gridded.err == "error: FILE /no/such.rosz: no such file\n"

@@ -247,7 +247,7 @@ def say_not_modelled(*rosters) -> None:
 
 
 def import_list(
-    file: Annotated[Path, typer.Argument(metavar="LIST", help="A BattleScribe or New Recruit list: .ros, or "
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A BattleScribe or New Recruit list: .ros, or "
                                                               ".rosz (zipped).")],
     write: Annotated[Optional[Path], typer.Option(
         "--write", metavar="FILE.toml", help="Write the roster as TOML to this file (default: print it).")] = None,
