@@ -35,3 +35,12 @@ def choose(instance: Any, name: str, kind: type[Enum], optional: bool = False) -
         object.__setattr__(instance, name, kind(value))
     except ValueError:
         raise InputError(name, value, f"expected one of {', '.join(m.value for m in kind)}") from None
+
+
+def did_you_mean(word: str, choices: Any) -> str:
+    """` (did you mean crossfire?)` when a choice is close to `word` (a typo), else ``."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), 1)
+    return f" (did you mean {close[0]}?)" if close else ""
+

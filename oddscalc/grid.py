@@ -15,7 +15,7 @@ import numpy as np
 
 from . import engine
 from .cells import MAX_CELLS, run_cells
-from .errors import InputError, require
+from .errors import InputError, did_you_mean, require
 from .roster import Game, Roster, Unit, Weapon
 from .studies import STAT_HELP, Statistic, run_details, summary_row
 
@@ -109,7 +109,7 @@ def check_settings(settings: Sequence[tuple[str, Any]], attacks: Sequence[Any]) 
     names = {f.name for attack in attacks if attack is not None for f in dataclasses.fields(attack)}
     for name, value in settings:
         require(name in names, "set", f"{name}={value}",
-                f"no attack in this grid has {name}; they have {', '.join(sorted(names))}")
+                f"no attack in this grid has {name}{did_you_mean(name, names)}; they have {', '.join(sorted(names))}")
 
 
 KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "p_kill", "per_100_points")
@@ -151,7 +151,8 @@ def sort_keys(rows: Sequence[dict[str, Any]]) -> list[str]:
 def rank(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
     """Sort rows by a column, highest first (rows without it last, ties by name), and number them."""
     keys = sort_keys(rows)
-    require(column in keys, "sort", column, f"expected a column to rank by: {', '.join(keys)}")
+    require(column in keys, "sort", column, f"expected a column to rank by{did_you_mean(column, keys)}: "
+                                             f"{', '.join(keys)}")
 
     def order(row: dict[str, Any]) -> tuple:
         value = row.get(column)

@@ -12,7 +12,7 @@ import typer
 
 from .. import __version__
 from ..cells import outside_bounds
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from ..grid import KEY_COLUMNS
 from ..tables import Format, precision_note
 from .errors import OptionError
@@ -62,8 +62,8 @@ def read_settings(texts: list[str], attacks: list) -> list[tuple[str, Any]]:
         having = [attack for attack in kinds.values() if field in {f.name for f in dataclasses.fields(attack)}]
         if not having:
             names = sorted({f.name.replace("_", "-") for a in kinds.values() for f in dataclasses.fields(a)})
-            raise OptionError(text, f"no attack in this grid has {name.strip()}; they have {', '.join(names)}",
-                              hint="--set")
+            raise OptionError(text, f"no attack in this grid has {name.strip()}{did_you_mean(name.strip(), names)}; "
+                                    f"they have {', '.join(names)}", hint="--set")
         converted = None
         for attack in having:  # every kind of attack that takes it must read it the same way
             path = attack.COMMAND
@@ -144,7 +144,8 @@ def grid(
                 *(f"at_least_{k}" for k in ks)]
     heat = stat if stat in ("p_kill", "points", "per_100_points") else Statistic.parse(stat, "stat") if stat else None
     if sort is not None and sort not in sortable:
-        raise OptionError(sort, f"expected a column to rank by: {', '.join(sortable)}", hint="--sort")
+        raise OptionError(sort, f"expected a column to rank by{did_you_mean(sort, sortable)}: {', '.join(sortable)}",
+                          hint="--sort")
     pairs = matchups(roster.game, in_range(roster.game, roster.select(_names(attackers), "attackers"), distance).units,
                      target_roster.select(_names(targets), "targets"), together)
     attacks = [pair.attack for pair in pairs]
