@@ -18,7 +18,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     # values and running
     "Distribution": "distribution", "Result": "engine", "run": "engine", "exact": "engine",
-    "monte_carlo": "engine", "Attack": "attack", "InputError": "errors",
+    "monte_carlo": "engine", "Attack": "attack", "InputError": "errors", "RunOptions": "options",
+    "Cancel": "options", "Cancelled": "options",
     # game-free attacks
     "DiceExpression": "dice", "Roll": "roll", "HitAndSave": "roll",
     # Dust Tactics

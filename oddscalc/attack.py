@@ -8,15 +8,22 @@ picks that number type.
 
 Every field of an attack is the option of the same name of its query command
 (`to_hit` is `--to-hit`), except the fields named in `ARGUMENTS`, which the command
-takes as arguments. So an attack can write the command line that computes it (`query`),
-and a stable `key` of its non-default fields, which names a study cell's random stream:
-adding a field with a default changes no existing key.
+takes as arguments. An attack reads its own option text: any field may be given as the
+text a player types (`to_hit="4+"`, `sustained="true"`, `save="hit"`, `Salvo("3/2-5/2")`),
+read when the attack is made (`Attack.read` reads one field, `Attack.from_options` a
+query's options by their names), so Python, the command line, `sweep --vary` and
+`grid --set` read a value one way. And an attack can write the command line that
+computes it (`query`), and a stable `key` of its non-default fields, which names a study
+cell's random stream: adding a field with a default changes no existing key.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import shlex
+import types
+import typing
 from enum import Enum
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Mapping
@@ -25,25 +32,26 @@ import numpy as np
 
 from . import pmf as pmfs
 from .dice import parse_roll
+from .errors import InputError, did_you_mean
 
 ROLL = {"roll": True}  # field metadata: a roll needed, written "4+" in a query
 ROLL_OR_NONE = {"roll": True, "none": True}  # a roll needed, or "none" (no roll at all)
 
 
 def option(help: str, default: Any = dataclasses.MISSING, *, metavar: str | None = None, roll: bool = False,
-           none: bool = False, text: bool = False, many: Callable[[str], Any] | None = None,
-           first: bool = False) -> Any:
+           none: bool = False, many: Callable[[str], Any] | None = None, first: bool = False,
+           reader: Callable[[str], Any] | None = None) -> Any:
     """Declare an attack's field with what its query option says about it in --help.
 
     `roll`: a roll needed, written "4+"; `none`: "none" is allowed (no roll at all);
-    `text`: the option takes text that the attack reads itself (like "5+" for an Armour);
     `many`: the option is repeated, each value read by this function (the field is a tuple);
+    `reader`: reads the field's text, a notation of its own (a salvo's "3/2-5/2", Armour "5+");
     `first`: listed with the required options though it has a default (required unless
     another option makes it needless). The command line builds each query's options from these
     declarations.
     """
-    metadata = {"help": help, "metavar": metavar, "roll": roll, "none": none, "text": text, "many": many,
-                "first": first}
+    metadata = {"help": help, "metavar": metavar, "roll": roll, "none": none, "many": many, "first": first,
+                "reader": reader}
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -54,6 +62,36 @@ class Attack:
     ARGUMENTS: ClassVar[tuple[str, ...]] = ()  # fields given as the command's arguments
     outcomes: tuple[str, ...]
     events: ClassVar[tuple[str, ...]] = ()  # the outcomes that are yes/no (0 or 1): shown as probabilities
+
+    def __post_init__(self) -> None:
+        """Read every field given as text (`read`), then let the attack check its values."""
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.init and (isinstance(value, str) or field.metadata.get("many")):
+                object.__setattr__(self, field.name, read_value(type(self), field, value))
+        self.check()
+
+    def check(self) -> None:
+        """Refuse values the attack cannot take (`InputError` naming the field); each attack its own."""
+
+    @classmethod
+    def read(cls, name: str, text: str) -> Any:
+        """The value of the field `name` (or its option's spelling, `to-hit`) from the text a
+        player types: "4+" for a roll, "true", "hit" for a choice, "none" where nothing is
+        allowed; a field that reads its own notation keeps the text for the attack to read."""
+        return read_value(cls, field_named(cls, name), text)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Attack:
+        """The attack of a query's options, by their names as typed (`{"to-hit": "4+",
+        "--shots": "6"}`) or as fields; text values are read as the query reads them."""
+        fields = {}
+        for name, value in options.items():
+            field = field_named(cls, name)
+            if field.name in fields:
+                raise InputError(field.name, value, f"is given twice (as {name} and as another spelling)")
+            fields[field.name] = value
+        return cls(**fields)
 
     def describe(self) -> str:
         """The attack in words, for titles and headings: "Epic barrage: 6 BP on 3 units, armour 4+"."""
@@ -133,24 +171,79 @@ def field_of(attack: type, name: str) -> dataclasses.Field:
 MANY = ","  # a repeated option's values, written as one text (in keys and options())
 
 
-def read_many(attack: Any) -> None:
-    """Read each repeated option's values (text from a command line) with the field's reader."""
-    for field in dataclasses.fields(attack):
-        reader = field.metadata.get("many")
-        if reader is not None:
-            values = getattr(attack, field.name)
-            values = () if values is None else (values,) if isinstance(values, str) else tuple(values)
-            object.__setattr__(attack, field.name, tuple(reader(v) if isinstance(v, str) else v for v in values))
+def field_named(attack: type, name: str) -> dataclasses.Field:
+    """The field of an attack that an option names (`to-hit`, `--to-hit` or `to_hit`), or refuse it."""
+    wanted = str(name).strip().lstrip("-").replace("-", "_")
+    fields = [field for field in dataclasses.fields(attack) if field.init]
+    for field in fields:
+        if field.name == wanted:
+            return field
+    names = [field.name.replace("_", "-") for field in fields]
+    raise InputError(wanted or "option", name, f"is not an option of {attack.COMMAND or attack.__name__}"
+                                               f"{did_you_mean(wanted.replace('_', '-'), names)}; it has "
+                                               f"{', '.join(names)}")
 
 
-def read_rolls(attack: Any) -> None:
-    """Accept the tabletop spelling of the roll fields: "4+" for 4, and "none" where a field allows it."""
-    for field in dataclasses.fields(attack):
-        value = getattr(attack, field.name)
-        if field.metadata.get("roll") and isinstance(value, str):
-            none = field.metadata.get("none", False)
-            allowed = f"expected a roll like 4+ (or 4){', or none' if none else ''}"
-            object.__setattr__(attack, field.name, parse_roll(value, field.name, allowed, none))
+@functools.cache
+def _hints(attack: type) -> dict[str, Any]:
+    return typing.get_type_hints(attack)
+
+
+def kind_of(attack: type, field: dataclasses.Field) -> tuple[Any, bool]:
+    """The type a field's text is read as (None: the attack reads the text itself), and whether
+    it may be None."""
+    hint = _hints(attack)[field.name]
+    args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    base = [arg for arg in args if arg is not type(None)]
+    optional = len(base) < len(args)
+    if len(base) != 1:
+        return None, optional
+    return base[0], optional
+
+
+WHOLE = "expected a whole number"
+TRUTH = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+
+
+def read_whole(text: str, name: str) -> int:
+    """Read a whole number (negative allowed: `-1` for a modifier); `1_0` is refused, not read as 10."""
+    cleaned = str(text).strip()
+    if not cleaned.lstrip("+-").isdigit() or len(cleaned) > 12:
+        raise InputError(name, text, WHOLE)
+    return int(cleaned)
+
+
+def read_value(attack: type, field: dataclasses.Field, value: Any) -> Any:
+    """A field's value from its text, as its query option reads it (a value not text is kept)."""
+    meta, name = field.metadata, field.name
+    if meta.get("many"):
+        values = () if value is None else (value,) if isinstance(value, str) else tuple(value)
+        return tuple(meta["many"](one) if isinstance(one, str) else one for one in values)
+    if not isinstance(value, str):
+        return value
+    kind, optional = kind_of(attack, field)
+    if optional and value.strip().lower() == "none":
+        return None
+    if meta.get("reader"):
+        return meta["reader"](value)
+    if kind is None:
+        return value  # text the attack checks itself
+    if meta.get("roll"):
+        none = meta.get("none", False)
+        return parse_roll(value, name, f"expected a roll like 4+ (or 4){', or none' if none else ''}", none)
+    if kind is bool:
+        truth = TRUTH.get(value.strip().lower())
+        if truth is None:
+            raise InputError(name, value, "is a switch: true or false")
+        return truth
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        for member in kind:
+            if str(member.value).lower() == value.strip().lower():
+                return member
+        raise InputError(name, value, f"expected one of {', '.join(str(m.value) for m in kind)}")
+    if kind is int:
+        return read_whole(value, name)
+    return value
 
 
 def text(value: Any, field: dataclasses.Field | None = None) -> str:

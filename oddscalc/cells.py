@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import engine
+from .options import Cancel, Cancelled, RunOptions
 from .errors import InputError, require
 
 MAX_CELLS = 10_000
@@ -35,39 +36,31 @@ def cell_seed(seed: int, attack: Any) -> int:
     return int(state[0]) << 64 | int(state[1])
 
 
-def run_cell(attack: Any, seed: int | None, trials: int, method: str, precision: float | None) -> engine.Result:
+def run_cell(attack: Any, seed: int | None, options: RunOptions) -> engine.Result:
     """Run one cell on one thread, from its own stream (the unit of work a worker gets)."""
     cell = None if seed is None else cell_seed(seed, attack)
-    return engine.run(attack, trials, cell, method, precision, threads=1)
+    return engine.run(attack, options=options.replace(seed=cell, threads=1))
 
 
-def run_cells(
-    attacks: Sequence[Any],
-    *,
-    trials: int = 100_000,
-    seed: int | None = None,
-    method: str = "monte-carlo",
-    precision: float | None = None,
-    workers: int | None = None,
-    scheduler: str | Cluster | None = None,
-    progress: engine.Progress | None = None,
-) -> tuple[list[engine.Result], int | None]:
+def run_cells(attacks: Sequence[Any], *, options: RunOptions | None = None, scheduler: str | Cluster | None = None,
+              progress: engine.Progress | None = None, **settings: Any) -> tuple[list[engine.Result], int | None]:
     """Run every cell; return the results in order and the seed used.
 
-    Cells run on `workers` local threads (default: every core), or on the Dask cluster at
+    `options` (or its fields as keywords, see `RunOptions`) say how; each cell runs on one
+    thread, `threads` cells at once (default: every core), or on the Dask cluster at
     `scheduler` (an address, or a `Cluster` with its timeout). Exact cells always run in
-    process. `progress(done, total)` is called
-    as cells finish.
+    process. `progress(done, total)` is called as cells finish.
     """
+    options = RunOptions.of(options, **settings)
     require(len(attacks) <= MAX_CELLS, "cells", len(attacks), f"expected at most {MAX_CELLS:,} cells")
-    engine.check_trials(trials)
-    workers = engine.check_threads(workers)
-    seed = None if method == "exact" else study_seed(seed)
-    arguments = [(attack, seed, trials, method, precision) for attack in attacks]
-    if scheduler is not None and method != "exact":
+    seed = None if options.method == "exact" else study_seed(options.seed)
+    if scheduler is not None and options.method != "exact":
         cluster = scheduler if isinstance(scheduler, Cluster) else Cluster(scheduler)
-        return _run_on_dask(cluster.address, arguments, cluster.timeout), seed
-    return parallel_map(lambda args: run_cell(*args), arguments, workers, progress), seed
+        shipped = options.replace(seed=None, cancel=None)  # a Cancel stays here: the waiting thread watches it
+        return _run_on_dask(cluster.address, attacks, seed, shipped, cluster.timeout, options.cancel), seed
+    cancel = options.cancel or Cancel()  # every cell's, so that Ctrl-C stops them all
+    options = options.replace(cancel=cancel)
+    return parallel_map(lambda attack: run_cell(attack, seed, options), attacks, options, progress), seed
 
 
 def outside_bounds(labels: Sequence[str], results: Sequence[engine.Result | None]) -> str | None:
@@ -81,26 +74,27 @@ def outside_bounds(labels: Sequence[str], results: Sequence[engine.Result | None
 
 def study_seed(seed: engine.Seed) -> int:
     """A study's seed as one whole number (fresh when None), from which every cell's stream derives."""
-    root = engine.check_seed(seed)
+    root = engine.check_seed(seed)  # a seed RunOptions accepted
     if isinstance(root, int):
         return root
     state = root.generate_state(2, np.uint64)
     return int(state[0]) << 64 | int(state[1])
 
 
-def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int | None = None,
+def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], options: RunOptions,
                  progress: engine.Progress | None = None) -> list[Any]:
-    """Map over items on local threads (numpy releases the GIL), in order."""
-    workers = engine.check_threads(workers)
+    """Map over items on `options.threads` local threads (numpy releases the GIL), in order;
+    Ctrl-C in the waiting thread cancels `options.cancel` (every item's run)."""
     results = []
+    workers = options.cores
+    cancel = options.cancel or Cancel()
     if workers <= 1 or len(items) <= 1:
         for item in items:
             results.append(function(item))
             if progress:
                 progress(len(results), len(items))
         return results
-    with ThreadPoolExecutor(max_workers=min(workers, engine.threads_default())) as executor, \
-            engine.stopping_on_interrupt(executor) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as executor, engine.stopping_on_interrupt(executor, cancel) as pool:
         for result in pool.map(function, items):
             results.append(result)
             if progress:
@@ -150,14 +144,16 @@ class _Session:
     outcome: Any  # queue.Queue of ("results", list) or ("error", exception)
 
 
-def _run_on_dask(address: str, arguments: list[tuple], timeout: float) -> list[engine.Result]:
+def _run_on_dask(address: str, attacks: Sequence[Any], seed: int, options: RunOptions, timeout: float,
+                 cancel: Cancel | None) -> list[engine.Result]:
     """Run the cells on a Dask cluster; fail fast and in one line when it cannot or stops answering.
 
     The connection and the first worker must come within `timeout` seconds; the cluster
     re-runs the cells of a lost worker on the others; when every worker or the scheduler
     is gone, or the scheduler is silent (stopped, or beyond a broken network), for `timeout`
     seconds, the run stops with one line. A thread talks to the cluster (a silent scheduler
-    can block any call); this one waits for it, and on Ctrl-C asks it to cancel the cells.
+    can block any call); this one waits for it, and on Ctrl-C, or when `cancel` is set, asks
+    it to cancel the cells.
     """
     import queue
     import threading
@@ -170,6 +166,7 @@ def _run_on_dask(address: str, arguments: list[tuple], timeout: float) -> list[e
     except ImportError:
         raise InputError("scheduler", address, "Dask is not installed: pip install 'oddscalc[dask]'") from None
     session = _Session(time.monotonic(), threading.Event(), queue.Queue())
+    arguments = (list(attacks), [seed] * len(attacks), [options] * len(attacks))
     thread = threading.Thread(target=_talk, args=(address, arguments, timeout, session), daemon=True)
     thread.start()
     try:
@@ -177,6 +174,8 @@ def _run_on_dask(address: str, arguments: list[tuple], timeout: float) -> list[e
             try:
                 kind, value = session.outcome.get(timeout=POLL)
             except queue.Empty:
+                if cancel is not None and cancel.cancelled:
+                    raise Cancelled
                 if time.monotonic() - session.answered > timeout + POLL:  # its own waits are `timeout` long
                     session.stop.set()  # the thread is stuck in a call: leave it (a daemon) and say so
                     raise InputError("scheduler", address, f"the scheduler was silent for {timeout:g} s (stopped, "
@@ -191,7 +190,7 @@ def _run_on_dask(address: str, arguments: list[tuple], timeout: float) -> list[e
             thread.join(timeout=2 * POLL)
 
 
-def _talk(address: str, arguments: list[tuple], timeout: float, session: _Session) -> None:
+def _talk(address: str, arguments: tuple[list, ...], timeout: float, session: _Session) -> None:
     """The thread that talks to the cluster: every answer it gets counts as the scheduler's."""
     import time
 
@@ -219,7 +218,7 @@ def _talk(address: str, arguments: list[tuple], timeout: float, session: _Sessio
         except TimeoutError:
             raise InputError("scheduler", address, f"no Dask worker joined within {timeout:g} s") from None
         answered()
-        futures = client.map(run_cell, *zip(*arguments), pure=False)
+        futures = client.map(run_cell, *arguments, pure=False)
         alone = 0.0  # seconds without a worker or a scheduler
         while _unfinished(client, futures, wait):
             if session.stop.is_set():

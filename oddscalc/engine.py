@@ -9,31 +9,30 @@ number of threads, and memory stays bounded whatever the number of trials: only 
 histograms grow, never with the trial count. The seed may be given the way numpy takes
 one: an int, a `SeedSequence`, a `Generator` (a child stream is spawned from it) or
 None (fresh entropy, recorded in the result).
+
+How to run comes as one `options.RunOptions` value, checked when it is made; its
+`Cancel` stops that run alone (from another thread, or on Ctrl-C in the waiting one).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import os
 import secrets
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 
 from .distribution import Distribution, dkw_bound
-from .errors import InputError
+from .options import MAX_TRIALS, Cancel, RunOptions, Seed
 from .pool import PoolRoll
 
 CHUNK = 1 << 18  # trials per chunk: fits the working set in a core's cache
 JOINT_LIMIT = 1 << 14  # pools with fewer joint values are counted in one pass
-MAX_TRIALS = 10**12
 VERIFY_ALPHA = 1e-3
-METHODS = ("monte-carlo", "exact", "verify")
 
 Sample = Mapping[str, np.ndarray] | PoolRoll
 Progress = Callable[[int, int], None]
@@ -87,10 +86,6 @@ class Result:
         return self.outcomes[name]
 
 
-Seed = int | np.random.SeedSequence | np.random.Generator | None
-MAX_SEED = 2**128 - 1
-
-
 def stream(seed: int | np.random.SeedSequence, index: int) -> np.random.Generator:
     """Return the generator of chunk `index` for `seed`."""
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -103,17 +98,8 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
-def validate_seed(seed: Seed) -> None:
-    """Refuse a seed numpy would not take: it is None, an int ≥ 0, a SeedSequence or a Generator."""
-    if seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
-        return
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise InputError("seed", seed, "expected a whole number from 0 to 2^128 - 1")
-
-
 def check_seed(seed: Seed) -> int | np.random.SeedSequence:
     """Return the root of a run's streams: a whole-number seed (fresh when None) or a SeedSequence."""
-    validate_seed(seed)
     if seed is None:
         return fresh_seed()
     if isinstance(seed, np.random.Generator):
@@ -158,134 +144,91 @@ def _add(total: dict[str, np.ndarray], part: dict[str, np.ndarray]) -> None:
         total[name] = have
 
 
-def threads_default() -> int:
-    return os.cpu_count() or 1
-
-
-STOP = threading.Event()  # set when a run is interrupted: every sampling thread stops at its next chunk
-
-
-class Stopped(Exception):
-    """A run stopped because another part of it was interrupted."""
-
-
 @contextmanager
-def stopping_on_interrupt(pool: ThreadPoolExecutor):
-    """On Ctrl-C (or any error) in the waiting thread, stop the pool's threads at their next chunk."""
+def stopping_on_interrupt(pool: ThreadPoolExecutor, cancel: Cancel):
+    """On Ctrl-C (or any error) in the waiting thread, cancel this run: its threads stop at their next chunk."""
     try:
         yield pool
     except BaseException:
-        STOP.set()
+        cancel.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
-        STOP.clear()
         raise
 
 
-def _chunk(attack: Attack, seed: int | np.random.SeedSequence, index: int, size: int) -> dict[str, np.ndarray]:
-    if STOP.is_set():
-        raise Stopped
+def _chunk(attack: Attack, seed: int | np.random.SeedSequence, index: int, size: int,
+           cancel: Cancel) -> dict[str, np.ndarray]:
+    cancel.check()
     return histograms(attack.sample(stream(seed, index), size), tuple(attack.outcomes))
 
 
-def _sample(
-    attack: Attack,
-    seed: int | np.random.SeedSequence,
-    start: int,
-    trials: int,
-    threads: int,
-    progress: Progress | None,
-    counts: dict[str, np.ndarray],
-    done_before: int,
-    total: int,
-) -> None:
-    """Add `trials` trials, chunks start, start+1, ..., to `counts`."""
-    chunks = -(-trials // CHUNK)
-    sizes = (min(CHUNK, trials - i * CHUNK) for i in range(chunks))  # lazily: 10^12 trials are 3.8M chunks
-    done = done_before
+@dataclass
+class _Sampling:
+    """One Monte Carlo run in progress: its attack, streams, settings and counts so far."""
 
-    def report(size: int) -> None:
-        nonlocal done
-        done += size
-        if progress:
-            progress(done, total)
+    attack: Attack
+    root: int | np.random.SeedSequence
+    options: RunOptions
+    cancel: Cancel
+    progress: Progress | None
+    counts: dict[str, np.ndarray] = field(default_factory=dict)
+    done: int = 0
 
-    threads = min(threads, threads_default())  # more threads than cores only add chunks in flight (memory)
-    if threads <= 1 or chunks == 1:
-        for i, size in enumerate(sizes):
-            _add(counts, _chunk(attack, seed, start + i, size))
-            report(size)
-        return
-    with ThreadPoolExecutor(max_workers=threads) as executor, stopping_on_interrupt(executor) as pool:
-        window = 4 * threads  # chunks in flight: bounded memory for any trial count
-        pending = []
-        for i, size in enumerate(sizes):
-            pending.append((size, pool.submit(_chunk, attack, seed, start + i, size)))
-            if len(pending) >= window:
-                size, future = pending.pop(0)
-                _add(counts, future.result())
-                report(size)
-        for size, future in pending:
-            _add(counts, future.result())
-            report(size)
+    def add(self, trials: int) -> None:
+        """Add `trials` trials: chunks done // CHUNK, and on (`done` is a whole number of chunks)."""
+        start, chunks = self.done // CHUNK, -(-trials // CHUNK)
+        sizes = (min(CHUNK, trials - i * CHUNK) for i in range(chunks))  # lazily: 10^12 trials are 3.8M chunks
+        threads = self.options.cores  # more threads than cores only add chunks in flight (memory)
+        if threads <= 1 or chunks == 1:
+            for i, size in enumerate(sizes):
+                self._count(size, _chunk(self.attack, self.root, start + i, size, self.cancel))
+            return
+        with ThreadPoolExecutor(max_workers=threads) as executor, \
+                stopping_on_interrupt(executor, self.cancel) as pool:
+            window = 4 * threads  # chunks in flight: bounded memory for any trial count
+            pending = []
+            for i, size in enumerate(sizes):
+                pending.append((size, pool.submit(_chunk, self.attack, self.root, start + i, size, self.cancel)))
+                if len(pending) >= window:
+                    size, future = pending.pop(0)
+                    self._count(size, future.result())
+            for size, future in pending:
+                self._count(size, future.result())
+
+    def _count(self, size: int, counts: dict[str, np.ndarray]) -> None:
+        _add(self.counts, counts)
+        self.done += size
+        if self.progress:
+            self.progress(self.done, self.options.trials)
 
 
-def check_threads(threads: int | None) -> int:
-    """Every core by default; otherwise at least one thread."""
-    if threads is None:
-        return threads_default()
-    if not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 1024:
-        raise InputError("threads", threads, "expected 1 or more threads (default: every core)")
-    return int(threads)
+def monte_carlo(attack: Attack, *, options: RunOptions | None = None, progress: Progress | None = None,
+                **settings: Any) -> Result:
+    """Sample the attack; with a `precision`, stop once the main mean's standard error ≤ it.
 
-
-def check_trials(trials: int) -> int:
-    if not isinstance(trials, (int, np.integer)) or not 1 <= trials <= MAX_TRIALS:
-        raise InputError("trials", trials, f"expected a whole number of trials from 1 to {MAX_TRIALS:.0e}")
-    return int(trials)
-
-
-def check_precision(precision: float | None) -> float | None:
-    if precision is not None and not (isinstance(precision, (int, float)) and 1e-9 <= precision < math.inf):
-        raise InputError("precision", precision, "expected a standard error from 1e-9 up, e.g. 0.01")
-    return precision
-
-
-def monte_carlo(
-    attack: Attack,
-    trials: int = 1_000_000,
-    seed: Seed = None,
-    precision: float | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-) -> Result:
-    """Sample the attack; with `precision`, stop once the main mean's standard error ≤ it.
-
-    When `trials` run out first, the result says so (`precision_reached` is False).
+    `options` (or its fields as keywords, see `RunOptions`) say how. When the trials run
+    out before the precision is reached, the result says so (`precision_reached` is False).
     """
-    trials = check_trials(trials)
-    root = check_seed(seed)
-    threads = check_threads(threads)
-    precision = check_precision(precision)
+    options = RunOptions.of(options, **settings)
+    trials, precision = options.trials, options.precision
+    sampling = _Sampling(attack, check_seed(options.seed), options, options.cancel or Cancel(), progress)
     outcomes = tuple(attack.outcomes)
-    counts: dict[str, np.ndarray] = {}
     reached = None
     if precision is None:
-        _sample(attack, root, 0, trials, threads, progress, counts, 0, trials)
-        done = trials
+        sampling.add(trials)
     else:
-        done, reached = 0, False
-        batch = min(CHUNK, trials)
-        while done < trials:
-            _sample(attack, root, done // CHUNK, batch, threads, progress, counts, done, trials)
-            done += batch
-            distribution = Distribution.from_counts(counts[outcomes[0]])
+        reached, batch = False, min(CHUNK, trials)
+        while sampling.done < trials:
+            sampling.add(batch)
+            distribution = Distribution.from_counts(sampling.counts[outcomes[0]])
             if distribution.mean_stderr <= precision:
                 reached = True
                 break
+            done = sampling.done
             needed = done * (distribution.mean_stderr / precision) ** 2 * 1.05 - done
             batch = min(max(CHUNK, -(-int(min(needed, 2 * MAX_TRIALS)) // CHUNK) * CHUNK), trials - done)
-    return Result({name: Distribution.from_counts(counts[name]) for name in outcomes}, "monte-carlo", done,
-                  recorded(root), precision_reached=reached, events=tuple(getattr(attack, "events", ())))
+    counts = sampling.counts
+    return Result({name: Distribution.from_counts(counts[name]) for name in outcomes}, "monte-carlo", sampling.done,
+                  recorded(sampling.root), precision_reached=reached, events=tuple(getattr(attack, "events", ())))
 
 
 def exact(attack: Attack, fractions: bool = False) -> Result:
@@ -304,33 +247,21 @@ def verify(sampled: Result, computed: Result, alpha: float = VERIFY_ALPHA) -> di
     }
 
 
-def run(
-    attack: Attack,
-    trials: int = 1_000_000,
-    seed: Seed = None,
-    method: str = "monte-carlo",
-    precision: float | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    fractions: bool = False,
-) -> Result:
-    """Run an attack by `method`: "monte-carlo", "exact", or "verify" (both, compared).
+def run(attack: Attack, *, options: RunOptions | None = None, progress: Progress | None = None,
+        **settings: Any) -> Result:
+    """Run an attack as `options` say (or its fields as keywords: `trials`, `seed`, `method`,
+    `precision`, `threads`, `fractions`, `cancel`; see `RunOptions`).
 
-    Every argument is checked whatever the method (`trials=0` is refused with "exact" too).
-    With `fractions`, the exact answer also carries exact rationals (`Result.rationals`).
+    The method is "monte-carlo", "exact", or "verify" (both, compared). Every setting is
+    checked whatever the method (`trials=0` is refused with "exact" too). With `fractions`,
+    the exact answer also carries exact rationals (`Result.rationals`). A cancelled run
+    raises `Cancelled`.
     """
-    if method not in METHODS:
-        raise InputError("method", method, f"expected one of {', '.join(METHODS)}")
-    check_trials(trials)
-    check_threads(threads)
-    check_precision(precision)
-    validate_seed(seed)
-    if fractions and method != "exact":
-        raise InputError("fractions", "with --" + method, "exact rationals come with --exact only")
-    if method == "exact":
-        return exact(attack, fractions)
-    computed = exact(attack) if method == "verify" else None  # first: an exact half too big is refused at once
-    sampled = monte_carlo(attack, trials, seed, precision, threads, progress)
+    options = RunOptions.of(options, **settings)
+    if options.method == "exact":
+        return exact(attack, options.fractions)
+    computed = exact(attack) if options.method == "verify" else None  # first: an exact half too big is refused at once
+    sampled = monte_carlo(attack, options=options, progress=progress)
     if computed is not None:
         return dataclasses.replace(sampled, verification=verify(sampled, computed))
     return sampled

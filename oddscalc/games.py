@@ -81,3 +81,16 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
     if battlescribe.is_list(path):  # a BattleScribe / New Recruit list
         return battlescribe.roster(path, game_name)
     return parse_roster(_read(Path(path)), str(path), game_name)
+
+
+def load_pair(path: str | Path | None = None, game_name: str | None = None,
+              against: str | Path | None = None) -> tuple[Roster, Roster]:
+    """A roster (as `load_roster` reads it) and the roster of its targets: the file `against`
+    (of the same game), or itself. A refusal of `against` names it."""
+    roster = load_roster(path, game_name)
+    if against is None:
+        return roster, roster
+    try:
+        return roster, load_roster(against, roster.game.name)
+    except InputError as error:
+        raise InputError("against", error.value, error.allowed) from None

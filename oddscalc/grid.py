@@ -14,9 +14,11 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from . import engine
-from .cells import MAX_CELLS, run_cells
+from .cells import MAX_CELLS, outside_bounds, run_cells
 from .errors import InputError, did_you_mean, require
+from .options import RunOptions
 from .roster import Game, Roster, Unit, Weapon
+from .attack import text
 from .studies import STAT_HELP, Statistic, run_details, summary_row
 
 
@@ -59,6 +61,21 @@ class InRange:
     units: tuple[Unit, ...]
     out_of_range: tuple[str, ...] = ()
     no_range: tuple[str, ...] = ()
+    distance: int | None = None  # None: every weapon kept, none checked
+
+    def notes(self) -> list[str]:
+        """What the distance left out, and kept without knowing, in words."""
+        if self.distance is None:
+            return []
+        beyond = [f"out of range at {self.distance} squares (left out): {'; '.join(self.out_of_range)}"]
+        unknown = [f"no range given (kept): {'; '.join(self.no_range)}"]
+        return beyond * bool(self.out_of_range) + unknown * bool(self.no_range)
+
+    def json(self) -> dict[str, Any]:
+        """The same, as JSON carries it (nothing without a distance)."""
+        if self.distance is None:
+            return {}
+        return {"distance": self.distance, "out_of_range": list(self.out_of_range), "no_range": list(self.no_range)}
 
 
 def in_range(game: Game, units: Iterable[Unit], distance: int | None) -> InRange:
@@ -84,7 +101,7 @@ def in_range(game: Game, units: Iterable[Unit], distance: int | None) -> InRange
         if weapons:
             kept.append(dataclasses.replace(unit, weapons=tuple(weapons)))
     require(kept, "distance", distance, f"no weapon reaches {distance} squares")
-    return InRange(tuple(kept), tuple(beyond), tuple(unknown))
+    return InRange(tuple(kept), tuple(beyond), tuple(unknown), distance)
 
 
 def adjuster(settings: Sequence[tuple[str, Any]], game: Game | None = None) -> Callable[[Any, Unit | None], Any]:
@@ -104,12 +121,28 @@ def adjuster(settings: Sequence[tuple[str, Any]], game: Game | None = None) -> C
     return adjust
 
 
-def check_settings(settings: Sequence[tuple[str, Any]], attacks: Sequence[Any]) -> None:
-    """Refuse a `--set` name that no attack of the grid has."""
-    names = {f.name for attack in attacks if attack is not None for f in dataclasses.fields(attack)}
-    for name, value in settings:
-        require(name in names, "set", f"{name}={value}",
-                f"no attack in this grid has {name}{did_you_mean(name, names)}; they have {', '.join(sorted(names))}")
+def read_settings(settings: Sequence[str | tuple[str, Any]], attacks: Sequence[Any]) -> list[tuple[str, Any]]:
+    """Read `--set NAME=VALUE` (or (name, value) pairs) for the grid's attacks: the field of an
+    attack that has it, its text read as that option reads it (`Attack.read`). A name that
+    no attack has, or a value an attack refuses, is named as `set NAME=VALUE`."""
+    kinds = list(dict.fromkeys(type(attack) for attack in attacks if attack is not None))
+    names = sorted({f.name.replace("_", "-") for kind in kinds for f in dataclasses.fields(kind)})
+    read = []
+    for setting in settings:
+        name, equals, value = setting.partition("=") if isinstance(setting, str) else (setting[0], "=", setting[1])
+        shown = f"{str(name).strip()}={value}"
+        require(bool(equals and str(name).strip()), "set", setting, "expected NAME=VALUE, like crossfire=true")
+        field = str(name).strip().lstrip("-").replace("-", "_")
+        having = [kind for kind in kinds if field in {f.name for f in dataclasses.fields(kind)}]
+        require(bool(having), "set", shown, f"no attack in this grid has {str(name).strip()}"
+                                            f"{did_you_mean(field.replace('_', '-'), names)}; they have "
+                                            f"{', '.join(names)}")
+        try:  # every kind of attack that takes it reads it the same way
+            values = [kind.read(field, value.strip()) if isinstance(value, str) else value for kind in having]
+        except InputError as error:
+            raise InputError("set", shown, error.allowed) from None
+        read.append((field, values[-1]))
+    return read
 
 
 KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "p_kill", "per_100_points")
@@ -203,6 +236,30 @@ class Grid:
                     f"{pair.attacker.name}: {pair.weapon.name} → {pair.target.name}")
         return [labels for labels in groups.values() if len(labels) > 1]
 
+    def notes(self, sort: str) -> list[str]:
+        """What a reader of the table is told: the ranking column, what a distance left out, the
+        matchups left out, and the cells that share a stream."""
+        apart = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" for c in self.cannot_hurt())
+        same = "; ".join(" = ".join(group) for group in self.same_streams())
+        return ([f"ranked by {sort}"] + (self.reach.notes() if self.reach else [])
+                + [f"cannot hurt (not ranked): {apart}"] * bool(apart)
+                + [f"the same attack, so one random stream and the very same figures: {same}"] * bool(same))
+
+    def json(self) -> dict[str, Any]:
+        """What JSON carries beside the rows: the matchups left out, and a distance's leavings."""
+        return {"cannot_hurt": self.cannot_hurt(), **(self.reach.json() if self.reach else {})}
+
+    @property
+    def live(self) -> list[engine.Result]:
+        """The results of the matchups that ran (those that can hurt their target)."""
+        return [result for result in self.results if result is not None]
+
+    def outside_bounds(self) -> str | None:
+        """With verify, the one line naming the cells whose sampled CDF is outside its DKW bound."""
+        labels = [f"{p.attacker.name}: {p.weapon.name} → {p.target.name}" for p, r in zip(self.pairs, self.results)
+                  if r is not None]
+        return outside_bounds(labels, self.live)
+
     def cannot_hurt(self) -> list[dict[str, str]]:
         """The matchups left out of the ranking: weapons that cannot hurt the target."""
         return [{"attacker": p.attacker.name, "weapon": p.weapon.name, "target": p.target.name}
@@ -249,22 +306,111 @@ def _adjusted(pair: Matchup, adjust: Callable[[Any, Unit | None], Any], game: Ga
     except InputError as error:
         filled = {field: setting for setting, field, _ in game.from_attacker}
         name = filled.get(error.name, error.name)
-        value = dict(settings).get(name, error.value)
-        raise InputError(name, value, f"{pair.attacker.name}: {pair.weapon.name} → {pair.target.name}: "
-                                      f"{error.allowed}") from None
+        given = dict(settings)
+        if name not in given:
+            raise
+        raise InputError("set", f"{name.replace('_', '-')}={text(given[name])}", f"{pair.attacker.name}: "
+                                f"{pair.weapon.name} → {pair.target.name}: {error.allowed}") from None
 
 
-def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
-             target_names: Sequence[str] | None = None, settings: Sequence[tuple[str, Any]] = (),
-             trials: int = 100_000, seed: engine.Seed = None, method: str = "monte-carlo",
-             precision: float | None = None, workers: int | None = None, scheduler: str | None = None,
-             progress: engine.Progress | None = None, distance: int | None = None, together: bool = False) -> Grid:
-    """Run every weapon of the roster's units (or `attackers`) against every target.
+ROW_COLUMNS = ("p_kill", "points", "per_100_points")  # columns of a grid's rows a heatmap can show
+STATISTICS = ("mean", "sd", "median", "p10", "p90")
+
+
+@dataclass(frozen=True)
+class View:
+    """How a grid is shown: the column it is ranked by (`sort`, default per 100 points when
+    every attacker has points, else the mean), the heatmap's statistic (`stat`), the P(≥ K)
+    columns (`at_least`), one row per outcome (`all_outcomes`), and the columns a text table
+    shows (`columns`; every one with `wide`; the query too with `show_query`). Checked when
+    made, before any cell runs."""
+
+    sort: str | None = None
+    stat: Statistic | str | None = None
+    at_least: tuple[int, ...] = (1,)
+    all_outcomes: bool = False
+    columns: str | None = None
+    wide: bool = False
+    show_query: bool = False
+
+    def __post_init__(self) -> None:
+        sortable = [*STATISTICS, *ROW_COLUMNS, *(f"at_least_{k}" for k in self.at_least)]
+        require(self.sort is None or self.sort in sortable, "sort", self.sort,
+                f"expected a column to rank by{did_you_mean(str(self.sort), sortable)}: {', '.join(sortable)}")
+        if isinstance(self.stat, str) and self.stat not in ROW_COLUMNS:
+            object.__setattr__(self, "stat", Statistic.parse(self.stat, "stat"))
+
+    def check(self, plan: Plan) -> None:
+        """Refuse, before the grid runs, a heatmap statistic of an outcome no attack has."""
+        if isinstance(self.stat, Statistic):
+            self.stat.check(sorted({name for attack in plan.attacks for name in attack.outcomes}), "stat")
+
+    def ranked_by(self, grid: Grid) -> str:
+        return self.sort or grid.default_sort()
+
+    def rows(self, grid: Grid, text: bool = False) -> list[dict[str, Any]]:
+        """The grid's ranked rows; for a text table (`text`), only the columns it shows."""
+        sort = self.ranked_by(grid)
+        rows = grid.rows(self.at_least, self.all_outcomes, sort)
+        if not text or not rows:
+            return rows
+        shown = self.shown(rows, sort)
+        return [{key: row.get(key) for key in shown if key in row or key.endswith("_stderr")} for row in rows]
+
+    def shown(self, rows: list[dict[str, Any]], sort: str) -> list[str]:
+        """The columns a text grid shows: its key columns (they fit a terminal), `columns`, or all
+        with `wide`; each with its standard error where it has one."""
+        every = list(dict.fromkeys(key for row in rows for key in row))
+        if self.wide:
+            return every
+        if self.columns is not None:
+            keys = [name.strip() for name in self.columns.split(",") if name.strip()]
+            require(bool(keys) and all(key in every for key in keys), "columns", self.columns,
+                    f"expected columns among {', '.join(c for c in every if not c.endswith('_stderr'))}")
+        else:
+            keys = [*KEY_COLUMNS[:4], *(["outcome"] if self.all_outcomes else []), *KEY_COLUMNS[4:], sort,
+                    "trials", "precision_reached", "cdf_gap", "dkw_bound", "verified"]  # with --precision, --verify
+            keys = [key for key in dict.fromkeys(keys) if key in every]
+        keys += ["query"] if self.show_query and "query" not in keys else []
+        return [*keys, *(f"{key}_stderr" for key in keys if f"{key}_stderr" in every or key == "mean")]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A grid made ready to run: its matchups (with the `--set` values applied) and what a
+    distance left out. `run` runs its cells."""
+
+    game: Game
+    pairs: tuple[Matchup, ...]
+    reach: InRange | None = None
+
+    @property
+    def attacks(self) -> list[Any]:
+        return [pair.attack for pair in self.pairs if pair.attack is not None]
+
+    def run(self, *, options: RunOptions | None = None, scheduler: str | None = None,
+            progress: engine.Progress | None = None, **settings: Any) -> Grid:
+        """Run every cell (`options` or its fields as keywords, see `RunOptions`)."""
+        options = RunOptions.of(options, **settings)
+        live = [i for i, pair in enumerate(self.pairs) if pair.attack is not None]
+        finished, seed = run_cells([self.pairs[i].attack for i in live], options=options, scheduler=scheduler,
+                                   progress=progress)
+        results: list[engine.Result | None] = [None] * len(self.pairs)
+        for i, result in zip(live, finished):
+            results[i] = result
+        return Grid(self.game, self.pairs, tuple(results), seed, self.reach)
+
+
+def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
+              target_names: Sequence[str] | None = None, settings: Sequence[str | tuple[str, Any]] = (),
+              distance: int | None = None, together: bool = False) -> Plan:
+    """Every weapon of the roster's units (or `attackers`) against every target, ready to run.
 
     Targets come from `targets` (another roster of the same game) or the roster itself;
-    `settings` are `--set` values (field, value) applied to every attack that has the field;
-    `distance` (squares) keeps only the weapons that reach it (games with ranges);
-    `together` adds each attacker's weapons fired as one attack (`TOGETHER`, where it can).
+    `settings` are `--set` values ("NAME=VALUE" text, or (field, value)) applied to every
+    attack that has the field; `distance` (squares) keeps only the weapons that reach it
+    (games with ranges); `together` adds each attacker's weapons fired as one attack
+    (`TOGETHER`, where it can).
     """
     targets = targets if targets is not None else roster
     require(targets.game is roster.game, "against", targets.source,
@@ -273,13 +419,20 @@ def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequen
     pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together)
     require(any(pair.attack is not None for pair in pairs), "file", roster.source,
             "no weapon here can attack these targets")
-    check_settings(settings, [pair.attack for pair in pairs])
-    adjust = adjuster(settings, roster.game)
-    pairs = [_adjusted(pair, adjust, roster.game, settings) if pair.attack else pair for pair in pairs]
-    live = [i for i, pair in enumerate(pairs) if pair.attack is not None]
-    finished, seed = run_cells([pairs[i].attack for i in live], trials=trials, seed=seed, method=method,
-                               precision=precision, workers=workers, scheduler=scheduler, progress=progress)
-    results: list[engine.Result | None] = [None] * len(pairs)
-    for i, result in zip(live, finished):
-        results[i] = result
-    return Grid(roster.game, tuple(pairs), tuple(results), seed, reach)
+    chosen = read_settings(settings, [pair.attack for pair in pairs])
+    adjust = adjuster(chosen, roster.game)
+    pairs = [_adjusted(pair, adjust, roster.game, chosen) if pair.attack else pair for pair in pairs]
+    return Plan(roster.game, tuple(pairs), reach)
+
+
+def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
+             target_names: Sequence[str] | None = None, settings: Sequence[str | tuple[str, Any]] = (),
+             distance: int | None = None, together: bool = False, options: RunOptions | None = None,
+             scheduler: str | None = None, progress: engine.Progress | None = None, **run_settings: Any) -> Grid:
+    """Run every weapon of the roster's units (or `attackers`) against every target (see
+    `plan_grid`); `options` (or its fields as keywords: `trials`, `seed`, `method`, ...) say
+    how every cell runs (`RunOptions`)."""
+    options = RunOptions.of(options, **run_settings)
+    plan = plan_grid(roster, targets, attackers=attackers, target_names=target_names, settings=settings,
+                     distance=distance, together=together)
+    return plan.run(options=options, scheduler=scheduler, progress=progress)

@@ -3,7 +3,7 @@ successes (docs/rules.md §3.1); and a pool of dice that must hit, then get past
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
@@ -40,7 +40,7 @@ class Roll(Attack):
     instead of summing. Outcome: sum (or successes).
     """
 
-    dice: DiceExpression
+    dice: DiceExpression = field(metadata={"reader": lambda text: DiceExpression.parse(text, "dice")})
     maximised: int = option("Roll K extra dice and discard the K lowest.", 0, metavar="K")
     minimised: int = option("Roll K extra dice and discard the K highest.", 0, metavar="K")
     success: int | None = option("Count dice showing X or more instead of summing.", None, metavar="X")
@@ -54,7 +54,7 @@ class Roll(Attack):
         counted = f", counting dice of {self.success}+" if self.success is not None else ""
         return f"Roll {self.dice}{kept}{counted}"
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         for name in ("maximised", "minimised"):
             value = getattr(self, name)
             require(0 <= value <= MAX_EXTRA, name, value, f"expected 0 to {MAX_EXTRA} extra dice")
@@ -133,7 +133,7 @@ class HitAndSave(Attack):
 
     outcomes = ("unsaved", "hits")
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         require(0 <= self.dice <= 1000, "dice", self.dice, "expected 0 to 1000 dice")
 
     @cached_property

@@ -19,10 +19,11 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from . import engine, style
-from .attack import text
+from .attack import field_named, text
 from .cells import MAX_CELLS, run_cells
 from .distribution import Distribution
 from .errors import InputError, require
+from .options import RunOptions
 
 # --- values to vary -----------------------------------------------------------------
 
@@ -44,6 +45,16 @@ def parse_values(text: str, name: str = "vary") -> list[str]:
     values = [value.strip() for value in text.split(",")]
     require(all(values), name, text, "expected a range like 1..18 or a list like 2,4,6")
     return values
+
+
+def parse_at_least(text: str) -> tuple[int, ...]:
+    """Read the K of the P(≥ K) columns: whole numbers ≥ 0 separated by commas (`1,2,3`)."""
+    try:
+        ks = tuple(int(k) for k in text.split(",") if k.strip())
+    except ValueError:
+        raise InputError("at_least", text, "expected whole numbers separated by commas, like 1,2,3") from None
+    require(all(k >= 0 for k in ks), "at_least", text, "expected whole numbers ≥ 0")
+    return ks
 
 
 # --- statistics and goals -----------------------------------------------------------
@@ -92,6 +103,14 @@ class Statistic:
         outcome = self.outcome or result.main
         return self.name.startswith(("at_least_", "at_most_", "exactly_")) or \
             (self.name == "mean" and outcome in result.events)
+
+    @classmethod
+    def chosen(cls, stat: str | None, goal: Goal | None, outcome: str | None, outcomes: Sequence[str]) -> Statistic:
+        """The statistic a study draws: `stat`, else the goal's, else the mean of `outcome` (the
+        main outcome's when None), refused unless the attack has its outcome."""
+        statistic = cls.parse(stat) if stat else goal.statistic if goal else cls(outcome, "mean")
+        statistic.check(outcomes, "stat")
+        return statistic
 
     def check(self, outcomes: Sequence[str], option: str = "stat") -> None:
         """Refuse, before any work, a statistic of an outcome that the attacks do not have."""
@@ -207,7 +226,7 @@ class Sweep:
         """One tidy row per cell and outcome (every outcome unless `outcomes` names some)."""
         rows = []
         for cell, result in zip(self.cells, self.results):
-            values = {name: text(value) for name, value in zip(self.names, cell)}
+            values = {name: plain(value) for name, value in zip(self.names, cell)}
             for outcome in outcomes or result.outcomes:
                 row = {**values, **summary_row(result, outcome, at_least), **run_details(result)}
                 goal = self.goal.statistic if self.goal is not None else None
@@ -253,34 +272,98 @@ class Sweep:
         scores = self.scores()
         return int(np.argmax(scores) if self.goal.at_least else np.argmin(scores))
 
+    def goal_json(self) -> dict[str, Any]:
+        """What the goal found, as JSON carries it (nothing without a goal)."""
+        if self.goal is None:
+            return {}
+        reached = self.reached
+        return {"goal": {"goal": str(self.goal), "option": self.names[0].replace("_", "-"), "seek": self.seek,
+                         "reached": reached is not None,
+                         "value": None if reached is None else plain(self.cells[reached][0])}}
+
+    def labels(self) -> list[str]:
+        """Each cell's values in words: `bp=6`, `shots=4, crossfire=true`."""
+        return [", ".join(f"{name}={text(value)}" for name, value in zip(self.names, cell)) for cell in self.cells]
+
+    def ranges(self) -> str:
+        """The varied options and their first and last values: `bp from 1 to 18`."""
+        return "; ".join(f"{name.replace('_', '-')} from {text(self.cells[0][i])} to {text(self.cells[-1][i])}"
+                         for i, name in enumerate(self.names))
+
+
+def read_vary(attack: type, specs: Sequence[str]) -> dict[str, list[Any]]:
+    """Read `NAME=A..B` or `NAME=a,b,c` (the command line's --vary) for one or two options of
+    an attack type: each value read as the option reads it (`Attack.read`: "4+", "true")."""
+    require(1 <= len(specs) <= 2, "vary", len(specs), "vary one or two options (--vary NAME=A..B)")
+    values: dict[str, list[Any]] = {}
+    for spec in specs:
+        name, equals, texts = spec.partition("=")
+        require(bool(equals and name.strip()), "vary", spec, "expected NAME=A..B or NAME=a,b,c (like bp=1..18)")
+        try:
+            field = field_named(attack, name).name
+            require(field not in values, "vary", spec, f"--{field.replace('_', '-')} is varied twice; give it one "
+                                                       "range or list")
+            values[field] = [_read(attack, field, one) for one in parse_values(texts.strip(), "vary")]
+        except InputError as error:
+            raise InputError("vary", error.value if error.name == "vary" else spec, error.allowed) from None
+    return values
+
+
+def _read(attack: type, field: str, text: str) -> Any:
+    try:
+        return attack.read(field, text)
+    except InputError as error:
+        raise InputError("vary", f"{field.replace('_', '-')}={text}", error.allowed) from None
+
+
+def plain(value: Any) -> Any:
+    """A varied value as a row carries it: a number or a switch as itself, a choice as its word."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return text(value)
+
 
 def sweep(attack: Any, vary: Mapping[str, Sequence[Any]], *, goal: Goal | None = None, seek: str = "smallest",
-          trials: int = 100_000, seed: engine.Seed = None, method: str = "monte-carlo",
-          precision: float | None = None, workers: int | None = None, scheduler: str | None = None,
-          progress: engine.Progress | None = None) -> Sweep:
+          options: RunOptions | None = None, scheduler: str | None = None, progress: engine.Progress | None = None,
+          **settings: Any) -> Sweep:
     """Run `attack` with each combination of the `vary` values of its fields.
 
-    `vary` maps one or two field names to their values (`{"bp": range(1, 19)}`). With a
-    `goal` (one field only), the sweep also finds the smallest value that reaches it, or
-    the largest with `seek="largest"`.
+    `vary` maps one or two fields (or their options, `to-hit`) to their values
+    (`{"bp": range(1, 19)}`; text is read as the option reads it: `{"to_hit": ["3+", "4+"]}`).
+    With a `goal` (one field only), the sweep also finds the smallest value that reaches
+    it, or the largest with `seek="largest"`. `options` (or its fields as keywords:
+    `trials`, `seed`, `method`, ...) say how every cell runs (`RunOptions`). A value the
+    attack refuses is named as `vary NAME=VALUE`.
     """
-    fields = {field.name for field in dataclasses.fields(attack)}
+    options = RunOptions.of(options, **settings)
     require(1 <= len(vary) <= 2, "vary", len(vary), "vary one or two options")
+    read: dict[str, tuple[Any, ...]] = {}
     for name, values in vary.items():
-        require(name in fields, "vary", name, f"the attack has no option {name}; it has {', '.join(sorted(fields))}")
-        require(len(values) >= 1, "vary", name, "expected at least one value")
+        try:
+            field = field_named(type(attack), name).name
+        except InputError as error:
+            raise InputError("vary", name, error.allowed) from None
+        read[field] = tuple(_read(type(attack), field, v) if isinstance(v, str) else v for v in values)
+        require(len(read[field]) >= 1, "vary", name, "expected at least one value")
     require(goal is None or len(vary) == 1, "goal", goal, "a goal needs exactly one varied option")
     require(seek in ("smallest", "largest"), "seek", seek, "expected smallest or largest")
-    size = math.prod(len(values) for values in vary.values())
+    size = math.prod(len(values) for values in read.values())
     require(size <= MAX_CELLS, "vary", f"{size:,} cells", f"expected at most {MAX_CELLS:,} cells; vary fewer values")
     if goal is not None:
         goal.statistic.check(attack.outcomes, "goal")
-    names = tuple(vary)
-    cells = tuple(itertools.product(*(tuple(values) for values in vary.values())))
-    attacks = tuple(dataclasses.replace(attack, **dict(zip(names, cell))) for cell in cells)
-    results, seed = run_cells(attacks, trials=trials, seed=seed, method=method, precision=precision,
-                              workers=workers, scheduler=scheduler, progress=progress)
-    return Sweep(names, cells, attacks, tuple(results), seed, goal, seek)
+    names = tuple(read)
+    cells = tuple(itertools.product(*read.values()))
+    attacks = []
+    for cell in cells:
+        try:
+            attacks.append(dataclasses.replace(attack, **dict(zip(names, cell))))
+        except InputError as error:  # a varied value the attack refuses (not one the query set)
+            if error.name not in names:
+                raise
+            value = text(cell[names.index(error.name)])
+            raise InputError("vary", f"{error.name.replace('_', '-')}={value}", error.allowed) from None
+    results, seed = run_cells(attacks, options=options, scheduler=scheduler, progress=progress)
+    return Sweep(names, cells, tuple(attacks), tuple(results), seed, goal, seek)
 
 
 # --- comparisons --------------------------------------------------------------------
@@ -322,6 +405,16 @@ class Comparison:
         """P(attack i's outcome > attack j's) and its standard error."""
         return probability_greater(self.distribution(i), self.distribution(j))
 
+    def labels(self) -> list[str]:
+        """Each attack in words, numbered, with the outcome compared: `#1: Roll 2d6 (sum)`."""
+        return [f"#{i}: {attack.describe()} ({name})" for i, (attack, name) in enumerate(zip(self.attacks,
+                                                                                              self.outcomes), 1)]
+
+    def odds(self) -> str:
+        """P(#i > #i+1) for each attack and the next: `P(#1 > #2) = 41.67%`."""
+        return "; ".join(f"P(#{i + 1} > #{i + 2}) = {style.percent(self.greater(i, i + 1)[0])}"
+                         for i in range(len(self.attacks) - 1))
+
     def rows(self, at_least: Sequence[int] = (1,)) -> list[dict[str, Any]]:
         """One row per attack: its query, its outcome's statistics, and P(> #j) for every other."""
         rows = []
@@ -336,10 +429,11 @@ class Comparison:
         return rows
 
 
-def compare(attacks: Sequence[Any], *, outcome: str | None = None, trials: int = 100_000, seed: engine.Seed = None,
-            method: str = "monte-carlo", precision: float | None = None, workers: int | None = None,
-            scheduler: str | None = None, progress: engine.Progress | None = None) -> Comparison:
-    """Run the attacks and compare their main outcomes (or `outcome`, which each must have)."""
+def compare(attacks: Sequence[Any], *, outcome: str | None = None, options: RunOptions | None = None,
+            scheduler: str | None = None, progress: engine.Progress | None = None, **settings: Any) -> Comparison:
+    """Run the attacks and compare their main outcomes (or `outcome`, which each must have);
+    `options` (or its fields as keywords) say how (`RunOptions`)."""
+    options = RunOptions.of(options, **settings)
     require(len(attacks) >= 2, "attacks", len(attacks), "expected at least two attacks to compare")
     for attack in attacks:
         require(outcome is None or outcome in attack.outcomes, "outcome", outcome,
@@ -351,7 +445,6 @@ def compare(attacks: Sequence[Any], *, outcome: str | None = None, trials: int =
                 f"#{i} {name} ({'yes/no' if name in getattr(attack, 'events', ()) else 'a count'})"
                 for i, (attack, name) in enumerate(zip(attacks, chosen), 1))
             + "; give --outcome to compare outcomes of one kind")
-    results, seed = run_cells(attacks, trials=trials, seed=seed, method=method, precision=precision,
-                              workers=workers, scheduler=scheduler, progress=progress)
+    results, seed = run_cells(attacks, options=options, scheduler=scheduler, progress=progress)
     outcomes = tuple(outcome or result.main for result in results)
     return Comparison(tuple(attacks), tuple(results), seed, outcomes)

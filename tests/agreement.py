@@ -19,7 +19,7 @@ def agreement_failures(attack, trials: int = 200_000, seed: int = SEED) -> list[
     The mean must lie within 5 standard errors (from the exact sd) and the sampled
     CDF within the DKW bound at α = 1e-6.
     """
-    sampled = engine.monte_carlo(attack, trials, seed)
+    sampled = engine.monte_carlo(attack, trials=trials, seed=seed)
     exact = engine.exact(attack)
     bound = dkw_bound(trials, ALPHA)
     failures = []

@@ -27,28 +27,28 @@ def test_the_docstring_example_runs():
 
 def test_seeds_the_way_numpy_takes_them():
     attack = WeaponLine(6)
-    by_int = engine.run(attack, 10**4, seed=5)
+    by_int = engine.run(attack, trials=10**4, seed=5)
     assert by_int.seed == 5
-    by_sequence = engine.run(attack, 10**4, seed=np.random.SeedSequence(5))
+    by_sequence = engine.run(attack, trials=10**4, seed=np.random.SeedSequence(5))
     assert by_sequence["damage"] == by_int["damage"] and by_sequence.seed == 5
     generator = np.random.default_rng(5)
-    first, second = engine.run(attack, 10**4, seed=generator), engine.run(attack, 10**4, seed=generator)
+    first, second = engine.run(attack, trials=10**4, seed=generator), engine.run(attack, trials=10**4, seed=generator)
     assert first["damage"] != second["damage"]  # a Generator gives a new child stream each time
     assert first.seed is None  # no single number reproduces a spawned stream
     again = np.random.default_rng(5)
-    assert engine.run(attack, 10**4, seed=again)["damage"] == first["damage"]
+    assert engine.run(attack, trials=10**4, seed=again)["damage"] == first["damage"]
 
 
 def test_a_big_seed_is_kept_exactly():
     seed = 1346791341729732557  # above 2**53: a float would round it
-    result = engine.run(WeaponLine(6), 1000, seed=seed)
-    assert result.seed == seed and engine.run(WeaponLine(6), 1000, seed=seed)["damage"] == result["damage"]
+    result = engine.run(WeaponLine(6), trials=1000, seed=seed)
+    assert result.seed == seed and engine.run(WeaponLine(6), trials=1000, seed=seed)["damage"] == result["damage"]
 
 
 @pytest.mark.parametrize("seed", [-1, 2**128, 1.5, "7", True])
 def test_a_bad_seed_is_refused(seed):
     with pytest.raises(oddscalc.InputError) as error:
-        engine.run(WeaponLine(2), 100, seed=seed)
+        engine.run(WeaponLine(2), trials=100, seed=seed)
     assert error.value.name == "seed"
 
 

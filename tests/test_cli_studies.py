@@ -15,7 +15,7 @@ def test_sweep_table_and_goal(capsys):
 def test_sweep_json_rows_follow_the_varied_values(capsys):
     data = run(capsys, "sweep", "roll 2d6", "--vary", "maximised=0..2", "--exact", "--format", "json").json()
     assert data["method"] == "exact" and data["seed"] is None
-    assert [row["maximised"] for row in data["rows"]] == ["0", "1", "2"]
+    assert [row["maximised"] for row in data["rows"]] == [0, 1, 2]  # typed, as the option reads them
     assert data["rows"][1]["mean"] == pytest.approx(203 / 24)
 
 
@@ -60,11 +60,11 @@ def test_compare_sampled_has_errors(capsys):
 
 
 BAD = [
-    (["sweep", "roll 2d6", "--vary", "bogus=1..3"], ("--vary", "bogus", "--maximised")),
+    (["sweep", "roll 2d6", "--vary", "bogus=1..3"], ("--vary", "bogus", "is not an option of roll", "maximised")),
     (["sweep", "roll 2d6", "--vary", "maximised=3..1"], ("--vary", "3..1")),
     (["sweep", "roll 2d6", "--vary", "maximised=a..b"], ("--vary",)),
     (["sweep", "roll 2d6", "--vary", "maximised"], ("--vary", "NAME=")),
-    (["sweep", "roll 2d6", "--vary", "maximised=0..30"], ("--vary", "--maximised")),
+    (["sweep", "roll 2d6", "--vary", "maximised=0..30"], ("--vary maximised=21:", "0 to 20")),
     (["sweep", "roll 2z", "--vary", "maximised=0..1"], ("QUERY", "2z")),
     (["sweep", "nothing here", "--vary", "maximised=0..1"], ("QUERY",)),
     (["sweep", "roll 2d6 --trials 5", "--vary", "maximised=0..1"], ("QUERY", "--trials")),
@@ -336,15 +336,12 @@ def test_a_goal_already_in_a_column_is_not_repeated_and_reads_as_the_table_does(
 
 def test_a_sweeps_plot_title_leaves_out_the_varied_options_own_values():
     from oddscalc.cli.studies import without_options
+    from oddscalc.epic import EpicShoot
 
-    class Option:  # what a Click option gives: its spellings, and whether it is a switch
-        def __init__(self, opts, is_flag):
-            self.opts, self.is_flag = opts, is_flag
-
-    varied = [Option(["--shots"], False), Option(["--crossfire"], True)]
-    assert without_options("epic shoot --shots 6 --to-hit 4+ --crossfire --units 4", varied) == \
+    varied = ["shots", "crossfire"]  # a switch (--crossfire) takes no value to leave out
+    assert without_options("epic shoot --shots 6 --to-hit 4+ --crossfire --units 4", EpicShoot, varied) == \
         "epic shoot --to-hit 4+ --units 4"
-    assert without_options("epic shoot --shots=6 --to-hit 4+", varied) == "epic shoot --to-hit 4+"
+    assert without_options("epic shoot --shots=6 --to-hit 4+", EpicShoot, varied) == "epic shoot --to-hit 4+"
 
 
 def test_identical_attacks_in_a_grid_are_said_to_share_a_stream(capsys, tmp_path):

@@ -200,14 +200,12 @@ def test_every_attack_is_checked_on_the_board_and_takes_the_maps_cover():
         "note: the target's hit-save comes from the map: it stands in cross terrain (soft cover); --save none would "
         "remove it")
     fire, _ = on_board(Incendiary, board=MAP, from_square="F5", to_square="F4",
-                       build=lambda **fields: Incendiary(1, **fields), models=3)
+                       dice="1/+", models=3)
     assert fire.save is CoverSave.HIT
-    phaser, notes = on_board(Phaser, board=MAP, from_square="F5", to_square="F4",
-                             build=lambda **fields: Phaser(2, 3, **fields))
+    phaser, notes = on_board(Phaser, board=MAP, from_square="F5", to_square="F4", aim="2z3")
     assert len(notes) == 1 and not hasattr(phaser, "save")  # a phaser ignores cover: the board's line only
     with pytest.raises(InputError, match="out of range"):
-        on_board(Phaser, board=MAP, from_square="A1", to_square="H1", range="4",
-                 build=lambda **fields: Phaser(2, 3, **fields))
+        on_board(Phaser, board=MAP, from_square="A1", to_square="H1", range="4", aim=2, blast=3)
 
 
 def test_artillery_on_the_board_ignores_the_maps_cover_without_a_note():

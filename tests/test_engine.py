@@ -30,41 +30,41 @@ def test_the_agreement_check_catches_a_wrong_sampler():
 
 def test_the_result_does_not_depend_on_the_number_of_threads():
     trials = 3 * engine.CHUNK + 17
-    one = engine.monte_carlo(TWO_D6, trials, SEED, threads=1)
-    two = engine.monte_carlo(TWO_D6, trials, SEED, threads=2)
+    one = engine.monte_carlo(TWO_D6, trials=trials, seed=SEED, threads=1)
+    two = engine.monte_carlo(TWO_D6, trials=trials, seed=SEED, threads=2)
     assert one["sum"] == two["sum"]
     assert one.trials == two.trials == trials
 
 
 def test_every_trial_is_counted():
-    result = engine.monte_carlo(TWO_D6, engine.CHUNK + 5, SEED)
+    result = engine.monte_carlo(TWO_D6, trials=engine.CHUNK + 5, seed=SEED)
     counts = np.rint(result["sum"].pmf * result.trials)
     assert counts.sum() == engine.CHUNK + 5
 
 
 def test_a_different_seed_gives_a_different_sample():
-    a = engine.monte_carlo(TWO_D6, 10_000, 1)
-    b = engine.monte_carlo(TWO_D6, 10_000, 2)
+    a = engine.monte_carlo(TWO_D6, trials=10_000, seed=1)
+    b = engine.monte_carlo(TWO_D6, trials=10_000, seed=2)
     assert a["sum"] != b["sum"]
-    assert engine.monte_carlo(TWO_D6, 10_000, 1)["sum"] == a["sum"]
+    assert engine.monte_carlo(TWO_D6, trials=10_000, seed=1)["sum"] == a["sum"]
 
 
 def test_a_fresh_seed_is_recorded_and_reproduces():
-    first = engine.monte_carlo(TWO_D6, 5000)
+    first = engine.monte_carlo(TWO_D6, trials=5000)
     assert isinstance(first.seed, int)
-    assert engine.monte_carlo(TWO_D6, 5000, first.seed)["sum"] == first["sum"]
+    assert engine.monte_carlo(TWO_D6, trials=5000, seed=first.seed)["sum"] == first["sum"]
 
 
 def test_precision_stops_once_the_standard_error_is_small_enough():
-    result = engine.monte_carlo(TWO_D6, 10**8, SEED, precision=0.002)
+    result = engine.monte_carlo(TWO_D6, trials=10**8, seed=SEED, precision=0.002)
     assert result["sum"].mean_stderr <= 0.002
     assert result.trials < 10**8
-    again = engine.monte_carlo(TWO_D6, 10**8, SEED, precision=0.002, threads=1)
+    again = engine.monte_carlo(TWO_D6, trials=10**8, seed=SEED, precision=0.002, threads=1)
     assert again.trials == result.trials and again["sum"] == result["sum"]
 
 
 def test_precision_is_capped_by_trials():
-    result = engine.monte_carlo(TWO_D6, 1000, SEED, precision=1e-6)
+    result = engine.monte_carlo(TWO_D6, trials=1000, seed=SEED, precision=1e-6)
     assert result.trials == 1000
 
 

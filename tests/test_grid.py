@@ -4,10 +4,11 @@ import math
 
 import pytest
 
-from oddscalc import games
+from oddscalc import engine, games
 from oddscalc.errors import InputError
+from oddscalc.options import RunOptions
 from oddscalc.roster import Weapon
-from oddscalc.grid import (TOGETHER, adjuster, check_settings, in_range, matchups, rank, run_grid,
+from oddscalc.grid import (TOGETHER, adjuster, in_range, matchups, rank, read_settings, run_grid,
                            sort_keys)
 from oddscalc.studies import STAT_HELP
 
@@ -83,9 +84,10 @@ def test_rank_refuses_a_column_it_cannot_sort_by():
 
 
 def test_settings_must_name_an_option_of_some_cell(grid):
-    check_settings([("crossfire", True)], [p.attack for p in grid.pairs])
+    assert read_settings([("crossfire", True), "in-cover=yes"], [p.attack for p in grid.pairs]) == [
+        ("crossfire", True), ("in_cover", True)]
     with pytest.raises(InputError) as error:
-        check_settings([("luck", 3)], [p.attack for p in grid.pairs])
+        read_settings([("luck", 3)], [p.attack for p in grid.pairs])
     assert error.value.name == "set" and "no attack in this grid has luck" in error.value.allowed
     crossfire = run_grid(games.parse_roster(ROSTER, "g"), settings=[("crossfire", True)], method="exact")
     assert all(r is None or p.attack.crossfire for p, r in zip(crossfire.pairs, crossfire.results))
@@ -164,7 +166,7 @@ def test_a_cell_that_refuses_a_setting_is_named():
     roster = games.parse_roster(ROSTER, "epic.toml")
     with pytest.raises(InputError) as error:
         run_grid(roster, attackers=["Guns"], method="exact", settings=[("suppressed", 1)])
-    assert error.value.name == "suppressed" and error.value.value == 1
+    assert error.value.name == "set" and error.value.value == "suppressed=1"
     assert error.value.allowed.startswith("Guns: Lascannon → Tanks: 1 shot (1@4+) cannot be shared equally by 2")
 
 
@@ -233,12 +235,14 @@ def test_a_setting_from_the_attacker_needs_an_attacker():
 
 def test_a_setting_no_cell_has_is_refused_naming_the_fields_there_are(grid):
     attacks = [p.attack for p in grid.pairs]  # Epic shooting attacks, and None where a weapon cannot hurt
-    assert _refusal(lambda: check_settings([("luck", 3)], attacks)) == (
-        "set", "luck=3", "no attack in this grid has luck; they have armour, at_shots, at_to_hit, blast_markers, "
-        "cover_save, critical, crossfire, damage_capacity, disrupt, firing_units, formation, ignore_cover, in_cover, "
-        "invulnerable, modifier, mw_shots, mw_to_hit, reinforced, shields, shots, sniper, suppressed, "
-        "thick_rear_armour, tk_damage, to_hit, units, vehicle_armour, vehicle_reinforced, vehicles, volley, "
-        "war_engines, weapon")
+    assert _refusal(lambda: read_settings([("luck", 3)], attacks)) == (
+        "set", "luck=3", "no attack in this grid has luck; they have armour, at-shots, at-to-hit, blast-markers, "
+        "cover-save, critical, crossfire, damage-capacity, disrupt, firing-units, formation, ignore-cover, in-cover, "
+        "invulnerable, modifier, mw-shots, mw-to-hit, reinforced, shields, shots, sniper, suppressed, "
+        "thick-rear-armour, tk-damage, to-hit, units, vehicle-armour, vehicle-reinforced, vehicles, volley, "
+        "war-engines, weapon")
+    assert _refusal(lambda: read_settings(["shots=abc"], attacks)) == ("set", "shots=abc", "expected a whole number")
+    assert _refusal(lambda: read_settings(["shots"], attacks))[:2] == ("set", "shots")
 
 
 def test_grid_rows_carry_p_kill_points_and_per_100_points_with_their_errors():
@@ -263,11 +267,12 @@ def test_grid_rows_carry_p_kill_points_and_per_100_points_with_their_errors():
         assert row["per_100_points_stderr"] == dist.mean_stderr * 100 / pair.attacker.points > 0
 
 
-def test_grid_defaults_are_a_hundred_thousand_trials_by_monte_carlo():
+def test_grid_defaults_are_a_million_trials_by_monte_carlo_as_every_run():
     roster = games.parse_roster(ROSTER, "grid.toml")
     calls = []
     grid = run_grid(roster, attackers=["Tanks"], target_names=["Guns"], seed=1, progress=lambda *a: calls.append(a))
-    assert (grid.method, grid.trials, grid.seed) == ("monte-carlo", 100_000, 1) and calls[-1] == (1, 1)
+    assert (grid.method, grid.trials, grid.seed) == ("monte-carlo", 1_000_000, 1) and calls[-1] == (1, 1)
+    assert RunOptions().trials == 1_000_000 == engine.run(grid.pairs[0].attack, seed=1).trials
     precise = run_grid(roster, attackers=["Tanks"], target_names=["Guns"], seed=1, trials=1000, precision=1e-9)
     assert precise.results[0].precision_reached is False
 
@@ -321,4 +326,4 @@ def test_run_grid_refusals_name_the_option_the_value_and_what_is_allowed():
 def test_a_setting_a_cell_refuses_is_named_with_the_cell():
     roster = games.parse_roster(ROSTER, "grid.toml")
     assert _refusal(lambda: run_grid(roster, method="exact", settings=[("units", 0)])) == (
-        "units", 0, "Guns: Lascannon → Tanks: expected 1 to 100 units")
+        "set", "units=0", "Guns: Lascannon → Tanks: expected 1 to 100 units")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc import engine
+from oddscalc import engine, options
 
 # (arguments, words the one error line must hold)
 REFUSED = [
@@ -25,12 +25,12 @@ REFUSED = [
     (["roll", "2d6", "--exact", "--threads", "0"], ("--threads 0",)),
     (["roll", "2d6", "--seed", str(2**128)], ("--seed",)),
     (["dust", "salvo", "3/2-5/2", "--charges", "1_0"], ("--charges 1_0", "whole number")),
-    (["grid", "--game", "epic", "--set", "shots=abc"], ("--set shots abc",)),
-    (["grid", "--game", "epic", "--set", "armour=abc"], ("--set armour abc",)),
-    (["grid", "--game", "epic", "--set", "crossfire=none"], ("--set crossfire none", "true or false")),
-    (["grid", "--game", "epic", "--set", "crossfire=5"], ("--set crossfire 5",)),
-    (["grid", "--game", "epic", "--set", "shots=0"], ("--set shots 0", "1 to 200")),
-    (["grid", "--game", "epic", "--set", "reinforced=maybe"], ("--set reinforced maybe",)),
+    (["grid", "--game", "epic", "--set", "shots=abc"], ("--set shots=abc:", "whole number")),
+    (["grid", "--game", "epic", "--set", "armour=abc"], ("--set armour=abc:",)),
+    (["grid", "--game", "epic", "--set", "crossfire=none"], ("--set crossfire=none:", "true or false")),
+    (["grid", "--game", "epic", "--set", "crossfire=5"], ("--set crossfire=5:",)),
+    (["grid", "--game", "epic", "--set", "shots=0"], ("--set shots=0:", "1 to 200")),
+    (["grid", "--game", "epic", "--set", "reinforced=maybe"], ("--set reinforced=maybe:",)),
     (["grid", "--game", "epic", "--set", "luck=3"], ("--set", "luck")),
     (["grid", "--game", "epic", "--set", "crosfire=true"], ("--set crosfire=true", "(did you mean crossfire?)")),
     (["grid", "--game", "epic", "--sort", "pkill"], ("--sort pkill", "(did you mean p_kill?)")),
@@ -127,10 +127,10 @@ def test_more_threads_than_cores_run_on_the_cores(monkeypatch):
             super().__init__(max_workers)
 
     monkeypatch.setattr(engine, "ThreadPoolExecutor", Recording)
-    monkeypatch.setattr(engine, "threads_default", lambda: 2)
-    many = engine.run(HitAndSave(10, 4, 5), 2_000_000, 1, threads=64)
+    monkeypatch.setattr(options, "every_core", lambda: 2)
+    many = engine.run(HitAndSave(10, 4, 5), trials=2_000_000, seed=1, threads=64)
     assert started == [2]
-    assert many["unsaved"] == engine.run(HitAndSave(10, 4, 5), 2_000_000, 1, threads=1)["unsaved"]
+    assert many["unsaved"] == engine.run(HitAndSave(10, 4, 5), trials=2_000_000, seed=1, threads=1)["unsaved"]
 
 
 def _stopped(signum: int, args: list[str], tmp_path: Path, wait: float = 2.5) -> subprocess.CompletedProcess:

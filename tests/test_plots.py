@@ -28,7 +28,7 @@ def close_figures():
 
 def two_d6(trials=None):
     roll = Roll(DiceExpression.parse("2d6"))
-    result = engine.run(roll, method="exact") if trials is None else engine.run(roll, trials, 7)
+    result = engine.run(roll, method="exact") if trials is None else engine.run(roll, trials=trials, seed=7)
     return result["sum"]
 
 

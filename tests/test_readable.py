@@ -146,10 +146,10 @@ def test_a_sweep_table_shows_the_goal_s_statistic(capsys):
     data = run(capsys, "sweep", "roll 6d6 --success 5", "--vary", "success=4..6", "--goal", "at_least_3>=0.3",
                "--exact", "--format", "json").json()
     # P(at least 3 of 6 dice) at 4+, 5+, 6+: 65.6%, 32.0%, 6.2%: the smallest success reaching 30 % is 4
-    assert all("at_least_3" in row for row in data["rows"]) and data["goal"]["value"] == "4"
+    assert all("at_least_3" in row for row in data["rows"]) and data["goal"]["value"] == 4
     largest = run(capsys, "sweep", "roll 6d6 --success 5", "--vary", "success=4..6", "--goal", "at_least_3>=0.3",
                   "--seek", "largest", "--exact", "--format", "json").json()
-    assert largest["goal"]["value"] == "5" and largest["goal"]["seek"] == "largest"
+    assert largest["goal"]["value"] == 5 and largest["goal"]["seek"] == "largest"
 
 
 def test_board_cover_is_stated(capsys):

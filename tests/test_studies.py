@@ -23,8 +23,8 @@ def test_cell_seed_depends_on_the_seed_and_the_attack_only():
 
 
 def test_threads_give_the_same_table_as_series():
-    series, seed = cells.run_cells(ATTACKS, trials=20_000, seed=7, workers=1)
-    parallel, _ = cells.run_cells(ATTACKS, trials=20_000, seed=7, workers=2)
+    series, seed = cells.run_cells(ATTACKS, trials=20_000, seed=7, threads=1)
+    parallel, _ = cells.run_cells(ATTACKS, trials=20_000, seed=7, threads=2)
     assert seed == 7
     assert all(same(a, b) for a, b in zip(series, parallel))
 
@@ -239,7 +239,7 @@ def test_two_options_swept_make_every_combination():
     found = studies.sweep(HitAndSave(1, 4, 5), {"dice": [1, 2], "to_hit": [3, 6]}, method="exact")
     assert found.cells == ((1, 3), (1, 6), (2, 3), (2, 6))
     rows = found.rows([1], outcomes=["unsaved"])
-    assert [(row["dice"], row["to_hit"]) for row in rows] == [("1", "3"), ("1", "6"), ("2", "3"), ("2", "6")]
+    assert [(row["dice"], row["to_hit"]) for row in rows] == [(1, 3), (1, 6), (2, 3), (2, 6)]
     # 2 dice at 6+ (1/6) then a 5+ save failed (2/3): E = 2 · 1/6 · 2/3
     assert rows[3]["mean"] == pytest.approx(2 / 9)
 
@@ -266,8 +266,10 @@ REFUSALS = [
     (lambda: studies.parse_values("2,,4"), ("vary", "2,,4", "expected a range like 1..18 or a list like 2,4,6")),
     (lambda: studies.sweep(_roll(), {}), ("vary", 0, "vary one or two options")),
     (lambda: studies.sweep(_roll(), {"a": [1], "b": [1], "c": [1]}), ("vary", 3, "vary one or two options")),
-    (lambda: studies.sweep(_roll(), {"luck": [1]}), ("vary", "luck", "the attack has no option luck; it has dice, "
-                                                                       "maximised, minimised, success")),
+    (lambda: studies.sweep(_roll(), {"maximised": ["x"]}), ("vary", "maximised=x", "expected a whole number")),
+    (lambda: studies.sweep(_roll(), {"maximised": [0, 30]}), ("vary", "maximised=30", "expected 0 to 20 extra dice")),
+    (lambda: studies.sweep(_roll(), {"luck": [1]}), ("vary", "luck", "is not an option of roll; it has dice, maximised, "
+                                                                       "minimised, success")),
     (lambda: studies.sweep(_roll(), {"maximised": []}), ("vary", "maximised", "expected at least one value")),
     (lambda: studies.sweep(_roll(), {"maximised": [0, 1], "minimised": [0]},
                            goal=studies.Goal.parse("mean>=7")),

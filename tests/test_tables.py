@@ -24,7 +24,7 @@ def exact_2d6() -> engine.Result:
 
 
 def sampled(attack=TWO_D6, trials=20_000, seed=3) -> engine.Result:
-    return engine.run(attack, trials, seed)
+    return engine.run(attack, trials=trials, seed=seed)
 
 
 def numbers(text: str) -> float:
@@ -72,9 +72,9 @@ def test_json_holds_the_contract_and_exact_values():
 
 
 def test_json_says_when_the_precision_was_not_reached():
-    result = engine.run(TWO_D6, 1000, 1, precision=1e-6)
+    result = engine.run(TWO_D6, trials=1000, seed=1, precision=1e-6)
     assert tables.result_json(result, "c")["precision_reached"] is False
-    assert tables.result_json(engine.run(TWO_D6, 10**6, 1, precision=0.05), "c")["precision_reached"] is True
+    assert tables.result_json(engine.run(TWO_D6, trials=10**6, seed=1, precision=0.05), "c")["precision_reached"] is True
     assert "precision_reached" not in tables.result_json(exact_2d6(), "c")
 
 
@@ -251,7 +251,7 @@ def test_provenance_is_one_line_for_every_method():
 
 
 def test_the_verification_notes_say_within_or_outside():
-    result = engine.run(TWO_D6, 10_000, 3, method="verify")
+    result = engine.run(TWO_D6, trials=10_000, seed=3, method="verify")
     (note,) = tables.verification_notes(result)
     check = result.verification["sum"]
     assert note == (f"verify sum: largest CDF gap {check.gap:.2e}, within the DKW bound {check.bound:.2e} "
@@ -260,7 +260,7 @@ def test_the_verification_notes_say_within_or_outside():
 
 
 def test_the_precision_note():
-    short = engine.run(TWO_D6, 1000, 1, precision=1e-6)
+    short = engine.run(TWO_D6, trials=1000, seed=1, precision=1e-6)
     assert tables.precision_note([short], 1e-6) == (
         "note: --precision 1e-06 was not reached within --trials for the answer; the figures carry their "
         "standard errors (raise --trials to go further)",)

@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from .. import engine
+from ..options import every_core
 from ..roll import HitAndSave
 from . import core, dust, epic, exact, t9a
 from .core import Case
@@ -52,8 +53,8 @@ def baseline_rate(case: Case, trials: int, repeat: int) -> float:
 
 def engine_rate(attack: object, trials: int, threads: int, repeat: int) -> float:
     """Steady-state trials per second (a warm-up run builds the lookup tables first)."""
-    engine.monte_carlo(attack, 1000, seed=0, threads=1)
-    return trials / best_time(lambda: engine.monte_carlo(attack, trials, seed=1, threads=threads), repeat)
+    engine.monte_carlo(attack, trials=1000, seed=0, threads=1)
+    return trials / best_time(lambda: engine.monte_carlo(attack, trials=trials, seed=1, threads=threads), repeat)
 
 
 def raw_bytes_rate(threads: int, megabytes: int = 256, repeat: int = 3) -> float:
@@ -78,7 +79,7 @@ def peak_memory_of_billion(trials: int) -> tuple[float, float]:
     code = (
         "import re, time\n"
         "from oddscalc import engine\nfrom oddscalc.roll import HitAndSave\n"
-        f"start = time.perf_counter(); engine.monte_carlo(HitAndSave(10, 4, 5), {trials}, seed=1)\n"
+        f"start = time.perf_counter(); engine.monte_carlo(HitAndSave(10, 4, 5), trials={trials}, seed=1)\n"
         "seconds = time.perf_counter() - start\n"
         "peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
         "print(seconds, peak / 1024)\n"
@@ -118,9 +119,9 @@ def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[
     attacks = [pair.attack for pair in matchups(roster.game, roster.units, roster.units)]
     cells = len(attacks)
     rates = []
-    for label, options in (("exact, in process", {"method": "exact", "workers": 1}),
-                           (f"{trials:.0e} trials, in process (1 thread)", {"workers": 1}),
-                           (f"{trials:.0e} trials, {cores} cores", {"workers": cores})):
+    for label, options in (("exact, in process", {"method": "exact", "threads": 1}),
+                           (f"{trials:.0e} trials, in process (1 thread)", {"threads": 1}),
+                           (f"{trials:.0e} trials, {cores} cores", {"threads": cores})):
         seconds = best_time(lambda: run_cells(attacks, trials=trials, seed=1, **options), 1)
         rates.append((label, cells / seconds))
     if cluster:
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
         QUICK = True
         options.trials, options.scaling_trials, options.billion, options.repeat = 2e4, 4e4, 0, 1
     trials, repeat = int(options.trials), options.repeat
-    cores = engine.threads_default()
+    cores = every_core()
     print(f"oddscalc benchmark · numpy {np.__version__} · {cores} cores · best of {repeat}"
           + (" · quick smoke run: sizes too small to judge the targets" if QUICK else ""))
 

@@ -14,7 +14,6 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from ..dice import DiceExpression
 from ..errors import InputError
 from ..roll import Roll
 from .errors import input_error
@@ -77,8 +76,7 @@ def _root(
 
 
 query(app, "roll", Roll, argument=option("dice", Annotated[str, typer.Argument(
-    metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")]),
-      build=lambda dice, **options: Roll(DiceExpression.parse(dice, "dice"), **options), examples=[
+    metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")]), examples=[
     "oddscalc roll 2d6 --maximised 1",
     "oddscalc roll 3d6+1 --exact --format markdown",
     "oddscalc roll 10d6 --success 5 --plot hits.png",

@@ -22,7 +22,6 @@ from ..dust import (
     Salvo,
     WeaponLine,
     on_board,
-    parse_per_model,
 )
 from ..errors import InputError
 from ..tables import Format, Table
@@ -85,8 +84,7 @@ query(app, "dust attack", WeaponLine, skip=["save"], extra=[SAVE, *BOARD],
 ])
 
 query(app, "dust phaser", Phaser, argument=_argument("phaser", "PHASER", "XzY: X dice; each hit rolls Y dice."),
-      extra=BOARD, build=lambda phaser, **options: on_board(
-          Phaser, build=lambda **fields: Phaser.parse(phaser, **fields), **options), examples=[
+      extra=BOARD, build=lambda phaser, **options: on_board(Phaser, aim=phaser, **options), examples=[
     "oddscalc dust phaser 2z3 --exact",
     "oddscalc dust phaser 2z3 --sustained --plot phaser.png",
     "oddscalc dust phaser 1z4 --berserk --count 2 --format json",
@@ -95,16 +93,15 @@ query(app, "dust phaser", Phaser, argument=_argument("phaser", "PHASER", "XzY: X
 
 query(app, "dust salvo", Salvo, argument=_argument("salvo", "SALVO", "A/X-B/X-...: the dice and damage per hit for 1, 2, "
                                                    "... charges."),
-      skip=["save"], extra=[SAVE, *BOARD], build=lambda salvo, **options: on_board(
-          Salvo, build=lambda **fields: Salvo.parse(salvo, **fields), **options), examples=[
+      skip=["save"], extra=[SAVE, *BOARD], build=lambda salvo, **options: on_board(Salvo, entries=salvo, **options),
+      examples=[
     "oddscalc dust salvo 3/2-5/2-7/2 --charges 2 --exact",
     "oddscalc dust salvo 3/2 --sustained --save hit",
     "oddscalc dust salvo 2/1-4/1 --charges 2 --burst --plot salvo.png",
 ])
 
 query(app, "dust incendiary", Incendiary, argument=_argument("dice", "X", "Dice per model (X of X/+)."),
-      skip=["save"], extra=[SAVE, *BOARD], build=lambda dice, **options: on_board(
-          Incendiary, build=lambda **fields: Incendiary(parse_per_model(dice, "dice"), **fields), **options), examples=[
+      skip=["save"], extra=[SAVE, *BOARD], build=lambda **options: on_board(Incendiary, **options), examples=[
     "oddscalc dust incendiary 1 --models 4 --exact",
     "oddscalc dust incendiary 1/+ --models 5 --save hit --sustained",
     "oddscalc dust incendiary 2 --models 3 --save miss --ignore-cover",
@@ -113,9 +110,7 @@ query(app, "dust incendiary", Incendiary, argument=_argument("dice", "X", "Dice 
 
 query(app, "dust ap-incendiary", ArmourPiercingIncendiary, argument=_argument("dice", "X", "Dice per model (X of "
                                                                                          "X/skull)."),
-      extra=BOARD, build=lambda dice, **options: on_board(
-          ArmourPiercingIncendiary, build=lambda **fields: ArmourPiercingIncendiary(parse_per_model(dice, "dice"),
-                                                                                   **fields), **options),
+      extra=BOARD, build=lambda **options: on_board(ArmourPiercingIncendiary, **options),
       examples=["oddscalc dust ap-incendiary 1 --models 3 --exact",
                 "oddscalc dust ap-incendiary 1/skull --models 1 --berserk"])
 

@@ -49,13 +49,19 @@ def stopped(error: KeyboardInterrupt) -> int:
     return 130
 
 
+# The library's names of the values it refuses whose option is spelled otherwise (the rest are
+# `--name`, `to_hit` as `--to-hit`); the command's own parameter, when it has one, wins.
+SPELLED = {"output_format": "--format", "from_square": "--from", "to_square": "--to", "settings": "--set",
+           "target_names": "--targets", "file": "FILE", "query": "QUERY", "cells": "--attackers"}
+
+
 def input_error(error: InputError) -> OptionError:
     """Turn a library `InputError` into an option error naming the command-line option."""
     param = None
     current = get_current_context(silent=True)
     if current is not None:
         param = next((p for p in current.command.params if p.name == error.name), None)
-    hint = None if param is not None else "--" + error.name.replace("_", "-")
+    hint = None if param is not None else SPELLED.get(error.name, "--" + error.name.replace("_", "-"))
     return OptionError(error.value, error.allowed, param=param, hint=hint)
 
 

@@ -1,11 +1,12 @@
 """The options of the command line, declared once, and the registry of query commands.
 
-- `COMMON` declares the options every query and study takes (`--trials`, `--seed`,
-  `--exact`, ...); a command receives them as one `Common` value.
+- `Common` declares the options every query and study takes (`--trials`, `--seed`,
+  `--exact`, ...); a command receives them as one `Common` value, whose `run` is the
+  library's `RunOptions`.
 - `query(...)` registers a query builder: a plain function from its options to an
-  attack. The same registry, `QUERIES`, lets `sweep`, `compare` and `grid --set` parse a
-  quoted query (`parse_query`) or one option's value (`convert`) exactly as the command
-  itself does.
+  attack. The same registry, `QUERIES`, lets `sweep` and `compare` parse a quoted query
+  (`parse_query`) exactly as the command itself does; one option's value is read by the
+  attack itself (`Attack.read`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import functools
 import inspect
 import re
 import shlex
-import types
 import typing
 from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
@@ -25,9 +25,10 @@ from typing import Annotated, Any, Callable, Optional, Sequence
 
 import typer
 
-from ..attack import ordered_fields
-from ..dice import parse_roll
+from ..attack import kind_of, ordered_fields
 from ..errors import InputError
+from ..cells import DASK_TIMEOUT, Cluster
+from ..options import TRIALS, RunOptions
 from ..tables import Format
 from .errors import OptionError, click_errors, input_error, stopped
 
@@ -55,22 +56,6 @@ def parse_seed(text: str) -> int:
     return parse_count(text, "expected a whole number like 42 or 20261201")
 
 
-def parse_integer(text: str) -> int:
-    """Read a whole number (negative allowed: `-1` for a modifier); `1_0` is refused, not read as 10."""
-    cleaned = str(text).strip()
-    if not cleaned.lstrip("+-").isdigit() or len(cleaned) > 12:
-        raise OptionError(text, "expected a whole number")
-    return int(cleaned)
-
-
-def parse_needed(text: str) -> int:
-    """Read a needed roll written `4` or `4+`."""
-    try:
-        return parse_roll(text, "roll")
-    except InputError as error:
-        raise OptionError(text, error.allowed) from None
-
-
 def parse_number(text: str) -> float:
     try:
         value = float(str(text).strip())
@@ -81,23 +66,7 @@ def parse_number(text: str) -> float:
     return value
 
 
-def needed(help: str, *names: str) -> Any:
-    """An option for a roll needed, accepting `4+` or `4`."""
-    return typer.Option(*names, parser=parse_needed, metavar="X+", help=help)
-
-
-def whole(help: str, *names: str, metavar: str = "N") -> Any:
-    """An option for a whole number (which may be negative)."""
-    return typer.Option(*names, parser=parse_integer, metavar=metavar, help=help)
-
-
 # --- the common options -------------------------------------------------------------
-
-
-class Method(str, Enum):
-    MONTE_CARLO = "monte-carlo"
-    EXACT = "exact"
-    VERIFY = "verify"
 
 
 def option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
@@ -105,68 +74,52 @@ def option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
-# Every query and study command takes these (CLI.md, "Options on every query command").
-COMMON = [
-    option("trials", Annotated[int, typer.Option("--trials", parser=parse_count, metavar="N",
-                                                  help="Monte Carlo trials (1e6, 2_000_000).")], 1_000_000),
-    option("seed", Annotated[Optional[int], typer.Option(
-        "--seed", parser=parse_seed, metavar="S",
-        help="Seed of the random stream (default: fresh; the answer records the seed used).")], None),
-    option("exact", Annotated[bool, typer.Option(
-        "--exact", help="Compute the exact distribution instead of sampling.")], False),
-    option("fractions", Annotated[bool, typer.Option(
-        "--fractions", help="With --exact: exact rationals too (JSON pmf_fractions, \"1/36\"; table columns).")],
-        False),
-    option("output_format", Annotated[Format, typer.Option(
-        "--format", metavar="F", help="table, json, csv, markdown or bbcode.")], Format.TABLE),
-    option("plot", Annotated[Optional[Path], typer.Option(
-        "--plot", metavar="PATH", help="Also save a plot of the main outcome (.png, .svg or .pdf).")], None),
-    option("precision", Annotated[Optional[float], typer.Option(
-        "--precision", parser=parse_number, metavar="E",
-        help="Sample until the main mean's standard error is at most E (--trials is the cap).")], None),
-    option("verify", Annotated[bool, typer.Option(
-        "--verify", help="Run both ways; report the largest CDF gap against the DKW bound.")], False),
-    option("threads", Annotated[Optional[int], typer.Option(
-        "--threads", parser=parse_count, metavar="T", help="Threads to sample with (default: every core).")], None),
-    option("outcome", Annotated[Optional[str], typer.Option(
-        "--outcome", metavar="NAME", help="The outcome the table's detail and the plot show (default: the main "
-                                          "one).")], None),
-]
-COMMON_OPTIONS = ("--trials", "--seed", "--exact", "--fractions", "--format", "--plot", "--precision", "--verify", "--threads",
-                  "--outcome")
+def common(default: Any, name: str, help: str, metavar: Optional[str] = None, parser: Optional[Callable] = None) -> Any:
+    """A field of `Common`: its default and the option that sets it (`--trials`)."""
+    settings = {"metavar": metavar, "parser": parser, "help": help}
+    info = typer.Option(name, **{key: value for key, value in settings.items() if value is not None})
+    return dataclasses.field(default=default, metadata={"option": info, "name": name})
 
 
 @dataclass(frozen=True)
 class Common:
-    """The options every query and study command takes (declared in `COMMON`)."""
+    """The options every query and study command takes (CLI.md, "Options on every query
+    command"): this table declares them, and they make the run's `RunOptions`."""
 
-    trials: int = 1_000_000
-    seed: Optional[int] = None
-    exact: bool = False
-    fractions: bool = False
-    output_format: Format = Format.TABLE
-    plot: Optional[Path] = None
-    precision: Optional[float] = None
-    verify: bool = False
-    threads: Optional[int] = None
-    outcome: Optional[str] = None
+    trials: int = common(TRIALS, "--trials", "Monte Carlo trials (1e6, 2_000_000).", "N", parse_count)
+    seed: Optional[int] = common(None, "--seed", "Seed of the random stream (default: fresh; the answer records "
+                                                 "the seed used).", "S", parse_seed)
+    exact: bool = common(False, "--exact", "Compute the exact distribution instead of sampling.")
+    fractions: bool = common(False, "--fractions", "With --exact: exact rationals too (JSON pmf_fractions, "
+                                                   "\"1/36\"; table columns).")
+    output_format: Format = common(Format.TABLE, "--format", "table, json, csv, markdown or bbcode.", "F")
+    plot: Optional[Path] = common(None, "--plot", "Also save a plot of the main outcome (.png, .svg or .pdf).",
+                                  "PATH")
+    precision: Optional[float] = common(None, "--precision", "Sample until the main mean's standard error is at "
+                                                             "most E (--trials is the cap).", "E", parse_number)
+    verify: bool = common(False, "--verify", "Run both ways; report the largest CDF gap against the DKW bound.")
+    threads: Optional[int] = common(None, "--threads", "Threads to sample with (default: every core).", "T",
+                                    parse_count)
+    outcome: Optional[str] = common(None, "--outcome", "The outcome the table's detail and the plot show "
+                                                       "(default: the main one).", "NAME")
 
     @classmethod
     def take(cls, options: dict[str, Any]) -> Common:
         """Remove the common options from a command's options and return them."""
         return cls(**{field.name: options.pop(field.name) for field in fields(cls) if field.name in options})
 
-    @property
-    def method(self) -> Method:
+    @functools.cached_property
+    def run(self) -> RunOptions:
+        """The run these options ask for; conflicting or bad ones are refused in one line."""
+        method = "exact" if self.exact else "verify" if self.verify else "monte-carlo"
+        try:
+            options = RunOptions(self.trials, self.seed, method, self.precision, self.threads, self.fractions)
+        except InputError as error:
+            raise input_error(error) from None
         if self.exact and self.verify:
             raise OptionError(None, "use --exact or --verify, not both (--verify already computes the exact "
                                     "answer)", hint="--verify")
-        if self.fractions and not self.exact:
-            raise OptionError(None, "exact rationals come with --exact only", hint="--fractions")
-        if self.exact and self.precision is not None:
-            raise OptionError(self.precision, "--precision applies to sampling; drop it or drop --exact",
-                              hint="--precision")
-        return Method.EXACT if self.exact else Method.VERIFY if self.verify else Method.MONTE_CARLO
+        return options
 
     def one_query(self, command: str) -> None:
         """Refuse what only a single query shows (a study's cells are figures, not distributions)."""
@@ -182,23 +135,66 @@ class Common:
                                   hint="--outcome")
         return self.outcome
 
-    def check(self) -> None:
-        """Refuse bad common options before any work is done, whatever the method."""
-        from .. import engine, plots
+    def check(self) -> RunOptions:
+        """Refuse bad common options before any work is done, whatever the method; return the run."""
+        from .. import plots
 
-        try:
-            engine.check_trials(self.trials)
-            engine.check_threads(self.threads)
-            engine.check_precision(self.precision)
-            engine.validate_seed(self.seed)
-        except InputError as error:
-            raise input_error(error) from None
-        self.method
+        run = self.run
         if self.plot is not None:
             try:
                 plots.check_path(self.plot)
             except InputError as error:
                 raise input_error(error) from None
+        return run
+
+
+@dataclass(frozen=True)
+class Study:
+    """The options every study (sweep, compare, grid) takes beside the common ones."""
+
+    at_least: str = common("1", "--at-least", "Add P(≥ K) columns for these K (comma-separated).", "K,K")
+    scheduler: Optional[str] = common(None, "--scheduler", "Run the cells on the Dask cluster at ADDRESS "
+                                                           "(tcp://host:8786; needs the dask extra). Exact runs stay "
+                                                           "in process.", "ADDRESS")
+    scheduler_timeout: float = common(DASK_TIMEOUT, "--scheduler-timeout", "Seconds to wait for the scheduler, a "
+                                                                           "first worker, or a lost cluster to come "
+                                                                           "back (default 10).", "S", parse_number)
+
+    @classmethod
+    def take(cls, options: dict[str, Any]) -> Study:
+        """Remove the study options from a command's options and return them."""
+        return cls(**{field.name: options.pop(field.name) for field in fields(cls) if field.name in options})
+
+    @functools.cached_property
+    def ks(self) -> tuple[int, ...]:
+        """The K of the P(≥ K) columns."""
+        from ..studies import parse_at_least
+
+        return parse_at_least(self.at_least)
+
+    @functools.cached_property
+    def cluster(self) -> Optional[Cluster]:
+        """The Dask cluster the cells run on (None: local threads)."""
+        if self.scheduler is None and self.scheduler_timeout != DASK_TIMEOUT:
+            raise OptionError(self.scheduler_timeout, "applies only with --scheduler ADDRESS",
+                              hint="--scheduler-timeout")
+        if self.scheduler is not None and not self.scheduler.startswith("tcp://"):
+            raise OptionError(self.scheduler[:80] or "''", "expected a scheduler address like tcp://host:8786 (a "
+                                                           "scheduler in another process, as `dask scheduler` prints "
+                                                           "it)", hint="--scheduler")
+        return None if self.scheduler is None else Cluster(self.scheduler, self.scheduler_timeout)
+
+
+def parameters_of(table: type) -> list[inspect.Parameter]:
+    """The command parameters an options table (`Common`, `Study`) declares."""
+    hints = typing.get_type_hints(table)
+    return [option(field.name, Annotated[hints[field.name], field.metadata["option"]], field.default)
+            for field in fields(table)]
+
+
+COMMON = parameters_of(Common)  # the parameters every query and study command adds to its own
+STUDY = parameters_of(Study)  # and every study
+COMMON_OPTIONS = tuple(field.metadata["name"] for field in fields(Common))
 
 
 def examples_epilog(examples: Sequence[str]) -> str:
@@ -206,22 +202,23 @@ def examples_epilog(examples: Sequence[str]) -> str:
 
 
 def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: Optional[str] = None,
-            extra: Sequence[inspect.Parameter] = ()) -> Callable:
-    """Register `run(**own, **extra, common=Common)` as a command with its own, `extra` and the COMMON options.
+            study: bool = False) -> Callable:
+    """Register `run(**own, common=Common)` (and `study=Study` for a study) as a command with its
+    own options, the study ones and the common ones.
 
     Typer reads a command's options from its signature; this is the one place that adds
     the common options to a signature, so that no command has to repeat them.
     """
-    taken = {"common", *(p.name for p in extra)}
     own = [p for p in inspect.signature(run, eval_str=True).parameters.values()
-           if p.name not in taken and p.kind is not p.VAR_KEYWORD]
-    parameters = own + list(extra) + COMMON
+           if p.name not in ("common", "study") and p.kind is not p.VAR_KEYWORD]
+    parameters = own + (STUDY if study else []) + COMMON
 
     @functools.wraps(run)
     def invoke(**options: Any) -> Any:
         common = Common.take(options)
+        tables = {"study": Study.take(options)} if study else {}
         try:
-            return run(**options, common=common)
+            return run(**options, common=common, **tables)
         except InputError as error:
             raise input_error(error) from None
         except KeyboardInterrupt as error:  # Click would turn it into a silent exit 130
@@ -266,49 +263,46 @@ SHORT = 64  # characters of a command's line in its group's list
 
 @dataclass(frozen=True)
 class Query:
-    """A query command: its words (`epic shoot`), its options' names, and the builder (options → attack)."""
+    """A query command: its words (`epic shoot`), its options' names, the builder (options →
+    attack) and the attack's type."""
 
     path: str
     names: tuple[str, ...]
     build: Callable[..., Any]
+    attack: type
 
 
 QUERIES: dict[str, Query] = {}
 
 
-def _option_type(hint: Any, meta: Any) -> tuple[Any, Optional[Callable]]:
-    """The Python type Typer reads an attack field's option as, and its parser."""
-    args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
-    optional = type(None) in args
-    base = [arg for arg in args if arg is not type(None)]
-    if meta.get("many"):
-        return Optional[list[str]], None  # repeated; the attack reads each value
-    if meta.get("text") or meta.get("none") or len(base) != 1:
-        kind, parser = str, None  # the attack reads its own tabletop spelling ("5+", "none", "d3+1")
-    elif base[0] is bool or (isinstance(base[0], type) and issubclass(base[0], Enum)):
-        kind, parser = base[0], None
-    else:
-        kind, parser = int, parse_needed if meta.get("roll") else parse_integer
-    return (Optional[kind] if optional else kind), parser
+def _option_type(attack: type, field: dataclasses.Field) -> Any:
+    """The type Typer reads an attack field's option as: a switch, a choice, or the text the
+    attack reads itself (`Attack.read`: "4+", "6", "none", "d3+1")."""
+    if field.metadata.get("many"):
+        return Optional[list[str]]  # repeated; the attack reads each value
+    kind, optional = kind_of(attack, field)
+    if not (kind is bool or (isinstance(kind, type) and issubclass(kind, Enum))):
+        kind = str
+    return Optional[kind] if optional else kind
 
 
 def field_options(attack: type, skip: Sequence[str] = ()) -> list[inspect.Parameter]:
     """One option per field of an attack (`--to-hit` for `to_hit`), declared by the field itself.
 
     The field's `attack.option(...)` gives the help and metavar; its type gives how the
-    option reads (a switch, a choice, a whole number, a roll "4+", or text the attack
-    reads itself). Required fields come first, as --help lists them.
+    option shows in --help (a switch, a choice, a whole number N, a roll X+). Every value
+    typed is read by the attack (`Attack.read`), as `sweep --vary` and `grid --set` read it.
+    Required fields come first, as --help lists them.
     """
-    hints = typing.get_type_hints(attack)
     required, optional = [], []
     for field in ordered_fields(attack):
         if field.name in attack.ARGUMENTS or field.name in skip:
             continue
         meta = field.metadata
-        kind, parser = _option_type(hints[field.name], meta)
+        kind = _option_type(attack, field)
         names = ["--" + field.name.replace("_", "-")]
-        settings = {"help": meta.get("help"), "parser": parser, "case_sensitive": False}
-        if meta.get("metavar") or meta.get("roll") or parser is parse_integer:
+        settings = {"help": meta.get("help"), "case_sensitive": False}
+        if meta.get("metavar") or meta.get("roll") or kind_of(attack, field)[0] is int:
             settings["metavar"] = meta.get("metavar") or ("X+" if meta.get("roll") else "N")
         has_default = field.default is not dataclasses.MISSING
         if meta.get("none") and has_default and field.default is not None:
@@ -353,7 +347,7 @@ def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str
 
     run.__signature__ = inspect.Signature(parameters)
     command(group, path, run, examples=examples, help=help)
-    QUERIES[path] = Query(path, tuple(p.name for p in parameters), make)
+    QUERIES[path] = Query(path, tuple(p.name for p in parameters), make, attack)
 
 
 @dataclass(frozen=True)
@@ -430,35 +424,3 @@ def command_for(root: Any, path: str) -> Any:
     for word in path.split():
         command = command.get_command(None, word)
     return command
-
-
-def blank_context(command: Any, path: str) -> Any:
-    """A context for reading single option values of a command (nothing required yet)."""
-    return command.make_context(path, [], resilient_parsing=True)
-
-
-def option_of(command: Any, path: str, name: str, blame: str, value: Any = None) -> Any:
-    """The Click option of a query called `--name` (or `name`), refusing one it lacks."""
-    wanted = "--" + name.strip().lstrip("-").replace("_", "-")
-    for param in command.params:
-        if wanted in getattr(param, "opts", ()) and wanted not in COMMON_OPTIONS:
-            return param
-    options = ", ".join(p.opts[0] for p in command.params
-                        if p.param_type_name == "option" and p.opts[0] not in (*COMMON_OPTIONS, "--help", "-h"))
-    raise OptionError(value if value is not None else name,
-                      f"the query {path} has no option {wanted}; it has {options or 'none'}", hint=blame)
-
-
-def convert(context: Any, param: Any, value: str, blame: str) -> Any:
-    """Read one option's value with the option's own parser, as the query would."""
-    if param.is_flag:
-        truth = value.strip().lower()
-        if truth not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-            raise OptionError(value, f"{param.opts[0]} is a switch: true or false", hint=blame)
-        return truth in ("true", "yes", "on", "1")
-    try:
-        return param.process_value(context, value)
-    except OptionError as error:
-        raise OptionError(value, error.allowed, hint=blame) from None
-    except click_errors.BadParameter as error:
-        raise OptionError(value, error.message, hint=blame) from None

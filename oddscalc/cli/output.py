@@ -11,7 +11,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 import typer
 
@@ -26,7 +26,9 @@ from .errors import (
     one_line,
     stopped,
 )
-from .options import Common
+
+if TYPE_CHECKING:  # the options import this module, not the other way round
+    from .options import Common
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 LONG_RUN = 60.0  # seconds still to go that a player is told of
@@ -119,6 +121,22 @@ def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: b
     return f"{command_line(('--format', '--plot'))}  ·  {provenance(method, trials, seed, per_cell)}"
 
 
+def plot_of(path: Optional[Path], draw: Callable[[Any], Any], result: engine.Result, seed: Optional[int] = None,
+            per_cell: bool = True) -> Optional[tuple[Callable[[], Any], Path, str]]:
+    """The plot `finish` saves at `path` (None: no plot asked for): `draw(plots)` draws it with
+    the plots module, imported only then; the caption says how `result` (a study's first cell,
+    whose `seed` is the study's) was made."""
+    if path is None:
+        return None
+
+    def drawn() -> Any:
+        from .. import plots
+
+        return draw(plots)
+
+    return drawn, path, caption(result.method, result.trials, seed, per_cell)
+
+
 def save_plot(draw: Callable[[], Any], path: Path, footer: str) -> Optional[str]:
     """Draw a plot, caption it and save it atomically; return the one-line error when it cannot be."""
     from .. import plots
@@ -168,6 +186,17 @@ def finish(text: str, *, plot: Optional[tuple[Callable[[], Any], Path, str]] = N
     return 0
 
 
+def report(rows: list[dict], common: Common, method: str, trials: Optional[int], seed: Optional[int],
+           notes: tuple[str, ...] = (), extra: Optional[dict] = None) -> str:
+    """A study's rows as the table, CSV, JSON ... that --format asks for, with the run's header."""
+    from ..tables import render_rows
+
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    header = {"command": command_line(), "method": method, "trials": None if method == "exact" else trials,
+              "seed": seed}
+    return render_rows(columns, rows, common.output_format, header, notes, extra or {}, width=width())
+
+
 def width() -> Optional[int]:
     """The terminal's width when the answer goes to one (tables fit it); None when piped (no wrapping)."""
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
@@ -175,21 +204,18 @@ def width() -> Optional[int]:
 
 def answer(attack: Any, common: Common, notes: Sequence[str] = ()) -> int:
     """Run an attack as the common options say, print the answer, save the plot."""
-    common.check()
+    options = common.check()
     outcome = common.outcome_of([attack]) or attack.outcomes[0]
     with progress_bar() as progress:
-        result = engine.run(attack, common.trials, common.seed, common.method.value, common.precision,
-                            common.threads, progress, common.fractions)
+        result = engine.run(attack, options=options, progress=progress)
     command, description = command_line(), attack.describe()
     text = render_result(result, common.output_format, command, description, outcome, notes, width())
 
-    def draw() -> Any:
-        from .. import plots
-
+    def draw(plots: Any) -> Any:
         drawing = plots.event if outcome in result.events else plots.distribution
         return drawing(result[outcome], outcome, title=description)
 
-    plot = (draw, common.plot, caption(result.method, result.trials, result.seed)) if common.plot else None
+    plot = plot_of(common.plot, draw, result, result.seed, per_cell=False)
     failed = None if result.verified else (f"verify: the sampled CDF is outside the DKW bound for "
                                            f"{', '.join(n for n, c in result.verification.items() if not c.within)}")
     return finish(text, plot=plot, notes=precision_note([result], common.precision), failed=failed)

@@ -2,76 +2,24 @@
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional, Sequence
+from typing import Annotated, Optional
 
 import typer
 
 from .. import __version__
-from ..cells import outside_bounds
-from ..errors import InputError, did_you_mean
-from ..grid import KEY_COLUMNS
+from ..errors import InputError
 from ..tables import Format, precision_note
-from .errors import OptionError
-from .options import Common, blank_context, command, command_for, convert, option_of
-from .output import caption, finish, progress_bar
+from .options import Common, Study, command
+from .output import finish, plot_of, progress_bar, report
 
 
 def _names(values: Optional[list]) -> Optional[list]:
     if not values:
         return None
     return [name.strip() for value in values for name in value.split(",") if name.strip()]
-
-
-def shown_columns(rows: list[dict], sort: str, chosen: Optional[str], wide: bool, show_query: bool,
-                  all_outcomes: bool, ks: list[int]) -> list[str]:
-    """The columns a text grid shows: its key columns (they fit a terminal), --columns, or all with --wide."""
-    every = list(dict.fromkeys(key for row in rows for key in row))
-    if wide:
-        return every
-    if chosen is not None:
-        names = [name.strip() for name in chosen.split(",") if name.strip()]
-        unknown = [name for name in names if name not in every]
-        if unknown or not names:
-            raise OptionError(chosen, f"expected columns among {', '.join(c for c in every if not c.endswith('_stderr'))}",
-                              hint="--columns")
-        keys = names
-    else:
-        keys = [*KEY_COLUMNS[:4], *(["outcome"] if all_outcomes else []), *KEY_COLUMNS[4:], sort,
-                "trials", "precision_reached", "cdf_gap", "dkw_bound", "verified"]  # when --precision, --verify
-        keys = [key for key in dict.fromkeys(keys) if key in every]
-    keys += ["query"] if show_query and "query" not in keys else []
-    return [*keys, *(f"{key}_stderr" for key in keys if f"{key}_stderr" in every or key == "mean")]
-
-
-def read_settings(texts: list[str], attacks: list) -> list[tuple[str, Any]]:
-    """Read `--set NAME=VALUE` with the parser of the query option `--NAME` of the grid's attacks."""
-    from . import root_command
-
-    settings = []
-    kinds = {type(attack): attack for attack in attacks if attack is not None}
-    for text in texts:
-        name, equals, value = text.partition("=")
-        blame = f"--set {name.strip()}"
-        if not equals or not name.strip():
-            raise OptionError(text, "expected NAME=VALUE, like crossfire=true", hint="--set")
-        field = name.strip().replace("-", "_")
-        having = [attack for attack in kinds.values() if field in {f.name for f in dataclasses.fields(attack)}]
-        if not having:
-            names = sorted({f.name.replace("_", "-") for a in kinds.values() for f in dataclasses.fields(a)})
-            raise OptionError(text, f"no attack in this grid has {name.strip()}{did_you_mean(name.strip(), names)}; "
-                                    f"they have {', '.join(names)}", hint="--set")
-        converted = None
-        for attack in having:  # every kind of attack that takes it must read it the same way
-            path = attack.COMMAND
-            click_command = command_for(root_command(), path)
-            param = option_of(click_command, path, field, blame, text)
-            converted = convert(blank_context(click_command, path), param, value.strip(), blame)
-        settings.append((field, converted))
-    return settings
 
 
 def grid(
@@ -113,9 +61,7 @@ def grid(
         "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
                                         "without a range is kept).")] = None,
     *,
-    at_least: str,
-    scheduler: Optional[str],
-    scheduler_timeout: float,
+    study: Study,
     common: Common,
 ) -> int:
     """Every weapon of every unit against every target: a ranked table and a heatmap.
@@ -126,77 +72,23 @@ def grid(
     Each cell draws from its own random stream (seed + the attack itself), so adding
     units never changes other rows, and --scheduler gives the same table.
     """
-    from ..games import load_roster
-    from ..grid import in_range, matchups, run_grid
-    from ..studies import Statistic
-    from .studies import cluster, parse_ks
-
-    common.check()
+    from ..games import load_pair
+    from ..grid import View, plan_grid
+    options = common.check()
     common.one_query("grid")
-    roster = load_roster(file, game)
-    try:
-        target_roster = load_roster(against, roster.game.name) if against is not None else roster
-    except InputError as error:  # blame the option the user typed, not FILE
-        raise OptionError(error.value, error.allowed, hint="--against") from None
-    say_not_modelled(roster, target_roster)
-    ks = parse_ks(at_least)
-    sortable = ["mean", "sd", "median", "p10", "p90", "p_kill", "points", "per_100_points",
-                *(f"at_least_{k}" for k in ks)]
-    heat = stat if stat in ("p_kill", "points", "per_100_points") else Statistic.parse(stat, "stat") if stat else None
-    if sort is not None and sort not in sortable:
-        raise OptionError(sort, f"expected a column to rank by{did_you_mean(sort, sortable)}: {', '.join(sortable)}",
-                          hint="--sort")
-    pairs = matchups(roster.game, in_range(roster.game, roster.select(_names(attackers), "attackers"), distance).units,
-                     target_roster.select(_names(targets), "targets"), together)
-    attacks = [pair.attack for pair in pairs]
-    if isinstance(heat, Statistic):
-        heat.check(sorted({name for attack in attacks if attack is not None for name in attack.outcomes}), "stat")
-    chosen = read_settings(settings or [], attacks)
+    roster, foes = load_pair(file, game, against)
+    say_not_modelled(roster, foes)
+    view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query)
+    plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),
+                     distance=distance, together=together)
+    view.check(plan)
     with progress_bar("cells") as progress:
-        try:
-            result = run_grid(roster, target_roster, attackers=_names(attackers), target_names=_names(targets),
-                              settings=chosen, trials=common.trials, seed=common.seed, method=common.method.value,
-                              precision=common.precision, workers=common.threads,
-                              scheduler=cluster(scheduler, scheduler_timeout), progress=progress,
-                              distance=distance, together=together)
-        except InputError as error:  # a --set value an attack refuses: blame --set NAME, not --NAME
-            if error.name not in dict(chosen):
-                raise
-            raise OptionError(error.value, error.allowed, hint=f"--set {error.name.replace('_', '-')}") from None
-    column = sort or result.default_sort()
-    rows = result.rows(ks, all_outcomes, column)
-    apart = result.cannot_hurt()
-    notes = [f"ranked by {column}"]
-    extra: dict = {}
-    if distance is not None:
-        reach = result.reach
-        notes += ([f"out of range at {distance} squares (left out): {'; '.join(reach.out_of_range)}"]
-                  if reach.out_of_range else [])
-        notes += [f"no range given (kept): {'; '.join(reach.no_range)}"] if reach.no_range else []
-        extra = {"distance": distance, "out_of_range": list(reach.out_of_range), "no_range": list(reach.no_range)}
-    if apart:
-        notes.append("cannot hurt (not ranked): " + "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}"
-                                                                for c in apart))
-    same = result.same_streams()
-    notes += ["the same attack, so one random stream and the very same figures: "
-              + "; ".join(" = ".join(group) for group in same)] if same else []
-    if common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE) and rows:
-        shown = shown_columns(rows, column, columns, wide, show_query, all_outcomes, ks)
-        rows = [{key: row.get(key) for key in shown if key in row or key.endswith("_stderr")} for row in rows]
-    from .studies import report
-
-    text = report(rows, common, result.method, result.trials, result.seed, tuple(notes),
-                  {"cannot_hurt": apart, **extra})
-    plot = None
-    if common.plot is not None:
-        from .. import plots
-
-        plot = (lambda: plots.grid_heatmap(result, heat), common.plot,
-                caption(result.method, result.trials, result.seed, per_cell=True))
-    live = [r for r in result.results if r is not None]
-    labels = [f"{p.attacker.name}: {p.weapon.name} → {p.target.name}" for p, r in zip(result.pairs, result.results)
-              if r is not None]
-    return finish(text, plot=plot, notes=precision_note(live, common.precision), failed=outside_bounds(labels, live))
+        result = plan.run(options=options, scheduler=study.cluster, progress=progress)
+    rows = view.rows(result, text=common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE))
+    text = report(rows, common, result.method, result.trials, result.seed, tuple(result.notes(view.ranked_by(result))),
+                  result.json())
+    plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, view.stat), result.live[0], result.seed)
+    return finish(text, plot=plot, notes=precision_note(result.live, common.precision), failed=result.outside_bounds())
 
 
 def list_profiles(
@@ -290,9 +182,9 @@ def import_list(
     typer.echo(f"wrote {count} unit{'s' if count != 1 else ''} of {imported.game} to {write}")
 
 
-def register(app: typer.Typer, extra: Sequence[inspect.Parameter]) -> None:
-    """Add the roster commands to the app (`extra`: the options every study takes)."""
-    command(app, "grid", grid, extra=extra, examples=[
+def register(app: typer.Typer) -> None:
+    """Add the roster commands to the app."""
+    command(app, "grid", grid, study=True, examples=[
         "oddscalc grid --game epic --trials 1e5",
         "oddscalc grid my_army.toml --against enemies.toml --sort p_kill --plot grid.png",
         "oddscalc grid --game epic --set crossfire=true --format markdown --show-query",

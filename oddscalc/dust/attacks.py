@@ -7,7 +7,7 @@ the Dust die and the stages they share in `die.py`.
 from __future__ import annotations
 
 import re
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -143,7 +143,7 @@ class WeaponLine(Fire):
         words += [f"a unit of {self.health} damage points"] if self.health is not None else []
         return f"Dust weapon line {line}" + "".join(f", {w}" for w in words) + target_words(self.save, self.resilient)
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         choose(self, "save", CoverSave)
         choose(self, "artillery", Artillery, optional=True)
         choose(self, "indirect_success", Success)
@@ -220,8 +220,8 @@ class Phaser(Fire):
     stage, after re-rolls).
     """
 
-    aim: int
-    blast: int
+    aim: int | str  # X, or the whole "XzY"
+    blast: int | None = None
     _: KW_ONLY
     resilient: bool = option(RESILIENT, False)
     count: int = option(COUNT, 1, metavar="C")
@@ -235,7 +235,13 @@ class Phaser(Fire):
         return (f"Dust phaser {'%d × ' % self.count if self.count > 1 else ''}{self}"
                 + "".join(f", {w}" for w in words) + target_words(CoverSave.NONE, self.resilient))
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
+        if isinstance(self.aim, str):
+            match = _PHASER.match(self.aim)
+            require(match is not None and self.blast is None, "phaser", self.aim if self.blast is None else
+                    f"{self.aim}, {self.blast}", "expected XzY with whole numbers X, Y ≥ 1, like 2z3")
+            object.__setattr__(self, "aim", int(match.group(1)))
+            object.__setattr__(self, "blast", int(match.group(2)))
         for name in ("aim", "blast"):
             value = getattr(self, name)
             whole = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
@@ -246,11 +252,8 @@ class Phaser(Fire):
 
     @classmethod
     def parse(cls, text: str, **options: Any) -> Phaser:
-        """Read `2z3`."""
-        match = _PHASER.match(str(text))
-        if not match:
-            raise InputError("phaser", text, "expected XzY with whole numbers X, Y ≥ 1, like 2z3")
-        return cls(int(match.group(1)), int(match.group(2)), **options)
+        """Read `2z3` (as `Phaser("2z3")` does)."""
+        return cls(str(text), **options)
 
     def __str__(self) -> str:
         return f"{self.aim}z{self.blast}"
@@ -287,6 +290,17 @@ _SALVO_ENTRY = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+)\s*)?$")
 _SALVO_ALLOWED = "expected entries N/D joined by '-', one per charge, like 3/2-5/2-7/2"
 
 
+def read_entries(text: str) -> tuple[tuple[int, int], ...]:
+    """Read a salvo's entries `3/2-5/2-7/2` (en dashes and spaces allowed; a bare `N` means N/1)."""
+    entries = []
+    for part in re.split(r"[-–—]", str(text)):
+        match = _SALVO_ENTRY.match(part)
+        if not match:
+            raise InputError("salvo", text, _SALVO_ALLOWED)
+        entries.append((int(match.group(1)), int(match.group(2) or 1)))
+    return tuple(entries)
+
+
 @dataclass(frozen=True)
 class Salvo(Fire):
     """Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, X damage per hit.
@@ -296,7 +310,7 @@ class Salvo(Fire):
     Outcomes: damage, hits (after re-rolls, before saves).
     """
 
-    entries: tuple[tuple[int, int], ...]
+    entries: tuple[tuple[int, int], ...] = field(metadata={"reader": lambda text: read_entries(text)})
     _: KW_ONLY
     charges: int = option("Charges K spent (1 rolls the first entry).", 1, metavar="K")
     save: CoverSave = option(SAVE, CoverSave.NONE)
@@ -312,7 +326,7 @@ class Salvo(Fire):
         return (f"Dust salvo {'%d × ' % self.count if self.count > 1 else ''}{self}"
                 + "".join(f", {w}" for w in words) + target_words(self.save, self.resilient))
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         choose(self, "save", CoverSave)
         object.__setattr__(self, "entries", tuple(tuple(entry) for entry in self.entries))
         require(len(self.entries) >= 1, "salvo", str(self), _SALVO_ALLOWED)
@@ -329,14 +343,8 @@ class Salvo(Fire):
 
     @classmethod
     def parse(cls, text: str, **options: Any) -> Salvo:
-        """Read `3/2-5/2-7/2` (en dashes and spaces allowed; a bare `N` means N/1)."""
-        entries = []
-        for part in re.split(r"[-–—]", str(text)):
-            match = _SALVO_ENTRY.match(part)
-            if not match:
-                raise InputError("salvo", text, _SALVO_ALLOWED)
-            entries.append((int(match.group(1)), int(match.group(2) or 1)))
-        return cls(tuple(entries), **options)
+        """Read `3/2-5/2-7/2` (as `Salvo("3/2-5/2-7/2")` does)."""
+        return cls(str(text), **options)
 
     def __str__(self) -> str:
         return "-".join(f"{dice}/{damage}" for dice, damage in self.entries)

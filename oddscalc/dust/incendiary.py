@@ -5,7 +5,7 @@ the whole unit on one hit."""
 from __future__ import annotations
 
 import re
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -44,7 +44,7 @@ def parse_per_model(text: str, name: str = "dice") -> int:
 class _PerModel(Fire):
     """X dice per model of the target unit, for every firing model (docs/rules.md §1.7, §1.8)."""
 
-    dice: int
+    dice: int = field(metadata={"reader": parse_per_model})  # X, or "X/+", "X/skull"
     models: int = option(MODELS, 1, metavar="M")
     _: KW_ONLY
     count: int = option(COUNT, 1, metavar="C")
@@ -56,7 +56,7 @@ class _PerModel(Fire):
         return (f"{'%d × ' % self.count if self.count > 1 else ''}{self.dice}/{pattern} on {self.models} "
                 f"model{'s' * (self.models != 1)}" + "".join(f", {w}" for w in self.fire_words()))
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         check_count(self.dice, "dice", 1, MAX_PER_MODEL, "dice per model")
         check_count(self.models, "models", 1, MAX_MODELS, "models in the target unit")
         check_models_firing(self.count)
@@ -91,9 +91,9 @@ class Incendiary(_PerModel):
     def describe(self) -> str:
         return "Dust incendiary " + self._fired("+") + target_words(self.cover, self.resilient)
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         choose(self, "save", CoverSave)
-        super().__post_init__()
+        super().check()
 
     @property
     def cover(self) -> CoverSave:

@@ -107,7 +107,7 @@ class Reactive(Attack):
         words += [f"{self.own_health} own damage points"] if self.own_health is not None else []
         return "Dust reactive fire: " + ", ".join(words)
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         for name, enum in (("save", CoverSave), ("timing", Timing), ("enemy_save", CoverSave)):
             choose(self, name, enum)
         require(self.timing is not Timing.SUSTAINED, "timing", "sustained",

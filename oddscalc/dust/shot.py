@@ -22,7 +22,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import InputError, require
 from .board import TERRAIN_WORD, Board, Corner, Cover, Kind, Sight, Square, Terrain, can_enter, line_of_sight
@@ -225,16 +225,14 @@ BOARD_ONLY = (("from_square", "--from"), ("to_square", "--to"), ("target", "--ta
 
 
 def on_board(kind: type, board: str | None = None, save: CoverSave | None = None,
-             build: Callable[..., Any] | None = None, **options: Any) -> tuple[Any, tuple[str, ...]]:
-    """Build a Dust attack of type `kind` (with `build`, default `kind` itself), its shot
-    checked on a map first when `board` is given.
+             **options: Any) -> tuple[Any, tuple[str, ...]]:
+    """Build a Dust attack of type `kind`, its shot checked on a map first when `board` is given.
 
     `options` holds the attack's fields and the `Shot`'s (squares, kinds, range, observer).
     An impossible shot is refused; a soldier in rubble gets soft cover (a hit-save) unless
     `save` is given, on an attack that takes a save. Without a board, the board's options
     are refused. Returns the attack and a note when the map gave the target its save.
     """
-    build = build or kind
     placing = {name: options.pop(name) for name, _ in BOARD_ONLY if name in options}
     takes_save = "save" in {field.name for field in dataclasses.fields(kind)}
     if board is None:
@@ -242,14 +240,14 @@ def on_board(kind: type, board: str | None = None, save: CoverSave | None = None
             value = placing.get(name)
             if value not in (None, False):
                 raise InputError(name, getattr(value, "value", value), f"{spelled} only applies with --board MAP")
-        return build(**options, **({"save": save} if save is not None else {})), ()
+        return kind(**options, **({"save": save} if save is not None else {})), ()
     chosen = {name: value for name, value in placing.items() if value not in (None, False)}
     artillery = options.get("artillery")
     placed = place(Shot(board, **chosen), Artillery(artillery) if artillery is not None else None)
     checked = (placed_line(placed, Artillery(artillery) if artillery is not None else None),)
     if not takes_save:
-        return build(**options), checked
-    attack = build(**options, save=save if save is not None else cover_save(placed.cover))  # an explicit save wins
+        return kind(**options), checked
+    attack = kind(**options, save=save if save is not None else cover_save(placed.cover))  # an explicit save wins
     if save is None and attack.cover is not CoverSave.NONE:
         return attack, checked + (f"note: the target's {attack.cover.value}-save comes from the map: it stands in "
                                   "cross terrain (soft cover); --save none would remove it",)

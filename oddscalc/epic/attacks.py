@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import Attack, option, read_rolls
+from ..attack import Attack, option
 from ..dice import Check, DiceExpression, FaceReader, Natural, check_sides, keep_pmf
 from ..errors import choose, require
 from ..style import plural
@@ -117,15 +117,15 @@ class _OnFormation(Attack):
                                 "rolls again) or destroyed.", Critical.NONE)
     tk_damage: DiceExpression | str | int | None = option("A titan killer's D-value against a war engine: points "
                                                           "of damage per hit (d3, d6, d3+1; default 1; needs "
-                                                          "--weapon titan-killer).", None, metavar="D", text=True)
+                                                          "--weapon titan-killer).", None, metavar="D",
+                                                          reader=lambda text: _expression(text, "tk_damage"))
 
     @property
     def reached(self) -> int:
         """The units the attack can reach."""
         return self.units
 
-    def __post_init__(self) -> None:
-        read_rolls(self)
+    def check(self) -> None:
         least = 0 if self.war_engines else 1
         require(self.units is None or least <= self.units <= MAX_UNITS, "units", self.units,
                 f"expected {least} to {MAX_UNITS} units" + (" beside the war engines" if self.war_engines else ""))
@@ -321,7 +321,7 @@ class Barrage(_OnFormation):
                                                     f" ({self.per_template or UNITS_PER_TEMPLATE} per template)")
         return f"Epic barrage: {self.bp} BP{' (AT)' if self.at else ''} on {reached}, {self._defence()}"
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         barrage_row(self.bp)
         require(self.units is not None or self.formation is not None or self.war_engines, "units", None,
                 "is required: the units under the templates (--units U), or the formation's size "
@@ -332,7 +332,7 @@ class Barrage(_OnFormation):
                 "only applies without --units (it decides how many units the templates cover)")
         require(self.per_template is None or 1 <= self.per_template <= MAX_UNITS, "per_template",
                 self.per_template, f"expected 1 to {MAX_UNITS} units under each template")
-        super().__post_init__()
+        super().check()
 
     @property
     def centred(self) -> int:
@@ -462,7 +462,7 @@ class Assault(Attack):
         return (f"Epic assault result: {self.bonus:+d} against {self.enemy_bonus:+d}"
                 + (", both dice added" if self.add_dice else ""))
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         for name in ("bonus", "enemy_bonus"):
             value = getattr(self, name)
             require(abs(value) <= MAX_BONUS, name, value, f"expected a whole number from -{MAX_BONUS} to {MAX_BONUS}")

@@ -19,15 +19,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import option, read_many
-from ..dice import Check, Natural, check_sides
+from ..attack import option
+from ..dice import Check, Natural
 from ..errors import InputError, require
-from ..pool import Die, PoolRoll, roll_pool
+from ..pool import PoolRoll, roll_pool
 from ..style import plural
 from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, hit_die
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
@@ -166,13 +166,12 @@ class EpicShoot(_OnFormation):
         firing = (f", {self.suppressed} of {self.firing_units} firing units suppressed" if self.suppressed else "")
         return f"Epic shooting: {fire} on {target}, {self._defence()}{firing}"
 
-    def __post_init__(self) -> None:
-        read_many(self)
+    def check(self) -> None:
         if self.units is None:
             require(bool(self.war_engines), "units", None, f"is required: the units the attack can reach, 1 to "
                                                             f"{MAX_UNITS} (or --war-engines W)")
             object.__setattr__(self, "units", 0)
-        super().__post_init__()
+        super().check()
         _check_shots(self.shots, "shots")
         require(2 <= self.to_hit <= 6, "to_hit", self.to_hit, "expected the weapon's to-hit value, 2+ to 6+")
         for shots, to_hit, spelled in (("mw_shots", "mw_to_hit", "--mw-shots"), ("at_shots", "at_to_hit",

@@ -25,7 +25,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import Attack, option, read_rolls
+from ..attack import Attack, option
 from ..dice import (
     EXACT_SECONDS,
     Check,
@@ -112,7 +112,7 @@ class _Sequence(Attack):
     strength: int | None = option("The attack's Strength, 1 to 10 (required unless --toxic).", None, metavar="S")
     armour: int = option("The target's Armour, 0 to 6 (Armour 2 saves on 5+), or the save it gives: 5+ is Armour 2. "
                          "The save needs 7 - (A - AP), at best 2+; none when A - AP <= 0; a natural 1 fails.", 0,
-                         metavar="A", text=True)
+                         metavar="A", reader=read_armour)
     ap: int = option("Armour Penetration, 0 to 10.", 0, metavar="P")
     aegis: int | None = option("Aegis save X+ (2+ to 6+), after a failed armour save.", None, roll=True)
     fortitude: int | None = option(
@@ -140,13 +140,13 @@ class _Sequence(Attack):
                                     "--divine, whose own re-roll it would be.", Reroll.NONE)
     multiple_wounds: DiceExpression | str | int | None = option(
         "Multiple Wounds (X): each unsaved wound becomes X wounds (2, d3, d3+1, d6: rolled per wound), capped at "
-        "--health, which it needs.", None, metavar="X", text=True)
+        "--health, which it needs.", None, metavar="X",
+        reader=lambda text: game_dice(text, "multiple_wounds"))
     health: int | None = option("Each target model's Health Points, 1 to 20 (default 1).", None, metavar="H")
     models: int | None = option("Models in the target unit, 1 to 500 (needs --health): adds the outcome kills, "
                                 "and caps health_lost at M x H.", None, metavar="M")
 
-    def __post_init__(self) -> None:
-        read_rolls(self)
+    def check(self) -> None:
         object.__setattr__(self, "armour", read_armour(self.armour))
         if self.toxic:
             allowed = "Toxic Attacks always have Strength 3 and AP 10: leave --strength and --ap out"
@@ -397,7 +397,7 @@ class Melee(_Sequence):
     """
 
     attacks: DiceExpression | str | int = option("Attacks: a number or dice (10, 2d6, d6+1).", metavar="N",
-                                                 text=True)
+                                                 reader=lambda text: _attack_count(text, "attacks"))
     offensive: int = option("The attacker's Offensive Skill, 1 to 10.", metavar="O")
     defensive: int = option("The target's Defensive Skill, 1 to 10.", metavar="D")
     hit_modifier: int = option("Sum of to-hit modifiers, -10 to 10 (+1 is easier).", 0, metavar="M")
@@ -409,12 +409,12 @@ class Melee(_Sequence):
         return (f"T9A melee: {plural(self.attacks, 'attack')}, OS {self.offensive} vs DS {self.defensive}{modifier}, "
                 f"{self._defence()}")
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         object.__setattr__(self, "attacks", _attack_count(self.attacks, "attacks"))
         _characteristic(self.offensive, "offensive", "the attacker's Offensive Skill")
         _characteristic(self.defensive, "defensive", "the target's Defensive Skill")
         _modifier(self.hit_modifier, "hit_modifier")
-        super().__post_init__()
+        super().check()
 
     @property
     def count(self) -> DiceExpression:
@@ -435,7 +435,8 @@ class T9AShoot(_Sequence):
     melee. Readings and outcomes as for every attack sequence (below).
     """
 
-    shots: DiceExpression | str | int = option("Shots: a number or dice (10, d6+1, 2d6).", metavar="N", text=True)
+    shots: DiceExpression | str | int = option("Shots: a number or dice (10, d6+1, 2d6).", metavar="N",
+                                               reader=lambda text: _attack_count(text, "shots"))
     aim: int = option("The shooter's Aim, 2+ to 6+.", roll=True)
     long_range: bool = option("Long Range: -1 to hit (§3.4).", False)
     moving: bool = option("Moving and Shooting: -1 to hit (§3.4).", False)
@@ -455,14 +456,13 @@ class T9AShoot(_Sequence):
         return (f"T9A shooting: {plural(self.shots, 'shot')} at Aim {self.aim}+{total}"
                 + (f" ({', '.join(named)})" if named else "") + f", {self._defence()}")
 
-    def __post_init__(self) -> None:
-        read_rolls(self)
+    def check(self) -> None:
         choose(self, "cover", Cover)
         object.__setattr__(self, "shots", _attack_count(self.shots, "shots"))
         require(2 <= self.aim <= 6, "aim", self.aim, "expected the model's Aim, 2+ to 6+ (modifiers go in --modifier)")
         _modifier(self.modifier, "modifier")
         require(0 <= self.hard_target <= 3, "hard_target", self.hard_target, "expected Hard Target (X) of 0 to 3")
-        super().__post_init__()
+        super().check()
 
     @property
     def total_modifier(self) -> int:
@@ -489,21 +489,21 @@ class T9AHits(_Sequence):
     """
 
     hits: DiceExpression | str | int = option("Hits: a number or dice (2d6 for a Breath Attack, d6+1 for Impact "
-                                              "Hits (D6+1)).", metavar="N", text=True)
+                                              "Hits (D6+1)).", metavar="N",
+                                              reader=lambda text: _attack_count(text, "hits"))
 
     COMMAND = "t9a hits"
 
     def describe(self) -> str:
         return f"T9A automatic hits: {plural(self.hits, 'hit')}, {self._defence()}"
 
-    def __post_init__(self) -> None:
-        read_rolls(self)
+    def check(self) -> None:
         object.__setattr__(self, "hits", _attack_count(self.hits, "hits"))
         for name in ("battle_focus", "poison"):
             require(not getattr(self, name), name, None, "needs a natural 6 to hit: automatic hits roll no die")
         require(Reroll(self.reroll_hits) is Reroll.NONE, "reroll_hits", Reroll(self.reroll_hits).value,
                 "automatic hits roll no die to hit, so none to re-roll")
-        super().__post_init__()
+        super().check()
 
     @property
     def count(self) -> DiceExpression:

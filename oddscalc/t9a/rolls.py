@@ -70,7 +70,7 @@ class Charge(_TwoDice):
     def describe(self) -> str:
         return f"T9A charge: 2D6 reaching {self.distance}{self._kept()}"
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         require(1 <= self.distance <= MAX_DISTANCE, "distance", self.distance,
                 f"expected the roll the charge needs, 1 to {MAX_DISTANCE} (2D6 reaches 2 to 12)")
         _ = self.roll  # Roll refuses a bad --maximised or --minimised
@@ -108,7 +108,7 @@ class DisciplineTest(_TwoDice):
         kind = "Combat Reform test" if self.combat_reform else "Discipline test"
         return f"T9A {kind}: 2D6 at most {self.discipline}{self._kept()}" + "".join(f", {w}" for w in words)
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         require(0 <= self.discipline <= MAX_DISCIPLINE, "discipline", self.discipline,
                 f"expected the Discipline tested against, 0 to {MAX_DISCIPLINE}")
         require(0 <= self.penalty <= MAX_DISCIPLINE, "penalty", self.penalty,
@@ -149,7 +149,8 @@ class Direction(Attack):
 
     scatter: DiceExpression | str | None = option("The scatter distance on an arrow: dice like 2d6, d6+1 or a "
                                                   "number (the weapon's or spell's rules give it).", None,
-                                                  metavar="DICE", text=True)
+                                                  metavar="DICE",
+                                                  reader=lambda text: game_dice(text, "scatter"))
     radius: int | None = option("A template's radius (inches): P(the shot lands within it of the aim point).",
                                 None, metavar="R")
 
@@ -169,7 +170,7 @@ class Direction(Attack):
             [f"template radius {self.radius}"] if self.radius is not None else [])
         return "T9A direction die" + "".join(f", {w}" for w in words)
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         if self.scatter is not None and not isinstance(self.scatter, DiceExpression):
             object.__setattr__(self, "scatter", game_dice(self.scatter, "scatter"))
         require(self.radius is None or 0 <= self.radius <= MAX_DISTANCE, "radius", self.radius,

@@ -1,0 +1,149 @@
+"""How to run: one frozen value of a run's settings (`RunOptions`), checked once when it is
+made, and the token that cancels one run (`Cancel`).
+
+Everything that runs attacks (`engine.run`, `engine.monte_carlo`, `cells.run_cells`,
+`studies.sweep`, `studies.compare`, `grid.run_grid`) takes `options=RunOptions(...)`, or
+the same fields as keywords (`trials=10**5, seed=7`), which make one. Nothing after the
+value is made checks its fields again. The command line's common options (`--trials`,
+`--seed`, `--exact`, ...) make one too, so a refusal reads the same from Python and from
+a terminal.
+
+A `Cancel` given with the options stops the run it is given to, and only that run, from
+any thread: its sampling stops at the next chunk and the run raises `Cancelled`. A run
+given none makes its own (Ctrl-C then stops that run's threads, and no other run's).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import threading
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from .errors import InputError
+
+TRIALS = 1_000_000  # the one default number of trials, library and command line alike
+MAX_TRIALS = 10**12
+MAX_SEED = 2**128 - 1
+MAX_THREADS = 1024
+METHODS = ("monte-carlo", "exact", "verify")
+
+Seed = int | np.random.SeedSequence | np.random.Generator | None
+
+
+class Cancelled(Exception):
+    """A run stopped because its `Cancel` was set (or another part of it was interrupted)."""
+
+
+class Cancel:
+    """Cancels the runs it is given to, from any thread: they stop at their next chunk and
+    raise `Cancelled`. Once set it stays set."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        """Raise `Cancelled` once the run is cancelled."""
+        if self._event.is_set():
+            raise Cancelled
+
+    def __repr__(self) -> str:
+        return f"Cancel({'cancelled' if self.cancelled else 'live'})"
+
+
+def every_core() -> int:
+    """The threads a run uses when it is given none."""
+    return os.cpu_count() or 1
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """A run's settings, checked when made (an `InputError` names the refused one).
+
+    - `trials`: Monte Carlo trials (the cap when `precision` is given);
+    - `seed`: an int ≥ 0, a `SeedSequence`, a `Generator` (a child stream is spawned from
+      it) or None (fresh entropy; the result records the seed used);
+    - `method`: "monte-carlo", "exact", or "verify" (both, the sample's CDF checked
+      against the exact one);
+    - `precision`: sample until the main mean's standard error is at most this;
+    - `threads`: threads to sample with, or cells to run at once (None: every core);
+    - `fractions`: with "exact", also exact rationals (`Result.rationals`);
+    - `cancel`: the token that cancels the run (None: the run makes its own).
+
+    An exact run with a precision, and fractions without an exact run, are refused.
+    """
+
+    trials: int = TRIALS
+    seed: Seed = None
+    method: str = "monte-carlo"
+    precision: float | None = None
+    threads: int | None = None
+    fractions: bool = False
+    cancel: Cancel | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not _whole(self.trials) or not 1 <= self.trials <= MAX_TRIALS:
+            raise InputError("trials", self.trials, f"expected a whole number of trials from 1 to {MAX_TRIALS:.0e}")
+        if self.threads is not None and (not _whole(self.threads) or not 1 <= self.threads <= MAX_THREADS):
+            raise InputError("threads", self.threads, "expected 1 or more threads (default: every core)")
+        if self.precision is not None and not (isinstance(self.precision, (int, float)) and not isinstance(
+                self.precision, bool) and 1e-9 <= self.precision < math.inf):
+            raise InputError("precision", self.precision, "expected a standard error from 1e-9 up, e.g. 0.01")
+        if not (self.seed is None or isinstance(self.seed, (np.random.Generator, np.random.SeedSequence)) or (
+                _whole(self.seed) and 0 <= self.seed <= MAX_SEED)):
+            raise InputError("seed", self.seed, "expected a whole number from 0 to 2^128 - 1")
+        method = self.method.value if isinstance(self.method, Enum) else self.method
+        if method not in METHODS:
+            raise InputError("method", method, f"expected one of {', '.join(METHODS)}")
+        if not isinstance(self.fractions, bool):
+            raise InputError("fractions", self.fractions, "expected true or false")
+        if self.fractions and method != "exact":
+            raise InputError("fractions", None, "exact rationals come with --exact only")
+        if method == "exact" and self.precision is not None:
+            raise InputError("precision", self.precision, "--precision applies to sampling; drop it or drop --exact")
+        if self.cancel is not None and not isinstance(self.cancel, Cancel):
+            raise InputError("cancel", type(self.cancel).__name__, "expected a Cancel (oddscalc.Cancel())")
+        object.__setattr__(self, "trials", int(self.trials))
+        object.__setattr__(self, "method", method)
+        if self.threads is not None:
+            object.__setattr__(self, "threads", int(self.threads))
+
+    @classmethod
+    def of(cls, options: RunOptions | None = None, **settings: Any) -> RunOptions:
+        """`options` (default: the defaults) with `settings` in place of its fields: the
+        keywords of a library call (`run(attack, trials=1000, seed=7)`)."""
+        names = [field.name for field in dataclasses.fields(cls)]
+        for name, value in settings.items():
+            if name not in names:
+                raise InputError(name, value, f"is not a setting of a run; the settings are {', '.join(names)}")
+        if options is not None and not isinstance(options, RunOptions):
+            raise InputError("options", type(options).__name__, "expected RunOptions(...)")
+        base = options if options is not None else cls()
+        return dataclasses.replace(base, **settings) if settings else base
+
+    def replace(self, **settings: Any) -> RunOptions:
+        """These options with some settings changed (checked again as a whole)."""
+        return dataclasses.replace(self, **settings)
+
+    @property
+    def cores(self) -> int:
+        """The threads to use: the ones asked for, never more than the machine's cores."""
+        return min(self.threads or every_core(), every_core())

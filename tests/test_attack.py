@@ -1,0 +1,119 @@
+"""An attack reads its own option text: from Python, the command line, sweep --vary and grid --set alike."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from clirun import run
+
+from oddscalc.attack import Attack, ordered_fields, text
+from oddscalc.cli import root_command
+from oddscalc.cli.options import QUERIES, command_for, parse_query
+from oddscalc.dice import DiceExpression
+from oddscalc.dust import ArmourPiercingIncendiary, CoverSave, Incendiary, Phaser, Salvo, WeaponLine
+from oddscalc.epic import Ability, Barrage, EpicShoot
+from oddscalc.errors import InputError
+from oddscalc.roll import Roll
+from oddscalc.t9a import Melee, Reroll
+
+
+def refusal(make) -> tuple:
+    with pytest.raises(InputError) as error:
+        make()
+    return error.value.name, error.value.value, error.value.allowed
+
+
+def every_query_attack() -> list[type]:
+    root = root_command()
+    for name in root.list_commands(None):  # builds every game's queries
+        root.get_command(None, name)
+    kinds = []
+    for path in QUERIES:
+        command = command_for(root, path)
+        assert command is not None
+        kinds.append(QUERIES[path].attack)
+    return kinds
+
+
+def test_the_notations_of_the_arguments_read_in_python_as_on_the_command_line():
+    assert Salvo("3/2-5/2-7/2") == Salvo(((3, 2), (5, 2), (7, 2))) == Salvo.parse("3/2 – 5/2 – 7/2")
+    assert Phaser("2z3") == Phaser(2, 3) == Phaser.parse("2Z3") and Phaser("2z3").blast == 3
+    assert Roll("3d6+1") == Roll(DiceExpression.parse("3d6+1"))
+    assert Incendiary("1/+", 3) == Incendiary(1, 3) and ArmourPiercingIncendiary("2/skull") == ArmourPiercingIncendiary(2)
+    assert refusal(lambda: Phaser("2x3")) == ("phaser", "2x3", "expected XzY with whole numbers X, Y ≥ 1, like 2z3")
+    assert refusal(lambda: Phaser("2z3", 4)) == ("phaser", "2z3, 4", "expected XzY with whole numbers X, Y ≥ 1, "
+                                                                    "like 2z3")
+    assert refusal(lambda: Salvo("3/2-x")) == ("salvo", "3/2-x", "expected entries N/D joined by '-', one per "
+                                                                 "charge, like 3/2-5/2-7/2")
+    assert refusal(lambda: Roll("2x6"))[:2] == ("dice", "2x6")
+    assert refusal(lambda: Incendiary("1/-"))[:2] == ("dice", "1/-")
+
+
+def test_every_field_reads_the_text_of_its_option():
+    shoot = EpicShoot(shots="12", to_hit="4+", units="6", armour="4+", crossfire="true", weapon="macro",
+                      cover_save="none", modifier="-1")
+    assert shoot == EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True, weapon=Ability.MACRO,
+                              modifier=-1)
+    assert WeaponLine(dice="4", save="HIT", health="none").save is CoverSave.HIT
+    assert Melee(attacks="d6+1", offensive="4", defensive="4", strength="4", resilience="3", armour="5+",
+                 reroll_hits="failed").reroll_hits is Reroll.FAILED
+
+
+@pytest.mark.parametrize("kind, name, given, read", [
+    (EpicShoot, "to_hit", "4+", 4), (EpicShoot, "to-hit", " 5 ", 5), (EpicShoot, "--armour", "none", None),
+    (EpicShoot, "crossfire", "yes", True), (EpicShoot, "crossfire", "Off", False), (EpicShoot, "shots", "-0", 0), (EpicShoot, "units", "none", None),
+    (EpicShoot, "weapon", "Macro", Ability.MACRO), (WeaponLine, "health", "none", None), (WeaponLine, "health", "7", 7),
+    (Barrage, "tk_damage", "d3", DiceExpression.parse("d3")), (Melee, "armour", "5+", 2), (Melee, "attacks", "2d6", DiceExpression.parse("2d6")),
+    (Salvo, "entries", "3/2-5/1", ((3, 2), (5, 1))), (Roll, "dice", "d3", DiceExpression.parse("d3")),
+])
+def test_read_gives_a_fields_value_from_its_text(kind, name, given, read):
+    assert kind.read(name, given) == read
+
+
+@pytest.mark.parametrize("kind, name, given, refused", [
+    (EpicShoot, "to_hit", "four", ("to_hit", "four", "expected a roll like 4+ (or 4)")),
+    (EpicShoot, "armour", "x", ("armour", "x", "expected a roll like 4+ (or 4), or none")),
+    (EpicShoot, "crossfire", "maybe", ("crossfire", "maybe", "is a switch: true or false")),
+    (EpicShoot, "shots", "1_0", ("shots", "1_0", "expected a whole number")),
+    (EpicShoot, "shots", "1" * 13, ("shots", "1" * 13, "expected a whole number")),
+    (EpicShoot, "weapon", "laser", ("weapon", "laser", "expected one of normal, macro, titan-killer, lance")),
+    (EpicShoot, "luck", "1", ("luck", "luck", "is not an option of epic shoot; it has ")),
+    (EpicShoot, "crosfire", "1", ("crosfire", "crosfire", "is not an option of epic shoot (did you mean crossfire?)")),
+])
+def test_read_refuses_a_text_naming_the_field(kind, name, given, refused):
+    name_, value, allowed = refusal(lambda: kind.read(name, given))
+    assert (name_, value) == refused[:2] and allowed.startswith(refused[2])
+
+
+def test_every_default_reads_back_from_the_text_it_is_written_as():
+    """The text an attack writes for a field (its query, its key) is read back as the same value."""
+    checked = 0
+    for kind in every_query_attack():
+        for field in ordered_fields(kind):
+            if field.default is dataclasses.MISSING or field.metadata.get("many"):
+                continue
+            written = text(field.default, field)
+            assert kind.read(field.name, written) == field.default, (kind.__name__, field.name, written)
+            checked += 1
+    assert checked > 100
+
+
+def test_an_attack_from_its_options_is_the_attack_its_query_builds():
+    typed = {"--shots": "12", "to-hit": "4+", "units": 6, "armour": "4+", "crossfire": "true"}
+    built = EpicShoot.from_options(typed)
+    assert built == parse_query(root_command(), "epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ "
+                                                "--crossfire").attack
+    assert refusal(lambda: EpicShoot.from_options({"shots": 1, "--shots": 2}))[0] == "shots"
+    assert refusal(lambda: EpicShoot.from_options({"--luck": 1}))[0] == "luck"
+    for kind in every_query_attack():  # the query written by an attack builds it again
+        assert issubclass(kind, Attack)
+
+
+def test_the_command_line_reads_an_option_as_the_attack_does(capsys):
+    for option, value in (("--to-hit", "four"), ("--shots", "1_0"), ("--armour", "x")):
+        args = {"--shots": "6", "--to-hit": "4+", "--units": "3", "--armour": "4+", option: value}
+        result = run(capsys, "epic", "shoot", *[word for pair in args.items() for word in pair])
+        field = option.removeprefix("--").replace("-", "_")
+        expected = refusal(lambda: EpicShoot.read(field, value))[2]
+        assert result.code == 2 and result.err.strip() == f"error: {option} {value}: {expected}"
