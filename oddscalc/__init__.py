@@ -11,6 +11,7 @@ stay quick)::
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
 __version__ = "0.1.0"
@@ -22,32 +23,37 @@ _EXPORTS = {
     "Cancel": "options", "Cancelled": "options",
     # game-free attacks
     "DiceExpression": "dice", "Roll": "roll", "HitAndSave": "roll",
-    # Dust Tactics
-    "WeaponLine": "dust", "Phaser": "dust", "Salvo": "dust", "Incendiary": "dust",
-    "ArmourPiercingIncendiary": "dust", "Reactive": "dust", "CoverSave": "dust", "Board": "dust",
-    "line_of_sight": "dust",
-    # Epic Armageddon
-    "EpicShoot": "epic", "Barrage": "epic", "Assault": "epic", "Ability": "epic",
-    # The 9th Age
-    "Melee": "t9a", "T9AShoot": "t9a", "T9AHits": "t9a", "Charge": "t9a", "DisciplineTest": "t9a", "Direction": "t9a",
-    "Reroll": "t9a",
     # studies and rosters
     "sweep": "studies", "compare": "studies", "Statistic": "studies", "Goal": "studies",
     "run_cells": "cells", "run_grid": "grid", "load_roster": "games", "GAMES": "games",
-}
+}  # and each game's `EXPORTS` (its attacks and their choices), found through the registry of games
 
-__all__ = ["__version__", *_EXPORTS]
+
+def _games() -> dict[str, Any]:
+    """Each game's package, in the registry's order."""
+    from .games import PACKAGES
+
+    return {package: import_module(f".{package}", __name__) for package in PACKAGES}
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name from its module the first time it is used (PEP 562)."""
+    """Import a public name from its module the first time it is used (PEP 562): a game-free
+    one from its module, a game's from the game that exports it."""
+    if name == "__all__":
+        return ["__version__", *_EXPORTS, *(export for game in _games().values() for export in game.EXPORTS)]
     module = _EXPORTS.get(name)
-    if module is None:
+    if module is not None:
+        value = getattr(import_module(f".{module}", __name__), name)
+    elif name.startswith("_") or find_spec(f"{__name__}.{name}") is not None:  # a submodule not imported yet
         raise AttributeError(f"module 'oddscalc' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
+    else:
+        owner = next((game for game in _games().values() if name in game.EXPORTS), None)
+        if owner is None:
+            raise AttributeError(f"module 'oddscalc' has no attribute {name!r}")
+        value = getattr(owner, name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return sorted(__getattr__("__all__"))

@@ -1,30 +1,51 @@
 """The games oddscalc knows, in one table, and loading their rosters.
 
-A new game is a package (`oddscalc/<game>/`: attacks, and a `roster.py` that builds its
-`roster.Game` record) plus one line in `GAMES` and its query commands in the CLI.
+`PACKAGES` is the registry: one line per game, the name of its package `oddscalc/<name>/`.
+Everything that lists games derives from it: `GAMES` (each package's `roster.GAME`
+record), the command line (each package's `commands.py`), the benchmark (`benchmark.py`),
+the army-list importers (`battlescribe/<name>.py`, where a game has catalogues) and the
+package's exports. Nothing here imports a game until it is asked for, so that the
+command line starts without loading one.
 """
 
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
+from importlib import import_module, resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .dust.roster import GAME as DUST
-from .epic.roster import GAME as EPIC
 from .errors import InputError
-from .roster import Game, Roster, build
-from .t9a.roster import GAME as T9A
 
-GAMES: dict[str, Game] = {game.name: game for game in (DUST, EPIC, T9A)}
+if TYPE_CHECKING:
+    from .roster import Game, Roster
+
+PACKAGES = ("dust", "epic", "t9a")  # the registry of games
 MAX_ROSTER_BYTES = 1 << 20  # a roster of a thousand units is far smaller than this
+
+
+def listed(names: tuple[str, ...] = PACKAGES, last: str = "or") -> str:
+    """The games' names in words: `dust, epic or t9a`."""
+    return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else names[0]
+
+
+def games() -> dict[str, Game]:
+    """Every game's record, by name, in the registry's order (importing each game's package)."""
+    return {name: import_module(f"{__package__}.{name}.roster").GAME for name in PACKAGES}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GAMES":  # built on first use (PEP 562): a game is imported only when one is needed
+        globals()["GAMES"] = built = games()
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def game(name: str | None, option: str = "game") -> Game:
     """Return the game called `name`, or refuse it naming `option`."""
-    if name not in GAMES:
-        raise InputError(option, "''" if name == "" else name, f"expected one of {', '.join(GAMES)}")
-    return GAMES[name]
+    if name not in PACKAGES:
+        raise InputError(option, "''" if name == "" else name, f"expected one of {', '.join(PACKAGES)}")
+    return import_module(f"{__package__}.{name}.roster").GAME
 
 
 def bundled_name(name: str) -> str:
@@ -51,14 +72,16 @@ def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
         raise InputError("file", source, f"TOML syntax error: {error}") from None
     except RecursionError:  # arrays or tables nested thousands deep: no roster is
         raise InputError("file", source, "TOML nested too deep to be a roster") from None
+    from .roster import build
+
     declared = data.get("game")
     if declared is None and name is None:
-        raise InputError("file", source, f'missing game = "..." ({", ".join(GAMES)})')
-    if declared is not None and (not isinstance(declared, str) or declared not in GAMES):
-        raise InputError("file", source, f"game {declared!r:.40} is not one of {', '.join(GAMES)}")
+        raise InputError("file", source, f'missing game = "..." ({", ".join(PACKAGES)})')
+    if declared is not None and (not isinstance(declared, str) or declared not in PACKAGES):
+        raise InputError("file", source, f"game {declared!r:.40} is not one of {', '.join(PACKAGES)}")
     if name is not None and declared is not None and declared != name:
         raise InputError("file", source, f"holds {declared} units, not {name}")
-    return build(data, source, GAMES[declared or name])
+    return build(data, source, game(declared or name))
 
 
 def load_roster(path: str | Path | None = None, game_name: str | None = None) -> Roster:
@@ -66,21 +89,34 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
     None or the game's name."""
     if path is None:
         if game_name is None:
-            raise InputError("game", None, f"name a game ({', '.join(GAMES)}) or a file")
+            raise InputError("game", None, f"name a game ({', '.join(PACKAGES)}) or a file")
         game(game_name)
         text = resources.files("oddscalc.data").joinpath(bundled_name(game_name)).read_text(encoding="utf-8")
         return parse_roster(text, f"bundled {bundled_name(game_name)}", game_name)
     if game_name is not None:
         game(game_name)
-    if str(path) in GAMES and not Path(path).exists():  # a bundled example, by its game's name
+    if str(path) in PACKAGES and not Path(path).exists():  # a bundled example, by its game's name
         if game_name not in (None, str(path)):
             raise InputError("file", str(path), f"the bundled {path} example holds {path} units, not {game_name}")
         return load_roster(None, str(path))
     from . import battlescribe
 
     if battlescribe.is_list(path):  # a BattleScribe / New Recruit list
-        return battlescribe.roster(path, game_name)
+        return imported_roster(path, game_name)
     return parse_roster(_read(Path(path)), str(path), game_name)
+
+
+def imported_roster(path: str | Path, game_name: str | None = None, strict: bool = False) -> Roster:
+    """A BattleScribe list as a checked `Roster`, its report lines in `Roster.notes`."""
+    from dataclasses import replace
+
+    from . import battlescribe
+    from .roster import build
+
+    imported = battlescribe.load(path, strict)
+    if game_name is not None and game_name != imported.game:
+        raise InputError("file", imported.source, f"holds {imported.game} units, not {game_name}")
+    return replace(build(imported.data, imported.source, game(imported.game)), notes=tuple(imported.report()))
 
 
 def load_pair(path: str | Path | None = None, game_name: str | None = None,

@@ -199,12 +199,12 @@ def test_cells_lines_items_and_counts_split_as_battlescribe_writes_them():
 
 
 def test_roster_reads_a_list_for_the_game_asked_and_passes_strict(tmp_path):
-    assert battlescribe.roster(STEEL, "epic").game.name == "epic"
+    assert games.imported_roster(STEEL, "epic").game.name == "epic"
     with pytest.raises(InputError) as error:
-        battlescribe.roster(STEEL, "t9a")
+        games.imported_roster(STEEL, "t9a")
     assert (error.value.name, error.value.value, error.value.allowed) == ("file", str(STEEL),
                                                                           "holds epic units, not t9a")
-    strict = battlescribe.roster(TITANS, strict=True)
+    strict = games.imported_roster(TITANS, strict=True)
     assert [unit.name for unit in strict.units] == ["Warhound Titan Battlegroup"]
     assert [unit["name"] for unit in battlescribe.load_xml(reader.read_bytes(TITANS), "t").data["unit"]] == [
         "Warlord Battle Titan", "Warhound Titan Battlegroup", "Reaver Battle Titan"]  # strict is off by default
@@ -790,7 +790,7 @@ def test_characteristics_out_of_bounds_or_unread_are_reported_never_written_sile
         "Archers: Armour 9: a roster holds 0 to 6 (counted as 6)",
         "Archers: Str 1000000: a roster holds 1 to 10 (counted as 10)",
         "Archers, Hand Weapon: AP 11: a roster holds 0 to 10 (counted as 10)"]
-    battlescribe.roster(ros(tmp_path, archers, **T9A_SYSTEM, name="again.ros"))  # and the roster it makes loads
+    games.imported_roster(ros(tmp_path, archers, **T9A_SYSTEM, name="again.ros"))  # and the roster it makes loads
     guards = [selection(f"Guards {armour}", profile("Guard", "Unit", Type="Infantry", Armour=armour, Weapons="Lasgun",
                                                     Firepower="AP6+")) for armour in ("abc", "9+", "-", "4+")]
     imported = battlescribe.load(ros(tmp_path, "".join(guards), name="epic.ros"))

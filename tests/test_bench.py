@@ -7,7 +7,9 @@ import pytest
 
 from oddscalc import engine
 from oddscalc import pmf as pmfs
-from oddscalc.bench import epic, exact, run, t9a
+from oddscalc.bench import exact, run
+from oddscalc.epic import benchmark as epic
+from oddscalc.t9a import benchmark as t9a
 from oddscalc.distribution import Distribution, dkw_bound
 
 

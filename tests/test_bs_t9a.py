@@ -9,7 +9,7 @@ import itertools
 import pytest
 from bslists import T9A_SYSTEM, model, profile, ros, rules, selection
 
-from oddscalc import battlescribe
+from oddscalc import battlescribe, games
 
 NUMBER = itertools.count()
 PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
@@ -310,7 +310,7 @@ def test_a_breath_attack_and_stomps_hit_automatically(tmp_path):
         {"name": "Stomp Attacks (D6)", "kind": "automatic", "attacks": "1d6", "ap": 3, "attributes": []}]
     assert result.report() == ["Drake, Breath Attack (Str 4, AP 1, Dying Embers, Flaming Attacks): breath attack rules "
                                "'Dying Embers' not modelled (imported without it)"]
-    battlescribe.roster(ros(tmp_path, selection("Drake", children=drake), **T9A_SYSTEM, name="drake.ros"))  # loads
+    games.imported_roster(ros(tmp_path, selection("Drake", children=drake), **T9A_SYSTEM, name="drake.ros"))  # loads
 
 
 

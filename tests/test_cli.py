@@ -231,8 +231,8 @@ def test_module_runs_a_query():
     assert abs(sum_["mean"] - 203 / 24) <= 5 * sum_["mean_stderr"]
 
 
-HEAVY = ("pandas", "matplotlib", "scipy", "pydantic", "oddscalc.cli.studies", "oddscalc.cli.dust",
-         "oddscalc.cli.epic", "oddscalc.cli.t9a", "oddscalc.dust", "oddscalc.epic", "oddscalc.t9a")
+HEAVY = ("pandas", "matplotlib", "scipy", "pydantic", "oddscalc.cli.studies", "oddscalc.dust.commands",
+         "oddscalc.epic.commands", "oddscalc.t9a.commands", "oddscalc.dust", "oddscalc.epic", "oddscalc.t9a")
 
 
 def imported_by(*args: str) -> list[str]:
@@ -248,8 +248,8 @@ def imported_by(*args: str) -> list[str]:
     (("roll", "2d6", "--trials", "1000", "--format", "json"), []),
     (("roll", "2d6", "--exact", "--format", "json"), []),
     (("epic", "shoot", "--shots", "2", "--to-hit", "4", "--units", "1", "--armour", "4", "--exact", "--format", "json"),
-     ["oddscalc.cli.epic", "oddscalc.epic"]),
-    (("t9a", "charge", "--distance", "8", "--exact", "--format", "json"), ["oddscalc.cli.t9a", "oddscalc.t9a"]),
+     ["oddscalc.epic", "oddscalc.epic.commands"]),
+    (("t9a", "charge", "--distance", "8", "--exact", "--format", "json"), ["oddscalc.t9a", "oddscalc.t9a.commands"]),
 ])
 def test_a_query_imports_only_its_game_and_nothing_heavy(args, loaded):
     assert imported_by(*args) == loaded
@@ -258,13 +258,14 @@ def test_a_query_imports_only_its_game_and_nothing_heavy(args, loaded):
 def test_every_lazy_command_is_where_the_root_looks_for_it():
     import typer
 
-    from oddscalc.cli import LAZY, root_command
+    from oddscalc.cli import STUDIES, root_command
     from oddscalc.cli import studies
+    from oddscalc.games import PACKAGES
 
-    assert sorted(typer.main.get_command(studies.app).commands) == sorted(
-        name for name, module in LAZY.items() if module == "studies")
+    assert sorted(typer.main.get_command(studies.app).commands) == sorted(STUDIES)
     root = root_command()
-    assert all(root.get_command(None, name).name == name for name in LAZY)
+    assert all(root.get_command(None, name).name == name for name in (*STUDIES, *PACKAGES))
+    assert root.list_commands(None) == ["roll", *STUDIES, "rules", *PACKAGES]  # every game of the registry
     assert root.get_command(None, "nothing") is None
 
 

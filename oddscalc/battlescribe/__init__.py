@@ -10,14 +10,24 @@ leaves such a unit out. Either way every such thing is one line of the report.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
+from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
+from types import ModuleType
 
 from ..errors import InputError
+from ..games import PACKAGES
 from .reader import RosterFile, parse, read_bytes
-from .report import Note, unique
+from .report import Note, System, unique
 
 SUFFIXES = (".ros", ".rosz")
-SYSTEMS = {"epic": "Epic Armageddon", "t9a": "The 9th Age (2nd edition)"}
+
+
+@cache
+def mappers() -> dict[str, ModuleType]:
+    """The importer of each game that has one (`battlescribe/<game>.py`), in the registry's order."""
+    return {name: import_module(f"{__name__}.{name}") for name in PACKAGES if find_spec(f"{__name__}.{name}")}
 
 
 @dataclass(frozen=True)
@@ -36,17 +46,10 @@ class Imported:
         return [note.line(self.strict) for note in self.notes]
 
     def header(self) -> list[str]:
-        from .t9a import FRONTAGE
-
         lines = [f"Imported by oddscalc from {Path(self.source).name}.",
-                 "Edit freely: every field is documented in `oddscalc profiles --help` and docs/rules.md."]
-        if self.game == "t9a":
-            lines.append(f"Melee attacks count a unit {FRONTAGE} models wide: the front rank and one rank of "
-                         "supporting attacks (two with a Spear).")
-        if self.game == "epic":
-            lines.append("Shots count every unit's copies of a weapon; a formation's barrages fire as one.")
-        lines += [f"Note: {line}" for line in self.report()]
-        return lines
+                 "Edit freely: every field is documented in `oddscalc profiles --help` and docs/rules.md.",
+                 *mappers()[self.game].SYSTEM.header]
+        return lines + [f"Note: {line}" for line in self.report()]
 
 
 def _without_none(table: dict) -> dict:
@@ -62,25 +65,28 @@ def is_list(path: str | Path) -> bool:
     return Path(path).suffix.lower() in SUFFIXES
 
 
-# the game systems of BSData/wh40k-epic-armageddon and BSData/The-9th-Age, by id and by name
-SYSTEM_IDS = {"8f10-ee06-8dc1-beb6": "epic", "aa64-1e8e-66fc-9abf": "t9a"}
-OTHER_EDITIONS = {"8c9a-3026-84b4-cf16": "The 9th Age: Fantasy Battles 3rd Edition"}
-SYSTEM_NAMES = {"epic armageddon": "epic", "the 9th age: fantasy battles 2nd edition": "t9a",
-                "the 9th age: fantasy battles 2nd edition 2024": "t9a"}
-
-
 def game_of(roster: RosterFile, source: str) -> str:
     """The oddscalc game of a list, from its game system (its id, else its exact name); refuse others."""
-    game = None if roster.system_id in OTHER_EDITIONS else (
-        SYSTEM_IDS.get(roster.system_id) or SYSTEM_NAMES.get(" ".join(roster.system_name.casefold().split())))
-    if game is not None:
-        return game
-    if roster.system_id in OTHER_EDITIONS or "9th age" in roster.system_name.casefold():
-        raise InputError("file", source, f"built with game system {roster.system_name!r} revision "
-                                         f"{roster.system_revision or '?'}: oddscalc imports The 9th Age lists "
-                                         "built with the 2nd edition (2.0 rules) catalogues only")
+    name = " ".join(roster.system_name.casefold().split())
+    systems = {game: mapper.SYSTEM for game, mapper in mappers().items()}
+
+    def refuse(system: System) -> InputError:
+        return InputError("file", source, f"built with game system {roster.system_name!r} revision "
+                                          f"{roster.system_revision or '?'}: oddscalc imports {system.edition} only")
+
+    for system in systems.values():  # another edition's id, whatever its name says
+        if roster.system_id in dict(system.other_editions):
+            raise refuse(system)
+    found = [game for game, system in systems.items() if roster.system_id in system.ids] or [
+        game for game, system in systems.items() if name in system.names]
+    if found:
+        return found[0]
+    for system in systems.values():
+        if system.family is not None and system.family in name:
+            raise refuse(system)
+    titles = " and ".join(system.title for system in systems.values())
     raise InputError("file", source, f"built with game system {roster.system_name or '(none named)'!r}: oddscalc "
-                                     f"imports {' and '.join(SYSTEMS.values())} lists")
+                                     f"imports {titles} lists")
 
 
 def load(path: str | Path, strict: bool = False) -> Imported:
@@ -93,7 +99,8 @@ def load_xml(data: bytes, source: str, strict: bool = False) -> Imported:
     imported = read_xml(data, source, strict)
     if not imported.data["unit"]:
         left_out = imported.left_out
-        raise InputError("file", source, f"no unit of {SYSTEMS[imported.game]} that oddscalc can model"
+        raise InputError("file", source, f"no unit of {mappers()[imported.game].SYSTEM.title} that oddscalc can "
+                                         "model"
                                          + (f" ({len(left_out)} left out: see the report"
                                             + (" without --strict)" if strict else ")") if left_out else ""))
     return imported
@@ -103,9 +110,7 @@ def read_xml(data: bytes, source: str, strict: bool = False) -> Imported:
     """A list's XML as roster data and a report, even when every unit is left out."""
     roster = parse(data, source)
     game = game_of(roster, source)
-    from . import epic, t9a
-
-    mapped = (epic if game == "epic" else t9a).mapped_units(roster)
+    mapped = mappers()[game].mapped_units(roster)
     units, notes, left_out, names = [], [], [], set()
     for item in mapped:
         if not item.table or (strict and item.notes):
@@ -116,14 +121,3 @@ def read_xml(data: bytes, source: str, strict: bool = False) -> Imported:
         notes += [replace(note, unit=name) for note in item.notes]  # the report names the unit as imported
         units.append(_without_none({**item.table, "name": name}))
     return Imported(source, game, {"game": game, "unit": units}, tuple(notes), strict, tuple(left_out))
-
-
-def roster(path: str | Path, game_name: str | None = None, strict: bool = False):
-    """The list as a checked `Roster`, its report lines in `Roster.notes`."""
-    from ..games import GAMES
-    from ..roster import build
-
-    imported = load(path, strict)
-    if game_name is not None and game_name != imported.game:
-        raise InputError("file", imported.source, f"holds {imported.game} units, not {game_name}")
-    return replace(build(imported.data, imported.source, GAMES[imported.game]), notes=tuple(imported.report()))

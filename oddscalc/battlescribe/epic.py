@@ -26,7 +26,11 @@ import re
 from dataclasses import dataclass, field
 
 from .reader import Profile, RosterFile, Selection
-from .report import Mapped, counted, items, lines, unique
+from .report import Mapped, System, counted, items, lines, unique
+
+SYSTEM = System("Epic Armageddon", ids=("8f10-ee06-8dc1-beb6",), names=("epic armageddon",),
+                header=("Shots count every unit's copies of a weapon; a formation's barrages fire as one.",),
+                entries="Epic Armageddon: formation entries")
 
 KINDS = {"infantry": "infantry", "light vehicle": "light-vehicle", "armoured vehicle": "armoured-vehicle",
          "war engine": "war-engine"}

@@ -12,6 +12,24 @@ WITHOUT = "imported without it"
 
 
 @dataclass(frozen=True)
+class System:
+    """The BattleScribe game system a game's importer reads (`battlescribe/<game>.py:SYSTEM`): its
+    title, its catalogues' system ids and names, other editions it refuses (id: title, and the
+    words that recognise one by name), the lines an imported roster's header adds, and the
+    catalogue sweep's file pattern and title."""
+
+    title: str
+    ids: tuple[str, ...]
+    names: tuple[str, ...]
+    header: tuple[str, ...] = ()
+    other_editions: tuple[tuple[str, str], ...] = ()
+    family: str | None = None  # a word in the name of any edition ("9th age")
+    edition: str = ""  # the edition read, for the refusal of another: "built with the 2nd edition ..."
+    catalogues: str = "*.cat"
+    entries: str = "entries"
+
+
+@dataclass(frozen=True)
 class Note:
     """Something in the list that oddscalc does not take as given, and what the import did about it."""
 

@@ -106,16 +106,15 @@ def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
 
 
 def sweep(folder: Path, game: str) -> list[Entry]:
-    """Every catalogue of one game in a folder: Epic's `*.cat`, or The 9th Age's `2nd-*.cat`."""
+    """Every catalogue of one game in a folder (its importer's pattern: The 9th Age's `2nd-*.cat`)."""
+    from defusedxml.ElementTree import parse
+
     from .. import battlescribe
 
+    system = battlescribe.mappers()[game].SYSTEM
     entries = []
-    pattern = "2nd-*.cat" if game == "t9a" else "*.cat"
-    for path in sorted(folder.glob(pattern)):
-        from defusedxml.ElementTree import parse
-
-        system = parse(path).getroot().get("gameSystemId")
-        if battlescribe.SYSTEM_IDS.get(system) != game:
+    for path in sorted(folder.glob(system.catalogues)):
+        if parse(path).getroot().get("gameSystemId") not in system.ids:
             continue
         entries += sweep_catalogue(path)
     return entries
@@ -156,7 +155,7 @@ def _system(folder: Path, game: str) -> str:
 
     for path in sorted(folder.glob("*.gst")):
         root = parse(path).getroot()
-        if battlescribe.SYSTEM_IDS.get(root.get("id")) == game:
+        if root.get("id") in battlescribe.mappers()[game].SYSTEM.ids:
             return f"{path.name} ({root.get('name')}) revision {root.get('revision')}"
     return "no game system file"
 
@@ -199,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     for game, folder in games:
         entries = sweep(folder, game)
         crashed += sum(entry.status == "crash" for entry in entries)
-        title = {"epic": "Epic Armageddon: formation entries", "t9a": "The 9th Age, 2nd edition: unit entries"}[game]
+        from .. import battlescribe
+
+        title = battlescribe.mappers()[game].SYSTEM.entries
         report += table(entries, title, game == "epic") + ["", f"Catalogues: {_system(folder, game)} and the "
                                                                f"catalogues beside it.", "", "Most frequent lines:",
                                                            ""] + reasons(entries) + [""]

@@ -30,9 +30,16 @@ import re
 from dataclasses import dataclass, field
 
 from .reader import Profile, RosterFile, Selection
-from .report import Mapped, items
+from .report import Mapped, System, items
 
 FRONTAGE = 5
+SYSTEM = System("The 9th Age (2nd edition)", ids=("aa64-1e8e-66fc-9abf",),
+                names=("the 9th age: fantasy battles 2nd edition", "the 9th age: fantasy battles 2nd edition 2024"),
+                header=(f"Melee attacks count a unit {FRONTAGE} models wide: the front rank and one rank of supporting "
+                        "attacks (two with a Spear).",),
+                other_editions=(("8c9a-3026-84b4-cf16", "The 9th Age: Fantasy Battles 3rd Edition"),),
+                family="9th age", edition="The 9th Age lists built with the 2nd edition (2.0 rules) catalogues",
+                catalogues="2nd-*.cat", entries="The 9th Age, 2nd edition: unit entries")
 MAX_MODELS = 500  # the roster schema's caps
 MAX_HEALTH = 20
 SUPPORT = {"standard": 1, "large": 3, "gigantic": 5}

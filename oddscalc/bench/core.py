@@ -1,10 +1,12 @@
 """Core cases of the benchmark: the canonical attack and a maximised roll, with plain numpy
-baselines; and `Case`, what every game's cases are made of."""
+baselines; `Case` and `ExactCase`, what every game's cases (`<game>/benchmark.py`) are
+made of; and the helpers of the measuring (`best_time`, `verdict`, `grid_roster`)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -21,6 +23,50 @@ class Case:
     baseline: Callable[[np.random.Generator, int], np.ndarray]  # returns the main outcome per trial
     dice: int  # dice per trial, for the effective dice rate
     target: float | None = None
+
+
+@dataclass(frozen=True)
+class ExactCase:
+    """One query: the oddscalc attack and outcome, and the same pmf built with icepool."""
+
+    name: str
+    attack: Any
+    outcome: str
+    icepool: Callable[[Any], Any]  # icepool module -> Die
+
+
+QUICK = False  # a smoke run: sizes too small to judge the targets
+
+
+def verdict(value: float, target: float | None, above: bool = True) -> str:
+    """`  (target ≥ 10: met)`, or nothing on a smoke run or without a target."""
+    if target is None or QUICK:
+        return ""
+    met = value >= target if above else value <= target
+    return f"  (target {'≥' if above else '<'} {target:g}: {'met' if met else 'NOT met'})"
+
+
+def best_time(function: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def grid_roster(size: int) -> str:
+    """A made-up Epic roster of `size` formations, each with one weapon that can fire at every kind."""
+    units = []
+    kinds = ("infantry", "light-vehicle", "armoured-vehicle")
+    for i in range(size):
+        units.append(
+            f'[[unit]]\nname = "Formation {i + 1}"\npoints = {150 + 25 * (i % 8)}\nkind = "{kinds[i % 3]}"\n'
+            f'units = {2 + i % 9}\narmour = "{3 + i % 4}+"\n'
+            f'[[unit.weapon]]\nname = "Guns {i + 1}"\nshots = {2 + (3 * i) % 11}\nap = "{4 + i % 3}+"\n'
+            f'at = "{4 + (i + 1) % 3}+"\n'
+        )
+    return 'game = "epic"\n\n' + "\n".join(units)
 
 
 def count_outcomes(*outcomes: np.ndarray) -> np.ndarray:

@@ -9,62 +9,21 @@ import functools
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
-from typing import Any
+from importlib import import_module
 
 from ..dice import DiceExpression
-from ..dust import Phaser, WeaponLine
-from ..epic import EpicShoot
+from ..games import PACKAGES
 from ..roll import HitAndSave, Roll
-from ..t9a import Melee
-
-
-@dataclass(frozen=True)
-class ExactCase:
-    """One query: the oddscalc attack and outcome, and the same pmf built with icepool."""
-
-    name: str
-    attack: Any
-    outcome: str
-    icepool: Callable[[Any], Any]  # icepool module -> Die
+from .core import ExactCase, grid_roster, verdict
 
 
 def _hit_and_save(ip):
     return 10 @ ip.map(lambda hit, save: int(hit >= 4 and save < 5), ip.d6, ip.d6)
 
 
-def _melee(ip):
-    # 4+ to hit, 3+ to wound, 5+ armour and Aegis 5+ both failed, Multiple Wounds (D3) capped at 2 Health Points
-    def one(hit, wound, armour, aegis, multiple):
-        return min((multiple + 1) // 2, 2) if hit >= 4 and wound >= 3 and armour < 5 and aegis < 5 else 0
-
-    return 20 @ ip.map(one, ip.d6, ip.d6, ip.d6, ip.d6, ip.d6)
-
-
-def _epic(ip):
-    hits = 12 @ ip.d6.map(lambda face: int(face >= 4))
-
-    def kills(h: int):  # §2.3: h mod 6 units take ⌈h/6⌉ hits; a unit with k hits dies with 1 - (1/3)^k (5+ saves)
-        def unit(k: int):
-            return ip.Die({0: 1, 1: 3**k - 1}) if k else ip.Die([0])
-
-        return (h % 6) @ unit(h // 6 + 1) + (6 - h % 6) @ unit(h // 6)
-
-    return hits.map(kills)
-
-
-def _phaser(ip):
-    hit = ip.d6.map(lambda face: int(face >= 5))
-    return (2 @ hit).map(lambda hits: (3 * hits) @ hit)
-
-
-def _line(ip):
-    return 6 @ ip.map(lambda first, again, save: int((first >= 5 or again >= 5) and save >= 5), ip.d6, ip.d6, ip.d6)
-
-
 def cases() -> list[ExactCase]:
-    """The queries of the comparison (the issue's table, then an allocation, a sequence, a phaser)."""
+    """The queries of the comparison: the game-free ones, then each game's (`<game>/benchmark.py`)."""
     return [
         ExactCase("10 dice hit 4+, save 5+", HitAndSave(10, 4, 5), "unsaved", _hit_and_save),
         ExactCase("2d6 maximised", Roll(DiceExpression.parse("2d6"), maximised=1), "sum",
@@ -72,14 +31,7 @@ def cases() -> list[ExactCase]:
         ExactCase("10d6 maximised x3", Roll(DiceExpression.parse("10d6"), maximised=3), "sum",
                   lambda ip: ip.d6.highest(13, 10)),
         ExactCase("200d6 (plain sum)", Roll(DiceExpression.parse("200d6")), "sum", lambda ip: 200 @ ip.d6),
-        ExactCase("t9a melee, 20 attacks, Multiple Wounds (D3)",
-                  Melee(attacks=20, offensive=4, defensive=4, strength=4, resilience=3, armour=2, aegis=5,
-                        multiple_wounds="d3", health=2), "health_lost", _melee),
-        ExactCase("epic 12 shots on 6 units, crossfire (allocation)",
-                  EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True), "kills", _epic),
-        ExactCase("dust phaser 2z3", Phaser(2, 3), "damage", _phaser),
-        ExactCase("dust 6 dice sustained, miss-save", WeaponLine(6, sustained=True, save="miss"), "damage", _line),
-    ]
+    ] + [case for name in PACKAGES for case in import_module(f"oddscalc.{name}.benchmark").exact_cases()]
 
 
 def best_ms(function: Callable[[], object], repeat: int) -> float:
@@ -141,7 +93,6 @@ def commands(repeat: int) -> None:
     import tempfile
     from pathlib import Path
 
-    from .run import grid_roster, verdict
 
     startup, _ = command_seconds(["--version"], repeat)
     print(f"\nexact mode on the command line, wall time of a fresh process (start-up alone: {startup:.2f} s):")

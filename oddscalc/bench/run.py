@@ -13,32 +13,23 @@ import argparse
 import subprocess
 import sys
 import threading
-import time
-from typing import Callable
+from importlib import import_module
 
 import numpy as np
 
 from .. import engine
+from ..games import PACKAGES
 from ..options import every_core
 from ..roll import HitAndSave
-from . import core, dust, epic, exact, t9a
-from .core import Case
+from . import core, exact
+from .core import Case, best_time, grid_roster, verdict
 
 BASELINE_CHUNK = 1_000_000
 
 
 def all_cases() -> list[Case]:
-    """The core cases, then each game's."""
-    return core.cases() + dust.cases() + epic.cases() + t9a.cases()
-
-
-def best_time(function: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
+    """The core cases, then each game's (`<game>/benchmark.py`, in the registry's order)."""
+    return core.cases() + [case for name in PACKAGES for case in import_module(f"oddscalc.{name}.benchmark").cases()]
 
 
 def baseline_rate(case: Case, trials: int, repeat: int) -> float:
@@ -95,20 +86,6 @@ def cli_wall_time(repeat: int = 3) -> float:
     return best_time(lambda: subprocess.run(command, capture_output=True, check=True), repeat)
 
 
-def grid_roster(size: int) -> str:
-    """A made-up Epic roster of `size` formations, each with one weapon that can fire at every kind."""
-    units = []
-    kinds = ("infantry", "light-vehicle", "armoured-vehicle")
-    for i in range(size):
-        units.append(
-            f'[[unit]]\nname = "Formation {i + 1}"\npoints = {150 + 25 * (i % 8)}\nkind = "{kinds[i % 3]}"\n'
-            f'units = {2 + i % 9}\narmour = "{3 + i % 4}+"\n'
-            f'[[unit.weapon]]\nname = "Guns {i + 1}"\nshots = {2 + (3 * i) % 11}\nap = "{4 + i % 3}+"\n'
-            f'at = "{4 + (i + 1) % 3}+"\n'
-        )
-    return 'game = "epic"\n\n' + "\n".join(units)
-
-
 def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[str, float]]:
     """Cells per second of a size × size grid: exact, in process, on every core, on a LocalCluster."""
     from ..cells import run_cells
@@ -138,16 +115,6 @@ def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[
     return rates
 
 
-QUICK = False  # a smoke run: sizes too small to judge the targets
-
-
-def verdict(value: float, target: float | None, above: bool = True) -> str:
-    if target is None or QUICK:
-        return ""
-    met = value >= target if above else value <= target
-    return f"  (target {'≥' if above else '<'} {target:g}: {'met' if met else 'NOT met'})"
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m oddscalc.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=float, default=1e7, help="trials per case (default 1e7)")
@@ -159,13 +126,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask LocalCluster grid")
     options = parser.parse_args(argv)
     if options.quick:
-        global QUICK
-        QUICK = True
+        core.QUICK = True
         options.trials, options.scaling_trials, options.billion, options.repeat = 2e4, 4e4, 0, 1
     trials, repeat = int(options.trials), options.repeat
     cores = every_core()
     print(f"oddscalc benchmark · numpy {np.__version__} · {cores} cores · best of {repeat}"
-          + (" · quick smoke run: sizes too small to judge the targets" if QUICK else ""))
+          + (" · quick smoke run: sizes too small to judge the targets" if core.QUICK else ""))
 
     raw_one = raw_bytes_rate(1, 16 if options.quick else 256, repeat)
     raw_all = raw_bytes_rate(cores, 16 if options.quick else 256, repeat)

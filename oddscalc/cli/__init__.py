@@ -1,10 +1,11 @@
 """The oddscalc command line (Typer): parse, call one library function, render.
 
 Where things are: `options.py` declares the common options and the registry of query
-commands; `output.py` prints answers and plots; `errors.py` the one-line errors; one
-module per game holds its query builders (options → attack); `studies.py` the sweep,
-compare, grid and profiles commands. A game's module, and the studies', is imported
-only when one of its commands runs (or --help lists them): `roll` starts quicker.
+commands; `output.py` prints answers and plots; `errors.py` the one-line errors;
+`studies.py` the sweep, compare, grid, profiles and import commands. Each game's commands
+are in its own package (`oddscalc/<game>/commands.py`), found through the registry of
+games (`games.PACKAGES`). A game's commands, and the studies', are imported only when
+one of them runs (or --help lists them): `roll` starts quicker.
 """
 
 import importlib
@@ -15,41 +16,57 @@ import typer
 from typer.core import TyperGroup
 
 from ..errors import InputError
+from ..games import PACKAGES
 from ..roll import Roll
 from .errors import input_error
 from .options import examples_epilog, option, query, shorten
 from .output import run_app
 
-# command → the module (in oddscalc.cli) whose `app` holds it, in the order --help lists them
-LAZY = {"sweep": "studies", "grid": "studies", "profiles": "studies", "compare": "studies", "import": "studies",
-        "dust": "dust", "epic": "epic", "t9a": "t9a"}
+STUDIES = ("sweep", "grid", "profiles", "compare", "import")  # the commands of `studies.py`, as --help lists them
+ABOUT = "Odds for tabletop wargames: Monte Carlo and exact distributions for {games}."
+
+
+def lazy_module(name: str) -> Optional[str]:
+    """The module whose `app` holds the command `name`: the studies', or a game's (by the registry)."""
+    if name in STUDIES:
+        return f"{__name__}.studies"
+    return f"oddscalc.{name}.commands" if name in PACKAGES else None
 
 
 class LazyGroup(TyperGroup):
-    """The root command: builds a game's commands, or the studies', when first asked for."""
+    """The root command: builds a game's commands, or the studies', when first asked for; its
+    help names the games of the registry."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        eager = [name for name in super().list_commands(ctx) if name not in LAZY]
-        return [eager[0], *(name for name, module in LAZY.items() if module == "studies"), *eager[1:],
-                *(name for name, module in LAZY.items() if module != "studies")]
+        eager = [name for name in super().list_commands(ctx) if lazy_module(name) is None]
+        return [eager[0], *STUDIES, *eager[1:], *PACKAGES]
 
     def get_command(self, ctx: Any, name: str) -> Any:
-        if name not in self.commands and name in LAZY:
-            module = importlib.import_module(f"{__name__}.{LAZY[name]}")
-            built = typer.main.get_command(module.app)
-            if LAZY[name] == "studies":
+        module = lazy_module(name)
+        if name not in self.commands and module is not None:
+            built = typer.main.get_command(importlib.import_module(module).app)
+            if name in STUDIES:
                 self.commands.update(built.commands)
             else:
                 built.name = name
                 self.commands[name] = built
         return shorten(self.commands.get(name))
 
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        self.help = about()  # the games' titles: imported only when the help is shown
+        super().format_help_text(ctx, formatter)
+
+
+def about() -> str:
+    """The command line's first line: what it computes, for which games."""
+    from ..games import GAMES, listed
+
+    return ABOUT.format(games=listed(tuple(game.title for game in GAMES.values()), "and"))
+
 
 app = typer.Typer(
     name="oddscalc",
     cls=LazyGroup,
-    help="Odds for tabletop wargames: Monte Carlo and exact distributions for Dust Tactics, "
-    "Epic Armageddon and The 9th Age.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -71,8 +88,7 @@ def _root(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = False,
 ) -> None:
-    """Odds for tabletop wargames: Monte Carlo and exact distributions for Dust Tactics,
-    Epic Armageddon and The 9th Age."""
+    """Odds for tabletop wargames (the games: see --help)."""
 
 
 query(app, "roll", Roll, argument=option("dice", Annotated[str, typer.Argument(

@@ -1,4 +1,7 @@
-"""Running and answering: the progress bar, printing an answer, saving its plot, exit codes."""
+"""Running and answering: the progress bar, printing an answer, saving its plot, exit codes.
+
+The options module imports this one, never the other way round: a `common` here is the
+`options.Common` value a command received."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import typer
 
@@ -26,9 +29,6 @@ from .errors import (
     one_line,
     stopped,
 )
-
-if TYPE_CHECKING:  # the options import this module, not the other way round
-    from .options import Common
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 LONG_RUN = 60.0  # seconds still to go that a player is told of
@@ -186,7 +186,7 @@ def finish(text: str, *, plot: Optional[tuple[Callable[[], Any], Path, str]] = N
     return 0
 
 
-def report(rows: list[dict], common: Common, method: str, trials: Optional[int], seed: Optional[int],
+def report(rows: list[dict], common: Any, method: str, trials: Optional[int], seed: Optional[int],
            notes: tuple[str, ...] = (), extra: Optional[dict] = None) -> str:
     """A study's rows as the table, CSV, JSON ... that --format asks for, with the run's header."""
     from ..tables import render_rows
@@ -202,7 +202,7 @@ def width() -> Optional[int]:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
-def answer(attack: Any, common: Common, notes: Sequence[str] = ()) -> int:
+def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> int:
     """Run an attack as the common options say, print the answer, save the plot."""
     options = common.check()
     outcome = common.outcome_of([attack]) or attack.outcomes[0]

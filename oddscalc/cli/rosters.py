@@ -11,6 +11,7 @@ import typer
 
 from .. import __version__
 from ..errors import InputError
+from ..games import listed
 from ..tables import Format, precision_note
 from .options import Common, Study, command
 from .output import finish, plot_of, progress_bar, report
@@ -25,8 +26,8 @@ def _names(values: Optional[list]) -> Optional[list]:
 def grid(
     file: Annotated[Optional[Path], typer.Argument(
         metavar="FILE", help="A roster TOML file (default: the bundled example of --game).")] = None,
-    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help="dust, epic or t9a (read from FILE "
-                                                                             "when it says).")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=f"{listed()} (read from FILE when it "
+                                                                              "says).")] = None,
     attackers: Annotated[Optional[list[str]], typer.Option("--attackers", metavar="NAMES",
                                                           help="Only these attacking units (comma-separated or "
                                                                "repeated).")] = None,
@@ -92,8 +93,8 @@ def grid(
 
 
 def list_profiles(
-    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help="dust, epic or t9a (default: all "
-                                                                             "bundled examples).")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=f"{listed()} (default: all bundled "
+                                                                              "examples).")] = None,
     file: Annotated[Optional[Path], typer.Option("--file", metavar="F", help="A roster TOML file to list and "
                                                                                "check.")] = None,
     output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table, json, csv, markdown or "

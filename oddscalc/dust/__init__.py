@@ -25,3 +25,5 @@ __all__ = [
     "Sight", "Square", "Stacking", "Success", "Terrain", "Timing", "WeaponLine", "WeaponRange", "can_enter",
     "cover_save", "distance", "line_of_sight", "on_board", "parse_per_model", "place", "shows_hit",
 ]
+EXPORTS = ("WeaponLine", "Phaser", "Salvo", "Incendiary", "ArmourPiercingIncendiary", "Reactive", "CoverSave",
+           "Board", "line_of_sight")  # what `oddscalc` offers at its top level

@@ -6,3 +6,4 @@ from .shooting import EpicShoot, Volley
 
 __all__ = ["Ability", "Assault", "Barrage", "BarrageRow", "BlastMarkers", "EpicShoot", "SavePlan", "UNITS_PER_TEMPLATE",
            "Volley", "barrage_row", "save_plan"]
+EXPORTS = ("EpicShoot", "Barrage", "Assault", "Ability")  # what `oddscalc` offers at its top level

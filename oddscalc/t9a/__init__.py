@@ -6,3 +6,4 @@ from .stages import Reroll, Special, armour_need, melee_need, wound_need
 
 __all__ = ["Charge", "Direction", "DisciplineTest", "Melee", "Reroll", "Special", "T9AHits", "T9AShoot",
            "armour_need", "melee_need", "wound_need"]
+EXPORTS = ("Melee", "T9AShoot", "T9AHits", "Charge", "DisciplineTest", "Direction", "Reroll")  # what `oddscalc` offers at its top level

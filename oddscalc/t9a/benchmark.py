@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..t9a import Melee
-from .core import Case, count_outcomes
+from . import Melee
+from ..bench.core import Case, ExactCase, count_outcomes
 
 
 def baseline_melee(rng: np.random.Generator, trials: int) -> np.ndarray:
@@ -22,3 +22,21 @@ def cases() -> list[Case]:
     melee = Melee(attacks=20, offensive=4, defensive=4, strength=4, resilience=3, armour=2, aegis=5,
                   multiple_wounds="d3", health=2)
     return [Case("t9a melee 20 attacks 4+/3+/5+ save/Aegis 5+/MW D3 vs 2 health", melee, baseline_melee, 100, 5.0)]
+
+
+# --- exact, against icepool (bench/exact.py) ---------------------------------------
+
+
+def _melee(ip):
+    # 4+ to hit, 3+ to wound, 5+ armour and Aegis 5+ both failed, Multiple Wounds (D3) capped at 2 Health Points
+    def one(hit, wound, armour, aegis, multiple):
+        return min((multiple + 1) // 2, 2) if hit >= 4 and wound >= 3 and armour < 5 and aegis < 5 else 0
+
+    return 20 @ ip.map(one, ip.d6, ip.d6, ip.d6, ip.d6, ip.d6)
+
+
+def exact_cases() -> list[ExactCase]:
+    """The exact comparison with icepool: a sequence of rolls."""
+    return [ExactCase("t9a melee, 20 attacks, Multiple Wounds (D3)",
+                      Melee(attacks=20, offensive=4, defensive=4, strength=4, resilience=3, armour=2, aegis=5,
+                            multiple_wounds="d3", health=2), "health_lost", _melee)]

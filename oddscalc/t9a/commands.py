@@ -5,9 +5,9 @@ Each query's options are its attack's fields (see `options.field_options`)."""
 
 import typer
 
-from ..t9a import Charge, Direction, DisciplineTest, Melee, T9AHits, T9AShoot
-from ..t9a.attacks import READINGS
-from .options import query
+from . import Charge, Direction, DisciplineTest, Melee, T9AHits, T9AShoot
+from .attacks import READINGS
+from ..cli.options import query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                   help="The 9th Age: melee, shooting, attributes, charges, tests.")

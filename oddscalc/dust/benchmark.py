@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dust import CoverSave, Phaser, WeaponLine
-from ..dust.die import HIT_FACE
-from .core import Case, count_outcomes
+from . import CoverSave, Phaser, WeaponLine
+from .die import HIT_FACE
+from ..bench.core import Case, ExactCase, count_outcomes
 
 
 def _baseline_hits(rng: np.random.Generator, trials: int, dice: int, rerolls: int) -> np.ndarray:
@@ -41,3 +41,22 @@ def cases() -> list[Case]:
         Case("dust 6 dice sustained, miss-save (hard cover)", WeaponLine(6, sustained=True, save=CoverSave.MISS),
              baseline_hard_cover, 18, 5.0),
     ]
+
+
+# --- exact, against icepool (bench/exact.py) ---------------------------------------
+
+
+def _phaser(ip):
+    hit = ip.d6.map(lambda face: int(face >= 5))
+    return (2 @ hit).map(lambda hits: (3 * hits) @ hit)
+
+
+def _line(ip):
+    return 6 @ ip.map(lambda first, again, save: int((first >= 5 or again >= 5) and save >= 5), ip.d6, ip.d6, ip.d6)
+
+
+def exact_cases() -> list[ExactCase]:
+    """The exact comparison with icepool: a phaser's two stages, a sustained attack against a save."""
+    return [ExactCase("dust phaser 2z3", Phaser(2, 3), "damage", _phaser),
+            ExactCase("dust 6 dice sustained, miss-save", WeaponLine(6, sustained=True, save="miss"), "damage",
+                      _line)]

@@ -4,8 +4,8 @@ Each query's options are its attack's fields (see `options.field_options`)."""
 
 import typer
 
-from ..epic import Assault, Barrage, EpicShoot
-from .options import query
+from . import Assault, Barrage, EpicShoot
+from ..cli.options import query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                   help="Epic Armageddon: shooting, barrages, war engines, assaults.")

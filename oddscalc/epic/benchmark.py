@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..epic import Barrage, EpicShoot
-from .core import Case, count_outcomes
+from . import Barrage, EpicShoot
+from ..bench.core import Case, ExactCase, count_outcomes
 
 
 def baseline_shoot(rng: np.random.Generator, trials: int) -> np.ndarray:
@@ -37,3 +37,24 @@ def cases() -> list[Case]:
              EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True), baseline_shoot, 24, 5.0),
         Case("epic barrage 8 BP at 5 units, armour 4+", Barrage(bp=8, units=5, armour=4), baseline_barrage, 10, 5.0),
     ]
+
+
+# --- exact, against icepool (bench/exact.py) ---------------------------------------
+
+
+def _epic(ip):
+    hits = 12 @ ip.d6.map(lambda face: int(face >= 4))
+
+    def kills(h: int):  # §2.3: h mod 6 units take ⌈h/6⌉ hits; a unit with k hits dies with 1 - (1/3)^k (5+ saves)
+        def unit(k: int):
+            return ip.Die({0: 1, 1: 3**k - 1}) if k else ip.Die([0])
+
+        return (h % 6) @ unit(h // 6 + 1) + (6 - h % 6) @ unit(h // 6)
+
+    return hits.map(kills)
+
+
+def exact_cases() -> list[ExactCase]:
+    """The exact comparison with icepool: hit allocation."""
+    return [ExactCase("epic 12 shots on 6 units, crossfire (allocation)",
+                      EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True), "kills", _epic)]

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..dust import (
+from . import (
     MAP_FORMAT,
     SIGHT_RULES,
     ArmourPiercingIncendiary,
@@ -25,8 +25,8 @@ from ..dust import (
 )
 from ..errors import InputError
 from ..tables import Format, Table
-from .errors import input_error
-from .options import examples_epilog, option, query
+from ..cli.errors import input_error
+from ..cli.options import examples_epilog, option, query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                   help="Dust Tactics: weapon lines, phasers, salvo, artillery, sight.")
@@ -144,8 +144,8 @@ def los(
     output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table (words), json, csv, "
                                                                                 "markdown or bbcode.")] = Format.TABLE,
 ) -> None:
-    from ..dust import Board, line_of_sight
-    from ..dust.board import sight_facts, sight_report
+    from . import Board, line_of_sight
+    from .board import sight_facts, sight_report
 
     try:
         chart = Board.load(board, "board")
