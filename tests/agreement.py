@@ -61,3 +61,13 @@ def exact_list(pmf) -> list:
     while len(values) > 1 and values[-1] == 0:
         values.pop()
     return values
+
+
+def binomial(n: int, p: Fraction) -> list:
+    """The exact pmf of Binomial(n, p): a list of Fractions when p is one."""
+    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def mean(pmf) -> Fraction:
+    """The mean of a pmf indexed by value."""
+    return sum(k * p for k, p in enumerate(pmf))

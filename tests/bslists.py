@@ -1,5 +1,5 @@
 """Army lists written by hand for the importer's tests: a roster's XML as BattleScribe saves it,
-built from selections and profiles (tests/test_battlescribe.py, tests/test_bs_t9a.py)."""
+built from selections and profiles (tests/battlescribe/)."""
 
 from __future__ import annotations
 

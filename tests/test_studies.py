@@ -3,42 +3,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from oddscalc import cells, engine, studies
+from oddscalc import engine, studies
 from oddscalc.dice import DiceExpression
 from oddscalc.distribution import Distribution
 from oddscalc.errors import InputError
 from oddscalc.roll import HitAndSave, Roll
-
-ATTACKS = [HitAndSave(n, 4, 5) for n in range(1, 6)]
-
-
-def same(a: engine.Result, b: engine.Result) -> bool:
-    return a.outcomes.keys() == b.outcomes.keys() and all(a[k] == b[k] for k in a.outcomes)
-
-
-def test_cell_seed_depends_on_the_seed_and_the_attack_only():
-    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) == cells.cell_seed(1, HitAndSave(3, 4, 5))
-    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) != cells.cell_seed(2, HitAndSave(3, 4, 5))
-    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) != cells.cell_seed(1, HitAndSave(3, 4, 4))
-
-
-def test_threads_give_the_same_table_as_series():
-    series, seed = cells.run_cells(ATTACKS, trials=20_000, seed=7, threads=1)
-    parallel, _ = cells.run_cells(ATTACKS, trials=20_000, seed=7, threads=2)
-    assert seed == 7
-    assert all(same(a, b) for a, b in zip(series, parallel))
-
-
-def test_adding_a_cell_does_not_change_the_others():
-    fewer, _ = cells.run_cells(ATTACKS[:3], trials=20_000, seed=7)
-    more, _ = cells.run_cells([HitAndSave(9, 3, 3)] + ATTACKS, trials=20_000, seed=7)
-    assert all(same(a, b) for a, b in zip(fewer, more[1:4]))
-
-
-def test_exact_cells_have_no_seed():
-    results, seed = cells.run_cells(ATTACKS[:2], method="exact")
-    assert seed is None and results[0].method == "exact"
-
 
 @pytest.mark.parametrize("text, values", [("1..4", ["1", "2", "3", "4"]), ("2..10:4", ["2", "6", "10"]),
                                           ("none,hit,miss", ["none", "hit", "miss"]), ("-2..0", ["-2", "-1", "0"])])
@@ -113,20 +82,6 @@ def test_summary_row():
     row = studies.summary_row(result, "unsaved", [1, 2])
     assert row["mean"] == pytest.approx(1.0) and row["at_least_1"] == pytest.approx(1 - (3 / 4) ** 4)
     assert row["at_least_2_stderr"] == 0
-
-
-def test_a_dask_cluster_gives_the_same_table(cluster):
-    local, _ = cells.run_cells(ATTACKS, trials=30_000, seed=11)
-    remote, _ = cells.run_cells(ATTACKS, trials=30_000, seed=11, scheduler=cluster.scheduler_address)
-    assert all(same(a, b) for a, b in zip(local, remote))
-
-
-def test_no_scheduler_there_is_a_clear_error(monkeypatch):
-    pytest.importorskip("distributed")
-    monkeypatch.setattr(cells, "DASK_TIMEOUT", "1s")
-    with pytest.raises(InputError) as error:
-        cells.run_cells(ATTACKS[:1], trials=1000, seed=1, scheduler="tcp://127.0.0.1:1")
-    assert error.value.name == "scheduler"
 
 
 def test_the_standard_error_of_p_greater_matches_its_spread_over_seeds():

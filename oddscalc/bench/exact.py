@@ -1,6 +1,6 @@
 """Exact answers side by side with icepool (`pip install -e '.[bench]'`), the strongest exact
 dice engine in Python: the same queries, written in each, timed warm in one process and
-first thing in a fresh process. `tests/test_bench.py` checks that both give the same pmf.
+first thing in a fresh process. `tests/bench/test_exact.py` checks that both give the same pmf.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Rosters as a player writes and reads them: `profiles` describes every field that changes
-an answer; every bad field, shape or file gets the one error line naming file, unit and
-field; random TOML shapes never reach a traceback."""
+"""Rosters as a player writes and reads them (`oddscalc.games`: parse_roster, load_roster): `profiles`
+describes every field that changes an answer; every bad field, shape or file gets the one error line
+naming file, unit and field; random TOML shapes never reach a traceback."""
 
 import os
 import stat
@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from oddscalc import games
 from oddscalc.errors import InputError
-from oddscalc.roster import Field
 
 # --- what `profiles` says about a unit and a weapon ------------------------------------
 
@@ -83,40 +82,6 @@ def test_profiles_describes_every_field_of_a_weapon(game, weapon, text):
 
 
 # --- what a refused field says --------------------------------------------------------
-
-
-@pytest.mark.parametrize("field, allowed", [
-    (Field("bool", ""), "expected true or false"),
-    (Field("list", "", choices=("a", "b")), "expected a list of a, b"),
-    (Field("list", ""), "expected a list of text"),
-    (Field("dice", ""), 'expected a number or dice like 10, "2d6" or "d3+1"'),
-    (Field("text", "", choices=("x", "y")), "expected one of x, y"),
-    (Field("text", ""), "expected text"),
-    (Field("roll", "", low=2, high=6), 'expected a roll from 2+ to 6+ (4 or "4+")'),
-    (Field("save", "", low=3, high=5), 'expected a roll from 3+ to 5+ (4 or "4+"), or "none"'),
-    (Field("int", "", low=1, high=10), "expected a whole number from 1 to 10"),
-    (Field("int", "", low=0), "expected a whole number from 0"),
-    (Field("int", ""), "expected a whole number"),
-])
-def test_a_field_says_what_it_allows(field, allowed):
-    assert field.allowed() == allowed
-
-
-@pytest.mark.parametrize("field, good, bad", [
-    (Field("bool", ""), [(True, True), (False, False)], [1, "true"]),
-    (Field("int", "", low=1, high=10), [(1, 1), (10, 10)], [0, 11, True, 2.0, "3"]),
-    (Field("roll", "", low=2, high=6), [(2, 2), ("6+", 6), (" 4+ ", 4), ("5", 5)], [1, 7, "7+", "none", True, 4.0]),
-    (Field("save", "", low=2, high=6), [("none", None), ("NONE", None), ("3+", 3)], ["never", 0]),
-    (Field("dice", ""), [(3, "3"), ("d3+1", "1d3+1"), ("2D6", "2d6")], ["d6-6", True, 1.5, "x"]),
-    (Field("list", "", choices=("a",)), [(["a"], ("a",)), ([], ())], [["b"], "a", [1]]),
-    (Field("text", "", choices=("x",)), [("x", "x")], ["y", "", 3]),
-])
-def test_a_field_reads_what_it_allows_and_refuses_the_rest(field, good, bad):
-    for value, read in good:
-        assert field.read(value) == read
-    for value in bad:
-        with pytest.raises(ValueError):
-            field.read(value)
 
 
 @pytest.mark.parametrize("game, unit, weapon, where", [

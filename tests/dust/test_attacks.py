@@ -1,51 +1,25 @@
-import math
+"""Dust weapons (docs/rules.md §1.2 to §1.11): weapon lines, phasers, salvos, artillery, cover saves
+and Damage Resilient, exact values from the rules and brute force over natural faces."""
+
 from fractions import Fraction
 
 import cases
-import numpy as np
 import pytest
-from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+from agreement import as_pmf, binomial, enumerate_faces, exact_list, mean
 
 from oddscalc.dust import (
     ArmourPiercingIncendiary,
     CoverSave,
     Incendiary,
     Phaser,
-    Reactive,
     Salvo,
     WeaponLine,
-    cover_save,
 )
-from oddscalc.dust.board import Cover
 from oddscalc.errors import InputError
 
 F = Fraction
 
 CASES = cases.DUST
-
-
-
-
-def mean(pmf) -> Fraction:
-    return sum(k * p for k, p in enumerate(pmf))
-
-
-def binomial(n: int, p: Fraction) -> list:
-    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
-
-
-# --- docs/rules.md §1.1: the Dust die -------------------------------------------------------
-
-
-def test_the_die_hits_on_one_third():
-    assert exact_list(WeaponLine(1).exact(fractions=True)["hits"]) == [F(2, 3), F(1, 3)]
-    assert exact_list(WeaponLine(5).exact(fractions=True)["hits"]) == binomial(5, F(1, 3))
-
-
-def test_the_die_is_read_off_faces_5_and_6():
-    from oddscalc.dust import shows_hit
-
-    assert shows_hit(np.arange(1, 7)).tolist() == [False, False, False, False, True, True]
 
 
 # --- §1.2: weapon line N/D, order of resolution -----------------------------------------
@@ -151,32 +125,6 @@ def test_salvo_bare_count_means_one_damage():
     assert str(Salvo.parse("3/2 - 5/2")) == "3/2-5/2"
 
 
-# --- §1.7, §1.8: incendiary ----------------------------------------------------------------
-
-
-@pytest.mark.parametrize("dice, models", [(1, 4), (2, 3), (1, 1)])
-def test_incendiary_is_binomial_in_dice_times_models(dice, models):
-    pmf = exact_list(Incendiary(dice, models).exact(fractions=True)["damage"])
-    assert pmf == binomial(dice * models, F(1, 3))
-
-
-def test_incendiary_cover_is_a_switch():
-    assert exact_list(Incendiary(1, 3, save="hit").exact(fractions=True)["damage"]) == binomial(3, F(2, 9))
-    ignored = Incendiary(1, 3, save="hit", ignore_cover=True).exact(fractions=True)["damage"]
-    assert exact_list(ignored) == binomial(3, F(1, 3))
-
-
-@pytest.mark.parametrize("dice, models", [(1, 3), (1, 1), (2, 5), (3, 2)])
-def test_ap_incendiary(dice, models):
-    destroyed = ArmourPiercingIncendiary(dice, models).exact(fractions=True)["destroyed"]
-    assert exact_list(destroyed) == [F(2, 3) ** (dice * models), 1 - F(2, 3) ** (dice * models)]
-
-
-def test_ap_incendiary_by_brute_force():
-    expected = as_pmf(enumerate_faces((6,) * 4, lambda *faces: int(any(face >= 5 for face in faces))))
-    assert exact_list(ArmourPiercingIncendiary(2, 2).exact(fractions=True)["destroyed"]) == expected
-
-
 # --- §1.9: artillery -----------------------------------------------------------------------
 
 
@@ -219,13 +167,6 @@ def test_indirect_fire_refuses_a_sustained_attack():
     assert error.value.name == "sustained"
 
 
-# --- §1.10: reactive fire ------------------------------------------------------------------
-
-
-def test_reactive_fire():
-    assert exact_list(Reactive().exact(fractions=True)["success"]) == [F(2, 3), F(1, 3)]
-
-
 # --- §1.11: cover saves and Damage Resilient ------------------------------------------------
 
 
@@ -262,11 +203,6 @@ def test_whole_line_by_brute_force():
 
     line = WeaponLine(1, 2, sustained=True, berserk=True, save="miss", resilient=True)
     assert exact_list(line.exact(fractions=True)["damage"]) == as_pmf(enumerate_faces((6,) * 6, outcome))
-
-
-def test_cover_save_of_a_square():
-    assert cover_save(Cover.SOFT) is CoverSave.HIT
-    assert cover_save("none") is CoverSave.NONE
 
 
 # --- bad input -----------------------------------------------------------------------------
@@ -310,22 +246,6 @@ def test_bad_input_names_the_parameter(make, name):
     assert error.value.name == name
 
 
-def test_parse_per_model():
-    from oddscalc.dust import parse_per_model
-
-    assert [parse_per_model(text) for text in ("1", "2/+", "3/skull", " 1 / + ")] == [1, 2, 3, 1]
-    with pytest.raises(InputError):
-        parse_per_model("1/x")
-
-
-# --- benchmark cases -------------------------------------------------------------------------
-
-
-def test_the_largest_incendiary_agrees():
-    """10 dice per model against 50 models: 500 dice, beyond a weapon line's own limit."""
-    assert_agrees(Incendiary(10, 50, save="miss", resilient=True), trials=50_000)
-
-
 # --- docs/rules.md §1.3, §1.4: re-rolls and burst fire on every attack ------------------------------
 
 
@@ -348,20 +268,6 @@ def test_berserk_stacking_once_needs_both_re_rolls(attack):
     assert error.value.name == "berserk_stacking" and "--sustained and --berserk" in error.value.allowed
 
 
-def test_incendiary_re_rolls_its_misses():
-    """«Поддерживающая атака – отряд может перебросить все промахи один раз для каждой линейки оружия»
-    (seed 000: a sustained attack re-rolls all misses once per weapon line): every incendiary die is one."""
-    assert exact_list(Incendiary(1, 3, sustained=True).exact(fractions=True)["hits"]) == binomial(3, F(5, 9))
-    assert exact_list(Incendiary(1, 2, berserk=True, sustained=True).exact(fractions=True)["damage"]) == \
-        binomial(2, F(19, 27))
-
-
-def test_ap_incendiary_re_rolls_and_burst():
-    destroyed = ArmourPiercingIncendiary(1, 2, sustained=True).exact(fractions=True)["destroyed"][1]
-    assert destroyed == 1 - F(4, 9) ** 2
-    assert ArmourPiercingIncendiary(1, 2, burst=True).exact(fractions=True)["destroyed"][1] == 1 - F(2, 3) ** 4
-
-
 def test_burst_doubles_the_dice_of_every_attack():
     """«Ведя огонь из оружия, стреляющего очередями, по цели, которая не двигалась в этот ход, удвойте
     количество бросаемых кубиков» (seed 001: at a target that has not moved, double the dice)."""
@@ -381,55 +287,6 @@ def test_fields_after_the_dice_are_keywords():
         WeaponLine(2, 1, True)
 
 
-# --- docs/rules.md §1.10: reactive fire, chained ----------------------------------------------------
-
-
-def test_reactive_fire_before_the_attack_can_destroy_the_attacker():
-    """«если отряд совершает действия «движение + атака», ответный огонь должен быть открыт сразу после
-    действия движения» (seed 000: move + attack: the reaction comes right after the move, before the attack)."""
-    chained = Reactive(dice=3, damage=2, health=4, enemy_dice=4).exact(fractions=True)
-    line = exact_list(WeaponLine(3, 2).exact(fractions=True)["damage"])
-    destroyed = F(1, 3) * sum(line[4:])
-    assert chained["success"][1] == F(1, 3)
-    assert chained["destroyed"][1] == destroyed
-    assert mean(chained["damage"]) == F(1, 3) * mean(line)
-    assert mean(chained["damage_taken"]) == (1 - destroyed) * 4 * F(1, 3)  # a destroyed attacker never shoots
-
-
-def test_reactive_fire_after_the_attack_needs_a_survivor():
-    """«если отряд совершает действия «атака + движение», ответный огонь должен быть открыт сразу после
-    действия атаки» (seed 000: attack + move: after the attack); a unit the attack destroyed cannot react."""
-    chained = Reactive(dice=2, timing="attack-move", enemy_dice=3, own_health=2).exact(fractions=True)
-    survives = sum(binomial(3, F(1, 3))[:2])
-    assert chained["success"][1] == F(1, 3) * survives
-    assert mean(chained["damage_taken"]) == 1  # the enemy's attack always happens first
-    assert mean(chained["damage"]) == F(1, 3) * survives * 2 * F(1, 3)
-
-
-def test_reactive_fire_cannot_interrupt_a_sustained_attack():
-    with pytest.raises(InputError) as error:
-        Reactive(dice=2, timing="sustained")
-    assert error.value.name == "timing" and "cannot interrupt a sustained attack (Dust Tactics rules, Reactive Fire)" in error.value.allowed
-
-
-@pytest.mark.parametrize("options, name", [
-    ({"health": 2}, "health"), ({"enemy_dice": 2}, "enemy_dice"),
-    ({"dice": 2, "timing": "move-move", "enemy_dice": 2}, "enemy_dice"),
-    ({"dice": 2, "enemy_dice": 2, "own_health": 2}, "own_health"),
-    ({"dice": 2, "timing": "attack-move", "own_health": 2}, "own_health"),
-    ({"dice": 2, "health": 0}, "health"),
-])
-def test_reactive_fire_refuses_what_it_would_ignore(options, name):
-    with pytest.raises(InputError) as error:
-        Reactive(**options)
-    assert error.value.name == name
-
-
-def test_reactive_fire_alone_keeps_its_one_outcome():
-    assert Reactive().outcomes == ("success",) and Reactive().query() == "oddscalc dust reactive"
-    assert Reactive(dice=2, health=1, enemy_dice=1).outcomes == ("success", "damage", "destroyed", "damage_taken")
-
-
 def test_a_weapon_line_destroys_a_unit_of_its_damage_points():
     """P(destroyed) = P(damage ≥ H): 4/2 against 3 damage points needs 2 hits of 4 dice."""
     exact = WeaponLine(4, 2, health=3).exact(fractions=True)
@@ -438,4 +295,3 @@ def test_a_weapon_line_destroys_a_unit_of_its_damage_points():
     with pytest.raises(InputError) as error:
         WeaponLine(4, 2, health=201)
     assert error.value.name == "health"
-

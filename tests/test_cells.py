@@ -1,18 +1,78 @@
-"""A Dask cluster that fails: no workers, a lost worker, a lost scheduler. Each ends in
-the right answer or one line, within seconds."""
+"""The cells of a study (`oddscalc.cells`): each cell's seed, and the same table in series, in
+threads and on a Dask cluster. Then a Dask cluster that fails: no workers, a lost worker, a lost
+scheduler. Each ends in the right answer or one line, within seconds."""
 
 import threading
 import time
 
 import pytest
 
-from oddscalc import cells
+from oddscalc import cells, engine
 from oddscalc.errors import InputError
 from oddscalc.roll import HitAndSave
 
-distributed = pytest.importorskip("distributed")
+try:
+    import distributed
+except ImportError:
+    distributed = None
 
-ATTACKS = [HitAndSave(n, 4, 5) for n in range(1, 7)]
+ATTACKS = [HitAndSave(n, 4, 5) for n in range(1, 6)]
+SIX = [HitAndSave(n, 4, 5) for n in range(1, 7)]  # the failing clusters' cells
+
+
+def same(a: engine.Result, b: engine.Result) -> bool:
+    return a.outcomes.keys() == b.outcomes.keys() and all(a[k] == b[k] for k in a.outcomes)
+
+
+def failing_cluster(test):
+    """A test on a Dask cluster that fails: skipped without Dask's `distributed`, and marked `dask`
+    so that `-k "not dask"` (the mutation runs) leaves it out."""
+    needs = pytest.mark.skipif(distributed is None, reason="could not import 'distributed'")
+    return pytest.mark.dask(needs(test))
+
+
+# --- the cells of a study: seeds, series, threads and a cluster that works --------------------
+
+
+def test_cell_seed_depends_on_the_seed_and_the_attack_only():
+    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) == cells.cell_seed(1, HitAndSave(3, 4, 5))
+    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) != cells.cell_seed(2, HitAndSave(3, 4, 5))
+    assert cells.cell_seed(1, HitAndSave(3, 4, 5)) != cells.cell_seed(1, HitAndSave(3, 4, 4))
+
+
+def test_threads_give_the_same_table_as_series():
+    series, seed = cells.run_cells(ATTACKS, trials=20_000, seed=7, threads=1)
+    parallel, _ = cells.run_cells(ATTACKS, trials=20_000, seed=7, threads=2)
+    assert seed == 7
+    assert all(same(a, b) for a, b in zip(series, parallel))
+
+
+def test_adding_a_cell_does_not_change_the_others():
+    fewer, _ = cells.run_cells(ATTACKS[:3], trials=20_000, seed=7)
+    more, _ = cells.run_cells([HitAndSave(9, 3, 3)] + ATTACKS, trials=20_000, seed=7)
+    assert all(same(a, b) for a, b in zip(fewer, more[1:4]))
+
+
+def test_exact_cells_have_no_seed():
+    results, seed = cells.run_cells(ATTACKS[:2], method="exact")
+    assert seed is None and results[0].method == "exact"
+
+
+def test_a_dask_cluster_gives_the_same_table(cluster):
+    local, _ = cells.run_cells(ATTACKS, trials=30_000, seed=11)
+    remote, _ = cells.run_cells(ATTACKS, trials=30_000, seed=11, scheduler=cluster.scheduler_address)
+    assert all(same(a, b) for a, b in zip(local, remote))
+
+
+def test_no_scheduler_there_is_a_clear_error(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(cells, "DASK_TIMEOUT", "1s")
+    with pytest.raises(InputError) as error:
+        cells.run_cells(ATTACKS[:1], trials=1000, seed=1, scheduler="tcp://127.0.0.1:1")
+    assert error.value.name == "scheduler"
+
+
+# --- a Dask cluster that fails ----------------------------------------------------------------
 
 
 def local(workers: int):
@@ -20,15 +80,17 @@ def local(workers: int):
                                     dashboard_address=None)
 
 
+@failing_cluster
 def test_a_scheduler_without_workers_is_refused_within_the_timeout():
     with local(0) as cluster:
         started = time.monotonic()
         with pytest.raises(InputError) as error:
-            cells.run_cells(ATTACKS, trials=1000, seed=1, scheduler=cells.Cluster(cluster.scheduler_address, 1.5))
+            cells.run_cells(SIX, trials=1000, seed=1, scheduler=cells.Cluster(cluster.scheduler_address, 1.5))
         assert "no Dask worker joined within 1.5 s" in error.value.allowed
         assert time.monotonic() - started < 10
 
 
+@failing_cluster
 def test_a_lost_worker_s_cells_run_on_the_others():
     attacks = [HitAndSave(10, 4, n) for n in range(2, 7)] * 4
     expected, _ = cells.run_cells(attacks, trials=3_000_000, seed=3)
@@ -42,6 +104,7 @@ def test_a_lost_worker_s_cells_run_on_the_others():
     assert all(a["unsaved"] == b["unsaved"] for a, b in zip(results, expected))
 
 
+@failing_cluster
 def test_a_lost_scheduler_gives_one_line():
     cluster = local(1)
     address = cluster.scheduler_address
@@ -54,17 +117,19 @@ def test_a_lost_scheduler_gives_one_line():
     assert time.monotonic() - started < 30
 
 
+@failing_cluster
 @pytest.mark.parametrize("address", ["", "localhost", "tcp://", "http://host:1", "tcp://[:::", "tls://", "inproc://",
                                      "ucx://host:1", "tls://host:8786", "tcp://host:65536",
                                      "tcp://" + "a" * 5000 + ":1"])
 def test_a_malformed_address_is_refused_at_once(address):
     started = time.monotonic()
     with pytest.raises(InputError) as error:
-        cells.run_cells(ATTACKS[:1], trials=100, seed=1, scheduler=address)
+        cells.run_cells(SIX[:1], trials=100, seed=1, scheduler=address)
     assert error.value.name == "scheduler" and "tcp://host:8786" in error.value.allowed
     assert len(str(error.value)) < 200 and time.monotonic() - started < 1
 
 
+@failing_cluster
 def test_a_ctrl_c_cancels_the_cells_left_on_the_cluster():
     """The next run would otherwise wait behind them."""
     import _thread
@@ -80,6 +145,7 @@ def test_a_ctrl_c_cancels_the_cells_left_on_the_cluster():
         assert not cluster.scheduler.tasks
 
 
+@failing_cluster
 def test_a_silent_scheduler_is_given_up_within_the_timeout(monkeypatch):
     """A scheduler that is there but does not answer (a stopped process, a broken network)."""
     with local(1) as cluster:

@@ -1,7 +1,8 @@
-"""The list builder (`oddscalc.battlescribe.builder`) and the catalogue sweep, on a small game
-system and catalogue in BSData's shape (tests/data/battlescribe/mini/): each construct the real
-catalogues use, with the figures worked out by hand in the comments. The builder on the real
-catalogues is tested by tests/test_bsdata_corpus.py (the lists it built, and rebuilding them)."""
+"""The list builder (`oddscalc.battlescribe.builder`), on a small game system and catalogue in
+BSData's shape (tests/data/battlescribe/mini/): each construct the real catalogues use, with the
+figures worked out by hand in the comments. The catalogue sweep is in test_sweep.py; the builder on
+the real catalogues is tested by tests/battlescribe/test_corpus.py (the lists it built, and
+rebuilding them)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc.battlescribe import builder, read_xml, reader, sweep
+from oddscalc.battlescribe import builder, read_xml, reader
 from oddscalc.battlescribe.builder import BuildError, Pick
 
-MINI = Path(__file__).parent / "data" / "battlescribe" / "mini"
+MINI = Path(__file__).parent.parent / "data" / "battlescribe" / "mini"
 CATALOGUE = MINI / "mini.cat"
 
 
@@ -129,37 +130,3 @@ def test_the_spec_command_builds_and_checks_lists(tmp_path, capsys):
     spec.write_text(spec.read_text().replace("mini.cat", "other.cat"))
     with pytest.raises(BuildError, match="other.cat: not in"):
         builder.main(arguments)
-
-
-def test_the_sweep_builds_every_entry_with_the_choice_that_shows_it():
-    entries = sweep.sweep_catalogue(CATALOGUE)
-    assert [(entry.name, entry.status, entry.choice) for entry in entries] == [
-        ("Tactical", "clean", ""), ("Veterans", "notes", "-Community-: NetEA")]
-    assert entries[1].lines == ["Veterans, Missile Launcher: note '- (Veteran)' not modelled (imported without it)"]
-    assert entries[1].shooting and not entries[0].shooting
-
-
-def test_the_sweep_counts_a_crash_and_exits_1(tmp_path, monkeypatch):
-    def crash(xml, source):
-        raise ZeroDivisionError("boom")
-
-    monkeypatch.setattr(sweep, "read_xml", crash)
-    for name in ("mini.gst", "mini.cat"):
-        (tmp_path / name).write_bytes((MINI / name).read_bytes())
-    markdown = tmp_path / "sweep.md"
-    assert sweep.main(["--epic", str(tmp_path), "--markdown", str(markdown), "--details",
-                       str(tmp_path / "details.txt")]) == 1
-    text = markdown.read_text()
-    assert "| mini.cat | 2 | 0 | 0 | 0 | 0 | 2 | 0 |" in text and "- 2 × ZeroDivisionError: boom" in text
-    assert (tmp_path / "details.txt").read_text().splitlines()[:2] == [
-        "mini.cat | Tactical | crash", "    ZeroDivisionError: boom"]
-
-
-def test_the_sweep_table_counts_by_status_and_shooting_notes():
-    entries = [sweep.Entry("a.cat", "A", "clean"), sweep.Entry("a.cat", "B", "notes", ["B: x"], shooting=True),
-               sweep.Entry("b.cat", "C", "left out", ["C: y"]), sweep.Entry("b.cat", "D", "notes", ["D: x"])]
-    assert sweep.table(entries, "T", shooting=True)[4:] == [
-        "| a.cat | 2 | 1 | 1 | 0 | 0 | 0 | 1 |", "| b.cat | 2 | 0 | 1 | 1 | 0 | 0 | 0 |",
-        "| **all** | 4 | 1 | 2 | 1 | 0 | 0 | 1 |", "",
-        "Of 3 entries imported, 2 (66.7 %) have no note about a shooting figure: 50.0 % of all 4 entries."]
-    assert sweep.reasons(entries) == ["- 2 × x", "- 1 × y"]

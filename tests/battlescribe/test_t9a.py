@@ -1,6 +1,6 @@
 """The 9th Age import, rule by rule (docs/rules.md §4.2), on lists written by hand: each unit's
 roster fields and its whole report, with the arithmetic in the comments. The real catalogues'
-lists are in tests/test_bsdata_corpus.py."""
+lists are in tests/battlescribe/test_corpus.py."""
 
 from __future__ import annotations
 
@@ -348,3 +348,111 @@ def test_toxic_attacks_carry_no_strength_or_ap(tmp_path):
                                                 offensive=[attack(Str="5", AP="2", Rules="Toxic Attacks")]))
     assert imported(tmp_path, toxins).data["unit"][0]["weapon"] == [
         {"name": "Hand Weapon", "kind": "melee", "attacks": 3, "attributes": ["toxic"]}]
+
+
+# --- The 9th Age units ------------------------------------------------------------------------------
+
+
+def test_t9a_shooting_attributes_and_saves(tmp_path):
+    archers = selection("Archers", children=model(
+        "Archer", 10, defensive={"HP": "2", "Def": "4", "Res": "3", "Arm": "1", "Rules": "Aegis (5+), Flammable"},
+        offensive=[{"Att": "2", "Off": "4", "Str": "3", "AP": "0",
+                    "Rules": "Longbow (3+), Lethal Strike, Multiple Wounds (D3)"}],
+        extra=profile("Longbow", "6 Ranged Weapon", Shots="1", Str="3", AP="1", Attributes="Volley Fire, Flaming "
+                                                                                           "Attacks")))
+    unit = battlescribe.load(ros(tmp_path, archers, **T9A_SYSTEM)).data["unit"][0]
+    assert (unit["health"], unit["armour"], unit["aegis"], unit["flammable"]) == (2, 1, "5+", True)
+    melee, shooting = unit["weapon"]
+    # 10 models five wide, Attack Value 2: 5 × 2 in front + 5 supporting attacks of 1
+    assert melee == {"name": "Hand Weapon", "kind": "melee", "attacks": 15, "multiple_wounds": "d3",
+                     "attributes": ["lethal-strike"]}
+    assert shooting == {"name": "Longbow", "kind": "shooting", "attacks": 10, "aim": "3+", "ap": 1,
+                        "multiple_wounds": "d3", "attributes": ["flaming", "lethal-strike"]}
+
+
+def test_t9a_paired_weapons_large_models_hard_target_and_extra_support(tmp_path):
+    paired = profile("Paired Weapons", "5 Melee Weapon", Str="As User", AP="As User", Attributes="Two-Handed")
+    ogres = selection("Ogres", rules='<rules><rule name="Extra Support (2)"/></rules>', children=model(
+        "Ogre", 6, height="Large",
+        defensive={"HP": "3", "Def": "3", "Res": "4", "Arm": "1", "Rules": "Fortitude (5+), Heavy Armour, "
+                                                                         "Hard Target (1)"},
+        offensive=[{"Att": "3", "Off": "3", "Str": "4", "AP": "1", "Rules": ""}],
+        children=selection("Paired Weapons", paired, kind="upgrade")))
+    imported = battlescribe.load(ros(tmp_path, ogres, **T9A_SYSTEM))
+    unit = imported.data["unit"][0]
+    assert (unit["health"], unit["armour"], unit["fortitude"], unit["hard_target"]) == (3, 3, "5+", 1)
+    # Attack Value 3 + 1: five in front × 4, one supporting model of at most 2 (Extra Support (2))
+    assert unit["weapon"] == [{"name": "Paired Weapons", "kind": "melee", "attacks": 22, "ap": 1, "offensive": 4,
+                               "attributes": ["ignores-parry"]}]
+    assert imported.report() == []
+
+
+def test_t9a_a_mount_uses_its_riders_values_and_fights_in_the_front_rank(tmp_path):
+    horse = selection("Warhorse", profile("Warhorse Defensive", "2 Defensive", HP="C", Def="C", Res="C+1",
+                                          Arm="C+2"),
+                      profile("Warhorse Offensive", "3 Offensive", Att="1", Off="3", Str="3", AP="0",
+                              Rules="Harnessed"), kind="upgrade")
+    captain = selection("Captain", profile("Captain Defensive", "2 Defensive", HP="3", Def="5", Res="4", Arm="0",
+                                           Rules="Plate Armour"),
+                        profile("Captain Offensive", "3 Offensive", Att="3", Off="5", Str="4", AP="1"),
+                        children=horse + selection("Shield", kind="upgrade") + selection("Lance", kind="upgrade"))
+    imported = battlescribe.load(ros(tmp_path, captain, **T9A_SYSTEM))
+    unit = imported.data["unit"][0]
+    # Res C+1 = 5; Arm C+2 = 2, Plate Armour 3, Shield 1; mounted: no Parry
+    assert (unit["health"], unit["defensive"], unit["resilience"], unit["armour"], unit["parry"]) == \
+        (3, 5, 5, 6, False)
+    assert unit["weapon"] == [{"name": "Captain: Lance", "kind": "melee", "attacks": 3, "ap": 1, "attributes": []},
+                              {"name": "Warhorse", "kind": "melee", "attacks": 1, "strength": 3, "offensive": 3,
+                               "attributes": []}]
+    assert imported.report() == ["Captain, Captain: Lance: +2 Strength, +2 Armour Penetration on the charge only "
+                                 "(fights as a hand weapon)"]
+
+
+def test_t9a_equipment_bought_with_no_profile_is_read_by_name(tmp_path):
+    guards = selection("Guards", children=model(
+        "Guard", 10, defensive={"HP": "1", "Def": "3", "Res": "3", "Arm": "0", "Rules": ""},
+        offensive=[{"Att": "1", "Off": "3", "Str": "3", "AP": "0", "Rules": "Lightning Reflexes"}]
+    ) + selection("Spear and Shield", kind="upgrade") + selection("Light Armour", kind="upgrade")
+        + selection("Throwing Weapons (5+)", kind="upgrade") + selection("Poison Attacks", kind="upgrade")
+        + selection("Champion", kind="upgrade") + selection("Banner of Doom", kind="upgrade"))
+    imported = battlescribe.load(ros(tmp_path, guards, **T9A_SYSTEM))
+    unit = imported.data["unit"][0]
+    assert (unit["armour"], unit["parry"]) == (2, False)  # a Spear, not a Hand Weapon: no Parry
+    # Spear: AP +1 and one more supporting rank: 5 + 5; Throwing Weapons 2 shots as the user
+    assert unit["weapon"] == [
+        {"name": "Spear", "kind": "melee", "attacks": 10, "ap": 1, "modifier": 1, "attributes": ["poison"]},
+        {"name": "Throwing Weapons", "kind": "shooting", "attacks": 20, "aim": "5+", "attributes": ["poison"]}]
+    assert imported.report() == [
+        "Guards: upgrade 'Banner of Doom' not read (imported without it)",
+        "Guards: Spear: +1 Armour Penetration more in the first round of combat when not charging (counted without it)"]
+
+
+def test_t9a_parts_counted_harnessed_inanimate_and_random_values(tmp_path):
+    chariot = model("Chariot", 2, defensive={"HP": "4", "Def": "3", "Res": "4", "Arm": "2"}, offensive=[
+        {"name": "Crew (2) Offensive", "Att": "1", "Off": "4", "Str": "3", "AP": "0", "Rules": "Bow (4+)"},
+        {"name": "Beast (2)", "Att": "D3", "Off": "3", "Str": "4", "AP": "1", "Rules": "Harnessed"},
+        {"name": "Chassis", "Att": "", "Off": "", "Str": "5", "AP": "2", "Rules": "Impact Hits (D6), Inanimate"}])
+    demon = model("Demon", 1, defensive={"HP": "5", "Def": "D6", "Res": "5", "Arm": "1"},
+                  offensive=[{"Att": "2", "Off": "4", "Str": "5", "AP": "2"}])
+    imported = battlescribe.load(ros(tmp_path, selection("Chariots", children=chariot)
+                                     + selection("Demon", children=demon), **T9A_SYSTEM))
+    chariots, daemon = imported.data["unit"]
+    assert chariots["weapon"] == [
+        {"name": "Crew: Hand Weapon", "kind": "melee", "attacks": 4, "attributes": []},  # 2 models × 2 crew
+        {"name": "Crew: Bow", "kind": "shooting", "attacks": 4, "aim": "4+", "attributes": []},
+        {"name": "Beast", "kind": "melee", "attacks": "4d3", "strength": 4, "ap": 1, "offensive": 3,
+         "attributes": []},
+        {"name": "Chassis: Impact Hits (D6)", "kind": "automatic", "attacks": "2d6", "strength": 5, "ap": 2,
+         "attributes": []}]  # each chassis's D6, automatic hits at its Str 5, AP 2
+    assert daemon["defensive"] == 4  # D6: 3.5, rounded half up
+    assert imported.report() == ["Demon, Demon Defensive: Def D6: a random value (counted as 4, its mean rounded)"]
+
+
+def test_t9a_shots_that_only_look_like_a_number_are_reported_not_a_traceback(tmp_path):
+    gun = profile("Gun", "6 Ranged Weapon", Shots="²", Str="4", AP="0", Attributes="")
+    crew = selection("Crew", children=model("Crew", 1, defensive={"HP": "1", "Def": "3", "Res": "3", "Arm": "0"},
+                                            offensive=[{"Att": "1", "Off": "3", "Str": "3", "AP": "0",
+                                                        "Rules": "Gun (4+)"}], extra=gun))
+    imported = battlescribe.load(ros(tmp_path, crew, **T9A_SYSTEM))
+    assert [w["name"] for w in imported.data["unit"][0]["weapon"]] == ["Hand Weapon"]
+    assert imported.report() == ["Crew, Gun: Shots '²' not understood (left out)"]

@@ -1,12 +1,17 @@
+"""The command line from its root (`oddscalc.cli`): a query's answer in every format, sampled, exact
+or verified, the version, `python -m oddscalc`, and commands loaded only when run.
+
+Plot files and the progress bar are in test_output.py, bad input in test_errors.py, help and
+options in test_options.py."""
+
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 
 import pytest
-from clirun import assert_refused, run
+from clirun import run
 
 from oddscalc import __version__
 
@@ -99,105 +104,6 @@ def test_verify(capsys):
     assert data["verify"]["sum"]["within"] is True
 
 
-@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF")])
-def test_plot_writes_a_valid_image(capsys, tmp_path, suffix, magic):
-    path = tmp_path / f"plot{suffix}"
-    result = run(capsys, "roll", "2d6", "--maximised", "1", "--trials", "1e4", "--seed", "1", "--plot", path)
-    assert result.code == 0
-    assert path.read_bytes().startswith(magic)
-    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
-
-
-def test_a_plot_file_has_the_usual_permissions(capsys, tmp_path):
-    path = tmp_path / "plot.png"
-    old = os.umask(0o022)
-    try:
-        run(capsys, "roll", "2d6", "--exact", "--plot", path)
-    finally:
-        os.umask(old)
-    assert path.stat().st_mode & 0o777 == 0o644
-
-
-def test_plot_caption_carries_the_command_seed_method_and_version(capsys, tmp_path):
-    path = tmp_path / "plot.svg"
-    run(capsys, "roll", "2d6", "--trials", "1e4", "--seed", "42", "--plot", path)
-    text = path.read_text()
-    assert "oddscalc roll 2d6" in text and "seed 42" in text and f"oddscalc {__version__}" in text
-
-
-BAD = [
-    (["roll", "2z"], ("DICE", "2z")),
-    (["roll", "2d6", "--trials", "0"], ("--trials", "0")),
-    (["roll", "2d6", "--trials", "lots"], ("--trials", "lots")),
-    (["roll", "2d6", "--trials", "1.5"], ("--trials",)),
-    (["roll", "2d6", "--seed", "-3"], ("--seed", "-3")),
-    (["roll", "2d6", "--format", "xml"], ("--format", "xml")),
-    (["roll", "2d6", "--maximised", "-1"], ("--maximised", "-1")),
-    (["roll", "2d6", "--maximised", "two"], ("--maximised", "two")),
-    (["roll", "2d6", "--success", "7"], ("--success", "7")),
-    (["roll", "2d6", "--precision", "0"], ("--precision",)),
-    (["roll", "2d6", "--precision", "fine"], ("--precision", "fine")),
-    (["roll", "2d6", "--plot", "out.gif"], ("--plot", "out.gif")),
-    (["roll", "2d6", "--plot", "/no/such/folder/out.png"], ("--plot",)),
-    (["roll", "2d6", "--exact", "--verify"], ("--verify",)),
-    (["roll", "2d6", "--exact", "--precision", "0.1"], ("--precision",)),
-    (["roll", "2d6", "--bogus"], ("--bogus",)),
-    (["roll"], ("DICE",)),
-    (["roll", "0d6"], ("DICE", "0d6")),
-    (["roll", "2d6+1", "--success", "4"], ("--success",)),
-    (["rol", "2d6"], ("rol", "roll")),
-    (["roll", "2d6", "--threads", "0"], ("--threads", "0")),
-    (["roll", "200d100", "--maximised", "20", "--exact", "--fractions"], ("--exact", "200d100", "sample instead")),
-    (["roll", "d6+100000000000000000000"], ("DICE", "at most 1000")),
-]
-
-
-@pytest.mark.parametrize("args, mentions", BAD, ids=[" ".join(a) for a, _ in BAD])
-def test_bad_input_gets_one_clear_line(capsys, args, mentions):
-    assert_refused(capsys, *args, mentions=mentions)
-
-
-def test_bad_input_leaves_no_plot_file(capsys, tmp_path):
-    path = tmp_path / "never.png"
-    assert_refused(capsys, "roll", "2z", "--plot", path)
-    assert_refused(capsys, "roll", "2d6", "--trials", "0", "--plot", path)
-    assert not path.exists()
-
-
-def test_help_lists_examples(capsys):
-    result = run(capsys, "roll", "--help")
-    assert result.code == 0
-    assert "Examples:" in result.out and "oddscalc roll 2d6 --maximised 1" in result.out
-
-
-def test_every_querys_help_names_options_not_code(capsys):
-    """A field in backticks is shown as the option a player types; no constant of the code shows."""
-    import re
-
-    from oddscalc.cli import root_command
-    from oddscalc.cli.options import QUERIES
-
-    root_command()
-    for group in ("dust", "epic", "t9a"):
-        run(capsys, group, "--help")  # registers the game's queries
-    assert len(QUERIES) >= 15
-    for path in QUERIES:
-        text = run(capsys, *path.split(), "--help").out
-        assert not re.search(r"`[a-z]+_[a-z_]+`|\b[A-Z]+_[A-Z_]+\b", text), (path, text)
-
-
-def test_a_groups_list_shows_each_command_by_its_first_sentence_or_clause(capsys):
-    from oddscalc.cli.options import short_help
-
-    assert short_help("Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, each hit doing X damage. "
-                      "More.") == "Fire a salvo A/X-B/X-..."  # a long sentence: its first clause, whole
-    assert short_help("Roll dice.\n\nMore text.") == "Roll dice"
-    assert short_help("Print the rules reference that oddscalc computes (docs/rules.md), or one section of it.") \
-        == "Print the rules reference that oddscalc computes …"  # cut at a word, within 64 characters
-    listed = run(capsys, "dust", "--help").out.split("Commands:")[1]
-    assert "  salvo          Fire a salvo A/X-B/X-...\n" in listed and "..." not in listed.replace("X-...", "")
-
-
 def test_what_a_player_reads_is_english_and_cites_the_rulebooks(capsys):
     """`oddscalc rules` and every query's --help: no Russian quotation, no internal file name."""
     import re
@@ -214,13 +120,6 @@ def test_what_a_player_reads_is_english_and_cites_the_rulebooks(capsys):
 
 def test_version(capsys):
     assert run(capsys, "--version").out.strip() == f"oddscalc {__version__}"
-
-
-def test_console_entry_point_exits_2_without_traceback():
-    process = subprocess.run([sys.executable, "-m", "oddscalc", "roll", "2d6", "--trials", "0"],
-                             capture_output=True, text=True)
-    assert process.returncode == 2
-    assert process.stdout == "" and process.stderr.count("\n") == 1 and "Traceback" not in process.stderr
 
 
 def test_module_runs_a_query():
@@ -267,19 +166,3 @@ def test_every_lazy_command_is_where_the_root_looks_for_it():
     assert all(root.get_command(None, name).name == name for name in (*STUDIES, *PACKAGES))
     assert root.list_commands(None) == ["roll", *STUDIES, "rules", *PACKAGES]  # every game of the registry
     assert root.get_command(None, "nothing") is None
-
-
-def test_progress_bar_only_on_a_terminal_and_after_two_seconds(monkeypatch):
-    from oddscalc.cli import output
-
-    with output.progress_bar() as bar:
-        assert bar.show is False  # pytest's stderr is not a terminal: no bar (a long run still says so)
-    clock = [100.0]
-    monkeypatch.setattr(output.time, "monotonic", lambda: clock[0])
-    progress = output.TerminalProgress("sampling")
-    progress(1, 10)
-    assert progress.bar is None  # a quick run never shows a bar
-    clock[0] += output.PROGRESS_AFTER + 0.1
-    progress(5, 10)
-    assert progress.bar is not None and progress.bar.tasks[0].completed == 5
-    progress.close()

@@ -22,7 +22,7 @@ from oddscalc.cli import root_command
 from oddscalc.cli.options import parse_query
 from oddscalc.grid import matchups
 
-CORPUS = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
+CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
 
 
 def epic(name: str, points: int, kind: str, units: int, armour: str, weapons: list[dict], **fields) -> dict:

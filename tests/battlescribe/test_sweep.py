@@ -1,0 +1,45 @@
+"""The catalogue sweep (`oddscalc.battlescribe.sweep`), on the small game system and catalogue in
+BSData's shape (tests/data/battlescribe/mini/): every entry built and imported, and its table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oddscalc.battlescribe import sweep
+
+MINI = Path(__file__).parent.parent / "data" / "battlescribe" / "mini"
+CATALOGUE = MINI / "mini.cat"
+
+
+def test_the_sweep_builds_every_entry_with_the_choice_that_shows_it():
+    entries = sweep.sweep_catalogue(CATALOGUE)
+    assert [(entry.name, entry.status, entry.choice) for entry in entries] == [
+        ("Tactical", "clean", ""), ("Veterans", "notes", "-Community-: NetEA")]
+    assert entries[1].lines == ["Veterans, Missile Launcher: note '- (Veteran)' not modelled (imported without it)"]
+    assert entries[1].shooting and not entries[0].shooting
+
+
+def test_the_sweep_counts_a_crash_and_exits_1(tmp_path, monkeypatch):
+    def crash(xml, source):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(sweep, "read_xml", crash)
+    for name in ("mini.gst", "mini.cat"):
+        (tmp_path / name).write_bytes((MINI / name).read_bytes())
+    markdown = tmp_path / "sweep.md"
+    assert sweep.main(["--epic", str(tmp_path), "--markdown", str(markdown), "--details",
+                       str(tmp_path / "details.txt")]) == 1
+    text = markdown.read_text()
+    assert "| mini.cat | 2 | 0 | 0 | 0 | 0 | 2 | 0 |" in text and "- 2 × ZeroDivisionError: boom" in text
+    assert (tmp_path / "details.txt").read_text().splitlines()[:2] == [
+        "mini.cat | Tactical | crash", "    ZeroDivisionError: boom"]
+
+
+def test_the_sweep_table_counts_by_status_and_shooting_notes():
+    entries = [sweep.Entry("a.cat", "A", "clean"), sweep.Entry("a.cat", "B", "notes", ["B: x"], shooting=True),
+               sweep.Entry("b.cat", "C", "left out", ["C: y"]), sweep.Entry("b.cat", "D", "notes", ["D: x"])]
+    assert sweep.table(entries, "T", shooting=True)[4:] == [
+        "| a.cat | 2 | 1 | 1 | 0 | 0 | 0 | 1 |", "| b.cat | 2 | 0 | 1 | 1 | 0 | 0 | 0 |",
+        "| **all** | 4 | 1 | 2 | 1 | 0 | 0 | 1 |", "",
+        "Of 3 entries imported, 2 (66.7 %) have no note about a shooting figure: 50.0 % of all 4 entries."]
+    assert sweep.reasons(entries) == ["- 2 × x", "- 1 × y"]

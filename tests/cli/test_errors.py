@@ -1,0 +1,54 @@
+"""Bad input on the command line (`oddscalc.cli.errors`): one clear line naming the option, exit 2,
+no traceback and no file left behind."""
+
+import subprocess
+import sys
+
+import pytest
+from clirun import assert_refused
+
+
+BAD = [
+    (["roll", "2z"], ("DICE", "2z")),
+    (["roll", "2d6", "--trials", "0"], ("--trials", "0")),
+    (["roll", "2d6", "--trials", "lots"], ("--trials", "lots")),
+    (["roll", "2d6", "--trials", "1.5"], ("--trials",)),
+    (["roll", "2d6", "--seed", "-3"], ("--seed", "-3")),
+    (["roll", "2d6", "--format", "xml"], ("--format", "xml")),
+    (["roll", "2d6", "--maximised", "-1"], ("--maximised", "-1")),
+    (["roll", "2d6", "--maximised", "two"], ("--maximised", "two")),
+    (["roll", "2d6", "--success", "7"], ("--success", "7")),
+    (["roll", "2d6", "--precision", "0"], ("--precision",)),
+    (["roll", "2d6", "--precision", "fine"], ("--precision", "fine")),
+    (["roll", "2d6", "--plot", "out.gif"], ("--plot", "out.gif")),
+    (["roll", "2d6", "--plot", "/no/such/folder/out.png"], ("--plot",)),
+    (["roll", "2d6", "--exact", "--verify"], ("--verify",)),
+    (["roll", "2d6", "--exact", "--precision", "0.1"], ("--precision",)),
+    (["roll", "2d6", "--bogus"], ("--bogus",)),
+    (["roll"], ("DICE",)),
+    (["roll", "0d6"], ("DICE", "0d6")),
+    (["roll", "2d6+1", "--success", "4"], ("--success",)),
+    (["rol", "2d6"], ("rol", "roll")),
+    (["roll", "2d6", "--threads", "0"], ("--threads", "0")),
+    (["roll", "200d100", "--maximised", "20", "--exact", "--fractions"], ("--exact", "200d100", "sample instead")),
+    (["roll", "d6+100000000000000000000"], ("DICE", "at most 1000")),
+]
+
+
+@pytest.mark.parametrize("args, mentions", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_gets_one_clear_line(capsys, args, mentions):
+    assert_refused(capsys, *args, mentions=mentions)
+
+
+def test_bad_input_leaves_no_plot_file(capsys, tmp_path):
+    path = tmp_path / "never.png"
+    assert_refused(capsys, "roll", "2z", "--plot", path)
+    assert_refused(capsys, "roll", "2d6", "--trials", "0", "--plot", path)
+    assert not path.exists()
+
+
+def test_console_entry_point_exits_2_without_traceback():
+    process = subprocess.run([sys.executable, "-m", "oddscalc", "roll", "2d6", "--trials", "0"],
+                             capture_output=True, text=True)
+    assert process.returncode == 2
+    assert process.stdout == "" and process.stderr.count("\n") == 1 and "Traceback" not in process.stderr

@@ -1,0 +1,38 @@
+"""The command line's options and help (`oddscalc.cli.options`): examples, options named as a player
+types them, and each command listed by its first sentence."""
+
+from clirun import run
+
+
+def test_help_lists_examples(capsys):
+    result = run(capsys, "roll", "--help")
+    assert result.code == 0
+    assert "Examples:" in result.out and "oddscalc roll 2d6 --maximised 1" in result.out
+
+
+def test_every_querys_help_names_options_not_code(capsys):
+    """A field in backticks is shown as the option a player types; no constant of the code shows."""
+    import re
+
+    from oddscalc.cli import root_command
+    from oddscalc.cli.options import QUERIES
+
+    root_command()
+    for group in ("dust", "epic", "t9a"):
+        run(capsys, group, "--help")  # registers the game's queries
+    assert len(QUERIES) >= 15
+    for path in QUERIES:
+        text = run(capsys, *path.split(), "--help").out
+        assert not re.search(r"`[a-z]+_[a-z_]+`|\b[A-Z]+_[A-Z_]+\b", text), (path, text)
+
+
+def test_a_groups_list_shows_each_command_by_its_first_sentence_or_clause(capsys):
+    from oddscalc.cli.options import short_help
+
+    assert short_help("Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, each hit doing X damage. "
+                      "More.") == "Fire a salvo A/X-B/X-..."  # a long sentence: its first clause, whole
+    assert short_help("Roll dice.\n\nMore text.") == "Roll dice"
+    assert short_help("Print the rules reference that oddscalc computes (docs/rules.md), or one section of it.") \
+        == "Print the rules reference that oddscalc computes …"  # cut at a word, within 64 characters
+    listed = run(capsys, "dust", "--help").out.split("Commands:")[1]
+    assert "  salvo          Fire a salvo A/X-B/X-...\n" in listed and "..." not in listed.replace("X-...", "")
