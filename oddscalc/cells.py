@@ -19,11 +19,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import engine
-from .options import Cancel, Cancelled, RunOptions
+from .options import SCHEDULER_TIMEOUT, Cancel, Cancelled, RunOptions
 from .errors import InputError, require
 
 MAX_CELLS = 10_000
-DASK_TIMEOUT = 10.0  # seconds to wait for a scheduler, a worker, or a lost cluster to come back
+DASK_TIMEOUT = SCHEDULER_TIMEOUT
 POLL = 0.5  # seconds between looks at a Dask run (and at Ctrl-C)
 
 

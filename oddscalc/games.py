@@ -10,8 +10,7 @@ command line starts without loading one.
 
 from __future__ import annotations
 
-import tomllib
-from importlib import import_module, resources
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +65,8 @@ def _read(path: Path) -> str:
 
 def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
     """Read a roster from TOML text, checking every unit and weapon against its game's schema."""
+    import tomllib  # here, not at start-up: a query needs no roster
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -91,6 +92,8 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
         if game_name is None:
             raise InputError("game", None, f"name a game ({', '.join(PACKAGES)}) or a file")
         game(game_name)
+        from importlib import resources
+
         text = resources.files("oddscalc.data").joinpath(bundled_name(game_name)).read_text(encoding="utf-8")
         return parse_roster(text, f"bundled {bundled_name(game_name)}", game_name)
     if game_name is not None:

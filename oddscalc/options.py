@@ -28,6 +28,7 @@ import numpy as np
 from .errors import InputError
 
 TRIALS = 1_000_000  # the one default number of trials, library and command line alike
+SCHEDULER_TIMEOUT = 10.0  # seconds to wait for a Dask scheduler, a worker, or a lost cluster to come back
 MAX_TRIALS = 10**12
 MAX_SEED = 2**128 - 1
 MAX_THREADS = 1024

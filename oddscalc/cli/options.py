@@ -27,8 +27,7 @@ import typer
 
 from ..attack import kind_of, ordered_fields
 from ..errors import InputError
-from ..cells import DASK_TIMEOUT, Cluster
-from ..options import TRIALS, RunOptions
+from ..options import SCHEDULER_TIMEOUT, TRIALS, RunOptions
 from ..tables import Format
 from .errors import OptionError, click_errors, input_error, stopped
 
@@ -156,7 +155,7 @@ class Study:
     scheduler: Optional[str] = common(None, "--scheduler", "Run the cells on the Dask cluster at ADDRESS "
                                                            "(tcp://host:8786; needs the dask extra). Exact runs stay "
                                                            "in process.", "ADDRESS")
-    scheduler_timeout: float = common(DASK_TIMEOUT, "--scheduler-timeout", "Seconds to wait for the scheduler, a "
+    scheduler_timeout: float = common(SCHEDULER_TIMEOUT, "--scheduler-timeout", "Seconds to wait for the scheduler, a "
                                                                            "first worker, or a lost cluster to come "
                                                                            "back (default 10).", "S", parse_number)
 
@@ -173,9 +172,11 @@ class Study:
         return parse_at_least(self.at_least)
 
     @functools.cached_property
-    def cluster(self) -> Optional[Cluster]:
-        """The Dask cluster the cells run on (None: local threads)."""
-        if self.scheduler is None and self.scheduler_timeout != DASK_TIMEOUT:
+    def cluster(self) -> Any:
+        """The Dask cluster the cells run on, a `cells.Cluster` (None: local threads)."""
+        from ..cells import Cluster
+
+        if self.scheduler is None and self.scheduler_timeout != SCHEDULER_TIMEOUT:
             raise OptionError(self.scheduler_timeout, "applies only with --scheduler ADDRESS",
                               hint="--scheduler-timeout")
         if self.scheduler is not None and not self.scheduler.startswith("tcp://"):
