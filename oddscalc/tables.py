@@ -1,8 +1,11 @@
-"""Tables in every output format: terminal text, JSON, CSV, markdown and bbcode.
+"""Tables in every output format: terminal text, JSON, CSV, markdown and bbcode (and HTML
+for the page).
 
 One `Table` value and one renderer per format serve the query results and the study
 rows. Numbers follow the one style of `style.py`; yes/no outcomes read as probabilities.
 Terminal text is drawn by Rich to a given width; pandas enters only through `frame`.
+An answer is kept as a value (`QueryAnswer`, `StudyAnswer`) that renders in any format,
+so the command line prints one and the page shows several.
 """
 
 from __future__ import annotations
@@ -104,6 +107,18 @@ class Table:
         lines += ["[tr]" + "".join(f"[td]{cell(v)}[/td]" for v in row) + "[/tr]" for row in self.rows]
         lines.append("[/table]")
         return "\n".join(lines + [f"[i]{note}[/i]" for note in self.notes])
+
+    def html(self) -> str:
+        """An HTML table, every text escaped; numeric columns carry class "n" (right-aligned)."""
+        from html import escape
+
+        numeric = self._numeric()
+        head = "".join(f'<th{" class=n" if n else ""} scope=col>{escape(c)}</th>' for c, n in zip(self.columns, numeric))
+        body = "".join("<tr>" + "".join(f'<td{" class=n" if n else ""}>{escape(cell(v))}</td>'
+                                        for v, n in zip(row, numeric)) + "</tr>" for row in self.rows)
+        caption = f"<caption>{escape(self.title)}</caption>" if self.title else ""
+        notes = "".join(f"<p class=note>{escape(note)}</p>" for note in self.notes)
+        return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}"
 
     def csv(self) -> str:
         out = io.StringIO()
@@ -335,6 +350,18 @@ def result_csv(result: Result) -> str:
     return Table(columns, tuple(rows)).csv()
 
 
+def result_tables(result: Result, outcome: str | None = None) -> list[Table]:
+    """The tables of a query's answer: the detail of one outcome (the main one by default: a pmf
+    table, or a probability for a yes/no outcome), every outcome in brief, the other events."""
+    outcome = outcome or result.main
+    detail = event_table(result, [outcome]) if outcome in result.events else pmf_table(result, outcome)
+    pieces = [detail, summary_table(result)]
+    others = [name for name in result.outcomes if name in result.events and name != outcome]
+    if others:
+        pieces.append(event_table(result, others))
+    return [piece for piece in pieces if piece.rows]
+
+
 def render_result(result: Result, fmt: Format, command: str, description: str = "", outcome: str | None = None,
                   notes: Sequence[str] = (), width: int | None = None) -> str:
     """Render a query's answer: its description and command, the detail of one outcome (the main one
@@ -343,13 +370,7 @@ def render_result(result: Result, fmt: Format, command: str, description: str = 
         return json.dumps(result_json(result, command, description, notes), indent=2)
     if fmt is Format.CSV:
         return result_csv(result)
-    outcome = outcome or result.main
-    detail = event_table(result, [outcome]) if outcome in result.events else pmf_table(result, outcome)
-    pieces = [detail, summary_table(result)]
-    others = [name for name in result.outcomes if name in result.events and name != outcome]
-    if others:
-        pieces.append(event_table(result, others))
-    pieces = [piece for piece in pieces if piece.rows]
+    pieces = result_tables(result, outcome)
     notes = [*verification_notes(result), *notes]
     head = [description] if description else []
     if fmt is Format.TABLE:
@@ -412,6 +433,52 @@ def readable(columns: Sequence[str], rows: Sequence[dict]) -> Table:
                 line.append(number(value, error or None) if isinstance(value, float) or error else value)
         cells.append(tuple(line))
     return Table(tuple(shown), tuple(cells))
+
+
+TEXT = (Format.TABLE, Format.MARKDOWN, Format.BBCODE)  # the formats people read (not every column)
+
+
+@dataclass(frozen=True)
+class QueryAnswer:
+    """A query's answer, kept to render in any format: its result, its command line, the attack
+    in words, the outcome shown in detail, and the notes it carries."""
+
+    result: Result
+    command: str
+    description: str
+    outcome: str
+    notes: tuple[str, ...] = ()
+
+    def render(self, fmt: Format, width: int | None = None) -> str:
+        return render_result(self.result, fmt, self.command, self.description, self.outcome, self.notes, width)
+
+    def tables(self) -> list[Table]:
+        return result_tables(self.result, self.outcome)
+
+
+@dataclass(frozen=True)
+class StudyAnswer:
+    """A study's rows, kept to render in any format: every column for JSON and CSV, and the
+    `shown` rows (a grid's key columns) for the formats people read; the header says how they
+    were made (command, method, trials, seed)."""
+
+    rows: tuple[dict, ...]
+    header: dict
+    notes: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)
+    shown: tuple[dict, ...] | None = None
+
+    def _rows(self, fmt: Format) -> tuple[dict, ...]:
+        return self.shown if self.shown is not None and fmt in TEXT else self.rows
+
+    def render(self, fmt: Format, width: int | None = None) -> str:
+        rows = self._rows(fmt)
+        columns = list(dict.fromkeys(key for row in rows for key in row))
+        return render_rows(columns, rows, fmt, self.header, self.notes, self.extra, width)
+
+    def tables(self) -> list[Table]:
+        rows = self._rows(Format.TABLE)
+        return [readable(list(dict.fromkeys(key for row in rows for key in row)), rows)]
 
 
 def frame(rows: Sequence[dict]) -> pd.DataFrame:

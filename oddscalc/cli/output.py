@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
@@ -20,7 +21,7 @@ import typer
 
 from .. import engine
 from ..errors import InputError
-from ..tables import precision_note, provenance, render_result
+from ..tables import Format, QueryAnswer, StudyAnswer, precision_note, provenance
 from .errors import (
     OptionError,
     Terminated,
@@ -121,30 +122,39 @@ def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: b
     return f"{command_line(('--format', '--plot'))}  ·  {provenance(method, trials, seed, per_cell)}"
 
 
-def plot_of(path: Optional[Path], draw: Callable[[Any], Any], result: engine.Result, seed: Optional[int] = None,
-            per_cell: bool = True) -> Optional[tuple[Callable[[], Any], Path, str]]:
-    """The plot `finish` saves at `path` (None: no plot asked for): `draw(plots)` draws it with
-    the plots module, imported only then; the caption says how `result` (a study's first cell,
-    whose `seed` is the study's) was made."""
-    if path is None:
-        return None
+@dataclass(frozen=True)
+class Plot:
+    """An answer's plot, drawn only when wanted: `draw(plots)` draws it with the plots module; the
+    caption says how it was made; `path` is where --plot asked to save it (None: not asked)."""
 
-    def drawn() -> Any:
+    draw: Callable[[Any], Any]
+    caption: str
+    path: Optional[Path] = None
+
+    def drawn(self) -> Any:
+        """The plot's axes, captioned."""
         from .. import plots
 
-        return draw(plots)
+        ax = self.draw(plots)
+        plots.caption(ax.figure, self.caption)
+        return ax
 
-    return drawn, path, caption(result.method, result.trials, seed, per_cell)
+
+def plot_of(path: Optional[Path], draw: Callable[[Any], Any], result: engine.Result, seed: Optional[int] = None,
+            per_cell: bool = True) -> Plot:
+    """An answer's plot: `draw(plots)` draws it; the caption says how `result` (a study's first
+    cell, whose `seed` is the study's) was made; `path` is where --plot asked to save it."""
+    return Plot(draw, caption(result.method, result.trials, seed, per_cell), path)
 
 
-def save_plot(draw: Callable[[], Any], path: Path, footer: str) -> Optional[str]:
-    """Draw a plot, caption it and save it atomically; return the one-line error when it cannot be."""
+def save_plot(plot: Plot) -> Optional[str]:
+    """Draw a plot, caption it and save it atomically at its path; return the one-line error when it
+    cannot be."""
     from .. import plots
 
+    path = plot.path
     try:
-        ax = draw()
-        plots.caption(ax.figure, footer)
-        plots.save(ax.figure, path)
+        plots.save(plot.drawn().figure, path)
     except InputError as error:
         return one_line(OptionError(error.value, error.allowed, hint="--plot"))
     except OSError as error:
@@ -164,37 +174,46 @@ def write_text(path: Path, text: str, option: str) -> Path:
         raise InputError(option, str(path), f"cannot be written ({error.strerror or error})") from None
 
 
-def finish(text: str, *, plot: Optional[tuple[Callable[[], Any], Path, str]] = None,
-           notes: tuple[str, ...] = (), failed: Optional[str] = None) -> int:
-    """Print an answer, save its plot, and say on stderr what did not go as asked; return the exit code.
+@dataclass(frozen=True)
+class Answer:
+    """What a query or study command answers, before anything is shown: the content (a
+    `QueryAnswer` or `StudyAnswer`, which renders in any format), the format asked for, the
+    plot, the lines for stderr, and the verification that failed. The command line shows it
+    (`show`); the page renders it its own way."""
 
-    The answer is printed even when the plot cannot be written (then exit 2) or a
-    verification failed (`failed`, exit 1).
-    """
-    plot_error = None
-    if plot is not None:
-        plot_error = save_plot(*plot)
-    typer.echo(text)
-    for note in notes:
-        typer.echo(note, err=True)
-    if plot_error:
-        typer.echo(plot_error, err=True)
-        return 2
-    if failed:
-        typer.echo(failed, err=True)
-        return VERIFY_FAILED
-    return 0
+    content: Any
+    fmt: Format
+    plot: Plot
+    notes: tuple[str, ...] = ()
+    failed: Optional[str] = None
+
+    @property
+    def text(self) -> str:
+        return self.content.render(self.fmt, width())
+
+    def show(self) -> int:
+        """Print the answer, save its plot when --plot asked, and say on stderr what did not go as
+        asked; return the exit code. The answer is printed even when the plot cannot be written
+        (then exit 2) or a verification failed (exit 1)."""
+        plot_error = save_plot(self.plot) if self.plot.path is not None else None
+        typer.echo(self.text)
+        for note in self.notes:
+            typer.echo(note, err=True)
+        if plot_error:
+            typer.echo(plot_error, err=True)
+            return 2
+        if self.failed:
+            typer.echo(self.failed, err=True)
+            return VERIFY_FAILED
+        return 0
 
 
-def report(rows: list[dict], common: Any, method: str, trials: Optional[int], seed: Optional[int],
-           notes: tuple[str, ...] = (), extra: Optional[dict] = None) -> str:
-    """A study's rows as the table, CSV, JSON ... that --format asks for, with the run's header."""
-    from ..tables import render_rows
-
-    columns = list(dict.fromkeys(key for row in rows for key in row))
+def study_answer(rows: Sequence[dict], method: str, trials: Optional[int], seed: Optional[int], notes: Sequence[str] = (),
+          extra: Optional[dict] = None, shown: Optional[Sequence[dict]] = None) -> StudyAnswer:
+    """A study's rows with the header that says how they were made."""
     header = {"command": command_line(), "method": method, "trials": None if method == "exact" else trials,
               "seed": seed}
-    return render_rows(columns, rows, common.output_format, header, notes, extra or {}, width=width())
+    return StudyAnswer(tuple(rows), header, tuple(notes), extra or {}, None if shown is None else tuple(shown))
 
 
 def width() -> Optional[int]:
@@ -202,23 +221,23 @@ def width() -> Optional[int]:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
-def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> int:
-    """Run an attack as the common options say, print the answer, save the plot."""
+def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> Answer:
+    """Run an attack as the common options say: its answer."""
     options = common.check()
     outcome = common.outcome_of([attack]) or attack.outcomes[0]
     with progress_bar() as progress:
         result = engine.run(attack, options=options, progress=progress)
-    command, description = command_line(), attack.describe()
-    text = render_result(result, common.output_format, command, description, outcome, notes, width())
+    description = attack.describe()
+    content = QueryAnswer(result, command_line(), description, outcome, tuple(notes))
 
     def draw(plots: Any) -> Any:
         drawing = plots.event if outcome in result.events else plots.distribution
         return drawing(result[outcome], outcome, title=description)
 
-    plot = plot_of(common.plot, draw, result, result.seed, per_cell=False)
     failed = None if result.verified else (f"verify: the sampled CDF is outside the DKW bound for "
                                            f"{', '.join(n for n, c in result.verification.items() if not c.within)}")
-    return finish(text, plot=plot, notes=precision_note([result], common.precision), failed=failed)
+    return Answer(content, common.output_format, plot_of(common.plot, draw, result, result.seed, per_cell=False),
+                  precision_note([result], common.precision), failed)
 
 
 def _terminate(signum: int, frame: Any) -> None:
@@ -290,6 +309,8 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
     try:
         with terminate_like_interrupt():
             returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
+            if isinstance(returned, Answer):
+                returned = returned.show()
             sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return returned if isinstance(returned, int) else 0
     except click_errors.NoArgsIsHelpError as error:

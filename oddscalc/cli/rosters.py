@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..games import listed
 from ..tables import Format, precision_note
 from .options import Common, Study, command
-from .output import finish, plot_of, progress_bar, report
+from .output import Answer, plot_of, progress_bar, study_answer
 
 
 def _names(values: Optional[list]) -> Optional[list]:
@@ -85,11 +85,11 @@ def grid(
     view.check(plan)
     with progress_bar("cells") as progress:
         result = plan.run(options=options, scheduler=study.cluster, progress=progress)
-    rows = view.rows(result, text=common.output_format in (Format.TABLE, Format.MARKDOWN, Format.BBCODE))
-    text = report(rows, common, result.method, result.trials, result.seed, tuple(result.notes(view.ranked_by(result))),
-                  result.json())
+    rows = study_answer(view.rows(result), result.method, result.trials, result.seed,
+                        result.notes(view.ranked_by(result)), result.json(), shown=view.rows(result, text=True))
     plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, view.stat), result.live[0], result.seed)
-    return finish(text, plot=plot, notes=precision_note(result.live, common.precision), failed=result.outside_bounds())
+    return Answer(rows, common.output_format, plot, precision_note(result.live, common.precision),
+                  result.outside_bounds())
 
 
 def list_profiles(

@@ -15,7 +15,7 @@ from ..tables import precision_note
 from . import root_command, rosters
 from .errors import OptionError
 from .options import Common, Study, command, find_query, parse_query, query_args
-from .output import finish, plot_of, progress_bar, report
+from .output import Answer, plot_of, progress_bar, study_answer
 
 # --- sweep -----------------------------------------------------------------------------
 
@@ -62,12 +62,12 @@ def sweep(
                                scheduler=study.cluster, progress=progress)
     note, failed = result.goal_report(vary[0].partition("=")[2])
     first = result.results[0]
-    table = report(result.rows(study.ks, [outcome] if outcome else None), common, first.method,
-                   first.trials, result.seed, (note,) if note else (), result.goal_json())
+    rows = study_answer(result.rows(study.ks, [outcome] if outcome else None), first.method, first.trials,
+                        result.seed, (note,) if note else (), result.goal_json())
     title = f"{without_options(query, kind, values)}, {result.ranges()}"  # the query less the varied values
     plot = plot_of(common.plot, lambda plots: plots.sweep_plot(result, statistic, title=title), first, result.seed)
-    return finish(table, plot=plot, notes=precision_note(result.results, common.precision),
-                  failed=failed or outside_bounds(result.labels(), result.results))
+    return Answer(rows, common.output_format, plot, precision_note(result.results, common.precision),
+                  failed or outside_bounds(result.labels(), result.results))
 
 
 def first_values(attack: type, values: dict[str, list[Any]]) -> list[str]:
@@ -121,12 +121,12 @@ def compare(
                                  scheduler=study.cluster, progress=progress)
     rows = [{**row, "query": text} for row, text in zip(result.rows(study.ks), queries)]  # each query as typed
     first = result.results[0]
-    table = report(rows, common, first.method, first.trials, result.seed)
     plot = plot_of(common.plot, lambda plots: plots.overlay(
         list(zip(result.labels(), map(result.distribution, range(len(attacks))))), common.outcome or "outcome",
         title=f"Comparison: {result.odds()}"), first, result.seed)
     failed = outside_bounds([f"#{i}" for i in range(1, len(queries) + 1)], result.results)
-    return finish(table, plot=plot, notes=precision_note(result.results, common.precision), failed=failed)
+    return Answer(study_answer(rows, first.method, first.trials, result.seed), common.output_format, plot,
+                  precision_note(result.results, common.precision), failed)
 
 
 app = typer.Typer(rich_markup_mode=None, add_completion=False)
