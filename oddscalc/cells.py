@@ -53,6 +53,7 @@ def run_cells(attacks: Sequence[Any], *, options: RunOptions | None = None, sche
     """
     options = RunOptions.of(options, **settings)
     require(len(attacks) <= MAX_CELLS, "cells", len(attacks), f"expected at most {MAX_CELLS:,} cells")
+    options.afford(len(attacks))
     seed = None if options.method == "exact" else study_seed(options.seed)
     if scheduler is not None and options.method != "exact":
         cluster = scheduler if isinstance(scheduler, Cluster) else Cluster(scheduler)

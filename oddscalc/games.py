@@ -56,11 +56,14 @@ def _read(path: Path) -> str:
     """Read a roster file: a regular file, at most MAX_ROSTER_BYTES, UTF-8 with or without a BOM."""
     from .files import read_capped
 
-    data = read_capped(path, MAX_ROSTER_BYTES, "a roster TOML file")
+    return _text(read_capped(path, MAX_ROSTER_BYTES, "a roster TOML file"), str(path))
+
+
+def _text(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise InputError("file", str(path), f"not UTF-8 text (byte {error.start})") from None
+        raise InputError("file", source, f"not UTF-8 text (byte {error.start})") from None
 
 
 def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
@@ -107,6 +110,30 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
     if battlescribe.is_list(path):  # a BattleScribe / New Recruit list
         return imported_roster(path, game_name)
     return parse_roster(_read(Path(path)), str(path), game_name)
+
+
+def roster_of(data: bytes, name: str, game_name: str | None = None, option: str = "file") -> Roster:
+    """A roster from a file's bytes read elsewhere (an upload: never written to disk), by its name's
+    suffix: a TOML roster, or a BattleScribe list (.ros, .rosz), with the limits and the safe
+    reading of a file. A refusal names `option`."""
+    from dataclasses import replace
+
+    from . import battlescribe
+    from .roster import build
+
+    source = Path(name).name[:100] or "upload"
+    try:
+        if battlescribe.is_list(source):
+            imported = battlescribe.load_xml(battlescribe.reader.xml_of(data, source), source)
+            if game_name is not None and game_name != imported.game:
+                raise InputError("file", source, f"holds {imported.game} units, not {game_name}")
+            return replace(build(imported.data, source, game(imported.game)), notes=tuple(imported.report()))
+        if len(data) > MAX_ROSTER_BYTES:
+            raise InputError("file", source, f"{len(data):,} bytes: a roster TOML file is at most "
+                                             f"{MAX_ROSTER_BYTES:,} bytes")
+        return parse_roster(_text(data, source), source, game_name)
+    except InputError as error:
+        raise InputError(option, error.value, error.allowed) from None
 
 
 def imported_roster(path: str | Path, game_name: str | None = None, strict: bool = False) -> Roster:

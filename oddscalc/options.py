@@ -87,7 +87,9 @@ class RunOptions:
     - `precision`: sample until the main mean's standard error is at most this;
     - `threads`: threads to sample with, or cells to run at once (None: every core);
     - `fractions`: with "exact", also exact rationals (`Result.rationals`);
-    - `cancel`: the token that cancels the run (None: the run makes its own).
+    - `cancel`: the token that cancels the run (None: the run makes its own);
+    - `budget`: the most trials the run may sample in all, a study's cells together (None: no
+      limit; a service sets one).
 
     An exact run with a precision, and fractions without an exact run, are refused.
     """
@@ -99,6 +101,7 @@ class RunOptions:
     threads: int | None = None
     fractions: bool = False
     cancel: Cancel | None = dataclasses.field(default=None, compare=False, repr=False)
+    budget: int | None = None
 
     def __post_init__(self) -> None:
         if not _whole(self.trials) or not 1 <= self.trials <= MAX_TRIALS:
@@ -122,6 +125,9 @@ class RunOptions:
             raise InputError("precision", self.precision, "--precision applies to sampling; drop it or drop --exact")
         if self.cancel is not None and not isinstance(self.cancel, Cancel):
             raise InputError("cancel", type(self.cancel).__name__, "expected a Cancel (oddscalc.Cancel())")
+        if self.budget is not None and (not _whole(self.budget) or self.budget < 1):
+            raise InputError("budget", self.budget, "expected a whole number of trials, 1 or more")
+        self.afford(1)
         object.__setattr__(self, "trials", int(self.trials))
         object.__setattr__(self, "method", method)
         if self.threads is not None:
@@ -143,6 +149,13 @@ class RunOptions:
     def replace(self, **settings: Any) -> RunOptions:
         """These options with some settings changed (checked again as a whole)."""
         return dataclasses.replace(self, **settings)
+
+    def afford(self, cells: int) -> None:
+        """Refuse to sample `cells` runs of `trials` each beyond the budget (an exact run samples nothing)."""
+        if self.budget is not None and self.method != "exact" and cells * self.trials > self.budget:
+            spent = f"{cells:,} cells × {self.trials:,} trials" if cells > 1 else f"{self.trials:,}"
+            raise InputError("trials", spent, f"expected at most {self.budget:,} trials in all here; the command "
+                                              "line has no such cap")
 
     @property
     def cores(self) -> int:

@@ -61,7 +61,7 @@ def test_options_are_made_from_keywords_and_replaced_as_a_whole():
     assert RunOptions.of(base, seed=4) == RunOptions(trials=1000, seed=4)
     assert refusal(lambda: RunOptions.of(base, workers=2)) == (
         "workers", 2, "is not a setting of a run; the settings are trials, seed, method, precision, threads, "
-                      "fractions, cancel")
+                      "fractions, cancel, budget")
     assert refusal(lambda: RunOptions.of({"trials": 5}))[:2] == ("options", "dict")
     assert refusal(lambda: base.replace(method="exact", precision=0.1))[0] == "precision"
     assert RunOptions(trials=np.int64(5), threads=np.int32(2)) == RunOptions(trials=5, threads=2)
@@ -141,3 +141,18 @@ def test_a_study_cancelled_midway_stops_its_cells():
     with pytest.raises(Cancelled):
         cells.run_cells(attacks, trials=engine.CHUNK * 4, seed=1, threads=1, cancel=cancel, progress=progress)
     assert seen == [1]  # the first cell finished; the second stopped at its first chunk
+
+
+def test_a_budget_caps_the_trials_of_a_run_and_of_a_study_in_all():
+    assert refusal(lambda: RunOptions(trials=1001, budget=1000)) == (
+        "trials", "1,001", "expected at most 1,000 trials in all here; the command line has no such cap")
+    assert RunOptions(trials=1000, budget=1000).budget == 1000  # exactly the budget is allowed
+    assert RunOptions(trials=10**9, budget=1000, method="exact").method == "exact"  # exact samples nothing
+    assert refusal(lambda: RunOptions(budget=0))[:2] == ("budget", 0)
+    assert refusal(lambda: RunOptions(budget=2.5))[:2] == ("budget", 2.5)
+    assert refusal(lambda: cells.run_cells([TWO_D6] * 3, trials=400, budget=1000)) == (
+        "trials", "3 cells × 400 trials", "expected at most 1,000 trials in all here; the command line has no such cap")
+    assert refusal(lambda: RunOptions(trials=500, budget=1000).afford(3))[1] == "3 cells × 500 trials"
+    RunOptions(trials=500, budget=1000).afford(2)  # 1,000 in all: allowed
+    RunOptions(trials=500, budget=1000, method="verify").afford(2)
+    assert refusal(lambda: RunOptions(trials=500, budget=1000, method="verify").afford(3))[0] == "trials"

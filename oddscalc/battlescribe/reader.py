@@ -115,11 +115,17 @@ def read_bytes(path: Path) -> bytes:
     """The roster's XML: the file itself (.ros), or its one XML member (.rosz), within the caps."""
     from ..files import read_capped
 
-    source = str(path)
-    data = read_capped(path, MAX_FILE_BYTES, "a .ros or .rosz roster")
+    return xml_of(read_capped(path, MAX_FILE_BYTES, "a .ros or .rosz roster"), str(path))
+
+
+def xml_of(data: bytes, source: str) -> bytes:
+    """The roster's XML from a list's bytes (read from a file, or uploaded), within the caps: the
+    bytes themselves (.ros), or the one XML member of a zip (.rosz)."""
+    if len(data) > MAX_FILE_BYTES:
+        raise _fail(source, f"{len(data):,} bytes: a .ros or .rosz roster is at most {MAX_FILE_BYTES:,} bytes")
     if not data.startswith(b"PK"):
         # some apps save a .rosz unzipped: XML is read whatever the name says
-        if path.suffix.lower() == ".rosz" and not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        if source.lower().endswith(".rosz") and not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
             raise _fail(source, "neither a zip file nor XML: a .rosz is a zipped .ros")
         return data
     return _unzipped(data, source)

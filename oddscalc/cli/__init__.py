@@ -23,6 +23,7 @@ from .options import examples_epilog, option, query, shorten
 from .output import run_app
 
 STUDIES = ("sweep", "grid", "profiles", "compare", "import")  # the commands of `studies.py`, as --help lists them
+OTHERS = {"serve": "serve"}  # command → its module (in oddscalc.cli), imported when it runs
 ABOUT = "Odds for tabletop wargames: Monte Carlo and exact distributions for {games}."
 
 
@@ -30,6 +31,8 @@ def lazy_module(name: str) -> Optional[str]:
     """The module whose `app` holds the command `name`: the studies', or a game's (by the registry)."""
     if name in STUDIES:
         return f"{__name__}.studies"
+    if name in OTHERS:
+        return f"{__name__}.{OTHERS[name]}"
     return f"oddscalc.{name}.commands" if name in PACKAGES else None
 
 
@@ -39,7 +42,7 @@ class LazyGroup(TyperGroup):
 
     def list_commands(self, ctx: Any) -> list[str]:
         eager = [name for name in super().list_commands(ctx) if lazy_module(name) is None]
-        return [eager[0], *STUDIES, *eager[1:], *PACKAGES]
+        return [eager[0], *STUDIES, *eager[1:], *OTHERS, *PACKAGES]
 
     def get_command(self, ctx: Any, name: str) -> Any:
         module = lazy_module(name)
@@ -47,6 +50,8 @@ class LazyGroup(TyperGroup):
             built = typer.main.get_command(importlib.import_module(module).app)
             if name in STUDIES:
                 self.commands.update(built.commands)
+            elif name in OTHERS:  # an app of one command is that command
+                self.commands[name] = built
             else:
                 built.name = name
                 self.commands[name] = built

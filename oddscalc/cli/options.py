@@ -110,9 +110,14 @@ class Common:
     @functools.cached_property
     def run(self) -> RunOptions:
         """The run these options ask for; conflicting or bad ones are refused in one line."""
+        from .output import SESSION
+
         method = "exact" if self.exact else "verify" if self.verify else "monte-carlo"
+        session = SESSION.get()
+        cancel, budget = (session.cancel, session.budget) if session is not None else (None, None)
         try:
-            options = RunOptions(self.trials, self.seed, method, self.precision, self.threads, self.fractions)
+            options = RunOptions(self.trials, self.seed, method, self.precision, self.threads, self.fractions, cancel,
+                                 budget)
         except InputError as error:
             raise input_error(error) from None
         if self.exact and self.verify:

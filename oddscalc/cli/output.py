@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
@@ -30,6 +31,20 @@ from .errors import (
     one_line,
     stopped,
 )
+
+@dataclass(frozen=True)
+class Session:
+    """A command run for someone other than a terminal (the page, `oddscalc serve`): the token
+    that cancels its run, where its progress goes, the most trials it may sample in all, and
+    the rosters it read from uploads (used instead of a grid's FILE and --against)."""
+
+    cancel: Any = None  # an options.Cancel
+    progress: Optional[Callable[[int, int], None]] = None
+    budget: Optional[int] = None
+    rosters: Optional[tuple[Any, Any]] = None
+
+
+SESSION: ContextVar[Optional[Session]] = ContextVar("oddscalc_session", default=None)  # None: a terminal
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 LONG_RUN = 60.0  # seconds still to go that a player is told of
@@ -93,7 +108,11 @@ def _duration(seconds: float) -> str:
 @contextmanager
 def progress_bar(label: str = "sampling") -> Iterator[Optional[Callable[[int, int], None]]]:
     """A progress callback for `engine.run` and the studies: a bar on a terminal, and a line
-    when the run will be long, whatever stderr is."""
+    when the run will be long, whatever stderr is; in a session (the page), its own listener."""
+    session = SESSION.get()
+    if session is not None:
+        yield session.progress
+        return
     bar = TerminalProgress(label, bar=sys.stderr is not None and sys.stderr.isatty())
     try:
         yield bar

@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..games import listed
 from ..tables import Format, precision_note
 from .options import Common, Study, command
-from .output import Answer, plot_of, progress_bar, study_answer
+from .output import SESSION, Answer, plot_of, progress_bar, study_answer
 
 
 def _names(values: Optional[list]) -> Optional[list]:
@@ -77,7 +77,8 @@ def grid(
     from ..grid import View, plan_grid
     options = common.check()
     common.one_query("grid")
-    roster, foes = load_pair(file, game, against)
+    session = SESSION.get()
+    roster, foes = session.rosters if session is not None and session.rosters else load_pair(file, game, against)
     say_not_modelled(roster, foes)
     view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query)
     plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),

@@ -164,5 +164,5 @@ def test_every_lazy_command_is_where_the_root_looks_for_it():
     assert sorted(typer.main.get_command(studies.app).commands) == sorted(STUDIES)
     root = root_command()
     assert all(root.get_command(None, name).name == name for name in (*STUDIES, *PACKAGES))
-    assert root.list_commands(None) == ["roll", *STUDIES, "rules", *PACKAGES]  # every game of the registry
+    assert root.list_commands(None) == ["roll", *STUDIES, "rules", "serve", *PACKAGES]  # every game of the registry
     assert root.get_command(None, "nothing") is None

@@ -1,0 +1,338 @@
+"""The page and its API (oddscalc serve), through Starlette's test client: the same bytes as the
+command line, the same one-line refusals, forms from the options' declarations, permalinks,
+uploads read in memory, the caps on a run, and the server's safety."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shlex
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from clirun import run
+from oddscalc import engine
+from oddscalc.cli import root_command
+from oddscalc.cli.options import COMMON_OPTIONS, QUERIES, command_for, parse_query
+from oddscalc.options import Cancelled
+from oddscalc.style import percent
+from oddscalc.web import forms
+from oddscalc.web.app import create_app
+from oddscalc.web.runs import NOT_HERE, Busy, Limits, Refused, Runner
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+DATA = Path(__file__).parent.parent / "data"
+STEEL = DATA / "battlescribe" / "bsdata" / "steel_legion.rosz"
+SHOOT = "epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as test:
+        yield test
+
+
+def cli_json(capsys, words: list[str]) -> str:
+    result = run(capsys, *words, "--format", "json")
+    assert result.code == 0, result.err
+    return result.out
+
+
+@pytest.mark.parametrize("query", [
+    "roll 2d6 --exact",
+    "roll 3d6+1 --maximised 1 --trials 20000 --seed 7",
+    f"{SHOOT} --crossfire --exact",
+    f"{SHOOT} --trials 1e4 --seed 3 --outcome broken",
+    "dust phaser 2z3 --exact --fractions",
+    "dust attack --dice 5 --board ruins --from A9 --to C2 --range 8 --exact",
+    "t9a melee --attacks 10 --offensive 4 --defensive 4 --strength 4 --resilience 3 --armour 2 --aegis 5 --exact",
+    "sweep 'epic barrage --units 4 --armour 4' --vary bp=1..4 --exact",
+    "compare 'roll 2d6' 'roll 2d6 --maximised 1' --trials 1e4 --seed 5",
+    "grid --game epic --exact --attackers 'Whirlwind Battery'",
+])
+def test_the_api_answers_the_very_bytes_the_command_line_prints(client, capsys, query):
+    response = client.get("/api/query", params={"q": query})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.text == cli_json(capsys, shlex.split(query))
+
+
+@pytest.mark.parametrize("query", [
+    "epic shoot --shots 6 --to-hit 9 --units 3 --armour 4+",
+    "roll 2x6",
+    "dust phaser 2z",
+    "roll 2d6 --trials 0",
+    "roll 2d6 --trials 1e300",
+    "epic shoot --shots 6 --to-hit 4+ --armour 4+",
+    "sweep 'roll 2d6' --vary maximised=0..30",
+    "roll 2d6 --luck 3",
+])
+def test_a_refused_query_is_400_with_the_command_lines_one_line(client, capsys, query):
+    response = client.get("/api/query", params={"q": query})
+    result = run(capsys, *shlex.split(query))
+    assert result.code == 2
+    assert response.status_code == 400 and response.json() == {"error": result.err.strip()}
+
+
+@pytest.mark.parametrize("query, words", [
+    ("roll 2d6 --plot /tmp/x.png", ("--plot",)),
+    ("roll 2d6 --format csv", ("--format",)),
+    ("roll 2d6 --threads 64", ("--threads",)),
+    ("grid army.toml", ("FILE", "upload")),
+    ("grid --game epic --against /etc/passwd", ("FILE",)),
+    ("dust attack --dice 3 --board /etc/passwd --from A1 --to B2", ("--board /etc/passwd", "shipped map")),
+    ("rules 2.5", ("QUERY",)),
+    ("profiles --file army.toml", ("QUERY",)),
+    ("import list.rosz", ("QUERY",)),
+    ("serve", ("QUERY",)),
+    ("roll 2d6 --help", ("--help",)),
+    ("'unclosed", ("QUERY", "does not parse")),
+    ("", ("QUERY",)),
+    ("roll " + "1" * 5000, ("QUERY", "characters")),
+])
+def test_the_page_runs_no_file_or_path_of_the_server_and_says_so(client, query, words):
+    response = client.get("/api/query", params={"q": query})
+    assert response.status_code == 400
+    line = response.json()["error"]
+    assert line.startswith("error: ") and "\n" not in line
+    for word in words:
+        assert word in line, (word, line)
+
+
+def test_every_query_has_a_form_of_its_commands_options(client):
+    """Each field comes from the query's Click option (from the attack's declaration): the same names,
+    help and defaults; a field added to an attack is in both."""
+    root = root_command()
+    for path in QUERIES:
+        command = command_for(root, path)
+        fields = forms.fields(path)
+        options = [p.opts[0] for p in command.params if p.param_type_name == "option" and p.opts[0] not in NOT_HERE]
+        assert [f.name for f in fields if not f.argument] == options
+        page = client.get("/", params={"query": path})
+        assert page.status_code == 200
+        for field in fields:
+            assert f'data-field="{field.name}"' in page.text
+            assert field.help.split("(")[0][:30].replace("'", "&#39;").replace('"', "&#34;") in page.text
+        assert {f.name for f in fields if f.common} == set(COMMON_OPTIONS) - set(NOT_HERE)
+
+
+def test_a_filled_form_becomes_its_permalink_and_the_permalink_fills_the_form(client):
+    form = {"query": "epic shoot", "--shots": "12", "--to-hit": "4+", "--units": "6", "--armour": "4+",
+            "--crossfire": "on", "--weapon": "normal", "--exact": "on", "--trials": ""}
+    response = client.get("/run", params=form, follow_redirects=False)
+    assert response.status_code == 303
+    query = parse_qs(urlparse(response.headers["location"]).query)["q"][0]
+    words = shlex.split(query)
+    assert words[:2] == ["epic", "shoot"] and "--weapon" not in words  # the default is not written
+    assert parse_query(root_command(), query.replace(" --exact", "")).attack == parse_query(
+        root_command(), SHOOT + " --crossfire").attack
+    values = forms.values_of("epic shoot", words)
+    assert values == {"--shots": "12", "--to-hit": "4+", "--units": "6", "--armour": "4+", "--crossfire": "on",
+                      "--exact": "on"}
+    page = client.get(response.headers["location"])
+    assert 'value="12"' in page.text and "checked" in page.text
+
+
+def test_the_permalink_page_shows_the_exact_figures_and_how_to_get_them(client):
+    page = client.get("/", params={"q": f"{SHOOT} --exact"})
+    assert page.status_code == 200
+    exact = engine.run(parse_query(root_command(), SHOOT).attack, method="exact")
+    broken = exact["broken"].at_least(1)
+    assert re.search(rf"P\(broken\)</td><td class=n>{re.escape(percent(broken))}</td>", page.text)
+    assert f"oddscalc {SHOOT} --exact" in page.text  # the command line
+    assert "data:image/svg+xml;base64," in page.text and "/plot.png?q=" in page.text
+    assert "**Epic shooting" in page.text and "[b]Epic shooting" in page.text  # Markdown, BBCode
+
+
+def test_a_sampled_permalink_pins_its_seed_and_gives_the_very_same_figures(client):
+    first = client.get("/", params={"q": "roll 4d6 --trials 20000"})
+    found = re.search(r'id="permalink" href="([^"]+)"', first.text)
+    assert found and "--seed" in found.group(1).replace("%20", " ")
+    again = client.get(found.group(1).replace("&amp;", "&"))
+    tables = re.compile(r"<div class=\"tables\">(.*?)</div>", re.S)
+    assert tables.search(first.text).group(1) == tables.search(again.text).group(1)
+
+
+def test_a_bad_value_is_shown_by_its_field(client):
+    page = client.get("/", params={"q": "epic shoot --shots 6 --to-hit 9 --units 3 --armour 4+"})
+    assert page.status_code == 400
+    field = re.search(r'<div class="field refused" data-field="([^"]+)">.*?<p class="error" role="alert">([^<]+)</p>',
+                      page.text, re.S)
+    assert field.group(1) == "--to-hit"
+    assert field.group(2) == "error: --to-hit 9+: expected the weapon&#39;s to-hit value, 2+ to 6+"
+
+
+def test_outcomes_can_be_picked_and_every_page_is_served_safely(client):
+    page = client.get("/", params={"q": f"{SHOOT} --exact"})
+    for name in ("hits", "blast_markers", "broken"):
+        assert f"--outcome%20{name}" in page.text
+    for path in ("/", "/grid", "/compare", "/sweep", "/static/style.css", "/static/page.js"):
+        response = client.get(path)
+        assert response.status_code == 200
+        policy = response.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "default-src 'none'" in policy and "unsafe" not in policy
+        assert response.headers["x-content-type-options"] == "nosniff"
+    assert "<script" not in page.text.replace('<script src="/static/page.js" defer></script>', "")
+
+
+def test_the_png_and_the_stream(client):
+    png = client.get("/plot.png", params={"q": "roll 2d6 --exact"})
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    stream = client.get("/api/stream", params={"q": "roll 6d6 --trials 2e6 --seed 1"})
+    events = [block.split("\n") for block in stream.text.strip().split("\n\n")]
+    kinds = [lines[0].removeprefix("event: ") for lines in events]
+    assert kinds[-1] == "answer" and set(kinds[:-1]) <= {"progress"}
+    answer = json.loads(events[-1][1].removeprefix("data: "))
+    assert "--seed%201" in answer["permalink"] and "<table>" in answer["html"]
+    refused = client.get("/api/stream", params={"query": "epic shoot", "--shots": "6", "--to-hit": "9",
+                                                 "--units": "3", "--armour": "4+"})
+    event = json.loads(refused.text.split("data: ", 1)[1])
+    assert event == {"error": "error: --to-hit 9+: expected the weapon's to-hit value, 2+ to 6+", "option": "--to-hit"}
+
+
+def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
+    boundary = "oddscalcboundary"
+    parts = []
+    for name, value in fields.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+    for name, (filename, data) in files.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                     f"Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n")
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def test_an_uploaded_list_grids_as_the_command_line_grids_the_file(client, capsys, tmp_path, monkeypatch):
+    body, kind = multipart({"options": "--exact --attackers 'Basilisk Battery'"},
+                           {"roster": ("steel_legion.rosz", STEEL.read_bytes())})
+    response = client.post("/api/grid", content=body, headers={"content-type": kind})
+    assert response.status_code == 200, response.text
+    (tmp_path / "steel_legion.rosz").write_bytes(STEEL.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert response.text == cli_json(capsys, ["grid", "steel_legion.rosz", "--exact", "--attackers",
+                                              "Basilisk Battery"])
+    page = client.post("/grid", content=body, headers={"content-type": kind})
+    assert page.status_code == 200 and "<table class=sortable>" in page.text
+    link, query = re.search(r'<td><a href="(/\?q=[^"]+)">([^<]+)</a>', page.text).groups()
+    cell = client.get(link.replace("&amp;", "&"))  # a grid cell's own page: its query, answered
+    assert cell.status_code == 200 and 'id="title"' in cell.text
+    assert f'id="command">oddscalc {query}' in cell.text.replace("&#39;", "'").replace("&#34;", '"')
+
+
+def test_what_a_unit_is_called_is_shown_as_text(client):
+    roster = ('game = "epic"\n[[unit]]\nname = "<script>alert(1)</script>"\nkind = "infantry"\nunits = 2\n'
+              'armour = "4+"\n[[unit.weapon]]\nname = "<b>Gun</b>"\nshots = 3\nap = "4+"\n')
+    body, kind = multipart({"options": "--exact"}, {"roster": ("x.toml", roster.encode())})
+    page = client.post("/grid", content=body, headers={"content-type": kind})
+    assert page.status_code == 200
+    assert "<script>alert" not in page.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+    assert "<b>Gun</b>" not in page.text
+
+
+@pytest.mark.parametrize("files, fields, words", [
+    ({"roster": ("bad.rosz", b"PK\x03\x04 not a zip at all")}, {}, ("FILE bad.rosz", "zip")),
+    ({"roster": ("bad.toml", b"game = ")}, {}, ("FILE bad.toml", "TOML")),
+    ({"roster": ("x.toml", b'game = "chess"\n')}, {}, ("FILE x.toml", "chess")),
+    ({}, {}, ("FILE", "upload a roster")),
+    ({"roster": ("x.toml", (DATA.parent.parent / "oddscalc" / "data" / "epic_example.toml").read_bytes()),
+      "against": ("y.toml", (DATA.parent.parent / "oddscalc" / "data" / "dust_example.toml").read_bytes())}, {},
+     ("--against y.toml", "dust units, not epic")),
+    ({"roster": ("x.toml", (DATA.parent.parent / "oddscalc" / "data" / "epic_example.toml").read_bytes())},
+     {"options": "--sort nonsense"}, ("--sort nonsense",)),
+])
+def test_a_bad_upload_is_refused_in_one_line(client, files, fields, words):
+    body, kind = multipart(fields, files)
+    response = client.post("/api/grid", content=body, headers={"content-type": kind})
+    assert response.status_code == 400
+    line = response.json()["error"]
+    for word in words:
+        assert word in line, (word, line)
+
+
+def test_an_upload_too_large_or_not_a_form_is_refused_before_it_is_read(client):
+    app = create_app(Limits(upload=1000))
+    with TestClient(app) as small:
+        body, kind = multipart({}, {"roster": ("x.toml", b"#" * 5000)})
+        response = small.post("/api/grid", content=body, headers={"content-type": kind})
+        assert response.status_code == 400 and "at most 1,000 bytes" in response.json()["error"]
+    assert client.post("/api/grid", content=b"x", headers={"content-type": "text/plain"}).status_code == 400
+
+
+def test_a_run_is_capped_in_trials_and_in_time():
+    with TestClient(create_app(Limits(trials=10_000, seconds=0.3))) as small:
+        over = small.get("/api/query", params={"q": "roll 2d6 --trials 20000"})
+        assert over.status_code == 400 and over.json() == {
+            "error": "error: --trials 20,000: expected at most 10,000 trials in all here; the command line has no "
+                     "such cap"}
+        study = small.get("/api/query", params={"q": "sweep 'roll 2d6' --vary maximised=0..2 --trials 5000"})
+        assert "3 cells × 5,000 trials" in study.json()["error"]
+        assert small.get("/api/query", params={"q": "roll 200d6 --exact"}).status_code == 200  # exact samples nothing
+    with TestClient(create_app(Limits(seconds=0.3, trials=10**10))) as slow:
+        long = slow.get("/api/query", params={"q": "roll 20d6 --trials 1e10"})
+        assert long.status_code == 400 and "stopped after 0.3 s" in long.json()["error"]
+
+
+def test_a_run_whose_client_goes_is_cancelled():
+    async def gone() -> bool:
+        return True
+
+    async def main() -> None:
+        with pytest.raises(Cancelled):
+            await Runner(Limits(trials=10**10)).run(["roll", "20d6", "--trials", "1e10"], gone=gone)
+
+    create_app()  # every command built
+    asyncio.run(main())
+
+
+def test_a_busy_server_answers_503_and_keeps_serving():
+    async def main() -> list[int]:
+        import httpx2 as httpx
+
+        app = create_app(Limits(runs=1, waiting=1, wait=30))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://page") as client:
+            requests = [client.get("/api/query", params={"q": f"roll 10d6 --trials 4e6 --seed {i}"}) for i in range(4)]
+            answers = await asyncio.gather(*requests)
+            after = await client.get("/api/query", params={"q": "roll 2d6 --exact"})
+        assert after.status_code == 200
+        busy = [answer for answer in answers if answer.status_code == 503]
+        assert all(answer.headers["retry-after"] == "5" and "busy" in answer.json()["error"] for answer in busy)
+        return sorted(answer.status_code for answer in answers)
+
+    assert asyncio.run(main()) == [200, 200, 503, 503]  # one runs, one waits, the rest are told to come back
+
+
+def test_the_runner_refuses_what_it_cannot_run():
+    create_app()
+    with pytest.raises(Refused):
+        asyncio.run(Runner(Limits()).run(["rules"]))
+    assert Refused("error: --to-hit 9+: x").option == "--to-hit" and Refused("error: PHASER 2x: y").option == "PHASER"
+    assert Refused("error: the server is busy").option is None
+    assert issubclass(Busy, Exception)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["serve", "--port", "0"], ("--port 0", "1 to 65535")),
+    (["serve", "--port", "70000"], ("--port 70000",)),
+    (["serve", "--host", "256.1.1.1"], ("--host 256.1.1.1", "cannot listen")),
+])
+def test_serve_refuses_a_bad_address_in_one_line(capsys, args, words):
+    from clirun import assert_refused
+
+    assert_refused(capsys, *args, mentions=words)
+
+
+def test_serve_refuses_a_port_in_use(capsys):
+    import socket
+
+    from clirun import assert_refused
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert_refused(capsys, "serve", "--port", str(port), mentions=(f"127.0.0.1:{port}", "cannot listen"))
