@@ -154,8 +154,9 @@ class RunOptions:
         """Refuse to sample `cells` runs of `trials` each beyond the budget (an exact run samples nothing)."""
         if self.budget is not None and self.method != "exact" and cells * self.trials > self.budget:
             spent = f"{cells:,} cells × {self.trials:,} trials" if cells > 1 else f"{self.trials:,}"
-            raise InputError("trials", spent, f"expected at most {self.budget:,} trials in all here; the command "
-                                              "line has no such cap")
+            each = f", at most {self.budget // cells:,} a cell (or exact)" if cells > 1 else ""
+            raise InputError("trials", spent, f"expected at most {self.budget:,} trials in all here{each}; the "
+                                              "command line has no such cap")
 
     @property
     def cores(self) -> int:

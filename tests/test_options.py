@@ -151,7 +151,8 @@ def test_a_budget_caps_the_trials_of_a_run_and_of_a_study_in_all():
     assert refusal(lambda: RunOptions(budget=0))[:2] == ("budget", 0)
     assert refusal(lambda: RunOptions(budget=2.5))[:2] == ("budget", 2.5)
     assert refusal(lambda: cells.run_cells([TWO_D6] * 3, trials=400, budget=1000)) == (
-        "trials", "3 cells × 400 trials", "expected at most 1,000 trials in all here; the command line has no such cap")
+        "trials", "3 cells × 400 trials",
+        "expected at most 1,000 trials in all here, at most 333 a cell (or exact); the command line has no such cap")
     assert refusal(lambda: RunOptions(trials=500, budget=1000).afford(3))[1] == "3 cells × 500 trials"
     RunOptions(trials=500, budget=1000).afford(2)  # 1,000 in all: allowed
     RunOptions(trials=500, budget=1000, method="verify").afford(2)

@@ -3,7 +3,8 @@
 For each case: a plain numpy baseline (roll every die with `rng.integers(1, 7, ...)`,
 compare, sum, stage by stage), the engine on one thread and on every core, and the
 ratios. Also the raw speed of the random generator, the two-core scaling on 10⁸
-trials, the peak memory of 10⁹ trials, and the wall time of a command-line query.
+trials, the peak memory of 10⁹ trials, and the wall time of a command-line query; then
+exact mode against icepool (bench/exact.py), and the page's figures (bench/web.py).
 Targets are printed next to the figures; nothing here is a test.
 """
 
@@ -21,7 +22,7 @@ from .. import engine
 from ..games import PACKAGES
 from ..options import every_core
 from ..roll import HitAndSave
-from . import core, exact
+from . import core, exact, web
 from .core import Case, best_time, grid_roster, verdict
 
 BASELINE_CHUNK = 1_000_000
@@ -124,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes: check that the benchmark runs")
     parser.add_argument("--only", default="", help="run only cases whose name contains this text")
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask LocalCluster grid")
+    parser.add_argument("--no-web", action="store_true", help="skip the page's figures (oddscalc.bench.web)")
     options = parser.parse_args(argv)
     if options.quick:
         core.QUICK = True
@@ -174,6 +176,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"`oddscalc roll 2d6 --maximised 1 --trials 1e6 --format json`: {wall:.2f} s wall"
           f"{verdict(wall, 1.0, above=False)}")
     exact.main(1 if options.quick else 7, 1 if options.quick else 3)
+    if not options.no_web:
+        web.main(["--quick"] if options.quick else [])
 
 
 if __name__ == "__main__":

@@ -25,13 +25,14 @@ from ..cli.errors import input_error, one_line
 from ..errors import InputError
 from ..options import Cancelled
 from . import forms
-from .render import figure, link, shown
+from .render import ANSWERS, figure, fixed_words, link, shown
 from .runs import Busy, Limits, Refused, Runner, words_of
 
 HERE = Path(__file__).parent
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
           "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 RETRY_AFTER = "5"
+PLOTS = {"svg": "image/svg+xml", "png": "image/png"}  # /plot.svg, /plot.png
 GONE = 499  # the client closed the connection (nginx's code): nobody reads this answer
 
 
@@ -157,14 +158,16 @@ def create_app(limits: Limits = Limits()) -> Any:
 
         return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
-    async def plot_png(request: Any) -> Any:
+    async def plot(request: Any) -> Any:
+        fmt = request.url.path.rsplit(".", 1)[1]
+
         async def run() -> Any:
             words = words_of(request.query_params.get("q", ""), limits.query)
-            answer = await runner.run(words, gone=request.is_disconnected)
-            return await asyncio.to_thread(figure, answer.plot, "png")
+            answer = ANSWERS.get(tuple(words)) or await runner.run(words, gone=request.is_disconnected)
+            return await asyncio.to_thread(figure, answer.plot, fmt, fixed_words(answer, words))
+        headers = {"Content-Disposition": 'attachment; filename="oddscalc.png"'} if fmt == "png" else {}
         return await answered(
-            run, lambda png: Response(png, media_type="image/png",
-                                      headers={"Content-Disposition": 'attachment; filename="oddscalc.png"'}),
+            run, lambda drawn: Response(drawn, media_type=PLOTS[fmt], headers=headers),
             lambda error, status: PlainTextResponse(error.line, status_code=status, headers=retry(status)))
 
     async def grid(request: Any) -> Any:
@@ -209,7 +212,7 @@ def create_app(limits: Limits = Limits()) -> Any:
     from starlette.middleware.base import BaseHTTPMiddleware
 
     routes = [
-        Route("/", home), Route("/run", run_form), Route("/plot.png", plot_png),
+        Route("/", home), Route("/run", run_form), Route("/plot.svg", plot), Route("/plot.png", plot),
         Route("/grid", grid, methods=["GET", "POST"]), Route("/compare", study), Route("/sweep", study),
         Route("/api/query", api_query), Route("/api/stream", api_stream), Route("/api/grid", api_grid, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

@@ -63,11 +63,12 @@ def fields(path: str) -> list[Field]:
     from ..cli.options import COMMON_OPTIONS, QUERIES
     from ..dust.board import shipped_maps
 
+    command = command_of(path)  # builds the game's commands, which registers its queries
     attack = QUERIES[path].attack if path in QUERIES else None
     first = {f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(attack) if field.metadata.get("first")} \
         if attack is not None else set()
     found = []
-    for param in command_of(path).params:
+    for param in command.params:
         if param.param_type_name == "argument":
             found.append(Field(param.metavar or param.name.upper(), getattr(param, "help", "") or "", "text",
                                required=bool(param.required), metavar=param.metavar or ""))

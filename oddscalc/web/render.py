@@ -7,6 +7,7 @@ import base64
 import io
 import shlex
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from html import escape
 from typing import Any, Optional, Sequence
@@ -17,20 +18,69 @@ from ..tables import Format, QueryAnswer, StudyAnswer, cell, describe, provenanc
 PLOT_LOCK = threading.Lock()  # pyplot keeps global state: one figure drawn at a time
 
 
-def figure(plot: Any, fmt: str) -> bytes:
-    """The answer's plot as `fmt` (svg or png) bytes, captioned as the command line saves it."""
+class Kept:
+    """The last `size` values by key, the oldest out first (shared by the server's threads)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> Any:
+        with self._lock:
+            if key not in self._values:
+                return None
+            self._values.move_to_end(key)
+            return self._values[key]
+
+    def put(self, key: tuple[str, ...], value: Any) -> None:
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+
+    def keys(self) -> list[tuple[str, ...]]:
+        with self._lock:
+            return list(self._values)
+
+
+# A query's answer and its drawings are kept under the words that fix its figures (exact, or
+# with its seed): the page's plot (its own request) and a permalink opened again need no new run.
+ANSWERS = Kept(64)
+FIGURES = Kept(64)
+
+
+def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None) -> bytes:
+    """The answer's plot as `fmt` (svg or png) bytes, captioned as the command line saves it;
+    kept under `fixed`, the words that fix it (see `fixed_words`), when given."""
     import matplotlib.pyplot as plt
 
     from ..plots import dpi_for
 
-    with PLOT_LOCK:
-        ax = plot.drawn()
-        try:
-            buffer = io.BytesIO()
-            ax.figure.savefig(buffer, format=fmt, dpi=dpi_for(ax.figure))
-        finally:
-            plt.close(ax.figure)
-    return buffer.getvalue()
+    key = None if fixed is None else (fmt, *fixed)
+    drawn = None if key is None else FIGURES.get(key)
+    if drawn is None:
+        with PLOT_LOCK:
+            ax = plot.drawn()
+            try:
+                buffer = io.BytesIO()
+                ax.figure.savefig(buffer, format=fmt, dpi=dpi_for(ax.figure))
+            finally:
+                plt.close(ax.figure)
+        drawn = buffer.getvalue()
+        if key is not None:
+            FIGURES.put(key, drawn)
+    return drawn
+
+
+def fixed_words(answer: Any, words: Sequence[str]) -> Optional[list[str]]:
+    """The words of a query answer that fix its figures (exact, or its seed given), else None
+    (a study may read an uploaded roster, which its words do not name)."""
+    content = answer.content
+    if not isinstance(content, QueryAnswer) or pinned(words, content.result.seed) != list(words):
+        return None
+    return list(words)
 
 
 def link(words: Sequence[str]) -> str:
@@ -65,7 +115,7 @@ class Shown:
     title: str
     how: str  # how it was made: method, trials, seed
     tables: tuple[str, ...]  # HTML, escaped
-    svg: str  # a data: URL
+    svg: str  # the plot's URL: /plot.svg?q=... for a query, a data: URL for a study
     command: str
     permalink: str
     png: str  # the PNG download's URL
@@ -78,7 +128,8 @@ class Shown:
 
 
 def shown(answer: Any, words: Sequence[str]) -> Shown:
-    """What the page shows of `answer`, the answer of the command line `words`."""
+    """What the page shows of `answer`, the answer of the command line `words`. A query's answer
+    is kept (`ANSWERS`) under the words that fix it, which its plot's URL carries."""
     content = answer.content
     if isinstance(content, QueryAnswer):
         seed, title, how = content.result.seed, content.description, describe(content.result)
@@ -92,7 +143,11 @@ def shown(answer: Any, words: Sequence[str]) -> Shown:
         how = provenance(header["method"], header["trials"], seed, per_cell=True)
         tables = (study_table(content),)
         fixed, outcomes = pinned(words, seed), ()
-    svg = "data:image/svg+xml;base64," + base64.b64encode(figure(answer.plot, "svg")).decode()
+    if fixed_words(answer, fixed) is not None:  # its plot is its own request, answered from the answer kept
+        ANSWERS.put(tuple(fixed), answer)
+        svg = "/plot.svg?q=" + quote(shlex.join(fixed), safe="")
+    else:  # a study (maybe of an uploaded roster, which its words do not name): drawn into the page
+        svg = "data:image/svg+xml;base64," + base64.b64encode(figure(answer.plot, "svg")).decode()
     return Shown(title, how, tables, svg, "oddscalc " + shlex.join(fixed), link(fixed),
                  "/plot.png?q=" + quote(shlex.join(fixed), safe=""), content.render(Format.MARKDOWN),
                  content.render(Format.BBCODE), content.render(Format.JSON), tuple(answer.notes), answer.failed,

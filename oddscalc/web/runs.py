@@ -68,27 +68,36 @@ NOT_HERE = {  # options the page decides itself, or that name a path on the serv
 }
 
 
+def split(query: str) -> list[str]:
+    """A query's words as a shell splits them, or refused in one line."""
+    try:
+        return shlex.split(query)
+    except ValueError as error:
+        raise Refused(f"error: QUERY {query[:80]}: the query does not parse ({error})") from None
+
+
 def words_of(query: str, limit: int) -> list[str]:
     """A query (what follows `oddscalc` on a command line) as words, or refused in one line."""
+    from ..cli.errors import click_errors, one_line
     from ..cli.options import query_args
 
     if len(query) > limit:
         raise Refused(f"error: QUERY: at most {limit:,} characters")
-    try:
-        words = shlex.split(query)
-    except ValueError as error:
-        raise Refused(f"error: QUERY {query[:80]}: the query does not parse ({error})") from None
+    words = split(query)
     if words[:1] == ["oddscalc"]:
         words = words[1:]
     if not words:
         raise Refused("error: QUERY: expected a query, like epic shoot --shots 6 --to-hit 4+ --units 3 --armour 4+")
-    for word in words:
+    quoted = [word for word in words[1:] if " " in word] if words[0] in ("sweep", "compare") else []
+    for word in [*words, *(inner for query in quoted for inner in split(query))]:
         name = word.split("=")[0]
         if name in NOT_HERE:
             raise Refused(f"error: {name}: {NOT_HERE[name]}")
-    if words[0] in ("sweep", "compare"):
-        for quoted in (word for word in words[1:] if " " in word):
-            query_args(quoted)  # a quoted query's own refusals (study options inside it)
+    for query in quoted:
+        try:
+            query_args(query)  # a quoted query's own refusals (study options inside it)
+        except (click_errors.ClickException, InputError) as error:
+            raise Refused(one_line(error).replace("\n", " ")) from None
     return words
 
 

@@ -14,8 +14,11 @@ from oddscalc.distribution import Distribution, dkw_bound
 def test_quick_benchmark_prints_every_figure(capsys):
     run.main(["--quick", "--no-cluster"])
     out = capsys.readouterr().out
-    for text in ("random generator", "canonical", "maximised 2d6", "scaling", "grid 4 x 4", "wall"):
+    for text in ("random generator", "canonical", "maximised 2d6", "scaling", "grid 4 x 4", "wall",
+                 "server time of exact queries", "first paint", "load: 20 requests from 8 clients"):
         assert text in out
+    # the load test's mix: 2 of its 20 requests are refused, the rest answered, none lost
+    assert "answered 18, refused 2, busy 0, errors 0" in out
 
 
 @pytest.mark.parametrize("case", run.all_cases(), ids=lambda case: case.name)

@@ -70,6 +70,7 @@ def test_the_api_answers_the_very_bytes_the_command_line_prints(client, capsys, 
     "roll 2d6 --trials 1e300",
     "epic shoot --shots 6 --to-hit 4+ --armour 4+",
     "sweep 'roll 2d6' --vary maximised=0..30",
+    "sweep 'roll 2d6 --seed 3' --vary maximised=0..2",  # refused before it runs, as the command line refuses it
     "roll 2d6 --luck 3",
 ])
 def test_a_refused_query_is_400_with_the_command_lines_one_line(client, capsys, query):
@@ -145,7 +146,12 @@ def test_the_permalink_page_shows_the_exact_figures_and_how_to_get_them(client):
     broken = exact["broken"].at_least(1)
     assert re.search(rf"P\(broken\)</td><td class=n>{re.escape(percent(broken))}</td>", page.text)
     assert f"oddscalc {SHOOT} --exact" in page.text  # the command line
-    assert "data:image/svg+xml;base64," in page.text and "/plot.png?q=" in page.text
+    assert "data:image/svg+xml" not in page.text  # a query's plot is its own request, the page needs no drawing
+    (svg,) = re.findall(r'<img src="(/plot\.svg\?q=[^"]+)"', page.text)
+    assert svg.replace("/plot.svg", "/plot.png") in page.text
+    drawn = client.get(svg.replace("&amp;", "&"))
+    assert drawn.status_code == 200 and drawn.headers["content-type"] == "image/svg+xml"
+    assert drawn.content.startswith(b"<?xml") and b"<svg" in drawn.content
     assert "**Epic shooting" in page.text and "[b]Epic shooting" in page.text  # Markdown, BBCode
 
 
@@ -336,3 +342,86 @@ def test_serve_refuses_a_port_in_use(capsys):
         taken.listen()
         port = taken.getsockname()[1]
         assert_refused(capsys, "serve", "--port", str(port), mentions=(f"127.0.0.1:{port}", "cannot listen"))
+
+
+README = (Path(__file__).parent.parent.parent / "README.md").read_text(encoding="utf-8")
+CURLS = re.findall(r"^curl -s (.+?)\s+#[^`\n]*`oddscalc ([^`]+)`$", README, re.M)
+
+
+def test_the_readme_shows_the_api():
+    assert {urlparse(shlex.split(line)[-1]).path for line, _ in CURLS} == {"/api/query", "/api/grid"}
+
+
+@pytest.mark.parametrize("line, command", CURLS)
+def test_the_readmes_api_example_answers_what_its_comment_says(client, capsys, tmp_path, monkeypatch, line, command):
+    monkeypatch.chdir(tmp_path)
+    for name, path in (("my_list.rosz", "space_marines.rosz"), ("their_list.rosz", "ork_war_horde.rosz")):
+        (tmp_path / name).write_bytes((DATA / "battlescribe" / "bsdata" / path).read_bytes())  # the README's cp
+    words = shlex.split(line)
+    url = urlparse(words[-1])
+    fields, files = {}, {}
+    for flag, value in zip(words, words[1:]):
+        if flag == "-F":
+            name, value = value.split("=", 1)
+            if value.startswith("@"):
+                files[name] = (value[1:], (tmp_path / value[1:]).read_bytes())
+            else:
+                fields[name] = value
+    if files:
+        body, kind = multipart(fields, files)
+        response = client.post(url.path, content=body, headers={"content-type": kind})
+    else:
+        response = client.get(f"{url.path}?{url.query}")
+    assert response.status_code == 200, response.text
+    assert response.text == run(capsys, *shlex.split(command)).out
+
+
+def test_a_query_is_run_once_for_its_page_and_its_plot(client, monkeypatch):
+    from oddscalc.web import render
+
+    monkeypatch.setattr(render, "ANSWERS", render.Kept(2))
+    monkeypatch.setattr(render, "FIGURES", render.Kept(2))
+    monkeypatch.setattr("oddscalc.web.app.ANSWERS", render.ANSWERS)
+    runs = []
+    real = Runner.run
+
+    async def counted(self, words, **kwargs):
+        runs.append(list(words))
+        return await real(self, words, **kwargs)
+
+    monkeypatch.setattr(Runner, "run", counted)
+    page = client.get("/", params={"q": "roll 2d6 --trials 1000"}).text  # sampled: kept under its pinned seed
+    (key,) = render.ANSWERS.keys()
+    assert key[:5] == ("roll", "2d6", "--trials", "1000", "--seed") and len(key) == 6
+    svg = re.search(r'<img src="(/plot\.svg\?q=[^"]+)"', page).group(1).replace("&amp;", "&")
+    first, again = client.get(svg), client.get(svg)
+    assert first.status_code == 200 and first.content == again.content == render.FIGURES.get(("svg", *key))
+    assert client.get(svg.replace("/plot.svg", "/plot.png")).content.startswith(b"\x89PNG")
+    assert runs == [["roll", "2d6", "--trials", "1000"]]  # the plots came from the answer kept
+    client.get("/plot.png", params={"q": "roll 3d6 --exact"})  # not kept before: run, then drawn and kept
+    assert runs[-1] == ["roll", "3d6", "--exact"] and render.FIGURES.keys()[-1] == ("png", "roll", "3d6", "--exact")
+    assert len(render.FIGURES.keys()) == 2  # the oldest out
+    client.get("/plot.png", params={"q": "roll 4d6 --trials 1000"})  # no seed: its figures are not fixed, not kept
+    assert all("4d6" not in key for key in render.FIGURES.keys())
+    client.get("/", params={"q": "roll 5d6 --exact"})
+    client.get("/", params={"q": "roll 6d6 --exact"})
+    assert render.ANSWERS.keys() == [("roll", "5d6", "--exact"), ("roll", "6d6", "--exact")]
+
+
+def test_only_words_that_fix_the_figures_are_a_key(capsys):
+    from oddscalc.cli.output import SESSION, Session
+    from oddscalc.web.render import fixed_words
+
+    def answer(words):
+        token = SESSION.set(Session())
+        try:
+            return root_command().main(words, standalone_mode=False)
+        finally:
+            SESSION.reset(token)
+
+    assert fixed_words(answer(["roll", "2d6", "--exact"]), ["roll", "2d6", "--exact"]) == ["roll", "2d6", "--exact"]
+    seeded = ["roll", "2d6", "--trials", "100", "--seed", "3"]
+    assert fixed_words(answer(seeded), seeded) == seeded
+    assert fixed_words(answer(["roll", "2d6", "--trials", "100"]), ["roll", "2d6", "--trials", "100"]) is None
+    study = ["compare", "roll 2d6", "roll 3d6", "--exact"]
+    assert fixed_words(answer(study), study) is None

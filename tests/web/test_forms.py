@@ -1,0 +1,112 @@
+"""A query's form (web/forms.py): its fields are the command's options as declared on the attack,
+a filled form is a command line, and a command line fills the form again."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from enum import Enum
+
+import pytest
+
+from oddscalc.dust.board import shipped_maps
+from oddscalc.web import forms
+from oddscalc.web.forms import Field
+
+
+def field(path: str, name: str) -> Field:
+    (found,) = [f for f in forms.fields(path) if f.name == name]
+    return found
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("dust phaser", Field("PHASER", "XzY: X dice; each hit rolls Y dice.", "text", required=True, metavar="PHASER")),
+    ("dust phaser", Field("--count", "Models firing the weapon: their dice add up (1 to 20).", "text", default="1",
+                          metavar="C")),
+    ("dust phaser", Field("--sustained", "Sustained attack: re-roll all misses once (takes both actions).", "switch")),
+    ("dust phaser", Field("--berserk-stacking", "With --sustained and --berserk: stack (a second re-roll pass, the "
+                          "default) or once (one pass in all). An open rules question.", "choice", ("stack", "once"),
+                          "stack")),
+    ("epic shoot", Field("--to-hit", "The weapon's to-hit value, 2+ to 6+ (AP, AT or MW).", "text", required=True,
+                         metavar="X+", first=True)),
+    ("epic shoot", Field("--units", "Units the attack can reach (1 to 100). With --war-engines: the formation's other "
+                         "units (0 to 100, default 0), which count toward breaking.", "text", metavar="U",
+                         first=True)),  # not required, but shown first (declared so on the attack)
+    ("epic shoot", Field("--mw-shots", "Macro-weapon shots beside the normal ones: their hits are allocated and saved "
+                         "after the normal hits, onto the units left (§2.3).", "text", default="0", metavar="N")),
+    ("epic shoot", Field("--trials", "Monte Carlo trials (1e6, 2_000_000).", "text", default="1000000", metavar="N",
+                         common=True)),
+    ("epic shoot", Field("--exact", "Compute the exact distribution instead of sampling.", "switch", common=True)),
+    ("dust attack", Field("--board", "Check the shot on this map (a file, or ruins / crossroads): the squares, the "
+                          "range and the line of sight; needs --from and --to.", "choice", ("", *shipped_maps()),
+                          metavar="MAP")),  # only the shipped maps: no path on the server
+])
+def test_a_field_is_its_option_as_declared(path, expected):
+    assert field(path, expected.name) == expected
+
+
+def test_the_fields_come_in_the_order_of_help_and_leave_out_what_the_page_decides():
+    names = [f.name for f in forms.fields("dust phaser")]
+    assert names[0] == "PHASER" and names.index("--count") < names.index("--trials")
+    assert not set(names) & set(forms.NOT_HERE)
+    assert [f.label for f in forms.fields("epic shoot")[:3]] == ["shots", "to-hit", "armour"]
+    assert field("dust phaser", "PHASER").argument and not field("dust phaser", "--count").argument
+
+
+def test_which_fields_come_first_is_known_before_any_game_was_loaded():
+    code = "from oddscalc.web import forms; print([f.name for f in forms.fields('epic shoot') if f.first])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['--shots', '--to-hit', '--armour', '--units']"
+
+
+class Colour(Enum):
+    RED = "red"
+
+
+@pytest.mark.parametrize("value, shown", [(None, ""), (True, ""), (False, ""), (0, "0"), (3, "3"), ("4+", "4+"),
+                                          (Colour.RED, "red")])
+def test_a_default_is_shown_as_typed(value, shown):
+    assert forms._default(value) == shown
+
+
+@pytest.mark.parametrize("form, words", [
+    ({"PHASER": "2z3"}, ["dust", "phaser", "2z3"]),
+    ({"PHASER": " 2z3 ", "--count": "1", "--sustained": "on"}, ["dust", "phaser", "2z3", "--sustained"]),
+    ({"PHASER": "2z3", "--count": "2", "--sustained": "off", "--berserk": "true"},
+     ["dust", "phaser", "2z3", "--count", "2", "--berserk"]),
+    ({"PHASER": "2z3", "--exact": "1", "--verify": "yes", "--fractions": "no"},
+     ["dust", "phaser", "2z3", "--exact", "--verify"]),
+    ({"PHASER": "2z3", "--berserk-stacking": "stack", "--seed": "  "}, ["dust", "phaser", "2z3"]),
+    ({"PHASER": "2z3", "--berserk-stacking": "once", "--trials": "1e5"},
+     ["dust", "phaser", "2z3", "--berserk-stacking", "once", "--trials", "1e5"]),
+])
+def test_a_filled_form_is_the_command_line_it_asks_for(form, words):
+    assert forms.words_of_form("dust phaser", form) == words
+
+
+def test_a_required_value_is_written_even_when_it_equals_its_default(monkeypatch):
+    monkeypatch.setattr(forms, "fields", lambda path: [Field("--shots", "", "text", default="3", required=True)])
+    assert forms.words_of_form("epic shoot", {"--shots": "3"}) == ["epic", "shoot", "--shots", "3"]
+
+
+@pytest.mark.parametrize("words, values", [
+    (["dust", "phaser", "2z3", "--count", "2", "--sustained"], {"PHASER": "2z3", "--count": "2", "--sustained": "on"}),
+    (["dust", "phaser", "--count=3", "2z3", "--exact"], {"--count": "3", "PHASER": "2z3", "--exact": "on"}),
+    (["dust", "phaser", "2z3", "--count"], {"PHASER": "2z3"}),  # an option without its value: nothing to fill
+    (["dust", "phaser", "2z3", "extra", "--nope", "1"], {"PHASER": "2z3"}),  # what is no field is left out
+])
+def test_a_command_line_fills_the_form_again(words, values):
+    assert forms.values_of("dust phaser", words) == values
+
+
+def test_a_form_and_its_command_line_go_round():
+    form = {"--shots": "12", "--to-hit": "4+", "--armour": "4+", "--units": "6", "--crossfire": "on", "--seed": "7"}
+    assert forms.values_of("epic shoot", forms.words_of_form("epic shoot", form)) == form
+
+
+@pytest.mark.parametrize("words, path", [
+    (["epic", "shoot", "--shots", "3"], "epic shoot"), (["roll", "2d6"], "roll"), (["epic"], None),
+    (["sweep", "roll 2d6"], None), ([], None), (["dust", "phaser"], "dust phaser"),
+])
+def test_the_query_a_command_line_asks(words, path):
+    assert forms.query_of(words) == path
