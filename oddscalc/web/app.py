@@ -99,9 +99,11 @@ def create_app(limits: Limits = Limits()) -> Any:
         path = forms.query_of(words)
         context = {"path": path, "fields": forms.fields(path) if path else [],
                    "values": forms.values_of(path, words) if path else {}, "query": shlex.join(words)}
+        async def run() -> Any:
+            answer = await runner.run(words, gone=request.is_disconnected)
+            return await asyncio.to_thread(shown, answer, words)  # a study's plot is drawn into the page
         return await answered(
-            lambda: runner.run(words, gone=request.is_disconnected),
-            lambda answer: page("query.html", answer=shown(answer, words), error=None, **context),
+            run, lambda view: page("query.html", answer=view, error=None, **context),
             lambda error, status: page("query.html", status=status, answer=None, error=error, **context))
 
     async def run_form(request: Any) -> Any:
@@ -152,7 +154,7 @@ def create_app(limits: Limits = Limits()) -> Any:
             except Busy:
                 yield event("refused", {"error": busy_line(), "option": None})
                 return
-            view = shown(answer, words)
+            view = await asyncio.to_thread(shown, answer, words)
             html = templates.get_template("answer.html").render(answer=view, limits=limits)
             yield event("answer", {"html": html, "permalink": view.permalink})
 
@@ -178,7 +180,8 @@ def create_app(limits: Limits = Limits()) -> Any:
         async def run() -> Any:
             parts.update(await uploaded(request, limits))
             words, rosters, names = grid_words(parts)
-            return shown(await runner.run(words, shown=names, rosters=rosters, gone=request.is_disconnected), names)
+            answer = await runner.run(words, shown=names, rosters=rosters, gone=request.is_disconnected)
+            return await asyncio.to_thread(shown, answer, names, rosters is not None)
         return await answered(
             run, lambda view: page("grid.html", answer=view, error=None, form=plain(parts)),
             lambda error, status: page("grid.html", status=status, answer=None, error=error, form=plain(parts)))

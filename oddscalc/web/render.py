@@ -117,8 +117,8 @@ class Shown:
     tables: tuple[str, ...]  # HTML, escaped
     svg: str  # the plot's URL: /plot.svg?q=... for a query, a data: URL for a study
     command: str
-    permalink: str
-    png: str  # the PNG download's URL
+    permalink: Optional[str]  # None for uploaded rosters, which the page does not keep
+    png: str  # the PNG download's URL (a data: URL for uploaded rosters)
     markdown: str
     bbcode: str
     json: str
@@ -127,9 +127,10 @@ class Shown:
     outcomes: tuple[tuple[str, str, bool], ...]  # (name, its permalink, shown now)
 
 
-def shown(answer: Any, words: Sequence[str]) -> Shown:
+def shown(answer: Any, words: Sequence[str], uploaded: bool = False) -> Shown:
     """What the page shows of `answer`, the answer of the command line `words`. A query's answer
-    is kept (`ANSWERS`) under the words that fix it, which its plot's URL carries."""
+    is kept (`ANSWERS`) under the words that fix it, which its plot's URL carries. An answer of
+    `uploaded` rosters has no permalink (the page keeps no file): its PNG comes in the page."""
     content = answer.content
     if isinstance(content, QueryAnswer):
         seed, title, how = content.result.seed, content.description, describe(content.result)
@@ -148,8 +149,13 @@ def shown(answer: Any, words: Sequence[str]) -> Shown:
         svg = "/plot.svg?q=" + quote(shlex.join(fixed), safe="")
     else:  # a study (maybe of an uploaded roster, which its words do not name): drawn into the page
         svg = "data:image/svg+xml;base64," + base64.b64encode(figure(answer.plot, "svg")).decode()
-    return Shown(title, how, tables, svg, "oddscalc " + shlex.join(fixed), link(fixed),
-                 "/plot.png?q=" + quote(shlex.join(fixed), safe=""), content.render(Format.MARKDOWN),
+    if uploaded:
+        permalink = None
+        png = "data:image/png;base64," + base64.b64encode(figure(answer.plot, "png")).decode()
+    else:
+        permalink, png = link(fixed), "/plot.png?q=" + quote(shlex.join(fixed), safe="")
+    return Shown(title, how, tables, svg, "oddscalc " + shlex.join(fixed), permalink, png,
+                 content.render(Format.MARKDOWN),
                  content.render(Format.BBCODE), content.render(Format.JSON), tuple(answer.notes), answer.failed,
                  outcomes)
 

@@ -227,6 +227,11 @@ def test_an_uploaded_list_grids_as_the_command_line_grids_the_file(client, capsy
     cell = client.get(link.replace("&amp;", "&"))  # a grid cell's own page: its query, answered
     assert cell.status_code == 200 and 'id="title"' in cell.text
     assert f'id="command">oddscalc {query}' in cell.text.replace("&#39;", "'").replace("&#34;", '"')
+    # the page keeps no upload: no permalink that would not open, the PNG in the page
+    assert 'id="permalink"' not in page.text and "No permalink: the page keeps no uploaded roster" in page.text
+    assert "/plot.png?q=" not in page.text and '<a href="data:image/png;base64,' in page.text
+    bundled = client.get("/", params={"q": "grid --game epic --exact --attackers 'Whirlwind Battery'"}).text
+    assert 'id="permalink"' in bundled and "/plot.png?q=grid" in bundled  # a bundled roster's grid has both
 
 
 def test_what_a_unit_is_called_is_shown_as_text(client):
@@ -425,3 +430,13 @@ def test_only_words_that_fix_the_figures_are_a_key(capsys):
     assert fixed_words(answer(["roll", "2d6", "--trials", "100"]), ["roll", "2d6", "--trials", "100"]) is None
     study = ["compare", "roll 2d6", "roll 3d6", "--exact"]
     assert fixed_words(answer(study), study) is None
+
+
+def test_a_study_page_is_headed_by_its_kind_once_and_offers_another(client):
+    page = client.get("/", params={"q": "compare 'roll 2d6' 'roll d6' --exact"}).text
+    assert re.findall(r"<h1>(.*?)</h1>", page) == ["Compare"]
+    assert '<a href="/compare">Another comparison</a>' in page
+    assert page.count("compare &#39;roll 2d6&#39; &#39;roll d6&#39; --exact</h2>") == 1  # the study, once
+    sweep = client.get("/", params={"q": "sweep 'roll 2d6' --vary maximised=0..1 --exact"}).text
+    assert re.findall(r"<h1>(.*?)</h1>", sweep) == ["Sweep"] and '<a href="/sweep">Another sweep</a>' in sweep
+    assert re.findall(r"<h1>(.*?)</h1>", client.get("/", params={"q": "roll 2d6 --exact"}).text) == ["roll"]
