@@ -1,0 +1,14 @@
+"""The page's app through Starlette's test client, shared by the web tests."""
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def client():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from oddscalc.web.app import create_app
+
+    with TestClient(create_app()) as test:
+        yield test
