@@ -14,6 +14,19 @@ def _frozen(values: np.ndarray) -> np.ndarray:
     return values
 
 
+def interval(p: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval of a probability seen as a share `p` of `trials`
+    trials; never seen, the one-sided bound (about 3/N); always seen, its mirror."""
+    from scipy.stats import beta  # imported when a rare event is shown, not at start-up
+
+    seen, tail = round(p * trials), (1 - confidence) / 2
+    if seen == 0:  # one-sided: the chance that N trials all miss it is 1 − confidence (about 3/N)
+        return 0.0, 1 - (1 - confidence) ** (1 / trials)
+    if seen == trials:
+        return (1 - confidence) ** (1 / trials), 1.0
+    return float(beta.ppf(tail, seen, trials - seen + 1)), float(beta.ppf(1 - tail, seen + 1, trials - seen))
+
+
 @dataclass(frozen=True, eq=False)
 class Distribution:
     """A probability mass function over the outcomes 0..k, and how it was made.
@@ -125,16 +138,7 @@ class Distribution:
         """The exact (Clopper-Pearson) interval of a probability seen as `p` in these trials: an
         honest range for a rare event (never seen in N trials: the one-sided bound, about 3/N).
         Exact: (p, p)."""
-        if self.exact:
-            return p, p
-        from scipy.stats import beta  # imported when a rare event is shown, not at start-up
-
-        seen, tail = round(p * self.trials), (1 - confidence) / 2
-        if seen == 0:  # one-sided: the chance that N trials all miss it is 1 − confidence (about 3/N)
-            return 0.0, 1 - (1 - confidence) ** (1 / self.trials)
-        low = float(beta.ppf(tail, seen, self.trials - seen + 1))
-        high = 1.0 if seen == self.trials else float(beta.ppf(1 - tail, seen + 1, self.trials - seen))
-        return low, high
+        return (p, p) if self.exact else interval(p, self.trials, confidence)
 
     def at_least_stderr(self, k: int) -> float:
         """Standard error of P(outcome ≥ k)."""

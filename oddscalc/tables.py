@@ -19,6 +19,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Sequence
 
 from . import __version__
+from .distribution import interval
 from .engine import Result
 from .style import clean, is_probability, number, percent
 
@@ -173,11 +174,18 @@ def shown_values(distribution) -> tuple[list[int], str | None]:
     return shown, f"not shown: values {' and '.join(parts)}, together {percent(below + above)} (each under {percent(TAIL)})"
 
 
+def share(distribution, p: float) -> str:
+    """A probability of a distribution as a player reads it: exact; sampled, `± its error`, or its
+    exact range when it was seen fewer than RARE times."""
+    if distribution.exact:
+        return percent(p)
+    return rare(distribution, p) or percent(p, distribution.stderr(p) or None)
+
+
 def pmf_table(result: Result, name: str | None = None) -> Table:
     """One outcome (the main one by default): k, P(= k), P(≥ k), with standard errors when sampled."""
     name = name or result.main
     distribution = result[name]
-    sampled = not distribution.exact
     ks, note = shown_values(distribution)
     rationals = (result.rationals or {}).get(name)
     width = range_width(ks[-1] - ks[0] + 1)
@@ -186,8 +194,8 @@ def pmf_table(result: Result, name: str | None = None) -> Table:
         high = min(low + width - 1, ks[-1]) if width > 1 else low
         low = max(low, ks[0])
         p, at_least = distribution.at_least(low) - distribution.at_least(high + 1), distribution.at_least(low)
-        row = (low if width == 1 else f"{low}–{high}" if high > low else str(low), percent(p, distribution.stderr(p) if sampled else None),
-               percent(at_least, distribution.stderr(at_least) if sampled else None))
+        row = (low if width == 1 else f"{low}–{high}" if high > low else str(low), share(distribution, p),
+               percent(1.0) if at_least == 1 else share(distribution, at_least))  # from the least value seen: all
         rows.append(row + ((str(sum(rationals[low:high + 1], 0)), str(sum(rationals[low:], 0))) if rationals else ()))
     columns = (name, "P(= k)" if width == 1 else "P(in range)", "P(≥ k)") + (
         ("exactly", "at least") if rationals else ())
@@ -243,7 +251,7 @@ def event_table(result: Result, names: Sequence[str] | None = None) -> Table:
         distribution = result[name]
         p = distribution.at_least(1)
         exact = (str(sum(rationals[name][1:], 0)),) if rationals else ()  # with --fractions: P as a rational
-        rows.append((f"P({name})", rare(distribution, p) or percent(p, distribution.stderr(p) or None), *exact))
+        rows.append((f"P({name})", share(distribution, p), *exact))
     return Table(("event", "probability") + (("exactly",) if rationals else ()), tuple(rows))
 
 
@@ -253,14 +261,25 @@ RARE = 10  # an event seen fewer times than this in a sample is shown with its e
 def rare(distribution, p: float) -> str | None:
     """A sampled probability seen fewer than RARE times, with its honest range: `0% (under 0.0003%,
     95 %)` never seen in 10⁶ trials, `0.0003% (0.000062–0.00088%, 95 %)`; None otherwise."""
-    if distribution.exact or round(min(p, 1 - p) * distribution.trials) >= RARE:
+    return None if distribution.exact else rare_share(p, distribution.trials)
+
+
+def rare_share(p: float, trials: int) -> str | None:
+    """`rare` for a share `p` of `trials` sampled trials (a study's cell)."""
+    if round(min(p, 1 - p) * trials) >= RARE:
         return None
-    low, high = distribution.interval(p)
+    low, high = interval(p, trials)
     if p == 0:
         return f"0% (under {percent(high)}, 95 %)"
     if p == 1:
-        return f"100% (over {percent(low)}, 95 %)"
+        return f"100% (over {below_one(low)}, 95 %)"
     return f"{percent(p)} ({percent(low).rstrip('%')}–{percent(high)}, 95 %)"
+
+
+def below_one(p: float) -> str:
+    """A probability just under 1 with the digits that tell it from 100%: `99.997%`, not `100%`."""
+    decimals = max(0, 1 - math.floor(math.log10(100 * (1 - p))))
+    return f"{100 * p:.{decimals}f}".rstrip("0").rstrip(".") + "%"
 
 
 def summary_table(result: Result) -> Table:
@@ -389,7 +408,8 @@ def render_result(result: Result, fmt: Format, command: str, description: str = 
 
 
 def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, header: dict[str, Any],
-                notes: Sequence[str] = (), extra: dict[str, Any] | None = None, width: int | None = None) -> str:
+                notes: Sequence[str] = (), extra: dict[str, Any] | None = None, width: int | None = None,
+                trials: int | None = None) -> str:
     """Render a study's tidy rows with a header saying how they were made.
 
     JSON and CSV keep every column and the raw figures (probabilities from 0 to 1); text
@@ -402,7 +422,7 @@ def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, heade
         how = {"method": header.get("method"), "seed": header.get("seed")}
         columns = [*columns, *(c for c in how if c not in columns)]
         return Table(tuple(columns), tuple(tuple({**how, **row}.get(c, "") for c in columns) for row in rows)).csv()
-    table = readable(columns, rows)
+    table = readable(columns, rows, trials)
     method = header.get("method")
     line = f"oddscalc {__version__}" if method is None else provenance(method, header["trials"], header["seed"], True)
     if fmt is Format.TABLE:
@@ -416,8 +436,10 @@ def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, heade
     return "\n\n".join([f"[code]{header['command']}[/code]\n{line}", table.bbcode(), *notes])
 
 
-def readable(columns: Sequence[str], rows: Sequence[dict]) -> Table:
-    """For people: `value ± stderr` in one cell instead of two columns, probabilities as percentages."""
+def readable(columns: Sequence[str], rows: Sequence[dict], trials: int | None = None) -> Table:
+    """For people: `value ± stderr` in one cell instead of two columns, probabilities as percentages.
+    With `trials` (each row sampled from that many): a share of them seen fewer than RARE times
+    shows its exact range instead (not P(A > B), which is not a count of trials)."""
     shown = [c for c in columns if not (c.endswith("_stderr") and c.removesuffix("_stderr") in columns)]
     cells = []
     for row in rows:
@@ -428,7 +450,8 @@ def readable(columns: Sequence[str], rows: Sequence[dict]) -> Table:
                     (isinstance(value, float) and math.isnan(value)):
                 line.append(value)
             elif is_probability(column):
-                line.append(percent(value, error or None))
+                counted = trials is not None and not column.split(".")[-1].startswith("P(>")
+                line.append(counted and rare_share(value, trials) or percent(value, error or None))
             else:
                 line.append(number(value, error or None) if isinstance(value, float) or error else value)
         cells.append(tuple(line))
@@ -467,6 +490,7 @@ class StudyAnswer:
     notes: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
     shown: tuple[dict, ...] | None = None
+    trials: int | None = None  # each cell's trials when all sampled alike: rare shares show their range
 
     def _rows(self, fmt: Format) -> tuple[dict, ...]:
         return self.shown if self.shown is not None and fmt in TEXT else self.rows
@@ -474,11 +498,11 @@ class StudyAnswer:
     def render(self, fmt: Format, width: int | None = None) -> str:
         rows = self._rows(fmt)
         columns = list(dict.fromkeys(key for row in rows for key in row))
-        return render_rows(columns, rows, fmt, self.header, self.notes, self.extra, width)
+        return render_rows(columns, rows, fmt, self.header, self.notes, self.extra, width, self.trials)
 
     def tables(self) -> list[Table]:
         rows = self._rows(Format.TABLE)
-        return [readable(list(dict.fromkeys(key for row in rows for key in row)), rows)]
+        return [readable(list(dict.fromkeys(key for row in rows for key in row)), rows, self.trials)]
 
 
 def frame(rows: Sequence[dict]) -> pd.DataFrame:

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oddscalc.distribution import Distribution, dkw_bound
+from oddscalc.distribution import Distribution, dkw_bound, interval
 
 
 def test_statistics_of_an_exact_pmf():
@@ -116,3 +116,7 @@ def test_a_rare_events_interval_is_exact_and_never_seen_gives_about_three_over_n
     low, high = seen.interval(3 / trials)
     assert binom.cdf(3, trials, high) == pytest.approx(0.025) and binom.sf(2, trials, low) == pytest.approx(0.025)
     assert Distribution.from_pmf([0.5, 0.5]).interval(0.5) == (0.5, 0.5)  # exact: no range
+    low, high = Distribution.from_counts(np.array([0, 50])).interval(1.0)  # always seen: the mirror of never
+    assert high == 1 and low ** 50 == pytest.approx(0.05)
+    low, high = interval(4 / 50, 50)  # a share of a study's cell: the same range
+    assert binom.cdf(4, 50, high) == pytest.approx(0.025) and binom.sf(3, 50, low) == pytest.approx(0.025)

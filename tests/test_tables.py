@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from oddscalc import engine, style, tables
+from oddscalc import distribution, engine, style, tables
 from oddscalc.dice import DiceExpression
 from oddscalc.distribution import Distribution
 from oddscalc.roll import HitAndSave, Roll
@@ -512,3 +512,50 @@ def test_readable_rows_join_errors_and_keep_other_values_as_they_are():
 def test_an_error_column_without_its_value_column_is_shown():
     table = tables.readable(["spread_stderr", "mean", "mean_stderr"], [{"spread_stderr": 0.5, "mean": 1.0}])
     assert table.columns == ("spread_stderr", "mean") and table.rows == (("0.5", "1"),)
+
+
+def test_a_rare_value_of_a_sampled_table_shows_its_exact_range():
+    """Seen fewer than 10 times in N trials: P(= k) and P(≥ k) show the Clopper-Pearson range."""
+    counts = np.array([234, 60, 6])  # 300 trials: 0 kills 234 times, 1 kill 60 times, 2 kills 6 times
+    result = engine.Result({"kills": Distribution.from_counts(counts)}, "monte-carlo", 300, 2)
+    low, high = distribution.interval(6 / 300, 300)
+    ranged = f"2% ({style.percent(low).rstrip('%')}–{style.percent(high)}, 95 %)"
+    assert tables.pmf_table(result).rows == (
+        (0, style.percent(0.78, (0.78 * 0.22 / 300) ** 0.5), "100%"),  # from the least value seen: every trial
+        (1, style.percent(0.2, (0.2 * 0.8 / 300) ** 0.5), style.percent(0.22, (0.22 * 0.78 / 300) ** 0.5)),
+        (2, ranged, ranged))
+    assert tables.pmf_table(engine.run(Roll("d6"), method="exact")).rows[0] == (1, "16.67%", "100%")
+
+
+def test_a_rare_share_of_a_studys_cell_shows_its_exact_range():
+    rows = [{"at_least_1": 4 / 50, "at_least_1_stderr": 0.038, "P(> #2)": 0.0, "P(> #2)_stderr": 0.0,
+             "mean": 0.08, "mean_stderr": 0.038},
+            {"at_least_1": 1.0, "at_least_1_stderr": 0.0, "P(> #2)": 0.9856, "P(> #2)_stderr": 0.0082,
+             "mean": 3.4, "mean_stderr": 0.23}]
+    columns = list(rows[0])
+    low, high = distribution.interval(4 / 50, 50)
+    table = tables.readable(columns, rows, trials=50)
+    assert table.rows[0][0] == f"8% ({style.percent(low).rstrip('%')}–{style.percent(high)}, 95 %)"
+    assert table.rows[1][0] == "100% (over 94.2%, 95 %)"  # 0.05^(1/50) = 0.94184
+    assert tables.readable(columns, rows, trials=10**5).rows[1][0] == "100% (over 99.997%, 95 %)"  # not "over 100%"
+    assert table.rows[0][1] == "0%" and table.rows[1][1] == style.percent(0.9856, 0.0082)  # P(A > B): no count of trials
+    assert tables.readable(columns, rows).rows[0][0] == style.percent(0.08, 0.038)  # trials unknown: ± its error
+    assert tables.readable(columns, rows, trials=5000).rows[0][0] == style.percent(0.08, 0.038)  # 400 seen: not rare
+    answer = tables.StudyAnswer(tuple(rows), {"command": "c", "method": "monte-carlo", "trials": 50, "seed": 1},
+                                trials=50)
+    assert "8% (" in answer.render(tables.Format.TABLE) and "8% (" in answer.tables()[0].rows[0][0]
+    assert '"at_least_1": 0.08' in answer.render(tables.Format.JSON)  # JSON keeps the raw figure
+
+
+def test_a_study_ranges_rare_shares_only_when_its_cells_ran_alike(capsys):
+    from types import SimpleNamespace
+
+    from oddscalc.cli.output import study_answer
+
+    def cells(*trials, method="monte-carlo"):
+        return [SimpleNamespace(method=method, trials=n) for n in trials]
+
+    assert study_answer([], cells(50, 50), 1).trials == 50
+    assert study_answer([], cells(50, 80), 1).trials is None  # --precision stopped them apart: no one N
+    assert study_answer([], cells(None, None, method="exact"), None).trials is None
+    assert study_answer([], cells(50, 50), 1).header["trials"] == 50

@@ -227,12 +227,15 @@ class Answer:
         return 0
 
 
-def study_answer(rows: Sequence[dict], method: str, trials: Optional[int], seed: Optional[int], notes: Sequence[str] = (),
-          extra: Optional[dict] = None, shown: Optional[Sequence[dict]] = None) -> StudyAnswer:
-    """A study's rows with the header that says how they were made."""
+def study_answer(rows: Sequence[dict], results: Sequence[Any], seed: Optional[int], notes: Sequence[str] = (),
+                 extra: Optional[dict] = None, shown: Optional[Sequence[dict]] = None) -> StudyAnswer:
+    """A study's rows, from its cells' `results`, with the header that says how they were made."""
+    method, trials = results[0].method, results[0].trials
     header = {"command": command_line(), "method": method, "trials": None if method == "exact" else trials,
               "seed": seed}
-    return StudyAnswer(tuple(rows), header, tuple(notes), extra or {}, None if shown is None else tuple(shown))
+    alike = {result.trials for result in results} == {trials} and method != "exact"  # (--precision: they differ)
+    return StudyAnswer(tuple(rows), header, tuple(notes), extra or {}, None if shown is None else tuple(shown),
+                       trials if alike else None)
 
 
 def width() -> Optional[int]:

@@ -86,7 +86,7 @@ def grid(
     view.check(plan)
     with progress_bar("cells") as progress:
         result = plan.run(options=options, scheduler=study.cluster, progress=progress)
-    rows = study_answer(view.rows(result), result.method, result.trials, result.seed,
+    rows = study_answer(view.rows(result), result.live, result.seed,
                         result.notes(view.ranked_by(result)), result.json(), shown=view.rows(result, text=True))
     plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, view.stat), result.live[0], result.seed)
     return Answer(rows, common.output_format, plot, precision_note(result.live, common.precision),

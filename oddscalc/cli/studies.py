@@ -62,8 +62,8 @@ def sweep(
                                scheduler=study.cluster, progress=progress)
     note, failed = result.goal_report(vary[0].partition("=")[2])
     first = result.results[0]
-    rows = study_answer(result.rows(study.ks, [outcome] if outcome else None), first.method, first.trials,
-                        result.seed, (note,) if note else (), result.goal_json())
+    rows = study_answer(result.rows(study.ks, [outcome] if outcome else None), result.results, result.seed,
+                        (note,) if note else (), result.goal_json())
     title = f"{without_options(query, kind, values)}, {result.ranges()}"  # the query less the varied values
     plot = plot_of(common.plot, lambda plots: plots.sweep_plot(result, statistic, title=title), first, result.seed)
     return Answer(rows, common.output_format, plot, precision_note(result.results, common.precision),
@@ -125,7 +125,7 @@ def compare(
         list(zip(result.labels(), map(result.distribution, range(len(attacks))))), common.outcome or "outcome",
         title=f"Comparison: {result.odds()}"), first, result.seed)
     failed = outside_bounds([f"#{i}" for i in range(1, len(queries) + 1)], result.results)
-    return Answer(study_answer(rows, first.method, first.trials, result.seed), common.output_format, plot,
+    return Answer(study_answer(rows, result.results, result.seed), common.output_format, plot,
                   precision_note(result.results, common.precision), failed)
 
 
