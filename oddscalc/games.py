@@ -1,6 +1,6 @@
 """The games oddscalc knows, in one table, and loading their rosters.
 
-`PACKAGES` is the registry: one line per game, the name of its package `oddscalc/<name>/`.
+`PACKAGES` (registry.py) is the registry: one line per game, the name of its package `oddscalc/<name>/`.
 Everything that lists games derives from it: `GAMES` (each package's `roster.GAME`
 record), the command line (each package's `commands.py`), the benchmark (`benchmark.py`),
 the army-list importers (`battlescribe/<name>.py`, where a game has catalogues) and the
@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
+from .registry import PACKAGES  # the registry of games, one line per game
 
 if TYPE_CHECKING:
     from .roster import Game, Roster
 
-PACKAGES = ("dust", "epic", "t9a")  # the registry of games
+
 MAX_ROSTER_BYTES = 1 << 20  # a roster of a thousand units is far smaller than this
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import InputError
-from ..games import PACKAGES
+from ..registry import PACKAGES
 from .reader import RosterFile, parse, read_bytes
 from .report import Note, System, unique
 
