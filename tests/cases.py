@@ -253,10 +253,26 @@ T9A = {
     "shoot hopeless, Battle Focus and Poison": T9AShoot(shots=24, aim=6, modifier=-1, strength=4, resilience=3,
                                                      battle_focus=True, poison=True),
     "shoot 8+ cannot hit": T9AShoot(shots=10, aim=4, modifier=-4, strength=4, resilience=3, poison=True),
-    "shoot Breath 2D6, Flaming, Flammable": T9AShoot(shots="2d6", aim=2, strength=4, resilience=4, flaming=True,
-                                                  flammable=True, fortitude=5),
+    # 2D6 shots each roll to hit (a Breath Attack's 2D6 hits do not: "automatic hits 2d6" above)
+    "shoot 2D6 shots, Flaming, Flammable": T9AShoot(shots="2d6", aim=2, strength=4, resilience=4, flaming=True,
+                                                 flammable=True, fortitude=5),
     "shoot Poison and Battle Focus at -1": T9AShoot(shots=12, aim=3, modifier=-1, strength=3, resilience=4,
                                                  battle_focus=True, poison=True, armour=2),
+    # each re-roll policy of docs/rules.md §3.1 on the roll it is not yet sampled on above
+    "melee, forced re-roll of successful hits, Battle Focus and Poison": Melee(
+        attacks=10, **T9A_BASE, reroll_hits="successes", battle_focus=True, poison=True, armour=2),
+    "melee, target re-rolls armour saves of 1": Melee(attacks=10, **T9A_BASE, armour=3, ap=1, reroll_armour="ones",
+                                                      aegis=6),
+    "melee, target must re-roll successful armour saves, Lethal Strike": Melee(
+        attacks=10, **T9A_BASE, armour=4, reroll_armour="successes", lethal_strike=True),
+    "melee, target re-rolls failed Aegis saves, Multiple Wounds (D3)": Melee(
+        attacks=10, **T9A_BASE, armour=1, aegis=5, reroll_special="failed", multiple_wounds="d3", health=2),
+    "melee, target must re-roll successful Fortitude saves, Lethal Strike": Melee(
+        attacks=10, **T9A_BASE, armour=2, fortitude=4, reroll_special="successes", lethal_strike=True),
+    "shoot, re-roll 1s to hit and to wound": T9AShoot(shots=12, aim=4, modifier=-1, strength=4, resilience=4,
+                                                      reroll_hits="ones", reroll_wounds="ones", armour=2),
+    "shoot hopeless, re-roll 1s, Poison": T9AShoot(shots=24, aim=4, modifier=-3, strength=4, resilience=3,
+                                                   reroll_hits="ones", poison=True),
     "charge 9, plain": Charge(distance=9),
     "charge 9, maximised": Charge(distance=9, maximised=1),
     "charge 7, minimised twice": Charge(distance=7, minimised=2),

@@ -106,6 +106,8 @@ def test_profiles_describes_every_field_of_a_weapon(game, weapon, text):
     ("t9a", UNIT["t9a"].replace("offensive = 3", "offensive = 11"), None, "unit 'U', field 'offensive'"),
     ("t9a", UNIT["t9a"].replace("strength = 3", "strength = 0"), None, "unit 'U', field 'strength'"),
     ("t9a", UNIT["t9a"], 'kind = "shooting"\nattacks = 3', "field 'aim': 'W' shoots: give its aim"),
+    ("t9a", UNIT["t9a"], 'kind = "shooting"\nattacks = 3\naim = "4+"\nattributes = ["hatred"]',
+     "field 'attributes': 'W' shoots: Hatred re-rolls close combat hits"),
     ("t9a", UNIT["t9a"], 'attacks = "2d10"', "The 9th Age rolls D6 and D3 only"),
     ("t9a", UNIT["t9a"], 'attacks = 2\nmultiple_wounds = "d8"', "The 9th Age rolls D6 and D3 only"),
 ])

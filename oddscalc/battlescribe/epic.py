@@ -133,8 +133,7 @@ class _Reader:
     """Reads one formation: its target groups and weapon lines, noting what it does not take as given."""
 
     def __init__(self, selection: Selection) -> None:
-        points = selection.cost("pts")
-        self.mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
+        self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
         self.groups: list[_Group] = []
         self.lines: list[_Line] = []
         self.halves: list[tuple[str, str]] = []  # (owner profile, weapon) that one unit in two carries

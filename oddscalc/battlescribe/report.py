@@ -50,6 +50,19 @@ class Mapped:
     table: dict
     notes: list[Note] = field(default_factory=list)
 
+    @classmethod
+    def priced(cls, name: str, cost: float) -> Mapped:
+        """A unit named as in the list, its points the list's total cost for it (none when 0).
+
+        Single costs may be negative (a T9A base cost below the models', an Epic size discount); a
+        negative total is no price: the unit has no points (a grid then ranks by the mean), and one
+        line says so."""
+        points = round(cost)
+        mapped = cls({"name": name, "points": points if points > 0 else None})
+        if points < 0:
+            mapped.note(f"a total cost of {points} pts: points are 0 or more", action="imported without points")
+        return mapped
+
     def note(self, text: str, weapon: str | None = None, action: str = WITHOUT) -> None:
         item = Note(self.table.get("name", "?"), weapon, text, action)
         if item not in self.notes:

@@ -14,7 +14,13 @@ Equipment comes as profiles in the list (`Armour`, `Melee Weapon`, `Ranged Weapo
 names in a profile's rules (`Plate Armour`, `Halberd`, `Bow (4+)`: the weapon and its Aim),
 or as an upgrade with no profile (`Shield`, `Great Weapon`, `Throwing Weapons (5+)`): those
 are read by name from the game system's shared profiles (`EQUIPMENT`). The wielder of the
-unit's equipment is its first part that can use weapons.
+unit's equipment is its first part that can use weapons. A weapon's Str and AP are read in
+the forms the catalogues write (a number, `+1`, `As User`); any other is reported and the
+weapon left out.
+
+The rules and artefacts in `EFFECTS` give re-rolls or automatic wounds (Silver Shots,
+Blessings, the Mask of the War Crow …): each is read only where its text is the one the
+table was written from; the others are reported as before.
 
 A roster has no formation on the table, so melee attacks are counted for a unit
 `FRONTAGE` models wide: the front rank with its Attack Value, one rank of supporting
@@ -90,6 +96,50 @@ SAVE = re.compile(r"^(aegis|fortitude) \((\d)\+\)$")
 SPECIAL_HITS = re.compile(r"^(impact hits|stomp attacks|grind attacks) \((\d*d?\d+(?:\s*\+\s*\d+)?)\)$", re.IGNORECASE)
 BREATH = re.compile(r"^breath attack \((.+)\)$", re.IGNORECASE)
 NEEDS_TO_HIT = ("battle-focus", "poison", "hatred")  # attributes of a to-hit roll: not on automatic hits
+NEEDS_TO_WOUND = ("lethal-strike", "reroll-wounds", "reroll-wound-ones")  # not on hits that wound automatically
+# the catalogues' quotes, primes and hyphens, read as plain ones when a rule's text is compared
+WORDS = {**INVISIBLE, **{ord(quote): "'" for quote in "‘’′"}, ord("‐"): "-", ord("‑"): "-"}
+
+
+@dataclass(frozen=True)
+class _Effect:
+    """What a rule or an artefact gives a unit's attacks, or the unit: read only where its text has the
+    words `says` (another text of the same name is left as before, or reported)."""
+
+    says: str
+    attacks: str = ""  # which: "close combat" (every close combat attack of the unit), "unit" (those of its
+    # parts but Harnessed ones), "shooting" (the bearer's shots), "enchanted" (the bearer's weapon, when it
+    # has one to choose), "hand weapon" (the bearer's Hand Weapon)
+    attributes: tuple[str, ...] = ()
+    multiple: str | None = None
+    ap: int | None = None
+    unit: tuple[tuple[str, str], ...] = ()  # the unit's roster fields
+
+
+# Re-rolls and automatic wounds from the rules and artefacts of units in the 2nd edition catalogues
+# (BSData/The-9th-Age, game system revision 56), by name, with the words of their text that give them.
+EFFECTS = {
+    # 2nd-empireOfSonnstahl.cat, an Inquisitor's Holy Alloy: "Attack Attribute - Shooting."
+    "silver shots": _Effect("the attack gains multiple wounds (d3), lethal strike, and must reroll failed to-wound "
+                            "rolls.", "shooting", ("lethal-strike", "reroll-wounds"), multiple="d3"),
+    # 2nd-empireOfSonnstahl.cat, the Prelate's rule (its Bound Spells are spells, not its attacks)
+    "blessings": _Effect("all models in the bearer's unit gain hatred. model parts with harnessed are not affected.",
+                         "unit", ("hatred",)),
+    # 2nd-dreadElves.cat, an artefact: its bearer's unit gains Fear and is within 6″ of itself
+    "mask of the war crow": _Effect("the bearer and any friendly unit that contains one or more models with fear "
+                                    "within 6'' of the bearer's unit must reroll natural to-wound rolls of '1' with "
+                                    "its close combat attacks.", "close combat", ("reroll-wound-ones",)),
+    # 2nd-warriorsOfTheDarkGods.cat, an artefact: a Melee Weapon Enchantment
+    "blessed inscriptions": _Effect("attacks made with this enchanted weapon gain divine attacks and failed to-wound "
+                                    "rolls must be rerolled.", "enchanted", ("divine", "reroll-wounds")),
+    # 2nd-empireOfSonnstahl.cat, the Imperial Prince's artefact, a Hand Weapon enchantment (Magical Attacks
+    # change no dice)
+    "the light of sonnstahl": _Effect("attacks made with this weapon wound automatically, always have armour "
+                                      "penetration 10, and magical attacks.", "hand weapon", ("auto-wound",), ap=10),
+    # 2nd-dwarvenHolds.cat, an armour rune
+    "rune of steel": _Effect("the wearer of an armour engraved with this rune must reroll failed armour saves.",
+                             unit=(("reroll_armour", "failed"),)),
+}
 
 
 def _key(text: str | None) -> str:
@@ -106,12 +156,18 @@ def _int(text: str | None, default: int = 0) -> int:
     return int(match.group()) if match else default
 
 
-def _relative(text: str | None, base: int) -> int:
-    """A weapon's Str or AP: "As User" → the user's, "+2" → the user's + 2, "5" → 5."""
-    text = (text or "").strip()
-    if text.startswith(("+", "-")):
-        return base + _int(text)
-    return _int(text, base) if re.search(r"\d", text) else base
+def _relative(text: str | None, base: int) -> int | None:
+    """A weapon's Str or AP, in the forms the catalogues write: the wielder's (`As User`, `=`, `-`,
+    blank), relative to it (`+2`, `-1`, and `C+1` as a mount's `C`), or a number (`5`, and `3 [7]`,
+    whose bracket is reported apart); None for anything else."""
+    key = _key(text).replace(" ", "")
+    if key in ("", "asuser", "=", "-", "c"):
+        return base
+    relative = re.fullmatch(r"c?([+-]\d+)", key)
+    if relative:
+        return base + int(relative.group(1))
+    number = re.fullmatch(r"(\d+)(?:\[\d+\])?", key)
+    return int(number.group(1)) if number else None
 
 
 def _named(text: str) -> tuple[str, int | None]:
@@ -157,15 +213,15 @@ class _Weapons:
     ranged: dict[str, tuple] = field(default_factory=dict)  # name → (label, aim or None, (shots, str, ap, attrs))
     armour: dict[str, tuple[str, int | None]] = field(default_factory=dict)  # name → (kind, +N or None)
     attributes: list[str] = field(default_factory=list)  # attack attributes bought for the unit (Poison Attacks)
+    effects: dict[str, tuple[str, _Effect]] = field(default_factory=dict)  # of `EFFECTS`: key → (name, effect)
 
 
 class _Reader:
     """Reads one unit: its models' defence, parts and weapons, noting what it does not take as given."""
 
     def __init__(self, selection: Selection) -> None:
-        points = selection.cost("pts")
         self.selection = selection
-        self.mapped = Mapped({"name": selection.name, "points": round(points) if points else None})
+        self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
 
     def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
         self.mapped.note(text, weapon, action)
@@ -192,6 +248,8 @@ class _Reader:
         parts = self._parts(body, mount)
         equipment = self._equipment(body, mount, parts)
         self._defence(body, mount, equipment, parts)
+        for _, effect in equipment.effects.values():
+            table.update(effect.unit)  # the saves the unit re-rolls
         wielder = next((part for part in parts if not part.harnessed and not part.inanimate), None)
         first = wielder or (parts[0] if parts else None)
         if first is None:
@@ -256,9 +314,12 @@ class _Reader:
                     aim = name[1] if name[1] is not None else _named(item.name)[1]
                     found.ranged[name[0]] = (_label(profile.name), aim, (profile.get("Shots"), profile.get("Str"),
                                                                          profile.get("AP"), profile.get("Attributes")))
-            if kinds := {_type(profile) for profile in item.profiles} & {"artefact", "manifestation"}:
-                self.note(f"{kinds.pop()} {_clean(item.name)!r} not modelled")
-            if not item.profiles and item.type == "upgrade" and not item.children:
+            read = [self._effect(rule, text, found) for rule, text in zip(item.rules, item.descriptions)]
+            unread = [kind for profile in item.profiles if (kind := _type(profile)) in ("artefact", "manifestation")
+                      and not (kind == "artefact" and self._effect(profile.name, profile.get("Effect"), found))]
+            if unread:
+                self.note(f"{unread[0]} {_clean(item.name)!r} not modelled")
+            if not item.profiles and item.type == "upgrade" and not item.children and not any(read):
                 self._bought(item.name, found)
         defensive = self._defensive(body)
         for rule in items(defensive.get("Rules") if defensive else ""):
@@ -270,6 +331,15 @@ class _Reader:
                     if AIMED.match(" ".join(rule.split())) and not SAVE.match(_key(rule)):
                         self._by_name(rule, found)
         return found
+
+    @staticmethod
+    def _effect(name: str, text: str | None, found: _Weapons) -> bool:
+        """Read a rule or an artefact of `EFFECTS` whose text says what the table reads; False otherwise."""
+        effect = EFFECTS.get(_key(name))
+        if effect is None or effect.says not in _key((text or "").translate(WORDS)):
+            return False
+        found.effects[_key(name)] = (_clean(name), effect)
+        return True
 
     def _bought(self, name: str, found: _Weapons) -> None:
         """An upgrade with no profile: equipment (one item, or several: `Spear and Shield`), an attack
@@ -428,7 +498,7 @@ class _Reader:
         if not part.harnessed and not part.inanimate:
             ranged = {**(equipment.ranged if wielder else {}), **own_ranged}
             for name, row in ranged.items():
-                shot = self._shooting(part, name, row, equipment, attributes, models, named)
+                shot = self._shooting(part, wielder, name, row, equipment, attributes, models, named)
                 if shot:
                     results.append(shot)
         for label, special in automatic:
@@ -474,11 +544,16 @@ class _Reader:
         offensive = self._stat(profile.get("Off"), 1, part.name, "Off")
         if part.harnessed:  # uses no weapons, makes no supporting attacks (Harnessed)
             count = self._count(attack_text, min(models, FRONTAGE) * part.count, part.name)
-            return [self._row(part.name, "melee", count, strength, ap, offensive, 0, attributes)] if count else []
+            its = _Attributes(list(attributes.names), attributes.multiple)
+            set_ap = self._effects_on("melee", part, wielder, part.name, 1, its, equipment)
+            return [self._row(part.name, "melee", count, strength, ap if set_ap is None else set_ap, offensive, 0,
+                              its)] if count else []
         choices = dict(own)
         if wielder:
             choices.update({name: row for name, row in equipment.melee.items() if name not in choices})
         chosen = [name for name in choices if name != "hand weapon"] or ["hand weapon"]
+        if wielder:
+            self._unreached(chosen, equipment)
         rows = []
         for name in chosen:
             row = choices.get(name)
@@ -500,9 +575,51 @@ class _Reader:
                                                                      _times(_capped(value, cap), supporting))
             hit = modifier if name != "great weapon" else 0  # Lightning Reflexes: not with a Great Weapon
             title = f"{part.name}: {label}" if named else label
-            rows.append(self._row(title, "melee", count, _relative(str_text, strength), _relative(ap_text, ap),
+            values = self._weapon_values(label, str_text, ap_text, strength, ap)
+            if values is None:
+                continue
+            set_ap = self._effects_on("melee", part, wielder, name, len(chosen), its, equipment)
+            rows.append(self._row(title, "melee", count, values[0], values[1] if set_ap is None else set_ap,
                                   offensive + bonus_offensive, hit, its))
         return [row for row in rows if row]
+
+    def _weapon_values(self, label: str, str_text: str | None, ap_text: str | None, strength: int,
+                       ap: int) -> tuple[int, int] | None:
+        """A weapon's Str and AP cells against its wielder's (`_relative`); None, reported, when one is not read."""
+        values = []
+        for what, text, base in (("Str", str_text, strength), ("AP", ap_text, ap)):
+            value = _relative(text, base)
+            if value is None:
+                self.note(f"{what} {(text or '').strip()!r} not understood", label, action="left out")
+            values.append(value)
+        return None if None in values else (values[0], values[1])
+
+    def _effects_on(self, kind: str, part: _Part, wielder: bool, weapon: str, choices: int, its: _Attributes,
+                    equipment: _Weapons) -> int | None:
+        """Add to an attack's attributes what the unit's rules and artefacts give it (`EFFECTS`); return the AP
+        one sets, or None. `choices` counts the close combat weapons the part may choose."""
+        ap = None
+        for _, effect in equipment.effects.values():
+            reaches = {"close combat": kind == "melee", "unit": kind == "melee" and not part.harnessed,
+                       "shooting": kind == "shooting" and wielder,
+                       "enchanted": kind == "melee" and wielder and choices == 1,
+                       "hand weapon": kind == "melee" and wielder and weapon == "hand weapon"}.get(effect.attacks)
+            if reaches:
+                its.names += effect.attributes
+                its.multiple = effect.multiple or its.multiple
+                ap = effect.ap if effect.ap is not None else ap
+        if "auto-wound" in its.names:  # it rolls no die to wound: no natural 6 to wound, nothing to re-roll
+            its.names = [name for name in its.names if name not in NEEDS_TO_WOUND]
+        return ap
+
+    def _unreached(self, chosen: list[str], equipment: _Weapons) -> None:
+        """Report a weapon enchantment the list does not put on one weapon the bearer fights with."""
+        for name, effect in equipment.effects.values():
+            if effect.attacks == "enchanted" and len(chosen) > 1:
+                self.note(f"{name}: the list does not say which of its weapons it enchants")
+            elif effect.attacks == "hand weapon" and "hand weapon" not in chosen:
+                self.note(f"{name}: it enchants a Hand Weapon, which a model with another close combat weapon "
+                          "cannot choose")
 
     def _weapon_rules(self, name: str, label: str, text: str | None, attributes: _Attributes) -> tuple:
         """A close combat weapon's attributes and its row of `MELEE`: its own, or the weapon whose rules
@@ -527,8 +644,8 @@ class _Reader:
             self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
         return its, table_row
 
-    def _shooting(self, part: _Part, name: str, row: tuple, equipment: _Weapons, attributes: _Attributes,
-                  models: int, named: bool) -> dict | None:
+    def _shooting(self, part: _Part, wielder: bool, name: str, row: tuple, equipment: _Weapons,
+                  attributes: _Attributes, models: int, named: bool) -> dict | None:
         label, aim, stats = row
         if stats is None:
             known = equipment.ranged.get(name)
@@ -549,15 +666,20 @@ class _Reader:
         shots = self._count(shots_text or "", models * part.count, label, what="Shots")
         if shots is None:
             return None
-        its = _Attributes(list(attributes.names), attributes.multiple)
+        values = self._weapon_values(label, str_text, ap_text, strength, ap)
+        if values is None:
+            return None
+        # Hatred re-rolls to-hit rolls "during the first Round of Combat": never a shot's
+        its = _Attributes([name for name in attributes.names if name != "hatred"], attributes.multiple)
         unread = [attribute for sentence in re.split(r"(?<=\.)\s+", attribute_text or "")
                   for attribute in items(sentence.rstrip(".")) if not its.take(_key(attribute).strip(" .[]"))
                   and _key(attribute).strip(" .[]") not in NO_EFFECT]
         if unread:
             text = ", ".join(unread)
             self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
+        self._effects_on("shooting", part, wielder, name, 0, its, equipment)
         title = f"{part.name}: {label}" if named else label
-        return self._row(title, "shooting", shots, _relative(str_text, strength), _relative(ap_text, ap),
+        return self._row(title, "shooting", shots, values[0], values[1],
                          self._stat(part.profile.get("Off"), 1, part.name, "Off"), 0, its, aim=f"{aim}+")
 
     def _bounded(self, value: int, what: str, low: int = 1, high: int = 10, note: str | None = None) -> int:

@@ -52,16 +52,22 @@ from .stages import (
     wound_need,
 )
 
-READINGS = """Readings (§3.8): a re-rolled die's natural 6 counts (the first roll's does not). A
+_SAVES_READINGS = """When both Aegis and Fortitude are offered, a wound takes the one more likely
+to save (Divine counted). Multiple Wounds is capped per wound at the Health Points; with
+models, lost Health Points carry over from model to model (kills = lost // H, at most M)."""
+READINGS = f"""Readings (§3.8): a re-rolled die's natural 6 counts (the first roll's does not). A
 hopeless shot's natural 6 is its first roll, and the second roll must pass: every hopeless
-hit triggers Battle Focus and Poison; a failed hopeless shot is re-rolled whole. When both
-Aegis and Fortitude are offered, a wound takes the one more likely to save (Divine
-counted). Multiple Wounds is capped per wound at the Health Points; with models, lost
-Health Points carry over from model to model (kills = lost // H, at most M).
+hit triggers Battle Focus and Poison; a failed hopeless shot is re-rolled whole.
+{_SAVES_READINGS}
 
 Outcomes: health_lost (Health Points lost), hits (Battle Focus's extra hits and Poison's
 included), wounds (Poison's auto-wounds included), unsaved (wounds past every save, before
 Multiple Wounds), and kills with models."""
+HITS_READINGS = f"""Readings (§3.8, §3.10): no die is rolled to hit, so none is a natural 6 to hit. A
+re-rolled to-wound die's natural 6 counts (the first roll's does not). {_SAVES_READINGS}
+
+Outcomes: health_lost (Health Points lost), hits (the automatic hits), wounds, unsaved
+(wounds past every save, before Multiple Wounds), and kills with models."""
 MAX_ATTACKS = 200
 MAX_CHARACTERISTIC = 10
 MAX_MODIFIER = 10
@@ -433,6 +439,10 @@ class T9AShoot(_Sequence):
     Each shot needs Aim - modifier (a natural 1 misses); needing 7+ is a hopeless shot, a 6
     and then 4+ (1/12); 8+ cannot hit (§3.4). Wounds, saves and Multiple Wounds as in
     melee. Readings and outcomes as for every attack sequence (below).
+
+    A Breath Attack is not 2D6 shots: its 2D6 hits roll no die to hit (§3.10). Ask
+    oddscalc t9a hits --hits 2d6 with the Strength, AP and attributes in its brackets (and so
+    for Impact Hits, Stomp and Grind Attacks); here each of the 2D6 would roll to hit.
     """
 
     shots: DiceExpression | str | int = option("Shots: a number or dice (10, d6+1, 2d6).", metavar="N",

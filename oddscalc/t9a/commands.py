@@ -6,7 +6,7 @@ Each query's options are its attack's fields (see `options.field_options`)."""
 import typer
 
 from . import Charge, Direction, DisciplineTest, Melee, T9AHits, T9AShoot
-from .attacks import READINGS
+from .attacks import HITS_READINGS, READINGS
 from ..cli.options import query
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
@@ -23,12 +23,14 @@ query(app, "t9a melee", Melee, notes=READINGS, examples=[
 
 query(app, "t9a shoot", T9AShoot, notes=READINGS, examples=[
     "oddscalc t9a shoot --shots 10 --aim 4+ --modifier -1 --strength 3 --resilience 3 --armour 1",
-    "oddscalc t9a shoot --shots 2d6 --aim 4+ --strength 4 --resilience 4 --flaming --flammable --exact",
+    "oddscalc t9a shoot --shots 10 --aim 4+ --strength 4 --resilience 4 --flaming --flammable --exact",
+    "oddscalc t9a shoot --shots d6 --aim 3+ --strength 4 --resilience 3 --reroll-hits ones --reroll-armour ones "
+    "--armour 2",
     "oddscalc t9a shoot --shots 5 --aim 5+ --modifier -2 --strength 4 --resilience 3 --poison --battle-focus",
     "oddscalc t9a shoot --shots 10 --aim 4+ --long-range --cover soft --strength 3 --resilience 3",
 ])
 
-query(app, "t9a hits", T9AHits, notes=READINGS, examples=[
+query(app, "t9a hits", T9AHits, notes=HITS_READINGS, examples=[
     "oddscalc t9a hits --hits 2d6 --strength 4 --ap 1 --flaming --resilience 4 --armour 2 --exact",
     "oddscalc t9a hits --hits d6+1 --strength 5 --ap 2 --resilience 3 --health 1 --models 10 --exact",
     "oddscalc t9a hits --hits d3 --strength 6 --resilience 4 --reroll-wounds ones",

@@ -82,6 +82,8 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
             return "aim", f"{weapon.name!r} is a melee attack: aim is for shooting"
         if weapon["kind"] == "shooting" and weapon["offensive"] is not None:
             return "offensive", f"{weapon.name!r} shoots: Offensive Skill is for melee attacks"
+        if weapon["kind"] == "shooting" and "hatred" in weapon["attributes"]:  # §3.8: the first Round of Combat
+            return "attributes", f"{weapon.name!r} shoots: Hatred re-rolls close combat hits (reroll-hit-ones or none)"
         both = {"auto-wound"} & set(weapon["attributes"]) and {"lethal-strike", "reroll-wounds",
                                                                  "reroll-wound-ones"} & set(weapon["attributes"])
         if both:

@@ -1,15 +1,22 @@
 """The 9th Age import, rule by rule (docs/rules.md §4.2), on lists written by hand: each unit's
 roster fields and its whole report, with the arithmetic in the comments. The real catalogues'
-lists are in tests/battlescribe/test_corpus.py."""
+lists are in tests/battlescribe/test_corpus.py, and those of the rules and artefacts that give
+re-rolls and automatic wounds at the end of this file (tests/data/battlescribe/t9a_rules)."""
 
 from __future__ import annotations
 
 import itertools
+import os
+import shlex
+from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 from bslists import T9A_SYSTEM, model, profile, ros, rules, selection
+from clirun import exact_json, run
 
 from oddscalc import battlescribe, games
+from oddscalc.battlescribe import builder
 
 NUMBER = itertools.count()
 PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
@@ -456,3 +463,216 @@ def test_t9a_shots_that_only_look_like_a_number_are_reported_not_a_traceback(tmp
     imported = battlescribe.load(ros(tmp_path, crew, **T9A_SYSTEM))
     assert [w["name"] for w in imported.data["unit"][0]["weapon"]] == ["Hand Weapon"]
     assert imported.report() == ["Crew, Gun: Shots '²' not understood (left out)"]
+
+
+def test_t9a_weapon_str_and_ap_in_the_catalogues_forms_and_nothing_else(tmp_path):
+    gear = (selection("Javelins", profile("Javelins", "6 Ranged Weapon", Shots="1", Str="+1", AP="=",
+                                          Attributes=""), kind="upgrade")
+            + selection("Sling", profile("Sling", "6 Ranged Weapon", Shots="1", Str="-", AP="", Attributes=""),
+                        kind="upgrade")
+            + selection("Fire Pot", profile("Fire Pot", "6 Ranged Weapon", Shots="1", Str="3 [7]", AP="0[4]",
+                                            Attributes=""), kind="upgrade")
+            + selection("Odd Gun", profile("Odd Gun", "6 Ranged Weapon", Shots="1", Str="5abc", AP="1",
+                                           Attributes=""), kind="upgrade")
+            + selection("Odd Bow", profile("Odd Bow", "6 Ranged Weapon", Shots="1", Str="4", AP="2x",
+                                           Attributes=""), kind="upgrade")
+            + selection("Blank Gun", profile("Blank Gun", "6 Ranged Weapon", Shots="1", Str="abc", AP="",
+                                             Attributes=""), kind="upgrade")
+            + selection("Giant Club", profile("Giant Club", "5 Melee Weapon", Str="C+1", AP="C+1", Attributes=""),
+                        kind="upgrade")
+            + selection("Odd Axe", profile("Odd Axe", "5 Melee Weapon", Str="+x", AP="1", Attributes=""),
+                        kind="upgrade"))
+    shooters = selection("Shooters", children=model("Shooter", 1, defensive=PLAIN, offensive=[attack(
+        Str="4", AP="1", Rules="Javelins (4+), Sling (4+), Fire Pot (4+), Odd Gun (4+), Odd Bow (4+), Blank Gun (4+)")],
+        children=gear))
+    result = imported(tmp_path, shooters)
+    # the wielder's Str 4, AP 1: Javelins +1 and "=": 5, 1; the Sling "-" and blank: 4, 1; the Fire Pot 3 and 0
+    # outside its brackets; the Giant Club C+1: 5, 2. "5abc", "2x", "abc" and "+x" are no Str or AP
+    assert result.data["unit"][0]["weapon"] == [
+        {"name": "Giant Club", "kind": "melee", "attacks": 1, "strength": 5, "ap": 2, "attributes": []},
+        {"name": "Javelins", "kind": "shooting", "attacks": 1, "aim": "4+", "strength": 5, "ap": 1, "attributes": []},
+        {"name": "Sling", "kind": "shooting", "attacks": 1, "aim": "4+", "ap": 1, "attributes": []},
+        {"name": "Fire Pot", "kind": "shooting", "attacks": 1, "aim": "4+", "strength": 3, "attributes": []}]
+    assert result.report() == [
+        "Shooters, Odd Axe: Str '+x' not understood (left out)",
+        "Shooters, Fire Pot: Str 3 [7] / AP 0[4]: a bracketed value for one hit (counted with the value outside the "
+        "brackets)",
+        "Shooters, Odd Gun: Str '5abc' not understood (left out)",
+        "Shooters, Odd Bow: AP '2x' not understood (left out)",
+        "Shooters, Blank Gun: Str 'abc' not understood (left out)"]
+
+
+# --- re-rolls and automatic wounds from the catalogues' rules and artefacts ---------------------------------------
+
+RULES_LISTS = Path(__file__).parent.parent / "data" / "battlescribe" / "t9a_rules"
+# The catalogues' texts (BSData/The-9th-Age, game system revision 56), for the lists written by hand
+RUNE_OF_STEEL = "The wearer of an armour engraved with this Rune must reroll failed Armour Saves."  # dwarvenHolds
+WAR_CROW = ("The bearer’s unit gains Fear. In addition, the bearer and any friendly unit that contains one or more "
+            "models with Fear within 6′′ of the bearer’s unit must reroll natural to-wound rolls of ‘1’ with its "
+            "Close Combat Attacks.")  # dreadElves
+INSCRIPTIONS = ("Attacks made with this enchanted weapon gain Divine Attacks and failed to-wound rolls must be "
+                "rerolled.")  # warriorsOfTheDarkGods
+LIGHT = ("Attacks made with this weapon wound automatically, always have Armour Penetration 10, and Magical "
+         "Attacks.")  # empireOfSonnstahl
+
+
+def unit_table(name, points, models, health, defensive, resilience, armour, offensive, strength, weapons, **fields):
+    return {"name": name, "points": points, "models": models, "health": health, "defensive": defensive,
+            "resilience": resilience, "armour": armour, **defence(**fields), "offensive": offensive,
+            "strength": strength, "weapon": weapons}
+
+
+def weapon(name, kind, attacks, attributes=(), **fields):
+    return {"name": name, "kind": kind, "attacks": attacks, **fields, "attributes": list(attributes)}
+
+
+RULES_EXPECTED = {
+    "dread_elves.rosz": [
+        # Att 5, Off 8, Str 4, AP 1, Lightning Reflexes (+1 to hit); Arm 0 + Heavy Armour 2. The Mask of the
+        # War Crow: "the bearer … must reroll natural to-wound rolls of '1' with its Close Combat Attacks"
+        unit_table("Dread Prince", 275, 1, 3, 6, 3, 2, 8, 4,
+                   [weapon("Hand Weapon", "melee", 5, ["reroll-wound-ones"], ap=1, modifier=1)])],
+    "sonnstahl.rosz": [
+        # Silver Shots: the Brace of Pistols (2 shots, Str 4, AP 2, Aim 3+ from the upgrade's name) gains
+        # Multiple Wounds (D3), Lethal Strike and re-rolls failed wounds; the hand weapon has them from the profile
+        unit_table("Inquisitor", 170, 1, 3, 5, 4, 3, 5, 4,
+                   [weapon("Hand Weapon", "melee", 2, ["lethal-strike"], ap=1, multiple_wounds="d3"),
+                    weapon("Brace of Pistols", "shooting", 2, ["lethal-strike", "reroll-wounds"], aim="3+", ap=2,
+                           multiple_wounds="d3")]),
+        # Blessings: "All models in the bearer's unit gain Hatred. Model parts with Harnessed are not affected":
+        # not the Horse; Arm C+2 = 0 + 2, Heavy Armour 2
+        unit_table("Prelate", 190, 1, 3, 5, 4, 4, 5, 4,
+                   [weapon("Prelate: Hand Weapon", "melee", 2, ["divine", "hatred"], ap=1),
+                    weapon("Horse", "melee", 1, strength=3, offensive=3)]),
+        # the Imperial Prince: Att 3 + 1, and The Light of Sonnstahl on its Hand Weapon: wounds automatically, AP 10
+        unit_table("Marshal", 255, 1, 3, 5, 4, 3, 5, 4, [weapon("Hand Weapon", "melee", 4, ["auto-wound"], ap=10)]),
+        # 20 models five wide: Paired Weapons 5 × 2 + 5; a Bow and a Pistol each
+        unit_table("State Militia", 200, 20, 1, 3, 3, 0, 3, 3,
+                   [weapon("Paired Weapons", "melee", 15, ["ignores-parry"], offensive=4),
+                    weapon("Bow", "shooting", 20, aim="4+"),
+                    weapon("Pistol", "shooting", 20, aim="4+", strength=4, ap=2)]),
+        unit_table("Arcane Engine", 265, 1, 5, 3, 5, 2, 3, 3,
+                   [weapon("Horse", "melee", 2), weapon("Crew: Hand Weapon", "melee", 2),
+                    weapon("Chassis: Impact Hits (D6)", "automatic", "1d6", strength=5, ap=2)])],
+    "dark_gods.rosz": [
+        # Blessed Inscriptions on its one weapon: Divine Attacks, failed wounds re-rolled; a Breath Attack
+        unit_table("Feldrak Ancestor", 770, 1, 8, 6, 6, 4, 6, 7,
+                   [weapon("Hand Weapon", "melee", 6, ["divine", "reroll-wounds"], ap=4),
+                    weapon("Breath Attack (Str 4, AP 1, Dying Embers, Flaming Attacks)", "automatic", "2d6",
+                           ["flaming"], strength=4, ap=1)])],
+}
+RULES_REPORTS = {
+    "dread_elves.rosz": ["Dread Prince, Dread Prince: offensive rule 'Artistry of Death' not modelled (imported "
+                         "without it)"],
+    "sonnstahl.rosz": ["Inquisitor, Brace of Pistols: weapon rules 'Counts as Paired Weapons in Close Combat' not "
+                       "modelled (imported without it)",
+                       "Arcane Engine: upgrade 'Arcane Shield' not read (imported without it)"],
+    "dark_gods.rosz": [
+        "Feldrak Ancestor: defensive rule 'Unburnt' not modelled (imported without it)",
+        "Feldrak Ancestor, Feldrak Ancestor: offensive rule 'Hatred (against Fly)' not modelled (imported without it)",
+        "Feldrak Ancestor, Breath Attack (Str 4, AP 1, Dying Embers, Flaming Attacks): breath attack rules 'Dying "
+        "Embers' not modelled (imported without it)"],
+}
+
+
+@pytest.mark.parametrize("name", RULES_EXPECTED)
+def test_t9a_rerolls_and_automatic_wounds_of_real_rules_and_artefacts(name):
+    imported = battlescribe.load(RULES_LISTS / name)
+    assert imported.data["unit"] == RULES_EXPECTED[name]
+    assert imported.report() == RULES_REPORTS[name]
+
+
+# (list, attacker, weapon): the mean Health Points lost by State Militia (20 models, Def 3, Res 3, Arm 0, 1 HP),
+# worked out by hand from the rules (docs/rules.md §3.1, §3.3–§3.10), and words its query must have
+AT_THE_MILITIA = {
+    # 5 attacks, Off 8 - Def 3 = 5: 2+, at +1 still a natural 1 fails: 5/6; Str 4 - Res 3 = 1: 3+, 1s re-rolled:
+    # 2/3 + 1/6 × 2/3 = 7/9; no armour
+    ("dread_elves.rosz", "Dread Prince", "Hand Weapon"): (5 * F(5, 6) * F(7, 9), "--reroll-wounds ones"),
+    # 2D6 hits (mean 7), Str 4 - 3 = 1: 3+
+    ("dark_gods.rosz", "Feldrak Ancestor", "Breath Attack (Str 4, AP 1, Dying Embers, Flaming Attacks)"): (
+        7 * F(2, 3), "t9a hits --hits 2d6"),
+    # 6 attacks, Off 6 - 3 = 3: 3+; Str 7 - 3 = 4: 2+, failures re-rolled: 5/6 + 1/6 × 5/6 = 35/36
+    ("dark_gods.rosz", "Feldrak Ancestor", "Hand Weapon"): (6 * F(2, 3) * F(35, 36), "--reroll-wounds failed"),
+    # 2 shots at Aim 3+; 3+ to wound, failures re-rolled: 2/3 + 1/3 × 2/3 = 8/9; Multiple Wounds capped at 1 HP
+    ("sonnstahl.rosz", "Inquisitor", "Brace of Pistols"): (2 * F(2, 3) * F(8, 9), "--reroll-wounds failed"),
+    # 2 attacks, Off 5 - 3 = 2: 3+, Hatred re-rolls the failures: 8/9; 3+ to wound
+    ("sonnstahl.rosz", "Prelate", "Prelate: Hand Weapon"): (2 * F(8, 9) * F(2, 3), "--reroll-hits failed"),
+    # 4 attacks at 3+, every hit wounds
+    ("sonnstahl.rosz", "Marshal", "Hand Weapon"): (4 * F(2, 3), "--auto-wound"),
+    # Impact Hits (D6), mean 7/2, Str 5 - 3 = 2: 2+
+    ("sonnstahl.rosz", "Arcane Engine", "Chassis: Impact Hits (D6)"): (F(7, 2) * F(5, 6), "t9a hits --hits 1d6"),
+}
+
+
+@pytest.mark.parametrize("name", sorted({key[0] for key in AT_THE_MILITIA}))
+def test_t9a_a_grid_cell_of_each_is_its_printed_query(capsys, name):
+    """Each cell of these units against the militia: the figure worked out by hand, and the query the grid
+    prints (`--show-query`) computes the same cell."""
+    args = ("grid", RULES_LISTS / name, "--against", RULES_LISTS / "sonnstahl.rosz", "--targets", "State Militia")
+    rows = {(row["attacker"], row["weapon"]): row for row in exact_json(capsys, *args)["rows"]}
+    shown = " ".join(run(capsys, *args, "--exact", "--show-query", "--wide").out.split())
+    cells = {key[1:]: value for key, value in AT_THE_MILITIA.items() if key[0] == name}
+    for (attacker, weapon_name), (mean, words) in cells.items():
+        row = rows[(attacker, weapon_name)]
+        assert row["mean"] == pytest.approx(float(mean), abs=1e-12), (attacker, weapon_name)
+        assert row["query"] in shown and words in row["query"]
+        answer = exact_json(capsys, *shlex.split(row["query"])[1:])["outcomes"]["health_lost"]
+        assert answer["mean"] == pytest.approx(float(mean), abs=1e-12)
+        assert (answer["sd"], answer["at_least"][1]) == pytest.approx((row["sd"], row["at_least_1"]), abs=1e-12)
+
+
+def test_t9a_a_rule_read_only_with_the_text_the_table_reads_and_a_defenders_reroll(tmp_path):
+    dwarf = selection("Thane", children=model("Thane", 1, defensive={**PLAIN, "Arm": "1"}, offensive=[attack()],
+                                              children=selection("Rune of Steel", profile(
+                                                  "Rune of Steel", "7 Artefact", Type="Armour Rune",
+                                                  Effect=RUNE_OF_STEEL), kind="upgrade")))
+    mask = selection("Odd Mask", profile("Mask of the War Crow", "7 Artefact", Type="Artefact",
+                                         Effect=WAR_CROW.replace("‘1’", "‘1’ or ‘2’")), kind="upgrade")
+    prince = selection("Prince", children=model("Prince", 1, defensive=PLAIN, offensive=[attack()], children=mask))
+    result = imported(tmp_path, dwarf + prince)
+    thane, prince_unit = result.data["unit"]
+    # "must reroll failed Armour Saves": the unit's field; a mask whose text says more is not read as the table's
+    assert thane["reroll_armour"] == "failed" and "reroll_armour" not in prince_unit
+    assert prince_unit["weapon"] == [{"name": "Hand Weapon", "kind": "melee", "attacks": 1, "attributes": []}]
+    assert result.report() == ["Prince: artefact 'Odd Mask' not modelled (imported without it)"]
+    games.imported_roster(ros(tmp_path, dwarf, **T9A_SYSTEM, name="thane.ros"))  # loads
+
+
+def test_t9a_an_enchantment_the_list_does_not_put_on_one_weapon_is_reported(tmp_path):
+    inscriptions = selection("Blessed Inscriptions (F)", profile("Blessed Inscriptions", "7 Artefact",
+                                                                 Type="Melee Weapon Enchantment",
+                                                                 Effect=INSCRIPTIONS), kind="upgrade")
+    light = selection("Imperial Prince", profile("The Light of Sonnstahl", "7 Artefact",
+                                                 Type="Hand Weapon enchantment.", Effect=LIGHT), kind="upgrade")
+    beast = selection("Beast", children=model("Beast", 1, defensive=PLAIN, offensive=[attack(Rules="Hatred, Bow (4+)")],
+                                              children=inscriptions + selection("Great Weapon", kind="upgrade")
+                                              + selection("Halberd", kind="upgrade")))
+    lord = selection("Lord", children=model("Lord", 1, defensive=PLAIN, offensive=[attack(Rules="Lethal Strike")],
+                                            children=light + selection("Great Weapon", kind="upgrade")))
+    prince = selection("Prince", children=model("Prince", 1, defensive=PLAIN,
+                                                offensive=[attack(AP="1", Rules="Lethal Strike")], children=light))
+    result = imported(tmp_path, beast + lord + prince)
+    beast_unit, lord_unit, prince_unit = result.data["unit"]
+    # two weapons to choose: which one is enchanted the list does not say; Hatred is for a Round of Combat, not
+    # for the Bow's shots
+    assert [(row["name"], row["attributes"]) for row in beast_unit["weapon"]] == [
+        ("Great Weapon", ["hatred"]), ("Halberd", ["hatred"]), ("Bow", [])]
+    # a Great Weapon: the enchanted Hand Weapon is not chosen; with it alone: AP 10 and every hit wounds, so
+    # Lethal Strike (a natural 6 to wound) has nothing to act on
+    assert lord_unit["weapon"] == [{"name": "Great Weapon", "kind": "melee", "attacks": 1, "strength": 5, "ap": 2,
+                                    "attributes": ["lethal-strike"]}]
+    assert prince_unit["weapon"] == [{"name": "Hand Weapon", "kind": "melee", "attacks": 1, "ap": 10,
+                                      "attributes": ["auto-wound"]}]
+    assert result.report() == [
+        "Beast: Blessed Inscriptions: the list does not say which of its weapons it enchants (imported without it)",
+        "Lord: The Light of Sonnstahl: it enchants a Hand Weapon, which a model with another close combat weapon "
+        "cannot choose (imported without it)"]
+    games.imported_roster(ros(tmp_path, prince, **T9A_SYSTEM, name="prince.ros"))  # loads: no Lethal Strike left
+
+
+@pytest.mark.skipif(not os.environ.get("ODDSCALC_BSDATA"), reason="set ODDSCALC_BSDATA to a folder holding a "
+                    "checkout of BSData/The-9th-Age to rebuild these lists")
+def test_t9a_the_rules_lists_are_what_the_builder_makes_of_the_catalogues():
+    folder = Path(os.environ["ODDSCALC_BSDATA"]) / "The-9th-Age"
+    assert builder.main([str(RULES_LISTS / "lists.toml"), f"--data={folder}", f"--out={RULES_LISTS}",
+                         "--check"]) == 0
