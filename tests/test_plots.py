@@ -192,3 +192,53 @@ def test_a_large_figure_is_saved_at_a_resolution_that_bounds_its_memory():
     finally:
         plt.close(small)
         plt.close(large)
+
+
+GRID_ROSTER = '''game = "epic"
+
+[[unit]]
+name = "Guns"
+kind = "infantry"
+units = 2
+armour = "4+"
+
+[[unit.weapon]]
+name = "Autocannon"
+ap = "5+"
+at = "6+"
+
+[[unit]]
+name = "Tanks"
+kind = "armoured-vehicle"
+units = 1
+armour = "4+"
+
+[[unit.weapon]]
+name = "{tank_gun}"
+ap = "4+"
+{tank_at}'''
+
+
+def grid_of(tank_gun, tank_at=""):
+    from oddscalc import games
+    from oddscalc.grid import run_grid
+
+    roster = games.parse_roster(GRID_ROSTER.format(tank_gun=tank_gun, tank_at=tank_at), "grid.toml")
+    return run_grid(roster, method="exact")
+
+
+def test_the_grid_heatmap_leaves_a_cell_that_cannot_hurt_blank_and_says_why():
+    ax = plots.grid_heatmap(grid_of("Bolters"))  # AP only: the Bolters cannot hurt the Tanks
+    assert ax.get_title(loc="left") == ("Epic Armageddon: every weapon against every target\n"
+                                        "mean kills; a blank cell: the weapon cannot hurt the target")
+    drawn = ax.get_images()[0].get_array()
+    assert np.ma.getmaskarray(drawn).tolist() == [[False, False], [False, True]]  # row Tanks: Bolters, column Tanks
+    cells = {(round(t.get_position()[1]), round(t.get_position()[0])) for t in ax.texts}
+    assert cells == {(0, 0), (0, 1), (1, 0)}  # no value written in the blank cell
+
+
+def test_a_grid_heatmap_where_every_weapon_can_hurt_has_no_blank_cell_note():
+    ax = plots.grid_heatmap(grid_of("Battle cannon", 'at = "5+"'))
+    assert ax.get_title(loc="left") == "Epic Armageddon: every weapon against every target\nmean kills"
+    assert not np.ma.getmaskarray(ax.get_images()[0].get_array()).any()
+    assert "cannot hurt" not in ax.get_title(loc="left")

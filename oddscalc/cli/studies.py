@@ -8,6 +8,7 @@ from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
+from .. import studies
 from ..attack import field_of, kind_of
 from ..attack import text as text_of
 from ..cells import outside_bounds
@@ -47,8 +48,6 @@ def sweep(
     the largest) value that reaches it. The table and plot print even when no value
     reaches the goal; the exit code is then 1.
     """
-    from .. import studies
-
     options = common.check()
     common.one_query("sweep")
     wanted = studies.Goal.parse(goal) if goal else None
@@ -109,8 +108,6 @@ def compare(
     Queries may come from different games. Each column "P(> #j)" gives the chance that
     this row's main outcome beats query #j's (independent rolls), with its standard error.
     """
-    from .. import studies
-
     options = common.check()
     common.one_query("compare")
     if len(queries) < 2:

@@ -291,7 +291,8 @@ class Barrage(_OnFormation):
     `per_template` units each (default 3), at most the whole `formation`
     (§2.5).
 
-    Outcomes: kills, blast_markers, broken.
+    Outcomes: kills, blast_markers, broken; with `war_engines`: kills, damage (points of damage
+    done), shields (void shields taken down), blast_markers, broken.
     """
 
     bp: int = option("Barrage points of the weapons that fire (1 to 18).", metavar="P")
@@ -442,8 +443,8 @@ def assault_die(bonus: int, enemy_bonus: int, add_dice: bool = False) -> Die:
 @dataclass(frozen=True, kw_only=True)
 class Assault(Attack):
     """Roll the assault result: each side 2D6, keep the highest die, add its bonus (§2.7; Epic
-    Armageddon rules 1.12.7, Work Out Result: "you don't add your dice rolls together, but use
-    the single dice with the highest score").
+    Armageddon rules 1.12.7, Work Out Result, as oddscalc reads it: an open reading, and
+    --add-dice adds both dice).
 
     Outcomes: win (this side strictly higher), draw, margin (the absolute difference: the
     hits the loser takes).
@@ -451,8 +452,8 @@ class Assault(Attack):
 
     bonus: int = option("This side's assault-result modifiers (may be negative).", 0)
     enemy_bonus: int = option("The enemy's assault-result modifiers (may be negative).", 0)
-    add_dice: bool = option("Add both dice instead of keeping the highest (not the rulebook's reading; for "
-                            "house rules and comparisons).", False)
+    add_dice: bool = option("Add both dice instead of keeping the highest (the other reading of 1.12.7; see "
+                            "oddscalc rules 2.7).", False)
 
     COMMAND = "epic assault"
     outcomes = ("win", "draw", "margin")

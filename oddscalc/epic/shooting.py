@@ -117,7 +117,8 @@ class EpicShoot(_OnFormation):
     while the other fire hits only its --units (--at-shots, N@AT X+); --suppressed of the
     --firing-units do not shoot (§2.3, §2.4).
 
-    Outcomes: kills, hits, blast_markers, broken.
+    Outcomes: kills, hits, blast_markers, broken; with `war_engines`: kills, damage (points of
+    damage done), shields (void shields taken down), hits, blast_markers, broken.
     """
 
     shots: int = option("Shots fired at the formation (1 to 200; 0 when other volleys fire).")

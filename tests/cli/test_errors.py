@@ -40,6 +40,18 @@ def test_bad_input_gets_one_clear_line(capsys, args, mentions):
     assert_refused(capsys, *args, mentions=mentions)
 
 
+# The whole line: the value as typed, and an example of what is wanted.
+EXACT = [
+    (["roll", "2d6", "--precision", "0"], "error: --precision 0: expected a standard error from 1e-9 up, e.g. 0.01"),
+    (["roll", "2d6", "--seed", "x"], "error: --seed x: expected a whole number like 42 or 20261201"),
+]
+
+
+@pytest.mark.parametrize("args, line", EXACT, ids=[" ".join(a) for a, _ in EXACT])
+def test_a_refusal_echoes_the_value_as_typed(capsys, args, line):
+    assert assert_refused(capsys, *args).err == line + "\n"
+
+
 def test_bad_input_leaves_no_plot_file(capsys, tmp_path):
     path = tmp_path / "never.png"
     assert_refused(capsys, "roll", "2z", "--plot", path)

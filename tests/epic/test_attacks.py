@@ -167,7 +167,7 @@ def test_barrage_rolls_once_per_unit():
 @pytest.mark.parametrize("bonus, enemy_bonus, add_dice", [(0, 0, False), (2, 1, False), (-1, 3, False),
                                                          (6, 0, False), (0, 0, True), (2, -3, True)])
 def test_assault_against_brute_force(bonus, enemy_bonus, add_dice):
-    """The rulebook keeps each side's single highest die (1.12.7); --add-dice adds both."""
+    """oddscalc's reading keeps each side's single highest die (1.12.7); --add-dice adds both."""
     kept = (lambda one, other: one + other) if add_dice else max
 
     def outcome(a, b, c, d):

@@ -1,5 +1,6 @@
 """`oddscalc epic …`: the command-line contract (CLI.md) and its one-line errors."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -78,6 +79,27 @@ def test_help_lists_examples(capsys):
     assert "oddscalc epic shoot --shots 12" in result.out and "--ignore-cover" in result.out
 
 
+def help_outcomes(capsys, command):
+    """The outcomes the help's "Outcomes:" paragraph names: (plain, with --war-engines)."""
+    help_text = run(capsys, "epic", command, "--help").out
+    paragraph = " ".join(help_text.split("Outcomes:", 1)[1].split("\n\n", 1)[0].split())
+    plain, engines = paragraph.rstrip(".").split("; with --war-engines: ")
+    return [[re.sub(r" \(.*?\)", "", name) for name in part.split(", ")] for part in (plain, engines)]
+
+
+@pytest.mark.parametrize("command, options", [
+    ("shoot", ("--shots", "2", "--to-hit", "4+")),
+    ("barrage", ("--bp", "3")),
+])
+def test_the_helps_outcomes_are_the_outcomes_the_attack_gives(capsys, command, options):
+    plain, engines = help_outcomes(capsys, command)
+    assert list(exact_json(capsys, "epic", command, *options, "--units", "2", "--armour", "4+")["outcomes"]) == plain
+    at_engines = exact_json(capsys, "epic", command, *options, "--war-engines", "1", "--damage-capacity", "2",
+                            "--shields", "1", "--armour", "4+")
+    assert list(at_engines["outcomes"]) == engines
+    assert {"damage", "shields"} <= set(engines) - set(plain)
+
+
 @pytest.mark.parametrize(
     "args, mentions",
     [
@@ -105,6 +127,11 @@ def test_help_lists_examples(capsys):
 )
 def test_bad_input_is_one_line(capsys, args, mentions):
     assert_refused(capsys, *args, mentions=mentions)
+
+
+def test_a_refused_to_hit_is_echoed_as_typed(capsys):
+    result = assert_refused(capsys, "epic", "shoot", "--shots", "3", "--to-hit", "7+", "--units", "2", "--armour", "4+")
+    assert result.err == "error: --to-hit 7+: expected the weapon's to-hit value, 2+ to 6+\n"
 
 
 # --- volleys, suppression, mixed formations (docs/rules.md §2.3, §2.4) ------------------------------------
