@@ -58,15 +58,14 @@ def command_of(path: str) -> Any:
 
 
 def fields(path: str) -> list[Field]:
-    """The fields of a query's form, in the order of its --help: arguments, its own options, the
+    """The fields of a query's form (`epic shoot`), in the order of its --help: arguments, its own options, the
     common ones (less those the page decides itself)."""
     from ..cli.options import COMMON_OPTIONS, QUERIES
     from ..dust.board import shipped_maps
 
     command = command_of(path)  # builds the game's commands, which registers its queries
-    attack = QUERIES[path].attack if path in QUERIES else None
-    first = {f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(attack) if field.metadata.get("first")} \
-        if attack is not None else set()
+    first = {f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(QUERIES[path].attack)
+             if field.metadata.get("first")}
     found = []
     for param in command.params:
         if param.param_type_name == "argument":

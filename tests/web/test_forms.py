@@ -34,6 +34,8 @@ def field(path: str, name: str) -> Field:
                          first=True)),  # not required, but shown first (declared so on the attack)
     ("epic shoot", Field("--mw-shots", "Macro-weapon shots beside the normal ones: their hits are allocated and saved "
                          "after the normal hits, onto the units left (§2.3).", "text", default="0", metavar="N")),
+    ("epic shoot", Field("--vehicle-armour", "The vehicles' armour save, 2+ to 6+, or none (needed with --vehicles).",
+                         "text", metavar="X+")),  # its default (0) is no value anyone types: shown empty
     ("epic shoot", Field("--trials", "Monte Carlo trials (1e6, 2_000_000).", "text", default="1000000", metavar="N",
                          common=True)),
     ("epic shoot", Field("--exact", "Compute the exact distribution instead of sampling.", "switch", common=True)),
@@ -94,6 +96,7 @@ def test_a_required_value_is_written_even_when_it_equals_its_default(monkeypatch
     (["dust", "phaser", "--count=3", "2z3", "--exact"], {"--count": "3", "PHASER": "2z3", "--exact": "on"}),
     (["dust", "phaser", "2z3", "--count"], {"PHASER": "2z3"}),  # an option without its value: nothing to fill
     (["dust", "phaser", "2z3", "extra", "--nope", "1"], {"PHASER": "2z3"}),  # what is no field is left out
+    (["dust", "phaser", "--nope", "2z3"], {"PHASER": "2z3"}),  # an unknown option is not the argument
 ])
 def test_a_command_line_fills_the_form_again(words, values):
     assert forms.values_of("dust phaser", words) == values

@@ -191,3 +191,31 @@ def test_a_study_is_shown_with_its_plot_drawn_into_the_page():
     assert view.how == provenance("monte-carlo", 400, 3, per_cell=True)
     assert view.svg.startswith("data:image/svg+xml;base64,") and view.tables == (study_table(given.content),)
     assert fixed_words(given, words) is None
+
+
+def test_a_sampled_study_pins_its_seed_and_a_failed_goal_is_shown():
+    words = ["sweep", "roll 2d6", "--vary", "maximised=0..1", "--trials", "300", "--goal", "at_least_13>=0.5"]
+    given = answer(words)
+    view = shown(given, words)
+    seed = given.content.header["seed"]
+    assert view.command == "oddscalc " + shlex.join([*words, "--seed", str(seed)])  # the seed the cells used
+    assert view.failed == given.failed and view.failed.startswith("error: --goal")
+    import base64
+
+    assert base64.b64decode(view.svg.removeprefix("data:image/svg+xml;base64,")).startswith(b"<?xml")
+
+
+def test_every_url_of_an_answer_quotes_its_words_whole_slashes_too():
+    words = ["dust", "salvo", "3/2-5/2", "--exact"]
+    view = shown(answer(words), words)
+    for url in (view.permalink, view.svg, view.png):
+        assert "3%2F2-5%2F2" in url and "/2" not in url.split("?q=")[1]
+
+
+def test_an_uploaded_rosters_answer_has_no_permalink_and_its_png_inside():
+    words = ["grid", "--game", "epic", "--exact", "--attackers", "Whirlwind Battery"]
+    view = shown(answer(words), words, uploaded=True)
+    assert view.permalink is None and view.png.startswith("data:image/png;base64,")
+    import base64
+
+    assert base64.b64decode(view.png.removeprefix("data:image/png;base64,")).startswith(b"\x89PNG")
