@@ -303,7 +303,11 @@ def read_vary(attack: type, specs: Sequence[str]) -> dict[str, list[Any]]:
             field = field_named(attack, name).name
             require(field not in values, "vary", spec, f"--{field.replace('_', '-')} is varied twice; give it one "
                                                        "range or list")
-            values[field] = [_read(attack, field, one) for one in parse_values(texts.strip(), "vary")]
+            try:
+                listed = parse_values(texts.strip(), "vary")
+            except InputError as error:  # echoed whole, as typed: bp=1..100000000000
+                raise InputError("vary", spec, error.allowed) from None
+            values[field] = [_read(attack, field, one) for one in listed]
         except InputError as error:
             raise InputError("vary", error.value if error.name == "vary" else spec, error.allowed) from None
     return values

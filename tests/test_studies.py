@@ -226,6 +226,10 @@ REFUSALS = [
     (lambda: studies.sweep(_roll(), {"luck": [1]}), ("vary", "luck", "is not an option of roll; it has dice, maximised, "
                                                                        "minimised, success")),
     (lambda: studies.sweep(_roll(), {"maximised": []}), ("vary", "maximised", "expected at least one value")),
+    (lambda: studies.read_vary(Roll, ["maximised=0..100000000000"]),  # echoed whole, as typed
+     ("vary", "maximised=0..100000000000", "expected at most 10,000 values")),
+    (lambda: studies.read_vary(Roll, ["maximised=5..2"]),
+     ("vary", "maximised=5..2", "expected a range low..high (like 1..18 or 2..12:2)")),
     (lambda: studies.sweep(_roll(), {"maximised": [0, 1], "minimised": [0]},
                            goal=studies.Goal.parse("mean>=7")),
      ("goal", studies.Goal.parse("mean>=7"), "a goal needs exactly one varied option")),
