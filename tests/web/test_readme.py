@@ -1,4 +1,5 @@
-"""The README's API examples (`curl ...   # \`oddscalc ...\``) answer what their comments say."""
+"""The README's API examples (a curl line whose comment names an oddscalc command line) answer
+what their comments say."""
 
 from __future__ import annotations
 
