@@ -676,3 +676,28 @@ def test_t9a_the_rules_lists_are_what_the_builder_makes_of_the_catalogues():
     folder = Path(os.environ["ODDSCALC_BSDATA"]) / "The-9th-Age"
     assert builder.main([str(RULES_LISTS / "lists.toml"), f"--data={folder}", f"--out={RULES_LISTS}",
                          "--check"]) == 0
+
+
+def test_automatic_hits_of_a_part_with_unread_values_say_so_and_take_the_defaults(tmp_path):
+    brutes = selection("Brutes", children=model("Brute", 7, defensive=PLAIN, offensive=[
+        attack(name="Brute Offensive", Att="1", Str="x", AP="", Rules="Impact Hits (D3), Grind Attacks (many)"),
+        attack(name="Brute Beast", Att="2", Str="D6+1", AP="y", Rules="Breath Attack (Str 5, Odd Fumes, Cold)")]))
+    result = imported(tmp_path, brutes)
+    unit = result.data["unit"][0]
+    # the main part's Str 'x' is not read: Strength 1 (the unit's, so no weapon repeats it), AP blank: 0. Impact
+    # Hits (D3) from each of the 5 models in the front rank; "Grind Attacks (many)" gives no value. The beast: Str
+    # D6+1 at its mean 4.5 → 5, AP 'y' not read: 0; 2 attacks from each of 5 in front, 1 supporting from each of
+    # the 2 behind: 12; its Breath Attack 2D6 from each of the 7 models at the brackets' Str 5 and the part's AP
+    assert unit["strength"] == 1 and unit["weapon"] == [
+        {"name": "Brute: Hand Weapon", "kind": "melee", "attacks": 7, "attributes": []},
+        {"name": "Brute: Impact Hits (D3)", "kind": "automatic", "attacks": "5d3", "attributes": []},
+        {"name": "Brute Beast: Hand Weapon", "kind": "melee", "attacks": 12, "strength": 5, "attributes": []},
+        {"name": "Brute Beast: Breath Attack (Str 5, Odd Fumes, Cold)", "kind": "automatic", "attacks": "14d6",
+         "strength": 5, "attributes": []}]
+    assert result.report() == [
+        "Brutes, Brute: Str 'x' not understood (counted as 1)",
+        "Brutes, Brute: offensive rule 'Grind Attacks (many)' not modelled (imported without it)",
+        "Brutes, Brute Beast: Str D6+1: a random value (counted as 5, its mean rounded)",
+        "Brutes, Brute Beast: AP 'y' not understood (counted as 0)",
+        "Brutes, Brute Beast: Breath Attack (Str 5, Odd Fumes, Cold): breath attack rules 'Odd Fumes, Cold' not "
+        "modelled (imported without it)"]
