@@ -181,6 +181,9 @@ EPIC = {
     "war engines: normal then MW after, other units": EpicShoot(shots=6, to_hit=4, mw_shots=3, mw_to_hit=3,
                                                                 war_engines=2, damage_capacity=2, shields=1,
                                                                 armour=5, units=3, critical="damage"),
+    "war engines: Warhounds, a critical's extra point rolls no critical": EpicShoot(
+        shots=10, to_hit=3, war_engines=2, damage_capacity=3, shields=2, armour=5, reinforced=True,
+        critical="damage-once"),
     "war engine: disrupt, blast markers already": EpicShoot(shots=8, to_hit=4, war_engines=1, damage_capacity=4,
                                                             shields=2, armour=4, disrupt=True, blast_markers=2),
     "war engines: barrage 8 BP, two centred": Barrage(bp=8, war_engines=3, damage_capacity=4, shields=1, armour=4,

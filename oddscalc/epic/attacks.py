@@ -114,7 +114,8 @@ class _OnFormation(Attack):
                           "save, and stays down.", 0, metavar="S")
     critical: Critical = option("What a war engine's critical hit (a 6 for each point of damage) does now: none "
                                 "(its effect comes later, the rulebook's default), damage (one more point, which "
-                                "rolls again) or destroyed.", Critical.NONE)
+                                "rolls again), damage-once (one more point, which does not) or destroyed.",
+                                Critical.NONE)
     tk_damage: DiceExpression | str | int | None = option("A titan killer's D-value against a war engine: points "
                                                           "of damage per hit (d3, d6, d3+1; default 1; needs "
                                                           "--weapon titan-killer).", None, metavar="D",

@@ -49,7 +49,7 @@ SCHEMA = Schema(
         "damage_capacity": Field("int", "each war engine's damage capacity (kind war-engine)", low=1, high=20),
         "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
         "critical": Field("text", "what a war engine's critical hit does during the attack", choices=(
-            "none", "damage", "destroyed"), default="none"),
+            "none", "damage", "damage-once", "destroyed"), default="none"),
         "other_units": Field("int", "a war-engine formation's other units: they count toward breaking; attacks aim "
                                     "at the war engines (docs/rules.md §2.8)", low=0, high=100, default=0),
     },

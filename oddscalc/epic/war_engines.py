@@ -9,8 +9,8 @@ One war engine's life under a sequence of hits (3.2.2, 3.2.3, 3.2.5, void shield
   and a failed one does one point of damage; a titan killer's hit does D points, each
   saved only by an invulnerable save;
 - each point of damage rolls for a critical hit (a 6): `damage` is one more point (which
-  rolls again), `destroyed` destroys the war engine, `none` changes nothing now (its effect
-  comes later, or acts on other units);
+  rolls again), `damage-once` one more point (which does not), `destroyed` destroys the war
+  engine, `none` changes nothing now (its effect comes later, or acts on other units);
 - the war engine is destroyed when its damage reaches its damage capacity.
 
 Hits are allocated to the war engines in blocks of their damage capacity (3.2.1): hit j goes
@@ -42,7 +42,8 @@ class Critical(str, Enum):
     """What a critical hit does during the attack (3.2.3; the war engine's datasheet)."""
 
     NONE = "none"
-    DAMAGE = "damage"
+    DAMAGE = "damage"  # one more point, which rolls for a critical hit too (3.2.3: "each point of damage")
+    DAMAGE_ONCE = "damage-once"  # one more point, which does not roll again (the other reading)
     DESTROYED = "destroyed"
 
 
@@ -125,6 +126,9 @@ class Engines:
                 for extra in range(1, top - k):
                     after[k + extra] += weight * (1 - crit) * crit ** (extra - 1)
                 after[top] += weight * crit ** (top - k - 1)
+            elif self.critical is Critical.DAMAGE_ONCE:  # one more point on a 6, and no roll for it
+                after[min(k + 2, top)] += weight * crit
+                after[k + 1] += weight * (1 - crit)
             else:
                 after[k + 1] += weight
         return after
@@ -206,6 +210,10 @@ class Engines:
             critical = uniform_faces(rng, 6, rows.size) == 6
             if self.critical is Critical.DESTROYED:
                 damage[rows[critical], engine[critical]] = self.capacity
+                return
+            if self.critical is Critical.DAMAGE_ONCE:
+                rows, engine = rows[critical], engine[critical]
+                damage[rows, engine] = np.minimum(damage[rows, engine] + 1, self.capacity)
                 return
             if self.critical is not Critical.DAMAGE:
                 return

@@ -56,6 +56,9 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
             elif face == 6 and critical == "damage" and lost < capacity:
                 new[engine] = (up, lost)
                 damage_point(tuple(new), engine, p * SIXTH, then)
+            elif face == 6 and critical == "damage-once":  # one more point, with no roll of its own
+                new[engine] = (up, min(lost + 1, capacity))
+                then(tuple(new), p * SIXTH)
             else:
                 new[engine] = (up, min(lost, capacity))
                 then(tuple(new), p * SIXTH)
@@ -170,6 +173,9 @@ CASES = [  # (EpicShoot fields, walk arguments)
           reinforced=True, critical="damage"),
      dict(shots=3, to_hit=2, count=1, capacity=2, shields=1, armour=4, reinforced=True, weapon="macro",
           critical="damage")),
+    (dict(shots=3, to_hit=3, war_engines=1, damage_capacity=4, shields=1, armour=6, invulnerable=True,
+          critical="damage-once"),
+     dict(shots=3, to_hit=3, count=1, capacity=4, shields=1, armour=6, invulnerable=True, critical="damage-once")),
 ]
 
 
@@ -221,6 +227,8 @@ def test_critical_hits_follow_the_datasheet():
     assert destroyed["damage"][3] == hit * SIXTH and destroyed["blast_markers"][1 + 3] == hit * SIXTH
     damage = EpicShoot(critical="damage", **fields).exact(fractions=True)
     assert damage["kills"][1] == hit * SIXTH**2 and damage["damage"][2] == hit * SIXTH * 5 * SIXTH
+    once = EpicShoot(critical="damage-once", **fields).exact(fractions=True)  # the extra point rolls no critical
+    assert list(once["kills"]) == [1] and (once["damage"][1], once["damage"][2]) == (hit * 5 * SIXTH, hit * SIXTH)
     none = EpicShoot(**fields).exact(fractions=True)
     assert list(none["kills"]) == [1] and none["damage"][1] == hit
 
@@ -258,7 +266,7 @@ def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     (dict(war_engines=21, damage_capacity=2), "war_engines", "0 to 20"),
     (dict(war_engines=1, damage_capacity=2, cover_save=4), "cover_save", "no infantry cover save"),
     (dict(war_engines=1, damage_capacity=2, vehicles=1, vehicle_armour=4), "vehicles", "the war engines are the target"),
-    (dict(war_engines=1, damage_capacity=2, critical="maybe"), "critical", "none, damage, destroyed"),
+    (dict(war_engines=1, damage_capacity=2, critical="maybe"), "critical", "none, damage, damage-once, destroyed"),
     (dict(tk_damage="d3"), "tk_damage", "only applies with --weapon titan-killer"),
     (dict(weapon="titan-killer", tk_damage="5d6"), "tk_damage", "at most 3 dice"),
     (dict(war_engines=7, damage_capacity=1, mw_shots=1, mw_to_hit=2), "war_engines", "at most 6 war engines"),
@@ -290,4 +298,4 @@ def test_the_command_line_shoots_a_titan(capsys):
                    "--damage-capacity", "3", "--units", "1", mentions=("--damage-capacity", "--war-engines W"))
     assert_refused(capsys, "epic", "barrage", "--bp", "3", "--armour", "4+", "--war-engines", "1",
                    "--damage-capacity", "3", "--critical", "boom",
-                   mentions=("--critical", "boom", "none, damage, destroyed"))
+                   mentions=("--critical", "boom", "none, damage, damage-once, destroyed"))
