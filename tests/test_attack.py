@@ -117,3 +117,65 @@ def test_the_command_line_reads_an_option_as_the_attack_does(capsys):
         field = option.removeprefix("--").replace("-", "_")
         expected = refusal(lambda: EpicShoot.read(field, value))[2]
         assert result.code == 2 and result.err.strip() == f"error: {option} {value}: {expected}"
+
+
+def test_an_attack_in_words_is_its_query_less_the_program():
+    from oddscalc.attack import option
+    from oddscalc.roll import HitAndSave
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain(Attack):  # an attack that does not put itself in words of its own
+        COMMAND = "plain roll"
+        dice: int = option("Dice.", 1)
+        outcomes = ("sum",)
+
+    assert Plain(dice=3).query() == "oddscalc plain roll --dice 3"
+    assert Plain(dice=3).describe() == "plain roll --dice 3"
+    assert HitAndSave(10, 4, 5).key() == "HitAndSave dice=10 save=5 to_hit=4"  # no command: its class names it
+    assert HitAndSave(10, 4, 5).query() == HitAndSave(10, 4, 5).describe() == "HitAndSave(dice=10, to_hit=4, save=5)"
+
+
+def test_a_field_listed_first_is_written_only_off_its_default():
+    """`units` has a default (none) but is listed with the required options when given."""
+    given = EpicShoot(shots=3, to_hit="4+", armour="4+", units=6, crossfire=True)
+    assert list(given.options()) == ["shots", "to_hit", "units", "armour", "crossfire"]
+    titans = EpicShoot(shots=3, to_hit="4+", armour="4+", war_engines=1, damage_capacity=3)  # units: 0 others
+    assert titans.options()["units"] == "0" and list(titans.options())[:4] == ["shots", "to_hit", "units", "armour"]
+    assert list(Barrage(bp=3, units=2, armour="4+").options()) == ["bp", "armour", "units"]  # not first: last
+
+
+def test_an_option_that_is_not_one_is_refused_with_the_options_there_are():
+    from oddscalc.attack import field_named
+
+    name, value, allowed = refusal(lambda: field_named(EpicShoot, "--to-hti"))
+    assert (name, value) == ("to_hti", "--to-hti")
+    assert allowed.startswith("is not an option of epic shoot (did you mean to-hit?); it has units, armour, ")
+    assert allowed.endswith(", volley, firing-units, suppressed") and "to_hit" not in allowed
+    assert refusal(lambda: field_named(EpicShoot, "--"))[:2] == ("option", "--")
+    assert field_named(EpicShoot, " --to-hit ").name == field_named(EpicShoot, "to_hit").name == "to_hit"
+
+
+def test_a_whole_number_is_read_with_its_sign_and_at_most_twelve_digits():
+    from oddscalc.attack import read_whole
+
+    assert (read_whole("+3", "x"), read_whole("-12", "x"), read_whole(" 7 ", "x")) == (3, -12, 7)
+    assert read_whole("123456789012", "x") == 123456789012
+    assert refusal(lambda: read_whole("1234567890123", "x")) == ("x", "1234567890123", "expected a whole number")
+    assert refusal(lambda: read_whole("1_0", "x"))[2] == "expected a whole number"
+
+
+def test_a_roll_without_none_says_so_and_a_switch_is_written_as_typed():
+    assert refusal(lambda: EpicShoot(shots=3, to_hit="none", armour="4+", units=2)) == (
+        "to_hit", "none", "expected a roll like 4+ (or 4)")
+    assert EpicShoot(shots=3, to_hit="4+", armour="none", units=2).armour is None  # armour may be none
+    assert (text(True), text(False)) == ("true", "false")
+    assert refusal(lambda: EpicShoot.from_options({"--shots": "3", "--to-hit": "4+", "to_hit": "3+", "--armour": "4+",
+                                                   "--units": "2"})) == (
+        "to_hit", "3+", "is given twice (as to_hit and as another spelling)")
+
+
+def test_a_repeated_option_reads_one_text_or_many_and_keeps_what_is_read():
+    one = EpicShoot(shots=0, to_hit="4+", armour="4+", units=2, volley="6@4+")
+    assert one.volley == EpicShoot(shots=0, to_hit="4+", armour="4+", units=2, volley=["6@4+"]).volley
+    assert len(one.volley) == 1 and (one.volley[0].shots, one.volley[0].to_hit) == (6, 4)
+    assert EpicShoot(shots=0, to_hit="4+", armour="4+", units=2, volley=one.volley).volley == one.volley
