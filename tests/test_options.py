@@ -157,3 +157,31 @@ def test_a_budget_caps_the_trials_of_a_run_and_of_a_study_in_all():
     RunOptions(trials=500, budget=1000).afford(2)  # 1,000 in all: allowed
     RunOptions(trials=500, budget=1000, method="verify").afford(2)
     assert refusal(lambda: RunOptions(trials=500, budget=1000, method="verify").afford(3))[0] == "trials"
+
+
+def test_every_setting_takes_its_limits_themselves():
+    from enum import Enum
+
+    from oddscalc import options
+
+    edge = RunOptions(trials=options.MAX_TRIALS, threads=options.MAX_THREADS, seed=options.MAX_SEED, budget=10**12)
+    assert (edge.trials, edge.threads, edge.seed) == (options.MAX_TRIALS, options.MAX_THREADS, options.MAX_SEED)
+    assert RunOptions(trials=1, threads=1, seed=0, budget=1).trials == 1
+
+    class Method(Enum):
+        EXACT = "exact"
+
+    assert RunOptions(method=Method.EXACT).method == "exact"  # the command line's choice, as its value
+    assert refusal(lambda: RunOptions.of({"trials": 5})) == ("options", "dict", "expected RunOptions(...)")
+    assert refusal(lambda: RunOptions(trials=500, budget=999).afford(2)) == (
+        "trials", "2 cells × 500 trials",
+        "expected at most 999 trials in all here, at most 499 a cell (or exact); the command line has no such cap")
+
+
+def test_every_core_is_at_least_one(monkeypatch):
+    from oddscalc import options
+
+    monkeypatch.setattr(options.os, "cpu_count", lambda: None)
+    assert options.every_core() == 1
+    monkeypatch.setattr(options.os, "cpu_count", lambda: 3)
+    assert options.every_core() == 3
