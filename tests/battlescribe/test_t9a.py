@@ -701,3 +701,22 @@ def test_automatic_hits_of_a_part_with_unread_values_say_so_and_take_the_default
         "Brutes, Brute Beast: AP 'y' not understood (counted as 0)",
         "Brutes, Brute Beast: Breath Attack (Str 5, Odd Fumes, Cold): breath attack rules 'Odd Fumes, Cold' not "
         "modelled (imported without it)"]
+
+
+def test_a_weapon_of_the_lists_own_that_is_two_handed_takes_the_shield_in_melee_and_long_rules_are_cut(tmp_path):
+    seventy = "Strikes " + "x" * 62  # 70 characters: written whole
+    gear = (selection("Big Axe", profile("Big Axe", "5 Melee Weapon", Str="+2", AP="+1",
+                                         Attributes=f"Two-Handed. {seventy}"), kind="upgrade")
+            + selection("Long Pick", profile("Long Pick", "5 Melee Weapon", Str="+1", AP="+1",
+                                             Attributes=seventy + "y"), kind="upgrade")
+            + selection("Shield", kind="upgrade"))
+    axes = selection("Axes", children=model("Axeman", 5, defensive=PLAIN, offensive=[attack()], children=gear))
+    result = imported(tmp_path, axes)
+    assert [weapon["name"] for weapon in result.data["unit"][0]["weapon"]] == ["Big Axe", "Long Pick"]
+    # a profile the list gives, not the game's table: its Two-Handed still takes the Shield in melee; the rules
+    # text not read is written whole up to 70 characters, and cut there with "…" past them
+    assert result.report() == [
+        "Axes: Shield: a model fighting with Big Axe (Two-Handed) cannot use it against melee attacks (counted: "
+        "armour is one value for shooting and melee)",
+        f"Axes, Big Axe: weapon rules {seventy!r} not modelled (imported without it)",
+        f"Axes, Long Pick: weapon rules {seventy + '…'!r} not modelled (imported without it)"]
