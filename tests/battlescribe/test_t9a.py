@@ -720,3 +720,24 @@ def test_a_weapon_of_the_lists_own_that_is_two_handed_takes_the_shield_in_melee_
         "armour is one value for shooting and melee)",
         f"Axes, Big Axe: weapon rules {seventy!r} not modelled (imported without it)",
         f"Axes, Long Pick: weapon rules {seventy + '…'!r} not modelled (imported without it)"]
+
+
+def test_a_shooting_part_with_unread_values_says_so_once_and_a_profile_without_shots_is_left_out(tmp_path):
+    seventy = "Strikes " + "x" * 62  # 70 characters
+    gear = (selection("Sling", profile("Sling", "6 Ranged Weapon", Shots="1", Str="", AP="",
+                                       Attributes=seventy + "y"), kind="upgrade")
+            + selection("Odd Sling", profile("Odd Sling", "6 Ranged Weapon", Str="", AP="", Attributes=""),
+                        kind="upgrade"))
+    slingers = selection("Slingers", children=model("Slinger", 5, defensive=PLAIN, offensive=[
+        attack(Att="", Off="", Str="x", AP="y", Rules="Sling (4+), Odd Sling (4+)")], children=gear))
+    result = imported(tmp_path, slingers)
+    unit = result.data["unit"][0]
+    # no close combat attack; Str 'x' and AP 'y' are not read: Strength 1 and AP 0, the unit's (so the Sling, "as
+    # the user", repeats neither); 5 models × 1 shot at the Aim its rule gives; the Odd Sling gives no Shots
+    assert (unit["strength"], unit["offensive"]) == (1, 1)
+    assert unit["weapon"] == [{"name": "Sling", "kind": "shooting", "attacks": 5, "aim": "4+", "attributes": []}]
+    assert result.report() == [  # each line once, whichever reader met the value first
+        "Slingers, Slinger: Str 'x' not understood (counted as 1)",
+        "Slingers, Slinger: AP 'y' not understood (counted as 0)",
+        f"Slingers, Sling: weapon rules {seventy + '…'!r} not modelled (imported without it)",
+        "Slingers, Odd Sling: Shots '' not understood (left out)"]
