@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from enum import Enum
 from typing import Any, Optional
 
 from ..errors import InputError
@@ -87,6 +88,8 @@ def _shown(value: Any, param: Any) -> str:
         return f"{value}+"
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, Enum):  # a choice, as typed: damage-once, not Critical.DAMAGE_ONCE
+        return str(value.value)
     return str(value)
 
 

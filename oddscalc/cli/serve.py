@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 from typing import Annotated
 
@@ -39,8 +40,9 @@ def serve(
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as error:
-        raise OptionError(f"{host}:{port}", f"cannot listen there ({error.strerror or error})",
-                          hint="--port" if error.errno == 98 else "--host") from None
+        in_use = error.errno == errno.EADDRINUSE
+        raise OptionError(port if in_use else host, f"cannot listen there ({error.strerror or error})",
+                          hint="--port" if in_use else "--host") from None
     import uvicorn
 
     from ..web.app import create_app

@@ -296,6 +296,9 @@ def test_the_command_line_shoots_a_titan(capsys):
     assert data["outcomes"]["damage"]["pmf"][2] == pytest.approx(625 / 2916, abs=1e-12)
     assert_refused(capsys, "epic", "shoot", "--shots", "4", "--to-hit", "2+", "--armour", "5+",
                    "--damage-capacity", "3", "--units", "1", mentions=("--damage-capacity", "--war-engines W"))
+    assert_refused(capsys, "epic", "shoot", "--shots", "4", "--to-hit", "2+", "--armour", "5+", "--units", "1",
+                   "--critical", "damage-once",  # the choice echoed as typed
+                   mentions=("error: --critical damage-once: only applies with --war-engines W",))
     assert_refused(capsys, "epic", "barrage", "--bp", "3", "--armour", "4+", "--war-engines", "1",
                    "--damage-capacity", "3", "--critical", "boom",
                    mentions=("--critical", "boom", "none, damage, damage-once, destroyed"))

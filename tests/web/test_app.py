@@ -345,7 +345,7 @@ def test_serve_refuses_a_port_in_use(capsys):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert_refused(capsys, "serve", "--port", str(port), mentions=(f"127.0.0.1:{port}", "cannot listen"))
+        assert_refused(capsys, "serve", "--port", str(port), mentions=(f"error: --port {port}: cannot listen there",))
 
 
 def test_a_query_is_run_once_for_its_page_and_its_plot(client, monkeypatch):
