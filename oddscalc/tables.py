@@ -179,7 +179,7 @@ def share(distribution, p: float) -> str:
     exact range when it was seen fewer than RARE times."""
     if distribution.exact:
         return percent(p)
-    return rare(distribution, p) or percent(p, distribution.stderr(p) or None)
+    return rare(p, distribution.trials) or percent(p, distribution.stderr(p) or None)
 
 
 def pmf_table(result: Result, name: str | None = None) -> Table:
@@ -258,14 +258,10 @@ def event_table(result: Result, names: Sequence[str] | None = None) -> Table:
 RARE = 10  # an event seen fewer times than this in a sample is shown with its exact 95 % interval
 
 
-def rare(distribution, p: float) -> str | None:
-    """A sampled probability seen fewer than RARE times, with its honest range: `0% (under 0.0003%,
-    95 %)` never seen in 10⁶ trials, `0.0003% (0.000062–0.00088%, 95 %)`; None otherwise."""
-    return None if distribution.exact else rare_share(p, distribution.trials)
-
-
-def rare_share(p: float, trials: int) -> str | None:
-    """`rare` for a share `p` of `trials` sampled trials (a study's cell)."""
+def rare(p: float, trials: int) -> str | None:
+    """A share `p` of `trials` sampled trials seen fewer than RARE times, with its honest range: `0%
+    (under 0.0003%, 95 %)` never seen in 10⁶ trials, `0.0003% (0.000062–0.00088%, 95 %)`; None
+    otherwise."""
     if round(min(p, 1 - p) * trials) >= RARE:
         return None
     low, high = interval(p, trials)
@@ -451,7 +447,7 @@ def readable(columns: Sequence[str], rows: Sequence[dict], trials: int | None = 
                 line.append(value)
             elif is_probability(column):
                 counted = trials is not None and not column.split(".")[-1].startswith("P(>")
-                line.append(counted and rare_share(value, trials) or percent(value, error or None))
+                line.append(counted and rare(value, trials) or percent(value, error or None))
             else:
                 line.append(number(value, error or None) if isinstance(value, float) or error else value)
         cells.append(tuple(line))
