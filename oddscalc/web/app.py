@@ -282,7 +282,7 @@ async def uploaded(request: Any, limits: Limits) -> dict[str, Any]:
 def grid_words(parts: dict[str, Any]) -> tuple[list[str], Any, list[str]]:
     """A grid's command line from an uploaded form: the words run, the rosters read (or None for a
     bundled one, --game), and the words its JSON names (`grid army.rosz --against theirs.rosz`)."""
-    from ..games import roster_of
+    from ..games import load_roster, roster_of
 
     try:
         options = shlex.split(str(parts.get("options", "")))
@@ -293,18 +293,19 @@ def grid_words(parts: dict[str, Any]) -> tuple[list[str], Any, list[str]]:
         options += [f"--{name}", value] if value else []
     options += ["--exact"] if str(parts.get("exact", "")).lower() in forms.TRUE else []
     game = str(parts.get("game", "")).strip() or None
-    roster = parts.get("roster")
-    if not isinstance(roster, tuple):
-        if game is None:
-            raise Refused("error: FILE: upload a roster (.toml, .ros or .rosz), or choose a bundled one")
+    roster, against = parts.get("roster"), parts.get("against")
+    uploaded, targets = isinstance(roster, tuple), isinstance(against, tuple)
+    if not uploaded and game is None:
+        raise Refused("error: FILE: upload a roster (.toml, .ros or .rosz), or choose a bundled one")
+    if not uploaded and not targets:  # a bundled roster against itself: the command line names it all
         return ["grid", "--game", game, *options], None, ["grid", "--game", game, *options]
-    against = parts.get("against")
     try:
-        mine = roster_of(roster[1], roster[0], game, option="file")
-        theirs = roster_of(against[1], against[0], mine.game.name, "against") if isinstance(against, tuple) else mine
+        mine = roster_of(roster[1], roster[0], game, option="file") if uploaded else load_roster(None, game)
+        theirs = roster_of(against[1], against[0], mine.game.name, "against") if targets else mine
     except InputError as error:
         raise Refused(one_line(input_error(error))) from None
-    names = ["grid", roster[0], *(["--against", against[0]] if isinstance(against, tuple) else []), *options]
+    names = ["grid", *([roster[0]] if uploaded else ["--game", game]), *(["--against", against[0]] if targets else []),
+             *options]
     return ["grid", *options], (mine, theirs), names
 
 

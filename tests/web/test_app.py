@@ -407,3 +407,17 @@ def test_a_study_page_is_headed_by_its_kind_once_and_offers_another(client):
     sweep = client.get("/", params={"q": "sweep 'roll 2d6' --vary maximised=0..1 --exact"}).text
     assert re.findall(r"<h1>(.*?)</h1>", sweep) == ["Sweep"] and '<a href="/sweep">Another sweep</a>' in sweep
     assert re.findall(r"<h1>(.*?)</h1>", client.get("/", params={"q": "roll 2d6 --exact"}).text) == ["roll"]
+
+
+def test_targets_uploaded_against_a_bundled_roster_are_used_not_dropped(client, capsys, tmp_path, monkeypatch):
+    targets = ('game = "epic"\n[[unit]]\nname = "Tanks"\nkind = "armoured-vehicle"\nunits = 3\narmour = "4+"\n'
+               '[[unit.weapon]]\nname = "Guns"\nshots = 3\nat = "5+"\n')
+    body, kind = multipart({"game": "epic", "options": "--exact --attackers 'Whirlwind Battery'"},
+                           {"against": ("tanks.toml", targets.encode())})
+    response = client.post("/api/grid", content=body, headers={"content-type": kind})
+    assert response.status_code == 200, response.text
+    (tmp_path / "tanks.toml").write_text(targets, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert response.text == cli_json(capsys, ["grid", "--game", "epic", "--against", "tanks.toml", "--exact",
+                                              "--attackers", "Whirlwind Battery"])
+    assert {row["target"] for row in json.loads(response.text)["rows"]} == {"Tanks"}
