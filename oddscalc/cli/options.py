@@ -190,6 +190,12 @@ class Study:
                                                            "it)", hint="--scheduler")
         return None if self.scheduler is None else Cluster(self.scheduler, self.scheduler_timeout)
 
+    def notes(self, options: Any) -> tuple[str, ...]:
+        """A line for stderr when the cluster is given nothing to do: exact cells run here."""
+        if self.scheduler is not None and options.method == "exact":
+            return ("note: --scheduler: exact cells are computed here, in process (a cluster only samples)",)
+        return ()
+
 
 def parameters_of(table: type) -> list[inspect.Parameter]:
     """The command parameters an options table (`Common`, `Study`) declares."""

@@ -89,8 +89,8 @@ def grid(
     rows = study_answer(view.rows(result), result.live, result.seed,
                         result.notes(view.ranked_by(result)), result.json(), shown=view.rows(result, text=True))
     plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, view.stat), result.live[0], result.seed)
-    return Answer(rows, common.output_format, plot, precision_note(result.live, common.precision),
-                  result.outside_bounds())
+    notes = precision_note(result.live, common.precision) + study.notes(options)
+    return Answer(rows, common.output_format, plot, notes, result.outside_bounds())
 
 
 def list_profiles(

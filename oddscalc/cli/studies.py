@@ -65,7 +65,8 @@ def sweep(
                         (note,) if note else (), result.goal_json())
     title = f"{without_options(query, kind, values)}, {result.ranges()}"  # the query less the varied values
     plot = plot_of(common.plot, lambda plots: plots.sweep_plot(result, statistic, title=title), first, result.seed)
-    return Answer(rows, common.output_format, plot, precision_note(result.results, common.precision),
+    notes = precision_note(result.results, common.precision) + study.notes(options)
+    return Answer(rows, common.output_format, plot, notes,
                   failed or outside_bounds(result.labels(), result.results))
 
 
@@ -123,7 +124,7 @@ def compare(
         title=f"Comparison: {result.odds()}"), first, result.seed)
     failed = outside_bounds([f"#{i}" for i in range(1, len(queries) + 1)], result.results)
     return Answer(study_answer(rows, result.results, result.seed), common.output_format, plot,
-                  precision_note(result.results, common.precision), failed)
+                  precision_note(result.results, common.precision) + study.notes(options), failed)
 
 
 app = typer.Typer(rich_markup_mode=None, add_completion=False)

@@ -164,8 +164,14 @@ def test_every_game_has_a_bundled_grid(capsys, game):
 
 
 def test_exact_grids_stay_in_process(capsys, roster):
-    data = run(capsys, "grid", roster, "--exact", "--scheduler", "tcp://127.0.0.1:1", "--format", "json").json()
+    result = run(capsys, "grid", roster, "--exact", "--scheduler", "tcp://127.0.0.1:1", "--format", "json")
+    data = result.json()
     assert data["method"] == "exact" and data["rows"][0]["mean"] is not None
+    # the address is not used, and the player is told so rather than left to think the cluster ran it
+    assert result.err.splitlines() == ["note: --scheduler: exact cells are computed here, in process (a cluster "
+                                       "only samples)"]
+    sampled = run(capsys, "compare", "roll 2d6", "roll d6", "--exact", "--scheduler", "tcp://127.0.0.1:1")
+    assert sampled.code == 0 and "note: --scheduler: exact cells are computed here" in sampled.err
 
 
 def test_grid_verify_gives_every_cell_its_gap_and_bound(capsys):
