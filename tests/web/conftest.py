@@ -5,7 +5,6 @@ import pytest
 
 @pytest.fixture(scope="module")
 def client():
-    pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
     from oddscalc.web.app import create_app

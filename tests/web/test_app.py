@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from starlette.testclient import TestClient
 
 from clirun import run
 from oddscalc import engine
@@ -22,9 +23,6 @@ from oddscalc.style import percent
 from oddscalc.web import forms
 from oddscalc.web.app import create_app
 from oddscalc.web.runs import NOT_HERE, Busy, Limits, Refused, Runner
-
-pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
 
 DATA = Path(__file__).parent.parent / "data"
 STEEL = DATA / "battlescribe" / "bsdata" / "steel_legion.rosz"
