@@ -178,6 +178,9 @@ EPIC = {
     "war engines: titan killer D3, invulnerable": EpicShoot(shots=3, to_hit=3, weapon=Ability.TITAN_KILLER,
                                                             tk_damage="d3", war_engines=2, damage_capacity=2,
                                                             shields=1, armour=4, invulnerable=True),
+    "war engines: titan killer D3, points allocated as hits (NetEA)": EpicShoot(
+        shots=4, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d3", tk_allocation="damage", war_engines=3,
+        damage_capacity=2, shields=1, armour=4, critical="damage"),
     "war engines: normal then MW after, other units": EpicShoot(shots=6, to_hit=4, mw_shots=3, mw_to_hit=3,
                                                                 war_engines=2, damage_capacity=2, shields=1,
                                                                 armour=5, units=3, critical="damage"),
@@ -188,6 +191,8 @@ EPIC = {
                                                             shields=2, armour=4, disrupt=True, blast_markers=2),
     "war engines: barrage 8 BP, two centred": Barrage(bp=8, war_engines=3, damage_capacity=4, shields=1, armour=4,
                                                       reinforced=True),
+    "war engines: barrage 3 BP, both under the template": Barrage(bp=3, war_engines=2, damage_capacity=3, shields=1,
+                                                                  armour=5, engines_under=2, critical="damage"),
     "war engine: macro barrage, titan": Barrage(bp=13, weapon=Ability.MACRO, war_engines=1, damage_capacity=6,
                                                 shields=4, armour=4, reinforced=True, critical="destroyed", units=2),
 }

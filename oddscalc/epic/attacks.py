@@ -303,6 +303,10 @@ class Barrage(_OnFormation):
     per_template: int | None = option(
         f"Without --units: units each template covers (default {UNITS_PER_TEMPLATE}), at most the formation; the "
         "first template plus the table's extra ones.", None, metavar="K")
+    engines_under: int | None = option(
+        "With --war-engines: how many are under the templates, each attacked half its damage capacity (rounded up) "
+        "times (§2.8); default one per template (the firer centres each on a war engine), at most --war-engines.",
+        None, metavar="N")
 
     COMMAND = "epic barrage"
     events = ("broken",)
@@ -318,7 +322,7 @@ class Barrage(_OnFormation):
         if self.war_engines:
             others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
             return (f"Epic barrage: {self.bp} BP on {plural(self.war_engines, 'war engine')}{others}, "
-                    f"{plural(self.centred, 'war engine')} under a template's centre, {self._defence()}")
+                    f"{plural(self.centred, 'war engine')} under the templates, {self._defence()}")
         reached = plural(self.reached, "unit") + ("" if self.units is not None else
                                                     f" ({self.per_template or UNITS_PER_TEMPLATE} per template)")
         return f"Epic barrage: {self.bp} BP{' (AT)' if self.at else ''} on {reached}, {self._defence()}"
@@ -329,7 +333,11 @@ class Barrage(_OnFormation):
                 "is required: the units under the templates (--units U), or the formation's size "
                 f"(--formation F) with {UNITS_PER_TEMPLATE} units per template (--per-template)")
         require(self.per_template is None or not self.war_engines, "per_template", self.per_template,
-                "does not apply to war engines: each template's centre is on one war engine (§2.8)")
+                "does not apply to war engines: give how many are under the templates with --engines-under N (§2.8)")
+        require(self.engines_under is None or self.war_engines, "engines_under", self.engines_under,
+                "only applies with --war-engines W")
+        require(self.engines_under is None or 1 <= self.engines_under <= max(self.war_engines, 1), "engines_under",
+                self.engines_under, f"expected 1 to {self.war_engines} war engines under the templates (--war-engines)")
         require(self.per_template is None or self.units is None, "per_template", self.per_template,
                 "only applies without --units (it decides how many units the templates cover)")
         require(self.per_template is None or 1 <= self.per_template <= MAX_UNITS, "per_template",
@@ -338,7 +346,10 @@ class Barrage(_OnFormation):
 
     @property
     def centred(self) -> int:
-        """War engines under a template's centre: one per template (the firer's aim), at most all of them."""
+        """War engines under the templates: --engines-under, else one per template (the firer's aim), at most all
+        of them."""
+        if self.engines_under is not None:
+            return self.engines_under
         return min(self.templates, self.war_engines)
 
     @property

@@ -26,12 +26,12 @@ import numpy as np
 from .. import pmf as pmfs
 from ..attack import option
 from ..dice import Check, Natural
-from ..errors import InputError, require
+from ..errors import InputError, choose, require
 from ..pool import PoolRoll, roll_pool
 from ..style import plural
 from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, hit_die
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
-from .war_engines import Engines, HitKind, combine, pack, pmfs_of
+from .war_engines import Engines, HitKind, TkAllocation, combine, pack, pmfs_of
 
 NOT_GIVEN = 0  # --vehicle-armour left out: needed with --vehicles ("none" is a value)
 MAX_MIXED_ENGINES = 6  # war engines that normal then macro-weapon hits can be followed over, exactly
@@ -143,6 +143,9 @@ class EpicShoot(_OnFormation):
                                       "shots are shared equally among them.", None, metavar="F")
     suppressed: int = option("Blast markers on the firing formation: each stops one of the --firing-units from "
                              "shooting (rear units first, §2.4).", 0, metavar="K")
+    tk_allocation: TkAllocation = option("How a titan killer's hit counts when hits are allocated over --war-engines "
+                                         "(§2.8): hit (one hit whatever its D-value rolls, the rulebook) or damage "
+                                         "(its rolled points are that many hits, the NetEA pack).", TkAllocation.HIT)
 
     COMMAND = "epic shoot"
     events = ("broken",)
@@ -159,7 +162,9 @@ class EpicShoot(_OnFormation):
                          f"{v.to_hit}+" for v in self.fire) or "no shots"
         if self.war_engines:
             others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
-            return f"Epic shooting: {fire} on {plural(self.war_engines, 'war engine')}{others}, {self._defence()}"
+            points = ", each TK point allocated as a hit" if self.tk_allocation is TkAllocation.DAMAGE else ""
+            return (f"Epic shooting: {fire} on {plural(self.war_engines, 'war engine')}{others}, {self._defence()}"
+                    f"{points}")
         target = plural(self.units, "unit") + (f" and {plural(self.vehicles, 'vehicle')} (armour "
                                                 f"{'none' if self.vehicle_armour is None else f'{self.vehicle_armour}+'}"
                                                 f"{', reinforced' if self.vehicle_reinforced else ''})"
@@ -206,6 +211,9 @@ class EpicShoot(_OnFormation):
             raise InputError("weapon", self.weapon.value, f"{self.weapon.value} {split}")
         require(not (macro and self.vehicles), "mw_shots", self.mw_shots or "a macro volley", f"macro-weapon {split}")
         self._check_firing()
+        choose(self, "tk_allocation", TkAllocation)
+        require(self.tk_allocation is TkAllocation.HIT or (self.war_engines and self.weapon is Ability.TITAN_KILLER),
+                "tk_allocation", self.tk_allocation, "only applies with --weapon titan-killer at --war-engines W")
         if self.war_engines:
             require(not self.vehicles, "vehicles", self.vehicles, "a formation with war engines: the war engines are "
                                                                   "the target (§2.8); give other units as --units")
@@ -311,7 +319,10 @@ class EpicShoot(_OnFormation):
         for index, (pools, kind) in enumerate(self._batches()):
             if pools:
                 more = self._hits(rng, pools, trials)
-                engines.strike(rng, state, more, kind, standing=index > 0)
+                if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
+                    engines.strike(rng, state, _points(rng, kind.titan_killer, more), kind.point(), standing=index > 0)
+                else:
+                    engines.strike(rng, state, more, kind, standing=index > 0)
                 hits += more
         values = {**engines.tally(state), "hits": hits}
         return pack(self._engine_outcomes(values, 0, int(any(v.shots for v in self.fired))), self.outcomes)
@@ -325,11 +336,9 @@ class EpicShoot(_OnFormation):
         top, shields, count = engines.capacity, engines.shields, engines.count
         joint = _zeros4((len(before) + len(after) - 1, count + 1, count * top + 1, count * shields + 1), number)
         fresh = engines.fresh(number)
-        states = _Progress(engines, fresh, first, number)
-        for h1, w1 in enumerate(before):
-            if not w1:
-                continue
-            own = [states.at(n) for n in engines.allocation(h1)]
+        states = _Progress(engines, fresh, first.point() if self._by_points(first) else first, number)
+        for h1, slots, w1 in self._slots(before, first, number):
+            own = [states.at(n) for n in engines.allocation(slots)]
             if len(after) == 1:  # no macro-weapon hits
                 block = combine([engines.outcome(state, number) for state in own], number)
                 joint[h1, :block.shape[0], :block.shape[1], :block.shape[2]] += w1 * block
@@ -346,6 +355,22 @@ class EpicShoot(_OnFormation):
                                             for progress, n in zip(later, shares)], number)
                     joint[h1 + h2, :block.shape[0], :block.shape[1], :block.shape[2]] += w1 * weight * w2 * block
         return joint
+
+    def _by_points(self, kind: HitKind) -> bool:
+        """Whether a titan killer's rolled points are allocated as hits of their own (--tk-allocation damage)."""
+        return kind.titan_killer is not None and self.tk_allocation is TkAllocation.DAMAGE
+
+    def _slots(self, hits: np.ndarray, kind: HitKind, number):
+        """(hits, hits allocated, chance) of the hits of one kind: each hit, or with --tk-allocation damage each
+        point that the hits' D-values roll."""
+        if not self._by_points(kind):
+            yield from ((h, h, weight) for h, weight in enumerate(hits) if weight)
+            return
+        each, points = kind.titan_killer.pmf(number), pmfs.point(0, number(1))
+        for h, weight in enumerate(hits):
+            if weight:
+                yield from ((h, n, weight * chance) for n, chance in enumerate(points) if chance)
+            points = pmfs.convolve(points, each)
 
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
         if self.war_engines:
@@ -422,6 +447,15 @@ class _Progress:
         while len(self.states) <= hits:
             self.states.append(self.engines.after(self.states[-1], 1, self.kind, self.number))
         return self.states[hits]
+
+
+def _points(rng: np.random.Generator, damage, hits: np.ndarray) -> np.ndarray:
+    """Each trial's points of damage: its hits' D-values rolled and added up."""
+    total = np.zeros(len(hits), dtype=np.int64)
+    for j in range(int(hits.max(initial=0))):
+        rows = np.flatnonzero(hits > j)
+        total[rows] += damage.sample(rng, rows.size)
+    return total
 
 
 def _standing(states: list[np.ndarray], top: int, number):

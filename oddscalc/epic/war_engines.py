@@ -14,7 +14,8 @@ One war engine's life under a sequence of hits (3.2.2, 3.2.3, 3.2.5, void shield
 - the war engine is destroyed when its damage reaches its damage capacity.
 
 Hits are allocated to the war engines in blocks of their damage capacity (3.2.1): hit j goes
-to war engine ⌊j / DC⌋ mod W. Macro-weapon hits beside normal ones come after them, onto the
+to war engine ⌊j / DC⌋ mod W. With `TkAllocation.DAMAGE` a titan killer's hit is first
+rolled for its points, and each point is allocated as a hit of its own (`HitKind.point`). Macro-weapon hits beside normal ones come after them, onto the
 war engines still standing (2.2.6).
 
 Each rule comes twice, as elsewhere: the sampler updates every trial's war engines hit by
@@ -47,12 +48,23 @@ class Critical(str, Enum):
     DESTROYED = "destroyed"
 
 
+class TkAllocation(str, Enum):
+    """How a titan killer's hit counts when hits are allocated over war engines (3.2.1, 3.2.5)."""
+
+    HIT = "hit"  # one hit, whatever its D-value rolls (the rulebook)
+    DAMAGE = "damage"  # its rolled points are that many hits, each a point on its own (the NetEA pack)
+
+
 @dataclass(frozen=True)
 class HitKind:
     """How a hit is resolved: its saves, or a titan killer's D-value (saved only by invulnerable saves)."""
 
     saves: SavePlan
     titan_killer: DiceExpression | None = None
+
+    def point(self) -> HitKind:
+        """One point of a titan killer's damage, allocated as a hit of its own (`TkAllocation.DAMAGE`)."""
+        return HitKind(self.saves, DiceExpression(0, 6, 1))
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ def faces():
 
 def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, armour: int | None,
          reinforced: bool = False, invulnerable: bool = False, weapon: str = "normal", critical: str = "none",
-         tk: int = 1, mw_shots: int = 0, mw_to_hit: int = 2) -> dict[tuple, F]:
+         tk: int = 1, mw_shots: int = 0, mw_to_hit: int = 2, tk_allocation: str = "hit") -> dict[tuple, F]:
     """{(hits, kills, damage, shields down): P} by walking every die (to-hit values 2+ to 6+ only)."""
     results: dict[tuple, F] = {}
 
@@ -88,10 +88,12 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
         """Resolve the queued hits (engine, macro) in order."""
         if not queue:
             return finish(state, p)
-        (engine, macro), rest = queue[0], queue[1:]
+        (engine, macro, one_point), rest = queue[0], queue[1:]
         up, lost = state[engine]
         if lost >= capacity:
             return resolve(state, rest, p, finish)
+        if one_point:  # a point already rolled, allocated as a hit of its own
+            return points(state, engine, 1, p, lambda s, q: resolve(s, rest, q, finish))
         if weapon == "titan-killer" and not macro:
             for face in faces():
                 points(state, engine, ceil(face / 2) if tk == 3 else tk, p * SIXTH,
@@ -128,17 +130,35 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
                sum(shields - up for up, _ in state))
         results[key] = results.get(key, 0) + p
 
+    def slots_of(hits: int) -> dict[int, F]:
+        """{slots allocated: P}: the hits, or with tk_allocation="damage" their titan killer points rolled."""
+        if weapon != "titan-killer" or tk_allocation == "hit":
+            return {hits: F(1)}
+        table = {0: F(1)}
+        for _ in range(hits):
+            after: dict[int, F] = {}
+            for n, p in table.items():
+                for face in faces():
+                    key = n + (ceil(face / 2) if tk == 3 else tk)
+                    after[key] = after.get(key, 0) + p * SIXTH
+            table = after
+        return table
+
     start = tuple((shields, 0) for _ in range(count))
-    for first_hits, p1 in hits_of(shots, to_hit).items():
-        queue = [((j // capacity) % count, weapon == "macro") for j in range(first_hits)]
+    one_point = weapon == "titan-killer" and tk_allocation == "damage"
+    after = hits_of(mw_shots, mw_to_hit)
+    for first_hits, p_hits in hits_of(shots, to_hit).items():
+        for slots, p_slots in slots_of(first_hits).items():
+            queue = [((j // capacity) % count, weapon == "macro", one_point) for j in range(slots)]
 
-        def after_normal(state, p, first_hits=first_hits):
-            standing = [i for i in range(count) if state[i][1] < capacity]
-            for more, p2 in hits_of(mw_shots, mw_to_hit).items():
-                second = [(standing[(j // capacity) % len(standing)], True) for j in range(more)] if standing else []
-                resolve(state, second, p * p2, lambda s, q, total=first_hits + more: record(s, q, total))
+            def after_normal(state, p, first_hits=first_hits):
+                standing = [i for i in range(count) if state[i][1] < capacity]
+                for more, p2 in after.items():
+                    second = ([(standing[(j // capacity) % len(standing)], True, False) for j in range(more)]
+                              if standing else [])
+                    resolve(state, second, p * p2, lambda s, q, total=first_hits + more: record(s, q, total))
 
-        resolve(start, queue, p1, after_normal)
+            resolve(start, queue, p_hits * p_slots, after_normal)
     return results
 
 
@@ -173,6 +193,10 @@ CASES = [  # (EpicShoot fields, walk arguments)
           reinforced=True, critical="damage"),
      dict(shots=3, to_hit=2, count=1, capacity=2, shields=1, armour=4, reinforced=True, weapon="macro",
           critical="damage")),
+    (dict(shots=2, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d3", tk_allocation="damage", war_engines=2,
+          damage_capacity=2, shields=1, armour=4, invulnerable=True, critical="damage"),
+     dict(shots=2, to_hit=3, count=2, capacity=2, shields=1, armour=4, invulnerable=True, weapon="titan-killer",
+          tk=3, tk_allocation="damage", critical="damage")),
     (dict(shots=3, to_hit=3, war_engines=1, damage_capacity=4, shields=1, armour=6, invulnerable=True,
           critical="damage-once"),
      dict(shots=3, to_hit=3, count=1, capacity=4, shields=1, armour=6, invulnerable=True, critical="damage-once")),
@@ -246,6 +270,42 @@ def test_a_barrage_attacks_a_war_engine_under_the_centre_half_its_capacity_times
     assert big["blast_markers"][1 + 1] == (1 - F(1, 6)) ** 3  # under fire + the table's extra one, no damage
 
 
+def test_a_barrage_attacks_the_war_engines_the_player_says_are_under_it():
+    """--engines-under: the other reading of a barrage on war engines (a template's edge on a second war
+    engine, or several templates on one): each of those under it is attacked ⌈DC/2⌉ times."""
+    one = Barrage(bp=3, war_engines=2, damage_capacity=1, armour=4)
+    both = Barrage(bp=3, war_engines=2, damage_capacity=1, armour=4, engines_under=2)
+    assert (one.centred, both.centred) == (1, 2)
+    unsaved = F(1, 3) * F(1, 2)  # a hit on the AT column's 5+, then the 4+ save fails
+    assert one.exact(fractions=True)["kills"].tolist() == [1 - unsaved, unsaved]
+    assert both.exact(fractions=True)["kills"].tolist() == [(1 - unsaved) ** 2, 2 * unsaved * (1 - unsaved),
+                                                             unsaved**2]
+    fewer = Barrage(bp=8, war_engines=3, damage_capacity=1, armour=4, engines_under=1)  # three templates, one
+    assert fewer.exact(fractions=True)["kills"].tolist() == [1 - unsaved, unsaved]
+    assert "2 war engines under the templates" in both.describe()
+
+
+def test_a_titan_killers_points_as_hits_spill_onto_the_next_war_engine():
+    """Two TK(D3) shots at 2+ on two war engines of DC 3 (no save against a titan killer). The rulebook: each
+    hit is one hit, so both go to the first war engine, which can lose at most its 3 points. The NetEA
+    reading (--tk-allocation damage): D1 + D2 points are allocated as hits, the first 3 to the first war
+    engine and the rest to the second."""
+    fields = dict(shots=2, to_hit=2, weapon="titan-killer", tk_damage="d3", war_engines=2, damage_capacity=3,
+                  armour=4)
+    both, one = F(5, 6) ** 2, 2 * F(5, 6) * SIXTH
+    rulebook = EpicShoot(**fields).exact(fractions=True)
+    assert len(trimmed(rulebook["damage"])) == 4 and len(trimmed(rulebook["kills"])) == 2  # at most 3 points
+    assert rulebook["kills"][1] == both * F(8, 9) + one * F(1, 3)  # D1 + D2 >= 3, or one hit rolling 3
+    netea = EpicShoot(tk_allocation="damage", **fields).exact(fractions=True)
+    # D1 + D2 = 4 (1+3, 2+2, 3+1): the first destroyed, one point on the second
+    assert netea["damage"][4] == both * F(3, 9) and netea["kills"][1] == both * F(8 - 1, 9) + one * F(1, 3)
+    assert netea["kills"][2] == both * F(1, 9)  # 3 + 3: six points, both destroyed
+    assert netea["hits"].tolist() == rulebook["hits"].tolist()  # hits are still hits
+    single = dict(fields, war_engines=1)  # one war engine: the two readings are the same
+    assert (EpicShoot(tk_allocation="damage", **single).exact(fractions=True)["damage"].tolist()
+            == EpicShoot(**single).exact(fractions=True)["damage"].tolist())
+
+
 def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     """2 war engines of DC 2 and 3 other units: broken at 2 × standing + 3 markers (3.2.4)."""
     exact = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=2, damage_capacity=2,
@@ -269,6 +329,11 @@ def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     (dict(war_engines=1, damage_capacity=2, critical="maybe"), "critical", "none, damage, damage-once, destroyed"),
     (dict(tk_damage="d3"), "tk_damage", "only applies with --weapon titan-killer"),
     (dict(weapon="titan-killer", tk_damage="5d6"), "tk_damage", "at most 3 dice"),
+    (dict(war_engines=2, damage_capacity=2, tk_allocation="damage"), "tk_allocation",
+     "only applies with --weapon titan-killer at --war-engines W"),
+    (dict(weapon="titan-killer", tk_allocation="damage"), "tk_allocation", "only applies with --weapon titan-killer"),
+    (dict(weapon="titan-killer", war_engines=2, damage_capacity=2, tk_allocation="points"), "tk_allocation",
+     "expected one of hit, damage"),
     (dict(war_engines=7, damage_capacity=1, mw_shots=1, mw_to_hit=2), "war_engines", "at most 6 war engines"),
 ])
 def test_war_engine_refusals(fields, name, words):
@@ -284,8 +349,15 @@ def test_units_are_needed_without_war_engines():
         EpicShoot(shots=2, to_hit=4, armour=4)
     assert (error.value.name, error.value.allowed) == ("units", "is required: the units the attack can reach, 1 to "
                                                                 "100 (or --war-engines W)")
-    with pytest.raises(InputError, match="does not apply to war engines"):
+    with pytest.raises(InputError, match="does not apply to war engines: give how many are under the templates"):
         Barrage(bp=3, war_engines=1, damage_capacity=2, armour=4, per_template=2)
+    under = "expected 1 to 2 war engines under the templates (--war-engines)"
+    for fields, words in ((dict(units=3, engines_under=1), "only applies with --war-engines W"),
+                          (dict(war_engines=2, damage_capacity=2, engines_under=0), under),
+                          (dict(war_engines=2, damage_capacity=2, engines_under=3), under)):
+        with pytest.raises(InputError) as error:
+            Barrage(bp=3, armour=4, **fields)
+        assert (error.value.name, error.value.allowed) == ("engines_under", words)
 
 
 def test_the_command_line_shoots_a_titan(capsys):
