@@ -184,6 +184,15 @@ EPIC = {
     "war engines: normal then MW after, other units": EpicShoot(shots=6, to_hit=4, mw_shots=3, mw_to_hit=3,
                                                                 war_engines=2, damage_capacity=2, shields=1,
                                                                 armour=5, units=3, critical="damage"),
+    "war engines and other units, front to back (engines in front)": EpicShoot(
+        shots=9, to_hit=4, war_engines=2, damage_capacity=2, shields=1, armour=4, units=3, other_armour=5,
+        other_reinforced=True, crossfire=True, critical="damage"),
+    "war engine and other units, others in front, macro": EpicShoot(
+        shots=7, to_hit=3, weapon=Ability.MACRO, war_engines=1, damage_capacity=3, shields=2, armour=4, units=2,
+        other_armour=4, front="others", disrupt=True),
+    "war engine's infantry under AP fire (reach others)": EpicShoot(
+        shots=8, to_hit=4, war_engines=1, damage_capacity=4, armour=4, units=4, other_armour=None, reach="others",
+        blast_markers=2),
     "war engines: Warhounds, a critical's extra point rolls no critical": EpicShoot(
         shots=10, to_hit=3, war_engines=2, damage_capacity=3, shields=2, armour=5, reinforced=True,
         critical="damage-once"),

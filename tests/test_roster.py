@@ -194,6 +194,20 @@ CASES = [
     ("epic a war engine alone breaks at its DC", "epic", {"kind"}, EPIC_A, 'at = "4+"', ENGINE, "broken", F(1)),
     ("epic other units count toward breaking", "epic", {"other_units"}, EPIC_A, 'at = "4+"',
      ENGINE + "\nother_units = 2", "broken", F(1, 4)),
+    # a formation mixing war engines and other units (§2.8): hits front to back over what the fire can hurt
+    ("epic AP fire reaches a war engine's infantry", "epic", {"other_armour"}, EPIC_A, SHOT,
+     ENGINE + '\nother_units = 2\nother_armour = "5+"', "other_kills", F(1, 2) * F(2, 3)),
+    ("epic AT fire beside infantry: the war engines only", "epic", {"other_armour", "other_kind"}, EPIC_A,
+     'at = "4+"', ENGINE + '\nother_units = 2\nother_armour = "5+"', "mean", F(1, 2) * F(1, 2)),
+    ("epic AT fire beside vehicles: the war engine in front", "epic", {"other_kind"}, EPIC_A, 'at = "4+"\nshots = 2',
+     ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "armoured-vehicle"', "other_kills",
+     F(1, 4) * F(2, 3)),
+    ("epic AT fire beside vehicles: the vehicles in front", "epic", {"others_in_front"}, EPIC_A,
+     'at = "4+"\nshots = 2', ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "light-vehicle"'
+     '\nothers_in_front = true', "other_kills", F(3, 4) * F(2, 3)),
+    ("epic reinforced units beside a war engine", "epic", {"other_reinforced"}, EPIC_A, 'at = "4+"',
+     ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "armoured-vehicle"\nother_reinforced = true'
+     '\nothers_in_front = true', "other_kills", F(1, 2) * F(2, 3) ** 2),
     # a weapon's other mode is never fired with it (docs/rules.md §4.1): grid --together fires the rest
     ("epic two weapons fired together", "epic", {"shots"}, EPIC_A, SHOT + '\n\n[[unit.weapon]]\nname = "V"\n' + SHOT,
      EPIC_T, "together", 1 - F(3, 4) ** 2),
@@ -298,6 +312,12 @@ REFUSED = [
     ("epic", EPIC_A, SHOT, EPIC_T + "\nshields = 2", "shields"),
     ("epic", EPIC_A, SHOT, EPIC_T + '\ncritical = "destroyed"', "critical"),
     ("epic", EPIC_A, SHOT, EPIC_T + "\nother_units = 2", "other_units"),
+    ("epic", EPIC_A, SHOT, EPIC_T + '\nother_armour = "4+"', "other_armour"),
+    ("epic", EPIC_A, SHOT, ENGINE + '\nother_armour = "4+"', "other_armour"),
+    ("epic", EPIC_A, SHOT, ENGINE + '\nother_units = 1\nothers_in_front = true', "others_in_front"),
+    ("epic", EPIC_A, SHOT, ENGINE + '\nother_units = 1\nother_armour = "none"\nother_reinforced = true',
+     "other_reinforced"),
+    ("epic", EPIC_A, SHOT, EPIC_T + '\nother_kind = "light-vehicle"', "other_kind"),
     ("epic", EPIC_A, SHOT, 'kind = "armoured-vehicle"\nunits = 1\narmour = "4+"\nvehicles = 1', "vehicles"),
     ("epic", EPIC_A, SHOT, EPIC_T + '\nvehicle_armour = "4+"', "vehicle_armour"),
     ("epic", EPIC_A, SHOT, EPIC_T + '\nvehicle_armour = "none"', "vehicle_armour"),

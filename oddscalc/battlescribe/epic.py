@@ -414,11 +414,20 @@ class _Reader:
         lead = self._part(engines, "units", "war-engine")
         self.mapped.table.update(damage_capacity=lead.damage_capacity, shields=lead.shields,
                                  critical=lead.critical)
-        if others:
-            count = self._capped(sum(group.count for group in others), "other_units")
-            self.mapped.table["other_units"] = count
-            self.note(f"{count} units beside the war engines ({', '.join(group.name for group in others)})",
-                      action="they count toward the break point; the war engines are the target (§2.8)")
+        if not others:
+            return
+        count = self._capped(sum(group.count for group in others), "other_units")
+        other = max(others, key=lambda group: group.count)
+        for group in others:
+            if group.defence() != other.defence():
+                self.note(f"{group.name} ({group.describe()}) counted as {other.name} ({other.describe()}): the units "
+                          "beside a roster formation's war engines have one kind and one defence",
+                          action="counted as stated")
+        self.mapped.table.update(other_units=count, other_armour=other.armour, other_kind=other.kind,
+                                 other_reinforced="reinforced" in other.flags)
+        self.note(f"{count} units beside the war engines ({', '.join(group.name for group in others)})",
+                  action="hits go front to back, the war engines first, each unit taking what the fire can hurt "
+                         "(§2.8); others_in_front = true puts them first")
 
     def _capped(self, count: int, field_name: str) -> int:
         if count > MAX_UNITS:

@@ -201,13 +201,14 @@ class _OnFormation(Attack):
         return HitKind(saves, damage if weapon is Ability.TITAN_KILLER else None)
 
     def _engine_outcomes(self, values: dict[str, np.ndarray], extra: int, under_fire) -> dict[str, np.ndarray]:
-        """Blast markers and breaking of a war-engine target (§2.8): a marker per point of damage (per hit not
-        stopped by a shield with disrupt), +1 under fire, the first war engine destroyed +1 in a crossfire;
-        broken when the markers reach the damage capacity of the war engines left plus the other units."""
-        kills, hits = values["kills"], values["hits"]
-        per = np.maximum(hits - values["shields"], 0) if self.disrupt else values["damage"]
-        markers = self.blast_markers + under_fire + extra + per + (kills > 0) * int(self.crossfire)
-        others = self.units or 0
+        """Blast markers and breaking of a war-engine target (§2.8): a marker per point of damage and per other
+        unit killed (per hit not stopped by a shield with disrupt), +1 under fire, the first kill +1 in a
+        crossfire; broken when the markers reach the damage capacity of the war engines left plus the other
+        units left."""
+        kills, hits, lost = values["kills"], values["hits"], values.get("other_kills", 0)
+        per = np.maximum(hits - values["shields"], 0) if self.disrupt else values["damage"] + lost
+        markers = self.blast_markers + under_fire + extra + per + (kills + lost > 0) * int(self.crossfire)
+        others = (self.units or 0) - lost
         left = self.damage_capacity * (self.war_engines - kills) + others
         broken = ((markers >= left) | ((kills >= self.war_engines) & (others == 0))) * 1
         return {**values, "blast_markers": markers, "broken": broken}

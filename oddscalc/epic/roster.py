@@ -18,10 +18,12 @@ from ..style import plural
 from .attacks import UNITS_PER_TEMPLATE, Barrage
 from .saves import Ability
 from .shooting import NOT_GIVEN, EpicShoot, Volley
+from .war_engines import Front, Reach
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
 KINDS = ("infantry", "light-vehicle", "armoured-vehicle", "war-engine", "aircraft", "spacecraft")
+OTHER_KINDS = ("infantry", "light-vehicle", "armoured-vehicle")  # beside war engines in a formation
 OFF_TABLE = ("aircraft", "spacecraft")  # no target of a ground attack: anti-aircraft fire is not modelled
 
 SCHEMA = Schema(
@@ -50,8 +52,16 @@ SCHEMA = Schema(
         "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
         "critical": Field("text", "what a war engine's critical hit does during the attack", choices=(
             "none", "damage", "damage-once", "destroyed"), default="none"),
-        "other_units": Field("int", "a war-engine formation's other units: they count toward breaking; attacks aim "
-                                    "at the war engines (docs/rules.md §2.8)", low=0, high=100, default=0),
+        "other_units": Field("int", "a war-engine formation's other units: they count toward breaking, and with "
+                                    "other_armour fire that can hurt them reaches them (docs/rules.md §2.8)", low=0,
+                             high=100, default=0),
+        "other_armour": Field("save", "the other units' armour save: given, hits go front to back over the war "
+                                      "engines and the other units that the fire can hurt", low=2, high=6,
+                              default=NOT_GIVEN),
+        "other_reinforced": Field("bool", "the other units have reinforced armour", default=False),
+        "other_kind": Field("text", "the other units' kind (which fire can hurt them)", choices=OTHER_KINDS,
+                            default="infantry"),
+        "others_in_front": Field("bool", "the other units stand in front of the war engines", default=False),
     },
     weapon={
         "name": Field("text", "the weapon's name", required=True),
@@ -89,9 +99,20 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
     engine = unit["kind"] == "war-engine"
     if engine and unit["damage_capacity"] is None:
         return "damage_capacity", "a war-engine formation needs each war engine's damage capacity"
-    for name, default in (("damage_capacity", None), ("shields", 0), ("critical", "none"), ("other_units", 0)):
+    for name, default in (("damage_capacity", None), ("shields", 0), ("critical", "none"), ("other_units", 0),
+                          ("other_armour", NOT_GIVEN), ("other_reinforced", False), ("other_kind", "infantry"),
+                          ("others_in_front", False)):
         if not engine and unit[name] != default:
             return name, "only applies to kind = \"war-engine\""
+    if engine and not unit["other_units"]:
+        for name, default in (("other_armour", NOT_GIVEN), ("other_reinforced", False), ("other_kind", "infantry"),
+                              ("others_in_front", False)):
+            if unit[name] != default:
+                return name, "only applies with other_units (the formation's units beside its war engines)"
+    if unit["other_reinforced"] and unit["other_armour"] in (None, NOT_GIVEN):
+        return "other_reinforced", "reinforced armour needs the other units' armour save"
+    if unit["others_in_front"] and unit["other_armour"] == NOT_GIVEN:
+        return "others_in_front", "needs the other units' armour save (other_armour): without it no fire reaches them"
     if unit["vehicles"] and unit["kind"] != "infantry":
         return "vehicles", "a mixed formation's vehicles are beside its infantry: kind = \"infantry\""
     if not unit["vehicles"]:
@@ -156,11 +177,7 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
                        shields=target["shields"], critical=target["critical"], cover_save=None)
         if weapon["bp"] is not None:
             return Barrage(bp=weapon["bp"], units=target["other_units"] or None, weapon=barrage_ability, **defence)
-        to_hit, fired = _to_hit(weapon, kind)
-        if to_hit is None:
-            return None
-        return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=target["other_units"],
-                         weapon=ability or fired, **defence)
+        return _at_war_engines(weapon, target, defence, ability)
     if target["vehicles"]:
         return _mixed(weapon, target, defence, ability, barrage_ability)
     if weapon["bp"] is not None:
@@ -171,6 +188,30 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         return None
     return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=target["units"], weapon=ability or fired,
                      **defence)
+
+
+def _at_war_engines(weapon: Weapon, target: Unit, defence: dict, ability: Ability | None):
+    """A weapon at a formation of war engines and its other units (docs/rules.md §2.8). Fire that can hurt
+    both (a macro-weapon, a titan killer, AT fire beside vehicles) goes front to back over both when the
+    roster gives the other units' armour; AT fire beside infantry goes to the war engines; AP fire, which
+    cannot hurt a war engine, to the other units it can hurt."""
+    shots, others = weapon["shots"] or 1, target["other_units"]
+    to_hit, fired = _to_hit(weapon, "war-engine")
+    reached = others and target["other_armour"] != NOT_GIVEN
+    both = fired is Ability.MACRO or ability is Ability.TITAN_KILLER or target["other_kind"] != "infantry"
+    if to_hit is not None and not (reached and both):
+        return EpicShoot(shots=shots, to_hit=to_hit, units=others, weapon=ability or fired, **defence)
+    if not reached:
+        return None
+    mixed = dict(units=others, other_armour=target["other_armour"], other_reinforced=target["other_reinforced"],
+                 **defence)
+    if to_hit is not None:
+        return EpicShoot(shots=shots, to_hit=to_hit, weapon=ability or fired, reach=Reach.BOTH,
+                         front=Front.OTHERS if target["others_in_front"] else Front.ENGINES, **mixed)
+    to_hit, fired = _to_hit(weapon, target["other_kind"])  # AP fire: only the other units
+    if to_hit is None:
+        return None
+    return EpicShoot(shots=shots, to_hit=to_hit, weapon=ability or fired, reach=Reach.OTHERS, **mixed)
 
 
 def _mixed(weapon: Weapon, target: Unit, defence: dict, ability: Ability | None, barrage_ability: Ability):
@@ -225,6 +266,8 @@ def together(attacker: Unit, target: Unit) -> EpicShoot | None:
     macro = [v for v in volleys if v.macro]
     anti_tank = [v for v in volleys if v.anti_tank]
     ability = next(iter(abilities), Ability.NORMAL)
+    if macro and normal and attacks[0].reaches is not Reach.ENGINES:  # refused: give them apart (§2.8)
+        return None
     if not normal and not anti_tank:  # macro-weapons only: the first is --shots with --weapon macro
         return replace(attacks[0], shots=macro[0].shots, to_hit=macro[0].to_hit, weapon=Ability.MACRO, mw_shots=0,
                        mw_to_hit=None, at_shots=0, at_to_hit=None, volley=tuple(macro[1:]))
@@ -252,6 +295,10 @@ def describe_unit(unit: Unit) -> str:
         extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]
         if unit["other_units"]:
             extras.append(plural(unit["other_units"], "other unit"))
+        if unit["other_armour"] != NOT_GIVEN:
+            other = "none" if unit["other_armour"] is None else f"{unit['other_armour']}+"
+            extras.append(f"{unit['other_kind']}, armour {other}" + (" reinforced" if unit["other_reinforced"] else "")
+                          + (", in front" if unit["others_in_front"] else ", behind the war engines"))
     words = f"{unit['kind']}, {plural(unit['units'], 'unit')}, armour {armour}"
     if unit["vehicles"]:
         vehicle = "none" if unit["vehicle_armour"] is None else f"{unit['vehicle_armour']}+"

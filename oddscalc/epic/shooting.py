@@ -31,7 +31,7 @@ from ..pool import PoolRoll, roll_pool
 from ..style import plural
 from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, hit_die
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
-from .war_engines import Engines, HitKind, TkAllocation, combine, pack, pmfs_of
+from .war_engines import Engines, Front, HitKind, Reach, TkAllocation, combine, pack, pmfs_of
 
 NOT_GIVEN = 0  # --vehicle-armour left out: needed with --vehicles ("none" is a value)
 MAX_MIXED_ENGINES = 6  # war engines that normal then macro-weapon hits can be followed over, exactly
@@ -143,6 +143,17 @@ class EpicShoot(_OnFormation):
                                       "shots are shared equally among them.", None, metavar="F")
     suppressed: int = option("Blast markers on the firing formation: each stops one of the --firing-units from "
                              "shooting (rear units first, §2.4).", 0, metavar="K")
+    other_armour: int | None = option("A formation mixing war engines and other units: the other units' armour save, "
+                                      "2+ to 6+, or none. Given, the fire reaches them too (--reach).", NOT_GIVEN,
+                                      roll=True, none=True)
+    other_reinforced: bool = option("The other units of a formation with war engines have reinforced armour.", False)
+    reach: Reach | None = option("With --war-engines and --other-armour: which units the fire can hurt (§2.8): "
+                                 "engines (AT fire at war engines and infantry), others (AP fire: only the other "
+                                 "units) or both (front to back over both); default both when --other-armour is "
+                                 "given, else engines.", None)
+    front: Front = option("With --reach both: which stand in front, engines or others. Hits go front to back, each "
+                          "war engine taking its damage capacity in hits, each other unit one, round after round.",
+                          Front.ENGINES)
     tk_allocation: TkAllocation = option("How a titan killer's hit counts when hits are allocated over --war-engines "
                                          "(§2.8): hit (one hit whatever its D-value rolls, the rulebook) or damage "
                                          "(its rolled points are that many hits, the NetEA pack).", TkAllocation.HIT)
@@ -152,9 +163,11 @@ class EpicShoot(_OnFormation):
 
     @property
     def outcomes(self) -> tuple[str, ...]:
-        """kills, hits, blast markers, broken; at war engines also the damage done and shields taken down."""
+        """kills, hits, blast markers, broken; at war engines also the damage done and shields taken down (and the
+        other units killed, when the fire reaches them)."""
         if self.war_engines:
-            return ("kills", "damage", "shields", "hits", "blast_markers", "broken")
+            others = ("other_kills",) if self.reaches is not Reach.ENGINES else ()
+            return ("kills", *others, "damage", "shields", "hits", "blast_markers", "broken")
         return ("kills", "hits", "blast_markers", "broken")
 
     def describe(self) -> str:
@@ -162,6 +175,12 @@ class EpicShoot(_OnFormation):
                          f"{v.to_hit}+" for v in self.fire) or "no shots"
         if self.war_engines:
             others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
+            if self.reaches is not Reach.ENGINES:
+                armour = "no armour" if self.other_armour is None else f"armour {self.other_armour}+"
+                armour += ", reinforced" if self.other_reinforced else ""
+                others = f" and {plural(self.units, 'other unit')} ({armour})"
+                others += {Reach.OTHERS: ", the fire reaching only the other units",
+                           Reach.BOTH: f", {self.front.value} in front"}[self.reaches]
             points = ", each TK point allocated as a hit" if self.tk_allocation is TkAllocation.DAMAGE else ""
             return (f"Epic shooting: {fire} on {plural(self.war_engines, 'war engine')}{others}, {self._defence()}"
                     f"{points}")
@@ -214,13 +233,46 @@ class EpicShoot(_OnFormation):
         choose(self, "tk_allocation", TkAllocation)
         require(self.tk_allocation is TkAllocation.HIT or (self.war_engines and self.weapon is Ability.TITAN_KILLER),
                 "tk_allocation", self.tk_allocation, "only applies with --weapon titan-killer at --war-engines W")
+        self._check_others()
         if self.war_engines:
-            require(not self.vehicles, "vehicles", self.vehicles, "a formation with war engines: the war engines are "
-                                                                  "the target (§2.8); give other units as --units")
+            require(not self.vehicles, "vehicles", self.vehicles, "a formation with war engines: give its other units "
+                                                                  "as --units, their armour as --other-armour (§2.8)")
             require(not (macro and self.war_engines > MAX_MIXED_ENGINES and any(
                 not v.macro for v in self.fire)), "war_engines", self.war_engines,
                 f"macro-weapon hits after normal hits: at most {MAX_MIXED_ENGINES} war engines (which are still "
                 "standing decides where they go); give them as separate queries")
+
+    def _check_others(self) -> None:
+        """A formation mixing war engines and other units (§2.8): which the fire reaches, and their order."""
+        choose(self, "reach", Reach, optional=True)
+        choose(self, "front", Front)
+        given = self.other_armour != NOT_GIVEN
+        needs = "only applies with --war-engines W"
+        for name, default in (("other_armour", NOT_GIVEN), ("other_reinforced", False), ("reach", None)):
+            require(self.war_engines or getattr(self, name) == default, name, getattr(self, name) or "none", needs)
+        require(self.front is Front.ENGINES or self.reaches is Reach.BOTH, "front", self.front,
+                "only applies with --reach both (the fire reaches the war engines and the other units)")
+        require(self.other_armour in (None, NOT_GIVEN) or 2 <= self.other_armour <= 6, "other_armour",
+                self.other_armour, "expected an armour save from 2+ to 6+, or none")
+        require(not self.other_reinforced or self.other_armour not in (None, NOT_GIVEN), "other_reinforced", True,
+                "reinforced armour needs the other units' armour value: --other-armour 2+ to 6+")
+        if self.reaches is Reach.ENGINES:
+            require(not given, "other_armour", self.other_armour or "none",
+                    "only applies when the fire reaches the other units: --reach others or both")
+            return
+        require(given, "reach", self.reaches, "needs the other units' armour save: --other-armour A+ (or none)")
+        require(self.units > 0, "reach", self.reaches, "needs the formation's other units: --units U")
+        require(len(self._batches()) == 1, "mw_shots", self.mw_shots or "a macro volley",
+                "macro-weapon hits after normal hits on war engines and other units: give them as separate queries")
+        require(self.tk_allocation is TkAllocation.HIT, "tk_allocation", self.tk_allocation,
+                "a titan killer's points as hits: only when the fire reaches the war engines alone (--reach engines)")
+
+    @property
+    def reaches(self) -> Reach:
+        """Which units the fire can hurt: --reach, else both when the other units' armour is given."""
+        if self.reach is not None:
+            return self.reach
+        return Reach.BOTH if self.war_engines and self.other_armour != NOT_GIVEN else Reach.ENGINES
 
     def _check_firing(self) -> None:
         """Suppression: the firing units share every volley equally (§2.4)."""
@@ -308,40 +360,56 @@ class EpicShoot(_OnFormation):
     # --- war engines (§2.8) -----------------------------------------------------------------
 
     def _batches(self) -> list[tuple[list[tuple[int, Check]], HitKind]]:
-        """The hits on war engines: the normal ones, then the macro-weapon ones (§2.3)."""
-        return [(self._pools("normal"), self._hit_kind(self.normal_saves, self.weapon)),
-                (self._pools("macro"), HitKind(self.macro_saves))]
+        """The hits on war engines, each kind with its volleys: the normal ones, then the macro-weapon ones (§2.3)."""
+        batches = [(self._pools("normal"), self._hit_kind(self.normal_saves, self.weapon)),
+                   (self._pools("macro"), HitKind(self.macro_saves))]
+        return [(pools, kind) for pools, kind in batches if pools]
+
+    @cached_property
+    def other_saves(self) -> SavePlan:
+        """The saves of the other units of a formation with war engines (their armour; the fire's ability)."""
+        macro = bool(self._pools("macro"))
+        return save_plan(self.other_armour, None, Ability.MACRO if macro else self.weapon, self.other_reinforced,
+                         False, self.worse_saves, self.ignore_cover, self.sniper)
 
     def _engine_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
         engines = self.engines
         state = engines.start(trials)
-        hits = np.zeros(trials, dtype=np.int64)
+        hits, lost = np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
         for index, (pools, kind) in enumerate(self._batches()):
-            if pools:
-                more = self._hits(rng, pools, trials)
-                if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
-                    engines.strike(rng, state, _points(rng, kind.titan_killer, more), kind.point(), standing=index > 0)
-                else:
-                    engines.strike(rng, state, more, kind, standing=index > 0)
-                hits += more
-        values = {**engines.tally(state), "hits": hits}
+            more = self._hits(rng, pools, trials)
+            mine, theirs = engines.beside(more, self.units, self.reaches, self.front)
+            if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
+                engines.strike(rng, state, _points(rng, kind.titan_killer, mine), kind.point(), standing=index > 0)
+            else:
+                engines.strike(rng, state, mine, kind, standing=index > 0)
+            if self.reaches is not Reach.ENGINES:  # one batch only (§2.8): the other units' hits, front to back
+                lost += allocate_kills(rng, failed_die(self.other_saves), theirs, sum(s for s, _ in pools), self.units)
+            hits += more
+        values = {**engines.tally(state), "hits": hits, "other_kills": lost}
         return pack(self._engine_outcomes(values, 0, int(any(v.shots for v in self.fired))), self.outcomes)
 
     def engine_joint(self, number=float) -> np.ndarray:
-        """joint[hits, kills, damage, shields] of an attack on war engines (exact)."""
+        """joint[hits, kills, damage, shields, other units killed] of an attack on war engines (exact)."""
         engines = self.engines
-        (normal, first), (macro, second) = self._batches()
+        (normal, first), (macro, second) = (self._batches() + [([], None)])[:2]
         before = self._hits_pmf(normal, number)
         after = self._hits_pmf(macro, number)
         top, shields, count = engines.capacity, engines.shields, engines.count
-        joint = _zeros4((len(before) + len(after) - 1, count + 1, count * top + 1, count * shields + 1), number)
+        others = self.units if self.reaches is not Reach.ENGINES else 0
+        joint = _zeros4((len(before) + len(after) - 1, count + 1, count * top + 1, count * shields + 1, others + 1),
+                        number)
         fresh = engines.fresh(number)
         states = _Progress(engines, fresh, first.point() if self._by_points(first) else first, number)
+        saved = number(self.other_saves.chance()) if others else None
         for h1, slots, w1 in self._slots(before, first, number):
-            own = [states.at(n) for n in engines.allocation(slots)]
+            mine, theirs = (int(n) for n in engines.beside(slots, others, self.reaches, self.front))
+            own = [states.at(n) for n in engines.allocation(mine)]
             if len(after) == 1:  # no macro-weapon hits
                 block = combine([engines.outcome(state, number) for state in own], number)
-                joint[h1, :block.shape[0], :block.shape[1], :block.shape[2]] += w1 * block
+                lost = kills_given_hits(theirs, others, saved) if others else pmfs.point(0, number(1))
+                block = np.multiply.outer(block, lost)
+                joint[h1, :block.shape[0], :block.shape[1], :block.shape[2], :block.shape[3]] += w1 * block
                 continue
             for weight, parts in _standing(own, top, number):
                 alive = [state for state, standing in parts if standing]
@@ -353,7 +421,7 @@ class EpicShoot(_OnFormation):
                     shares = engines.allocation(h2, len(alive)) if alive else []
                     block = combine(dead + [engines.outcome(progress.at(n), number)
                                             for progress, n in zip(later, shares)], number)
-                    joint[h1 + h2, :block.shape[0], :block.shape[1], :block.shape[2]] += w1 * weight * w2 * block
+                    joint[h1 + h2, :block.shape[0], :block.shape[1], :block.shape[2], 0] += w1 * weight * w2 * block
         return joint
 
     def _by_points(self, kind: HitKind) -> bool:

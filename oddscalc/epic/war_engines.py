@@ -55,6 +55,21 @@ class TkAllocation(str, Enum):
     DAMAGE = "damage"  # its rolled points are that many hits, each a point on its own (the NetEA pack)
 
 
+class Reach(str, Enum):
+    """Which units of a formation mixing war engines and other units the fire can hurt (3.2.1)."""
+
+    ENGINES = "engines"  # the war engines (AT fire at a titan and its infantry); the others count toward breaking
+    OTHERS = "others"  # the other units only (AP fire at a titan's infantry)
+    BOTH = "both"  # both (a macro-weapon, a titan killer, AT fire at war engines and vehicles): front to back
+
+
+class Front(str, Enum):
+    """Which stand in front of a formation mixing war engines and other units (hits go front to back)."""
+
+    ENGINES = "engines"
+    OTHERS = "others"
+
+
 @dataclass(frozen=True)
 class HitKind:
     """How a hit is resolved: its saves, or a titan killer's D-value (saved only by invulnerable saves)."""
@@ -83,6 +98,21 @@ class Engines:
         block = self.capacity * engines
         rounds, rest = divmod(hits, block)
         return [rounds * self.capacity + min(max(rest - i * self.capacity, 0), self.capacity) for i in range(engines)]
+
+    def beside(self, hits, others: int, reach: Reach, front: Front):
+        """(hits on the war engines, hits on the other units) when `hits` hits (a number, or an array of them) are
+        allocated front to back over the war engines, each taking its damage capacity in hits, and `others`
+        units taking one each, round after round (3.2.1)."""
+        hits = np.asarray(hits)
+        if reach is Reach.ENGINES:
+            return hits, hits * 0
+        if reach is Reach.OTHERS:
+            return hits * 0, hits
+        block = self.capacity * self.count
+        first, second = (block, others) if front is Front.ENGINES else (others, block)
+        rounds, rest = np.divmod(hits, first + second)
+        ahead, behind = rounds * first + np.minimum(rest, first), rounds * second + np.maximum(rest - first, 0)
+        return (ahead, behind) if front is Front.ENGINES else (behind, ahead)
 
     # --- exact ------------------------------------------------------------------------------
     def fresh(self, number) -> np.ndarray:
@@ -268,13 +298,15 @@ def combine(outcomes: list[np.ndarray], number) -> np.ndarray:
     return total
 
 
+AXES = ("hits", "kills", "damage", "shields", "other_kills")  # a war-engine attack's joint, axis by axis
+
+
 def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes, number) -> dict[str, np.ndarray]:
-    """The pmf of every outcome from joint[hits, kills, damage, shields]: `outcomes(values)` adds blast
-    markers and broken to the arrays of those four."""
+    """The pmf of every outcome from joint[hits, kills, damage, shields(, other units killed)]: `outcomes(values)`
+    adds blast markers and broken to the arrays of those."""
     from .. import pmf as pmfs
 
-    hits, kills, damage, shields = np.indices(joint.shape)
-    values = outcomes({"hits": hits, "kills": kills, "damage": damage, "shields": shields})
+    values = outcomes(dict(zip(AXES, np.indices(joint.shape))))
     where = np.nonzero(joint)
     weights = joint[where]
     result = {}

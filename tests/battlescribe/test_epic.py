@@ -423,11 +423,13 @@ def test_war_engines_with_other_units_power_fields_and_capped_counts(tmp_path):
     gargant_unit, swarm_unit = imported.data["unit"]
     assert (gargant_unit["kind"], gargant_unit["units"], gargant_unit["shields"], gargant_unit["other_units"]) == \
         ("war-engine", 1, 10, 6)  # D6+6: its mean 9.5, rounded
+    assert (gargant_unit["other_armour"], gargant_unit["other_kind"], gargant_unit["other_reinforced"]) == \
+        ("6+", "infantry", False)  # the Boyz: AP fire reaches them, front to back behind the Gargant
     assert (swarm_unit["units"], swarm_unit["weapon"][0]["shots"]) == (100, 150)
     assert imported.report() == [
         "Mob: D6+6 power fields: a random number (counted as 10, its mean rounded)",
-        "Mob: 6 units beside the war engines (Boyz) (they count toward the break point; the war engines are the "
-        "target (§2.8))",
+        "Mob: 6 units beside the war engines (Boyz) (hits go front to back, the war engines first, each unit taking "
+        "what the fire can hurt (§2.8); others_in_front = true puts them first)",
         "Swarm: 150 units: a roster formation has at most 100 (counted as 100)"]
 
 

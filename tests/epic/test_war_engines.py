@@ -26,8 +26,12 @@ def faces():
 
 def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, armour: int | None,
          reinforced: bool = False, invulnerable: bool = False, weapon: str = "normal", critical: str = "none",
-         tk: int = 1, mw_shots: int = 0, mw_to_hit: int = 2, tk_allocation: str = "hit") -> dict[tuple, F]:
-    """{(hits, kills, damage, shields down): P} by walking every die (to-hit values 2+ to 6+ only)."""
+         tk: int = 1, mw_shots: int = 0, mw_to_hit: int = 2, tk_allocation: str = "hit", others: int = 0,
+         other_armour: int | None = None, other_reinforced: bool = False, reach: str = "engines",
+         front: str = "engines") -> dict[tuple, F]:
+    """{(hits, kills, damage, shields down, other units killed): P} by walking every die (to-hit values 2+
+    to 6+ only). The other units of the formation are reached as `reach` says; each unit takes one hit a
+    round, each war engine its damage capacity, in the order `front` says."""
     results: dict[tuple, F] = {}
 
     def hits_of(n: int, need: int):
@@ -63,7 +67,7 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
                 new[engine] = (up, min(lost, capacity))
                 then(tuple(new), p * SIXTH)
 
-    def saves(macro: bool) -> list[tuple[F, bool]]:
+    def saves(macro: bool, armour=armour, reinforced=reinforced, invulnerable=invulnerable) -> list[tuple[F, bool]]:
         """[(P, saved)] of one hit's saves (§2.2), every die walked."""
         outcomes = []
         first = None if weapon == "titan-killer" or (macro and not reinforced) else armour
@@ -88,6 +92,13 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
         """Resolve the queued hits (engine, macro) in order."""
         if not queue:
             return finish(state, p)
+        if queue[0][0] == "other":  # a unit that fails any save is destroyed
+            (_, unit, macro), rest = queue[0], queue[1:]
+            for weight, saved in saves(macro, other_armour, other_reinforced, False):
+                new = list(state)
+                new[count + unit] = (None, state[count + unit][1] or int(not saved))
+                resolve(tuple(new), rest, p * weight, finish)
+            return None
         (engine, macro, one_point), rest = queue[0], queue[1:]
         up, lost = state[engine]
         if lost >= capacity:
@@ -125,9 +136,10 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
         return damage_point(state, engine, p, lambda s, q: points(s, engine, n - 1, q, then))
 
     def record(state, p, total):
-        kills = sum(lost >= capacity for _, lost in state)
-        key = (total, kills, sum(capacity if lost >= capacity else lost for _, lost in state),
-               sum(shields - up for up, _ in state))
+        engines, units = state[:count], state[count:]
+        kills = sum(lost >= capacity for _, lost in engines)
+        key = (total, kills, sum(capacity if lost >= capacity else lost for _, lost in engines),
+               sum(shields - up for up, _ in engines), sum(dead for _, dead in units))
         results[key] = results.get(key, 0) + p
 
     def slots_of(hits: int) -> dict[int, F]:
@@ -144,12 +156,19 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
             table = after
         return table
 
-    start = tuple((shields, 0) for _ in range(count))
+    def order(slots: int, macro: bool, one_point: bool) -> list[tuple]:
+        """The first `slots` places of the allocation, round after round, front to back."""
+        engines = [(i, macro, one_point) for i in range(count) for _ in range(capacity)] if reach != "others" else []
+        units = [("other", i, macro) for i in range(others)] if reach != "engines" else []
+        one_round = engines + units if front == "engines" else units + engines
+        return [one_round[j % len(one_round)] for j in range(slots)]
+
+    start = tuple((shields, 0) for _ in range(count)) + ((None, 0),) * others
     one_point = weapon == "titan-killer" and tk_allocation == "damage"
     after = hits_of(mw_shots, mw_to_hit)
     for first_hits, p_hits in hits_of(shots, to_hit).items():
         for slots, p_slots in slots_of(first_hits).items():
-            queue = [((j // capacity) % count, weapon == "macro", one_point) for j in range(slots)]
+            queue = order(slots, weapon == "macro", one_point)
 
             def after_normal(state, p, first_hits=first_hits):
                 standing = [i for i in range(count) if state[i][1] < capacity]
@@ -197,6 +216,20 @@ CASES = [  # (EpicShoot fields, walk arguments)
           damage_capacity=2, shields=1, armour=4, invulnerable=True, critical="damage"),
      dict(shots=2, to_hit=3, count=2, capacity=2, shields=1, armour=4, invulnerable=True, weapon="titan-killer",
           tk=3, tk_allocation="damage", critical="damage")),
+    (dict(shots=4, to_hit=3, war_engines=1, damage_capacity=2, shields=1, armour=5, units=2, other_armour=4,
+          other_reinforced=True, critical="damage"),
+     dict(shots=4, to_hit=3, count=1, capacity=2, shields=1, armour=5, others=2, other_armour=4,
+          other_reinforced=True, reach="both", critical="damage")),
+    (dict(shots=4, to_hit=2, weapon=Ability.MACRO, war_engines=2, damage_capacity=1, shields=1, armour=4,
+          reinforced=True, units=1, other_armour=5, front="others"),
+     dict(shots=4, to_hit=2, count=2, capacity=1, shields=1, armour=4, reinforced=True, weapon="macro", others=1,
+          other_armour=5, reach="both", front="others")),
+    (dict(shots=3, to_hit=4, weapon=Ability.TITAN_KILLER, tk_damage="d3", war_engines=1, damage_capacity=2,
+          armour=4, units=2, other_armour=3),
+     dict(shots=3, to_hit=4, count=1, capacity=2, shields=0, armour=4, weapon="titan-killer", tk=3, others=2,
+          other_armour=3, reach="both")),
+    (dict(shots=3, to_hit=4, war_engines=1, damage_capacity=3, armour=4, units=2, other_armour=6, reach="others"),
+     dict(shots=3, to_hit=4, count=1, capacity=3, shields=0, armour=4, others=2, other_armour=6, reach="others")),
     (dict(shots=3, to_hit=3, war_engines=1, damage_capacity=4, shields=1, armour=6, invulnerable=True,
           critical="damage-once"),
      dict(shots=3, to_hit=3, count=1, capacity=4, shields=1, armour=6, invulnerable=True, critical="damage-once")),
@@ -208,7 +241,8 @@ def test_the_exact_twin_is_the_walk_of_every_die(fields, walked):
     attack = EpicShoot(**fields)
     joint = walk(**walked)
     exact = attack.exact(fractions=True)
-    for index, name in enumerate(("hits", "kills", "damage", "shields")):
+    names = ("hits", "kills", "damage", "shields", "other_kills")
+    for index, name in enumerate(names if "other_kills" in attack.outcomes else names[:4]):
         assert trimmed(exact[name]) == trimmed(marginal(joint, index)), name
 
 
@@ -306,6 +340,27 @@ def test_a_titan_killers_points_as_hits_spill_onto_the_next_war_engine():
             == EpicShoot(**single).exact(fractions=True)["damage"].tolist())
 
 
+def test_hits_go_front_to_back_over_war_engines_and_other_units():
+    """Three shots at 2+ on a war engine of DC 1 and two other units, none with a save: each hit destroys
+    what it falls on. War engines in front: hit 1 the war engine, hits 2 and 3 the others; others in front:
+    hits 1 and 2 the others, hit 3 the war engine. AP fire (--reach others): only the others."""
+    fields = dict(shots=3, to_hit=2, war_engines=1, damage_capacity=1, armour=None, units=2, other_armour=None)
+    hit, miss = F(5, 6), SIXTH
+    h = [miss**3, 3 * hit * miss**2, 3 * hit**2 * miss, hit**3]  # P(0..3 hits)
+    first = EpicShoot(**fields).exact(fractions=True)
+    assert first["kills"].tolist() == [h[0], h[1] + h[2] + h[3]]
+    assert first["other_kills"].tolist() == [h[0] + h[1], h[2], h[3]]
+    assert first["blast_markers"].tolist() == [0] + h  # 1 under fire + 1 per unit destroyed
+    assert first["broken"].tolist() == [h[0], 1 - h[0]]  # 2 markers reach the 2 units left after one hit
+    behind = EpicShoot(front="others", **fields).exact(fractions=True)
+    assert behind["kills"].tolist() == [1 - h[3], h[3]]
+    assert behind["other_kills"].tolist() == [h[0], h[1], h[2] + h[3]]
+    infantry = EpicShoot(reach="others", **fields).exact(fractions=True)
+    assert infantry["kills"].tolist() == [1] and infantry["other_kills"].tolist() == [h[0], h[1], h[2] + h[3]]
+    assert "kills" in EpicShoot(**fields).outcomes and "other_kills" not in EpicShoot(
+        **{**fields, "other_armour": 0}).outcomes  # without their armour the fire does not reach them
+
+
 def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     """2 war engines of DC 2 and 3 other units: broken at 2 × standing + 3 markers (3.2.4)."""
     exact = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=2, damage_capacity=2,
@@ -325,7 +380,25 @@ def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     (dict(war_engines=1, damage_capacity=21), "damage_capacity", "1 to 20"),
     (dict(war_engines=21, damage_capacity=2), "war_engines", "0 to 20"),
     (dict(war_engines=1, damage_capacity=2, cover_save=4), "cover_save", "no infantry cover save"),
-    (dict(war_engines=1, damage_capacity=2, vehicles=1, vehicle_armour=4), "vehicles", "the war engines are the target"),
+    (dict(war_engines=1, damage_capacity=2, vehicles=1, vehicle_armour=4), "vehicles",
+     "give its other units as --units, their armour as --other-armour"),
+    (dict(units=2, other_armour=4), "other_armour", "only applies with --war-engines W"),
+    (dict(units=2, other_reinforced=True), "other_reinforced", "only applies with --war-engines W"),
+    (dict(units=2, reach="both"), "reach", "only applies with --war-engines W"),
+    (dict(war_engines=1, damage_capacity=2, units=2, front="others"), "front", "only applies with --reach both"),
+    (dict(war_engines=1, damage_capacity=2, units=2, reach="others"), "reach", "needs the other units' armour"),
+    (dict(war_engines=1, damage_capacity=2, other_armour=4), "reach", "needs the formation's other units"),
+    (dict(war_engines=1, damage_capacity=2, units=2, other_armour=4, reach="engines"), "other_armour",
+     "only applies when the fire reaches the other units"),
+    (dict(war_engines=1, damage_capacity=2, units=2, other_armour=7), "other_armour", "2+ to 6+, or none"),
+    (dict(war_engines=1, damage_capacity=2, units=2, other_armour=None, other_reinforced=True), "other_reinforced",
+     "reinforced armour needs the other units' armour value"),
+    (dict(war_engines=1, damage_capacity=2, units=2, other_armour=4, mw_shots=1, mw_to_hit=2), "mw_shots",
+     "macro-weapon hits after normal hits on war engines and other units"),
+    (dict(war_engines=2, damage_capacity=2, units=2, other_armour=4, weapon="titan-killer", tk_allocation="damage"),
+     "tk_allocation", "only when the fire reaches the war engines alone"),
+    (dict(war_engines=1, damage_capacity=2, units=2, other_armour=4, reach="front"), "reach",
+     "expected one of engines, others, both"),
     (dict(war_engines=1, damage_capacity=2, critical="maybe"), "critical", "none, damage, damage-once, destroyed"),
     (dict(tk_damage="d3"), "tk_damage", "only applies with --weapon titan-killer"),
     (dict(weapon="titan-killer", tk_damage="5d6"), "tk_damage", "at most 3 dice"),
@@ -358,6 +431,17 @@ def test_units_are_needed_without_war_engines():
         with pytest.raises(InputError) as error:
             Barrage(bp=3, armour=4, **fields)
         assert (error.value.name, error.value.allowed) == ("engines_under", words)
+
+
+def test_the_command_line_shoots_a_titan_and_its_escort(capsys):
+    data = exact_json(capsys, "epic", "shoot", "--shots", "3", "--to-hit", "2+", "--war-engines", "1",
+                      "--damage-capacity", "1", "--armour", "none", "--units", "2", "--other-armour", "none",
+                      "--front", "others")
+    assert list(data["outcomes"]) == ["kills", "other_kills", "damage", "shields", "hits", "blast_markers", "broken"]
+    assert data["outcomes"]["kills"]["pmf"][1] == pytest.approx(float(F(5, 6) ** 3), abs=1e-12)
+    assert_refused(capsys, "epic", "shoot", "--shots", "3", "--to-hit", "2+", "--war-engines", "1",
+                   "--damage-capacity", "1", "--armour", "none", "--units", "2", "--front", "others",
+                   mentions=("error: --front others: only applies with --reach both",))
 
 
 def test_the_command_line_shoots_a_titan(capsys):
