@@ -205,6 +205,12 @@ CASES = [
     ("epic AT fire beside vehicles: the vehicles in front", "epic", {"others_in_front"}, EPIC_A,
      'at = "4+"\nshots = 2', ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "light-vehicle"'
      '\nothers_in_front = true', "other_kills", F(3, 4) * F(2, 3)),
+    ("epic AP fire at a war engine's infantry: kills count them", "epic", {"other_armour"}, EPIC_A, SHOT,
+     ENGINE + '\nother_units = 2\nother_armour = "5+"', "mean", F(1, 2) * F(2, 3)),
+    ("epic the whole formation: the war engine and its infantry", "epic", {"other_kind"}, EPIC_A, 'mw = "2+"',
+     ENGINE + '\nother_units = 1\nother_armour = "none"', "p_kill", F(0)),  # one shot: two units to destroy
+    ("epic the whole formation, two macro shots", "epic", {"other_kind"}, EPIC_A, 'mw = "2+"\nshots = 2',
+     ENGINE + '\nother_units = 1\nother_armour = "none"', "p_kill", F(5, 6) ** 2),  # no save against MW
     ("epic reinforced units beside a war engine", "epic", {"other_reinforced"}, EPIC_A, 'at = "4+"',
      ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "armoured-vehicle"\nother_reinforced = true'
      '\nothers_in_front = true', "other_kills", F(1, 2) * F(2, 3) ** 2),

@@ -211,6 +211,8 @@ class _OnFormation(Attack):
         others = (self.units or 0) - lost
         left = self.damage_capacity * (self.war_engines - kills) + others
         broken = ((markers >= left) | ((kills >= self.war_engines) & (others == 0))) * 1
+        if "other_kills" in self.outcomes:  # the fire reaches the other units: kills are every unit destroyed
+            values = {**values, "kills": kills + lost, "engine_kills": kills}
         return {**values, "blast_markers": markers, "broken": broken}
 
     def _need(self, to_hit: int) -> int:

@@ -280,8 +280,10 @@ def together(attacker: Unit, target: Unit) -> EpicShoot | None:
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
-    """Kills that destroy the whole target formation (every war engine of a war-engine formation)."""
-    return target["units"] + target["vehicles"]
+    """Kills that destroy the whole target formation: every war engine of a war-engine formation, and its other
+    units when the attack reaches them (its kills then count them too)."""
+    others = target["other_units"] if attack is not None and "other_kills" in attack.outcomes else 0
+    return target["units"] + target["vehicles"] + others
 
 
 def describe_unit(unit: Unit) -> str:

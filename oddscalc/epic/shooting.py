@@ -118,7 +118,9 @@ class EpicShoot(_OnFormation):
     --firing-units do not shoot (§2.3, §2.4).
 
     Outcomes: kills, hits, blast_markers, broken; with `war_engines`: kills, damage (points of
-    damage done), shields (void shields taken down), hits, blast_markers, broken.
+    damage done), shields (void shields taken down), hits, blast_markers, broken; with
+    `other_armour`: kills (every unit destroyed), engine_kills (the war engines), other_kills
+    (the other units), damage, shields, hits, blast_markers, broken.
     """
 
     shots: int = option("Shots fired at the formation (1 to 200; 0 when other volleys fire).")
@@ -163,10 +165,11 @@ class EpicShoot(_OnFormation):
 
     @property
     def outcomes(self) -> tuple[str, ...]:
-        """kills, hits, blast markers, broken; at war engines also the damage done and shields taken down (and the
-        other units killed, when the fire reaches them)."""
+        """kills, hits, blast markers, broken; at war engines also the damage done and shields taken down. When the
+        fire reaches a war-engine formation's other units, kills are every unit destroyed, engine_kills the war
+        engines and other_kills the other units."""
         if self.war_engines:
-            others = ("other_kills",) if self.reaches is not Reach.ENGINES else ()
+            others = ("engine_kills", "other_kills") if self.reaches is not Reach.ENGINES else ()
             return ("kills", *others, "damage", "shields", "hits", "blast_markers", "broken")
         return ("kills", "hits", "blast_markers", "broken")
 

@@ -95,6 +95,18 @@ EXPECTED = {
               gun("Apocalypse Missile Launcher", bp=3, special=["disrupt"])],
              reinforced=True, damage_capacity=6, shields=4, critical="none"),
     ],
+    # Imperial Guard - Cadia (Italiano): a war engine with infantry beside it (docs/rules.md §2.8)
+    "cadia_hq.rosz": [
+        # Leviathan (DC 4, 2 Sh, 4+ reinforced, thick rear armour; "Immobile": after the attack), 550 pts;
+        # 3 + 3 Twin Lascannons AT4+ (left and right arcs) are 6 shots; 7 Kasrkin (5+, Plasma Guns
+        # AP5+/AT5+) and the Supreme Commander (5+, Autocannon AP5+/AT6+) beside it, one defence (5+)
+        epic("Cadian Regimental HQ", 550, "war-engine", 1, "4+",
+             [gun("Battlecannon", 1, ap="4+", at="4+"), gun("Twin Lascannon", 6, at="4+"),
+              gun("Plasma Guns (AP5+/AT5+)", 7, ap="5+", at="5+"), gun("Autocannon", 1, ap="5+", at="6+"),
+              gun("Doomsday Cannon", bp=3, special=["macro"])],
+             reinforced=True, thick_rear_armour=True, damage_capacity=4, shields=2, critical="none", other_units=8,
+             other_armour="5+", other_kind="infantry", other_reinforced=False),
+    ],
     # Space Marines - Codex Astartes (NetEA)
     "space_marines.rosz": [
         # 6 Tactical (4+) + 3 Rhinos (5+) and a Dreadnought (3+, counted as a Rhino); a Captain (character)
@@ -240,6 +252,12 @@ REPORTS = {
         "the war engine destroyed during the attack (counted as no effect beyond the hit's damage)",
         "Reaver Battle Titan: Reaver Titan: critical hit 'Reactor Damage': its effect is not a point of damage or the "
         "war engine destroyed during the attack (counted as no effect beyond the hit's damage)"],
+    "cadia_hq.rosz": [
+        "Cadian Regimental HQ: Leviathan Mobile Command Centre: critical hit 'Immobile': its effect is not a point of "
+        "damage or the war engine destroyed during the attack (counted as no effect beyond the hit's damage)",
+        "Cadian Regimental HQ: 8 units beside the war engines (Kasrkin, Supreme Commander) (hits go front to back, "
+        "the war engines first, each unit taking what the fire can hurt (§2.8); others_in_front = true puts them "
+        "first)"],
     "space_marines.rosz": [
         "Tactical: Captain: a character's invulnerable save (it protects the character alone) not modelled "
         "(imported without it)",
@@ -347,6 +365,7 @@ def cells(mine: str, theirs: str):
 
 
 @pytest.mark.parametrize("mine, theirs", [("steel_legion.rosz", "titan_legions.rosz"),
+                                          ("steel_legion.rosz", "cadia_hq.rosz"),
                                           ("space_marines.rosz", "ork_war_horde.rosz"),
                                           ("black_legion.rosz", "biel_tan.rosz"),
                                           ("sonnstahl.rosz", "dread_elves.rosz"),
@@ -387,6 +406,25 @@ def test_titan_cells_a_player_accepts(capsys):
     rows = {(row["attacker"], row["weapon"], row["target"]): row for row in answer["rows"]}
     row = rows[("Infantry Company", "Autocannon", "Warlord Battle Titan")]
     assert row["p_kill"] == 0 and row["query"] == autocannon.query()
+
+
+def test_cells_at_a_war_engine_with_infantry_beside_it(capsys):
+    """The Cadian Regimental HQ: a Leviathan (DC 4, 2 shields, 4+ reinforced) and 8 infantry (5+) behind it.
+    AP fire cannot hurt the Leviathan: it kills the infantry, front to back; AT fire goes to the Leviathan
+    and the infantry count toward breaking."""
+    _, pairs = cells("steel_legion.rosz", "cadia_hq.rosz")
+    by_name = {(pair.attacker.name, pair.weapon.name): pair.attack for pair in pairs}
+    bolter = by_name[("Basilisk Battery", "Heavy Bolter")]  # AP5+ only: the Kasrkin
+    assert (bolter.reaches.value, bolter.units, bolter.other_armour, bolter.to_hit) == ("others", 8, 5, 5)
+    exact = bolter.exact(fractions=True)
+    assert pmf.mean(exact["kills"]) == bolter.shots * F(1, 3) * F(2, 3)  # fewer shots than units: one hit each
+    assert list(exact["engine_kills"]) == [1]
+    lascannon = by_name[("Super-heavy Tank Company", "Lascannons")]  # AT only: the Leviathan
+    assert lascannon.reaches.value == "engines" and "other_kills" not in lascannon.outcomes
+    answer = exact_json(capsys, "grid", CORPUS / "steel_legion.rosz", "--against", CORPUS / "cadia_hq.rosz")
+    row = {(row["attacker"], row["weapon"]): row for row in answer["rows"]}[("Basilisk Battery", "Heavy Bolter")]
+    assert row["mean"] == pytest.approx(float(pmf.mean(exact["kills"])), abs=1e-12) and row["p_kill"] == 0
+    assert row["query"] == bolter.query() and "--reach others" in row["query"]
 
 
 def test_the_import_command_reads_a_real_list(capsys, tmp_path):

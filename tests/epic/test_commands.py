@@ -80,11 +80,12 @@ def test_help_lists_examples(capsys):
 
 
 def help_outcomes(capsys, command):
-    """The outcomes the help's "Outcomes:" paragraph names: (plain, with --war-engines)."""
+    """The outcomes the help's "Outcomes:" paragraph names: plain, with --war-engines (and for shoot with
+    --other-armour)."""
     help_text = run(capsys, "epic", command, "--help").out
     paragraph = " ".join(help_text.split("Outcomes:", 1)[1].split("\n\n", 1)[0].split())
-    plain, engines = paragraph.rstrip(".").split("; with --war-engines: ")
-    return [[re.sub(r" \(.*?\)", "", name) for name in part.split(", ")] for part in (plain, engines)]
+    plain, engines, *others = re.split(r"; with --war-engines: |; with --other-armour: ", paragraph.rstrip("."))
+    return [[re.sub(r" \(.*?\)", "", name) for name in part.split(", ")] for part in (plain, engines, *others)]
 
 
 @pytest.mark.parametrize("command, options", [
@@ -92,11 +93,16 @@ def help_outcomes(capsys, command):
     ("barrage", ("--bp", "3")),
 ])
 def test_the_helps_outcomes_are_the_outcomes_the_attack_gives(capsys, command, options):
-    plain, engines = help_outcomes(capsys, command)
+    plain, engines, *others = help_outcomes(capsys, command)
     assert list(exact_json(capsys, "epic", command, *options, "--units", "2", "--armour", "4+")["outcomes"]) == plain
     at_engines = exact_json(capsys, "epic", command, *options, "--war-engines", "1", "--damage-capacity", "2",
                             "--shields", "1", "--armour", "4+")
     assert list(at_engines["outcomes"]) == engines
+    assert len(others) == (command == "shoot")
+    for names in others:  # shoot at war engines and the other units beside them
+        beside = exact_json(capsys, "epic", command, *options, "--war-engines", "1", "--damage-capacity", "2",
+                            "--armour", "4+", "--units", "2", "--other-armour", "5+")
+        assert list(beside["outcomes"]) == names
     assert {"damage", "shields"} <= set(engines) - set(plain)
 
 
