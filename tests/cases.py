@@ -141,7 +141,7 @@ EPIC = {
     "assault": Assault(),
     "assault with bonuses": Assault(bonus=2, enemy_bonus=-1),
     "assault behind": Assault(bonus=-3, enemy_bonus=4),
-    "assault, both dice added": Assault(bonus=1, enemy_bonus=-1, add_dice=True),
+    "assault, each side's highest die kept": Assault(bonus=1, enemy_bonus=-1, keep_highest=True),
     # suppression, macro-weapon hits after normal ones, AP and AT at a mixed formation (docs/rules.md §2.3, §2.4)
     "shoot 1 of 3 firing units suppressed": EpicShoot(shots=6, to_hit=4, units=3, armour=4, firing_units=3,
                                                       suppressed=1, blast_markers=1),

@@ -443,9 +443,9 @@ def _zeros(shape, number) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def assault_die(bonus: int, enemy_bonus: int, add_dice: bool = False) -> Die:
+def assault_die(bonus: int, enemy_bonus: int, keep_highest: bool = False) -> Die:
     """Return both sides' 2D6 as one die: who wins, a draw, and the margin."""
-    kept = np.add if add_dice else np.maximum  # the highest die (the rulebook), or both added
+    kept = np.maximum if keep_highest else np.add  # both dice added (the rulebook), or the highest kept
 
     def rule(mine_a, mine_b, theirs_a, theirs_b):
         mine = kept(mine_a, mine_b) + bonus
@@ -457,9 +457,10 @@ def assault_die(bonus: int, enemy_bonus: int, add_dice: bool = False) -> Die:
 
 @dataclass(frozen=True, kw_only=True)
 class Assault(Attack):
-    """Roll the assault result: each side 2D6, keep the highest die, add its bonus (§2.7; Epic
-    Armageddon rules 1.12.7, Work Out Result, as oddscalc reads it: an open reading, and
-    --add-dice adds both dice).
+    """Roll the assault result: each side rolls 2D6 and adds its modifiers; the loser takes as
+    many hits as the difference (§2.7; Epic Armageddon rulebook 1.12.7, Work Out Result).
+    --keep-highest keeps each side's highest die instead (the reading that mixes in the
+    Regroup action's roll).
 
     Outcomes: win (this side strictly higher), draw, margin (the absolute difference: the
     hits the loser takes).
@@ -467,8 +468,8 @@ class Assault(Attack):
 
     bonus: int = option("This side's assault-result modifiers (may be negative).", 0)
     enemy_bonus: int = option("The enemy's assault-result modifiers (may be negative).", 0)
-    add_dice: bool = option("Add both dice instead of keeping the highest (the other reading of 1.12.7; see "
-                            "oddscalc rules 2.7).", False)
+    keep_highest: bool = option("Keep each side's highest die instead of adding both (the other reading: the "
+                                "Regroup action's roll; see oddscalc rules 2.7).", False)
 
     COMMAND = "epic assault"
     outcomes = ("win", "draw", "margin")
@@ -476,7 +477,7 @@ class Assault(Attack):
 
     def describe(self) -> str:
         return (f"Epic assault result: {self.bonus:+d} against {self.enemy_bonus:+d}"
-                + (", both dice added" if self.add_dice else ""))
+                + (", each side's highest die kept" if self.keep_highest else ""))
 
     def check(self) -> None:
         for name in ("bonus", "enemy_bonus"):
@@ -484,10 +485,10 @@ class Assault(Attack):
             require(abs(value) <= MAX_BONUS, name, value, f"expected a whole number from -{MAX_BONUS} to {MAX_BONUS}")
 
     def sample(self, rng: np.random.Generator, trials: int):
-        return roll_pool(rng, assault_die(self.bonus, self.enemy_bonus, self.add_dice), 1, trials)
+        return roll_pool(rng, assault_die(self.bonus, self.enemy_bonus, self.keep_highest), 1, trials)
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
-        highest = keep_pmf(2, 6, 0) if self.add_dice else keep_pmf(1, 6, 1)  # 2D6 added, or its highest die
+        highest = keep_pmf(1, 6, 1) if self.keep_highest else keep_pmf(2, 6, 0)  # its highest die, or 2D6 added
         difference: dict[int, Fraction] = {}
         for mine, p in enumerate(highest):
             for theirs, q in enumerate(highest):

@@ -164,18 +164,18 @@ def test_barrage_rolls_once_per_unit():
 # --- §2.7 assault ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bonus, enemy_bonus, add_dice", [(0, 0, False), (2, 1, False), (-1, 3, False),
-                                                         (6, 0, False), (0, 0, True), (2, -3, True)])
-def test_assault_against_brute_force(bonus, enemy_bonus, add_dice):
-    """oddscalc's reading keeps each side's single highest die (1.12.7); --add-dice adds both."""
-    kept = (lambda one, other: one + other) if add_dice else max
+@pytest.mark.parametrize("bonus, enemy_bonus, keep_highest", [(0, 0, False), (2, 1, False), (-1, 3, False),
+                                                             (6, 0, False), (0, 0, True), (2, -3, True)])
+def test_assault_against_brute_force(bonus, enemy_bonus, keep_highest):
+    """The rulebook adds each side's two dice (1.12.7); --keep-highest keeps each side's highest die."""
+    kept = max if keep_highest else (lambda one, other: one + other)
 
     def outcome(a, b, c, d):
         mine, theirs = kept(a, b) + bonus, kept(c, d) + enemy_bonus
         return int(mine > theirs), int(mine == theirs), abs(mine - theirs)
 
     table = enumerate_faces((6,) * 4, outcome)
-    exact = Assault(bonus=bonus, enemy_bonus=enemy_bonus, add_dice=add_dice).exact(fractions=True)
+    exact = Assault(bonus=bonus, enemy_bonus=enemy_bonus, keep_highest=keep_highest).exact(fractions=True)
     for i, name in enumerate(Assault.outcomes):
         marginal: dict = {}
         for key, p in table.items():
@@ -184,12 +184,13 @@ def test_assault_against_brute_force(bonus, enemy_bonus, add_dice):
 
 
 def test_assault_even_sides():
-    exact = Assault().exact(fractions=True)
-    draw = sum(F(2 * k - 1, 36) ** 2 for k in range(1, 7))  # P(highest = k) = (2k − 1)/36
-    assert exact_list(exact["draw"])[1] == draw
-    assert exact_list(exact["win"])[1] == (1 - draw) / 2
-    added = Assault(add_dice=True).exact(fractions=True)  # P(2D6 = s) = (6 − |s − 7|)/36
+    added = Assault().exact(fractions=True)  # P(2D6 = s) = (6 − |s − 7|)/36
     assert exact_list(added["draw"])[1] == sum(F(6 - abs(s - 7), 36) ** 2 for s in range(2, 13)) == F(73, 648)
+    assert exact_list(added["win"])[1] == (1 - F(73, 648)) / 2
+    highest = Assault(keep_highest=True).exact(fractions=True)
+    draw = sum(F(2 * k - 1, 36) ** 2 for k in range(1, 7))  # P(highest = k) = (2k − 1)/36
+    assert exact_list(highest["draw"])[1] == draw
+    assert exact_list(highest["win"])[1] == (1 - draw) / 2
 
 
 # --- bad input -----------------------------------------------------------------------------
