@@ -93,6 +93,11 @@ def _shown(value: Any, param: Any) -> str:
     return str(value)
 
 
+RETIRED = {  # options a release had, and what replaces them
+    "--add-dice": "epic assault adds both dice by default (the rulebook, 1.12.7); --keep-highest keeps the highest",
+}
+
+
 def one_line(error: Exception) -> str:
     """Format a refused command line as the one line the contract asks for."""
     if isinstance(error, OptionError):
@@ -101,6 +106,8 @@ def one_line(error: Exception) -> str:
     if isinstance(error, InputError):
         return f"error: --{error.name.replace('_', '-')} {error.value}: {error.allowed}"
     if isinstance(error, click_errors.NoSuchOption):
+        if error.option_name in RETIRED:
+            return f"error: {error.option_name}: no such option now: {RETIRED[error.option_name]}"
         maybe = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
         return f"error: {error.option_name}: no such option{maybe}; see --help for the options"
     if isinstance(error, click_errors.MissingParameter):

@@ -34,6 +34,8 @@ REFUSED = [
     (["grid", "--game", "epic", "--set", "luck=3"], ("--set", "luck")),
     (["grid", "--game", "epic", "--set", "crosfire=true"], ("--set crosfire=true", "(did you mean crossfire?)")),
     (["grid", "--game", "epic", "--sort", "pkill"], ("--sort pkill", "(did you mean p_kill?)")),
+    (["epic", "assault", "--add-dice"], ("--add-dice: no such option now", "adds both dice by default",
+                                         "--keep-highest")),
     (["grid", "--game", "epic", "--stat", "x.mean", "--plot", "p.png"], ("--stat x.mean", "no outcome x")),
     (["sweep", "epic barrage --units 3 --armour 4", "--vary", "bp=1..2", "--vary", "bp=17..18"],
      ("--vary", "varied twice")),
