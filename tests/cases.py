@@ -202,6 +202,12 @@ EPIC = {
                                                       reinforced=True),
     "war engines: barrage 3 BP, both under the template": Barrage(bp=3, war_engines=2, damage_capacity=3, shields=1,
                                                                   armour=5, engines_under=2, critical="damage"),
+    "war engine and other units under a barrage (AP column)": Barrage(
+        bp=10, war_engines=1, damage_capacity=3, shields=1, armour=4, units=5, other_armour=5, other_reinforced=True,
+        disrupt=True),
+    "war engines and vehicles under a barrage (AT column), two of them": Barrage(
+        bp=4, war_engines=2, damage_capacity=2, armour=5, units=3, other_armour=4, others_under=2, at=True,
+        crossfire=True),
     "war engine: macro barrage, titan": Barrage(bp=13, weapon=Ability.MACRO, war_engines=1, damage_capacity=6,
                                                 shields=4, armour=4, reinforced=True, critical="destroyed", units=2),
 }

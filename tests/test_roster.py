@@ -211,6 +211,11 @@ CASES = [
      ENGINE + '\nother_units = 1\nother_armour = "none"', "p_kill", F(0)),  # one shot: two units to destroy
     ("epic the whole formation, two macro shots", "epic", {"other_kind"}, EPIC_A, 'mw = "2+"\nshots = 2',
      ENGINE + '\nother_units = 1\nother_armour = "none"', "p_kill", F(5, 6) ** 2),  # no save against MW
+    ("epic a barrage's templates past the war engine fall on its infantry", "epic", {"other_armour", "bp"}, EPIC_A,
+     "bp = 8", ENGINE + '\nother_units = 2\nother_armour = "5+"', "other_kills", 2 * F(1, 2) * F(2, 3)),
+    ("epic a barrage at a war engine's vehicles rolls on AT", "epic", {"other_kind", "bp"}, EPIC_A, "bp = 8",
+     ENGINE + '\nother_units = 2\nother_armour = "5+"\nother_kind = "armoured-vehicle"', "other_kills",
+     2 * F(1, 3) * F(2, 3)),
     ("epic reinforced units beside a war engine", "epic", {"other_reinforced"}, EPIC_A, 'at = "4+"',
      ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "armoured-vehicle"\nother_reinforced = true'
      '\nothers_in_front = true', "other_kills", F(1, 2) * F(2, 3) ** 2),

@@ -36,6 +36,7 @@ MAX_MODIFIER = 6
 MAX_BONUS = 20
 MAX_WAR_ENGINES = 20
 MAX_CAPACITY = 20
+NOT_GIVEN = 0  # --vehicle-armour or --other-armour left out ("none" is a value)
 UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread at 5 cm (a reading; --per-template)
 
 
@@ -116,6 +117,10 @@ class _OnFormation(Attack):
                                 "(its effect comes later, the rulebook's default), damage (one more point, which "
                                 "rolls again), damage-once (one more point, which does not) or destroyed.",
                                 Critical.NONE)
+    other_armour: int | None = option("A formation of war engines and other units: the other units' armour save, 2+ "
+                                      "to 6+, or none. Given, the attack reaches them too (§2.8).", NOT_GIVEN,
+                                      roll=True, none=True)
+    other_reinforced: bool = option("The other units of a formation with war engines have reinforced armour.", False)
     tk_damage: DiceExpression | str | int | None = option("A titan killer's D-value against a war engine: points "
                                                           "of damage per hit (d3, d6, d3+1; default 1; needs "
                                                           "--weapon titan-killer).", None, metavar="D",
@@ -178,8 +183,10 @@ class _OnFormation(Attack):
         require(0 <= self.war_engines <= MAX_WAR_ENGINES, "war_engines", self.war_engines,
                 f"expected 0 to {MAX_WAR_ENGINES} war engines")
         if not self.war_engines:
-            for name, default in (("damage_capacity", None), ("shields", 0), ("critical", Critical.NONE)):
-                require(getattr(self, name) == default, name, getattr(self, name), "only applies with --war-engines W")
+            for name, default in (("damage_capacity", None), ("shields", 0), ("critical", Critical.NONE),
+                                  ("other_armour", NOT_GIVEN), ("other_reinforced", False)):
+                require(getattr(self, name) == default, name, getattr(self, name) or "none",
+                        "only applies with --war-engines W")
             return
         require(self.damage_capacity is not None and 1 <= self.damage_capacity <= MAX_CAPACITY, "damage_capacity",
                 self.damage_capacity, f"is needed with --war-engines: each war engine's damage capacity, 1 to "
@@ -190,6 +197,10 @@ class _OnFormation(Attack):
                 "war engines take no infantry cover save (§2.8)")
         require(self.formation is None, "formation", self.formation,
                 "with --war-engines, give the formation's other units as --units")
+        require(self.other_armour in (None, NOT_GIVEN) or 2 <= self.other_armour <= 6, "other_armour",
+                self.other_armour, "expected an armour save from 2+ to 6+, or none")
+        require(not self.other_reinforced or self.other_armour not in (None, NOT_GIVEN), "other_reinforced", True,
+                "reinforced armour needs the other units' armour value: --other-armour 2+ to 6+")
 
     @property
     def engines(self) -> Engines:
@@ -199,6 +210,11 @@ class _OnFormation(Attack):
         """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
         damage = self.tk_damage if self.tk_damage is not None else DiceExpression(0, 6, 1)
         return HitKind(saves, damage if weapon is Ability.TITAN_KILLER else None)
+
+    def _other_saves(self, weapon: Ability) -> SavePlan:
+        """The saves of a war-engine formation's other units: their armour (no cover save), this weapon."""
+        return save_plan(self.other_armour, None, weapon, self.other_reinforced, False, self.worse_saves,
+                         self.ignore_cover, self.sniper)
 
     def _engine_outcomes(self, values: dict[str, np.ndarray], extra: int, under_fire) -> dict[str, np.ndarray]:
         """Blast markers and breaking of a war-engine target (§2.8): a marker per point of damage and per other
@@ -296,7 +312,9 @@ class Barrage(_OnFormation):
     (§2.5).
 
     Outcomes: kills, blast_markers, broken; with `war_engines`: kills, damage (points of damage
-    done), shields (void shields taken down), blast_markers, broken.
+    done), shields (void shields taken down), blast_markers, broken; with `other_armour`: kills
+    (every unit destroyed), engine_kills (the war engines), other_kills (the other units),
+    damage, shields, blast_markers, broken.
     """
 
     bp: int = option("Barrage points of the weapons that fire (1 to 18).", metavar="P")
@@ -310,20 +328,31 @@ class Barrage(_OnFormation):
         "With --war-engines: how many are under the templates, each attacked half its damage capacity (rounded up) "
         "times (§2.8); default one per template (the firer centres each on a war engine), at most --war-engines.",
         None, metavar="N")
+    others_under: int | None = option(
+        "With --other-armour: the war engines' other units under the templates, each rolled for once on the AP "
+        "column (--at: the AT column); default the templates past the war engines, 3 units each (§2.8).", None,
+        metavar="N")
 
     COMMAND = "epic barrage"
     events = ("broken",)
 
     @property
     def outcomes(self) -> tuple[str, ...]:
-        """kills, blast markers, broken; at war engines also the damage done and shields taken down."""
+        """kills, blast markers, broken; at war engines also the damage done and shields taken down (and with
+        --other-armour kills count the other units too, engine_kills and other_kills apart)."""
         if self.war_engines:
-            return ("kills", "damage", "shields", "blast_markers", "broken")
+            others = ("engine_kills", "other_kills") if self.other_armour != NOT_GIVEN else ()
+            return ("kills", *others, "damage", "shields", "blast_markers", "broken")
         return ("kills", "blast_markers", "broken")
 
     def describe(self) -> str:
         if self.war_engines:
             others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
+            if self.other_armour != NOT_GIVEN:
+                armour = "no armour" if self.other_armour is None else f"armour {self.other_armour}+"
+                armour += ", reinforced" if self.other_reinforced else ""
+                others = (f" and {plural(self.units, 'other unit')} ({armour}; {self.others_reached} under the "
+                          f"templates, {'AT' if self.at else 'AP'} column)")
             return (f"Epic barrage: {self.bp} BP on {plural(self.war_engines, 'war engine')}{others}, "
                     f"{plural(self.centred, 'war engine')} under the templates, {self._defence()}")
         reached = plural(self.reached, "unit") + ("" if self.units is not None else
@@ -341,11 +370,40 @@ class Barrage(_OnFormation):
                 "only applies with --war-engines W")
         require(self.engines_under is None or 1 <= self.engines_under <= max(self.war_engines, 1), "engines_under",
                 self.engines_under, f"expected 1 to {self.war_engines} war engines under the templates (--war-engines)")
+        if self.war_engines:
+            self._check_others()
         require(self.per_template is None or self.units is None, "per_template", self.per_template,
                 "only applies without --units (it decides how many units the templates cover)")
         require(self.per_template is None or 1 <= self.per_template <= MAX_UNITS, "per_template",
                 self.per_template, f"expected 1 to {MAX_UNITS} units under each template")
         super().check()
+
+    def _check_others(self) -> None:
+        """A barrage at war engines and the other units beside them (§2.8): which others are under it."""
+        given = self.other_armour != NOT_GIVEN
+        require(given or not self.at, "at", True, "with --war-engines: the other units' column, which needs "
+                                                  "their armour (--other-armour); war engines always roll on AT")
+        require(given or self.others_under is None, "others_under", self.others_under,
+                "only applies with --other-armour A (the other units' armour save)")
+        require(not given or (self.units or 0) > 0, "other_armour", self.other_armour or "none",
+                "needs the formation's other units: --units U")
+        require(self.others_under is None or 0 <= self.others_under <= (self.units or 0), "others_under",
+                self.others_under, f"expected 0 to {self.units or 0} other units under the templates (--units)")
+
+    @property
+    def others_reached(self) -> int:
+        """The war engines' other units under the templates: --others-under, else the templates past the war
+        engines cover UNITS_PER_TEMPLATE each, at most the other units."""
+        if self.other_armour == NOT_GIVEN:
+            return 0
+        if self.others_under is not None:
+            return self.others_under
+        return min(self.units, max(self.templates - self.centred, 0) * UNITS_PER_TEMPLATE)
+
+    @property
+    def other_check(self) -> Check:
+        """The other units' to-hit roll: the AP column, or AT with --at."""
+        return Check(self._need(self.row.anti_tank if self.at else self.row.anti_personnel), Natural.EPIC)
 
     @property
     def centred(self) -> int:
@@ -397,7 +455,13 @@ class Barrage(_OnFormation):
                 engines.strike(rng, state, more.astype(np.int64), self._hit_kind(self.saves, self.weapon),
                                standing=False, engine=engine)
                 hits += more
-            values = {**engines.tally(state), "hits": hits}
+            lost = np.zeros(trials, dtype=np.int64)
+            if self.others_reached:  # each other unit under the templates: one roll, then its saves
+                pool = roll_pool(rng, barrage_die(self.other_check, self._other_saves(self.weapon)),
+                                 self.others_reached, trials)
+                more, lost = np.divmod(pool.codes.astype(np.int64), pool.radices[0])  # kills + radix · hits
+                hits = hits + more
+            values = {**engines.tally(state), "hits": hits, "other_kills": lost}
             return pack(self._engine_outcomes(values, self.row.extra_blast_markers, 1), self.outcomes)
         pool = roll_pool(rng, barrage_die(self.hit_check, self.saves), self.reached, trials)
         kills_radix, hits_radix = pool.radices  # the pool's code is kills + kills_radix·hits
@@ -424,9 +488,15 @@ class Barrage(_OnFormation):
             part[count] = block
             one.append(weight * part)
             state = engines.after(state, 1, kind, number)
-        centred = sum(one[1:], one[0])
-        untouched = engines.outcome(engines.fresh(number), number)[None]
-        return combine([centred] * self.centred + [untouched] * (self.war_engines - self.centred), number)
+        centred = sum(one[1:], one[0])[..., None]
+        untouched = engines.outcome(engines.fresh(number), number)[None, ..., None]
+        parts = [centred] * self.centred + [untouched] * (self.war_engines - self.centred)
+        if self.others_reached:  # each other unit under the templates: missed, hit and saved, or destroyed
+            hit, saved = number(self.other_check.chance()), number(self._other_saves(self.weapon).chance())
+            unit = _zeros((2, 1, 1, 1, 2), number)
+            unit[0, 0, 0, 0, 0], unit[1, 0, 0, 0, 0], unit[1, 0, 0, 0, 1] = 1 - hit, hit * saved, hit * (1 - saved)
+            parts += [unit] * self.others_reached
+        return combine(parts, number)
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         if self.war_engines:

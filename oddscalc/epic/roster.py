@@ -176,6 +176,9 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
         defence.update(war_engines=target["units"], damage_capacity=target["damage_capacity"],
                        shields=target["shields"], critical=target["critical"], cover_save=None)
         if weapon["bp"] is not None:
+            if target["other_units"] and target["other_armour"] != NOT_GIVEN:  # the templates past the war engines
+                defence.update(other_armour=target["other_armour"], other_reinforced=target["other_reinforced"],
+                               at=target["other_kind"] == "armoured-vehicle")
             return Barrage(bp=weapon["bp"], units=target["other_units"] or None, weapon=barrage_ability, **defence)
         return _at_war_engines(weapon, target, defence, ability)
     if target["vehicles"]:

@@ -29,11 +29,10 @@ from ..dice import Check, Natural
 from ..errors import InputError, choose, require
 from ..pool import PoolRoll, roll_pool
 from ..style import plural
-from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation, hit_die
+from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, NOT_GIVEN, _OnFormation, hit_die
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
 from .war_engines import Engines, Front, HitKind, Reach, TkAllocation, combine, pack, pmfs_of
 
-NOT_GIVEN = 0  # --vehicle-armour left out: needed with --vehicles ("none" is a value)
 MAX_MIXED_ENGINES = 6  # war engines that normal then macro-weapon hits can be followed over, exactly
 
 _VOLLEY = re.compile(r"^\s*(\d{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
@@ -145,10 +144,6 @@ class EpicShoot(_OnFormation):
                                       "shots are shared equally among them.", None, metavar="F")
     suppressed: int = option("Blast markers on the firing formation: each stops one of the --firing-units from "
                              "shooting (rear units first, §2.4).", 0, metavar="K")
-    other_armour: int | None = option("A formation mixing war engines and other units: the other units' armour save, "
-                                      "2+ to 6+, or none. Given, the fire reaches them too (--reach).", NOT_GIVEN,
-                                      roll=True, none=True)
-    other_reinforced: bool = option("The other units of a formation with war engines have reinforced armour.", False)
     reach: Reach | None = option("With --war-engines and --other-armour: which units the fire can hurt (§2.8): "
                                  "engines (AT fire at war engines and infantry), others (AP fire: only the other "
                                  "units) or both (front to back over both); default both when --other-armour is "
@@ -250,15 +245,9 @@ class EpicShoot(_OnFormation):
         choose(self, "reach", Reach, optional=True)
         choose(self, "front", Front)
         given = self.other_armour != NOT_GIVEN
-        needs = "only applies with --war-engines W"
-        for name, default in (("other_armour", NOT_GIVEN), ("other_reinforced", False), ("reach", None)):
-            require(self.war_engines or getattr(self, name) == default, name, getattr(self, name) or "none", needs)
+        require(self.war_engines or self.reach is None, "reach", self.reach, "only applies with --war-engines W")
         require(self.front is Front.ENGINES or self.reaches is Reach.BOTH, "front", self.front,
                 "only applies with --reach both (the fire reaches the war engines and the other units)")
-        require(self.other_armour in (None, NOT_GIVEN) or 2 <= self.other_armour <= 6, "other_armour",
-                self.other_armour, "expected an armour save from 2+ to 6+, or none")
-        require(not self.other_reinforced or self.other_armour not in (None, NOT_GIVEN), "other_reinforced", True,
-                "reinforced armour needs the other units' armour value: --other-armour 2+ to 6+")
         if self.reaches is Reach.ENGINES:
             require(not given, "other_armour", self.other_armour or "none",
                     "only applies when the fire reaches the other units: --reach others or both")
@@ -371,9 +360,7 @@ class EpicShoot(_OnFormation):
     @cached_property
     def other_saves(self) -> SavePlan:
         """The saves of the other units of a formation with war engines (their armour; the fire's ability)."""
-        macro = bool(self._pools("macro"))
-        return save_plan(self.other_armour, None, Ability.MACRO if macro else self.weapon, self.other_reinforced,
-                         False, self.worse_saves, self.ignore_cover, self.sniper)
+        return self._other_saves(Ability.MACRO if self._pools("macro") else self.weapon)
 
     def _engine_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
         engines = self.engines

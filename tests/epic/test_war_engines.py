@@ -365,6 +365,24 @@ def test_hits_go_front_to_back_over_war_engines_and_other_units():
         **{**fields, "other_armour": 0}).outcomes  # without their armour the fire does not reach them
 
 
+def test_a_barrage_rolls_once_for_each_other_unit_under_it():
+    """8 BP: three templates, one on the war engine (DC 2: one attack on AT 5+), the two others on its
+    infantry, 3 each: all 4 of them under (no armour, AP 4+). --others-under 2 --at: two, on AT 5+ and
+    their 5+ save."""
+    fields = dict(bp=8, war_engines=1, damage_capacity=2, armour=4, units=4)
+    infantry = Barrage(other_armour=None, **fields)
+    assert infantry.others_reached == 4
+    exact = infantry.exact(fractions=True)
+    assert exact["other_kills"].tolist() == [F(1, 16), F(4, 16), F(6, 16), F(4, 16), F(1, 16)]
+    assert exact["engine_kills"].tolist() == [1] and exact["kills"].tolist() == exact["other_kills"].tolist()
+    vehicles = Barrage(other_armour=5, others_under=2, at=True, **fields).exact(fractions=True)
+    lost = F(1, 3) * F(2, 3)
+    assert vehicles["other_kills"].tolist() == [(1 - lost) ** 2, 2 * lost * (1 - lost), lost**2]
+    alone = Barrage(bp=3, war_engines=1, damage_capacity=2, armour=4, units=4, other_armour=None)
+    assert alone.others_reached == 0  # the one template is on the war engine
+    assert "other_kills" not in Barrage(**fields).outcomes  # without their armour the barrage does not reach them
+
+
 def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     """2 war engines of DC 2 and 3 other units: broken at 2 × standing + 3 markers (3.2.4)."""
     exact = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=2, damage_capacity=2,
@@ -428,6 +446,16 @@ def test_units_are_needed_without_war_engines():
                                                                 "100 (or --war-engines W)")
     with pytest.raises(InputError, match="does not apply to war engines: give how many are under the templates"):
         Barrage(bp=3, war_engines=1, damage_capacity=2, armour=4, per_template=2)
+    for fields, name, words in (
+            (dict(war_engines=1, damage_capacity=2, units=2, at=True), "at", "the other units' column"),
+            (dict(war_engines=1, damage_capacity=2, units=2, others_under=1), "others_under",
+             "only applies with --other-armour A"),
+            (dict(war_engines=1, damage_capacity=2, other_armour=4), "other_armour", "needs the formation's other units"),
+            (dict(war_engines=1, damage_capacity=2, units=2, other_armour=4, others_under=3), "others_under",
+             "expected 0 to 2 other units under the templates")):
+        with pytest.raises(InputError) as error:
+            Barrage(bp=3, armour=4, **fields)
+        assert error.value.name == name and words in error.value.allowed
     under = "expected 1 to 2 war engines under the templates (--war-engines)"
     for fields, words in ((dict(units=3, engines_under=1), "only applies with --war-engines W"),
                           (dict(war_engines=2, damage_capacity=2, engines_under=0), under),
