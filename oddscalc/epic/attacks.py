@@ -449,17 +449,17 @@ class Barrage(_OnFormation):
         if self.war_engines:
             engines = self.engines
             state = engines.start(trials)
-            hits = np.zeros(trials, dtype=np.int64)
+            hits = np.zeros(trials, dtype=np.int16)  # as `Engines.tally`
             for engine in range(self.centred):
                 more = roll_pool(rng, hit_die(self.hit_check), self.attacks_each, trials).total("hits")
                 engines.strike(rng, state, more.astype(np.int64), self._hit_kind(self.saves, self.weapon),
                                standing=False, engine=engine)
                 hits += more
-            lost = np.zeros(trials, dtype=np.int64)
+            lost = np.zeros(trials, dtype=np.int16)
             if self.others_reached:  # each other unit under the templates: one roll, then its saves
                 pool = roll_pool(rng, barrage_die(self.other_check, self._other_saves(self.weapon)),
                                  self.others_reached, trials)
-                more, lost = np.divmod(pool.codes.astype(np.int64), pool.radices[0])  # kills + radix · hits
+                more, lost = np.divmod(pool.codes.astype(np.int16), pool.radices[0])  # kills + radix · hits
                 hits = hits + more
             values = {**engines.tally(state), "hits": hits, "other_kills": lost}
             return pack(self._engine_outcomes(values, self.row.extra_blast_markers, 1), self.outcomes)

@@ -30,12 +30,38 @@ def baseline_barrage(rng: np.random.Generator, trials: int) -> np.ndarray:
     return count_outcomes(kills, markers, broken)
 
 
+def baseline_war_engines(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """10 shots AT 4+ at 2 Warhounds (DC 3, 2 void shields each, 5+ reinforced; a critical hit is one more point,
+    which rolls again): plain numpy, hit by hit."""
+    hit = rng.integers(1, 7, size=(trials, 10)) >= 4
+    failed = ~((rng.integers(1, 7, size=(trials, 10)) >= 5) | (rng.integers(1, 7, size=(trials, 10)) >= 5))
+    shields, damage = np.full((trials, 2), 2), np.zeros((trials, 2), dtype=np.int64)
+    order, rows = np.cumsum(hit, axis=1) - 1, np.arange(trials)  # the j-th hit goes to Warhound ⌊j / 3⌋ mod 2
+    for shot in range(10):
+        engine = (order[:, shot] // 3) % 2
+        live = hit[:, shot] & (damage[rows, engine] < 3)
+        up = live & (shields[rows, engine] > 0)
+        shields[rows[up], engine[up]] -= 1
+        rolling = live & ~up & failed[:, shot]
+        while rolling.any():  # a point of damage; on a 6 one more, which rolls again
+            damage[rows[rolling], engine[rolling]] += 1
+            rolling &= (rng.integers(1, 7, size=trials) == 6) & (damage[rows, engine] < 3)
+    kills = (damage >= 3).sum(axis=1)
+    lost = damage.sum(axis=1)
+    markers = 1 + lost
+    broken = (markers >= 3 * (2 - kills)) | (kills == 2)
+    return count_outcomes(kills, lost, (2 - shields).sum(axis=1), hit.sum(axis=1), markers, broken)
+
+
 def cases() -> list[Case]:
     """The Epic Armageddon cases."""
     return [
         Case("epic shoot 12 shots AP 4+ at 6 units, armour 4+, crossfire",
              EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True), baseline_shoot, 24, 5.0),
         Case("epic barrage 8 BP at 5 units, armour 4+", Barrage(bp=8, units=5, armour=4), baseline_barrage, 10, 5.0),
+        Case("epic shoot 10 shots AT 4+ at 2 Warhounds (DC 3, 2 shields)",
+             EpicShoot(shots=10, to_hit=4, war_engines=2, damage_capacity=3, shields=2, armour=5, reinforced=True,
+                       critical="damage"), baseline_war_engines, 30, 5.0),
     ]
 
 

@@ -365,7 +365,7 @@ class EpicShoot(_OnFormation):
     def _engine_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
         engines = self.engines
         state = engines.start(trials)
-        hits, lost = np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
+        hits, lost = np.zeros(trials, dtype=np.int16), np.zeros(trials, dtype=np.int16)  # as `Engines.tally`
         for index, (pools, kind) in enumerate(self._batches()):
             more = self._hits(rng, pools, trials)
             mine, theirs = engines.beside(more, self.units, self.reaches, self.front)

@@ -12,5 +12,14 @@ def test_bench_cases_run():
         rng = np.random.default_rng(1)
         case.baseline(rng, 1000)
         assert case.target == 5.0
-        assert set(case.attack.outcomes) <= {"kills", "hits", "blast_markers", "broken"}
+        assert set(case.attack.outcomes) <= {"kills", "hits", "blast_markers", "broken", "damage", "shields"}
         assert not np.isnan(pmfs.mean(case.attack.exact()["kills"]))
+
+
+def test_the_war_engine_baseline_is_the_same_attack():
+    """The plain numpy baseline of the war-engine case samples what the exact twin computes: its mean war
+    engines destroyed within 5 standard errors."""
+    (case,) = [case for case in epic.cases() if case.attack.war_engines]
+    kills = case.baseline(np.random.default_rng(7), 200_000)
+    exact = pmfs.mean(case.attack.exact()["kills"])
+    assert abs(kills.mean() - exact) < 5 * kills.std() / np.sqrt(len(kills))
