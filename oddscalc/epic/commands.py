@@ -15,6 +15,10 @@ query(app, "epic shoot", EpicShoot, examples=[
     "oddscalc epic shoot --shots 6 --to-hit 5+ --units 4 --armour 6+ --cover-save 4+ --modifier -1 --exact",
     "oddscalc epic shoot --shots 2 --to-hit 2+ --units 1 --armour 4+ --reinforced --weapon macro --exact",
     "oddscalc epic shoot --shots 8 --to-hit 4+ --units 5 --armour none --disrupt --blast-markers 2 --formation 8",
+    "oddscalc epic shoot --shots 4 --to-hit 2+ --weapon macro --war-engines 1 --damage-capacity 3 --shields 2 "
+    "--armour 5+ --reinforced --exact",
+    "oddscalc epic shoot --shots 3 --to-hit 5+ --war-engines 1 --damage-capacity 4 --shields 2 --armour 4+ "
+    "--units 8 --other-armour 5+ --reach others --exact",
 ])
 
 query(app, "epic barrage", Barrage, examples=[
@@ -22,9 +26,12 @@ query(app, "epic barrage", Barrage, examples=[
     "oddscalc epic barrage --bp 8 --units 5 --armour 4+ --formation 8 --crossfire",
     "oddscalc epic barrage --bp 3 --units 2 --armour 5+ --at --modifier 1",
     "oddscalc epic barrage --bp 8 --formation 10 --armour 4+ --per-template 4",
+    "oddscalc epic barrage --bp 8 --war-engines 1 --damage-capacity 4 --shields 2 --armour 4+ --reinforced "
+    "--units 8 --other-armour 5+ --exact",
 ])
 
 query(app, "epic assault", Assault, examples=[
     "oddscalc epic assault --exact",
     "oddscalc epic assault --bonus 2 --enemy-bonus 1 --format markdown",
+    "oddscalc epic assault --bonus 2 --keep-highest --exact",
 ])

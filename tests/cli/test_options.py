@@ -36,3 +36,28 @@ def test_a_groups_list_shows_each_command_by_its_first_sentence_or_clause(capsys
         == "Print the rules reference that oddscalc computes …"  # cut at a word, within 64 characters
     listed = run(capsys, "dust", "--help").out.split("Commands:")[1]
     assert "  salvo          Fire a salvo A/X-B/X-...\n" in listed and "..." not in listed.replace("X-...", "")
+
+
+def test_every_example_in_a_querys_help_runs(capsys):
+    """The examples under each query's --help are commands a player copies: each answers (exit 0)."""
+    import shlex
+
+    from oddscalc.cli import root_command
+    from oddscalc.cli.options import QUERIES
+
+    root_command()
+    for group in ("dust", "epic", "t9a"):
+        run(capsys, group, "--help")  # registers the game's queries
+    ran = 0
+    for path in QUERIES:
+        text = run(capsys, *path.split(), "--help").out
+        examples = [line.strip() for line in text.split("Examples:", 1)[-1].splitlines()
+                    if line.strip().startswith("oddscalc ")]
+        for example in examples:
+            words = shlex.split(example)[1:]
+            if "--exact" not in words:
+                words += ["--trials", "2000"]  # sampled: a quick run answers the same way
+            result = run(capsys, *words)
+            assert result.code == 0, (example, result.err)
+            ran += 1
+    assert ran >= 30
