@@ -78,8 +78,9 @@ class HitKind:
     titan_killer: DiceExpression | None = None
 
     def point(self) -> HitKind:
-        """One point of a titan killer's damage, allocated as a hit of its own (`TkAllocation.DAMAGE`)."""
-        return HitKind(self.saves, DiceExpression(0, 6, 1))
+        """One point of a titan killer's damage, allocated as a hit of its own (`TkAllocation.DAMAGE`): a hit with
+        the titan killer's saves, which allow only the invulnerable save."""
+        return HitKind(self.saves)
 
 
 @dataclass(frozen=True)
