@@ -507,3 +507,42 @@ def test_a_field_reads_what_it_allows_and_refuses_the_rest(field, good, bad):
     for value in bad:
         with pytest.raises(ValueError):
             field.read(value)
+
+
+@pytest.mark.parametrize("target, shown", [
+    (EPIC_T, "infantry, 1 unit, armour 4+"),
+    ('kind = "infantry"\nunits = 3\narmour = "none"\ncover_save = "4+"', "infantry, 3 units, armour none (cover save "
+                                                                        "4+, in cover)"),
+    ('kind = "infantry"\nunits = 2\narmour = "5+"\ncover_save = "5+"\nin_cover = false\ninvulnerable = true',
+     "infantry, 2 units, armour 5+ (invulnerable, cover save 5+)"),
+    ('kind = "armoured-vehicle"\nunits = 4\narmour = "4+"\nreinforced = true\nthick_rear_armour = true',
+     "armoured-vehicle, 4 units, armour 4+ (reinforced, thick rear armour)"),
+    (MIXED, "infantry, 1 unit, armour 4+, 1 vehicle, armour 5+, infantry in front"),
+    (MIXED.replace('"5+"', '"none"') + '\nfront = "vehicles"',
+     "infantry, 1 unit, armour 4+, 1 vehicle, armour none, vehicles in front"),
+    (MIXED + "\nvehicle_reinforced = true", "infantry, 1 unit, armour 4+, 1 vehicle, armour 5+ reinforced, infantry "
+                                            "in front"),
+    (ENGINE + '\nshields = 2\ncritical = "damage"', "war-engine, 1 unit, armour 4+ (DC 1, 2 shields, critical damage)"),
+    (ENGINE.replace("units = 1", "units = 2") + "\nshields = 1\nother_units = 3",
+     "war-engine, 2 units, armour 4+ (DC 1, 1 shield, critical none, 3 other units)"),
+    (ENGINE + '\nother_units = 8\nother_armour = "5+"',
+     "war-engine, 1 unit, armour 4+ (DC 1, 0 shields, critical none, 8 other units (infantry, armour 5+, behind the "
+     "war engines))"),
+    (ENGINE + '\nother_units = 1\nother_armour = "4+"\nother_reinforced = true\nother_kind = "armoured-vehicle"'
+              '\nothers_in_front = true',
+     "war-engine, 1 unit, armour 4+ (DC 1, 0 shields, critical none, 1 other unit (armoured-vehicle, armour 4+ "
+     "reinforced, in front of the war engines))"),
+    (ENGINE + '\nother_units = 2\nother_armour = "none"',
+     "war-engine, 1 unit, armour 4+ (DC 1, 0 shields, critical none, 2 other units (infantry, armour none, behind the "
+     "war engines))"),
+])
+def test_an_epic_profile_reads_as_its_fields(capsys, tmp_path, target, shown):
+    """What `oddscalc profiles` shows of a unit: its kind, units and armour, then what else defends it."""
+    path = tmp_path / "units.toml"
+    path.write_text(roster("epic", EPIC_A, SHOT, target), encoding="utf-8")
+    rows = run(capsys, "profiles", "--file", path, "--format", "json").json()["units"]
+    assert [row["name"] for row in rows] == ["A", "T"]
+    loaded = games.parse_roster(roster("epic", EPIC_A, SHOT, target), "units.toml")
+    assert loaded.game.describe_unit(loaded.unit("T")) == shown
+    table = run(capsys, "profiles", "--file", path, "--format", "csv").out
+    assert f'"{shown}"' in table or f",{shown}," in table

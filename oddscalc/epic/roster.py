@@ -299,11 +299,12 @@ def describe_unit(unit: Unit) -> str:
     if unit["kind"] == "war-engine":
         extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]
         if unit["other_units"]:
-            extras.append(plural(unit["other_units"], "other unit"))
-        if unit["other_armour"] != NOT_GIVEN:
-            other = "none" if unit["other_armour"] is None else f"{unit['other_armour']}+"
-            extras.append(f"{unit['other_kind']}, armour {other}" + (" reinforced" if unit["other_reinforced"] else "")
-                          + (", in front" if unit["others_in_front"] else ", behind the war engines"))
+            others = plural(unit["other_units"], "other unit")
+            if unit["other_armour"] != NOT_GIVEN:
+                theirs = "none" if unit["other_armour"] is None else f"{unit['other_armour']}+"
+                others += (f" ({unit['other_kind']}, armour {theirs}{' reinforced' if unit['other_reinforced'] else ''}"
+                           f", {'in front of' if unit['others_in_front'] else 'behind'} the war engines)")
+            extras.append(others)
     words = f"{unit['kind']}, {plural(unit['units'], 'unit')}, armour {armour}"
     if unit["vehicles"]:
         vehicle = "none" if unit["vehicle_armour"] is None else f"{unit['vehicle_armour']}+"
