@@ -183,6 +183,12 @@ def test_assault_against_brute_force(bonus, enemy_bonus, keep_highest):
         assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name
 
 
+def test_the_assault_says_which_reading_it_rolls():
+    assert Assault().describe() == "Epic assault result: +0 against +0"
+    assert Assault(bonus=2, enemy_bonus=-1, keep_highest=True).describe() == (
+        "Epic assault result: +2 against -1, each side's highest die kept")
+
+
 def test_assault_even_sides():
     added = Assault().exact(fractions=True)  # P(2D6 = s) = (6 − |s − 7|)/36
     assert exact_list(added["draw"])[1] == sum(F(6 - abs(s - 7), 36) ** 2 for s in range(2, 13)) == F(73, 648)

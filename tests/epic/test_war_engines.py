@@ -491,3 +491,43 @@ def test_the_command_line_shoots_a_titan(capsys):
     assert_refused(capsys, "epic", "barrage", "--bp", "3", "--armour", "4+", "--war-engines", "1",
                    "--damage-capacity", "3", "--critical", "boom",
                    mentions=("--critical", "boom", "none, damage, damage-once, destroyed"))
+
+
+@pytest.mark.parametrize("attack, words", [
+    (Barrage(bp=6, units=3, armour=4), "Epic barrage: 6 BP on 3 units, armour 4+"),
+    (Barrage(bp=8, formation=10, armour=None, per_template=4, at=True),
+     "Epic barrage: 8 BP (AT) on 10 units (4 per template), no armour, formation of 10"),
+    (Barrage(bp=3, war_engines=2, damage_capacity=3, armour=4, units=2),
+     "Epic barrage: 3 BP on 2 war engines (and 2 other units), 1 war engine under the templates, armour 4+, DC 3, "
+     "0 void shields"),
+    (Barrage(bp=8, war_engines=1, damage_capacity=4, shields=2, armour=4, reinforced=True, units=8, other_armour=5,
+             critical="destroyed"),
+     "Epic barrage: 8 BP on 1 war engine and 8 other units (armour 5+; 6 under the templates, AP column), 1 war "
+     "engine under the templates, armour 4+, reinforced, DC 4, 2 void shields, critical hit: destroyed"),
+    (Barrage(bp=4, war_engines=2, damage_capacity=2, armour=5, units=3, other_armour=None, other_reinforced=False,
+             others_under=2, at=True, engines_under=2),
+     "Epic barrage: 4 BP on 2 war engines and 3 other units (no armour; 2 under the templates, AT column), 2 war "
+     "engines under the templates, armour 5+, DC 2, 0 void shields"),
+    (Barrage(bp=4, war_engines=1, damage_capacity=2, armour=5, units=3, other_armour=3, other_reinforced=True),
+     "Epic barrage: 4 BP on 1 war engine and 3 other units (armour 3+, reinforced; 3 under the templates, AP "
+     "column), 1 war engine under the templates, armour 5+, DC 2, 0 void shields"),
+    (EpicShoot(shots=3, to_hit=5, war_engines=1, damage_capacity=4, shields=2, armour=4, units=8, other_armour=5,
+               reach="others"),
+     "Epic shooting: 3 shots at 5+ on 1 war engine and 8 other units (armour 5+), the fire reaching only the other "
+     "units, armour 4+, DC 4, 2 void shields"),
+    (EpicShoot(shots=3, to_hit=2, weapon="titan-killer", tk_damage="d3", tk_allocation="damage", war_engines=2,
+               damage_capacity=3, armour=4),
+     "Epic shooting: 3 shots at 2+ on 2 war engines, armour 4+, titan-killer weapon, DC 3, 0 void shields, TK(1d3), "
+     "each TK point allocated as a hit"),
+    (EpicShoot(shots=6, to_hit=4, war_engines=1, damage_capacity=3, armour=4, units=2, other_armour=None,
+               front="others"),
+     "Epic shooting: 6 shots at 4+ on 1 war engine and 2 other units (no armour), others in front, armour 4+, DC 3, "
+     "0 void shields"),
+    (EpicShoot(shots=6, to_hit=4, war_engines=1, damage_capacity=3, armour=4, units=2, other_armour=4,
+               other_reinforced=True),
+     "Epic shooting: 6 shots at 4+ on 1 war engine and 2 other units (armour 4+, reinforced), engines in front, "
+     "armour 4+, DC 3, 0 void shields"),
+])
+def test_an_attack_at_war_engines_says_what_it_computes(attack, words):
+    """The words over an answer (and a plot's title) name every figure of the target."""
+    assert attack.describe() == words
