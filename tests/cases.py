@@ -207,7 +207,7 @@ EPIC = {
         disrupt=True),
     "war engines and vehicles under a barrage (AT column), two of them": Barrage(
         bp=4, war_engines=2, damage_capacity=2, armour=5, units=3, other_armour=4, others_under=2, at=True,
-        crossfire=True),
+        crossfire=True, disrupt=True),
     "war engine: macro barrage, titan": Barrage(bp=13, weapon=Ability.MACRO, war_engines=1, damage_capacity=6,
                                                 shields=4, armour=4, reinforced=True, critical="destroyed", units=2),
 }

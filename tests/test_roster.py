@@ -216,6 +216,11 @@ CASES = [
     ("epic a barrage at a war engine's vehicles rolls on AT", "epic", {"other_kind", "bp"}, EPIC_A, "bp = 8",
      ENGINE + '\nother_units = 2\nother_armour = "5+"\nother_kind = "armoured-vehicle"', "other_kills",
      2 * F(1, 3) * F(2, 3)),
+    ("epic AP fire cannot hurt a war engine's vehicles", "epic", {"other_kind"}, EPIC_A, SHOT,
+     ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "armoured-vehicle"', "none", None),
+    ("epic a lance at a war engine's reinforced infantry: no re-roll", "epic", {"other_reinforced", "special"},
+     EPIC_A, 'ap = "4+"\nspecial = ["lance"]', ENGINE + '\nother_units = 1\nother_armour = "5+"'
+     '\nother_reinforced = true', "other_kills", F(1, 2) * F(2, 3)),
     ("epic reinforced units beside a war engine", "epic", {"other_reinforced"}, EPIC_A, 'at = "4+"',
      ENGINE + '\nother_units = 1\nother_armour = "5+"\nother_kind = "armoured-vehicle"\nother_reinforced = true'
      '\nothers_in_front = true', "other_kills", F(1, 2) * F(2, 3) ** 2),

@@ -433,6 +433,27 @@ def test_war_engines_with_other_units_power_fields_and_capped_counts(tmp_path):
         "Swarm: 150 units: a roster formation has at most 100 (counted as 100)"]
 
 
+def test_the_units_beside_war_engines_take_the_most_numerous_profiles_defence(tmp_path):
+    """The units beside a war engine are one part (docs/rules.md §2.8): the kind and armour of the most numerous
+    profile, reinforced armour from its notes; another profile is counted as it, with a line."""
+    leviathan = profile("Leviathan", "War Engine", Type="War Engine", Armour="4+", Weapons="Battlecannon",
+                        Firepower="AP4+/AT4+", Unit_Notes="Reinforced Armour, 2 Sh", DC="4", Crit="Immobile")
+    hydra = profile("Hydra", "Unit", Type="Armoured Vehicle", Armour="5+", Weapons="Twin Hydra Autocannon",
+                    Firepower="AP4+/AT5+", Unit_Notes="Reinforced Armour")
+    crew = profile("Crew", "Unit", Type="Infantry", Armour="6+", Weapons="Lasguns", Firepower="Small Arms")
+    hq = selection("HQ", children=selection("Leviathan", leviathan, kind="model")
+                   + selection("Hydra", hydra, number=3, kind="model") + selection("Crew", crew, number=2, kind="model"))
+    imported = battlescribe.load(ros(tmp_path, hq))
+    (unit,) = imported.data["unit"]
+    assert (unit["kind"], unit["armour"], unit["other_units"], unit["other_kind"], unit["other_armour"],
+            unit["other_reinforced"]) == ("war-engine", "4+", 5, "armoured-vehicle", "5+", True)
+    assert imported.report()[1:] == [
+        "HQ: Crew (infantry, armour 6+) counted as Hydra (armoured-vehicle, armour 5+, reinforced): the units beside "
+        "a roster formation's war engines have one kind and one defence (counted as stated)",
+        "HQ: 5 units beside the war engines (Hydra, Crew) (hits go front to back, the war engines first, each unit "
+        "taking what the fire can hurt (§2.8); others_in_front = true puts them first)"]
+
+
 def test_a_formation_of_structures_or_nothing_is_left_out_with_a_line(tmp_path):
     trench = profile("Trenches", "Structure", Infantry="Yes")
     unit = profile("Guard", "Unit", Type="Infantry", Armour="5+", Weapons="Lasgun", Firepower="AP6+")

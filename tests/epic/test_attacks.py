@@ -165,7 +165,8 @@ def test_barrage_rolls_once_per_unit():
 
 
 @pytest.mark.parametrize("bonus, enemy_bonus, keep_highest", [(0, 0, False), (2, 1, False), (-1, 3, False),
-                                                             (6, 0, False), (0, 0, True), (2, -3, True)])
+                                                             (6, 0, False), (0, 0, True), (2, -3, True),
+                                                             (6, 0, True), (11, 0, False), (0, 6, True)])
 def test_assault_against_brute_force(bonus, enemy_bonus, keep_highest):
     """The rulebook adds each side's two dice (1.12.7); --keep-highest keeps each side's highest die."""
     kept = max if keep_highest else (lambda one, other: one + other)

@@ -383,6 +383,19 @@ def test_a_barrage_rolls_once_for_each_other_unit_under_it():
     assert "other_kills" not in Barrage(**fields).outcomes  # without their armour the barrage does not reach them
 
 
+def test_the_other_units_take_crossfire_and_sniper_on_their_own_save():
+    """One shot at 2+ on a war engine's infantry (armour 4+, --reach others): saved on 4+; in a crossfire on
+    5+; a sniper's too on 6+. The war engine's own armour plays no part."""
+    fields = dict(shots=1, to_hit=2, war_engines=1, damage_capacity=2, armour=2, units=1, other_armour=4,
+                  reach="others")
+    hit = F(5, 6)
+    for extra, saved in ((dict(), F(1, 2)), (dict(crossfire=True), F(1, 3)), (dict(crossfire=True, sniper=True),
+                                                                               F(1, 6))):
+        assert EpicShoot(**fields, **extra).exact(fractions=True)["other_kills"][1] == hit * (1 - saved), extra
+    assert EpicShoot(**fields, thick_rear_armour=True, crossfire=True).exact(
+        fractions=True)["other_kills"][1] == hit * F(1, 2)  # thick rear armour ignores crossfire's -1
+
+
 def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     """2 war engines of DC 2 and 3 other units: broken at 2 × standing + 3 markers (3.2.4)."""
     exact = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=2, damage_capacity=2,
