@@ -368,8 +368,10 @@ class Barrage(_OnFormation):
                 "does not apply to war engines: give how many are under the templates with --engines-under N (§2.8)")
         require(self.engines_under is None or self.war_engines, "engines_under", self.engines_under,
                 "only applies with --war-engines W")
-        require(self.engines_under is None or 1 <= self.engines_under <= max(self.war_engines, 1), "engines_under",
-                self.engines_under, f"expected 1 to {self.war_engines} war engines under the templates (--war-engines)")
+        most = self.war_engines
+        require(self.engines_under is None or 1 <= self.engines_under <= max(most, 1), "engines_under",
+                self.engines_under, f"expected 1 to {most} war engines under the templates (--war-engines)" if most > 1
+                else "expected 1: the formation has one war engine (--war-engines 1)")
         if self.war_engines:
             self._check_others()
         require(self.per_template is None or self.units is None, "per_template", self.per_template,

@@ -544,3 +544,44 @@ def test_the_command_line_shoots_a_titan(capsys):
 def test_an_attack_at_war_engines_says_what_it_computes(attack, words):
     """The words over an answer (and a plot's title) name every figure of the target."""
     assert attack.describe() == words
+
+
+SHOT = ("epic", "shoot", "--shots", "2", "--to-hit", "4+", "--armour", "4+")
+BARRAGE = ("epic", "barrage", "--bp", "3", "--armour", "4+")
+ONE = ("--war-engines", "1", "--damage-capacity", "2")
+
+
+@pytest.mark.parametrize("args, line", [
+    (SHOT + ("--units", "2", "--reach", "both"), "--reach both: only applies with --war-engines W"),
+    (SHOT + ONE + ("--units", "2", "--other-armour", "4+", "--reach", "engines"),
+     "--other-armour 4+: only applies when the fire reaches the other units: --reach others or both"),
+    (SHOT + ONE + ("--units", "2", "--other-armour", "none", "--reach", "engines"),
+     "--other-armour none: only applies when the fire reaches the other units: --reach others or both"),
+    (SHOT + ONE + ("--units", "2", "--reach", "others"),
+     "--reach others: needs the other units' armour save: --other-armour A+ (or none)"),
+    (SHOT + ONE + ("--other-armour", "5+"), "--reach both: needs the formation's other units: --units U"),
+    (SHOT + ONE + ("--units", "2", "--other-armour", "4+", "--mw-shots", "1", "--mw-to-hit", "2+"),
+     "--mw-shots 1: macro-weapon hits after normal hits on war engines and other units: give them as separate "
+     "queries"),
+    (SHOT + ("--weapon", "titan-killer", "--war-engines", "2", "--damage-capacity", "2", "--units", "2",
+             "--other-armour", "4+", "--tk-allocation", "damage"),
+     "--tk-allocation damage: a titan killer's points as hits: only when the fire reaches the war engines alone "
+     "(--reach engines)"),
+    (SHOT + ("--units", "2", "--other-reinforced"), "--other-reinforced true: only applies with --war-engines W"),
+    (SHOT + ONE + ("--units", "2", "--other-armour", "none", "--other-reinforced"),
+     "--other-reinforced true: reinforced armour needs the other units' armour value: --other-armour 2+ to 6+"),
+    (BARRAGE + ONE + ("--units", "2", "--at"), "--at true: with --war-engines: the other units' column, which needs "
+                                               "their armour (--other-armour); war engines always roll on AT"),
+    (BARRAGE + ONE + ("--units", "2", "--other-armour", "4+", "--others-under", "3"),
+     "--others-under 3: expected 0 to 2 other units under the templates (--units)"),
+    (BARRAGE + ONE + ("--other-armour", "4+"), "--other-armour 4+: needs the formation's other units: --units U"),
+    (BARRAGE + ONE + ("--units", "2", "--others-under", "1"),
+     "--others-under 1: only applies with --other-armour A (the other units' armour save)"),
+    (BARRAGE + ("--units", "2", "--engines-under", "1"), "--engines-under 1: only applies with --war-engines W"),
+    (BARRAGE + ONE + ("--engines-under", "2"),
+     "--engines-under 2: expected 1: the formation has one war engine (--war-engines 1)"),
+    (BARRAGE + ("--war-engines", "3", "--damage-capacity", "2", "--engines-under", "0"),
+     "--engines-under 0: expected 1 to 3 war engines under the templates (--war-engines)"),
+])
+def test_a_refused_war_engine_option_reads_as_one_line(capsys, args, line):
+    assert_refused(capsys, *args, "--exact", mentions=("error: " + line,))
