@@ -179,3 +179,25 @@ def test_the_fft_convolution_agrees_with_the_direct_one(monkeypatch):
     direct = shooting.convolve2d(a / a.sum(), b / b.sum())
     monkeypatch.setattr(shooting, "DIRECT", 0)
     assert np.abs(shooting.convolve2d(a / a.sum(), b / b.sum()) - direct).max() < 1e-15
+
+
+@pytest.mark.parametrize("attack, words", [
+    (EpicShoot(shots=12, to_hit=4, units=6, armour=4, crossfire=True),
+     "Epic shooting: 12 shots at 4+ on 6 units, armour 4+, crossfire"),
+    (EpicShoot(shots=2, to_hit=3, units=3, armour=5, mw_shots=2, mw_to_hit=2, volley=("3@4+",)),
+     "Epic shooting: 2 shots at 3+, 2 shots at MW 2+, 3 shots at 4+ on 3 units, armour 5+"),
+    (EpicShoot(shots=4, to_hit=4, units=3, armour=None, vehicles=2, vehicle_armour=4, vehicle_reinforced=True,
+               at_shots=2, at_to_hit=5),
+     "Epic shooting: 4 shots at 4+, 2 shots at AT 5+ on 3 units and 2 vehicles (armour 4+, reinforced), no armour"),
+    (EpicShoot(shots=4, to_hit=4, units=3, armour=6, vehicles=1, vehicle_armour=None),
+     "Epic shooting: 4 shots at 4+ on 3 units and 1 vehicle (armour none), armour 6+"),
+    (EpicShoot(shots=4, to_hit=4, units=2, armour=3, mw_shots=2, mw_to_hit=2, firing_units=2, suppressed=1),
+     "Epic shooting: 4 shots at 4+, 2 shots at MW 2+ on 2 units, armour 3+, 1 of 2 firing units suppressed"),
+    (EpicShoot(shots=0, to_hit=4, units=2, armour=3, at_shots=2, at_to_hit=5, vehicles=2, vehicle_armour=5),
+     "Epic shooting: 2 shots at AT 5+ on 2 units and 2 vehicles (armour 5+), armour 3+"),
+    (EpicShoot(shots=4, to_hit=4, war_engines=1, damage_capacity=3, armour=4, units=3),
+     "Epic shooting: 4 shots at 4+ on 1 war engine (and 3 other units), armour 4+, DC 3, 0 void shields"),
+])
+def test_a_shooting_attack_says_what_it_computes(attack, words):
+    """The words over an answer and a plot's title: every volley, the target's parts, the firing units."""
+    assert attack.describe() == words
