@@ -551,3 +551,15 @@ def test_an_epic_profile_reads_as_its_fields(capsys, tmp_path, target, shown):
     assert loaded.game.describe_unit(loaded.unit("T")) == shown
     table = run(capsys, "profiles", "--file", path, "--format", "csv").out
     assert f'"{shown}"' in table or f",{shown}," in table
+
+
+def test_the_whole_formation_is_what_a_cells_p_kill_counts():
+    """P(kill) counts every unit of a mixed formation, and a war-engine formation's other units only when the
+    fire reaches them (docs/rules.md §2.8)."""
+    loaded = games.parse_roster(roster("epic", EPIC_A, SHOT, MIXED.replace("units = 1", "units = 3")), "t.toml")
+    assert loaded.game.kill_threshold(loaded.unit("T")) == 4  # 3 infantry and 1 vehicle
+    target = ENGINE + '\nother_units = 2\nother_armour = "5+"'
+    for weapon, threshold in ((SHOT, 3), ('at = "4+"', 1)):  # AP: its infantry too; AT: the war engine alone
+        loaded, pair = cell("epic", EPIC_A, weapon, target)
+        assert loaded.game.kill_threshold(pair.target, pair.attack) == threshold
+    assert loaded.game.kill_threshold(pair.target) == 1  # no attack: the war engines

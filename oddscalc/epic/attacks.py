@@ -226,7 +226,7 @@ class _OnFormation(Attack):
         markers = self.blast_markers + under_fire + extra + per + (kills + lost > 0) * int(self.crossfire)
         others = (self.units or 0) - lost
         left = self.damage_capacity * (self.war_engines - kills) + others
-        broken = ((markers >= left) | ((kills >= self.war_engines) & (others == 0))) * 1
+        broken = (markers >= left) * 1  # nothing left (0) is broken too
         if "other_kills" in self.outcomes:  # the fire reaches the other units: kills are every unit destroyed
             values = {**values, "kills": kills + lost, "engine_kills": kills}
         return {**values, "blast_markers": markers, "broken": broken}

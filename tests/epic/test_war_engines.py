@@ -396,6 +396,24 @@ def test_the_other_units_take_crossfire_and_sniper_on_their_own_save():
         fractions=True)["other_kills"][1] == hit * F(1, 2)  # thick rear armour ignores crossfire's -1
 
 
+def test_blast_markers_and_the_break_point_with_the_other_units():
+    """Hand-worked: disrupt gives a marker per hit that a shield did not stop; a crossfire's extra marker comes
+    with the first unit destroyed, war engine or not; the break point counts the other units left."""
+    hit = F(5, 6)
+    disrupt = EpicShoot(shots=3, to_hit=2, war_engines=1, damage_capacity=3, shields=2, armour=2,
+                        disrupt=True).exact(fractions=True)
+    assert disrupt["blast_markers"].tolist() == [0, 1 - hit**3, hit**3]  # 1 under fire, + hits past 2 shields
+    others = dict(war_engines=1, damage_capacity=2, armour=4, units=2, other_armour=None, reach="others")
+    crossfire = EpicShoot(shots=1, to_hit=2, crossfire=True, **others).exact(fractions=True)
+    assert crossfire["blast_markers"].tolist() == [0, 1 - hit, 0, hit]  # under fire; a kill: +1 and +1 crossfire
+    two = EpicShoot(shots=2, to_hit=2, **others).exact(fractions=True)
+    # h Kasrkin-like units destroyed: 1 + h markers against DC 2 + (2 - h) left: broken only when h = 2
+    assert two["broken"].tolist() == [1 - hit**2, hit**2]
+    alone = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=1, damage_capacity=2,
+                      armour=4).exact(fractions=True)
+    assert alone["broken"].tolist() == [1 - hit, hit]  # nothing left: broken (the markers reach 0)
+
+
 def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     """2 war engines of DC 2 and 3 other units: broken at 2 × standing + 3 markers (3.2.4)."""
     exact = EpicShoot(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=2, damage_capacity=2,
