@@ -603,3 +603,40 @@ ONE = ("--war-engines", "1", "--damage-capacity", "2")
 ])
 def test_a_refused_war_engine_option_reads_as_one_line(capsys, args, line):
     assert_refused(capsys, *args, "--exact", mentions=("error: " + line,))
+
+
+@pytest.mark.parametrize("fields", [
+    dict(war_engines=20, damage_capacity=20, shields=20), dict(war_engines=1, damage_capacity=1, shields=0),
+    dict(war_engines=2, damage_capacity=2, weapon="titan-killer", tk_damage="3d6"),
+    dict(war_engines=2, damage_capacity=2, weapon="titan-killer", tk_damage="20"),
+    dict(war_engines=2, damage_capacity=2, weapon="titan-killer", tk_damage="1"),
+    dict(war_engines=1, damage_capacity=2, units=1, other_armour=2),
+    dict(war_engines=1, damage_capacity=2, units=1, other_armour=6),
+])
+def test_war_engine_figures_at_their_limits_are_taken(fields):
+    assert EpicShoot(shots=1, to_hit=4, armour=4, **fields).war_engines == fields["war_engines"]
+
+
+@pytest.mark.parametrize("fields, name, value, words", [
+    (dict(war_engines=21, damage_capacity=2), "war_engines", 21, "expected 0 to 20 war engines"),
+    (dict(war_engines=1, damage_capacity=21), "damage_capacity", 21, "is needed with --war-engines"),
+    (dict(war_engines=1, damage_capacity=0), "damage_capacity", 0, "is needed with --war-engines"),
+    (dict(war_engines=1, damage_capacity=2, shields=21), "shields", 21, "expected 0 to 20 void shields"),
+    (dict(war_engines=1, damage_capacity=2, weapon="titan-killer", tk_damage="4d6"), "tk_damage", "4d6",
+     "at most 3 dice"),
+    (dict(war_engines=1, damage_capacity=2, weapon="titan-killer", tk_damage="21"), "tk_damage", "21",
+     "at most 20 points"),
+    (dict(war_engines=1, damage_capacity=2, weapon="titan-killer", tk_damage="0"), "tk_damage", "0",
+     "like 2, d3, d6 or d3+1"),
+    (dict(war_engines=1, damage_capacity=2, units=1, other_armour=1), "other_armour", 1, "from 2+ to 6+, or none"),
+    (dict(war_engines=1, damage_capacity=2, units=1, other_armour=7), "other_armour", 7, "from 2+ to 6+, or none"),
+    (dict(war_engines=1, damage_capacity=2, formation=3), "formation", 3, "give the formation's other units as "
+                                                                          "--units"),
+    (dict(war_engines=1, damage_capacity=2, cover_save=4), "cover_save", 4, "no infantry cover save"),
+    (dict(tk_damage="d3"), "tk_damage", "1d3", "only applies with --weapon titan-killer"),
+])
+def test_war_engine_figures_past_their_limits_are_refused_by_name_and_value(fields, name, value, words):
+    with pytest.raises(InputError) as error:
+        EpicShoot(shots=1, to_hit=4, armour=4, units=fields.pop("units", 2 if "war_engines" not in fields else 0),
+                  **fields)
+    assert (error.value.name, str(error.value.value)) == (name, str(value)) and words in error.value.allowed
