@@ -227,6 +227,16 @@ CASES = [
     # a weapon's other mode is never fired with it (docs/rules.md §4.1): grid --together fires the rest
     ("epic two weapons fired together", "epic", {"shots"}, EPIC_A, SHOT + '\n\n[[unit.weapon]]\nname = "V"\n' + SHOT,
      EPIC_T, "together", 1 - F(3, 4) ** 2),
+    # grid --together (docs/rules.md §2.3): macro-weapons only; AT fire at a mixed formation; normal then macro
+    ("epic two macro-weapons fired together", "epic", {"mw"}, EPIC_A,
+     'mw = "3+"\n\n[[unit.weapon]]\nname = "V"\nmw = "4+"\nshots = 2', EPIC_T, "together",
+     1 - F(1, 3) * F(1, 2) ** 2),  # no save against a macro-weapon: any hit (3+, then 4+ twice) kills
+    ("epic two AT weapons at a mixed formation's vehicle", "epic", {"at"}, EPIC_A,
+     'at = "4+"\n\n[[unit.weapon]]\nname = "V"\nat = "5+"', MIXED, "together",
+     1 - (1 - F(1, 2) * F(2, 3)) * (1 - F(1, 3) * F(2, 3))),  # the vehicle, 5+ save; the infantry out of reach
+    ("epic normal hits first, then the macro-weapon's on what is left", "epic", {"mw"}, EPIC_A,
+     'ap = "4+"\n\n[[unit.weapon]]\nname = "V"\nmw = "3+"', EPIC_T, "together",
+     F(1, 2) * F(1, 2) + (1 - F(1, 2) * F(1, 2)) * F(2, 3)),
     ("epic a weapon's other mode is not fired with it", "epic", {"alternative"}, EPIC_A,
      SHOT + '\n\n[[unit.weapon]]\nname = "V"\n' + SHOT + '\nalternative = "W"', EPIC_T, "together", None),
     ("epic an aircraft is no target", "epic", {"kind"}, EPIC_A, 'at = "4+"',
