@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..attack import Attack, option
-from ..dice import Check, DiceExpression, FaceReader, Natural, check_sides, keep_pmf
+from ..dice import EXACT_SECONDS, Check, DiceExpression, FaceReader, Natural, check_sides, keep_pmf
 from ..errors import choose, require
 from ..style import plural
 from ..pool import Die, PoolRoll, roll_pool
@@ -37,6 +37,9 @@ MAX_BONUS = 20
 MAX_WAR_ENGINES = 20
 MAX_CAPACITY = 20
 NOT_GIVEN = 0  # --vehicle-armour or --other-armour left out ("none" is a value)
+MAX_JOINT_GIB = 1.0  # an exact war-engine joint larger than this is refused: sample instead
+JOINT_RATIONAL_BYTES = 100  # about, per cell of a joint of Fractions
+RATIONAL_SLOWDOWN = 50  # exact rationals against floats, about
 UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread at 5 cm (a reading; --per-template)
 
 
@@ -210,6 +213,17 @@ class _OnFormation(Attack):
         """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
         damage = self.tk_damage if self.tk_damage is not None else DiceExpression(0, 6, 1)
         return HitKind(saves, damage if weapon is Ability.TITAN_KILLER else None)
+
+    def _check_exact(self, cells: int, work: int, rate: float, number) -> None:
+        """Refuse at once an exact war-engine answer whose joint would not fit in memory or would take longer than
+        EXACT_SECONDS: `cells` of the joint, `work` cell updates at about `rate` a second (measured, on the quick
+        side; rationals are far slower)."""
+        rational = number is not float
+        gib = cells * (JOINT_RATIONAL_BYTES if rational else 8) / 2**30
+        seconds = work / rate * (RATIONAL_SLOWDOWN if rational else 1)
+        require(gib <= MAX_JOINT_GIB and seconds <= EXACT_SECONDS, "exact", self.describe(),
+                f"the exact answer would need about {gib:,.1f} GiB and {seconds:,.0f} s; sample instead (leave out "
+                "--exact)")
 
     def _other_saves(self, weapon: Ability) -> SavePlan:
         """The saves of a war-engine formation's other units: their armour (no cover save), this weapon."""
@@ -481,6 +495,10 @@ class Barrage(_OnFormation):
         """joint[hits, kills, damage, shields] of a barrage at war engines (exact): each war engine under a
         template's centre is attacked `attacks_each` times, the others not at all."""
         engines = self.engines
+        others = self.others_reached
+        cells = ((self.centred * self.attacks_each + others + 1) * (self.war_engines + 1) *
+                 (self.war_engines * engines.capacity + 1) * (self.war_engines * engines.shields + 1) * (others + 1))
+        self._check_exact(cells, (self.war_engines + others) * cells, 2e8, number)
         kind = self._hit_kind(self.saves, self.weapon)
         hits = pmfs.binomial(self.attacks_each, number(self.hit_check.chance()))
         state, one = engines.fresh(number), []

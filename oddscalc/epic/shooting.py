@@ -387,6 +387,13 @@ class EpicShoot(_OnFormation):
         after = self._hits_pmf(macro, number)
         top, shields, count = engines.capacity, engines.shields, engines.count
         others = self.units if self.reaches is not Reach.ENGINES else 0
+        block = (count + 1) * (count * top + 1) * (count * shields + 1) * (others + 1)
+        most = first.titan_killer.highest if self._by_points(first) else 1  # points a hit can be allocated as
+        steps = len(before) * (1 + (len(before) * most) // 2 if most > 1 else 1)
+        if len(after) > 1:  # macro-weapon hits after: every way the war engines stand, every number of them
+            steps *= 2 ** count * len(after)
+        self._check_exact((len(before) + len(after) - 1) * block, steps * block * count,
+                          1e9 if len(after) > 1 else 1e8, number)
         joint = _zeros4((len(before) + len(after) - 1, count + 1, count * top + 1, count * shields + 1, others + 1),
                         number)
         fresh = engines.fresh(number)

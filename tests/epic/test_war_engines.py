@@ -605,6 +605,23 @@ def test_a_refused_war_engine_option_reads_as_one_line(capsys, args, line):
     assert_refused(capsys, *args, "--exact", mentions=("error: " + line,))
 
 
+@pytest.mark.parametrize("args", [
+    SHOT + ("--war-engines", "20", "--damage-capacity", "20", "--shields", "20", "--units", "100", "--other-armour",
+            "4+"),
+    SHOT + ("--weapon", "titan-killer", "--tk-damage", "3d6", "--tk-allocation", "damage", "--war-engines", "20",
+            "--damage-capacity", "20", "--shields", "20"),
+    SHOT + ("--mw-shots", "200", "--mw-to-hit", "2+", "--war-engines", "6", "--damage-capacity", "20", "--shields",
+            "20"),
+    BARRAGE[:3] + ("18", "--armour", "4+", "--war-engines", "20", "--damage-capacity", "20", "--shields", "20",
+                   "--units", "100", "--other-armour", "4+", "--others-under", "100"),
+])
+def test_an_exact_war_engine_answer_too_big_to_compute_is_refused_at_once(capsys, args):
+    """Memory or time past the exact answer's limits (EXACT_SECONDS): one line, no internal error."""
+    assert_refused(capsys, *args, "--exact", mentions=("error: --exact Epic ", "sample instead (leave out --exact)"))
+
+
+
+
 @pytest.mark.parametrize("fields", [
     dict(war_engines=20, damage_capacity=20, shields=20), dict(war_engines=1, damage_capacity=1, shields=0),
     dict(war_engines=2, damage_capacity=2, weapon="titan-killer", tk_damage="3d6"),
