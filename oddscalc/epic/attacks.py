@@ -225,6 +225,11 @@ class _OnFormation(Attack):
                 f"the exact answer would need about {gib:,.1f} GiB and {seconds:,.0f} s; sample instead (leave out "
                 "--exact)")
 
+    def _others_armour(self) -> str:
+        """The other units' defence in an attack's words: `armour 5+, reinforced`, or `no armour`."""
+        armour = "no armour" if self.other_armour is None else f"armour {self.other_armour}+"
+        return armour + (", reinforced" if self.other_reinforced else "")
+
     def _other_saves(self, weapon: Ability) -> SavePlan:
         """The saves of a war-engine formation's other units: their armour (no cover save), this weapon."""
         return save_plan(self.other_armour, None, weapon, self.other_reinforced, False, self.worse_saves,
@@ -363,10 +368,8 @@ class Barrage(_OnFormation):
         if self.war_engines:
             others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
             if self.other_armour != NOT_GIVEN:
-                armour = "no armour" if self.other_armour is None else f"armour {self.other_armour}+"
-                armour += ", reinforced" if self.other_reinforced else ""
-                others = (f" and {plural(self.units, 'other unit')} ({armour}; {self.others_reached} under the "
-                          f"templates, {'AT' if self.at else 'AP'} column)")
+                others = (f" and {plural(self.units, 'other unit')} ({self._others_armour()}; {self.others_reached} "
+                          f"under the templates, {'AT' if self.at else 'AP'} column)")
             return (f"Epic barrage: {self.bp} BP on {plural(self.war_engines, 'war engine')}{others}, "
                     f"{plural(self.centred, 'war engine')} under the templates, {self._defence()}")
         reached = plural(self.reached, "unit") + ("" if self.units is not None else

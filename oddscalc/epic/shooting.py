@@ -174,9 +174,7 @@ class EpicShoot(_OnFormation):
         if self.war_engines:
             others = f" (and {plural(self.units, 'other unit')})" if self.units else ""
             if self.reaches is not Reach.ENGINES:
-                armour = "no armour" if self.other_armour is None else f"armour {self.other_armour}+"
-                armour += ", reinforced" if self.other_reinforced else ""
-                others = f" and {plural(self.units, 'other unit')} ({armour})"
+                others = f" and {plural(self.units, 'other unit')} ({self._others_armour()})"
                 others += {Reach.OTHERS: ", the fire reaching only the other units",
                            Reach.BOTH: f", {self.front.value} in front"}[self.reaches]
             points = ", each TK point allocated as a hit" if self.tk_allocation is TkAllocation.DAMAGE else ""
