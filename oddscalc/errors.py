@@ -44,3 +44,15 @@ def did_you_mean(word: str, choices: Any) -> str:
     close = difflib.get_close_matches(word, list(choices), 1)
     return f" (did you mean {close[0]}?)" if close else ""
 
+
+class Refusal(Exception):
+    """A query refused in one line: `line` as the command line prints it (`error: --to-hit 9+:
+    expected ...`), `option` as the player types it (`--to-hit`, `PHASER`, `QUERY`; None when the
+    line is about no one option) and the `value` refused (None when none was given)."""
+
+    def __init__(self, line: str, option: str | None = None, value: Any = None) -> None:
+        line = line.replace("\n", " ")  # one line, whatever the message it came from
+        super().__init__(line)
+        self.line = line
+        self.option = option
+        self.value = value

@@ -17,8 +17,14 @@ def read_capped(path: Path, cap: int, what: str, option: str = "file") -> bytes:
     """The bytes of a regular file of at most `cap` bytes (`what` it should be, for the messages).
 
     The size is checked before reading, and the read stops at the cap whatever the size said
-    (a file that grows, or a file of the /proc kind that says 0 bytes)."""
+    (a file that grows, or a file of the /proc kind that says 0 bytes). A query asked without this
+    machine's files (`given.Files`: the page's) is refused before the path is looked at."""
+    from .given import current
+
     source = str(path)
+    files = current().files
+    if not files.local:
+        raise InputError(option, source, files.why)
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):

@@ -150,14 +150,34 @@ def imported_roster(path: str | Path, game_name: str | None = None, strict: bool
     return replace(build(imported.data, imported.source, game(imported.game)), notes=tuple(imported.report()))
 
 
-def load_pair(path: str | Path | None = None, game_name: str | None = None,
-              against: str | Path | None = None) -> tuple[Roster, Roster]:
-    """A roster (as `load_roster` reads it) and the roster of its targets: the file `against`
-    (of the same game), or itself. A refusal of `against` names it."""
-    roster = load_roster(path, game_name)
+def roster_named(name: str | Path, game_name: str | None, option: str = "file", files: Any = None) -> Roster:
+    """The roster a query's word names (a grid's FILE, --against), opened only as `files` allow (a
+    `given.Files`; default: the files of the query being answered): a file of this machine
+    (`LocalFiles`), an upload, or a game's bundled example by the game's name. A refusal names
+    `option`."""
+    from .given import current
+
+    files = files if files is not None else current().files
+    text = str(name)
+    try:
+        if files.local:
+            return load_roster(name, game_name)
+        if text in files.uploads:
+            return roster_of(files.uploads[text], text, game_name, option)
+        if text in PACKAGES:
+            return load_roster(text, game_name)
+    except InputError as error:
+        if error.name != "file" or option == "file":
+            raise
+        raise InputError(option, error.value, error.allowed) from None
+    raise InputError(option, text, f"{files.why}: {files.roster}")
+
+
+def load_pair(path: str | Path | None = None, game_name: str | None = None, against: str | Path | None = None,
+              files: Any = None) -> tuple[Roster, Roster]:
+    """A roster (as `roster_named` opens it; a game's bundled one when `path` is None) and the roster
+    of its targets: the one `against` names (of the same game), or itself."""
+    roster = roster_named(path, game_name, "file", files) if path is not None else load_roster(None, game_name)
     if against is None:
         return roster, roster
-    try:
-        return roster, load_roster(against, roster.game.name)
-    except InputError as error:
-        raise InputError("against", error.value, error.allowed) from None
+    return roster, roster_named(against, roster.game.name, "against", files)

@@ -9,7 +9,8 @@ from clirun import run
 
 from oddscalc.attack import Attack, ordered_fields, text
 from oddscalc.cli import root_command
-from oddscalc.cli.options import QUERIES, command_for, parse_query
+from oddscalc.cli.options import QUERIES, command_for
+from oddscalc.cli.words import parse_query
 from oddscalc.dice import DiceExpression
 from oddscalc.dust import ArmourPiercingIncendiary, CoverSave, Incendiary, Phaser, Salvo, WeaponLine
 from oddscalc.epic import Ability, Barrage, EpicShoot
@@ -102,7 +103,7 @@ def test_every_default_reads_back_from_the_text_it_is_written_as():
 def test_an_attack_from_its_options_is_the_attack_its_query_builds():
     typed = {"--shots": "12", "to-hit": "4+", "units": 6, "armour": "4+", "crossfire": "true"}
     built = EpicShoot.from_options(typed)
-    assert built == parse_query(root_command(), "epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ "
+    assert built == parse_query("epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ "
                                                 "--crossfire").attack
     assert refusal(lambda: EpicShoot.from_options({"shots": 1, "--shots": 2}))[0] == "shots"
     assert refusal(lambda: EpicShoot.from_options({"--luck": 1}))[0] == "luck"

@@ -15,8 +15,7 @@ import pytest
 from clirun import exact_json, run
 
 from oddscalc import games, pmf
-from oddscalc.cli import root_command
-from oddscalc.cli.options import parse_query
+from oddscalc.cli.words import parse_query
 from oddscalc.errors import InputError
 from oddscalc.grid import grid_rows, matchups, run_grid
 from oddscalc.roster import Field
@@ -464,7 +463,7 @@ def test_a_cell_equals_its_query_exactly(capsys, label, attack):
     the same rationals, and the same figures in the JSON a user reads."""
     query = attack.query()
     assert query.startswith("oddscalc ")
-    parsed = parse_query(root_command(), query).attack
+    parsed = parse_query(query).attack
     rationals = parsed.exact(fractions=True)
     assert all(list(rationals[name]) == list(pmf_) for name, pmf_ in attack.exact(fractions=True).items())
     data = exact_json(capsys, *shlex.split(query)[1:])

@@ -6,9 +6,13 @@ A real server (`oddscalc serve` on a free local port, in its own process):
   request), median of several requests, next to the same command run in-process;
 - first paint of the query page and of a permalink page, in the system's Chromium (skipped,
   saying why, without Playwright or a browser);
-- a load test: 200 requests from 8 clients at once, a mix of exact and sampled queries, pages,
-  plots and refused queries: answered (200), refused (400), busy (503), errors (anything else),
-  latency.
+- exact queries while two 10^7-trial runs take the sampled lane (another client's each);
+- how soon a request's run stops once its client closes the connection, on every route that
+  runs (the server's CPU time, read from /proc, stops growing);
+- a load test: 300 requests from 8 clients at once (each its own loopback address), a mix of
+  exact and sampled queries, pages, plots and refused queries: answered (200), refused (400),
+  told to wait (429: a client's share), busy (503), errors (anything else), latency; then the
+  server's memory.
 
 Nothing here is a test; targets are printed next to the figures.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import os
 import shutil
 import socket
 import statistics
@@ -46,12 +51,13 @@ REFUSED = ["epic shoot --shots 12 --to-hit 9+ --units 6 --armour 4+", "roll 2d6 
 
 
 @contextmanager
-def serving() -> Iterator[int]:
-    """`oddscalc serve` on a free port of 127.0.0.1, in its own process as a player starts it; yields the port."""
+def serving(*options: str) -> Iterator[tuple[int, int]]:
+    """`oddscalc serve` (with `options`) on a free port of 127.0.0.1, in its own process as a player starts
+    it; yields the port and the server's process id."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "oddscalc", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "oddscalc", "serve", "--port", str(port), *options],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
@@ -63,15 +69,17 @@ def serving() -> Iterator[int]:
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"oddscalc serve did not start: {server.stderr.read().decode()[-400:]}")
                 time.sleep(0.05)
-        yield port
+        yield port, server.pid
     finally:
         server.terminate()
         server.wait(10)
 
 
-def connect(port: int) -> http.client.HTTPConnection:
-    """A kept-alive connection without Nagle's delay (else a small request waits for a delayed ACK, 40 ms)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+def connect(port: int, client: int = 1) -> http.client.HTTPConnection:
+    """A kept-alive connection from 127.0.0.`client` (each its own client to the server) without Nagle's
+    delay (else a small request waits for a delayed ACK, 40 ms)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120,
+                                            source_address=(f"127.0.0.{client}", 0))
     connection.connect()
     connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return connection
@@ -84,6 +92,20 @@ def get(connection: http.client.HTTPConnection, path: str) -> tuple[int, float]:
     response = connection.getresponse()
     response.read()
     return response.status, time.perf_counter() - start
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system), from /proc."""
+    fields = open(f"/proc/{pid}/stat").read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory_mib(pid: int) -> float:
+    """A process's resident memory, MiB, from /proc."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def api(query: str) -> str:
@@ -99,14 +121,13 @@ def plot(query: str) -> str:
 
 
 def server_times(port: int, repeat: int) -> None:
-    from ..cli import root_command
-    from ..cli.output import SESSION, Session
+    from ..ask import ask
+    from ..tables import Format
 
     print(f"\nserver time of exact queries, median of {repeat} (page: asked for the first time, and again; "
           "plot: its SVG, drawn the first time; command: the same run in-process, no server):")
     print(f"  {'query':84} {'API':>7} {'page':>7} {'again':>7} {'plot':>7} {'command':>7}")
     connection = connect(port)
-    root = root_command()
     worst = 0.0
     for query in EXACT:
         get(connection, api(query))  # warm: the first run of a game imports it
@@ -118,14 +139,10 @@ def server_times(port: int, repeat: int) -> None:
             samples = [get(connection, path) for path in paths]
             assert all(status == 200 for status, _ in samples), (query, samples)
             times[kind] = statistics.median(seconds for _, seconds in samples)
-        token = SESSION.set(Session())
-        try:
-            words = [*query.split(), "--format", "json"]
-            root.main(words, standalone_mode=False)
-            command = statistics.median(core.best_time(lambda: root.main(words, standalone_mode=False).text, 1)
-                                        for _ in range(repeat))
-        finally:
-            SESSION.reset(token)
+        words = query.split()
+        ask(words)
+        command = statistics.median(core.best_time(lambda: ask(words).answer.content.render(Format.JSON), 1)
+                                    for _ in range(repeat))
         worst = max(worst, times["api"], times["page"])
         print(f"  {query:84} " + " ".join(f"{1000 * seconds:5.1f}ms" for seconds in
                                           (times["api"], times["page"], times["again"], times["plot"], command)))
@@ -160,7 +177,66 @@ def first_paint(port: int) -> None:
         browser.close()
 
 
-def load_test(port: int, requests: int, clients: int) -> None:
+def under_load(port: int, repeat: int) -> None:
+    """Exact queries while two long sampled runs take the sampled lane (two other clients)."""
+    busy = [connect(port, 10 + index) for index in range(2)]
+    for index, connection in enumerate(busy):
+        connection.request("GET", api(f"roll 200d6 --trials 1e7 --seed {100 + index}"))  # about 3 s each
+    time.sleep(0.5)  # both started
+    connection = connect(port, 2)
+    times = [get(connection, api(f"{query} --trials {1000 + index}"))
+             for index in range(repeat) for query in EXACT]
+    statuses = []
+    for other in busy:
+        statuses.append(other.getresponse().status)
+        other.close()
+    status = ", ".join(map(str, statuses))
+    seconds = statistics.median(seconds for _, seconds in times)
+    print(f"\nexact queries while two 1e7-trial runs (roll 200d6) are going: median {1000 * seconds:.1f} ms, slowest "
+          f"{1000 * max(seconds for _, seconds in times):.1f} ms of {len(times)} (the runs: {status})"
+          f"{verdict(1000 * seconds, 100, above=False)}")
+    connection.close()
+
+
+CLOSED = {  # a route that runs, and a request of it for a run of seconds (each new: none is kept)
+    "/api/query": api("roll 200d6 --trials 1e7 --seed 201"),
+    "/ (a permalink)": page("roll 200d6 --trials 1e7 --seed 202"),
+    "/plot.png": "/plot.png?q=" + quote("roll 200d6 --trials 1e7 --seed 203"),
+    "/api/stream": "/api/stream?q=" + quote("roll 200d6 --trials 1e7 --seed 204"),
+    "/ (a sweep)": page("sweep 'roll 200d6' --vary maximised=0..1 --trials 4e6 --seed 205"),
+}
+
+
+def closed_requests(port: int, pid: int) -> None:
+    """How soon a run stops once its client closes the connection: the server's CPU time stops growing."""
+    print("\na request closed 0.5 s into its run (roll 200d6, 1e7 trials: about 3 s): seconds until the server's "
+          "CPU stops")
+    worst = 0.0
+    for route, path in CLOSED.items():
+        connection = connect(port, 3)
+        connection.request("GET", path)
+        time.sleep(0.3)
+        started = cpu_seconds(pid)
+        time.sleep(0.2)
+        if cpu_seconds(pid) - started < 0.05:  # not running: it was refused
+            raise RuntimeError(f"{route}: the run did not start ({path})")
+        connection.close()
+        closed = time.perf_counter()
+        last, calm = cpu_seconds(pid), 0
+        while time.perf_counter() - closed < 30:
+            time.sleep(0.1)
+            now = cpu_seconds(pid)
+            calm = calm + 1 if now - last < 0.02 else 0  # under 20 % of a core for a tenth of a second
+            last = now
+            if calm >= 3:
+                break
+        seconds = time.perf_counter() - closed - 0.3  # the calm tenths seen after it stopped
+        worst = max(worst, seconds)
+        print(f"  {route:20} {seconds:5.2f} s")
+    print(f"  slowest: {worst:.2f} s{verdict(worst, 2, above=False)}")
+
+
+def load_test(port: int, pid: int, requests: int, clients: int) -> None:
     paths = []
     for index in range(requests):
         exact = EXACT[index % len(EXACT)]
@@ -176,20 +252,21 @@ def load_test(port: int, requests: int, clients: int) -> None:
     outcomes: list[tuple[int, float]] = []
     lock = threading.Lock()
 
-    def client(share: list[str]) -> None:
-        connection = connect(port)
+    def client(number: int, share: list[str]) -> None:
+        connection = connect(port, number)
         for path in share:
             try:
                 answer = get(connection, path)
             except (OSError, http.client.HTTPException):
                 answer = (-1, 0.0)
                 connection.close()
-                connection = connect(port)
+                connection = connect(port, number)
             with lock:
                 outcomes.append(answer)
         connection.close()
 
-    threads = [threading.Thread(target=client, args=(paths[index::clients],)) for index in range(clients)]
+    before = memory_mib(pid)
+    threads = [threading.Thread(target=client, args=(20 + index, paths[index::clients])) for index in range(clients)]
     start = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -198,19 +275,23 @@ def load_test(port: int, requests: int, clients: int) -> None:
     wall = time.perf_counter() - start
     statuses = [status for status, _ in outcomes]
     latencies = sorted(seconds for status, seconds in outcomes if status == 200)
-    errors = sum(status not in (200, 400, 503) for status in statuses) + requests - len(outcomes)
+    errors = sum(status not in (200, 400, 429, 503) for status in statuses) + requests - len(outcomes)
     print(f"\nload: {requests} requests from {clients} clients at once (in 10: 3 exact JSON, 2 exact "
           f"pages, 1 plot drawn, 3 sampled with 1e5 trials, 1 refused): {wall:.1f} s wall, {len(outcomes) / wall:.1f} requests/s")
-    print(f"  answered {statuses.count(200)}, refused {statuses.count(400)}, busy {statuses.count(503)}, "
-          f"errors {errors}" + (f"; answered in {1000 * latencies[len(latencies) // 2]:.0f} ms median, "
-                                f"{1000 * latencies[int(0.95 * (len(latencies) - 1))]:.0f} ms p95" if latencies else "")
+    print(f"  answered {statuses.count(200)}, refused {statuses.count(400)}, told to wait {statuses.count(429)}, "
+          f"busy {statuses.count(503)}, errors {errors}" +
+          (f"; answered in {1000 * latencies[len(latencies) // 2]:.0f} ms median, "
+           f"{1000 * latencies[int(0.95 * (len(latencies) - 1))]:.0f} ms p95" if latencies else "")
           + ("" if core.QUICK else f"  (target: errors 0: {'met' if errors == 0 else 'NOT met'})"))
+    time.sleep(1)
+    after = memory_mib(pid)
+    print(f"  server memory: {before:.0f} MiB before, {after:.0f} MiB after{verdict(after, 300, above=False)}")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m oddscalc.bench.web", description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=9, help="requests per figure (median)")
-    parser.add_argument("--requests", type=int, default=200, help="requests of the load test")
+    parser.add_argument("--requests", type=int, default=300, help="requests of the load test")
     parser.add_argument("--clients", type=int, default=8, help="clients at once in the load test")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: check that the benchmark runs")
     options = parser.parse_args(argv)
@@ -218,10 +299,13 @@ def main(argv: list[str] | None = None) -> None:
         core.QUICK = True
         options.repeat, options.requests = 1, 20
     print("\nthe page (oddscalc serve), a real server on 127.0.0.1:")
-    with serving() as port:
+    with serving() as (port, pid):
         server_times(port, options.repeat)
         first_paint(port)
-        load_test(port, options.requests, options.clients)
+        if not options.quick:
+            under_load(port, options.repeat)
+            closed_requests(port, pid)
+        load_test(port, pid, options.requests, options.clients)
 
 
 if __name__ == "__main__":

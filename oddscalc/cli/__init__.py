@@ -1,145 +1,15 @@
-"""The oddscalc command line (Typer): parse, call one library function, render.
+"""The oddscalc command line (Typer): parse, ask the library, render.
 
-Where things are: `options.py` declares the common options and the registry of query
-commands; `output.py` prints answers and plots; `errors.py` the one-line errors;
-`studies.py` the sweep, compare, grid, profiles and import commands. Each game's commands
-are in its own package (`oddscalc/<game>/commands.py`), found through the registry of
-games (`games.PACKAGES`). A game's commands, and the studies', are imported only when
-one of them runs (or --help lists them): `roll` starts quicker.
+Where things are: `commands.py` is the root command (each game's commands, and the
+studies', imported only when one of them runs or --help lists them); `options.py` declares
+the common options and the registry of queries; `words.py` reads a query's words as the
+library's call (`oddscalc.ask`) takes them; `main.py` runs the command line (its own
+options, the exit codes); `output.py` prints answers and plots; `errors.py` the one-line
+errors; `studies.py` and `rosters.py` the sweep, compare, grid, profiles and import
+commands. Each game's commands are in its own package (`oddscalc/<game>/commands.py`).
 """
 
-import importlib
-import sys
-from typing import Annotated, Any, Optional
+from .commands import STUDIES, app, lazy_module, root_command
+from .main import main, run
 
-import typer
-from typer.core import TyperGroup
-
-from ..errors import InputError
-from ..games import PACKAGES
-from ..roll import Roll
-from .errors import input_error
-from .options import examples_epilog, option, query, shorten
-from .output import run_app
-
-STUDIES = ("sweep", "grid", "profiles", "compare", "import")  # the commands of `studies.py`, as --help lists them
-OTHERS = {"serve": "serve"}  # command → its module (in oddscalc.cli), imported when it runs
-ABOUT = "Odds for tabletop wargames: Monte Carlo and exact distributions for {games}."
-
-
-def lazy_module(name: str) -> Optional[str]:
-    """The module whose `app` holds the command `name`: the studies', or a game's (by the registry)."""
-    if name in STUDIES:
-        return f"{__name__}.studies"
-    if name in OTHERS:
-        return f"{__name__}.{OTHERS[name]}"
-    return f"oddscalc.{name}.commands" if name in PACKAGES else None
-
-
-class LazyGroup(TyperGroup):
-    """The root command: builds a game's commands, or the studies', when first asked for; its
-    help names the games of the registry."""
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        eager = [name for name in super().list_commands(ctx) if lazy_module(name) is None]
-        return [eager[0], *STUDIES, *eager[1:], *OTHERS, *PACKAGES]
-
-    def get_command(self, ctx: Any, name: str) -> Any:
-        module = lazy_module(name)
-        if name not in self.commands and module is not None:
-            built = typer.main.get_command(importlib.import_module(module).app)
-            if name in STUDIES:
-                self.commands.update(built.commands)
-            elif name in OTHERS:  # an app of one command is that command
-                self.commands[name] = built
-            else:
-                built.name = name
-                self.commands[name] = built
-        return shorten(self.commands.get(name))
-
-    def format_help_text(self, ctx: Any, formatter: Any) -> None:
-        self.help = about()  # the games' titles: imported only when the help is shown
-        super().format_help_text(ctx, formatter)
-
-
-def about() -> str:
-    """The command line's first line: what it computes, for which games."""
-    from ..games import GAMES, listed
-
-    return ABOUT.format(games=listed(tuple(game.title for game in GAMES.values()), "and"))
-
-
-app = typer.Typer(
-    name="oddscalc",
-    cls=LazyGroup,
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        from .. import __version__
-
-        typer.echo(f"oddscalc {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
-    ] = False,
-) -> None:
-    """Odds for tabletop wargames (the games: see --help)."""
-
-
-query(app, "roll", Roll, argument=option("dice", Annotated[str, typer.Argument(
-    metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")]), examples=[
-    "oddscalc roll 2d6 --maximised 1",
-    "oddscalc roll 3d6+1 --exact --format markdown",
-    "oddscalc roll 10d6 --success 5 --plot hits.png",
-])
-
-
-@app.command("rules", epilog=examples_epilog(["oddscalc rules 2.5", "oddscalc rules 1.3", "oddscalc rules"]))
-def rules(
-    section: Annotated[Optional[str], typer.Argument(
-        metavar="SECTION", help="A section number, like 2.5 (the barrage table); default: the whole reference.")]
-    = None,
-) -> None:
-    """Print the rules reference that oddscalc computes (docs/rules.md), or one section of it.
-
-    Code, --help and the notebooks cite its section numbers (§2.5); each section names
-    the command that computes it, and each open rules question the reading oddscalc
-    takes and the switch that changes it.
-    """
-    from .. import rules as reference
-
-    try:
-        typer.echo(reference.section(section) if section is not None else reference.text())
-    except InputError as error:
-        raise input_error(error) from None
-
-
-def main(argv: Optional[list] = None) -> int:
-    """Run the command line and return its exit code."""
-    return run_app(root_command(), argv)
-
-
-def root_command():
-    """The Click command behind the Typer app (built once)."""
-    global _ROOT
-    if _ROOT is None:
-        _ROOT = typer.main.get_command(app)
-    return _ROOT
-
-
-_ROOT = None
-
-
-def run() -> None:
-    """The console script: exit with the command line's code."""
-    sys.exit(main())
+__all__ = ["STUDIES", "app", "lazy_module", "main", "root_command", "run"]

@@ -6,7 +6,7 @@ import re
 from enum import Enum
 from typing import Any, Optional
 
-from ..errors import InputError
+from ..errors import InputError, Refusal
 
 try:  # recent Typer carries its own copy of Click
     from typer._click import exceptions as click_errors
@@ -100,27 +100,40 @@ RETIRED = {  # options a release had, and what replaces them
 
 def one_line(error: Exception) -> str:
     """Format a refused command line as the one line the contract asks for."""
+    return refused(error).line
+
+
+def refused(error: Exception) -> Refusal:
+    """A refused command line as a `Refusal`: its one line, the option it is about as the player
+    types it, and the value refused."""
+    if isinstance(error, Refusal):
+        return error
     if isinstance(error, OptionError):
+        option = _hint(error.param, error.param_hint)
         value = "" if error.value is None else f" {_shown(error.value, error.param)}"
-        return f"error: {_hint(error.param, error.param_hint)}{value}: {error.allowed}"
+        return Refusal(f"error: {option}{value}: {error.allowed}", option, error.value)
     if isinstance(error, InputError):
-        return f"error: --{error.name.replace('_', '-')} {error.value}: {error.allowed}"
+        option = f"--{error.name.replace('_', '-')}"
+        return Refusal(f"error: {option} {error.value}: {error.allowed}", option, error.value)
     if isinstance(error, click_errors.NoSuchOption):
         if error.option_name in RETIRED:
-            return f"error: {error.option_name}: no such option now: {RETIRED[error.option_name]}"
+            return Refusal(f"error: {error.option_name}: no such option now: {RETIRED[error.option_name]}",
+                           error.option_name)
         maybe = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
-        return f"error: {error.option_name}: no such option{maybe}; see --help for the options"
+        return Refusal(f"error: {error.option_name}: no such option{maybe}; see --help for the options",
+                       error.option_name)
     if isinstance(error, click_errors.MissingParameter):
-        return f"error: {_hint(error.param)} is required; see --help"
+        return Refusal(f"error: {_hint(error.param)} is required; see --help", _hint(error.param))
     if isinstance(error, click_errors.BadParameter):
+        option = _hint(error.param, error.param_hint)
         message = error.message.removeprefix("Value error, ")
         choice = _CHOICE.match(message)
         if choice:  # a refused choice reads like every other refused value
             allowed = ", ".join(part.strip().strip("'") for part in choice.group(2).split(","))
-            return f"error: {_hint(error.param, error.param_hint)} {choice.group(1)}: expected one of {allowed}"
-        return f"error: {_hint(error.param, error.param_hint)}: {message}"
+            return Refusal(f"error: {option} {choice.group(1)}: expected one of {allowed}", option, choice.group(1))
+        return Refusal(f"error: {option}: {message}", option)
     message = error.format_message().rstrip(".")
     context = getattr(error, "ctx", None)
     if context is not None and hasattr(context.command, "list_commands"):
         message += f"; expected one of: {', '.join(context.command.list_commands(context))}"
-    return f"error: {message}; see --help"
+    return Refusal(f"error: {message}; see --help")

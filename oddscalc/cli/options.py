@@ -15,7 +15,6 @@ import dataclasses
 import functools
 import inspect
 import re
-import shlex
 import typing
 from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
@@ -29,7 +28,7 @@ from ..attack import kind_of, ordered_fields
 from ..errors import InputError
 from ..options import SCHEDULER_TIMEOUT, TRIALS, RunOptions
 from ..tables import Format
-from .errors import OptionError, click_errors, input_error, stopped
+from .errors import OptionError, input_error
 
 # --- parsers for the tabletop spellings ---------------------------------------------
 
@@ -73,11 +72,13 @@ def option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
-def common(default: Any, name: str, help: str, metavar: Optional[str] = None, parser: Optional[Callable] = None) -> Any:
-    """A field of `Common`: its default and the option that sets it (`--trials`)."""
+def common(default: Any, name: str, help: str, metavar: Optional[str] = None, parser: Optional[Callable] = None,
+           shell: bool = False) -> Any:
+    """A field of `Common`: its default and the option that sets it (`--trials`); `shell`: an option of
+    the command line's own (where the answer goes, how it runs), never a word of the query itself."""
     settings = {"metavar": metavar, "parser": parser, "help": help}
     info = typer.Option(name, **{key: value for key, value in settings.items() if value is not None})
-    return dataclasses.field(default=default, metadata={"option": info, "name": name})
+    return dataclasses.field(default=default, metadata={"option": info, "name": name, "shell": shell})
 
 
 @dataclass(frozen=True)
@@ -91,14 +92,14 @@ class Common:
     exact: bool = common(False, "--exact", "Compute the exact distribution instead of sampling.")
     fractions: bool = common(False, "--fractions", "With --exact: exact rationals too (JSON pmf_fractions, "
                                                    "\"1/36\"; table columns).")
-    output_format: Format = common(Format.TABLE, "--format", "table, json, csv, markdown or bbcode.", "F")
+    output_format: Format = common(Format.TABLE, "--format", "table, json, csv, markdown or bbcode.", "F", shell=True)
     plot: Optional[Path] = common(None, "--plot", "Also save a plot of the main outcome (.png, .svg or .pdf).",
-                                  "PATH")
+                                  "PATH", shell=True)
     precision: Optional[float] = common(None, "--precision", "Sample until the main mean's standard error is at "
                                                              "most E (--trials is the cap).", "E", parse_number)
     verify: bool = common(False, "--verify", "Run both ways; report the largest CDF gap against the DKW bound.")
     threads: Optional[int] = common(None, "--threads", "Threads to sample with (default: every core).", "T",
-                                    parse_count)
+                                    parse_count, shell=True)
     outcome: Optional[str] = common(None, "--outcome", "The outcome the table's detail and the plot show "
                                                        "(default: the main one).", "NAME")
 
@@ -109,15 +110,15 @@ class Common:
 
     @functools.cached_property
     def run(self) -> RunOptions:
-        """The run these options ask for; conflicting or bad ones are refused in one line."""
-        from .output import SESSION
+        """The run these options ask for, with what the shell gives (its `Cancel`, budget and
+        threads: `ask.Given`); conflicting or bad ones are refused in one line."""
+        from ..given import current
 
+        given = current()
         method = "exact" if self.exact else "verify" if self.verify else "monte-carlo"
-        session = SESSION.get()
-        cancel, budget = (session.cancel, session.budget) if session is not None else (None, None)
         try:
-            options = RunOptions(self.trials, self.seed, method, self.precision, self.threads, self.fractions, cancel,
-                                 budget)
+            options = RunOptions(self.trials, self.seed, method, self.precision, given.threads, self.fractions,
+                                 given.cancel, given.budget)
         except InputError as error:
             raise input_error(error) from None
         if self.exact and self.verify:
@@ -141,15 +142,7 @@ class Common:
 
     def check(self) -> RunOptions:
         """Refuse bad common options before any work is done, whatever the method; return the run."""
-        from .. import plots
-
-        run = self.run
-        if self.plot is not None:
-            try:
-                plots.check_path(self.plot)
-            except InputError as error:
-                raise input_error(error) from None
-        return run
+        return self.run
 
 
 @dataclass(frozen=True)
@@ -159,10 +152,11 @@ class Study:
     at_least: str = common("1", "--at-least", "Add P(≥ K) columns for these K (comma-separated).", "K,K")
     scheduler: Optional[str] = common(None, "--scheduler", "Run the cells on the Dask cluster at ADDRESS "
                                                            "(tcp://host:8786; needs the dask extra). Exact runs stay "
-                                                           "in process.", "ADDRESS")
+                                                           "in process.", "ADDRESS", shell=True)
     scheduler_timeout: float = common(SCHEDULER_TIMEOUT, "--scheduler-timeout", "Seconds to wait for the scheduler, a "
                                                                            "first worker, or a lost cluster to come "
-                                                                           "back (default 10).", "S", parse_number)
+                                                                           "back (default 10).", "S", parse_number,
+                                                   shell=True)
 
     @classmethod
     def take(cls, options: dict[str, Any]) -> Study:
@@ -176,25 +170,12 @@ class Study:
 
         return parse_at_least(self.at_least)
 
-    @functools.cached_property
+    @property
     def cluster(self) -> Any:
-        """The Dask cluster the cells run on, a `cells.Cluster` (None: local threads)."""
-        from ..cells import Cluster
+        """The Dask cluster the cells run on, a `cells.Cluster` the shell gives (None: local threads)."""
+        from ..given import current
 
-        if self.scheduler is None and self.scheduler_timeout != SCHEDULER_TIMEOUT:
-            raise OptionError(self.scheduler_timeout, "applies only with --scheduler ADDRESS",
-                              hint="--scheduler-timeout")
-        if self.scheduler is not None and not self.scheduler.startswith("tcp://"):
-            raise OptionError(self.scheduler[:80] or "''", "expected a scheduler address like tcp://host:8786 (a "
-                                                           "scheduler in another process, as `dask scheduler` prints "
-                                                           "it)", hint="--scheduler")
-        return None if self.scheduler is None else Cluster(self.scheduler, self.scheduler_timeout)
-
-    def notes(self, options: Any) -> tuple[str, ...]:
-        """A line for stderr when the cluster is given nothing to do: exact cells run here."""
-        if self.scheduler is not None and options.method == "exact":
-            return ("note: --scheduler: exact cells are computed here, in process (a cluster only samples)",)
-        return ()
+        return current().scheduler
 
 
 def parameters_of(table: type) -> list[inspect.Parameter]:
@@ -207,16 +188,86 @@ def parameters_of(table: type) -> list[inspect.Parameter]:
 COMMON = parameters_of(Common)  # the parameters every query and study command adds to its own
 STUDY = parameters_of(Study)  # and every study
 COMMON_OPTIONS = tuple(field.metadata["name"] for field in fields(Common))
+SHELL = frozenset(field.name for table in (Common, Study) for field in fields(table) if field.metadata["shell"])
+
+
+@dataclass(frozen=True)
+class Shell:
+    """The command line's own options of a query or study (`shell=True` in `Common` and `Study`):
+    how its answer is shown and saved, and how it runs. They are never words of the query
+    (`oddscalc.ask`): the page decides them itself."""
+
+    output_format: Format = Format.TABLE
+    plot: Optional[Path] = None
+    threads: Optional[int] = None
+    scheduler: Optional[str] = None
+    scheduler_timeout: float = SCHEDULER_TIMEOUT
+
+    @classmethod
+    def take(cls, options: dict[str, Any]) -> Shell:
+        """Remove the command line's own options from a command's options and return them."""
+        return cls(**{name: options.pop(name) for name in SHELL if name in options})
+
+    def check(self) -> None:
+        """Refuse, before any work, a plot that could not be saved and a cluster that cannot be asked."""
+        from .. import plots
+
+        if self.plot is not None:
+            try:
+                plots.check_path(self.plot)
+            except InputError as error:
+                raise input_error(error) from None
+        self.cluster  # noqa: B018 (its address and timeout checked)
+
+    @functools.cached_property
+    def cluster(self) -> Any:
+        """The Dask cluster the cells run on, a `cells.Cluster` (None: local threads)."""
+        from ..cells import Cluster
+
+        if self.scheduler is None and self.scheduler_timeout != SCHEDULER_TIMEOUT:
+            raise OptionError(self.scheduler_timeout, "applies only with --scheduler ADDRESS",
+                              hint="--scheduler-timeout")
+        if self.scheduler is not None and not self.scheduler.startswith("tcp://"):
+            raise OptionError(self.scheduler[:80] or "''", "expected a scheduler address like tcp://host:8786 (a "
+                                                           "scheduler in another process, as `dask scheduler` prints "
+                                                           "it)", hint="--scheduler")
+        try:
+            return None if self.scheduler is None else Cluster(self.scheduler, self.scheduler_timeout)
+        except InputError as error:
+            raise input_error(error) from None
+
+    def notes(self, options: RunOptions) -> tuple[str, ...]:
+        """A line for stderr when the cluster is given nothing to do: exact cells run here."""
+        if self.scheduler is not None and options.method == "exact":
+            return ("note: --scheduler: exact cells are computed here, in process (a cluster only samples)",)
+        return ()
 
 
 def examples_epilog(examples: Sequence[str]) -> str:
     return "Examples:\n\n\b\n" + "\n".join(f"  {example}" for example in examples)
 
 
+@dataclass(frozen=True)
+class Terminal:
+    """A query or study run from the command line: its path, and the command line's own options;
+    `cli/main.py` asks its words and shows the answer."""
+
+    path: str
+    shell: Shell
+
+
+# A query's or study's path ("epic shoot", "grid") → the function that answers its words (`ask`): the
+# command's own options and the common ones, less the command line's (`SHELL`); it returns an `Answer`.
+LANGUAGE: dict[str, Callable[..., Any]] = {}
+LOOKS: set[str] = set()  # the paths of LANGUAGE that sample nothing (`look`)
+
+
 def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: Optional[str] = None,
             study: bool = False) -> Callable:
-    """Register `run(**own, common=Common)` (and `study=Study` for a study) as a command with its
-    own options, the study ones and the common ones.
+    """Register `run(**own, common=Common)` (and `study=Study` for a study) as the query or study
+    `name` with its own options, the study ones and the common ones: in `LANGUAGE`, the words
+    that `oddscalc.ask` answers, and in `group`, the command line's command, which takes its
+    own options (`Shell`) and asks the rest.
 
     Typer reads a command's options from its signature; this is the one place that adds
     the common options to a signature, so that no command has to repeat them.
@@ -225,16 +276,20 @@ def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[
            if p.name not in ("common", "study") and p.kind is not p.VAR_KEYWORD]
     parameters = own + (STUDY if study else []) + COMMON
 
-    @functools.wraps(run)
-    def invoke(**options: Any) -> Any:
+    def answer(**options: Any) -> Any:
         common = Common.take(options)
         tables = {"study": Study.take(options)} if study else {}
         try:
             return run(**options, common=common, **tables)
         except InputError as error:
             raise input_error(error) from None
-        except KeyboardInterrupt as error:  # Click would turn it into a silent exit 130
-            return stopped(error)
+
+    answer.__signature__ = inspect.Signature([p for p in parameters if p.name not in SHELL])
+    LANGUAGE[name] = answer
+
+    @functools.wraps(run)
+    def invoke(**options: Any) -> Terminal:
+        return Terminal(name, Shell.take(options))  # the command line asks it (cli/main.py)
 
     invoke.__signature__ = inspect.Signature(parameters)
     invoke.__annotations__ = {p.name: p.annotation for p in parameters}
@@ -242,6 +297,34 @@ def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[
     group.command(name.split()[-1], help=text, short_help=short_help(text),
                   epilog=examples_epilog(examples))(invoke)
     return invoke
+
+
+FORMAT = parameters_of(Common)[[field.name for field in fields(Common)].index("output_format")]
+
+
+def look(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: str) -> None:
+    """Register `run(**own)` as `name`, a command that samples nothing (`dust los`): in `LANGUAGE` with
+    its own options, and in `group` with --format too; `run` returns an `output.Answer`."""
+    own = list(inspect.signature(run, eval_str=True).parameters.values())
+
+    def answer(**options: Any) -> Any:
+        try:
+            return run(**options)
+        except InputError as error:
+            raise input_error(error) from None
+
+    answer.__signature__ = inspect.Signature(own)
+    LANGUAGE[name] = answer
+    LOOKS.add(name)
+
+    @functools.wraps(run)
+    def invoke(**options: Any) -> Terminal:
+        return Terminal(name, Shell.take(options))
+
+    parameters = [*own, FORMAT]
+    invoke.__signature__ = inspect.Signature(parameters)
+    invoke.__annotations__ = {p.name: p.annotation for p in parameters}
+    group.command(name.split()[-1], help=help, short_help=short_help(help), epilog=examples_epilog(examples))(invoke)
 
 
 def short_help(text: str) -> str:
@@ -360,74 +443,6 @@ def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str
     run.__signature__ = inspect.Signature(parameters)
     command(group, path, run, examples=examples, help=help)
     QUERIES[path] = Query(path, tuple(p.name for p in parameters), make, attack)
-
-
-@dataclass(frozen=True)
-class Parsed:
-    """A quoted query, parsed: its registered query, its options' values, and the attack they build."""
-
-    query: Query
-    command: Any  # the Click command
-    context: Any  # the Click context that parsed it
-    attack: Any
-
-
-def query_args(text: str) -> list[str]:
-    """Split a quoted query into arguments; refuse the options that belong to the study."""
-    try:
-        args = shlex.split(text)
-    except ValueError as error:
-        raise OptionError(text, f"the query does not parse ({error})", hint="QUERY") from None
-    if args[:1] == ["oddscalc"]:
-        args = args[1:]
-    for arg in args:
-        if arg.split("=")[0] in COMMON_OPTIONS:
-            raise OptionError(text, f"put {arg.split('=')[0]} after the quoted query: it applies to every cell",
-                              hint="QUERY")
-        if arg in ("--help", "-h", "--version"):
-            raise OptionError(text, "a query, not --help or --version", hint="QUERY")
-    return args
-
-
-def find_query(root: Any, args: Sequence[str], text: str) -> tuple[Query, Any, list[str]]:
-    """Walk the command tree along `args` to a query command; return it and the arguments left."""
-    command, words = root, []
-    for position, arg in enumerate(args):
-        sub = command.get_command(None, arg) if hasattr(command, "get_command") else None
-        if sub is None:
-            break
-        command, words = sub, words + [arg]
-        if " ".join(words) in QUERIES:
-            return QUERIES[" ".join(words)], command, list(args[position + 1:])
-    for name in root.list_commands(None):  # every game's queries, to list them
-        root.get_command(None, name)
-    raise OptionError(text, f"expected a query command such as 'roll 2d6' or 'epic barrage --bp 6 --units 3 "
-                            f"--armour 4+'; the queries are {', '.join(QUERIES)}", hint="QUERY")
-
-
-def parse_query(root: Any, text: str, blame: str = "QUERY", extra: Sequence[str] = ()) -> Parsed:
-    """Parse a quoted query into its attack, exactly as the command would, without running it.
-
-    `extra` arguments are appended (a varied option's first value). Errors are the
-    one-line errors the query itself would give, blamed on `blame`.
-    """
-    args = query_args(text)
-    found, click_command, rest = find_query(root, args, text)
-    try:
-        context = click_command.make_context(found.path, [*rest, *extra], resilient_parsing=False)
-        attack = found.build(**{name: context.params[name] for name in found.names})
-        attack = attack[0] if isinstance(attack, tuple) else attack
-    except InputError as error:
-        raise OptionError(text, _message(input_error(error)), hint=blame) from None
-    except click_errors.ClickException as error:
-        raise OptionError(text, _message(error), hint=blame) from None
-    return Parsed(found, click_command, context, attack)
-
-
-def _message(error: Exception) -> str:
-    from .errors import one_line
-
-    return one_line(error).removeprefix("error: ")
 
 
 def command_for(root: Any, path: str) -> Any:

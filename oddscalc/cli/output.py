@@ -5,15 +5,11 @@ The options module imports this one, never the other way round: a `common` here 
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
-import signal
 import sys
-import threading
 import time
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
@@ -25,26 +21,9 @@ from ..errors import InputError
 from ..tables import Format, QueryAnswer, StudyAnswer, precision_note, provenance
 from .errors import (
     OptionError,
-    Terminated,
-    click_errors,
     get_current_context,
     one_line,
-    stopped,
 )
-
-@dataclass(frozen=True)
-class Session:
-    """A command run for someone other than a terminal (the page, `oddscalc serve`): the token
-    that cancels its run, where its progress goes, the most trials it may sample in all, and
-    the rosters it read from uploads (used instead of a grid's FILE and --against)."""
-
-    cancel: Any = None  # an options.Cancel
-    progress: Optional[Callable[[int, int], None]] = None
-    budget: Optional[int] = None
-    rosters: Optional[tuple[Any, Any]] = None
-
-
-SESSION: ContextVar[Optional[Session]] = ContextVar("oddscalc_session", default=None)  # None: a terminal
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 LONG_RUN = 60.0  # seconds still to go that a player is told of
@@ -107,18 +86,19 @@ def _duration(seconds: float) -> str:
 
 @contextmanager
 def progress_bar(label: str = "sampling") -> Iterator[Optional[Callable[[int, int], None]]]:
-    """A progress callback for `engine.run` and the studies: a bar on a terminal, and a line
-    when the run will be long, whatever stderr is; in a session (the page), its own listener."""
-    session = SESSION.get()
-    if session is not None:
-        yield session.progress
+    """A progress callback for `engine.run` and the studies: the one the shell gives (`ask.Given`):
+    on a terminal, a bar, and a line when the run will be long, whatever stderr is."""
+    from ..given import current
+
+    given = current()
+    if not given.terminal:
+        yield given.progress
         return
     bar = TerminalProgress(label, bar=sys.stderr is not None and sys.stderr.isatty())
     try:
         yield bar
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
 
 
 def command_line(without: Sequence[str] = ("--format",)) -> str:
@@ -202,9 +182,11 @@ class Answer:
 
     content: Any
     fmt: Format
-    plot: Plot
+    plot: Optional[Plot]  # None: nothing to draw (a line of sight)
     notes: tuple[str, ...] = ()
     failed: Optional[str] = None
+    attack: Any = None  # a query's attack (a study's: None)
+    options: Any = None  # the run's RunOptions
 
     @property
     def text(self) -> str:
@@ -214,7 +196,7 @@ class Answer:
         """Print the answer, save its plot when --plot asked, and say on stderr what did not go as
         asked; return the exit code. The answer is printed even when the plot cannot be written
         (then exit 2) or a verification failed (exit 1)."""
-        plot_error = save_plot(self.plot) if self.plot.path is not None else None
+        plot_error = save_plot(self.plot) if self.plot is not None and self.plot.path is not None else None
         typer.echo(self.text)
         for note in self.notes:
             typer.echo(note, err=True)
@@ -259,100 +241,4 @@ def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> Answer:
     failed = None if result.verified else (f"verify: the sampled CDF is outside the DKW bound for "
                                            f"{', '.join(n for n, c in result.verification.items() if not c.within)}")
     return Answer(content, common.output_format, plot_of(common.plot, draw, result, result.seed, per_cell=False),
-                  precision_note([result], common.precision), failed)
-
-
-def _terminate(signum: int, frame: Any) -> None:
-    raise Terminated(signum)
-
-
-STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-@contextmanager
-def terminate_like_interrupt() -> Iterator[None]:
-    """While a command runs, SIGTERM and SIGHUP stop it as Ctrl-C does (only in the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {number: signal.signal(number, _terminate) for number in STOPPING}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-
-
-_ASCII = {"±": "+/-", "·": "-", "≥": ">=", "≤": "<=", "─": "-", "×": "x", "→": "->", "…": "...", "–": "-",
-          "—": "-", "≈": "~", "⁶": "^6", "⁹": "^9", "‘": "'", "’": "'", "“": '"', "”": '"'}
-
-
-def _plain(error: UnicodeEncodeError) -> tuple[str, int]:
-    """Write what a console's encoding lacks in ASCII (`±` as `+/-`), else as `?`."""
-    text = error.object[error.start:error.end]
-    return "".join(_ASCII.get(char, "?") for char in text), error.end
-
-
-def _console() -> str | None:
-    """Make the standard streams fit the console; the reason output cannot be written, if any."""
-    import codecs
-
-    if sys.stdout is None:
-        return "standard output is closed"
-    codecs.register_error("oddscalc-plain", _plain)
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None and hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="oddscalc-plain")  # a console that is not UTF-8 still reads the answer
-    return None
-
-
-def _unwritable(problem: str | None) -> int:
-    """Say in one line why the output could not be written (None: say nothing); drop what is
-    still buffered."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)  # the buffer left goes nowhere at exit, instead of a second error
-    except (OSError, ValueError):
-        pass
-    if problem is not None and sys.stderr is not None:
-        typer.echo(f"error: cannot write the output ({problem})", err=True)
-    return 1
-
-
-def run_app(root: Any, argv: Optional[list] = None) -> int:
-    """Run the command line; bad input gives one line on stderr and exit code 2.
-
-    Ctrl-C exits 130 and SIGTERM 143, each with one line, no traceback and no file left.
-    """
-    args = list(sys.argv[1:] if argv is None else argv)
-    problem = _console()
-    if problem is not None:
-        return _unwritable(problem)
-    try:
-        with terminate_like_interrupt():
-            returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
-            if isinstance(returned, Answer):
-                returned = returned.show()
-            sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
-        return returned if isinstance(returned, int) else 0
-    except click_errors.NoArgsIsHelpError as error:
-        typer.echo(error.format_message())
-        return 2
-    except click_errors.ClickException as error:
-        typer.echo(one_line(error).replace("\n", " "), err=True)
-        return 2
-    except InputError as error:
-        typer.echo(one_line(error), err=True)
-        return 2
-    except KeyboardInterrupt as error:
-        return stopped(error)
-    except BrokenPipeError:  # `| head`: the reader has what it wanted; nothing to say
-        return _unwritable(None)
-    except OSError as error:  # files are read and written as InputErrors: this is the output
-        return _unwritable(error.strerror or str(error))
-    except Exception as error:  # a bug, not bad input: say so in one line
-        if os.environ.get("ODDSCALC_DEBUG"):
-            raise
-        typer.echo(f"internal error: {type(error).__name__}: {error} (set ODDSCALC_DEBUG=1 for the traceback)",
-                   err=True)
-        return 1
+                  precision_note([result], common.precision), failed, attack, options)

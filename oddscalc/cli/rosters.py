@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..games import listed
 from ..tables import Format, precision_note
 from .options import Common, Study, command
-from .output import SESSION, Answer, plot_of, progress_bar, study_answer
+from .output import Answer, plot_of, progress_bar, study_answer
 
 
 def _names(values: Optional[list]) -> Optional[list]:
@@ -24,7 +24,7 @@ def _names(values: Optional[list]) -> Optional[list]:
 
 
 def grid(
-    file: Annotated[Optional[Path], typer.Argument(
+    file: Annotated[Optional[str], typer.Argument(  # a name, opened as `given.Files` allow (never at parsing)
         metavar="FILE", help="A roster TOML file (default: the bundled example of --game).")] = None,
     game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=f"{listed()} (read from FILE when it "
                                                                               "says).")] = None,
@@ -33,8 +33,8 @@ def grid(
                                                                "repeated).")] = None,
     targets: Annotated[Optional[list[str]], typer.Option("--targets", metavar="NAMES",
                                                         help="Only these target units.")] = None,
-    against: Annotated[Optional[Path], typer.Option("--against", metavar="FILE",
-                                                    help="Take the targets from another roster file.")] = None,
+    against: Annotated[Optional[str], typer.Option("--against", metavar="FILE",
+                                                   help="Take the targets from another roster file.")] = None,
     sort: Annotated[Optional[str], typer.Option(
         "--sort", metavar="COLUMN",
         help="Rank by this column, highest first: mean, p_kill, per_100_points, at_least_K ... (default: "
@@ -73,13 +73,13 @@ def grid(
     Each cell draws from its own random stream (seed + the attack itself), so adding
     units never changes other rows, and --scheduler gives the same table.
     """
+    from ..given import current
     from ..games import load_pair
     from ..grid import View, plan_grid
     options = common.check()
     common.one_query("grid")
-    session = SESSION.get()
-    roster, foes = session.rosters if session is not None and session.rosters else load_pair(file, game, against)
-    say_not_modelled(roster, foes)
+    roster, foes = load_pair(file, game, against, current().files)
+    imported = not_modelled(roster, foes)
     view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query)
     plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),
                      distance=distance, together=together)
@@ -89,8 +89,8 @@ def grid(
     rows = study_answer(view.rows(result), result.live, result.seed,
                         result.notes(view.ranked_by(result)), result.json(), shown=view.rows(result, text=True))
     plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, view.stat), result.live[0], result.seed)
-    notes = precision_note(result.live, common.precision) + study.notes(options)
-    return Answer(rows, common.output_format, plot, notes, result.outside_bounds())
+    notes = imported + precision_note(result.live, common.precision)
+    return Answer(rows, common.output_format, plot, notes, result.outside_bounds(), options=options)
 
 
 def list_profiles(
@@ -133,12 +133,16 @@ def list_profiles(
     typer.echo(render_rows(list(rows[0]), rows, output_format, header))
 
 
+def not_modelled(*rosters) -> tuple[str, ...]:
+    """The lines that say what imported lists hold that oddscalc does not model (each list once)."""
+    return tuple(f"note ({Path(roster.source).name}): {line}" for index, roster in enumerate(rosters)
+                 if all(roster is not other for other in rosters[:index]) for line in roster.notes)
+
+
 def say_not_modelled(*rosters) -> None:
     """On stderr, what imported lists hold that oddscalc does not model (each list once)."""
-    for index, roster in enumerate(rosters):
-        if all(roster is not other for other in rosters[:index]):
-            for line in roster.notes:
-                typer.echo(f"note ({Path(roster.source).name}): {line}", err=True)
+    for line in not_modelled(*rosters):
+        typer.echo(line, err=True)
 
 
 def import_list(

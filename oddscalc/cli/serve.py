@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import errno
 import socket
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
+from ..web.guard import host_name
 from .errors import OptionError
 from .options import examples_epilog
 
@@ -15,23 +16,37 @@ app = typer.Typer(rich_markup_mode=None, add_completion=False)
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
-@app.command("serve", epilog=examples_epilog(["oddscalc serve", "oddscalc serve --port 8080 --open",
-                                               "oddscalc serve --host 0.0.0.0   # others on the network too: no login"]))
+@app.command("serve", epilog=examples_epilog([
+    "oddscalc serve", "oddscalc serve --port 8080 --open",
+    "oddscalc serve --host 0.0.0.0   # others on the network too, by this machine's address: no login",
+    "oddscalc serve --host 0.0.0.0 --allowed-host club.example   # and by a name",
+]))
 def serve(
     port: Annotated[int, typer.Option("--port", metavar="N", help="The port to listen on.")] = 8000,
     host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="The address to listen on (default: this "
                                                                          "machine only).")] = "127.0.0.1",
+    allowed_host: Annotated[Optional[list[str]], typer.Option(
+        "--allowed-host", metavar="NAME", help="A name the page is reached by, beside localhost and the address it "
+                                               "listens on (repeat for more); others are refused.")] = None,
     open_: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
 ) -> int:
     """Serve oddscalc as a page in the browser: every query and study as a form, with its
     table, its plot, a permalink and the command line that gives the same figures.
 
-    The page works offline (nothing is fetched from elsewhere). Each run samples at most
-    10,000,000 trials in all and runs at most 60 s (the command line has no such cap); two
-    run at once, and a few more wait. GET /api/query?q=QUERY answers the JSON that
-    `oddscalc QUERY --format json` prints; POST /api/grid takes a roster file. A roster
-    uploaded is read in memory, never written to disk.
+    The page works offline (nothing is fetched from elsewhere) and reads, writes and connects
+    to nothing a request names: a roster is uploaded and read in memory, a map is one that
+    oddscalc ships. Each run samples at most 10,000,000 trials in all and runs at most 60 s
+    (the command line has no such cap); exact answers have two runs of their own, sampled
+    ones two more, and one client one sampled run at a time and 300 s of them in 10 minutes.
+    A request whose client goes stops its run. It answers only to the Host names it is
+    reached by (localhost, the --host address, --allowed-host), so that no page elsewhere can
+    use it through your browser. GET /api/query?q=QUERY answers the JSON that
+    `oddscalc QUERY --format json` prints; POST /api/grid takes a roster file.
     """
+    for name in allowed_host or ():
+        if not host_name(name) or any(char in name for char in "/ @?#"):
+            raise OptionError(name, "expected a host name like club.example (no scheme, path or port)",
+                              hint="--allowed-host")
     if not 1 <= port <= 65535:
         raise OptionError(port, "expected a port from 1 to 65535", hint="--port")
     try:
@@ -46,10 +61,15 @@ def serve(
     import uvicorn
 
     from ..web.app import create_app
+    from ..web.guard import Hosts
 
+    hosts = Hosts.serving(host, allowed_host or ())
     if host not in LOCAL:
         typer.echo(f"note: --host {host}: the page has no login: anyone who can reach this machine on port {port} can "
-                   "use it", err=True)
+                   f"use it. Guarded: it reads, writes and dials nothing a request names; each run is capped (10^7 "
+                   f"trials, 60 s) and each client's share too; it answers only to the names {hosts.said()}. Not "
+                   "guarded: who may use it (put it behind a proxy with a login for that) and the traffic itself "
+                   "(plain HTTP)", err=True)
     url = f"http://{'localhost' if host in LOCAL else host}:{port}/"
     typer.echo(f"oddscalc serves at {url} (Ctrl-C stops it)", err=True)
     if open_:
@@ -57,5 +77,5 @@ def serve(
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(hosts=hosts), host=host, port=port, log_level="warning")
     return 0

@@ -13,9 +13,10 @@ from ..attack import field_of, kind_of
 from ..attack import text as text_of
 from ..cells import outside_bounds
 from ..tables import precision_note
-from . import root_command, rosters
+from . import rosters
 from .errors import OptionError
-from .options import Common, Study, command, find_query, parse_query, query_args
+from .options import Common, Study, command
+from .words import find_query, parse_query, query_args
 from .output import Answer, plot_of, progress_bar, study_answer
 
 # --- sweep -----------------------------------------------------------------------------
@@ -51,9 +52,9 @@ def sweep(
     options = common.check()
     common.one_query("sweep")
     wanted = studies.Goal.parse(goal) if goal else None
-    kind = find_query(root_command(), query_args(query), query)[0].attack
+    kind = find_query(query_args(query), query)[0].attack
     values = studies.read_vary(kind, vary)
-    attack = parse_query(root_command(), query, extra=first_values(kind, values)).attack
+    attack = parse_query(query, extra=first_values(kind, values)).attack
     outcome = common.outcome_of([attack])
     statistic = studies.Statistic.chosen(stat, wanted, outcome, attack.outcomes)
     with progress_bar("cells") as progress:
@@ -65,9 +66,9 @@ def sweep(
                         (note,) if note else (), result.goal_json())
     title = f"{without_options(query, kind, values)}, {result.ranges()}"  # the query less the varied values
     plot = plot_of(common.plot, lambda plots: plots.sweep_plot(result, statistic, title=title), first, result.seed)
-    notes = precision_note(result.results, common.precision) + study.notes(options)
-    return Answer(rows, common.output_format, plot, notes,
-                  failed or outside_bounds(result.labels(), result.results))
+    notes = precision_note(result.results, common.precision)
+    return Answer(rows, common.output_format, plot, notes, failed or outside_bounds(result.labels(), result.results),
+                  options=options)
 
 
 def first_values(attack: type, values: dict[str, list[Any]]) -> list[str]:
@@ -113,7 +114,7 @@ def compare(
     common.one_query("compare")
     if len(queries) < 2:
         raise OptionError(len(queries), "expected at least two quoted queries to compare", hint="QUERY")
-    attacks = [parse_query(root_command(), text).attack for text in queries]
+    attacks = [parse_query(text).attack for text in queries]
     with progress_bar("cells") as progress:
         result = studies.compare(attacks, outcome=common.outcome, options=options,
                                  scheduler=study.cluster, progress=progress)
@@ -124,7 +125,7 @@ def compare(
         title=f"Comparison: {result.odds()}"), first, result.seed)
     failed = outside_bounds([f"#{i}" for i in range(1, len(queries) + 1)], result.results)
     return Answer(study_answer(rows, result.results, result.seed), common.output_format, plot,
-                  precision_note(result.results, common.precision) + study.notes(options), failed)
+                  precision_note(result.results, common.precision), failed, options=options)
 
 
 app = typer.Typer(rich_markup_mode=None, add_completion=False)

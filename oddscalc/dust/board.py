@@ -37,8 +37,9 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, require
 
 
 class Terrain(str, Enum):
@@ -244,10 +245,29 @@ class Board:
             except UnicodeDecodeError as error:
                 raise InputError(parameter, source, f"not UTF-8 text (byte {error.start})") from None
             return cls.parse(text, str(source), parameter)
-        shipped = _data() / f"dust_{source}.txt"
-        if re.fullmatch(r"\w+", str(source)) and shipped.is_file():
-            return cls.parse(shipped.read_text(encoding="utf-8"), str(source), parameter)
+        if str(source) in shipped_maps():
+            return cls.shipped(str(source), parameter)
         raise InputError(parameter, source, f"no such file, and not a shipped map ({', '.join(shipped_maps())})")
+
+    @classmethod
+    def named(cls, name: str | Path, parameter: str = "board", files: Any = None) -> Board:
+        """The map a query's word names (`--board`, `dust los MAP`), opened only as `files` allow (a
+        `given.Files`; default: the files of the query being answered): a file of this machine
+        (`LocalFiles`), else a shipped map by its name; nothing is looked at before that."""
+        from ..given import current
+
+        files = files if files is not None else current().files
+        if files.local:
+            return cls.load(name, parameter)
+        if str(name) not in shipped_maps():
+            raise InputError(parameter, name, f"{files.why}: expected a shipped map ({', '.join(shipped_maps())})")
+        return cls.shipped(str(name), parameter)
+
+    @classmethod
+    def shipped(cls, name: str, parameter: str = "board") -> Board:
+        """A map that comes with oddscalc, by its name (nothing else is opened)."""
+        require(name in shipped_maps(), parameter, name, f"expected a shipped map ({', '.join(shipped_maps())})")
+        return cls.parse((_data() / f"dust_{name}.txt").read_text(encoding="utf-8"), name, parameter)
 
 
 def _data():

@@ -4,6 +4,7 @@ Each query's options are its attack's fields (see `options.field_options`); this
 adds the arguments, the board options of `dust attack` and the help."""
 
 import json
+from dataclasses import dataclass
 from typing import Annotated, Optional
 
 import typer
@@ -23,10 +24,9 @@ from . import (
     WeaponLine,
     on_board,
 )
-from ..errors import InputError
 from ..tables import Format, Table
-from ..cli.errors import input_error
-from ..cli.options import examples_epilog, option, query
+from ..cli.options import look, option, query
+from ..cli.output import Answer
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                   help="Dust Tactics: weapon lines, phasers, salvo, artillery, sight.")
@@ -124,40 +124,53 @@ query(app, "dust reactive", Reactive, examples=[
 # --- the board ---------------------------------------------------------------------------
 
 
-@app.command(
-    "los",
-    help="Trace the line of sight between two squares of a map; print the verdict, the squares "
-         f"crossed and the cover the target gets.\n\n{SIGHT_RULES}\n\n{MAP_FORMAT}\n\nExit code 0 whether "
-         "the line is open or blocked.",
-    epilog=examples_epilog([
-        "oddscalc dust los ruins --from A1 --to L9",
-        "oddscalc dust los ruins --from C5 --to D4 --corner either",
-        "oddscalc dust los my_map.txt --from B2 --to F5 --target vehicle",
-    ]),
-)
+@dataclass(frozen=True)
+class Sighted:
+    """A line of sight traced, kept to render in any format: the verdict in words (table), its facts
+    (JSON, CSV, Markdown, BBCode)."""
+
+    title: str
+    report: str
+    facts: dict
+
+    @property
+    def sentence(self) -> str:
+        return self.report.splitlines()[0].capitalize() + "."
+
+    def render(self, fmt: Format, width: Optional[int] = None) -> str:
+        if fmt is Format.TABLE:
+            return self.report
+        if fmt is Format.JSON:
+            return json.dumps(self.facts, indent=2)
+        return self.tables()[0].render(fmt)
+
+    def tables(self) -> list[Table]:
+        shown = {key: "; ".join(value) if isinstance(value, list) else value for key, value in self.facts.items()}
+        return [Table(tuple(shown), (tuple(shown.values()),))]
+
+
 def los(
     board: Annotated[str, typer.Argument(metavar="MAP", help="A map file, or a shipped map: ruins, crossroads.")],
     from_square: Annotated[str, typer.Option("--from", metavar="SQ", help="The attacker's square, like B2.")],
     to_square: Annotated[str, typer.Option("--to", metavar="SQ", help="The target's square, like F5.")],
     target: Annotated[Kind, typer.Option("--target", help="What the target is, for its cover.")] = Kind.SOLDIER,
     corner: Annotated[Corner, typer.Option("--corner", help=CORNER)] = Corner.BOTH,
-    output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table (words), json, csv, "
-                                                                                "markdown or bbcode.")] = Format.TABLE,
-) -> None:
+) -> Answer:
     from . import Board, line_of_sight
     from .board import sight_facts, sight_report
 
-    try:
-        chart = Board.load(board, "board")
-        source, goal = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
-        sight = line_of_sight(chart, source, goal, target, corner)
-    except InputError as error:
-        raise input_error(error) from None
-    if output_format is Format.TABLE:
-        typer.echo(sight_report(chart, sight, target, corner))
-    elif output_format is Format.JSON:
-        typer.echo(json.dumps(sight_facts(chart, sight, target, corner), indent=2))
-    else:
-        facts = {key: "; ".join(value) if isinstance(value, list) else value
-                 for key, value in sight_facts(chart, sight, target, corner).items()}
-        typer.echo(Table(tuple(facts), (tuple(facts.values()),)).render(output_format))
+    chart = Board.named(board, "board")
+    source, goal = chart.square(from_square, "from_square"), chart.square(to_square, "to_square")
+    sight = line_of_sight(chart, source, goal, target, corner)
+    title = f"Dust line of sight on {chart.name}: {source} to {goal}"
+    content = Sighted(title, sight_report(chart, sight, target, corner), sight_facts(chart, sight, target, corner))
+    return Answer(content, Format.TABLE, None)
+
+
+look(app, "dust los", los, help="Trace the line of sight between two squares of a map; print the verdict, the "
+     f"squares crossed and the cover the target gets.\n\n{SIGHT_RULES}\n\n{MAP_FORMAT}\n\nExit code 0 whether "
+     "the line is open or blocked.", examples=[
+    "oddscalc dust los ruins --from A1 --to L9",
+    "oddscalc dust los ruins --from C5 --to D4 --corner either",
+    "oddscalc dust los my_map.txt --from B2 --to F5 --target vehicle",
+])

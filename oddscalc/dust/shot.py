@@ -175,7 +175,7 @@ def place(shot: Shot, artillery: Artillery | None = None) -> Placed:
     if shot.from_square is None or shot.to_square is None:
         raise InputError("board", getattr(shot.board, "name", shot.board),
                          "needs --from SQ and --to SQ (the attacker's and the target's squares)")
-    chart = shot.board if isinstance(shot.board, Board) else Board.load(shot.board, "board")
+    chart = shot.board if isinstance(shot.board, Board) else Board.named(shot.board, "board")
     attacker, target, corner = Kind(shot.attacker), Kind(shot.target), Corner(shot.corner)
     source = chart.square(shot.from_square, "from_square")
     goal = chart.square(shot.to_square, "to_square")

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Mapping, Optional, Sequence
 
-from .runs import NOT_HERE
 
 TRUE = ("on", "true", "1", "yes")
 
@@ -50,31 +49,31 @@ def _default(value: Any) -> str:
 
 
 def command_of(path: str) -> Any:
-    """The Click command of a query or study (`epic shoot`, `sweep`)."""
-    from ..cli import root_command
-    from ..cli.options import command_for
+    """The Click command that reads a query's words (`epic shoot`): the command line's, less the
+    command line's own options (`--format`, `--plot`, `--threads`), which are no words of a query."""
+    from ..cli.words import parser
 
-    return command_for(root_command(), path)
+    return parser(path)
 
 
 def fields(path: str) -> list[Field]:
     """The fields of a query's form (`epic shoot`), in the order of its --help: arguments, its own options, the
-    common ones (less those the page decides itself)."""
+    common ones (the page decides the command line's own options itself)."""
     from ..cli.options import COMMON_OPTIONS, QUERIES
     from ..dust.board import shipped_maps
 
     command = command_of(path)  # builds the game's commands, which registers its queries
     first = {f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(QUERIES[path].attack)
-             if field.metadata.get("first")}
+             if field.metadata.get("first")} if path in QUERIES else set()
     found = []
     for param in command.params:
         if param.param_type_name == "argument":
-            found.append(Field(param.metavar or param.name.upper(), getattr(param, "help", "") or "", "text",
+            maps = param.name == "board"  # a map: the page has the shipped ones (it reads no file on the server)
+            found.append(Field(param.metavar or param.name.upper(), getattr(param, "help", "") or "",
+                               "choice" if maps else "text", tuple(shipped_maps()) if maps else (),
                                required=bool(param.required), metavar=param.metavar or ""))
             continue
         name = param.opts[0]
-        if name in NOT_HERE:
-            continue
         choices = tuple(str(choice) for choice in getattr(param.type, "choices", None) or ())
         if name == "--board":
             choices = ("", *shipped_maps())
@@ -126,11 +125,40 @@ def values_of(path: str, words: Sequence[str]) -> dict[str, str]:
     return values
 
 
-def query_of(words: Sequence[str]) -> Optional[str]:
-    """The registered query (`epic shoot`) that words start with, if any."""
-    from ..cli.options import QUERIES
+def paths() -> list[str]:
+    """Every query that has a form, in the order the games register them (`dust los` too)."""
+    from ..cli.options import LANGUAGE, LOOKS, QUERIES
+    from ..cli.words import every_query
 
+    every_query()  # every game's commands built
+    return [path for path in LANGUAGE if path in QUERIES or path in LOOKS]
+
+
+def query_of(words: Sequence[str]) -> Optional[str]:
+    """The query with a form (`epic shoot`) that words start with, if any."""
+    known = paths()
     for size in (2, 1):
-        if " ".join(words[:size]) in QUERIES:
+        if len(words) >= size and " ".join(words[:size]) in known:
             return " ".join(words[:size])
     return None
+
+
+def games() -> list[tuple[str, str, list[str]]]:
+    """Each game of the registry: its name, its title and its queries; then the game-free ones."""
+    from ..games import GAMES
+
+    every = paths()
+    listed = [(name, game.title, [path for path in every if path.split()[0] == name]) for name, game in GAMES.items()]
+    return [*listed, ("", "Dice", [path for path in every if path.split()[0] not in GAMES])]
+
+
+def search(text: str) -> list[tuple[str, str, list[str]]]:
+    """The queries a search finds, by game (`web.app.games`' shape): every word of `text` in the query's
+    path or its help (no text: every query)."""
+    wanted = text.lower().split()
+    found = []
+    for name, title, paths in games():
+        hits = [path for path in paths if all(word in f"{path} {command_of(path).help}".lower() for word in wanted)]
+        if hits:
+            found.append((name, title, hits))
+    return found

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from html import escape
 from typing import Any, Optional, Sequence
-from urllib.parse import quote
+from urllib.parse import quote_plus
 
 from ..tables import Format, QueryAnswer, StudyAnswer, cell, describe, provenance
 
@@ -19,11 +19,13 @@ PLOT_LOCK = threading.Lock()  # pyplot keeps global state: one figure drawn at a
 
 
 class Kept:
-    """The last `size` values by key, the oldest out first (shared by the server's threads)."""
+    """The last values by key, at most `limit` bytes of them (each value's size given when it is put),
+    the oldest out first; shared by the server's threads."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._values: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._values: OrderedDict[tuple[str, ...], tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, ...]) -> Any:
@@ -31,36 +33,44 @@ class Kept:
             if key not in self._values:
                 return None
             self._values.move_to_end(key)
-            return self._values[key]
+            return self._values[key][0]
 
-    def put(self, key: tuple[str, ...], value: Any) -> None:
+    def put(self, key: tuple[str, ...], value: Any, size: int) -> None:
         with self._lock:
-            self._values[key] = value
-            self._values.move_to_end(key)
-            while len(self._values) > self.size:
-                self._values.popitem(last=False)
+            if key in self._values:
+                self.size -= self._values.pop(key)[1]
+            if size > self.limit:
+                return  # larger than all that is kept: not kept
+            self._values[key] = (value, size)
+            self.size += size
+            while self.size > self.limit:
+                self.size -= self._values.popitem(last=False)[1][1]
 
     def keys(self) -> list[tuple[str, ...]]:
         with self._lock:
             return list(self._values)
 
 
-# A query's answer and its drawings are kept under the words that fix its figures (exact, or
-# with its seed): the page's plot (its own request) and a permalink opened again need no new run.
-ANSWERS = Kept(64)
-FIGURES = Kept(64)
+def size_of(asked: Any) -> int:
+    """About the bytes an answer holds (its distributions' arrays, a study's rows), to keep it within a cap."""
+    content = asked.answer.content
+    if isinstance(content, QueryAnswer):
+        arrays = sum(3 * 8 * len(distribution.pmf) for distribution in content.result.outcomes.values())
+        rationals = sum(64 * len(values) for values in (content.result.rationals or {}).values())
+        return 4096 + arrays + rationals
+    return 4096 + sum(64 + 96 * len(row) for row in content.rows)
 
 
-def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None) -> bytes:
+def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None, drawn: Optional[Kept] = None) -> bytes:
     """The answer's plot as `fmt` (svg or png) bytes, captioned as the command line saves it;
-    kept under `fixed`, the words that fix it (see `fixed_words`), when given."""
+    kept in `drawn` under `fixed`, the words that fix it (see `fixed_words`), when given."""
     import matplotlib.pyplot as plt
 
     from ..plots import dpi_for
 
-    key = None if fixed is None else (fmt, *fixed)
-    drawn = None if key is None else FIGURES.get(key)
-    if drawn is None:
+    key = None if fixed is None or drawn is None else (fmt, *fixed)
+    image = None if key is None else drawn.get(key)
+    if image is None:
         with PLOT_LOCK:
             ax = plot.drawn()
             try:
@@ -68,24 +78,24 @@ def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None) -> bytes:
                 ax.figure.savefig(buffer, format=fmt, dpi=dpi_for(ax.figure))
             finally:
                 plt.close(ax.figure)
-        drawn = buffer.getvalue()
+        image = buffer.getvalue()
         if key is not None:
-            FIGURES.put(key, drawn)
-    return drawn
+            drawn.put(key, image, len(image))
+    return image
 
 
-def fixed_words(answer: Any, words: Sequence[str]) -> Optional[list[str]]:
-    """The words of a query answer that fix its figures (exact, or its seed given), else None
-    (a study may read an uploaded roster, which its words do not name)."""
-    content = answer.content
+def fixed_words(asked: Any, words: Sequence[str]) -> Optional[list[str]]:
+    """The words of a query's answer (an `ask.Asked`) that fix its figures (exact, or its seed
+    given), else None (a study may read an uploaded roster, which its words only name)."""
+    content = asked.answer.content
     if not isinstance(content, QueryAnswer) or pinned(words, content.result.seed) != list(words):
         return None
     return list(words)
 
 
-def link(words: Sequence[str]) -> str:
-    """The permalink of a command line: `/?q=<what follows oddscalc>`."""
-    return "/?q=" + quote(shlex.join(words), safe="")
+def link(words: Sequence[str], route: str = "/") -> str:
+    """The permalink of a command line, as readable as a URL lets it be: `/?q=epic+shoot+--shots+12+--to-hit+4%2B`."""
+    return f"{route}?q=" + quote_plus(shlex.join(words), safe="/,:='*")
 
 
 def pinned(words: Sequence[str], seed: Optional[int]) -> list[str]:
@@ -115,10 +125,10 @@ class Shown:
     title: str
     how: str  # how it was made: method, trials, seed
     tables: tuple[str, ...]  # HTML, escaped
-    svg: str  # the plot's URL: /plot.svg?q=... for a query, a data: URL for a study
+    svg: Optional[str]  # the plot's URL: /plot.svg?q=... for a query, a data: URL for a study; None: no plot
     command: str
     permalink: Optional[str]  # None for uploaded rosters, which the page does not keep
-    png: str  # the PNG download's URL (a data: URL for uploaded rosters)
+    png: Optional[str]  # the PNG download's URL (a data: URL for uploaded rosters)
     markdown: str
     bbcode: str
     json: str
@@ -127,10 +137,12 @@ class Shown:
     outcomes: tuple[tuple[str, str, bool], ...]  # (name, its permalink, shown now)
 
 
-def shown(answer: Any, words: Sequence[str], uploaded: bool = False) -> Shown:
-    """What the page shows of `answer`, the answer of the command line `words`. A query's answer
-    is kept (`ANSWERS`) under the words that fix it, which its plot's URL carries. An answer of
-    `uploaded` rosters has no permalink (the page keeps no file): its PNG comes in the page."""
+def shown(asked: Any, words: Sequence[str], kept: Optional[Kept] = None, uploaded: bool = False) -> Shown:
+    """What the page shows of `asked` (an `ask.Asked`), the answer of the command line `words`. A
+    query's answer is kept (in `kept`) under the words that fix it, which its plot's URL
+    carries. An answer of `uploaded` rosters has no permalink (the page keeps no file): its
+    PNG comes in the page."""
+    answer = asked.answer
     content = answer.content
     if isinstance(content, QueryAnswer):
         seed, title, how = content.result.seed, content.description, describe(content.result)
@@ -138,22 +150,29 @@ def shown(answer: Any, words: Sequence[str], uploaded: bool = False) -> Shown:
         fixed = pinned(words, seed)
         outcomes = tuple((name, link(with_outcome(fixed, name)), name == content.outcome)
                          for name in content.result.outcomes)
-    else:
+    elif isinstance(content, StudyAnswer):
         header = content.header
         seed, title = header.get("seed"), shlex.join(words)
         how = provenance(header["method"], header["trials"], seed, per_cell=True)
         tables = (study_table(content),)
         fixed, outcomes = pinned(words, seed), ()
-    if fixed_words(answer, fixed) is not None:  # its plot is its own request, answered from the answer kept
-        ANSWERS.put(tuple(fixed), answer)
-        svg = "/plot.svg?q=" + quote(shlex.join(fixed), safe="")
+    else:  # a look (a line of sight): facts, nothing sampled, nothing to draw
+        title, how = content.title, content.sentence
+        tables = tuple(table.html() for table in content.tables())
+        fixed, outcomes = list(words), ()
+    if answer.plot is None:
+        svg = None
+    elif fixed_words(asked, fixed) is not None:  # its plot is its own request, answered from the answer kept
+        if kept is not None:
+            kept.put(tuple(fixed), asked, size_of(asked))
+        svg = link(fixed, "/plot.svg")
     else:  # a study (maybe of an uploaded roster, which its words do not name): drawn into the page
         svg = "data:image/svg+xml;base64," + base64.b64encode(figure(answer.plot, "svg")).decode()
     if uploaded:
         permalink = None
         png = "data:image/png;base64," + base64.b64encode(figure(answer.plot, "png")).decode()
     else:
-        permalink, png = link(fixed), "/plot.png?q=" + quote(shlex.join(fixed), safe="")
+        permalink, png = link(fixed), link(fixed, "/plot.png") if answer.plot is not None else None
     return Shown(title, how, tables, svg, "oddscalc " + shlex.join(fixed), permalink, png,
                  content.render(Format.MARKDOWN),
                  content.render(Format.BBCODE), content.render(Format.JSON), tuple(answer.notes), answer.failed,

@@ -1,71 +1,77 @@
-"""Running a command line for the page: what it may ask, and how many runs at once.
+"""Running a query for the page: what a request may ask, and how many runs at once.
 
-The page runs the very commands of the command line (`cli.root_command`), in a worker
-thread, with a `Session` (cli/output.py) that carries the run's `Cancel`, its progress
-listener and the page's budget of trials; a command answers an `Answer` value instead of
-printing, so the page renders the same figures in its own way and the JSON API returns
-the bytes `oddscalc <q> --format json` prints. A run ends early when its wall time is up or
-its client has gone (both cancel it), and at most `Limits.runs` run at once.
+A request's query is its words (`words_of`), answered by the library's one call,
+`oddscalc.ask`, in a worker thread, with what the page lends it (`given.Given`): the files
+it may open (the uploads of the request and what oddscalc ships: never a path on the
+server), the run's `Cancel`, its progress listener and the page's budget of trials.
+
+Runs go in two lanes: exact answers (a few milliseconds, at most about two seconds) never
+wait behind sampled runs. A client has at most one sampled run going, and a budget of
+sampled seconds in a window; a run ends early when its wall time is up or its client has
+gone (both cancel it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import shlex
 import threading
-from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Awaitable, Callable, Optional, Sequence
 
-from ..errors import InputError
-from ..options import Cancel, Cancelled
+from ..errors import Refusal
+from ..given import Files, Given
+from ..options import Cancel, Cancelled, every_core
+
+NO_FILE = "the page reads no file on the server"
+ROSTER = "upload a roster on the grid page, or name a bundled one with --game"
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What one request may ask of the server (documented in `oddscalc serve --help`)."""
+    """What one request, and one client, may ask of the server (documented in `oddscalc serve --help`)."""
 
     trials: int = 10_000_000  # trials a run may sample in all, a study's cells together
     seconds: float = 60.0  # the wall time of a run; then it is cancelled
-    runs: int = 2  # runs at once; more wait
-    waiting: int = 8  # requests waiting for a run; more are answered 503
+    runs: int = 2  # sampled runs at once; more wait
+    exact: int = 2  # exact runs at once (a lane of their own: never behind sampled runs)
+    waiting: int = 8  # requests waiting for a run, in each lane; more are answered 503
     wait: float = 20.0  # seconds a request waits for a run before 503
+    per_client: int = 1  # sampled runs one client may have going at once
+    client_seconds: float = 300.0  # seconds of sampled runs a client may use in `window` seconds
+    window: float = 600.0
     upload: int = 8 << 20  # bytes of an uploaded roster (a .rosz's own caps apply within)
+    uploads: int = 4  # uploads read at once (each held in memory while it is read)
     query: int = 4000  # characters of a query
+    kept: int = 64 << 20  # bytes of answers kept for their plots and permalinks
+    drawn: int = 32 << 20  # bytes of drawn plots kept
 
 
 class Refused(Exception):
-    """A request refused in one line (HTTP 400): the command line's message, and the option it
-    names (`--to-hit`, `PHASER`) when it names one."""
+    """A request refused in one line (HTTP 400): the library's `Refusal`, or the page's own."""
 
-    def __init__(self, line: str) -> None:
+    def __init__(self, line: str, option: Optional[str] = None) -> None:
         super().__init__(line)
         self.line = line
+        self.option = option
 
-    @property
-    def option(self) -> Optional[str]:
-        """The option or argument the line names first (`--to-hit` of `error: --to-hit 9+: ...`)."""
-        words = self.line.removeprefix("error: ").split()
-        head = words[0].rstrip(":") if words else ""
-        return head if head.startswith("--") or (head.isupper() and head.isalpha()) else None
+    @classmethod
+    def of(cls, refusal: Refusal) -> Refused:
+        return cls(refusal.line, refusal.option)
 
 
 class Busy(Exception):
-    """Every run slot is taken and too many requests wait (HTTP 503, Retry-After)."""
+    """No run for this request now: the server is busy (503), or this client has a run going or
+    has spent its budget (429); `retry` seconds to wait, said in Retry-After."""
 
-
-# --- what a page may ask ---------------------------------------------------------------
-
-STUDIES = ("sweep", "compare", "grid")
-NOT_HERE = {  # options the page decides itself, or that name a path on the server
-    "--plot": "the page draws the plot itself (and offers it as PNG)",
-    "--format": "the page shows every format; the API answers JSON",
-    "--scheduler": "the page runs its cells itself",
-    "--scheduler-timeout": "the page runs its cells itself",
-    "--threads": "the page decides its threads",
-    "--help": "the page shows each option's help by its field",
-    "-h": "the page shows each option's help by its field",
-    "--version": "the page shows the version at its foot",
-}
+    def __init__(self, line: str, status: int = 503, retry: float = 5) -> None:
+        super().__init__(line)
+        self.line = line
+        self.status = status
+        self.retry = max(1, int(retry + 0.999))
 
 
 def split(query: str) -> list[str]:
@@ -73,60 +79,20 @@ def split(query: str) -> list[str]:
     try:
         return shlex.split(query)
     except ValueError as error:
-        raise Refused(f"error: QUERY {query[:80]}: the query does not parse ({error})") from None
+        raise Refused(f"error: QUERY {query[:80]}: the query does not parse ({error})", "QUERY") from None
 
 
 def words_of(query: str, limit: int) -> list[str]:
     """A query (what follows `oddscalc` on a command line) as words, or refused in one line."""
-    from ..cli.errors import click_errors, one_line
-    from ..cli.options import query_args
-
     if len(query) > limit:
-        raise Refused(f"error: QUERY: at most {limit:,} characters")
+        raise Refused(f"error: QUERY: at most {limit:,} characters", "QUERY")
     words = split(query)
     if words[:1] == ["oddscalc"]:
         words = words[1:]
     if not words:
-        raise Refused("error: QUERY: expected a query, like epic shoot --shots 6 --to-hit 4+ --units 3 --armour 4+")
-    quoted = [word for word in words[1:] if " " in word] if words[0] in ("sweep", "compare") else []
-    for word in [*words, *(inner for query in quoted for inner in split(query))]:
-        name = word.split("=")[0]
-        if name in NOT_HERE:
-            raise Refused(f"error: {name}: {NOT_HERE[name]}")
-    for query in quoted:
-        try:
-            query_args(query)  # a quoted query's own refusals (study options inside it)
-        except (click_errors.ClickException, InputError) as error:
-            raise Refused(one_line(error).replace("\n", " ")) from None
+        raise Refused("error: QUERY: expected a query, like epic shoot --shots 6 --to-hit 4+ --units 3 --armour 4+",
+                      "QUERY")
     return words
-
-
-def check(words: Sequence[str]) -> None:
-    """Refuse what the page does not run: anything but a query or a study, a grid of a file on the
-    server (a grid's roster is uploaded, or a bundled one named by --game), a map not shipped."""
-    from ..cli import root_command
-    from ..cli.options import QUERIES, find_query
-    from ..dust.board import shipped_maps
-
-    root = root_command()
-    if words[0] in STUDIES:
-        if words[0] == "grid":
-            context = root.get_command(None, "grid").make_context("grid", list(words[1:]), resilient_parsing=True)
-            if context.params.get("file") is not None or context.params.get("against") is not None:
-                raise Refused("error: FILE: the page reads no file on the server: upload a roster on the grid page, "
-                              "or name a bundled one with --game")
-        return
-    try:
-        find_query(root, words, shlex.join(words))
-    except Exception:
-        raise Refused(f"error: QUERY {shlex.join(words)[:80]}: expected a query ({', '.join(QUERIES)}) or a "
-                      f"study ({', '.join(STUDIES)})") from None
-    for i, word in enumerate(words):
-        if word.split("=")[0] == "--board":
-            value = word.partition("=")[2] if "=" in word else (words[i + 1] if i + 1 < len(words) else "")
-            if value not in shipped_maps():
-                raise Refused(f"error: --board {value}: the page reads no file on the server: expected a shipped "
-                              f"map ({', '.join(shipped_maps())})")
 
 
 # --- running ---------------------------------------------------------------------------
@@ -134,59 +100,141 @@ def check(words: Sequence[str]) -> None:
 
 @dataclass
 class Run:
-    """One run in progress: its words, the words its JSON names, its token, and how far it is."""
+    """One run in progress: its words, its token, and how far it is."""
 
     words: list[str]
-    shown: list[str]
     cancel: Cancel
+    client: str = ""
     done: int = 0
     total: int = 0
     timed_out: bool = False
+    started: float = field(default_factory=time.monotonic)
 
     def progress(self, done: int, total: int) -> None:
         self.done, self.total = done, total
 
 
-class Runner:
-    """Runs command lines for the page: at most `limits.runs` at once, each capped in trials
-    (the session's budget) and in wall time, each cancelled when its client goes."""
+class Lane:
+    """Runs of one kind: at most `size` at once, at most `waiting` waiting, `wait` seconds each."""
+
+    def __init__(self, name: str, size: int, waiting: int, wait: float) -> None:
+        self.name, self.size, self.waiting_at_most, self.wait = name, size, waiting, wait
+        self._slots: Optional[asyncio.Semaphore] = None
+        self.waiting = 0
+
+    @asynccontextmanager
+    async def slot(self, busy: str) -> AsyncIterator[None]:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.size)
+        if self._slots.locked():
+            if self.waiting >= self.waiting_at_most:
+                raise Busy(busy)
+            self.waiting += 1
+            try:
+                await asyncio.wait_for(self._slots.acquire(), self.wait)
+            except (asyncio.TimeoutError, TimeoutError):
+                raise Busy(busy) from None
+            finally:
+                self.waiting -= 1
+        else:
+            await self._slots.acquire()
+        try:
+            yield
+        finally:
+            self._slots.release()
+
+
+class Clients:
+    """What each client (its address) has going and has spent: its sampled runs now, and the seconds
+    of its sampled runs within the last `window` seconds."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._slots: Optional[asyncio.Semaphore] = None
-        self._waiting = 0
+        self.going: collections.Counter[str] = collections.Counter()
+        self.spent: dict[str, collections.deque[tuple[float, float]]] = {}
 
-    async def run(self, words: list[str], *, shown: Optional[list[str]] = None, rosters: Any = None,
-                  gone: Optional[Callable[[], Any]] = None,
-                  listen: Optional[Callable[[Run], Any]] = None) -> Any:
-        """Run `words` and return its `Answer`; `shown` are the words its JSON names (default:
-        `words`), `rosters` uploaded ones for a grid, `gone()` says (awaitable) whether the client
-        has left, `listen(run)` is called (awaitable) about twice a second while it runs."""
+    def seconds(self, client: str, now: float) -> float:
+        book = self.spent.get(client)
+        while book and book[0][0] < now - self.limits.window:
+            book.popleft()
+        if book is not None and not book:
+            del self.spent[client]
+        return sum(seconds for _, seconds in book or ())
+
+    def admit(self, client: str) -> None:
+        """Refuse (429) a client with a sampled run going, or with its budget of seconds spent."""
+        limits, now = self.limits, time.monotonic()
+        if self.going[client] >= limits.per_client:
+            raise Busy(f"error: a sampled run of yours is going here ({limits.per_client} at a time): wait for its "
+                       "answer, or ask for --exact", 429, 2)
+        spent = self.seconds(client, now)
+        if spent >= limits.client_seconds:
+            oldest = self.spent[client][0][0]
+            raise Busy(f"error: your sampled runs took {spent:.0f} s here in the last {limits.window / 60:g} min, the "
+                       f"page's budget for one client: ask for --exact, fewer --trials, or run it on the command "
+                       f"line", 429, oldest + limits.window - now)
+        self.going[client] += 1
+
+    def leave(self, client: str, seconds: float) -> None:
+        self.going[client] -= 1
+        if self.going[client] <= 0:
+            del self.going[client]
+        self.spent.setdefault(client, collections.deque()).append((time.monotonic(), seconds))
+
+
+class Runner:
+    """Answers the page's queries: exact and sampled runs in lanes of their own, each capped in
+    trials (the page's budget) and in wall time, each cancelled when its client goes."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.exact = Lane("exact", limits.exact, limits.waiting, limits.wait)
+        self.sampled = Lane("sampled", limits.runs, limits.waiting, limits.wait)
+        self.clients = Clients(limits)
+        self.running: list[Run] = []  # the runs in progress (what a test or a status line can look at)
+
+    def busy(self, lane: Lane) -> str:
+        return (f"error: the server is busy ({lane.size} {lane.name} runs at once, {lane.waiting_at_most} waiting): "
+                "try again in a few seconds")
+
+    async def run(self, words: Sequence[str], *, client: str = "", files: Optional[Files] = None,
+                  shown: Optional[Sequence[str]] = None, cancel: Optional[Cancel] = None,
+                  gone: Optional[Callable[[], Awaitable[bool]]] = None,
+                  listen: Optional[Callable[[Run], Awaitable[None]]] = None) -> Any:
+        """Answer `words` (an `ask.Asked`): `files` the request's uploads, `shown` the words its answer
+        names (default: `words`), `cancel` its token (the route's, to stop it when it ends), `gone()`
+        says whether the client has left, `listen(run)` is called about twice a second while it runs."""
+        from ..ask import method_of
+
+        sampled = method_of(words) != "exact"
+        lane = self.sampled if sampled else self.exact
+        if sampled:
+            self.clients.admit(client)
+        started = time.monotonic()
+        try:
+            async with lane.slot(self.busy(lane)):
+                run = Run(list(words), cancel or Cancel(), client)
+                return await self._run(run, files, shown, gone, listen)
+        finally:
+            if sampled:
+                self.clients.leave(client, time.monotonic() - started)
+
+    async def _run(self, run: Run, files: Optional[Files], shown: Optional[Sequence[str]],
+                   gone: Optional[Callable[[], Awaitable[bool]]],
+                   listen: Optional[Callable[[Run], Awaitable[None]]]) -> Any:
         from starlette.concurrency import run_in_threadpool
 
-        check(words)
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.limits.runs)
-        if not self._slots.locked():
-            await self._slots.acquire()  # a slot is free: taken at once
-        elif self._waiting >= self.limits.waiting:
-            raise Busy
-        else:
-            self._waiting += 1
-            try:
-                await asyncio.wait_for(self._slots.acquire(), self.limits.wait)
-            except (asyncio.TimeoutError, TimeoutError):
-                raise Busy from None
-            finally:
-                self._waiting -= 1
-        run = Run(list(words), list(shown or words), Cancel())
         timer = threading.Timer(self.limits.seconds, self._time_up, args=(run,))
         timer.daemon = True
         timer.start()
+        self.running.append(run)  # until its thread ends (`_ask`), whatever became of the request
+        given = Given(files=files or Files(why=NO_FILE, roster=ROSTER), cancel=run.cancel, progress=run.progress,
+                      budget=self.limits.trials, threads=max(1, every_core() // self.limits.runs),
+                      shown=tuple(shown or run.words))
+        task = asyncio.ensure_future(run_in_threadpool(self._ask, run, given))
         try:
-            task = asyncio.ensure_future(run_in_threadpool(self._execute, run, rosters))
             while not task.done():
-                await asyncio.wait({task}, timeout=0.5)
+                await asyncio.wait({task}, timeout=0.25)
                 if not task.done() and gone is not None and await gone():
                     run.cancel.cancel()
                 if not task.done() and listen is not None:
@@ -195,32 +243,26 @@ class Runner:
         except Cancelled:
             if run.timed_out:
                 raise Refused(f"error: QUERY: stopped after {self.limits.seconds:g} s, the page's longest run: ask "
-                              "for fewer --trials, or a --precision, or run it on the command line") from None
+                              "for fewer --trials, or a --precision, or run it on the command line", "QUERY") from None
+            raise
+        except asyncio.CancelledError:  # the route itself was cancelled (its client went): stop the run too
+            run.cancel.cancel()
             raise
         finally:
             timer.cancel()
-            self._slots.release()
 
     @staticmethod
     def _time_up(run: Run) -> None:
         run.timed_out = True
         run.cancel.cancel()
 
-    def _execute(self, run: Run, rosters: Any) -> Any:
-        """In a worker thread: run the command line as the command line would, answering its
-        `Answer` (or refusing it in one line)."""
-        from ..cli import root_command
-        from ..cli.errors import click_errors, one_line
-        from ..cli.output import SESSION, Answer, Session
+    def _ask(self, run: Run, given: Given) -> Any:
+        """In a worker thread: the library's answer, or its refusal in one line."""
+        from ..ask import ask
 
-        session = Session(run.cancel, run.progress, self.limits.trials, rosters)
-        token = SESSION.set(session)
         try:
-            answered = root_command().main(args=run.words, prog_name="oddscalc", standalone_mode=False, obj=run.shown)
-        except (click_errors.ClickException, InputError) as error:
-            raise Refused(one_line(error).replace("\n", " ")) from None
+            return ask(run.words, given)
+        except Refusal as refusal:
+            raise Refused.of(refusal) from None
         finally:
-            SESSION.reset(token)
-        if not isinstance(answered, Answer):
-            raise Refused(f"error: QUERY {shlex.join(run.words)[:80]}: not a query or study the page answers")
-        return answered
+            self.running.remove(run)

@@ -18,8 +18,7 @@ from clirun import exact_json, run
 
 from oddscalc import battlescribe, games, pmf
 from oddscalc.battlescribe import builder
-from oddscalc.cli import root_command
-from oddscalc.cli.options import parse_query
+from oddscalc.cli.words import parse_query
 from oddscalc.grid import matchups
 
 CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
@@ -374,7 +373,7 @@ def test_every_cell_of_a_grid_of_real_lists_is_its_query(mine, theirs):
     _, pairs = cells(mine, theirs)
     assert pairs
     for pair in pairs:
-        typed = parse_query(root_command(), pair.attack.query()).attack
+        typed = parse_query(pair.attack.query()).attack
         assert typed == pair.attack, pair.attack.query()
 
 

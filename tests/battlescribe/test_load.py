@@ -18,8 +18,7 @@ from clirun import assert_refused, exact_json, run
 
 from oddscalc import battlescribe, games, pmf
 from oddscalc.battlescribe import reader
-from oddscalc.cli import root_command
-from oddscalc.cli.options import parse_query
+from oddscalc.cli.words import parse_query
 from oddscalc.errors import InputError
 from oddscalc.grid import matchups
 from bslists import T9A_SYSTEM, model, profile, ros, selection
@@ -48,14 +47,14 @@ def test_a_grid_cell_of_a_real_list_is_the_query_typed_by_hand(capsys, mine, the
     targets = games.load_roster(theirs, roster.game.name)
     pair = next(pair for pair in matchups(roster.game, roster.units, targets.units, False)
                 if (pair.attacker.name, pair.weapon.name, pair.target.name) == (attacker, weapon, target))
-    typed = parse_query(root_command(), "oddscalc " + query).attack
+    typed = parse_query("oddscalc " + query).attack
     assert pair.attack == typed
     assert pmf.mean(pair.attack.exact(fractions=True)[roster.game.main]) == expected
     answer = exact_json(capsys, "grid", mine, "--against", theirs)
     row = next(row for row in answer["rows"] if (row["attacker"], row["weapon"], row["target"]) ==
                (attacker, weapon, target))
     assert row["mean"] == pytest.approx(float(expected), abs=1e-12)
-    assert parse_query(root_command(), row["query"]).attack == typed
+    assert parse_query(row["query"]).attack == typed
 
 
 def test_a_list_works_wherever_a_roster_file_does(capsys):

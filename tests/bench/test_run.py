@@ -17,8 +17,8 @@ def test_quick_benchmark_prints_every_figure(capsys):
     for text in ("random generator", "canonical", "maximised 2d6", "scaling", "grid 4 x 4", "wall",
                  "server time of exact queries", "first paint", "load: 20 requests from 8 clients"):
         assert text in out
-    # the load test's mix: 2 of its 20 requests are refused, the rest answered, none lost
-    assert "answered 18, refused 2, busy 0, errors 0" in out
+    # the load test's mix: 2 of its 20 requests are refused, the rest answered, none lost (each client its own)
+    assert "answered 18, refused 2, told to wait 0, busy 0, errors 0" in out and "server memory" in out
 
 
 @pytest.mark.parametrize("case", run.all_cases(), ids=lambda case: case.name)

@@ -36,10 +36,17 @@ def test_plot_caption_carries_the_command_seed_method_and_version(capsys, tmp_pa
 
 
 def test_progress_bar_only_on_a_terminal_and_after_two_seconds(monkeypatch):
+    from oddscalc.given import GIVEN, Given
     from oddscalc.cli import output
 
     with output.progress_bar() as bar:
-        assert bar.show is False  # pytest's stderr is not a terminal: no bar (a long run still says so)
+        assert bar is None  # a program's own call: no bar
+    token = GIVEN.set(Given(terminal=True))  # the command line's
+    try:
+        with output.progress_bar() as bar:
+            assert bar.show is False  # pytest's stderr is not a terminal: no bar (a long run still says so)
+    finally:
+        GIVEN.reset(token)
     clock = [100.0]
     monkeypatch.setattr(output.time, "monotonic", lambda: clock[0])
     progress = output.TerminalProgress("sampling")

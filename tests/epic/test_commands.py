@@ -202,8 +202,7 @@ armour = "4+"
 
 def test_grid_fires_a_formations_weapons_together(capsys, tmp_path):
     from oddscalc import games
-    from oddscalc.cli import root_command
-    from oddscalc.cli.options import parse_query
+    from oddscalc.cli.words import parse_query
     from oddscalc.grid import TOGETHER, run_grid
 
     path = tmp_path / "titans.toml"
@@ -212,7 +211,7 @@ def test_grid_fires_a_formations_weapons_together(capsys, tmp_path):
                     method="exact", together=True)
     (pair,) = [pair for pair in grid.pairs if pair.weapon.name == TOGETHER]
     assert pair.attack == EpicShoot(shots=8, to_hit=3, units=6, armour=4, mw_shots=4, mw_to_hit=2)
-    assert parse_query(root_command(), pair.attack.query()).attack == pair.attack
+    assert parse_query(pair.attack.query()).attack == pair.attack
     rows = run(capsys, "grid", str(path), "--targets", "Marines", "--together", "--exact", "--format", "json").json()
     together = next(row for row in rows["rows"] if row["weapon"] == TOGETHER)
     assert together["mean"] == pytest.approx(float(pmf.mean(pair.attack.exact(fractions=True)["kills"])), abs=1e-12)

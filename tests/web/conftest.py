@@ -9,5 +9,5 @@ def client():
 
     from oddscalc.web.app import create_app
 
-    with TestClient(create_app()) as test:
+    with TestClient(create_app(), base_url="http://localhost") as test:  # a name the page answers to
         yield test

@@ -17,12 +17,13 @@ from starlette.testclient import TestClient
 from clirun import run
 from oddscalc import engine
 from oddscalc.cli import root_command
-from oddscalc.cli.options import COMMON_OPTIONS, QUERIES, command_for, parse_query
+from oddscalc.cli.options import COMMON_OPTIONS, QUERIES, SHELL, command_for
+from oddscalc.cli.words import parse_query
 from oddscalc.options import Cancelled
 from oddscalc.style import percent
 from oddscalc.web import forms
 from oddscalc.web.app import create_app
-from oddscalc.web.runs import NOT_HERE, Busy, Limits, Refused, Runner
+from oddscalc.web.runs import Busy, Limits, Refused, Runner
 
 DATA = Path(__file__).parent.parent / "data"
 STEEL = DATA / "battlescribe" / "bsdata" / "steel_legion.rosz"
@@ -76,14 +77,14 @@ def test_a_refused_query_is_400_with_the_command_lines_one_line(client, capsys, 
     ("roll 2d6 --plot /tmp/x.png", ("--plot",)),
     ("roll 2d6 --format csv", ("--format",)),
     ("roll 2d6 --threads 64", ("--threads",)),
-    ("grid army.toml", ("FILE", "upload")),
-    ("grid --game epic --against /etc/passwd", ("FILE",)),
+    ("grid army.toml", ("FILE army.toml", "reads no file on the server", "upload")),
+    ("grid --game epic --against /etc/passwd", ("--against /etc/passwd", "reads no file on the server")),
     ("dust attack --dice 3 --board /etc/passwd --from A1 --to B2", ("--board /etc/passwd", "shipped map")),
     ("rules 2.5", ("QUERY",)),
     ("profiles --file army.toml", ("QUERY",)),
     ("import list.rosz", ("QUERY",)),
     ("serve", ("QUERY",)),
-    ("roll 2d6 --help", ("--help",)),
+    ("roll 2d6 --help", ("--help", "no such option")),
     ("'unclosed", ("QUERY", "does not parse")),
     ("", ("QUERY",)),
     ("roll " + "1" * 5000, ("QUERY", "characters")),
@@ -104,14 +105,14 @@ def test_every_query_has_a_form_of_its_commands_options(client):
     for path in QUERIES:
         command = command_for(root, path)
         fields = forms.fields(path)
-        options = [p.opts[0] for p in command.params if p.param_type_name == "option" and p.opts[0] not in NOT_HERE]
+        options = [p.opts[0] for p in command.params if p.param_type_name == "option" and p.name not in SHELL]
         assert [f.name for f in fields if not f.argument] == options
         page = client.get("/", params={"query": path})
         assert page.status_code == 200
         for field in fields:
             assert f'data-field="{field.name}"' in page.text
             assert field.help.split("(")[0][:30].replace("'", "&#39;").replace('"', "&#34;") in page.text
-        assert {f.name for f in fields if f.common} == set(COMMON_OPTIONS) - set(NOT_HERE)
+        assert {f.name for f in fields if f.common} == set(COMMON_OPTIONS) - {"--format", "--plot", "--threads"}
 
 
 def test_a_filled_form_becomes_its_permalink_and_the_permalink_fills_the_form(client):
@@ -122,8 +123,7 @@ def test_a_filled_form_becomes_its_permalink_and_the_permalink_fills_the_form(cl
     query = parse_qs(urlparse(response.headers["location"]).query)["q"][0]
     words = shlex.split(query)
     assert words[:2] == ["epic", "shoot"] and "--weapon" not in words  # the default is not written
-    assert parse_query(root_command(), query.replace(" --exact", "")).attack == parse_query(
-        root_command(), SHOOT + " --crossfire").attack
+    assert parse_query(query.replace(" --exact", "")).attack == parse_query(SHOOT + " --crossfire").attack
     values = forms.values_of("epic shoot", words)
     assert values == {"--shots": "12", "--to-hit": "4+", "--units": "6", "--armour": "4+", "--crossfire": "on",
                       "--exact": "on"}
@@ -134,7 +134,7 @@ def test_a_filled_form_becomes_its_permalink_and_the_permalink_fills_the_form(cl
 def test_the_permalink_page_shows_the_exact_figures_and_how_to_get_them(client):
     page = client.get("/", params={"q": f"{SHOOT} --exact"})
     assert page.status_code == 200
-    exact = engine.run(parse_query(root_command(), SHOOT).attack, method="exact")
+    exact = engine.run(parse_query(SHOOT).attack, method="exact")
     broken = exact["broken"].at_least(1)
     assert re.search(rf"P\(broken\)</td><td class=n>{re.escape(percent(broken))}</td>", page.text)
     assert f"oddscalc {SHOOT} --exact" in page.text  # the command line
@@ -150,7 +150,7 @@ def test_the_permalink_page_shows_the_exact_figures_and_how_to_get_them(client):
 def test_a_sampled_permalink_pins_its_seed_and_gives_the_very_same_figures(client):
     first = client.get("/", params={"q": "roll 4d6 --trials 20000"})
     found = re.search(r'id="permalink" href="([^"]+)"', first.text)
-    assert found and "--seed" in found.group(1).replace("%20", " ")
+    assert found and "--seed" in found.group(1).replace("+", " ")
     again = client.get(found.group(1).replace("&amp;", "&"))
     tables = re.compile(r"<div class=\"tables\">(.*?)</div>", re.S)
     assert tables.search(first.text).group(1) == tables.search(again.text).group(1)
@@ -168,7 +168,7 @@ def test_a_bad_value_is_shown_by_its_field(client):
 def test_outcomes_can_be_picked_and_every_page_is_served_safely(client):
     page = client.get("/", params={"q": f"{SHOOT} --exact"})
     for name in ("hits", "blast_markers", "broken"):
-        assert f"--outcome%20{name}" in page.text
+        assert f"--outcome+{name}" in page.text
     for path in ("/", "/grid", "/compare", "/sweep", "/static/style.css", "/static/page.js"):
         response = client.get(path)
         assert response.status_code == 200
@@ -186,7 +186,7 @@ def test_the_png_and_the_stream(client):
     kinds = [lines[0].removeprefix("event: ") for lines in events]
     assert kinds[-1] == "answer" and set(kinds[:-1]) <= {"progress"}
     answer = json.loads(events[-1][1].removeprefix("data: "))
-    assert "--seed%201" in answer["permalink"] and "<table>" in answer["html"]
+    assert "--seed+1" in answer["permalink"] and "<table>" in answer["html"]
     refused = client.get("/api/stream", params={"query": "epic shoot", "--shots": "6", "--to-hit": "9",
                                                  "--units": "3", "--armour": "4+"})
     event = json.loads(refused.text.split("data: ", 1)[1])
@@ -258,7 +258,7 @@ def test_a_bad_upload_is_refused_in_one_line(client, files, fields, words):
 
 def test_an_upload_too_large_or_not_a_form_is_refused_before_it_is_read(client):
     app = create_app(Limits(upload=1000))
-    with TestClient(app) as small:
+    with TestClient(app, base_url="http://localhost") as small:
         body, kind = multipart({}, {"roster": ("x.toml", b"#" * 5000)})
         response = small.post("/api/grid", content=body, headers={"content-type": kind})
         assert response.status_code == 400 and "at most 1,000 bytes" in response.json()["error"]
@@ -266,7 +266,7 @@ def test_an_upload_too_large_or_not_a_form_is_refused_before_it_is_read(client):
 
 
 def test_a_run_is_capped_in_trials_and_in_time():
-    with TestClient(create_app(Limits(trials=10_000, seconds=0.3))) as small:
+    with TestClient(create_app(Limits(trials=10_000, seconds=0.3)), base_url="http://localhost") as small:
         over = small.get("/api/query", params={"q": "roll 2d6 --trials 20000"})
         assert over.status_code == 400 and over.json() == {
             "error": "error: --trials 20,000: expected at most 10,000 trials in all here; the command line has no "
@@ -274,7 +274,7 @@ def test_a_run_is_capped_in_trials_and_in_time():
         study = small.get("/api/query", params={"q": "sweep 'roll 2d6' --vary maximised=0..2 --trials 5000"})
         assert "3 cells × 5,000 trials" in study.json()["error"]
         assert small.get("/api/query", params={"q": "roll 200d6 --exact"}).status_code == 200  # exact samples nothing
-    with TestClient(create_app(Limits(seconds=0.3, trials=10**10))) as slow:
+    with TestClient(create_app(Limits(seconds=0.3, trials=10**10)), base_url="http://localhost") as slow:
         long = slow.get("/api/query", params={"q": "roll 20d6 --trials 1e10"})
         assert long.status_code == 400 and "stopped after 0.3 s" in long.json()["error"]
 
@@ -296,10 +296,10 @@ def test_a_busy_server_answers_503_and_keeps_serving(waiting, statuses):
     async def main() -> list[list[int]]:
         import httpx2 as httpx
 
-        app = create_app(Limits(runs=1, waiting=waiting, wait=30))
+        app = create_app(Limits(runs=1, waiting=waiting, wait=30, per_client=4))
         transport = httpx.ASGITransport(app=app)
         bursts = []
-        async with httpx.AsyncClient(transport=transport, base_url="http://page") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             for burst in range(2):  # the second burst finds the server as the first did: every slot given back
                 requests = [client.get("/api/query", params={"q": f"roll 10d6 --trials 4e6 --seed {i}"})
                             for i in range(4)]
@@ -316,10 +316,13 @@ def test_a_busy_server_answers_503_and_keeps_serving(waiting, statuses):
 
 def test_the_runner_refuses_what_it_cannot_run():
     create_app()
-    with pytest.raises(Refused):
+    with pytest.raises(Refused) as refused:
         asyncio.run(Runner(Limits()).run(["rules"]))
-    assert Refused("error: --to-hit 9+: x").option == "--to-hit" and Refused("error: PHASER 2x: y").option == "PHASER"
-    assert Refused("error: the server is busy").option is None
+    assert refused.value.option == "QUERY" and refused.value.line.startswith("error: QUERY rules: expected a query")
+    with pytest.raises(Refused) as refused:
+        asyncio.run(Runner(Limits()).run(["epic", "shoot", "--shots", "6", "--to-hit", "9", "--units", "3",
+                                          "--armour", "4+"]))
+    assert refused.value.option == "--to-hit"  # the field it is about, named by the library (no text parsed)
     assert issubclass(Busy, Exception)
 
 
@@ -346,12 +349,9 @@ def test_serve_refuses_a_port_in_use(capsys):
         assert_refused(capsys, "serve", "--port", str(port), mentions=(f"error: --port {port}: cannot listen there",))
 
 
-def test_a_query_is_run_once_for_its_page_and_its_plot(client, monkeypatch):
-    from oddscalc.web import render
-
-    monkeypatch.setattr(render, "ANSWERS", render.Kept(2))
-    monkeypatch.setattr(render, "FIGURES", render.Kept(2))
-    monkeypatch.setattr("oddscalc.web.app.ANSWERS", render.ANSWERS)
+def test_a_query_is_run_once_for_its_page_and_its_plot(monkeypatch):
+    app = create_app(Limits(kept=10_000, drawn=200_000))
+    page = app.state.page
     runs = []
     real = Runner.run
 
@@ -360,41 +360,38 @@ def test_a_query_is_run_once_for_its_page_and_its_plot(client, monkeypatch):
         return await real(self, words, **kwargs)
 
     monkeypatch.setattr(Runner, "run", counted)
-    page = client.get("/", params={"q": "roll 2d6 --trials 1000"}).text  # sampled: kept under its pinned seed
-    (key,) = render.ANSWERS.keys()
-    assert key[:5] == ("roll", "2d6", "--trials", "1000", "--seed") and len(key) == 6
-    svg = re.search(r'<img src="(/plot\.svg\?q=[^"]+)"', page).group(1).replace("&amp;", "&")
-    first, again = client.get(svg), client.get(svg)
-    assert first.status_code == 200 and first.content == again.content == render.FIGURES.get(("svg", *key))
-    assert client.get(svg.replace("/plot.svg", "/plot.png")).content.startswith(b"\x89PNG")
-    assert runs == [["roll", "2d6", "--trials", "1000"]]  # the plots came from the answer kept
-    client.get("/plot.png", params={"q": "roll 3d6 --exact"})  # not kept before: run, then drawn and kept
-    assert runs[-1] == ["roll", "3d6", "--exact"] and render.FIGURES.keys()[-1] == ("png", "roll", "3d6", "--exact")
-    assert len(render.FIGURES.keys()) == 2  # the oldest out
-    client.get("/plot.png", params={"q": "roll 4d6 --trials 1000"})  # no seed: its figures are not fixed, not kept
-    assert all("4d6" not in key for key in render.FIGURES.keys())
-    client.get("/", params={"q": "roll 5d6 --exact"})
-    client.get("/", params={"q": "roll 6d6 --exact"})
-    assert render.ANSWERS.keys() == [("roll", "5d6", "--exact"), ("roll", "6d6", "--exact")]
+    with TestClient(app, base_url="http://localhost") as client:
+        text = client.get("/", params={"q": "roll 2d6 --trials 1000"}).text  # sampled: kept under its pinned seed
+        (key,) = page.answers.keys()
+        assert key[:5] == ("roll", "2d6", "--trials", "1000", "--seed") and len(key) == 6
+        svg = re.search(r'<img src="(/plot\.svg\?q=[^"]+)"', text).group(1).replace("&amp;", "&")
+        first, again = client.get(svg), client.get(svg)
+        assert first.status_code == 200 and first.content == again.content == page.drawn.get(("svg", *key))
+        assert client.get(svg.replace("/plot.svg", "/plot.png")).content.startswith(b"\x89PNG")
+        assert runs == [["roll", "2d6", "--trials", "1000"]]  # the plots came from the answer kept
+        client.get("/plot.png", params={"q": "roll 3d6 --exact"})  # not kept before: run, then drawn and kept
+        assert runs[-1] == ["roll", "3d6", "--exact"] and page.drawn.keys()[-1] == ("png", "roll", "3d6", "--exact")
+        client.get("/plot.png", params={"q": "roll 4d6 --trials 1000"})  # no seed: its figures are not fixed
+        assert all("4d6" not in key for key in page.drawn.keys())
+        for dice in range(5, 9):
+            client.get("/plot.png", params={"q": f"roll {dice}d6 --exact"})
+        assert page.drawn.size <= 200_000 and ("svg", *key) not in page.drawn.keys()  # the oldest out, by bytes
+        client.get("/", params={"q": "roll 5d6 --exact"})
+        client.get("/", params={"q": "roll 6d6 --exact"})
+        assert page.answers.keys() == [("roll", "5d6", "--exact"), ("roll", "6d6", "--exact")]
+        assert page.answers.size <= 10_000
 
 
-def test_only_words_that_fix_the_figures_are_a_key(capsys):
-    from oddscalc.cli.output import SESSION, Session
+def test_only_words_that_fix_the_figures_are_a_key():
+    from oddscalc.ask import ask
     from oddscalc.web.render import fixed_words
 
-    def answer(words):
-        token = SESSION.set(Session())
-        try:
-            return root_command().main(words, standalone_mode=False)
-        finally:
-            SESSION.reset(token)
-
-    assert fixed_words(answer(["roll", "2d6", "--exact"]), ["roll", "2d6", "--exact"]) == ["roll", "2d6", "--exact"]
+    assert fixed_words(ask(["roll", "2d6", "--exact"]), ["roll", "2d6", "--exact"]) == ["roll", "2d6", "--exact"]
     seeded = ["roll", "2d6", "--trials", "100", "--seed", "3"]
-    assert fixed_words(answer(seeded), seeded) == seeded
-    assert fixed_words(answer(["roll", "2d6", "--trials", "100"]), ["roll", "2d6", "--trials", "100"]) is None
+    assert fixed_words(ask(seeded), seeded) == seeded
+    assert fixed_words(ask(["roll", "2d6", "--trials", "100"]), ["roll", "2d6", "--trials", "100"]) is None
     study = ["compare", "roll 2d6", "roll 3d6", "--exact"]
-    assert fixed_words(answer(study), study) is None
+    assert fixed_words(ask(study), study) is None
 
 
 def test_a_study_page_is_headed_by_its_kind_once_and_offers_another(client):

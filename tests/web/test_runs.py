@@ -1,19 +1,21 @@
-"""What a request may ask of the page (web/runs.py): a query's words, or the one line that refuses
-it, before anything runs."""
+"""What a request may ask of the page (web/runs.py): a query's words, refused in one line before
+anything runs when they do not read; the lanes, the clients' shares, the runs' caps."""
 
 from __future__ import annotations
 
-import shlex
+import asyncio
+import time
 
 import pytest
 
-from oddscalc.web.runs import NOT_HERE, Refused, check, words_of
+from oddscalc.options import Cancel, Cancelled
+from oddscalc.web.runs import Busy, Clients, Lane, Limits, Refused, Runner, words_of
 
 
-def refused(query: str, limit: int = 4000) -> str:
+def refused(query: str, limit: int = 4000) -> Refused:
     with pytest.raises(Refused) as error:
-        check(words_of(query, limit))
-    return error.value.line
+        words_of(query, limit)
+    return error.value
 
 
 @pytest.mark.parametrize("query, words", [
@@ -22,15 +24,11 @@ def refused(query: str, limit: int = 4000) -> str:
     ("  epic shoot --shots 3 --to-hit '4+'  ", ["epic", "shoot", "--shots", "3", "--to-hit", "4+"]),
     ("sweep 'roll 2d6' --vary maximised=0..2", ["sweep", "roll 2d6", "--vary", "maximised=0..2"]),
     ("compare 'roll 2d6' 'roll d6 --maximised 1'", ["compare", "roll 2d6", "roll d6 --maximised 1"]),
-    ("grid --game epic --exact", ["grid", "--game", "epic", "--exact"]),
-    ("dust attack --dice 5 --board ruins --from A9 --to C2", ["dust", "attack", "--dice", "5", "--board", "ruins",
-                                                              "--from", "A9", "--to", "C2"]),
     ("dust attack --dice 5 --board=crossroads --from A1 --to A2", ["dust", "attack", "--dice", "5",
                                                                    "--board=crossroads", "--from", "A1", "--to", "A2"]),
 ])
 def test_a_query_is_its_words(query, words):
     assert words_of(query, 4000) == words
-    check(words)  # and the page runs it
 
 
 @pytest.mark.parametrize("query, line", [
@@ -38,37 +36,88 @@ def test_a_query_is_its_words(query, words):
     ("", "error: QUERY: expected a query, like epic shoot --shots 6 --to-hit 4+ --units 3 --armour 4+"),
     ("oddscalc", "error: QUERY: expected a query, like epic shoot --shots 6 --to-hit 4+ --units 3 --armour 4+"),
     ("roll '2d6", "error: QUERY roll '2d6: the query does not parse (No closing quotation)"),
-    ("roll 2d6 --plot x.png", "error: --plot: " + NOT_HERE["--plot"]),
-    ("roll 2d6 --format=json", "error: --format: " + NOT_HERE["--format"]),
-    ("grid --game epic --scheduler tcp://x:8786", "error: --scheduler: " + NOT_HERE["--scheduler"]),
-    ("sweep 'roll 2d6 --threads 2' --vary maximised=0..2", "error: --threads: " + NOT_HERE["--threads"]),
-    (shlex.join(["compare", "roll 2d6 'x", "roll d6"]),
-     "error: QUERY roll 2d6 'x: the query does not parse (No closing quotation)"),
-    ("compare 'roll 2d6' 'roll d6 --seed 3'",
-     "error: QUERY roll d6 --seed 3: put --seed after the quoted query: it applies to every cell"),
-    ("sweep 'roll 2d6 --plot=x.png' --vary maximised=0..2", "error: --plot: " + NOT_HERE["--plot"]),
-    ("rules 2.5", "error: QUERY rules 2.5: expected a query"),
-    ("import army.ros", "error: QUERY import army.ros: expected a query"),
-    ("grid army.toml", "error: FILE: the page reads no file on the server: upload a roster on the grid page, or "
-                       "name a bundled one with --game"),
-    ("grid --game epic --against theirs.toml", "error: FILE: the page reads no file on the server"),
-    ("dust attack --dice 5 --board /etc/passwd --from A1 --to A2",
-     "error: --board /etc/passwd: the page reads no file on the server: expected a shipped map (crossroads, ruins)"),
-    ("dust attack --dice 5 --board=my.map --from A1 --to A2", "error: --board my.map: the page reads no file"),
-    ("dust attack --dice 5 --board", "error: --board : the page reads no file"),
 ])
-def test_what_the_page_does_not_run_is_refused_in_one_line(query, line):
-    assert refused(query, 40 if line.endswith("40 characters") else 4000).startswith(line)
+def test_what_does_not_read_as_words_is_refused_in_one_line(query, line):
+    error = refused(query, 40 if line.endswith("40 characters") else 4000)
+    assert error.line == line and error.option == "QUERY"
 
 
 def test_a_query_of_exactly_the_limit_is_read():
     assert words_of("roll 2d6" + " " * 32, 40) == ["roll", "2d6"]
 
 
-@pytest.mark.parametrize("line, option", [
-    ("error: --to-hit 9+: expected ...", "--to-hit"), ("error: PHASER 2x: expected XzY", "PHASER"),
-    ("error: --board: the page draws", "--board"), ("error: QUERY: at most 4,000 characters", "QUERY"),
-    ("error: the server is busy", None), ("error: FILE2: x", None), ("", None), ("error: Foo: x", None),
-])
-def test_a_refusal_names_the_field_it_is_about(line, option):
-    assert Refused(line).option == option and Refused(line).line == line and str(Refused(line)) == line
+def test_exact_runs_have_a_lane_of_their_own():
+    """The sampled lane full, none may wait: a sampled query is told to come back, an exact one answers."""
+    async def main() -> tuple:
+        runner = Runner(Limits(runs=1, waiting=0, per_client=2, trials=10**10))
+        slow = asyncio.ensure_future(runner.run(["roll", "20d6", "--trials", "1e10"], client="a"))
+        while not runner.running:
+            await asyncio.sleep(0.01)
+        with pytest.raises(Busy) as busy:
+            await runner.run(["roll", "2d6", "--trials", "1000"], client="b")
+        exact = await runner.run(["roll", "2d6", "--exact"], client="b")
+        running = [" ".join(run.words) for run in runner.running]
+        runner.running[0].cancel.cancel()
+        with pytest.raises(Cancelled):
+            await slow
+        return busy.value, exact, running
+
+    busy, exact, running = asyncio.run(main())
+    assert busy.status == 503 and "1 sampled runs at once" in busy.line
+    assert exact.options.method == "exact" and running == ["roll 20d6 --trials 1e10"]
+
+
+def test_a_client_has_one_sampled_run_at_a_time_and_a_budget_of_seconds():
+    clients = Clients(Limits(per_client=1, client_seconds=3, window=100))
+    clients.admit("a")
+    with pytest.raises(Busy) as busy:
+        clients.admit("a")
+    assert busy.value.status == 429 and "a sampled run of yours is going" in busy.value.line
+    clients.admit("b")  # another client is not held back
+    clients.leave("a", 2.5)
+    clients.admit("a")
+    clients.leave("a", 1.0)
+    with pytest.raises(Busy) as busy:
+        clients.admit("a")  # 3.5 s spent of 3
+    assert busy.value.status == 429 and "took 4 s here in the last" in busy.value.line and busy.value.retry <= 100
+    clients.spent["a"][0] = (time.monotonic() - 200, 2.5)  # that run is out of the window now
+    clients.admit("a")
+
+
+def test_a_lane_refuses_beyond_those_waiting():
+    async def main() -> None:
+        lane = Lane("sampled", 1, 1, 5)
+        async with lane.slot("busy"):
+            waiting = asyncio.ensure_future(_enter(lane))
+            await asyncio.sleep(0.05)
+            assert lane.waiting == 1
+            with pytest.raises(Busy) as busy:
+                async with lane.slot("busy"):
+                    pass
+            assert busy.value.line == "busy" and busy.value.status == 503
+        await waiting
+
+    asyncio.run(main())
+
+
+async def _enter(lane: Lane) -> None:
+    async with lane.slot("busy"):
+        pass
+
+
+def test_a_cancelled_route_stops_its_run():
+    async def main() -> list:
+        runner = Runner(Limits(trials=10**10))
+        cancel = Cancel()
+        task = asyncio.ensure_future(runner.run(["roll", "20d6", "--trials", "1e10"], cancel=cancel))
+        while not runner.running:
+            await asyncio.sleep(0.01)
+        task.cancel()  # as Starlette cancels a route whose client went
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        deadline = time.monotonic() + 10
+        while runner.running and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return runner.running
+
+    assert asyncio.run(main()) == []  # its thread ended (its 1e10 trials would take hours)

@@ -1,0 +1,177 @@
+"""Running the command line: a query's or study's own options of the command line
+(`options.Shell`) taken, the rest of its words asked of the library (`oddscalc.ask`, with this
+machine's files), the answer shown, and the exit codes (bad input 2 with one line, Ctrl-C 130,
+SIGTERM 143, no traceback)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional, Sequence
+
+import typer
+
+from ..errors import InputError, Refusal
+from .errors import Terminated, click_errors, one_line, stopped
+from .options import SHELL, Terminal, command_for
+from .output import Answer
+
+
+def answer_on_terminal(asked: Terminal, root: Any, argv: Sequence[str]) -> Answer:
+    """Answer a query or study run from the command line (`argv`, its path first): its words, less
+    the command line's own options, asked with this machine's files; the answer in the format
+    asked, its plot saved where --plot says."""
+    from ..ask import ask
+    from ..given import Given, LocalFiles
+
+    path, shell = asked.path.split(), asked.shell
+    words, _ = split_words(command_for(root, asked.path), argv[len(path):])
+    shell.check()
+    given = Given(files=LocalFiles(), threads=shell.threads, scheduler=shell.cluster, shown=tuple(argv),
+                  terminal=True)
+    answered = ask([*path, *words], given)
+    answer = answered.answer
+    plot = answer.plot if answer.plot is None else dataclasses.replace(answer.plot, path=shell.plot)
+    return dataclasses.replace(answer, fmt=shell.output_format, plot=plot,
+                               notes=answer.notes + (shell.notes(answered.options) if answered.options else ()))
+
+
+def split_words(command: Any, args: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A command's arguments in two: the query's words, and the command line's own options
+    (`SHELL`) with their values, each option read as the command's parser reads it."""
+    named = {spelling: param for param in command.params if param.param_type_name == "option"
+             for spelling in (*param.opts, *param.secondary_opts)}
+    words: list[str] = []
+    own: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = str(args[index])
+        if arg == "--":  # the rest are arguments, whatever they look like
+            words += args[index:]
+            break
+        name, equals, _ = arg.partition("=")
+        param = named.get(name) if arg.startswith("-") else None
+        if param is None:
+            words.append(arg)
+            index += 1
+            continue
+        size = 1 if equals or param.is_flag or param.count else 1 + param.nargs
+        (own if param.name in SHELL else words).extend(args[index:index + size])
+        index += size
+    return words, own
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
+
+
+STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def terminate_like_interrupt() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP stop it as Ctrl-C does (only in the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _terminate) for number in STOPPING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+_ASCII = {"±": "+/-", "·": "-", "≥": ">=", "≤": "<=", "─": "-", "×": "x", "→": "->", "…": "...", "–": "-",
+          "—": "-", "≈": "~", "⁶": "^6", "⁹": "^9", "‘": "'", "’": "'", "“": '"', "”": '"'}
+
+
+def _plain(error: UnicodeEncodeError) -> tuple[str, int]:
+    """Write what a console's encoding lacks in ASCII (`±` as `+/-`), else as `?`."""
+    text = error.object[error.start:error.end]
+    return "".join(_ASCII.get(char, "?") for char in text), error.end
+
+
+def _console() -> str | None:
+    """Make the standard streams fit the console; the reason output cannot be written, if any."""
+    import codecs
+
+    if sys.stdout is None:
+        return "standard output is closed"
+    codecs.register_error("oddscalc-plain", _plain)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="oddscalc-plain")  # a console that is not UTF-8 still reads the answer
+    return None
+
+
+def _unwritable(problem: str | None) -> int:
+    """Say in one line why the output could not be written (None: say nothing); drop what is
+    still buffered."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)  # the buffer left goes nowhere at exit, instead of a second error
+    except (OSError, ValueError):
+        pass
+    if problem is not None and sys.stderr is not None:
+        typer.echo(f"error: cannot write the output ({problem})", err=True)
+    return 1
+
+
+def run_app(root: Any, argv: Optional[list] = None) -> int:
+    """Run the command line (`root`, or the function that builds it); bad input gives one line on
+    stderr and exit code 2.
+
+    Ctrl-C exits 130 and SIGTERM 143, each with one line, no traceback and no file left.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    problem = _console()
+    if problem is not None:
+        return _unwritable(problem)
+    try:
+        with terminate_like_interrupt():
+            root = root() if callable(root) and not hasattr(root, "main") else root
+            returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
+            if isinstance(returned, Terminal):
+                returned = answer_on_terminal(returned, root, args)
+            if isinstance(returned, Answer):
+                returned = returned.show()
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        return returned if isinstance(returned, int) else 0
+    except click_errors.NoArgsIsHelpError as error:
+        typer.echo(error.format_message())
+        return 2
+    except click_errors.ClickException as error:
+        typer.echo(one_line(error).replace("\n", " "), err=True)
+        return 2
+    except (InputError, Refusal) as error:
+        typer.echo(one_line(error), err=True)
+        return 2
+    except KeyboardInterrupt as error:
+        return stopped(error)
+    except BrokenPipeError:  # `| head`: the reader has what it wanted; nothing to say
+        return _unwritable(None)
+    except OSError as error:  # files are read and written as InputErrors: this is the output
+        return _unwritable(error.strerror or str(error))
+    except Exception as error:  # a bug, not bad input: say so in one line
+        if os.environ.get("ODDSCALC_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(error).__name__}: {error} (set ODDSCALC_DEBUG=1 for the traceback)",
+                   err=True)
+        return 1
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Run the command line and return its exit code."""
+    from .commands import root_command
+
+    return run_app(root_command, argv)  # built inside: a Ctrl-C while it is built is one line too
+
+
+def run() -> None:
+    """The console script: exit with the command line's code."""
+    sys.exit(main())
