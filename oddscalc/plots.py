@@ -8,6 +8,8 @@ leaves no file behind).
 from __future__ import annotations
 
 import os
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -37,12 +39,22 @@ def check_path(path: str | os.PathLike, name: str = "plot") -> Path:
 
 
 def _axes(ax: Axes | None, size: tuple[float, float] = (8, 4.8)) -> Axes:
+    """The axes to draw on: `ax`, or a new figure's: pyplot's in a notebook (it shows the figure at the
+    cell's end), else a figure of its own (no global state: figures drawn in parallel threads,
+    nothing to close)."""
     if ax is not None:
         return ax
-    import matplotlib.pyplot as plt
+    shell = sys.modules.get("IPython")
+    if shell is not None and shell.get_ipython() is not None:
+        import matplotlib.pyplot as plt
 
-    _, ax = plt.subplots(figsize=size, layout="constrained")
-    return ax
+        return plt.figure(figsize=size, layout="constrained").add_subplot()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(figure)  # its own canvas, as pyplot would give it
+    return figure.add_subplot()
 
 
 def _title(ax: Axes, title: str | None, subtitle: str) -> None:
@@ -53,22 +65,54 @@ def _title(ax: Axes, title: str | None, subtitle: str) -> None:
         ax.set_title(subtitle, loc="left", fontsize=10)
 
 
+@dataclass(frozen=True)
+class Bars:
+    """A distribution's values as at most MOST_BARS bars (a pmf of thousands of values is drawn in bins
+    of `width` values): each bar's first and last value, P(in it), its 95 % half-width when sampled,
+    and P(≥ its first value)."""
+
+    starts: list[int]
+    ends: list[int]
+    pmf: np.ndarray
+    errors: np.ndarray
+    at_least: np.ndarray
+
+    @property
+    def width(self) -> int:
+        return self.ends[0] - self.starts[0] + 1
+
+    @classmethod
+    def of(cls, dist: Distribution) -> Bars:
+        first = int(np.flatnonzero(dist.pmf)[0]) if dist.pmf.any() else 0
+        last = len(dist.pmf) - 1
+        width = max(1, -(-(last - first + 1) // MOST_BARS))
+        starts = list(range(first, last + 1, width))
+        ends = [min(start + width - 1, last) for start in starts]
+        pmf = np.add.reduceat(dist.pmf[first:], np.arange(0, last - first + 1, width))
+        errors = np.zeros(len(pmf)) if dist.exact else np.array([Z95 * dist.stderr(p) for p in pmf])
+        return cls(starts, ends, pmf, errors, dist.at_least_all[starts])
+
+
+MOST_BARS = 60  # a plot of more values draws them in bins: a pmf of 19,801 values draws as fast as one of 60
+
+
 def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: str | None = None) -> Axes:
-    """Draw P(= k) as bars (95 % error bars when sampled) and P(≥ k) as a line, both in % on one axis."""
+    """Draw P(= k) as bars (95 % error bars when sampled) and P(≥ k) as a line, both in % on one axis;
+    a long pmf in bins (`Bars`)."""
     ax = _axes(ax)
-    first = int(np.flatnonzero(dist.pmf)[0])
-    ks = dist.outcomes[first:]
-    pmf = dist.pmf[first:] * 100
-    errors = None
-    if not dist.exact:
-        errors = np.array([Z95 * dist.stderr(p) * 100 for p in dist.pmf[first:]])
-    ax.bar(ks, pmf, color="#4C72B0", yerr=errors, capsize=2 if errors is not None else 0, label="P(= k)")
-    at_least = dist.at_least_all[first:] * 100
-    ax.plot(ks, at_least, color="#DD8452", marker="o", label="P(≥ k)")
+    bars = Bars.of(dist)
+    ks = np.array(bars.starts)
+    pmf = bars.pmf * 100
+    errors = None if dist.exact else bars.errors * 100
+    ax.bar(ks, pmf, width=0.8 * bars.width, align="edge" if bars.width > 1 else "center", color="#4C72B0",
+           yerr=errors, capsize=2 if errors is not None else 0, label="P(= k)" if bars.width == 1 else
+           f"P(in a bar of {bars.width})")
+    at_least = bars.at_least * 100
+    ax.plot(ks, at_least, color="#DD8452", marker="o" if len(ks) <= MOST_BARS else None, label="P(≥ k)")
     ax.set_xlabel(name.replace("_", " "))
     ax.set_ylabel("probability, %")
     ax.set_ylim(0, 112)
-    if len(ks) <= 30:
+    if len(ks) <= 30 and bars.width == 1:
         ax.set_xticks(ks)
     if len(ks) <= 16:
         for k, value in zip(ks, at_least):
@@ -154,10 +198,29 @@ def line(xs: Sequence[float], series: Sequence[tuple[str, Sequence[float]]], xla
     return ax
 
 
-def sweep_plot(found, statistic, ax: Axes | None = None, title: str | None = None) -> Axes:
-    """Draw a sweep (`studies.Sweep`): the statistic against one varied option with 95 % error
-    bars (in % for a probability, with the goal's line and the value that reaches it), or a
-    heatmap over two."""
+@dataclass(frozen=True)
+class SweepData:
+    """What a sweep's plot shows, whoever draws it: the varied options' names, the first one's values
+    (as typed, and where they go on the axis), the statistic (scaled: % for a probability) with its
+    95 % half-widths, the goal's line and the value that reaches it; over two options, the grid."""
+
+    names: list[str]
+    xs: list[str]
+    positions: list[float]
+    numeric: bool
+    ys: list[float]
+    errors: list[float]
+    label: str
+    percent: bool
+    subtitle: str
+    goal: tuple[float, str] | None = None  # the goal's line (scaled) and its words
+    reached: int | None = None  # the index of the value that reaches it
+    reached_label: str = ""
+    grid: tuple[list[str], list[str], np.ndarray] | None = None  # rows, columns, values over two options
+
+
+def sweep_data(found, statistic) -> SweepData:
+    """What a sweep (`studies.Sweep`) plots of a statistic."""
     from .attack import text
 
     values = [statistic.value(result) for result in found.results]
@@ -165,43 +228,59 @@ def sweep_plot(found, statistic, ax: Axes | None = None, title: str | None = Non
     scale = 100 if statistic.is_probability(found.results[0]) else 1
     names = [name.replace("_", "-") for name in found.names]
     cells = [[text(value) for value in cell] for cell in found.cells]
-    if len(names) == 1:
-        xs = [cell[0] for cell in cells]
-        numeric = all(_is_number(x) for x in xs)
-        positions = [float(x) for x in xs] if numeric else list(range(len(xs)))
-        ys = [scale * v for v, _ in values]
-        ax = line(positions, [(label, ys)], names[0], label + (", %" if scale == 100 else ""), ax=ax)
-        ax.errorbar(positions, ys, yerr=[scale * Z95 * e for _, e in values], fmt="none", ecolor="black", capsize=2)
-        if scale == 100:
-            ax.set_ylim(0, 105)
-        if not numeric:
-            ax.set_xticks(positions, xs)
+    if len(names) > 1:
+        rows = list(dict.fromkeys(cell[0] for cell in cells))
+        columns = list(dict.fromkeys(cell[1] for cell in cells))
+        grid = np.full((len(rows), len(columns)), np.nan)
+        for cell, (value, _) in zip(cells, values):
+            grid[rows.index(cell[0]), columns.index(cell[1])] = value
+        return SweepData(names, [], [], False, [], [], label, scale == 100, f"{label} by {names[0]} and {names[1]}",
+                         grid=(rows, columns, grid))
+    xs = [cell[0] for cell in cells]
+    numeric = all(_is_number(x) for x in xs)
+    positions = [float(x) for x in xs] if numeric else [float(index) for index in range(len(xs))]
+    subtitle, goal, reached, reached_label = f"{label} by {names[0]}", None, None, ""
+    if found.goal is not None:
+        wanted = found.goal.words(found.results[0])  # P(broken) ≥ 50%, as the axis reads it
+        goal = (scale * found.goal.target, wanted)
+        if found.reached is not None:
+            reached, reached_label = found.reached, f"{found.seek} {names[0]}: {xs[found.reached]}"
+            subtitle += f"; goal {wanted}: {names[0]} = {xs[found.reached]}"
         else:
-            from matplotlib.ticker import MaxNLocator
+            subtitle += f"; goal {wanted} not reached"
+    return SweepData(names, xs, positions, numeric, [scale * v for v, _ in values],
+                     [scale * Z95 * e for _, e in values], label, scale == 100, subtitle, goal, reached, reached_label)
 
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        subtitle = f"{label} by {names[0]}"
-        if found.goal is not None:
-            wanted = found.goal.words(found.results[0])  # P(broken) ≥ 50%, as the axis reads it
-            ax.axhline(scale * found.goal.target, color="#C44E52", linestyle="--", label=f"goal {wanted}")
-            if found.reached is not None:
-                x, y = positions[found.reached], ys[found.reached]
-                ax.plot([x], [y], marker="o", markersize=12, markerfacecolor="none", color="#C44E52",
-                        label=f"{found.seek} {names[0]}: {xs[found.reached]}")
-                subtitle += f"; goal {wanted}: {names[0]} = {xs[found.reached]}"
-            else:
-                subtitle += f"; goal {wanted} not reached"
-            ax.legend(frameon=False, fontsize=8)
-        _title(ax, title, subtitle)
+
+def sweep_plot(found, statistic, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Draw a sweep (`studies.Sweep`): the statistic against one varied option with 95 % error
+    bars (in % for a probability, with the goal's line and the value that reaches it), or a
+    heatmap over two."""
+    data = sweep_data(found, statistic)
+    if data.grid is not None:
+        rows, columns, grid = data.grid
+        ax = heatmap(grid, [f"{data.names[0]}={r}" for r in rows], [f"{data.names[1]}={c}" for c in columns],
+                     data.label, ax=ax, probability=data.percent)
+        _title(ax, title, data.subtitle)
         return ax
-    rows = list(dict.fromkeys(cell[0] for cell in cells))
-    columns = list(dict.fromkeys(cell[1] for cell in cells))
-    grid = np.full((len(rows), len(columns)), np.nan)
-    for cell, (value, _) in zip(cells, values):
-        grid[rows.index(cell[0]), columns.index(cell[1])] = value
-    ax = heatmap(grid, [f"{names[0]}={r}" for r in rows], [f"{names[1]}={c}" for c in columns], label, ax=ax,
-                 probability=scale == 100)
-    _title(ax, title, f"{label} by {names[0]} and {names[1]}")
+    ax = line(data.positions, [(data.label, data.ys)], data.names[0], data.label + (", %" if data.percent else ""),
+              ax=ax)
+    ax.errorbar(data.positions, data.ys, yerr=data.errors, fmt="none", ecolor="black", capsize=2)
+    if data.percent:
+        ax.set_ylim(0, 105)
+    if not data.numeric:
+        ax.set_xticks(data.positions, data.xs)
+    else:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if data.goal is not None:
+        ax.axhline(data.goal[0], color="#C44E52", linestyle="--", label=f"goal {data.goal[1]}")
+        if data.reached is not None:
+            ax.plot([data.positions[data.reached]], [data.ys[data.reached]], marker="o", markersize=12,
+                    markerfacecolor="none", color="#C44E52", label=data.reached_label)
+        ax.legend(frameon=False, fontsize=8)
+    _title(ax, title, data.subtitle)
     return ax
 
 
@@ -254,15 +333,10 @@ def dpi_for(figure: Figure) -> float:
 
 
 def save(figure: Figure, path: str | os.PathLike) -> Path:
-    """Save the figure to path atomically, then close it."""
-    import matplotlib.pyplot as plt
-
+    """Save the figure to path atomically."""
     from .files import replace_atomically
 
     path = check_path(path)
     dpi = dpi_for(figure)
-    try:
-        replace_atomically(path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=dpi))
-    finally:
-        plt.close(figure)
+    replace_atomically(path, lambda temporary: figure.savefig(temporary, format=path.suffix[1:].lower(), dpi=dpi))
     return path

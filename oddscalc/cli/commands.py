@@ -87,7 +87,9 @@ def _root(
     """Odds for tabletop wargames (the games: see --help)."""
 
 
-query(app, "roll", Roll, argument=option("dice", Annotated[str, typer.Argument(
+query(app, "roll", Roll, title="Dice",
+      about="Any dice expression: totals, successes, re-rolls, maximised and minimised rolls",
+      argument=option("dice", Annotated[str, typer.Argument(
     metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")]), examples=[
     "oddscalc roll 2d6 --maximised 1",
     "oddscalc roll 3d6+1 --exact --format markdown",

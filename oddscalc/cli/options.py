@@ -302,9 +302,11 @@ def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[
 FORMAT = parameters_of(Common)[[field.name for field in fields(Common)].index("output_format")]
 
 
-def look(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: str) -> None:
+def look(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: str, title: str,
+         about: str) -> None:
     """Register `run(**own)` as `name`, a command that samples nothing (`dust los`): in `LANGUAGE` with
-    its own options, and in `group` with --format too; `run` returns an `output.Answer`."""
+    its own options, and in `group` with --format too; `run` returns an `output.Answer`. `title` and
+    `about` as for `query`."""
     own = list(inspect.signature(run, eval_str=True).parameters.values())
 
     def answer(**options: Any) -> Any:
@@ -316,6 +318,7 @@ def look(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str
     answer.__signature__ = inspect.Signature(own)
     LANGUAGE[name] = answer
     LOOKS.add(name)
+    ABOUT[name] = About(title, about, tuple(examples))
 
     @functools.wraps(run)
     def invoke(**options: Any) -> Terminal:
@@ -370,6 +373,19 @@ class Query:
 QUERIES: dict[str, Query] = {}
 
 
+@dataclass(frozen=True)
+class About:
+    """A query in a player's words: its title ("Automatic hits"), the questions it answers ("Breath
+    Attack, Impact Hits, Stomp"), and its help's examples (command lines)."""
+
+    title: str
+    about: str
+    examples: tuple[str, ...]
+
+
+ABOUT: dict[str, About] = {}  # every query's and look's, by path
+
+
 def _option_type(attack: type, field: dataclasses.Field) -> Any:
     """The type Typer reads an attack field's option as: a switch, a choice, or the text the
     attack reads itself (`Attack.read`: "4+", "6", "none", "d3+1")."""
@@ -419,10 +435,12 @@ def options_named(text: str, names: set[str]) -> str:
                   else match.group(0), text)
 
 
-def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str], notes: str = "",
-          argument: Optional[inspect.Parameter] = None, extra: Sequence[inspect.Parameter] = (),
+def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str], title: str, about: str,
+          notes: str = "", argument: Optional[inspect.Parameter] = None, extra: Sequence[inspect.Parameter] = (),
           skip: Sequence[str] = (), build: Optional[Callable[..., Any]] = None) -> None:
-    """Register the query command `path` (like "epic shoot") that builds and answers an `attack`.
+    """Register the query command `path` (like "epic shoot") that builds and answers an `attack`;
+    `title` and `about` say in a player's words what it is and the questions it answers (the page's
+    list of queries).
 
     Its help is the attack's docstring (and `notes`); its options are the attack's fields
     (`field_options`), after an optional `argument` and before `extra` options that are
@@ -443,6 +461,7 @@ def query(group: typer.Typer, path: str, attack: type, *, examples: Sequence[str
     run.__signature__ = inspect.Signature(parameters)
     command(group, path, run, examples=examples, help=help)
     QUERIES[path] = Query(path, tuple(p.name for p in parameters), make, attack)
+    ABOUT[path] = About(title, about, tuple(examples))
 
 
 def command_for(root: Any, path: str) -> Any:

@@ -74,7 +74,10 @@ def _argument(name: str, metavar: str, help: str) -> object:
     return option(name, Annotated[str, typer.Argument(metavar=metavar, help=help)])
 
 
-query(app, "dust attack", WeaponLine, skip=["save"], extra=[SAVE, *BOARD],
+query(app, "dust attack", WeaponLine, title="Weapon line",
+      about="One weapon line against a unit: hits and damage, sustained attack, burst fire, artillery, cover "
+            "saves, a shot checked on a map",
+      skip=["save"], extra=[SAVE, *BOARD],
       build=lambda **options: on_board(WeaponLine, **options), examples=[
     "oddscalc dust attack --dice 4 --sustained --exact",
     "oddscalc dust attack --dice 3 --damage 2 --burst --save miss",
@@ -83,7 +86,9 @@ query(app, "dust attack", WeaponLine, skip=["save"], extra=[SAVE, *BOARD],
     "oddscalc dust attack --dice 2 --artillery indirect --board ruins --from A1 --to H8 --observer F6",
 ])
 
-query(app, "dust phaser", Phaser, argument=_argument("phaser", "PHASER", "XzY: X dice; each hit rolls Y dice."),
+query(app, "dust phaser", Phaser, title="Phaser (XzY)",
+      about="Two-stage dice: X dice, each hit rolls Y more",
+      argument=_argument("phaser", "PHASER", "XzY: X dice; each hit rolls Y dice."),
       extra=BOARD, build=lambda phaser, **options: on_board(Phaser, aim=phaser, **options), examples=[
     "oddscalc dust phaser 2z3 --exact",
     "oddscalc dust phaser 2z3 --sustained --plot phaser.png",
@@ -91,8 +96,9 @@ query(app, "dust phaser", Phaser, argument=_argument("phaser", "PHASER", "XzY: X
     "oddscalc dust phaser 2z3 --board crossroads --from A4 --to E4 --range 5",
 ])
 
-query(app, "dust salvo", Salvo, argument=_argument("salvo", "SALVO", "A/X-B/X-...: the dice and damage per hit for 1, 2, "
-                                                   "... charges."),
+query(app, "dust salvo", Salvo, title="Salvo",
+      about="Dice and damage for each number of charges spent (A/X-B/X-...)",
+      argument=_argument("salvo", "SALVO", "A/X-B/X-...: the dice and damage per hit for 1, 2, ... charges."),
       skip=["save"], extra=[SAVE, *BOARD], build=lambda salvo, **options: on_board(Salvo, entries=salvo, **options),
       examples=[
     "oddscalc dust salvo 3/2-5/2-7/2 --charges 2 --exact",
@@ -100,7 +106,9 @@ query(app, "dust salvo", Salvo, argument=_argument("salvo", "SALVO", "A/X-B/X-..
     "oddscalc dust salvo 2/1-4/1 --charges 2 --burst --plot salvo.png",
 ])
 
-query(app, "dust incendiary", Incendiary, argument=_argument("dice", "X", "Dice per model (X of X/+)."),
+query(app, "dust incendiary", Incendiary, title="Incendiary (X/+)",
+      about="Flamethrowers: dice for every model of the unit, cover or not",
+      argument=_argument("dice", "X", "Dice per model (X of X/+)."),
       skip=["save"], extra=[SAVE, *BOARD], build=lambda **options: on_board(Incendiary, **options), examples=[
     "oddscalc dust incendiary 1 --models 4 --exact",
     "oddscalc dust incendiary 1/+ --models 5 --save hit --sustained",
@@ -108,13 +116,16 @@ query(app, "dust incendiary", Incendiary, argument=_argument("dice", "X", "Dice 
     "oddscalc dust incendiary 1 --models 4 --board ruins --from B3 --to C2 --range 2",
 ])
 
-query(app, "dust ap-incendiary", ArmourPiercingIncendiary, argument=_argument("dice", "X", "Dice per model (X of "
-                                                                                         "X/skull)."),
+query(app, "dust ap-incendiary", ArmourPiercingIncendiary, title="Armour-piercing incendiary (X/skull)",
+      about="Models destroyed on a skull",
+      argument=_argument("dice", "X", "Dice per model (X of X/skull)."),
       extra=BOARD, build=lambda **options: on_board(ArmourPiercingIncendiary, **options),
       examples=["oddscalc dust ap-incendiary 1 --models 3 --exact",
                 "oddscalc dust ap-incendiary 1/skull --models 1 --berserk"])
 
-query(app, "dust reactive", Reactive, examples=[
+query(app, "dust reactive", Reactive, title="Reactive fire",
+      about="Firing before the enemy's attack: do you stop them first?",
+      examples=[
     "oddscalc dust reactive --exact",
     "oddscalc dust reactive --dice 4 --health 3 --enemy-dice 5 --exact",
     "oddscalc dust reactive --dice 3 --damage 2 --timing attack-move --enemy-dice 4 --own-health 2 --exact",
@@ -135,7 +146,8 @@ class Sighted:
 
     @property
     def sentence(self) -> str:
-        return self.report.splitlines()[0].capitalize() + "."
+        first = self.report.splitlines()[0]
+        return first[:1].upper() + first[1:] + "."
 
     def render(self, fmt: Format, width: Optional[int] = None) -> str:
         if fmt is Format.TABLE:
@@ -167,7 +179,9 @@ def los(
     return Answer(content, Format.TABLE, None)
 
 
-look(app, "dust los", los, help="Trace the line of sight between two squares of a map; print the verdict, the "
+look(app, "dust los", los, title="Line of sight",
+      about="On a map: open or blocked, the squares crossed, the cover the target gets",
+     help="Trace the line of sight between two squares of a map; print the verdict, the "
      f"squares crossed and the cover the target gets.\n\n{SIGHT_RULES}\n\n{MAP_FORMAT}\n\nExit code 0 whether "
      "the line is open or blocked.", examples=[
     "oddscalc dust los ruins --from A1 --to L9",

@@ -10,7 +10,9 @@ from ..cli.options import query
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                   help="Epic Armageddon: shooting, barrages, war engines, assaults.")
 
-query(app, "epic shoot", EpicShoot, examples=[
+query(app, "epic shoot", EpicShoot, title="Shooting",
+      about="AP, AT and macro-weapon fire at a formation: kills, blast markers, breaking, crossfire; titans and void shields",
+      examples=[
     "oddscalc epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --crossfire",
     "oddscalc epic shoot --shots 6 --to-hit 5+ --units 4 --armour 6+ --cover-save 4+ --modifier -1 --exact",
     "oddscalc epic shoot --shots 2 --to-hit 2+ --units 1 --armour 4+ --reinforced --weapon macro --exact",
@@ -21,7 +23,9 @@ query(app, "epic shoot", EpicShoot, examples=[
     "--units 8 --other-armour 5+ --reach others --exact",
 ])
 
-query(app, "epic barrage", Barrage, examples=[
+query(app, "epic barrage", Barrage, title="Barrage",
+      about="Artillery by barrage points: templates on a formation, war engines under them",
+      examples=[
     "oddscalc epic barrage --bp 6 --units 3 --armour 4+ --exact",
     "oddscalc epic barrage --bp 8 --units 5 --armour 4+ --formation 8 --crossfire",
     "oddscalc epic barrage --bp 3 --units 2 --armour 5+ --at --modifier 1",
@@ -30,7 +34,9 @@ query(app, "epic barrage", Barrage, examples=[
     "--units 8 --other-armour 5+ --exact",
 ])
 
-query(app, "epic assault", Assault, examples=[
+query(app, "epic assault", Assault, title="Assault result",
+      about="Both sides' dice and result modifiers: win, draw or lose",
+      examples=[
     "oddscalc epic assault --exact",
     "oddscalc epic assault --bonus 2 --enemy-bonus 1 --format markdown",
     "oddscalc epic assault --bonus 2 --keep-highest --exact",

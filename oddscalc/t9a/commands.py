@@ -12,7 +12,9 @@ from ..cli.options import query
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
                   help="The 9th Age: melee, shooting, attributes, charges, tests.")
 
-query(app, "t9a melee", Melee, notes=READINGS, examples=[
+query(app, "t9a melee", Melee, title="Melee attacks",
+      about="Close combat: to hit, to wound, armour and special saves, attack attributes, Multiple Wounds",
+      notes=READINGS, examples=[
     "oddscalc t9a melee --attacks 10 --offensive 4 --defensive 4 --strength 4 --resilience 3 --armour 2 --aegis 5 "
     "--exact",
     "oddscalc t9a melee --attacks 20 --offensive 5 --defensive 3 --strength 5 --resilience 4 --armour 5+ "
@@ -21,7 +23,9 @@ query(app, "t9a melee", Melee, notes=READINGS, examples=[
     "--multiple-wounds d3 --health 3 --models 4 --lethal-strike",
 ])
 
-query(app, "t9a shoot", T9AShoot, notes=READINGS, examples=[
+query(app, "t9a shoot", T9AShoot, title="Shooting",
+      about="Shots at Aim X+ (long range, cover, hopeless 7+ shots), then wounds and saves",
+      notes=READINGS, examples=[
     "oddscalc t9a shoot --shots 10 --aim 4+ --modifier -1 --strength 3 --resilience 3 --armour 1",
     "oddscalc t9a shoot --shots 10 --aim 4+ --strength 4 --resilience 4 --flaming --flammable --exact",
     "oddscalc t9a shoot --shots d6 --aim 3+ --strength 4 --resilience 3 --reroll-hits ones --reroll-armour ones "
@@ -30,25 +34,33 @@ query(app, "t9a shoot", T9AShoot, notes=READINGS, examples=[
     "oddscalc t9a shoot --shots 10 --aim 4+ --long-range --cover soft --strength 3 --resilience 3",
 ])
 
-query(app, "t9a hits", T9AHits, notes=HITS_READINGS, examples=[
+query(app, "t9a hits", T9AHits, title="Automatic hits",
+      about="Hits that need no roll to hit: Breath Attack, Impact Hits, Stomp, spells",
+      notes=HITS_READINGS, examples=[
     "oddscalc t9a hits --hits 2d6 --strength 4 --ap 1 --flaming --resilience 4 --armour 2 --exact",
     "oddscalc t9a hits --hits d6+1 --strength 5 --ap 2 --resilience 3 --health 1 --models 10 --exact",
     "oddscalc t9a hits --hits d3 --strength 6 --resilience 4 --reroll-wounds ones",
 ])
 
-query(app, "t9a charge", Charge, examples=[
+query(app, "t9a charge", Charge, title="Charge",
+      about="The 2D6 charge roll, maximised or minimised, against the distance",
+      examples=[
     "oddscalc t9a charge --distance 9 --maximised 1 --exact",
     "oddscalc t9a charge --distance 7 --minimised 1",
 ])
 
-query(app, "t9a test", DisciplineTest, examples=[
+query(app, "t9a test", DisciplineTest, title="Discipline test",
+      about="Break Test, Combat Reform, Steadfast: 2D6 against the Discipline",
+      examples=[
     "oddscalc t9a test --discipline 7 --exact",
     "oddscalc t9a test --discipline 8 --minimised 1 --exact",
     "oddscalc t9a test --discipline 8 --penalty 3 --exact",
     "oddscalc t9a test --discipline 8 --combat-reform --penalty 3 --steadfast --exact",
 ])
 
-query(app, "t9a direction", Direction, examples=[
+query(app, "t9a direction", Direction, title="Direction and scatter",
+      about="The direction die and a scatter distance: does it land within the radius?",
+      examples=[
     "oddscalc t9a direction --exact",
     "oddscalc t9a direction --scatter 2d6 --radius 3 --exact",
     "oddscalc t9a direction --scatter d6 --radius 2 --outcome within",

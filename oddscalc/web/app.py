@@ -72,6 +72,7 @@ def create_app(limits: Limits = Limits(), hosts: Optional[Hosts] = None) -> Any:
     for name in root.list_commands(None):  # every command built now, not by two requests at once
         root.get_command(None, name)
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
+    templates.filters["options_whole"] = options_whole
     routes = [
         Route("/", home), Route("/run", run_form), Route("/plot.svg", plot), Route("/plot.png", plot),
         Route("/grid", grid, methods=["GET", "POST"]), Route("/compare", study), Route("/sweep", study),
@@ -152,17 +153,14 @@ async def home(request: Any) -> Any:
     if query is None:
         path = request.query_params.get("query")
         if path and forms.query_of(path.split()) == path:
-            return page.render("query.html", path=path, fields=forms.fields(path), values={}, answer=None,
-                               error=None)
+            return page.render("query.html", answer=None, error=None, **forms.context(path, []))
         search = request.query_params.get("search", "")
         return page.render("home.html", search=search, found=forms.search(search))
     try:
         words = words_of(query, page.limits.query)
     except Refused as error:
         return page.render("home.html", status=400, error=error, search="", found=forms.search(""))
-    path = forms.query_of(words)
-    context = {"path": path, "fields": forms.fields(path) if path else [],
-               "values": forms.values_of(path, words) if path else {}, "query": shlex.join(words)}
+    context = forms.context(forms.query_of(words), words)
 
     async def run() -> Any:
         answer = await asked(request, words)
@@ -232,7 +230,7 @@ async def api_stream(request: Any) -> Any:
                 return
             view = await asyncio.to_thread(shown, answer, words, page.answers)
             html = page.templates.get_template("answer.html").render(answer=view, limits=page.limits)
-            yield event("answer", {"html": html, "permalink": view.permalink})
+            yield event("answer", {"html": html, "permalink": view.permalink, "sentence": view.sentence})
         finally:
             cancel.cancel()  # the page was closed (this generator cancelled): its run stops too
 
@@ -293,6 +291,15 @@ async def study(request: Any) -> Any:
     except Refused as error:
         return page.render("study.html", status=400, kind=kind, error=error, form=dict(params))
     return RedirectResponse(link(words), status_code=303)
+
+
+def options_whole(text: str) -> Any:
+    """Help text as HTML, each option it names (`--war-engines`) kept on one line when it wraps."""
+    import re
+
+    from markupsafe import Markup, escape
+
+    return Markup(re.sub(r"(--[a-z][a-z0-9-]*)", r'<span class="nw">\1</span>', str(escape(text))))
 
 
 def event(kind: str, data: dict) -> str:

@@ -32,6 +32,7 @@ class Field:
     metavar: str = ""
     common: bool = False  # one of the options every query takes (trials, seed, exact ...)
     first: bool = False  # shown first: required, or needed unless another option makes it needless
+    example: str = ""  # a value the query's examples give it (the field's placeholder)
 
     @property
     def argument(self) -> bool:
@@ -39,7 +40,36 @@ class Field:
 
     @property
     def label(self) -> str:
-        return self.name.removeprefix("--")
+        """The field's name in words: `--to-hit` is "To hit", `--bp` "Barrage points"."""
+        spelled = LABELS.get(self.name)
+        if spelled:
+            return spelled
+        words = self.name.removeprefix("--").replace("-", " ")
+        return words[:1].upper() + words[1:].lower() if self.argument else words[:1].upper() + words[1:]
+
+    @property
+    def id(self) -> str:
+        return "f" + "".join(char for char in self.name if char.isalnum())
+
+    @property
+    def placeholder(self) -> str:
+        """What the empty field shows: an example value, else its default (never a metavar like X+)."""
+        return self.example or self.default or PLACEHOLDERS.get(self.name, "4+" if self.metavar == "X+" else "")
+
+
+PLACEHOLDERS = {"--seed": "a fresh one", "--precision": "0.01", "--outcome": "the main one"}
+LABELS = {  # names that read otherwise in words
+    "--ap": "AP", "--at": "AT", "--at-shots": "AT shots", "--at-to-hit": "AT to hit", "--bp": "Barrage points (BP)",
+    "--mw-shots": "Macro-weapon shots", "--mw-to-hit": "Macro-weapon to hit", "--tk-allocation": "Titan killer hits",
+    "--tk-damage": "Titan killer damage", "--from": "From square", "--to": "To square", "--board": "Map",
+    "--reroll-hits": "Re-roll hits", "--reroll-wounds": "Re-roll wounds", "--reroll-armour": "Re-roll armour saves",
+    "--reroll-special": "Re-roll special saves", "--per-template": "Units under each template",
+    "--engines-under": "War engines under the templates", "--others-under": "Other units under the templates",
+    "--cover-save": "Cover save", "--dice": "Dice", "--exact": "Exact (no sampling)", "--verify": "Verify",
+    "--fractions": "Exact fractions", "--outcome": "Outcome shown", "--precision": "Precision",
+    "--trials": "Trials", "--seed": "Seed", "--os": "Offensive skill", "--ds": "Defensive skill",
+    "DICE": "Dice", "MAP": "Map", "PHASER": "Phaser (XzY)", "SALVO": "Salvo (A/X-B/X-...)", "X": "Dice per model",
+}
 
 
 def _default(value: Any) -> str:
@@ -65,13 +95,15 @@ def fields(path: str) -> list[Field]:
     command = command_of(path)  # builds the game's commands, which registers its queries
     first = {f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(QUERIES[path].attack)
              if field.metadata.get("first")} if path in QUERIES else set()
+    examples = examples_of(path)
     found = []
     for param in command.params:
         if param.param_type_name == "argument":
             maps = param.name == "board"  # a map: the page has the shipped ones (it reads no file on the server)
-            found.append(Field(param.metavar or param.name.upper(), getattr(param, "help", "") or "",
-                               "choice" if maps else "text", tuple(shipped_maps()) if maps else (),
-                               required=bool(param.required), metavar=param.metavar or ""))
+            name = param.metavar or param.name.upper()
+            found.append(Field(name, getattr(param, "help", "") or "", "choice" if maps else "text",
+                               tuple(shipped_maps()) if maps else (), required=bool(param.required),
+                               metavar=param.metavar or "", example=examples.get(name, "")))
             continue
         name = param.opts[0]
         choices = tuple(str(choice) for choice in getattr(param.type, "choices", None) or ())
@@ -80,7 +112,40 @@ def fields(path: str) -> list[Field]:
         kind = "switch" if param.is_flag else "choice" if choices else "text"
         default = _default(param.default) if param.show_default is not False else ""  # a value no one types
         found.append(Field(name, param.help or "", kind, choices, default, bool(param.required), param.metavar or "",
-                           name in COMMON_OPTIONS, bool(param.required) or name in first))
+                           name in COMMON_OPTIONS, bool(param.required) or name in first,
+                           examples.get(name, "") if kind == "text" else ""))
+    return found
+
+
+def examples_of(path: str) -> dict[str, str]:
+    """The values the query's examples (its --help's) give its options and arguments, the first one each:
+    `{"--shots": "12", "--to-hit": "4+", "PHASER": "2z3"}`."""
+    import shlex
+
+    from ..cli.options import ABOUT
+
+    command = command_of(path)
+    arguments = [param.metavar or param.name.upper() for param in command.params if param.param_type_name == "argument"]
+    flags = {opt for param in command.params if param.param_type_name == "option" and param.is_flag
+             for opt in param.opts}
+    found: dict[str, str] = {}
+    for example in ABOUT[path].examples:
+        words = shlex.split(example.split("#")[0])[1 + len(path.split()):]
+        position = 0
+        index = 0
+        while index < len(words):
+            word = words[index]
+            if word.startswith("--"):
+                name, equals, value = word.partition("=")
+                if not equals and name not in flags and index + 1 < len(words):
+                    value = words[index + 1]
+                    index += 1
+                if name not in flags:
+                    found.setdefault(name, value)
+            elif position < len(arguments):
+                found.setdefault(arguments[position], word)
+                position += 1
+            index += 1
     return found
 
 
@@ -152,13 +217,33 @@ def games() -> list[tuple[str, str, list[str]]]:
     return [*listed, ("", "Dice", [path for path in every if path.split()[0] not in GAMES])]
 
 
-def search(text: str) -> list[tuple[str, str, list[str]]]:
-    """The queries a search finds, by game (`web.app.games`' shape): every word of `text` in the query's
-    path or its help (no text: every query)."""
+def search(text: str) -> list[tuple[str, str, list[tuple[str, Any]]]]:
+    """The queries a search finds, by game: (its name, its title, [(path, its `About`)]); a query is found
+    when every word of `text` is in its title, what it answers or its path, else (when none is) in
+    its help (no text: every query)."""
+    from ..cli.options import ABOUT
+
     wanted = text.lower().split()
-    found = []
-    for name, title, paths in games():
-        hits = [path for path in paths if all(word in f"{path} {command_of(path).help}".lower() for word in wanted)]
-        if hits:
-            found.append((name, title, hits))
-    return found
+
+    def found(where: Any) -> list[tuple[str, str, list[tuple[str, Any]]]]:
+        listed = [(name, title, [(path, ABOUT[path]) for path in paths
+                                 if all(word in where(path).lower() for word in wanted)]) for name, title, paths in games()]
+        return [(name, title, hits) for name, title, hits in listed if hits]
+
+    # in a query's title, what it answers and its words first; in its help only when that finds nothing
+    return found(lambda path: f"{ABOUT[path].title} {ABOUT[path].about} {path}") or found(
+        lambda path: f"{ABOUT[path].title} {ABOUT[path].about} {path} {command_of(path).help}")
+
+
+def context(path: Optional[str], words: Sequence[str]) -> dict[str, Any]:
+    """What a query's page shows of its form: the query (None: a study), its title and what it answers,
+    its game, its fields and the values `words` give them (none: a fresh form, exact ticked)."""
+    import shlex
+
+    from ..cli.options import ABOUT
+    from ..games import GAMES
+
+    game = GAMES.get(path.split()[0]) if path else None
+    return {"path": path, "about": ABOUT.get(path) if path else None, "game_title": game.title if game else "",
+            "fields": fields(path) if path else [], "values": values_of(path, words) if path and words else {},
+            "fresh": not words, "query": shlex.join(words)}

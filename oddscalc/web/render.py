@@ -15,9 +15,6 @@ from urllib.parse import quote_plus
 
 from ..tables import Format, QueryAnswer, StudyAnswer, cell, describe, provenance
 
-PLOT_LOCK = threading.Lock()  # pyplot keeps global state: one figure drawn at a time
-
-
 class Kept:
     """The last values by key, at most `limit` bytes of them (each value's size given when it is put),
     the oldest out first; shared by the server's threads."""
@@ -58,37 +55,47 @@ def size_of(asked: Any) -> int:
         arrays = sum(3 * 8 * len(distribution.pmf) for distribution in content.result.outcomes.values())
         rationals = sum(64 * len(values) for values in (content.result.rationals or {}).values())
         return 4096 + arrays + rationals
-    return 4096 + sum(64 + 96 * len(row) for row in content.rows)
+    return 4096 + sum(64 + 96 * len(row) for row in getattr(content, "rows", ()))  # a study's rows (a look: none)
 
 
 def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None, drawn: Optional[Kept] = None) -> bytes:
-    """The answer's plot as `fmt` (svg or png) bytes, captioned as the command line saves it;
-    kept in `drawn` under `fixed`, the words that fix it (see `fixed_words`), when given."""
-    import matplotlib.pyplot as plt
-
-    from ..plots import dpi_for
-
+    """The answer's plot as `fmt` bytes: svg, the page's own drawing (`chart.py`, wide); png, the
+    command line's (matplotlib, captioned as --plot saves it); kept in `drawn` under `fixed`, the
+    words that fix it (see `fixed_words`), when given."""
     key = None if fixed is None or drawn is None else (fmt, *fixed)
     image = None if key is None else drawn.get(key)
     if image is None:
-        with PLOT_LOCK:
-            ax = plot.drawn()
-            try:
-                buffer = io.BytesIO()
-                ax.figure.savefig(buffer, format=fmt, dpi=dpi_for(ax.figure))
-            finally:
-                plt.close(ax.figure)
-        image = buffer.getvalue()
+        image = drawing(plot, fmt)
         if key is not None:
             drawn.put(key, image, len(image))
     return image
 
 
-def fixed_words(asked: Any, words: Sequence[str]) -> Optional[list[str]]:
-    """The words of a query's answer (an `ask.Asked`) that fix its figures (exact, or its seed
-    given), else None (a study may read an uploaded roster, which its words only name)."""
+def drawing(plot: Any, fmt: str) -> bytes:
+    if fmt == "svg":
+        from . import chart
+
+        return ('<?xml version="1.0" encoding="utf-8"?>\n' + plot.draw(chart).svg(chart.WIDE)).encode()
+    from ..plots import dpi_for
+
+    figure = plot.drawn().figure  # a figure of its own (no pyplot): drawn beside other requests' plots
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=fmt, dpi=dpi_for(figure))
+    return buffer.getvalue()
+
+
+def fixed_words(asked: Any, words: Sequence[str], uploaded: bool = False) -> Optional[list[str]]:
+    """The words of an answer (an `ask.Asked`) that fix its figures (exact, or its seed given), else
+    None; never the words of `uploaded` rosters (they only name the files: another upload of the
+    same name is another answer)."""
     content = asked.answer.content
-    if not isinstance(content, QueryAnswer) or pinned(words, content.result.seed) != list(words):
+    if isinstance(content, QueryAnswer):
+        seed = content.result.seed
+    elif isinstance(content, StudyAnswer):
+        seed = content.header.get("seed")
+    else:
+        seed = None  # nothing sampled
+    if uploaded or pinned(words, seed) != list(words):
         return None
     return list(words)
 
@@ -123,12 +130,16 @@ class Shown:
     """What the page shows of an answer."""
 
     title: str
+    sentence: str  # the answer in one sentence, in words
     how: str  # how it was made: method, trials, seed
     tables: tuple[str, ...]  # HTML, escaped
-    svg: Optional[str]  # the plot's URL: /plot.svg?q=... for a query, a data: URL for a study; None: no plot
+    charts: Optional[tuple[str, str]]  # the plot as SVG markup, drawn narrow (a phone) and wide; None: no plot
+    svg: Optional[str]  # the plot's SVG download: /plot.svg?q=..., or a data: URL (uploaded rosters)
+    png: Optional[str]  # the PNG download (the command line's plot): /plot.png?q=...; None for uploaded rosters
+    json_link: Optional[str]  # /api/query?q=... (None for uploaded rosters: the JSON is in the page)
     command: str
+    words: tuple[str, ...]  # the command line's words, each kept whole when it wraps
     permalink: Optional[str]  # None for uploaded rosters, which the page does not keep
-    png: Optional[str]  # the PNG download's URL (a data: URL for uploaded rosters)
     markdown: str
     bbcode: str
     json: str
@@ -139,44 +150,47 @@ class Shown:
 
 def shown(asked: Any, words: Sequence[str], kept: Optional[Kept] = None, uploaded: bool = False) -> Shown:
     """What the page shows of `asked` (an `ask.Asked`), the answer of the command line `words`. A
-    query's answer is kept (in `kept`) under the words that fix it, which its plot's URL
-    carries. An answer of `uploaded` rosters has no permalink (the page keeps no file): its
-    PNG comes in the page."""
+    query's answer is kept (in `kept`) under the words that fix it, which its plot's URLs carry.
+    An answer of `uploaded` rosters has no permalink (the page keeps no file): its SVG download
+    comes in the page."""
+    from .. import sentence
+    from . import chart
+
     answer = asked.answer
     content = answer.content
     if isinstance(content, QueryAnswer):
         seed, title, how = content.result.seed, content.description, describe(content.result)
+        said = sentence.of_query(asked.attack, content.result, content.outcome)
         tables = tuple(table.html() for table in content.tables())
         fixed = pinned(words, seed)
         outcomes = tuple((name, link(with_outcome(fixed, name)), name == content.outcome)
                          for name in content.result.outcomes)
     elif isinstance(content, StudyAnswer):
         header = content.header
-        seed, title = header.get("seed"), shlex.join(words)
+        seed, title, said = header.get("seed"), shlex.join(words), sentence.of_study(content)
         how = provenance(header["method"], header["trials"], seed, per_cell=True)
         tables = (study_table(content),)
         fixed, outcomes = pinned(words, seed), ()
     else:  # a look (a line of sight): facts, nothing sampled, nothing to draw
-        title, how = content.title, content.sentence
+        title, said, how = content.title, content.sentence, "traced on the map, square by square"
         tables = tuple(table.html() for table in content.tables())
         fixed, outcomes = list(words), ()
-    if answer.plot is None:
-        svg = None
-    elif fixed_words(asked, fixed) is not None:  # its plot is its own request, answered from the answer kept
-        if kept is not None:
-            kept.put(tuple(fixed), asked, size_of(asked))
-        svg = link(fixed, "/plot.svg")
-    else:  # a study (maybe of an uploaded roster, which its words do not name): drawn into the page
-        svg = "data:image/svg+xml;base64," + base64.b64encode(figure(answer.plot, "svg")).decode()
-    if uploaded:
-        permalink = None
-        png = "data:image/png;base64," + base64.b64encode(figure(answer.plot, "png")).decode()
-    else:
-        permalink, png = link(fixed), link(fixed, "/plot.png") if answer.plot is not None else None
-    return Shown(title, how, tables, svg, "oddscalc " + shlex.join(fixed), permalink, png,
-                 content.render(Format.MARKDOWN),
-                 content.render(Format.BBCODE), content.render(Format.JSON), tuple(answer.notes), answer.failed,
-                 outcomes)
+    charts = svg = png = None
+    if answer.plot is not None:
+        drawn = answer.plot.draw(chart)
+        charts = (drawn.svg(chart.NARROW), drawn.svg(chart.WIDE))
+        if uploaded:
+            svg = "data:image/svg+xml;base64," + base64.b64encode(
+                ('<?xml version="1.0" encoding="utf-8"?>\n' + charts[1]).encode()).decode()
+        else:
+            svg, png = link(fixed, "/plot.svg"), link(fixed, "/plot.png")
+    if kept is not None and fixed_words(asked, fixed, uploaded) is not None:  # its plots come from the answer kept
+        kept.put(tuple(fixed), asked, size_of(asked))
+    permalink = None if uploaded else link(fixed)
+    return Shown(title, said, how, tables, charts, svg, png, None if uploaded else link(fixed, "/api/query"),
+                 "oddscalc " + shlex.join(fixed), tuple(shlex.quote(word) for word in ["oddscalc", *fixed]),
+                 permalink, content.render(Format.MARKDOWN), content.render(Format.BBCODE),
+                 content.render(Format.JSON), tuple(answer.notes), answer.failed, outcomes)
 
 
 def study_table(content: StudyAnswer) -> str:
@@ -198,12 +212,13 @@ def study_table(content: StudyAnswer) -> str:
         for column in columns:
             value = raw.get(column, "")
             sort = value if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
-            tds.append(f'<td data-v="{escape(str(sort))}"{" class=n" if sort != "" else ""}>'
-                       f"{escape(cell(values.get(column)))}</td>")
+            tds.append(f'<td data-v="{escape(str(sort))}" data-label="{escape(column)}"'
+                       f'{" class=n" if sort != "" else ""}>{escape(cell(values.get(column)))}</td>')
         if linked:
             text = str(query or "").removeprefix("oddscalc ")
             target = link([*shlex.split(text), *exact]) if text else ""
-            tds.append(f'<td><a href="{escape(target)}">{escape(text)}</a></td>' if text else "<td></td>")
+            tds.append(f'<td data-label="query"><a href="{escape(target)}">{escape(text)}</a></td>' if text
+                       else '<td data-label="query"></td>')
         body.append("<tr>" + "".join(tds) + "</tr>")
     notes = "".join(f"<p class=note>{escape(note)}</p>" for note in content.notes)
     return f"<table class=sortable><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}"

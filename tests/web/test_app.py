@@ -30,6 +30,18 @@ STEEL = DATA / "battlescribe" / "bsdata" / "steel_legion.rosz"
 SHOOT = "epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+"
 
 
+def plain(html: str) -> str:
+    """A page's text as a reader reads it: no tags, entities read."""
+    import html as entities
+
+    return entities.unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def command_of(page: str) -> str:
+    """The command line an answer shows (`#command`), as it reads."""
+    return " ".join(plain(re.search(r'<code id="command">(.*?)</code>', page, re.S).group(1)).split())
+
+
 def cli_json(capsys, words: list[str]) -> str:
     result = run(capsys, *words, "--format", "json")
     assert result.code == 0, result.err
@@ -111,7 +123,7 @@ def test_every_query_has_a_form_of_its_commands_options(client):
         assert page.status_code == 200
         for field in fields:
             assert f'data-field="{field.name}"' in page.text
-            assert field.help.split("(")[0][:30].replace("'", "&#39;").replace('"', "&#34;") in page.text
+            assert field.help.split("(")[0][:30] in plain(page.text)
         assert {f.name for f in fields if f.common} == set(COMMON_OPTIONS) - {"--format", "--plot", "--threads"}
 
 
@@ -137,14 +149,24 @@ def test_the_permalink_page_shows_the_exact_figures_and_how_to_get_them(client):
     exact = engine.run(parse_query(SHOOT).attack, method="exact")
     broken = exact["broken"].at_least(1)
     assert re.search(rf"P\(broken\)</td><td class=n>{re.escape(percent(broken))}</td>", page.text)
-    assert f"oddscalc {SHOOT} --exact" in page.text  # the command line
-    assert "data:image/svg+xml" not in page.text  # a query's plot is its own request, the page needs no drawing
-    (svg,) = re.findall(r'<img src="(/plot\.svg\?q=[^"]+)"', page.text)
+    assert command_of(page.text) == f"oddscalc {SHOOT} --exact"  # the command line
+    assert re.search(r'<p class="sentence" id="sentence">Kills 2\.83 of 6 units on average; 59\.2% to break the '
+                     r'formation\.</p>', page.text)  # the answer in words (exact: 2.8310, 59.24 %)
+    assert round(exact["kills"].mean, 2) == 2.83 and round(100 * broken, 1) == 59.2
+    charts = re.findall(r'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 (\d+) ', page.text)
+    assert charts == ["360", "720"]  # drawn into the page for a phone and for a screen, nothing more to fetch
+    bars = [float(value) for value in re.findall(r'<rect class="bar" data-k="\d+" data-p="([^"]+)"', page.text)]
+    assert bars == pytest.approx([*exact["kills"].pmf, *exact["kills"].pmf], abs=1e-15)  # each bar its exact P(= k)
+    (svg,) = set(re.findall(r'<a href="(/plot\.svg\?q=[^"]+)" download', page.text))
     assert svg.replace("/plot.svg", "/plot.png") in page.text
     drawn = client.get(svg.replace("&amp;", "&"))
     assert drawn.status_code == 200 and drawn.headers["content-type"] == "image/svg+xml"
     assert drawn.content.startswith(b"<?xml") and b"<svg" in drawn.content
+    png = client.get(svg.replace("&amp;", "&").replace("/plot.svg", "/plot.png"))
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
     assert "**Epic shooting" in page.text and "[b]Epic shooting" in page.text  # Markdown, BBCode
+    (json_link,) = re.findall(r'<a id="json" href="([^"]+)"', page.text)
+    assert client.get(json_link.replace("&amp;", "&")).json()["command"] == f"oddscalc {SHOOT} --exact"
 
 
 def test_a_sampled_permalink_pins_its_seed_and_gives_the_very_same_figures(client):
@@ -159,10 +181,11 @@ def test_a_sampled_permalink_pins_its_seed_and_gives_the_very_same_figures(clien
 def test_a_bad_value_is_shown_by_its_field(client):
     page = client.get("/", params={"q": "epic shoot --shots 6 --to-hit 9 --units 3 --armour 4+"})
     assert page.status_code == 400
-    field = re.search(r'<div class="field refused" data-field="([^"]+)">.*?<p class="error" role="alert">([^<]+)</p>',
+    field = re.search(r'<div class="field refused" data-field="([^"]+)">.*?<p class="error">([^<]+)</p>',
                       page.text, re.S)
     assert field.group(1) == "--to-hit"
     assert field.group(2) == "error: --to-hit 9+: expected the weapon&#39;s to-hit value, 2+ to 6+"
+    assert re.findall(r'<p class="error" role="alert" id="error">([^<]+)</p>', page.text) == [field.group(2)]
 
 
 def test_outcomes_can_be_picked_and_every_page_is_served_safely(client):
@@ -215,13 +238,13 @@ def test_an_uploaded_list_grids_as_the_command_line_grids_the_file(client, capsy
                                               "Basilisk Battery"])
     page = client.post("/grid", content=body, headers={"content-type": kind})
     assert page.status_code == 200 and "<table class=sortable>" in page.text
-    link, query = re.search(r'<td><a href="(/\?q=[^"]+)">([^<]+)</a>', page.text).groups()
+    link, query = re.search(r'<td data-label="query"><a href="(/\?q=[^"]+)">([^<]+)</a>', page.text).groups()
     cell = client.get(link.replace("&amp;", "&"))  # a grid cell's own page: its query, answered
-    assert cell.status_code == 200 and 'id="title"' in cell.text
-    assert f'id="command">oddscalc {query}' in cell.text.replace("&#39;", "'").replace("&#34;", '"')
-    # the page keeps no upload: no permalink that would not open, the PNG in the page
+    assert cell.status_code == 200 and 'id="answer-title"' in cell.text
+    assert command_of(cell.text) == f"oddscalc {plain(query)} --exact"  # exact, as the grid was
+    # the page keeps no upload: no permalink that would not open, nor a plot's URL; the SVG in the page
     assert 'id="permalink"' not in page.text and "No permalink: the page keeps no uploaded roster" in page.text
-    assert "/plot.png?q=" not in page.text and '<a href="data:image/png;base64,' in page.text
+    assert "/plot.png?q=" not in page.text and '<a href="data:image/svg+xml;base64,' in page.text
     bundled = client.get("/", params={"q": "grid --game epic --exact --attackers 'Whirlwind Battery'"}).text
     assert 'id="permalink"' in bundled and "/plot.png?q=grid" in bundled  # a bundled roster's grid has both
 
@@ -364,7 +387,7 @@ def test_a_query_is_run_once_for_its_page_and_its_plot(monkeypatch):
         text = client.get("/", params={"q": "roll 2d6 --trials 1000"}).text  # sampled: kept under its pinned seed
         (key,) = page.answers.keys()
         assert key[:5] == ("roll", "2d6", "--trials", "1000", "--seed") and len(key) == 6
-        svg = re.search(r'<img src="(/plot\.svg\?q=[^"]+)"', text).group(1).replace("&amp;", "&")
+        svg = re.search(r'<a href="(/plot\.svg\?q=[^"]+)" download', text).group(1).replace("&amp;", "&")
         first, again = client.get(svg), client.get(svg)
         assert first.status_code == 200 and first.content == again.content == page.drawn.get(("svg", *key))
         assert client.get(svg.replace("/plot.svg", "/plot.png")).content.startswith(b"\x89PNG")
@@ -391,7 +414,11 @@ def test_only_words_that_fix_the_figures_are_a_key():
     assert fixed_words(ask(seeded), seeded) == seeded
     assert fixed_words(ask(["roll", "2d6", "--trials", "100"]), ["roll", "2d6", "--trials", "100"]) is None
     study = ["compare", "roll 2d6", "roll 3d6", "--exact"]
-    assert fixed_words(ask(study), study) is None
+    assert fixed_words(ask(study), study) == study  # exact: its figures are fixed too
+    sampled = ["compare", "roll 2d6", "roll 3d6", "--trials", "100"]
+    assert fixed_words(ask(sampled), sampled) is None
+    grid = ["grid", "--game", "epic", "--exact", "--attackers", "Whirlwind Battery"]
+    assert fixed_words(ask(grid), grid) == grid and fixed_words(ask(grid), grid, uploaded=True) is None
 
 
 def test_a_study_page_is_headed_by_its_kind_once_and_offers_another(client):
@@ -401,7 +428,9 @@ def test_a_study_page_is_headed_by_its_kind_once_and_offers_another(client):
     assert page.count("compare &#39;roll 2d6&#39; &#39;roll d6&#39; --exact</h2>") == 1  # the study, once
     sweep = client.get("/", params={"q": "sweep 'roll 2d6' --vary maximised=0..1 --exact"}).text
     assert re.findall(r"<h1>(.*?)</h1>", sweep) == ["Sweep"] and '<a href="/sweep">Another sweep</a>' in sweep
-    assert re.findall(r"<h1>(.*?)</h1>", client.get("/", params={"q": "roll 2d6 --exact"}).text) == ["roll"]
+    assert re.findall(r"<h1>(.*?)</h1>", client.get("/", params={"q": "roll 2d6 --exact"}).text) == ["Dice"]
+    assert re.findall(r"<h1>(.*?)</h1>", client.get("/", params={"q": f"{SHOOT} --exact"}).text) == [
+        'Shooting <span class="game-name">Epic Armageddon</span>']
 
 
 def test_targets_uploaded_against_a_bundled_roster_are_used_not_dropped(client, capsys, tmp_path, monkeypatch):

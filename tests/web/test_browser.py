@@ -60,14 +60,36 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened = context.new_page()
+    yield from opened(browser, 1200, 900)
+
+
+@pytest.fixture
+def phone(browser):
+    """A phone's screen: 390 px wide."""
+    yield from opened(browser, 390, 844)
+
+
+def opened(browser, width: int, height: int):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    tab = context.new_page()
     errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    yield opened
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    yield tab
     context.close()
     assert errors == []  # no script error, no resource refused by the Content-Security-Policy
+
+
+ARTEFACTS = Path(os.environ.get("ODDSCALC_ARTEFACTS") or Path(__file__).parent.parent.parent / "artefacts")
+
+
+def keep(tab, name: str) -> Path:
+    """A screenshot of the whole page among the test run's artefacts (ODDSCALC_ARTEFACTS, default artefacts/)."""
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTEFACTS / name
+    tab.screenshot(path=path, full_page=True)
+    assert path.read_bytes().startswith(b"\x89PNG")
+    return path
 
 
 SHOOT = {"--shots": "12", "--to-hit": "4+", "--units": "6", "--armour": "4+"}
@@ -105,6 +127,8 @@ def test_a_query_filled_in_the_page_gives_the_exact_answer_and_a_permalink(serve
 def test_a_sampled_answer_pins_its_seed(server, page):
     page.goto(f"{server}/?query=roll")
     fill(page, {"DICE": "6d6", "--trials": "3e6"})
+    assert page.is_checked('[data-field="--exact"] input')  # exact by default: this one samples
+    page.uncheck('[data-field="--exact"] input')
     page.click("button[type=submit]")
     page.wait_for_selector("#answer h2", timeout=60_000)
     assert re.search(r"--seed\+\d+", page.url)
@@ -122,13 +146,18 @@ def test_a_bad_value_shows_the_command_lines_message_by_its_field(server, page):
     assert page.inner_text(".refused .error") == "error: --to-hit 9+: expected the weapon's to-hit value, 2+ to 6+"
 
 
-def test_an_uploaded_list_grids_and_a_cell_opens_its_query(server, page):
+def grid_of_steel_legion(page, server: str) -> None:
+    """The Steel Legion list uploaded on the grid page, its Basilisk Battery's rows computed exactly."""
     page.goto(f"{server}/grid")
     page.set_input_files("#roster", str(DATA / "battlescribe" / "bsdata" / "steel_legion.rosz"))
     page.check("#exact")
     page.fill("#options", "--attackers 'Basilisk Battery'")
     page.click("button[type=submit]")
     page.wait_for_selector("table.sortable")
+
+
+def test_an_uploaded_list_grids_and_a_cell_opens_its_query(server, page):
+    grid_of_steel_legion(page, server)
     first = page.locator("table.sortable tbody tr").first.locator("td").first.inner_text()
     page.click("table.sortable th:nth-child(1) button")  # sorts by the first column
     page.click("table.sortable th:nth-child(1) button")
@@ -138,3 +167,93 @@ def test_an_uploaded_list_grids_and_a_cell_opens_its_query(server, page):
     link.click()
     page.wait_for_selector("#answer h2")
     assert page.inner_text("#command") == f"oddscalc {query} --exact"  # the grid was exact: so is its cell
+
+
+PERMALINK = "/?q=epic+shoot+--shots+12+--to-hit+4%2B+--units+6+--armour+4%2B+--crossfire+--exact"
+CHART_TEXT = """Array.from(document.querySelectorAll('.chart svg')).filter(svg => svg.getBoundingClientRect().width > 0)
+  .flatMap(svg => Array.from(svg.querySelectorAll('text'))
+  .map(text => parseFloat(text.getAttribute('font-size')) * svg.getScreenCTM().a))"""
+WORDS_SPLIT = """Array.from(document.querySelectorAll('#command .w')).filter(word => {
+  const box = word.getBoundingClientRect(); return box.height > 1.6 * parseFloat(getComputedStyle(word).lineHeight || 20);
+}).map(word => word.textContent)"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_shared_permalink_reads_without_zooming_or_scrolling_sideways(server, browser, width):
+    """The sentence and the main figures on the first screen, the plot's text 10 px or more, tables that
+    scroll with a cue, a command line wrapped between its words; a screenshot kept."""
+    for tab in opened(browser, width, 844 if width == 390 else 900):
+        tab.goto(server + PERMALINK)
+        assert tab.evaluate("document.documentElement.scrollWidth") <= width  # nothing cut, nothing sideways
+        sentence = tab.locator("#sentence").bounding_box()
+        assert sentence["y"] + sentence["height"] <= 844  # read on the first screen
+        first = tab.locator("#answer table").first.bounding_box()
+        assert first["y"] < 844 and first["x"] >= 0
+        exact = engine.run(parse_query(PERMALINK.split("q=")[1].replace("+", " ").replace("%2B", "+")
+                                       .removesuffix(" --exact")).attack, method="exact")
+        assert tab.inner_text("#sentence").startswith(f"Kills {exact['kills'].mean:.3g} of 6 units on average")
+        sizes = tab.evaluate(CHART_TEXT)
+        assert sizes and min(sizes) >= 10, sizes  # the plot drawn for the width it is shown at
+        assert tab.evaluate(WORDS_SPLIT) == []  # no word of the command line broken ("-" / "-shots")
+        for box in tab.locator("#answer .scroll").all():  # each table fits, or says it scrolls
+            fits = tab.evaluate("(box) => box.scrollWidth <= box.clientWidth + 1", box.element_handle())
+            assert fits or "overflows" in box.get_attribute("class")
+        keep(tab, f"permalink-{width}.png")
+
+
+def test_after_compute_the_answer_has_the_focus_and_only_its_sentence_is_announced(server, page):
+    page.goto(f"{server}/?query=epic%20shoot")
+    assert page.get_attribute("a.skip", "href") == "#content"
+    fill(page, SHOOT)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#answer h2")
+    page.locator("#status", has_text="on average").wait_for(state="attached")
+    assert page.evaluate("document.activeElement.id") == "answer-title"
+    status = page.inner_text("#status")
+    assert status == f"{page.inner_text('#answer-title')}: {page.inner_text('#sentence')}"
+    assert page.get_attribute("#answer", "aria-live") is None  # the tables are not read out, only the sentence
+    keep(page, "answer-1280.png")
+
+
+def test_an_exact_answer_too_big_to_be_quick_is_sampled_instead(server, page):
+    page.goto(f"{server}/?query=epic%20shoot")
+    fill(page, {"--shots": "200", "--to-hit": "4+", "--armour": "4+", "--trials": "2000"})
+    page.click("summary:has-text('More options')")
+    fill(page, {"--war-engines": "20", "--damage-capacity": "20", "--shields": "20"})
+    assert page.is_checked('[data-field="--exact"] input')
+    page.click("button[type=submit]")
+    page.wait_for_selector("#answer h2", timeout=60_000)
+    assert page.inner_text("#answer .note").startswith("Sampled: --exact Epic shooting")
+    assert "--exact" not in page.inner_text("#command") and "--trials 2000" in page.inner_text("#command")
+
+
+def test_a_grid_keeps_its_upload_and_sorts_with_a_stated_order(server, page):
+    grid_of_steel_legion(page, server)
+    assert page.eval_on_selector("#roster", "input => input.files.length") == 1  # ready for the next grid
+    assert page.evaluate("document.activeElement.id") == "answer-title"
+    header = page.locator("table.sortable th").nth(4)
+    header.locator("button").click()
+    assert header.get_attribute("aria-sort") == "descending"
+    header.locator("button").click()
+    assert header.get_attribute("aria-sort") == "ascending"
+    means = [float(cell.get_attribute("data-v")) for cell in page.locator("table.sortable tbody td:nth-child(5)").all()]
+    assert means == sorted(means)
+
+
+def test_a_grid_reads_as_cards_on_a_phone(server, phone):
+    phone.goto(f"{server}/?q=grid+--game+epic+--exact+--attackers+'Whirlwind+Battery'")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    first = phone.locator("table.sortable tbody tr").first
+    labels = phone.evaluate("(row) => Array.from(row.cells).map(cell => getComputedStyle(cell, '::before').content)",
+                            first.element_handle())
+    assert '"mean"' in labels and '"p_kill"' in labels  # every figure shown, named
+    assert first.bounding_box()["width"] <= 390
+    keep(phone, "grid-390.png")
+
+
+def test_the_questions_narrow_as_a_player_types(server, phone):
+    phone.goto(server + "/")
+    phone.fill("#search", "breath")
+    visible = [item.inner_text().split("\n")[0] for item in phone.locator("li[data-search]").all() if item.is_visible()]
+    assert visible == ["Automatic hits"]
+    keep(phone, "home-390.png")

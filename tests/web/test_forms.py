@@ -20,18 +20,19 @@ def field(path: str, name: str) -> Field:
 
 
 @pytest.mark.parametrize("path, expected", [
-    ("dust phaser", Field("PHASER", "XzY: X dice; each hit rolls Y dice.", "text", required=True, metavar="PHASER")),
+    ("dust phaser", Field("PHASER", "XzY: X dice; each hit rolls Y dice.", "text", required=True, metavar="PHASER",
+                          example="2z3")),  # its example: the help's first
     ("dust phaser", Field("--count", "Models firing the weapon: their dice add up (1 to 20).", "text", default="1",
-                          metavar="C")),
+                          metavar="C", example="2")),
     ("dust phaser", Field("--sustained", "Sustained attack: re-roll all misses once (takes both actions).", "switch")),
     ("dust phaser", Field("--berserk-stacking", "With --sustained and --berserk: stack (a second re-roll pass, the "
                           "default) or once (one pass in all). An open rules question.", "choice", ("stack", "once"),
                           "stack")),
     ("epic shoot", Field("--to-hit", "The weapon's to-hit value, 2+ to 6+ (AP, AT or MW).", "text", required=True,
-                         metavar="X+", first=True)),
+                         metavar="X+", first=True, example="4+")),
     ("epic shoot", Field("--units", "Units the attack can reach (1 to 100). With --war-engines: the formation's other "
                          "units (0 to 100, default 0), which count toward breaking.", "text", metavar="U",
-                         first=True)),  # not required, but shown first (declared so on the attack)
+                         first=True, example="6")),  # not required, but shown first (declared so on the attack)
     ("epic shoot", Field("--mw-shots", "Macro-weapon shots beside the normal ones: their hits are allocated and saved "
                          "after the normal hits, onto the units left (§2.3).", "text", default="0", metavar="N")),
     ("epic shoot", Field("--vehicle-armour", "The vehicles' armour save, 2+ to 6+, or none (needed with --vehicles).",
@@ -51,7 +52,8 @@ def test_the_fields_come_in_the_order_of_help_and_leave_out_what_the_page_decide
     names = [f.name for f in forms.fields("dust phaser")]
     assert names[0] == "PHASER" and names.index("--count") < names.index("--trials")
     assert not set(names) & {"--format", "--plot", "--threads", "--scheduler", "--help"}  # the command line's own
-    assert [f.label for f in forms.fields("epic shoot")[:3]] == ["shots", "to-hit", "armour"]
+    assert [f.label for f in forms.fields("epic shoot")[:3]] == ["Shots", "To hit", "Armour"]  # in words
+    assert [f.placeholder for f in forms.fields("epic shoot")[:3]] == ["12", "4+", "4+"]  # as the examples give them
     assert field("dust phaser", "PHASER").argument and not field("dust phaser", "--count").argument
 
 

@@ -90,9 +90,9 @@ def test_a_comparisons_table_reads_the_exact_figures_and_links_each_query_exactl
     assert float(beat[0]["data-v"]) == pytest.approx(two_dice_beat_one(), abs=1e-12)
     shown_first = dict(zip(readable.columns, readable.rows[0]))
     assert beat[1] == cell(shown_first["P(> #2)"]) == "83.8%" and beat[0]["class"] == "n"
-    assert by_name["outcome"] == ({"data-v": ""}, "sum", None)  # text: nothing to sort by as a number
-    assert dict(zip(table.head, second))["P(> #2)"] == ({"data-v": ""}, "", None)  # no figure: an empty cell
-    assert by_name["query"] == ({}, "roll 2d6", "/?q=roll+2d6+--exact")  # its page, exact as the study was
+    assert by_name["outcome"] == ({"data-v": "", "data-label": "outcome"}, "sum", None)  # text: nothing to sort by
+    assert dict(zip(table.head, second))["P(> #2)"] == ({"data-v": "", "data-label": "P(> #2)"}, "", None)  # none
+    assert by_name["query"] == ({"data-label": "query"}, "roll 2d6", "/?q=roll+2d6+--exact")  # exact as the study
     assert dict(zip(table.head, second))["query"][2] == link(["roll", "d6", "--exact"])
     for row, raw in zip(table.rows, content.rows):  # each cell: the raw value to sort by, the figure shown
         for name, (attrs, text, _) in zip(table.head, row):
@@ -100,7 +100,7 @@ def test_a_comparisons_table_reads_the_exact_figures_and_links_each_query_exactl
                 value = raw.get(name, "")
                 number = isinstance(value, (int, float)) and not isinstance(value, bool)
                 assert attrs["data-v"] == (str(value) if number else "")
-                assert ("class" in attrs) == number
+                assert ("class" in attrs) == number and attrs["data-label"] == name  # named, read as a card
 
 
 def test_a_sampled_studys_links_are_not_exact_and_a_sweep_has_no_query_column():
@@ -184,8 +184,10 @@ def test_a_study_is_shown_with_its_plot_drawn_into_the_page():
     view = shown(given, words)
     assert view.title == shlex.join(words) and view.outcomes == ()
     assert view.how == provenance("monte-carlo", 400, 3, per_cell=True)
-    assert view.svg.startswith("data:image/svg+xml;base64,") and view.tables == (study_table(given.answer.content),)
-    assert fixed_words(given, words) is None
+    assert view.tables == (study_table(given.answer.content),)
+    narrow, wide = view.charts
+    assert narrow.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 ') and 'viewBox="0 0 720 ' in wide
+    assert view.svg == link(words, "/plot.svg") and fixed_words(given, words) == words  # seeded: its figures fixed
 
 
 def test_a_sampled_study_pins_its_seed_and_a_failed_goal_is_shown():
@@ -195,9 +197,7 @@ def test_a_sampled_study_pins_its_seed_and_a_failed_goal_is_shown():
     seed = given.answer.content.header["seed"]
     assert view.command == "oddscalc " + shlex.join([*words, "--seed", str(seed)])  # the seed the cells used
     assert view.failed == given.answer.failed and view.failed.startswith("error: --goal")
-    import base64
-
-    assert base64.b64decode(view.svg.removeprefix("data:image/svg+xml;base64,")).startswith(b"<?xml")
+    assert "goal P(sum ≥ 13) ≥ 50%" in view.charts[1]  # the goal's line, in the plot
 
 
 def test_every_url_of_an_answer_reads_back_as_its_words():
@@ -207,10 +207,10 @@ def test_every_url_of_an_answer_reads_back_as_its_words():
         assert parse_qs(urlparse(url).query)["q"] == [shlex.join(words)] and "3/2-5/2" in url
 
 
-def test_an_uploaded_rosters_answer_has_no_permalink_and_its_png_inside():
+def test_an_uploaded_rosters_answer_has_no_permalink_and_its_plot_inside():
     words = ["grid", "--game", "epic", "--exact", "--attackers", "Whirlwind Battery"]
     view = shown(ask(words), words, uploaded=True)
-    assert view.permalink is None and view.png.startswith("data:image/png;base64,")
+    assert view.permalink is None and view.png is None and view.json_link is None
     import base64
 
-    assert base64.b64decode(view.png.removeprefix("data:image/png;base64,")).startswith(b"\x89PNG")
+    assert base64.b64decode(view.svg.removeprefix("data:image/svg+xml;base64,")).startswith(b"<?xml")

@@ -1,11 +1,17 @@
-// oddscalc's page: what JavaScript adds to pages that read without it. A query form runs
-// with a progress bar (server-sent events) and swaps in the answer; copy buttons copy;
-// a study's table sorts by any column.
+// oddscalc's page: what JavaScript adds to pages that read without it. A query form runs with a
+// progress bar (server-sent events) and swaps in the answer, then takes the reader to it; a grid
+// form posts without losing its file; copy buttons copy; a study's table sorts by any column; the
+// list of questions narrows as you type; a table too wide for the screen says so.
 "use strict";
+
+function say(text) {
+  const status = document.getElementById("status");
+  if (status) { status.textContent = ""; window.setTimeout(() => { status.textContent = text; }, 50); }
+}
 
 function clearErrors() {
   for (const old of document.querySelectorAll(".refused")) old.classList.remove("refused");
-  for (const old of document.querySelectorAll(".error")) old.remove();
+  for (const old of document.querySelectorAll(".error.live, #error")) old.remove();
 }
 
 function showError(form, line, option) {
@@ -19,9 +25,24 @@ function showError(form, line, option) {
     field.classList.add("refused");
     field.closest("details")?.setAttribute("open", "");
     field.appendChild(message);
+    field.querySelector("input, select")?.focus();
   } else {
-    form.after(message);
+    form.before(message);
   }
+}
+
+function showAnswer(html) {
+  const answer = document.getElementById("answer");
+  answer.innerHTML = html;
+  answer.hidden = false;
+  wire(answer);
+  const title = document.getElementById("answer-title");
+  const sentence = document.getElementById("sentence");
+  if (title) {
+    title.focus({ preventScroll: true });
+    title.scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+  say([title, sentence].filter(Boolean).map((part) => part.textContent.trim()).join(": "));
 }
 
 function runQuery(event) {
@@ -34,6 +55,7 @@ function runQuery(event) {
   button.disabled = true;
   progress.hidden = false;
   progress.removeAttribute("value");
+  say("Computing…");
   const source = new EventSource("/api/stream?" + params.toString());
   const done = () => { source.close(); button.disabled = false; progress.hidden = true; };
   source.addEventListener("progress", (message) => {
@@ -43,22 +65,61 @@ function runQuery(event) {
   source.addEventListener("refused", (message) => {
     const data = JSON.parse(message.data);
     done();
+    const exact = form.querySelector('[name="--exact"]');
+    if (data.option === "--exact" && exact && exact.checked && /sample instead/.test(data.error)) {
+      exact.checked = false; // an exact answer too big to be quick: sampled instead, and said so
+      form.dataset.sampled = data.error;
+      form.requestSubmit();
+      return;
+    }
     showError(form, data.error, data.option);
+    say(data.error);
   });
   source.addEventListener("answer", (message) => {
     const data = JSON.parse(message.data);
     done();
     clearErrors();
-    document.getElementById("answer").innerHTML = data.html;
+    let html = data.html;
+    if (form.dataset.sampled) {
+      html = `<p class="note">Sampled: ${escapeText(form.dataset.sampled.replace(/^error: /, ""))}</p>` + html;
+      delete form.dataset.sampled;
+    }
     history.pushState(null, "", data.permalink);
-    wire(document.getElementById("answer"));
+    showAnswer(html);
   });
   source.onerror = () => { if (source.readyState === EventSource.CLOSED) done(); };
 }
 
+function escapeText(text) {
+  const span = document.createElement("span");
+  span.textContent = text;
+  return span.innerHTML;
+}
+
+function runGrid(event) {
+  const form = event.target;
+  if (!window.fetch || !window.DOMParser) return;
+  event.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  say("Computing the grid…");
+  fetch(form.action, { method: "POST", body: new FormData(form) })
+    .then((response) => response.text())
+    .then((text) => {
+      const page = new DOMParser().parseFromString(text, "text/html");
+      clearErrors();
+      const error = page.getElementById("error");
+      if (error) { showError(form, error.textContent, null); say(error.textContent); return; }
+      const found = page.getElementById("answer");
+      showAnswer(found ? found.innerHTML : "");
+    })
+    .catch(() => showError(form, "error: the page could not be reached: try again", null))
+    .finally(() => { button.disabled = false; });
+}
+
 function copy(event) {
   const target = document.getElementById(event.target.dataset.copy);
-  const text = target.value !== undefined ? target.value : target.textContent;
+  const text = target.value !== undefined ? target.value : target.textContent.trim();
   navigator.clipboard.writeText(text).then(() => { event.target.textContent = "copied"; });
 }
 
@@ -67,7 +128,7 @@ function sortBy(event) {
   const table = th.closest("table");
   const index = Array.from(th.parentNode.children).indexOf(th);
   const rows = Array.from(table.tBodies[0].rows);
-  const down = th.dataset.order !== "down";
+  const down = th.getAttribute("aria-sort") !== "descending";
   const key = (row) => {
     const cell = row.cells[index];
     const value = cell.dataset.v;
@@ -78,17 +139,42 @@ function sortBy(event) {
     const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
     return down ? -order : order;
   });
-  th.dataset.order = down ? "down" : "up";
+  for (const other of th.parentNode.children) other.removeAttribute("aria-sort");
+  th.setAttribute("aria-sort", down ? "descending" : "ascending");
   for (const row of rows) table.tBodies[0].appendChild(row);
+  say(`sorted by ${th.textContent.trim()}, ${down ? "highest" : "lowest"} first`);
+}
+
+function narrow(event) {
+  const words = event.target.value.toLowerCase().split(/\s+/).filter(Boolean);
+  for (const item of document.querySelectorAll("li[data-search]")) {
+    item.hidden = !words.every((word) => item.dataset.search.includes(word));
+  }
+  for (const section of document.querySelectorAll("section.game")) {
+    const items = section.querySelectorAll("li[data-search]");
+    if (items.length) section.hidden = Array.from(items).every((item) => item.hidden);
+  }
+}
+
+function cue(root) {
+  for (const box of root.querySelectorAll(".scroll")) {
+    box.classList.toggle("overflows", box.scrollWidth > box.clientWidth + 1);
+  }
 }
 
 function wire(root) {
   for (const button of root.querySelectorAll("button.copy")) button.addEventListener("click", copy);
   for (const button of root.querySelectorAll("button.sort")) button.addEventListener("click", sortBy);
+  cue(root);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("query-form");
   if (form) form.addEventListener("submit", runQuery);
+  const grid = document.getElementById("grid-form");
+  if (grid) grid.addEventListener("submit", runGrid);
+  const search = document.getElementById("search");
+  if (search) search.addEventListener("input", narrow);
   wire(document);
+  window.addEventListener("resize", () => cue(document));
 });

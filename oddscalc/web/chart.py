@@ -1,0 +1,421 @@
+"""The page's plots, drawn as SVG by this module for the width they are shown at.
+
+An answer's `Plot` draws itself with a plots module (`plot.draw(plots)`): the command line's
+is matplotlib (`oddscalc.plots`), the page's is this one, with the same functions
+(`distribution`, `event`, `overlay`, `sweep_plot`, `grid_heatmap`) over the same data. Each
+returns a `Chart`, which writes its SVG for a width: narrow for a phone, wide for a screen,
+the text 12 px or more at the width it is shown. No lock, no global state: a plot takes a few
+milliseconds and many are drawn at once. Every bar and point carries its figure in a
+`<title>` (a tooltip, read by screen readers and checked by the tests against exact values).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from ..style import number, percent
+
+NARROW, WIDE = 360, 720  # the widths a chart is drawn at: a phone's, a screen's (CSS px)
+BLUE, ORANGE, RED, GREY, INK = "#4C72B0", "#DD8452", "#C44E52", "#d7dce3", "#1d2430"
+SERIES = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
+VIRIDIS = ((0.0, (68, 1, 84)), (0.25, (59, 82, 139)), (0.5, (33, 145, 140)), (0.75, (94, 201, 98)),
+           (1.0, (253, 231, 37)))
+MOST_BARS = 60  # more values than this are drawn in bins (a pmf of thousands of values)
+FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+Z95 = 1.96
+
+
+def size(width: int) -> float:
+    """The font size of a chart drawn `width` wide."""
+    return 12.0 if width <= NARROW else 13.0
+
+
+@dataclass
+class Canvas:
+    """An SVG being written: width, height, and its elements."""
+
+    width: int
+    height: float
+    parts: list[str] = field(default_factory=list)
+
+    def add(self, element: str) -> None:
+        self.parts.append(element)
+
+    def text(self, x: float, y: float, words: str, *, anchor: str = "start", font: float = 12, weight: str = "normal",
+             fill: str = INK, rotate: Optional[float] = None, title: Optional[str] = None) -> None:
+        turn = f' transform="rotate({rotate:g} {x:.1f} {y:.1f})"' if rotate is not None else ""
+        tip = f"<title>{escape(title)}</title>" if title else ""
+        self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{font:g}" text-anchor="{anchor}" font-weight="{weight}" '
+                 f'fill="{fill}"{turn}>{tip}{escape(words)}</text>')
+
+    def svg(self, label: str) -> str:
+        body = "".join(self.parts)
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} {self.height:.0f}" '
+                f'width="{self.width}" height="{self.height:.0f}" role="img" aria-label="{escape(label)}" '
+                f'font-family="{FONT}">{body}</svg>')
+
+
+def wrap(words: str, width: float, font: float, bold: bool = False) -> list[str]:
+    """Lines of `words` that fit `width` px at `font` px (a character about 0.55 em, 0.62 em bold)."""
+    most = max(int(width / ((0.62 if bold else 0.55) * font)), 12)
+    lines, line = [], ""
+    for word in words.split():
+        if line and len(line) + 1 + len(word) > most:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line else lines
+
+
+def ticks(low: float, high: float, most: int) -> list[float]:
+    """Round values from low to high, at most `most` of them (1, 2, 5 times a power of ten apart)."""
+    if high <= low:
+        return [low]
+    raw = (high - low) / max(most - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(factor * power for factor in (1, 2, 2.5, 5, 10) if factor * power >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    return [round(first + index * step, 10) for index in range(int((high - first) / step + 1e-9) + 1)]
+
+
+def colour(share: float) -> str:
+    """The viridis colour of a share from 0 to 1 (the heatmaps' scale, as matplotlib draws it)."""
+    share = min(max(share, 0.0), 1.0)
+    for (low, start), (high, end) in zip(VIRIDIS, VIRIDIS[1:]):
+        if share <= high:
+            part = (share - low) / (high - low)
+            return "#" + "".join(f"{round(a + (b - a) * part):02x}" for a, b in zip(start, end))
+    return "#fde725"
+
+
+@dataclass
+class Frame:
+    """A plotting area on a canvas: the box it takes (px) and the values its edges stand for."""
+
+    canvas: Canvas
+    left: float
+    top: float
+    right: float
+    bottom: float
+    x_range: tuple[float, float]
+    y_range: tuple[float, float]
+
+    def x(self, value: float) -> float:
+        low, high = self.x_range
+        return self.left + (value - low) / ((high - low) or 1) * (self.right - self.left)
+
+    def y(self, value: float) -> float:
+        low, high = self.y_range
+        return self.bottom - (value - low) / ((high - low) or 1) * (self.bottom - self.top)
+
+    def y_axis(self, values: Sequence[float], shown: Callable[[float], str], title: str, font: float) -> None:
+        canvas = self.canvas
+        for value in values:
+            y = self.y(value)
+            canvas.add(f'<line x1="{self.left:.1f}" x2="{self.right:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GREY}" '
+                       'stroke-width="1"/>')
+            canvas.text(self.left - 5, y + font / 3, shown(value), anchor="end", font=font)
+        middle = (self.top + self.bottom) / 2
+        canvas.text(font, middle, title, anchor="middle", font=font, rotate=-90)
+
+    def x_axis(self, placed: Sequence[tuple[float, str]], title: str, font: float) -> None:
+        canvas = self.canvas
+        canvas.add(f'<line x1="{self.left:.1f}" x2="{self.right:.1f}" y1="{self.bottom:.1f}" y2="{self.bottom:.1f}" '
+                   f'stroke="{INK}" stroke-width="1"/>')
+        for value, label in placed:
+            canvas.text(self.x(value), self.bottom + font + 3, label, anchor="middle", font=font)
+        canvas.text((self.left + self.right) / 2, self.bottom + 2 * font + 10, title, anchor="middle", font=font)
+
+
+@dataclass
+class Chart:
+    """A plot to draw: `draw(width)` writes its SVG `width` px wide; `label` says what it shows."""
+
+    label: str
+    draw: Callable[[int], str]
+
+    def svg(self, width: int = WIDE) -> str:
+        return self.draw(width)
+
+    @property
+    def figure(self) -> Chart:  # as a matplotlib Axes has it (`Plot.drawn` captions `ax.figure`)
+        return self
+
+
+def caption(chart: Chart, text: str) -> None:
+    """The page shows the command line under the plot itself: nothing to add to the chart."""
+
+
+def _heading(canvas: Canvas, title: Optional[str], subtitle: str, font: float) -> float:
+    """The title (wrapped) and what the panel shows under it; returns the y where the panel may start."""
+    y = font + 4
+    for line in wrap(title or "", canvas.width - 16, font + 1, bold=True):
+        canvas.text(8, y, line, font=font + 1, weight="600")
+        y += font + 5
+    for line in wrap(subtitle, canvas.width - 16, font):
+        canvas.text(8, y, line, font=font, fill="#5b6573")
+        y += font + 4
+    return y + 6
+
+
+# --- what the plots module draws, drawn here ------------------------------------------------
+
+
+def bins(dist: Any) -> tuple[list[int], list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """A distribution's values in at most MOST_BARS bars: each bar's first and last value, P(in the bar),
+    its 95 % half-width (sampled), and P(≥ its first value)."""
+    first = int(np.flatnonzero(dist.pmf)[0]) if dist.pmf.any() else 0
+    last = len(dist.pmf) - 1
+    width = max(1, math.ceil((last - first + 1) / MOST_BARS))
+    starts = list(range(first, last + 1, width))
+    ends = [min(start + width - 1, last) for start in starts]
+    pmf = np.array([dist.pmf[start:end + 1].sum() for start, end in zip(starts, ends)])
+    errors = np.zeros(len(pmf)) if dist.exact else np.array([Z95 * dist.stderr(p) for p in pmf])
+    return starts, ends, pmf, errors, dist.at_least_all[starts]
+
+
+def distribution(dist: Any, name: str, ax: Any = None, title: Optional[str] = None) -> Chart:
+    """P(= k) as bars (95 % error bars when sampled) and P(≥ k) as a line, in %; a long pmf in bins."""
+    label = name.replace("_", " ")
+    mean = number(dist.mean, dist.mean_stderr or None)
+    subtitle = f"{label}: mean {mean}, sd {number(dist.sd)}"
+    starts, ends, pmf, errors, at_least = bins(dist)
+    binned = any(end > start for start, end in zip(starts, ends))
+
+    def draw(width: int) -> str:
+        font = size(width)
+        canvas = Canvas(width, 0)
+        top = _heading(canvas, title, subtitle + (f" (bars of {ends[0] - starts[0] + 1} values)" if binned else ""),
+                       font)
+        canvas.height = top + (220 if width <= NARROW else 300) + 2 * font + 34
+        frame = Frame(canvas, 3.2 * font + 8, top + font, width - 10, canvas.height - 2 * font - 24,
+                      (-0.5, len(starts) - 0.5), (0, 112))
+        frame.y_axis([0, 25, 50, 75, 100], lambda value: f"{value:g}%", "probability", font)
+        step = max(1, math.ceil(len(starts) / (8 if width <= NARROW else 16)))
+        frame.x_axis([(index, str(starts[index]) if not binned else f"{starts[index]}–{ends[index]}")
+                      for index in range(0, len(starts), step)], label, font)
+        slot = (frame.right - frame.left) / len(starts)
+        for index, (start, end) in enumerate(zip(starts, ends)):
+            p, error = pmf[index], errors[index]
+            values = f"{label} = {start}" if end == start else f"{label} {start} to {end}"
+            x, y = frame.x(index) - 0.4 * slot, frame.y(100 * p)
+            canvas.add(f'<rect class="bar" data-k="{start}" data-p="{float(p)!r}" x="{x:.1f}" y="{y:.1f}" '
+                       f'width="{0.8 * slot:.1f}" height="{frame.bottom - y:.1f}" fill="{BLUE}"><title>P({values}) = '
+                       f'{escape(percent(p, dist.stderr(p) or None))}</title></rect>')
+            if error:
+                high, low = frame.y(min(100 * (p + error), 112)), frame.y(max(100 * (p - error), 0))
+                canvas.add(f'<line x1="{frame.x(index):.1f}" x2="{frame.x(index):.1f}" y1="{low:.1f}" y2="{high:.1f}" '
+                           f'stroke="{INK}" stroke-width="1"/>')
+        points = " ".join(f"{frame.x(index):.1f},{frame.y(100 * value):.1f}" for index, value in enumerate(at_least))
+        canvas.add(f'<polyline points="{points}" fill="none" stroke="{ORANGE}" stroke-width="2"/>')
+        room = len(starts) <= (8 if width <= NARROW else 16)
+        for index, value in enumerate(at_least):
+            x, y = frame.x(index), frame.y(100 * value)
+            canvas.add(f'<circle class="at-least" data-k="{starts[index]}" data-p="{float(value)!r}" cx="{x:.1f}" '
+                       f'cy="{y:.1f}" r="3" fill="{ORANGE}"><title>P({label} ≥ {starts[index]}) = '
+                       f'{escape(percent(value))}</title></circle>')
+            if room:
+                canvas.text(x, y - 7, percent(value), anchor="middle", font=font - 1, fill="#A0522D")
+        _legend(canvas, frame.right, top, [("P(= k)", BLUE), ("P(≥ k)", ORANGE)], font)
+        return canvas.svg(f"{title or ''}: {subtitle}")
+
+    return Chart(f"{title}: {subtitle}", draw)
+
+
+def _legend(canvas: Canvas, right: float, top: float, entries: Sequence[tuple[str, str]], font: float) -> None:
+    x = right
+    for words, fill in reversed(entries):
+        x -= 0.6 * font * len(words) + 22
+        canvas.add(f'<rect x="{x:.1f}" y="{top - font + 2:.1f}" width="10" height="10" fill="{fill}"/>')
+        canvas.text(x + 14, top, words, font=font - 1)
+
+
+def event(dist: Any, name: str, ax: Any = None, title: Optional[str] = None) -> Chart:
+    """A yes/no outcome as its probability: one bar, with its 95 % interval when sampled."""
+    p = dist.at_least(1)
+    error = Z95 * dist.stderr(p)
+    shown = percent(p, dist.stderr(p) or None)
+    interval = f" (95 % interval {percent(max(p - error, 0))} to {percent(min(p + error, 1))})" if error else ""
+    subtitle = f"P({name}) = {shown}{interval}"
+
+    def draw(width: int) -> str:
+        font = size(width)
+        canvas = Canvas(width, 0)
+        top = _heading(canvas, title, subtitle, font)
+        canvas.height = top + 3 * font + 44
+        frame = Frame(canvas, 10, top, width - 12, top + 2 * font + 10, (0, 100), (0, 1))
+        canvas.add(f'<rect x="{frame.left:.1f}" y="{frame.top:.1f}" width="{frame.right - frame.left:.1f}" '
+                   f'height="{frame.bottom - frame.top:.1f}" fill="#eef1f5"/>')
+        canvas.add(f'<rect class="bar" data-p="{float(p)!r}" x="{frame.left:.1f}" y="{frame.top:.1f}" '
+                   f'width="{frame.x(100 * p) - frame.left:.1f}" height="{frame.bottom - frame.top:.1f}" '
+                   f'fill="{BLUE}"><title>P({escape(name)}) = {escape(shown)}</title></rect>')
+        if error:
+            low, high = frame.x(100 * max(p - error, 0)), frame.x(100 * min(p + error, 1))
+            middle = (frame.top + frame.bottom) / 2
+            canvas.add(f'<line x1="{low:.1f}" x2="{high:.1f}" y1="{middle:.1f}" y2="{middle:.1f}" stroke="{INK}"/>')
+        inside = 100 * p > 70
+        canvas.text(frame.left + 6 if inside else frame.x(100 * p) + 6, (frame.top + frame.bottom) / 2 + font / 3,
+                    shown, fill="#ffffff" if inside else INK, font=font, weight="600")
+        frame.x_axis([(value, f"{value:g}%") for value in (0, 25, 50, 75, 100)], "probability", font)
+        return canvas.svg(f"{title or ''}: {subtitle}")
+
+    return Chart(f"{title}: {subtitle}", draw)
+
+
+def _lines(canvas: Canvas, frame: Frame, series: Sequence[tuple[str, Sequence[float], Sequence[float]]],
+           step: bool, tip: Callable[[str, float, float], str]) -> None:
+    """One line per series (x values, y values), its points with their figures as tooltips."""
+    for index, (name, xs, ys) in enumerate(series):
+        stroke = SERIES[index % len(SERIES)]
+        points = []
+        for position, (x, y) in enumerate(zip(xs, ys)):
+            if step and position:
+                points.append(f"{frame.x(x - 0.5):.1f},{frame.y(ys[position - 1]):.1f}")
+                points.append(f"{frame.x(x - 0.5):.1f},{frame.y(y):.1f}")
+            points.append(f"{frame.x(x):.1f},{frame.y(y):.1f}")
+        canvas.add(f'<polyline points="{" ".join(points)}" fill="none" stroke="{stroke}" stroke-width="2"/>')
+        for x, y in zip(xs, ys):
+            canvas.add(f'<circle class="point" data-x="{float(x)!r}" data-y="{float(y)!r}" cx="{frame.x(x):.1f}" '
+                       f'cy="{frame.y(y):.1f}" r="3" fill="{stroke}"><title>{escape(tip(name, x, y))}</title></circle>')
+
+
+def overlay(dists: Sequence[tuple[str, Any]], name: str, ax: Any = None, title: Optional[str] = None) -> Chart:
+    """Several distributions' P(≥ k), one line each, the legend under the plot."""
+    label = name.replace("_", " ")
+    subtitle = f"P({label} ≥ k)"
+    last = max(len(dist.pmf) for _, dist in dists) - 1
+
+    def draw(width: int) -> str:
+        font = size(width)
+        canvas = Canvas(width, 0)
+        top = _heading(canvas, title, subtitle, font)
+        legend = sum(len(wrap(words, width - 40, font)) for words, _ in dists)
+        plot_height = 220 if width <= NARROW else 300
+        canvas.height = top + plot_height + 2 * font + 40 + legend * (font + 6)
+        frame = Frame(canvas, 3.2 * font + 8, top + 4, width - 10, top + plot_height, (-0.5, last + 0.5), (0, 105))
+        frame.y_axis([0, 25, 50, 75, 100], lambda value: f"{value:g}%", "P(≥ k)", font)
+        frame.x_axis([(k, f"{k:g}") for k in ticks(0, last, 8 if width <= NARROW else 16)], label, font)
+        series = [(words, list(range(len(dist.pmf))), list(100 * dist.at_least_all)) for words, dist in dists]
+        _lines(canvas, frame, series, True, lambda words, k, y: f"{words}: P({label} ≥ {k:g}) = {y:.4g}%")
+        y = frame.bottom + 2 * font + 26
+        for index, (words, _) in enumerate(dists):
+            canvas.add(f'<rect x="10" y="{y - font + 2:.1f}" width="10" height="10" '
+                       f'fill="{SERIES[index % len(SERIES)]}"/>')
+            for line in wrap(words, width - 40, font):
+                canvas.text(26, y, line, font=font)
+                y += font + 6
+        return canvas.svg(f"{title or ''}: {subtitle}")
+
+    return Chart(f"{title}: {subtitle}", draw)
+
+
+def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], label: str, probability: bool,
+            title: str, subtitle: str, x_title: str = "", y_title: str = "") -> Chart:
+    """A matrix of values, each cell coloured by its value and carrying it (as a tooltip, and as text when
+    there is room)."""
+    finite = values[np.isfinite(values)]
+    low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+
+    def shown(value: float) -> str:
+        return percent(value) if probability else number(value)
+
+    def draw(width: int) -> str:
+        font = size(width)
+        canvas = Canvas(width, 0)
+        top = _heading(canvas, title, f"{subtitle} (colour: {label})", font)
+        left = min(max(len(row) for row in rows) * 0.55 * font + 12, width * 0.45)
+        cell_width = max((width - left - 10) / len(columns), 2 * font)
+        canvas.width = max(width, int(left + cell_width * len(columns) + 10))
+        cell_height = 1.9 * font
+        head = min(max(len(column) for column in columns) * 0.5 * font + 10, 10 * font)
+        canvas.height = top + head + cell_height * len(rows) + 10
+        grid_top = top + head
+        for j, column in enumerate(columns):
+            x = left + (j + 0.5) * cell_width
+            canvas.text(x, grid_top - 6, column[:28], anchor="start", font=font - 1, rotate=-45, title=column)
+        for i, row in enumerate(rows):
+            y = grid_top + i * cell_height
+            canvas.text(left - 6, y + cell_height / 2 + font / 3, row[:48], anchor="end", font=font - 1, title=row)
+            for j, column in enumerate(columns):
+                value = values[i, j]
+                x = left + j * cell_width
+                if not np.isfinite(value):
+                    canvas.add(f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell_width:.1f}" height="{cell_height:.1f}" '
+                               f'fill="#ffffff" stroke="{GREY}"><title>{escape(row)} → {escape(column)}: none'
+                               '</title></rect>')
+                    continue
+                share = (value - low) / (high - low) if high > low else 0.5
+                canvas.add(f'<rect class="cell" data-v="{float(value)!r}" x="{x:.1f}" y="{y:.1f}" width="{cell_width:.1f}" '
+                           f'height="{cell_height:.1f}" fill="{colour(share)}"><title>{escape(row)} → '
+                           f'{escape(column)}: {escape(shown(value))}</title></rect>')
+                if cell_width >= 3.2 * font:
+                    canvas.text(x + cell_width / 2, y + cell_height / 2 + font / 3, shown(value), anchor="middle",
+                                font=font - 1, fill="#ffffff" if share < 0.5 else INK)
+        return canvas.svg(f"{title}: {subtitle}")
+
+    return Chart(f"{title}: {subtitle}", draw)
+
+
+def sweep_plot(found: Any, statistic: Any, ax: Any = None, title: Optional[str] = None) -> Chart:
+    """A sweep: the statistic against one varied option with 95 % error bars (the goal's line and the
+    value that reaches it), or a heatmap over two."""
+    from ..plots import sweep_data
+
+    data = sweep_data(found, statistic)
+    if data.grid is not None:
+        rows, columns, values = data.grid
+        return heatmap(values, [f"{data.names[0]}={row}" for row in rows],
+                       [f"{data.names[1]}={column}" for column in columns], data.label, data.percent, title or "",
+                       f"{data.label} by {data.names[0]} and {data.names[1]}")
+    unit = "%" if data.percent else ""
+
+    def draw(width: int) -> str:
+        font = size(width)
+        canvas = Canvas(width, 0)
+        top = _heading(canvas, title, data.subtitle, font)
+        canvas.height = top + (220 if width <= NARROW else 300) + 2 * font + 34
+        low = min(min(y - e for y, e in zip(data.ys, data.errors)), data.goal[0] if data.goal else math.inf, 0)
+        high = max(max(y + e for y, e in zip(data.ys, data.errors)), data.goal[0] if data.goal else -math.inf)
+        high = 105 if data.percent else high + 0.05 * ((high - low) or 1)
+        span = (min(data.positions) - 0.5, max(data.positions) + 0.5)
+        frame = Frame(canvas, 3.6 * font + 8, top + 4, width - 10, canvas.height - 2 * font - 24, span, (low, high))
+        frame.y_axis(ticks(low, high, 6), lambda value: f"{value:g}{unit}", data.label, font)
+        shown = list(zip(data.positions, data.xs))
+        step = max(1, math.ceil(len(shown) / (8 if width <= NARROW else 16)))
+        frame.x_axis(shown[::step], data.names[0], font)
+        for x, y, error in zip(data.positions, data.ys, data.errors):
+            if error:
+                canvas.add(f'<line x1="{frame.x(x):.1f}" x2="{frame.x(x):.1f}" y1="{frame.y(y - error):.1f}" '
+                           f'y2="{frame.y(y + error):.1f}" stroke="{INK}" stroke-width="1"/>')
+        named = dict(zip(data.positions, data.xs))
+        _lines(canvas, frame, [(data.label, data.positions, data.ys)], False,
+               lambda words, x, y: f"{data.names[0]} = {named[x]}: {words} {y:.4g}{unit}")
+        if data.goal is not None:
+            y = frame.y(data.goal[0])
+            canvas.add(f'<line x1="{frame.left:.1f}" x2="{frame.right:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{RED}" '
+                       f'stroke-dasharray="6 4"><title>goal {escape(data.goal[1])}</title></line>')
+        if data.reached is not None:
+            x, y = frame.x(data.positions[data.reached]), frame.y(data.ys[data.reached])
+            canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="none" stroke="{RED}" stroke-width="2"/>')
+        return canvas.svg(f"{title or ''}: {data.subtitle}")
+
+    return Chart(f"{title}: {data.subtitle}", draw)
+
+
+def grid_heatmap(found: Any, statistic: Any = None, ax: Any = None) -> Chart:
+    """A roster grid: a statistic per (attacker: weapon, target)."""
+    from ..style import is_probability
+
+    values, rows, columns, label = found.matrix(statistic)
+    first = next(result for result in found.results if result is not None)
+    probability = is_probability(statistic) if isinstance(statistic, str) else \
+        (statistic is not None and statistic.is_probability(first))
+    blank = "; a blank cell: the weapon cannot hurt the target" if np.isnan(values).any() else ""
+    return heatmap(values, rows, columns, label, probability, f"{found.game.title}: every weapon against every target",
+                   f"attacker: weapon by target{blank}")

@@ -1,0 +1,96 @@
+"""An answer in one sentence (oddscalc/sentence.py), its figures checked against hand counts."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from oddscalc import sentence
+from oddscalc.ask import ask
+
+
+def said(query: str, subject: bool = False) -> str:
+    asked = ask(query.split())
+    content = asked.answer.content
+    return sentence.of_query(asked.attack, content.result, content.outcome, subject)
+
+
+def best_two_of_three() -> list[int]:
+    return [sum(sorted(roll)[-2:]) for roll in product(range(1, 7), repeat=3)]
+
+
+def test_a_roll_says_its_mean_and_median():
+    totals = best_two_of_three()  # 2d6 maximised once: an extra die, the lowest discarded
+    mean = Fraction(sum(totals), len(totals))
+    median = min(k for k in range(2, 13) if Fraction(sum(t <= k for t in totals), len(totals)) >= Fraction(1, 2))
+    assert said("roll 2d6 --maximised 1 --exact") == \
+        f"Totals {float(mean):.3g} on average ({median} or more half the time)."
+    assert (float(mean), median) == pytest.approx((8.458, 9), abs=1e-3)
+
+
+def test_yes_no_outcomes_say_their_chance():
+    assert said("dust reactive --exact") == "33.3% to succeed."  # 1 in 3
+    assert said("t9a direction --exact") == "33.3% to hit."  # two hit faces of six
+    # the assault's result: both sides add two dice; a draw is a tie (73 of 648), a win half of the rest
+    draw = Fraction(sum(a + b == c + d for a, b, c, d in product(range(1, 7), repeat=4)), 6 ** 4)
+    assert draw == Fraction(73, 648)
+    assert said("epic assault --exact") == f"{float((1 - draw) / 2) * 100:.3g}% to win; {float(draw) * 100:.3g}% to draw."
+
+
+def test_a_formations_kills_and_breaking():
+    exact = ask("epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --exact".split()).answer.content.result
+    assert said("epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --exact") == (
+        f"Kills {exact['kills'].mean:.3g} of 6 units on average; {100 * exact['broken'].at_least(1):.3g}% to break "
+        "the formation.")
+    assert said("epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --exact", subject=True).startswith(
+        "Epic shooting: 12 shots at 4+ on 6 units, armour 4+: kills ")
+
+
+def test_a_sampled_answer_says_about():
+    words = said("dust attack --dice 3 --trials 2000 --seed 1")
+    assert words.startswith("Deals about ") and "(about " not in words
+
+
+def test_a_war_engine_is_destroyed_not_killed_and_its_damage_said():
+    words = said("epic shoot --shots 4 --to-hit 2+ --weapon macro --war-engines 1 --damage-capacity 3 --shields 2 "
+                 "--armour 5+ --exact")
+    assert words.startswith("Destroys 0 of 1 war engines on average; deals ")  # 2 hits past 2 shields: DC 3 stands
+    assert "damage on average" in words and "to break the formation" in words
+
+
+def test_a_comparison_says_who_beats_whom():
+    beats = Fraction(sum(a + b > c for a, b, c in product(range(1, 7), repeat=3)), 216)
+    content = ask(["compare", "roll 2d6", "roll d6", "--exact"]).answer.content
+    assert sentence.of_study(content) == (f"#1 (roll 2d6) beats #2 (roll d6) {float(beats) * 100:.3g}% of the time; "
+                                          "mean sum 7 against 3.5.")
+
+
+def test_a_sweep_says_its_goal_and_a_grid_its_first_row():
+    content = ask(["sweep", "roll 2d6", "--vary", "maximised=0..2", "--exact", "--goal", "mean>=8"]).answer.content
+    assert sentence.of_study(content).startswith("Goal mean sum ≥ 8: the smallest maximised is 1")
+    plain = ask(["sweep", "roll 2d6", "--vary", "maximised=0..2", "--exact"]).answer.content
+    assert sentence.of_study(plain) == (f"3 values of maximised: the mean sum goes from 7 to "
+                                        f"{sum(best_two_of(4)) / 6 ** 4:.3g}.")
+    grid = ask(["grid", "--game", "epic", "--exact", "--attackers", "Whirlwind Battery"]).answer.content
+    first = grid.rows[0]
+    assert sentence.of_study(grid) == (f"{len(grid.rows)} cells; first by per_100_points: Whirlwind Battery's "
+                                       f"{first['weapon']} against {first['target']}, per 100 points "
+                                       f"{first['per_100_points']:.3g}.")
+
+
+def best_two_of(dice: int) -> list[int]:
+    return [sum(sorted(roll)[-2:]) for roll in product(range(1, 7), repeat=dice)]
+
+
+@pytest.mark.parametrize("value, shown", [(0, "0"), (3.0, "3"), (2.8310, "2.83"), (1234.4, "1234"), (99.95, "100"),
+                                          (0.000123, "0.000123"), (0.0000123, "0.000012"), (12, "12"), (-0.5, "-0.5")])
+def test_a_figure_in_a_sentence(value, shown):
+    assert sentence.short(value) == shown
+
+
+@pytest.mark.parametrize("p, shown", [(1.0, "100%"), (0.9999999, "100%"), (0.0, "0%"), (0.5924, "59.2%"),
+                                      (1.23e-6, "0.000123%")])
+def test_a_chance_in_a_sentence(p, shown):
+    assert sentence.chance(p) == shown

@@ -1,0 +1,112 @@
+"""The page's plots (web/chart.py), read back from their SVG and checked against exact values: each
+bar its P(= k), each point its P(≥ k), each heatmap cell its figure; text that stays 12 px at the
+width it is drawn for; a pmf of thousands of values drawn in bins that add up."""
+
+from __future__ import annotations
+
+import re
+from xml.etree import ElementTree
+
+import numpy as np
+import pytest
+
+from oddscalc import engine
+from oddscalc.ask import ask
+from oddscalc.dice import DiceExpression
+from oddscalc.roll import Roll
+from oddscalc.web import chart
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parsed(svg: str) -> ElementTree.Element:
+    return ElementTree.fromstring(svg)
+
+
+def figures(svg: str, kind: str, attribute: str = "data-p") -> list[float]:
+    return [float(element.get(attribute)) for element in parsed(svg).iter() if element.get("class") == kind]
+
+
+def plot_of(words: list[str]) -> chart.Chart:
+    return ask(words).answer.plot.draw(chart)
+
+
+def test_every_bar_is_its_exact_probability_and_every_point_its_p_at_least():
+    exact = engine.run(Roll(DiceExpression.parse("2d6")), method="exact")["sum"]
+    drawn = plot_of(["roll", "2d6", "--exact"])
+    for width in (chart.NARROW, chart.WIDE):
+        svg = drawn.svg(width)
+        assert figures(svg, "bar") == pytest.approx(list(exact.pmf[2:]), abs=1e-15)
+        assert figures(svg, "at-least") == pytest.approx(list(exact.at_least_all[2:]), abs=1e-15)
+        assert [int(k) for k in figures(svg, "bar", "data-k")] == list(range(2, 13))
+        titles = [element.find(f"{SVG}title").text for element in parsed(svg).iter() if element.get("class") == "bar"]
+        assert titles[5] == "P(sum = 7) = 16.67%"  # 6 of 36
+
+
+def test_the_text_of_a_chart_stays_readable_at_the_width_it_is_drawn_for():
+    svg = plot_of(["epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+", "--exact"])
+    for width in (chart.NARROW, chart.WIDE):
+        root = parsed(svg.svg(width))
+        assert root.get("viewBox").split()[2] == str(width) and root.get("width") == str(width)
+        sizes = [float(text.get("font-size")) for text in root.iter(f"{SVG}text")]
+        assert sizes and min(sizes) >= 11  # the phone's: 360 units shown about 358 px wide, so ≥ 10.9 px
+
+
+def test_a_long_pmf_is_drawn_in_bins_that_add_up():
+    result = ask(["roll", "200d100", "--exact"]).answer.content.result["sum"]  # 19,801 values
+    svg = plot_of(["roll", "200d100", "--exact"]).svg(chart.WIDE)
+    bars = figures(svg, "bar")
+    assert len(bars) <= chart.MOST_BARS and sum(bars) == pytest.approx(1, abs=1e-12)
+    starts = [int(k) for k in figures(svg, "bar", "data-k")]
+    width = starts[1] - starts[0]
+    first = int(np.flatnonzero(result.pmf)[0])
+    assert starts[0] == first and bars[3] == pytest.approx(result.pmf[starts[3]:starts[3] + width].sum(), abs=1e-15)
+    assert len(svg) < 100_000  # thousands of values, one small drawing
+
+
+def test_a_yes_no_outcome_is_one_bar_of_its_probability():
+    exact = ask(["dust", "reactive", "--exact"]).answer.content.result["success"].at_least(1)
+    svg = plot_of(["dust", "reactive", "--exact"]).svg(chart.NARROW)
+    assert figures(svg, "bar") == pytest.approx([exact], abs=1e-15)
+    assert "P(success) = 33.33%" in svg  # 1/3, exactly
+
+
+def test_an_overlay_draws_each_p_at_least_curve():
+    answer = ask(["compare", "roll 2d6", "roll d6", "--exact"])
+    svg = answer.answer.plot.draw(chart).svg(chart.WIDE)
+    two, one = (engine.run(Roll(DiceExpression.parse(dice)), method="exact")["sum"] for dice in ("2d6", "d6"))
+    points = figures(svg, "point", "data-y")
+    assert points == pytest.approx([*(100 * two.at_least_all), *(100 * one.at_least_all)], abs=1e-12)
+    assert ">#1: Roll 2d6 (sum)<" in svg and ">#2: Roll 1d6 (sum)<" in svg  # the legend
+
+
+def test_a_sweep_draws_its_statistic_and_a_goal_and_two_options_as_a_heatmap():
+    words = ["sweep", "roll 2d6", "--vary", "maximised=0..2", "--exact", "--goal", "mean>=8"]
+    svg = plot_of(words).svg(chart.WIDE)
+    means = [engine.run(Roll(DiceExpression.parse("2d6"), extra), method="exact")["sum"].mean for extra in range(3)]
+    assert figures(svg, "point", "data-y") == pytest.approx(means, abs=1e-12)
+    assert "goal mean sum ≥ 8: maximised = 1" in svg  # 2d6 maximised once: 8.46 (7 without)
+    grid = plot_of(["sweep", "roll 2d6", "--vary", "maximised=0..1", "--vary", "minimised=0..1", "--exact"])
+    cells = figures(grid.svg(chart.WIDE), "cell", "data-v")
+    assert len(cells) == 4 and cells[0] == pytest.approx(7.0, abs=1e-12)  # neither: 2d6's mean
+
+
+def test_a_grids_heatmap_carries_each_cells_figure():
+    answer = ask(["grid", "--game", "epic", "--exact", "--attackers", "Whirlwind Battery"])
+    svg = answer.answer.plot.draw(chart).svg(chart.WIDE)
+    rows = answer.answer.content.rows
+    assert sorted(figures(svg, "cell", "data-v")) == pytest.approx(sorted(row["mean"] for row in rows), abs=1e-12)
+    for row in rows:
+        assert re.search(rf"{re.escape(row['attacker'])}: {re.escape(row['weapon'])} → {re.escape(row['target'])}: ",
+                         svg)
+
+
+@pytest.mark.parametrize("low, high, most, expected", [(0, 100, 5, [0, 25, 50, 75, 100]), (0, 7, 8, list(range(8))),
+                                                       (2, 3, 3, [2, 2.5, 3]), (5, 5, 4, [5])])
+def test_ticks_are_round_values(low, high, most, expected):
+    assert chart.ticks(low, high, most) == pytest.approx(expected)
+
+
+def test_colours_run_from_viridis_dark_to_yellow():
+    assert chart.colour(0) == "#440154" and chart.colour(1) == "#fde725" and chart.colour(0.5) == "#21918c"
+    assert chart.colour(-1) == chart.colour(0) and chart.colour(2) == chart.colour(1)
