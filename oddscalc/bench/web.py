@@ -124,18 +124,20 @@ def server_times(port: int, repeat: int) -> None:
     from ..ask import ask
     from ..tables import Format
 
-    print(f"\nserver time of exact queries, median of {repeat} (page: asked for the first time, and again; "
-          "plot: its SVG, drawn the first time; command: the same run in-process, no server):")
-    print(f"  {'query':84} {'API':>7} {'page':>7} {'again':>7} {'plot':>7} {'command':>7}")
+    print(f"\nserver time of exact queries, median of {repeat} (page: asked for the first time, with its plots "
+          "drawn into it, and again; SVG and PNG: the plot's downloads, drawn the first time; command: the same run "
+          "in-process, no server):")
+    print(f"  {'query':84} {'API':>7} {'page':>7} {'again':>7} {'SVG':>7} {'PNG':>7} {'command':>7}")
     connection = connect(port)
-    worst = 0.0
+    worst = plots = 0.0
     for query in EXACT:
         get(connection, api(query))  # warm: the first run of a game imports it
         times = {}
         # a page drawn for the first time: words not asked before (--trials does not change an exact answer)
         fresh = [f"{query} --trials {1000 + index}" for index in range(repeat)]
         for kind, paths in (("api", [api(query)] * repeat), ("again", [page(query)] * repeat),
-                            ("page", [page(words) for words in fresh]), ("plot", [plot(words) for words in fresh])):
+                            ("page", [page(words) for words in fresh]), ("plot", [plot(words) for words in fresh]),
+                            ("png", [plot(words).replace("/plot.svg", "/plot.png") for words in fresh])):
             samples = [get(connection, path) for path in paths]
             assert all(status == 200 for status, _ in samples), (query, samples)
             times[kind] = statistics.median(seconds for _, seconds in samples)
@@ -144,10 +146,13 @@ def server_times(port: int, repeat: int) -> None:
         command = statistics.median(core.best_time(lambda: ask(words).answer.content.render(Format.JSON), 1)
                                     for _ in range(repeat))
         worst = max(worst, times["api"], times["page"])
-        print(f"  {query:84} " + " ".join(f"{1000 * seconds:5.1f}ms" for seconds in
-                                          (times["api"], times["page"], times["again"], times["plot"], command)))
+        plots = max(plots, times["plot"], times["png"])
+        print(f"  {query:84} " + " ".join(f"{1000 * seconds:5.1f}ms" for seconds in (
+            times["api"], times["page"], times["again"], times["plot"], times["png"], command)))
     print(f"  slowest (API, or a page asked for the first time): {1000 * worst:.1f} ms"
           f"{verdict(1000 * worst, 100, above=False)}")
+    print(f"  slowest plot (SVG or PNG, drawn the first time): {1000 * plots:.1f} ms"
+          f"{verdict(1000 * plots, 150, above=False)}")
     connection.close()
 
 

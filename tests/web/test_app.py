@@ -445,3 +445,32 @@ def test_targets_uploaded_against_a_bundled_roster_are_used_not_dropped(client, 
     assert response.text == cli_json(capsys, ["grid", "--game", "epic", "--against", "tanks.toml", "--exact",
                                               "--attackers", "Whirlwind Battery"])
     assert {row["target"] for row in json.loads(response.text)["rows"]} == {"Tanks"}
+
+
+def test_the_pages_say_when_to_come_back():
+    """A busy server's HTML pages answer 503, a client over its share 429, both with Retry-After and
+    the line in the page."""
+    async def main() -> tuple:
+        import httpx2 as httpx
+
+        app = create_app(Limits(runs=1, waiting=0, per_client=1, trials=10**10))
+        runner = app.state.page.runner
+        transport = httpx.ASGITransport(app=app, client=("10.0.0.1", 1))
+        other = httpx.ASGITransport(app=app, client=("10.0.0.2", 1))
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as mine, \
+                httpx.AsyncClient(transport=other, base_url="http://localhost") as theirs:
+            long = asyncio.ensure_future(mine.get("/api/query", params={"q": "roll 20d6 --trials 1e10"}))
+            while not runner.running:
+                await asyncio.sleep(0.01)
+            again = await mine.get("/", params={"q": "roll 2d6 --trials 1000"})  # this client's second run
+            busy = await theirs.get("/", params={"q": "roll 2d6 --trials 1000"})  # the one slot taken
+            exact = await theirs.get("/", params={"q": "roll 2d6 --exact"})  # a lane of its own
+            runner.running[0].cancel.cancel()
+            await long
+        return again, busy, exact
+
+    again, busy, exact = asyncio.run(main())
+    assert again.status_code == 429 and again.headers["retry-after"] == "2"
+    assert "error: a sampled run of yours is going here" in again.text
+    assert busy.status_code == 503 and busy.headers["retry-after"] == "5" and "the server is busy" in busy.text
+    assert exact.status_code == 200

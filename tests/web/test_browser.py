@@ -257,3 +257,13 @@ def test_the_questions_narrow_as_a_player_types(server, phone):
     visible = [item.inner_text().split("\n")[0] for item in phone.locator("li[data-search]").all() if item.is_visible()]
     assert visible == ["Automatic hits"]
     keep(phone, "home-390.png")
+
+
+def test_the_plots_png_is_drawn_in_the_browser_from_the_plot_shown(server, page):
+    page.goto(server + PERMALINK)
+    with page.expect_download() as download:
+        page.click("figure a.png")
+    data = Path(download.value.path()).read_bytes()
+    assert data.startswith(b"\x89PNG") and download.value.suggested_filename == "oddscalc.png"
+    width = int.from_bytes(data[16:20], "big")
+    assert width == 2 * int(page.locator(".chart .wide svg").get_attribute("width"))  # twice the plot's size

@@ -162,7 +162,38 @@ function cue(root) {
   }
 }
 
+function png(event) {
+  // the plot shown, as a PNG drawn here (twice its size, on white): no wait for the server's drawing
+  const svg = event.currentTarget.closest("figure").querySelector(".wide svg");
+  if (!svg || !window.XMLSerializer || !HTMLCanvasElement.prototype.toBlob) return; // the server's PNG
+  event.preventDefault();
+  const width = svg.width.baseVal.value, height = svg.height.baseVal.value;
+  const image = new Image();
+  image.onload = () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 2 * width;
+    canvas.height = 2 * height;
+    const context = canvas.getContext("2d");
+    context.fillStyle = "#ffffff";
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    canvas.toBlob((blob) => {
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = "oddscalc.png";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    }, "image/png");
+  };
+  image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(new XMLSerializer().serializeToString(svg));
+}
+
 function wire(root) {
+  for (const link of root.querySelectorAll("figure a.png")) {
+    link.addEventListener("click", png);
+    link.hidden = false; // (an uploaded list's answer has no PNG of the server's: only this one)
+  }
   for (const button of root.querySelectorAll("button.copy")) button.addEventListener("click", copy);
   for (const button of root.querySelectorAll("button.sort")) button.addEventListener("click", sortBy);
   cue(root);
