@@ -93,6 +93,10 @@ def _shown(value: Any, param: Any) -> str:
     return str(value)
 
 
+OWN = {  # the command line's own options (options.SHELL), which no query's words have (`oddscalc.ask`)
+    "--format": "how the answer is shown", "--plot": "where its plot is saved", "--threads": "how it runs",
+    "--scheduler": "where a study's cells run", "--scheduler-timeout": "where a study's cells run",
+}
 RETIRED = {  # options a release had, and what replaces them
     "--add-dice": "epic assault adds both dice by default (the rulebook, 1.12.7); --keep-highest keeps the highest",
 }
@@ -116,12 +120,17 @@ def refused(error: Exception) -> Refusal:
         option = f"--{error.name.replace('_', '-')}"
         return Refusal(f"error: {option} {error.value}: {error.allowed}", option, error.value)
     if isinstance(error, click_errors.NoSuchOption):
+        if error.option_name in OWN:  # asked of the library (the page): it says what to compute, not where it goes
+            return Refusal(f"error: {error.option_name}: an option of the command line ({OWN[error.option_name]}), "
+                           "not a word of a query: the page decides it itself", error.option_name)
         if error.option_name in RETIRED:
             return Refusal(f"error: {error.option_name}: no such option now: {RETIRED[error.option_name]}",
                            error.option_name)
         maybe = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
         return Refusal(f"error: {error.option_name}: no such option{maybe}; see --help for the options",
                        error.option_name)
+    if isinstance(error, click_errors.BadOptionUsage) and error.message.endswith("requires an argument."):
+        return Refusal(f"error: {error.option_name}: expected a value after it; see --help", error.option_name)
     if isinstance(error, click_errors.MissingParameter):
         return Refusal(f"error: {_hint(error.param)} is required; see --help", _hint(error.param))
     if isinstance(error, click_errors.BadParameter):

@@ -28,6 +28,7 @@ from typing import Any, Awaitable, Callable, Optional
 
 from .. import __version__
 from ..options import Cancel, Cancelled
+from ..style import plural
 from . import forms
 from .guard import Guard, Hosts
 from .render import Kept, figure, fixed_words, link, shown
@@ -328,7 +329,8 @@ async def uploaded(request: Any, page: Page) -> dict[str, Any]:
     if page.uploading is None:
         page.uploading = asyncio.Semaphore(limits.uploads)
     if page.uploading.locked():
-        raise Busy(f"error: the server is busy ({limits.uploads} uploads at once): try again in a few seconds")
+        raise Busy(f"error: the server is busy ({plural(limits.uploads, 'upload')} read at once): try again in a few "
+                   "seconds")
     async with page.uploading:
         body = bytearray()
         async for chunk in request.stream():

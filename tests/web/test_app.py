@@ -474,3 +474,36 @@ def test_the_pages_say_when_to_come_back():
     assert "error: a sampled run of yours is going here" in again.text
     assert busy.status_code == 503 and busy.headers["retry-after"] == "5" and "the server is busy" in busy.text
     assert exact.status_code == 200
+
+
+def test_uploads_are_read_a_few_at_a_time():
+    """While `uploads` forms are being read (held in memory), another is told to come back: 150 uploads
+    at once no longer hold 150 bodies."""
+    async def main() -> tuple:
+        import httpx2 as httpx
+
+        app = create_app(Limits(uploads=1))
+        body, kind = multipart({"game": "epic", "options": "--exact --attackers 'Whirlwind Battery'"}, {})
+        sent = asyncio.Event()
+        release = asyncio.Event()
+
+        async def slowly():
+            yield body[:10]
+            sent.set()
+            await release.wait()
+            yield body[10:]
+
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
+            first = asyncio.ensure_future(client.post("/api/grid", content=slowly(),
+                                                      headers={"content-type": kind}))
+            await sent.wait()
+            await asyncio.sleep(0.05)
+            second = await client.post("/api/grid", content=body, headers={"content-type": kind})
+            release.set()
+            return await first, second, await client.post("/api/grid", content=body, headers={"content-type": kind})
+
+    first, second, third = asyncio.run(main())
+    assert second.status_code == 503 and second.headers["retry-after"] == "5"
+    assert second.json() == {"error": "error: the server is busy (1 upload read at once): try again in a few seconds"}
+    assert first.status_code == 200 and third.status_code == 200  # read in turn

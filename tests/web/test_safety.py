@@ -266,3 +266,23 @@ def test_serve_refuses_an_allowed_host_that_is_no_name(capsys, name):
     from clirun import assert_refused
 
     assert_refused(capsys, "serve", "--port", "1", "--allowed-host", name, mentions=("--allowed-host",))
+
+
+def test_the_command_lines_own_options_are_named_as_such():
+    from dataclasses import fields
+
+    from oddscalc.cli.errors import OWN
+    from oddscalc.cli.options import Common, Study
+
+    spelled = {field.metadata["name"] for table in (Common, Study) for field in fields(table) if field.metadata["shell"]}
+    assert spelled == set(OWN)
+    from oddscalc.ask import ask
+    from oddscalc.errors import Refusal
+
+    with pytest.raises(Refusal) as refused:
+        ask(["roll", "2d6", "--format", "json"])
+    assert refused.value.line == ("error: --format: an option of the command line (how the answer is shown), not a "
+                                  "word of a query: the page decides it itself")
+    with pytest.raises(Refusal) as refused:
+        ask(["roll", "2d6", "--seed"])
+    assert refused.value.line == "error: --seed: expected a value after it; see --help"
