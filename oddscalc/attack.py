@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import shlex
 import types
 import typing
@@ -205,12 +206,21 @@ WHOLE = "expected a whole number"
 TRUTH = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+
+
+def is_whole(text: str) -> bool:
+    """Whether text is a whole number as an option reads it: ASCII digits, one sign at most (not `²`,
+    `+-3`, `1_0` or `1e3`)."""
+    return _WHOLE.fullmatch(str(text).strip()) is not None
+
+
 def read_whole(text: str, name: str) -> int:
-    """Read a whole number (negative allowed: `-1` for a modifier); `1_0` is refused, not read as 10."""
-    cleaned = str(text).strip()
-    if not cleaned.lstrip("+-").isdigit() or len(cleaned) > 12:
+    """Read a whole number (negative allowed: `-1` for a modifier), the one reader of every option's
+    whole number; anything else (`²`, `+-3`, `1_0`) is refused in one line, not read."""
+    if not is_whole(text):
         raise InputError(name, text, WHOLE)
-    return int(cleaned)
+    return int(str(text).strip())
 
 
 def read_value(attack: type, field: dataclasses.Field, value: Any) -> Any:

@@ -1,27 +1,71 @@
-"""The console script (`oddscalc`) and `python -m oddscalc`: a Ctrl-C, SIGTERM or hang-up while
-the command line is still loading (numpy, Typer: about 0.2 s) ends in one line too, like one
-while it runs (`cli/output.py:run_app`), never in a traceback."""
+"""The console script (`oddscalc`) and `python -m oddscalc`: a Ctrl-C, SIGTERM or hang-up ends in one
+line and its conventional exit code (130, 143, 129) whenever it comes: while the command line is
+still loading (numpy, Typer: about 0.2 s), while it runs (`cli/main.py:run_app`; a second one while
+the first is handled says nothing more), or once the output is complete."""
 
+import os
 import signal
 import sys
 
+NUMBERS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+WHAT = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)"}
+DONE = [False]  # the command line has answered: a signal now ends the process at once
+
 
 def _stop(signal_number: int, frame: object) -> None:
+    stop = _stopped()
+    if DONE[0]:
+        os._exit(_say(signal_number))
+    if stop is not None and stop["number"] is not None:  # a stop under way says its line once
+        return
     raise KeyboardInterrupt(signal_number)
+
+
+def _stopped() -> dict | None:
+    """The command line's record of a stop (cli/errors.py), once it is loaded."""
+    errors = sys.modules.get("oddscalc.cli.errors")
+    return None if errors is None else errors.STOP
+
+
+def _say(number: int) -> int:
+    """One line for a stop nobody has said yet (nothing when one was); its exit code."""
+    stop = _stopped()
+    if stop is not None and stop["said"] is not None:
+        return stop["said"]
+    sys.stderr.write(f"error: {WHAT.get(number, 'hung up (SIGHUP)')}; nothing more was written\n")
+    sys.stderr.flush()
+    return 130 if number == signal.SIGINT else 128 + number
+
+
+def _number(error: KeyboardInterrupt) -> int:
+    return error.args[0] if error.args and isinstance(error.args[0], int) else signal.SIGINT
 
 
 def run() -> None:
     """Load the command line, then run it; exit with its code."""
-    stopping = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    previous = {number: signal.signal(number, _stop) for number in stopping}
+    for number in NUMBERS:
+        signal.signal(number, _stop)
     try:
         from .cli import main
     except KeyboardInterrupt as error:
-        number = error.args[0] if error.args and isinstance(error.args[0], int) else signal.SIGINT
-        what = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)"}.get(
-            number, "hung up (SIGHUP)")
-        sys.stderr.write(f"error: {what}; nothing more was written\n")
-        sys.exit(130 if number == signal.SIGINT else 128 + number)
-    for number, handler in previous.items():
-        signal.signal(number, handler)
-    sys.exit(main())
+        sys.exit(_say(_number(error)))
+    try:
+        code = main()
+        DONE[0] = True
+    except KeyboardInterrupt as error:  # between the run's own handling and this line
+        code = _say(_number(error))
+        DONE[0] = True
+    _leave(code)
+
+
+def _leave(code: int) -> None:
+    """Exit with `code` now that all is written: out at once (os._exit), since Python's own way out
+    gives the signals back their default handling for its last moments, and a signal then would end
+    the process without its line or its code."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a closed pipe: what was to be read of it was read
+            pass
+    os._exit(code)

@@ -61,7 +61,7 @@ def parse_at_least(text: str) -> tuple[int, ...]:
 
 _STAT = re.compile(r"^(?:(?P<outcome>[a-z_]+)\.)?(?P<stat>mean|sd|median|p10|p90|at_least_\d+|at_most_\d+|"
                    r"exactly_\d+)$")
-_GOAL = re.compile(r"^\s*(?P<stat>[a-z_.0-9]+)\s*(?P<op>>=|<=)\s*(?P<target>-?[0-9.]+(?:e-?\d+)?)\s*$")
+_GOAL = re.compile(r"^\s*(?P<stat>[a-z_.0-9]+)\s*(?P<op>>=|<=)\s*(?P<target>-?[0-9.]+(?:e[+-]?\d+)?)\s*(?P<percent>%?)\s*$")
 STAT_HELP = "mean, sd, median, p10, p90, at_least_K, at_most_K or exactly_K, optionally OUTCOME.STAT"
 
 
@@ -147,11 +147,14 @@ class Goal:
     def parse(cls, text: str) -> Goal:
         match = _GOAL.match(text)
         if not match:
-            raise InputError("goal", text, f"expected STAT>=P or STAT<=P, with STAT one of {STAT_HELP}")
+            raise InputError("goal", text, f"expected STAT>=P or STAT<=P, with STAT one of {STAT_HELP}, and P a "
+                                           "number (a probability as a fraction, 0.5, or a percentage, 50%)")
         try:
-            target = float(match.group("target"))
+            target = float(match.group("target")) / (100 if match.group("percent") else 1)
         except ValueError:
             raise InputError("goal", text, "expected a number after >= or <=") from None
+        if not math.isfinite(target):
+            raise InputError("goal", text, "expected a finite number after >= or <=")
         return cls(Statistic.parse(match.group("stat"), "goal"), match.group("op") == ">=", target)
 
     def __str__(self) -> str:

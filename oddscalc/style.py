@@ -3,8 +3,8 @@
 - A figure with a standard error shows the error with two significant digits and the
   value rounded to the same place: `8.462 ± 0.022`, `57.78% ± 0.05`.
 - A figure without one (exact) shows four significant digits: `3.333`, `16.67%`.
-- Scientific notation only for a figure below 0.00001 that has no error: `0.0015%` and
-  `12345` stay, `0.00000000009095%` reads `9.095e-11%`.
+- Scientific notation only for a figure below 0.00001 or from 10^15 up that has no error:
+  `0.0015%` and `12345` stay, `0.00000000009095%` reads `9.095e-11%`, `1e308` reads `1e308`.
 - What is shown rounds half up, as a player checks by hand: 5/32 is `15.63%` (JSON and
   CSV keep every digit).
 - Exact floats written for machines (JSON, CSV) are cleaned of float noise at 15
@@ -28,6 +28,7 @@ def _decimals(value: float, digits: int) -> int:
 
 
 TINY = 1e-5  # below this (and not 0), a figure without an error is shown in scientific notation
+HUGE = 1e15  # from this up too (no dice total comes near: only a goal of a sweep could ask for one)
 
 
 def _fixed(value: float, decimals: int, trim: bool) -> str:
@@ -62,7 +63,7 @@ def number(value: float, stderr: float | None = None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if not stderr:
-        if value and abs(value) < TINY and math.isfinite(value):
+        if value and (abs(value) < TINY or abs(value) >= HUGE) and math.isfinite(value):
             return _scientific(value)
         return _fixed(value, _decimals(value, DIGITS), trim=True)
     decimals = _decimals(stderr, ERROR_DIGITS)

@@ -2,6 +2,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from clirun import run as run_cli
 
 from oddscalc import engine, studies
 from oddscalc.dice import DiceExpression
@@ -46,6 +47,33 @@ def test_goals_and_statistics():
         studies.Goal.parse("at_least_3 > 0.8")
     with pytest.raises(InputError):
         studies.Statistic.parse("average")
+
+
+@pytest.mark.parametrize("text, target", [("broken.at_least_1>=50%", 0.5), ("at_least_2>=0.5", 0.5),
+                                          ("mean>=1e308", 1e308), ("mean<=2.5e+1", 25.0), ("p10>=-1", -1.0)])
+def test_a_goal_reads_a_fraction_a_percentage_or_any_finite_number(text, target):
+    assert studies.Goal.parse(text).target == pytest.approx(target)
+
+
+@pytest.mark.parametrize("text, allowed", [
+    ("mean>=1e999", "expected a finite number after >= or <="),
+    ("p_kill>=half", "and P a number (a probability as a fraction, 0.5, or a percentage, 50%)"),
+])
+def test_a_goal_that_is_no_number_says_what_p_is(text, allowed):
+    with pytest.raises(InputError) as refused:
+        studies.Goal.parse(text)
+    assert refused.value.allowed.endswith(allowed)
+
+
+def test_a_goal_no_value_can_reach_is_one_line(capsys):
+    from clirun import assert_refused
+
+    result = run_cli(capsys, "sweep", "roll 2d6", "--vary", "maximised=0..2", "--goal", "mean>=1e308", "--exact")
+    assert result.code == 1 and result.err.strip() == (
+        "error: --goal mean>=1e+308: no maximised in 0..2 reaches mean sum ≥ 1e308; the best is maximised = 2 with "
+        "mean sum = 9.344")
+    assert_refused(capsys, "sweep", "roll 2d6", "--vary", "maximised=0..2", "--goal", "mean>=1e999",
+                   mentions=("--goal mean>=1e999", "finite"))
 
 
 def test_sweep_seeks_the_smallest_value_and_the_best():

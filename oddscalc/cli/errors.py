@@ -34,20 +34,33 @@ class Terminated(KeyboardInterrupt):
         self.signal_number = signal_number
 
 
-SIGNAL_NAMES = {1: "hung up (SIGHUP)", 15: "terminated (SIGTERM)"}
+SIGNAL_NAMES = {1: "hung up (SIGHUP)", 2: "interrupted (Ctrl-C)", 15: "terminated (SIGTERM)"}
+# The first stop of a run: its signal's number, and its exit code once its one line is said. A second
+# signal while the first is handled is let go: the stop under way ends soon and says its line once.
+STOP: dict[str, Optional[int]] = {"number": None, "said": None}
+
+
+def on_signal(number: int, frame: Any) -> None:
+    """The handler of Ctrl-C, SIGTERM and SIGHUP while the command line runs: each stops it as Ctrl-C
+    does (every thread stops, temporary files go), once."""
+    if STOP["number"] is not None:
+        return
+    STOP["number"] = number
+    raise KeyboardInterrupt(number) if number == 2 else Terminated(number)
 
 
 def stopped(error: KeyboardInterrupt) -> int:
     """Say in one line that the command was stopped; return its exit code (130 Ctrl-C, 128 + the
-    signal's number for SIGTERM and SIGHUP)."""
+    signal's number for SIGTERM and SIGHUP). Said once: a second stop returns the first one's code."""
     import typer
 
-    if isinstance(error, Terminated):
-        what = SIGNAL_NAMES.get(error.signal_number, f"stopped by signal {error.signal_number}")
-        typer.echo(f"error: {what}; nothing more was written", err=True)
-        return 128 + error.signal_number
-    typer.echo("error: interrupted (Ctrl-C); nothing more was written", err=True)
-    return 130
+    if STOP["said"] is not None:
+        return STOP["said"]
+    number = error.signal_number if isinstance(error, Terminated) else 2
+    what = SIGNAL_NAMES.get(number, f"stopped by signal {number}")
+    typer.echo(f"error: {what}; nothing more was written", err=True)
+    STOP["said"] = 128 + number
+    return STOP["said"]
 
 
 # The library's names of the values it refuses whose option is spelled otherwise (the rest are

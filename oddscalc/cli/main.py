@@ -16,7 +16,7 @@ from typing import Any, Iterator, Optional, Sequence
 import typer
 
 from ..errors import InputError, Refusal
-from .errors import Terminated, click_errors, one_line, stopped
+from .errors import STOP, click_errors, on_signal, one_line, stopped
 from .options import SHELL, Terminal, command_for
 from .output import Answer
 
@@ -65,20 +65,16 @@ def split_words(command: Any, args: Sequence[str]) -> tuple[list[str], list[str]
     return words, own
 
 
-def _terminate(signum: int, frame: Any) -> None:
-    raise Terminated(signum)
-
-
-STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @contextmanager
 def terminate_like_interrupt() -> Iterator[None]:
-    """While a command runs, SIGTERM and SIGHUP stop it as Ctrl-C does (only in the main thread)."""
+    """While a command runs, Ctrl-C, SIGTERM and SIGHUP stop it alike, once (only in the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {number: signal.signal(number, _terminate) for number in STOPPING}
+    previous = {number: signal.signal(number, on_signal) for number in STOPPING}
     try:
         yield
     finally:
@@ -129,6 +125,7 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
     Ctrl-C exits 130 and SIGTERM 143, each with one line, no traceback and no file left.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    STOP.update(number=None, said=None)  # (a program may run the command line more than once)
     problem = _console()
     if problem is not None:
         return _unwritable(problem)

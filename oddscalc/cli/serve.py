@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -77,5 +77,34 @@ def serve(
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(hosts=hosts), host=host, port=port, log_level="warning")
-    return 0
+    return served(uvicorn.Server(uvicorn.Config(create_app(hosts=hosts), host=host, port=port, log_level="warning")))
+
+
+def served(server: Any) -> int:
+    """Run a uvicorn server until a signal stops it (Ctrl-C, SIGTERM, SIGHUP: a graceful shutdown, a
+    second one forces it); then one line and the conventional exit code (130, 143, 129)."""
+    import contextlib
+    import signal
+    import threading
+
+    from .errors import Terminated, stopped
+
+    caught: list[int] = []
+
+    def stop(number: int, frame: Any) -> None:
+        server.force_exit = server.should_exit  # a second signal: at once
+        server.should_exit = True
+        caught.append(number)
+
+    numbers = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    main = threading.current_thread() is threading.main_thread()
+    previous = {number: signal.signal(number, stop) for number in numbers} if main else {}
+    server.capture_signals = contextlib.nullcontext  # these handlers, not uvicorn's (which know no SIGHUP)
+    try:
+        server.run()
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if not caught:
+        return 0
+    return stopped(KeyboardInterrupt() if caught[0] == signal.SIGINT else Terminated(caught[0]))

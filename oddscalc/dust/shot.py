@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..attack import is_whole
 from ..errors import InputError, require
 from .board import TERRAIN_WORD, Board, Corner, Cover, Kind, Sight, Square, Terrain, can_enter, line_of_sight
 from .die import Artillery, CoverSave, cover_save
@@ -75,7 +76,7 @@ class WeaponRange:
         if letter is not None and not arcing:
             minimum, maximum = {Reach.CLOSE: (1, 1), Reach.ARTILLERY: (ARTILLERY_MINIMUM, None)}.get(letter, (1, None))
             return cls(minimum, maximum, letter, spelled.upper())
-        if spelled.isdigit() and not arcing:
+        if is_whole(spelled) and not spelled.startswith(("+", "-")) and not arcing:
             figure = int(spelled)
             require(1 <= figure <= MAX_RANGE, name, text, f"expected a range of 1 to {MAX_RANGE} squares")
             return cls(1, figure, Reach.LINE, str(figure))

@@ -113,15 +113,13 @@ def read_armour(value: int | str) -> int:
     cleaned = str(value).strip().lower()
     if cleaned in ("none", "-"):
         return 0
-    try:
-        if cleaned.endswith("+"):  # the save: Armour 2 saves on 5+ (docs/rules.md §3.6)
-            need = int(cleaned[:-1])
-            if not 2 <= need <= 6:
-                raise ValueError
-            return 7 - need
-        return int(cleaned)
-    except ValueError:
-        raise InputError("armour", value, ARMOUR_ALLOWED) from None
+    from ..attack import is_whole
+
+    if cleaned.endswith("+") and is_whole(cleaned[:-1]) and 2 <= int(cleaned[:-1]) <= 6:
+        return 7 - int(cleaned[:-1])  # the save: Armour 2 saves on 5+ (docs/rules.md §3.6)
+    if not is_whole(cleaned):
+        raise InputError("armour", value, ARMOUR_ALLOWED)
+    return int(cleaned)
 
 
 def armour_need(armour: int, ap: int) -> int | None:

@@ -267,3 +267,53 @@ def test_a_run_that_will_be_long_says_so_once_and_a_short_one_not(monkeypatch, c
     short_run(10, 100)  # 27 s to go
     assert capsys.readouterr().err == ""
     assert (output._duration(5400), output._duration(3 * 86400)) == ("1.5 h", "3 days")
+
+
+def test_a_second_ctrl_c_says_nothing_more_and_keeps_the_code(tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "oddscalc", "roll", "10d6", "--trials", "1e12"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    for _ in range(2):
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.02)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and out == ""
+    assert stopped_lines(err) == "error: interrupted (Ctrl-C); nothing more was written" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+                                                (signal.SIGTERM, 143, "terminated (SIGTERM)"),
+                                                (signal.SIGHUP, 129, "hung up (SIGHUP)")])
+def test_a_signal_after_the_output_is_complete_is_one_line_and_its_code(tmp_path, signum, code, said):
+    """The answer printed, the process on its way out: a signal then still says so, and exits by its code."""
+    script = ("import signal, sys\nfrom oddscalc import console\nleave = console._leave\n"
+              f"console._leave = lambda code: (signal.raise_signal({int(signum)}), leave(code))\n"
+              "sys.argv = ['oddscalc', 'roll', '2d6', '--exact']\nconsole.run()\n")
+    result = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == code and "oddscalc roll 2d6 --exact" in result.stdout
+    assert result.stderr == f"error: {said}; nothing more was written\n"
+
+
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+                                                (signal.SIGTERM, 143, "terminated (SIGTERM)"),
+                                                (signal.SIGHUP, 129, "hung up (SIGHUP)")])
+def test_serve_stops_on_a_signal_with_one_line_and_its_code(signum, code, said):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "oddscalc", "serve", "--port", str(port)],
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+    process.send_signal(signum)
+    err = process.communicate(timeout=30)[1]
+    assert process.returncode == code and "Traceback" not in err and "CancelledError" not in err
+    assert err.splitlines()[-1] == f"error: {said}; nothing more was written"
