@@ -196,6 +196,9 @@ EPIC = {
     "war engines: Warhounds, a critical's extra point rolls no critical": EpicShoot(
         shots=10, to_hit=3, war_engines=2, damage_capacity=3, shields=2, armour=5, reinforced=True,
         critical="damage-once"),
+    "war engines: bio-titans, a critical rolls the Wounded table": EpicShoot(
+        shots=10, to_hit=3, weapon="titan-killer", tk_damage="d3", war_engines=2, damage_capacity=4, armour=4,
+        critical="wounded"),
     "war engine: disrupt, blast markers already": EpicShoot(shots=8, to_hit=4, war_engines=1, damage_capacity=4,
                                                             shields=2, armour=4, disrupt=True, blast_markers=2),
     "war engines: barrage 8 BP, two centred": Barrage(bp=8, war_engines=3, damage_capacity=4, shields=1, armour=4,

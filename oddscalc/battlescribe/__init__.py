@@ -99,10 +99,13 @@ def load_xml(data: bytes, source: str, strict: bool = False) -> Imported:
     imported = read_xml(data, source, strict)
     if not imported.data["unit"]:
         left_out = imported.left_out
+        said = imported.report()
+        why = f"{said[0]}{f'; {len(said) - 1} more lines in the report' if len(said) > 1 else ''}" if said else ""
         raise InputError("file", source, f"no unit of {mappers()[imported.game].SYSTEM.title} that oddscalc can "
                                          "model"
-                                         + (f" ({len(left_out)} left out: see the report"
-                                            + (" without --strict)" if strict else ")") if left_out else ""))
+                                         + (f" ({len(left_out)} left out: {why}"
+                                            + ("; see the report without --strict)" if strict else ")")
+                                            if left_out else ""))
     return imported
 
 

@@ -132,6 +132,8 @@ class _Group:
 class _Reader:
     """Reads one formation: its target groups and weapon lines, noting what it does not take as given."""
 
+    described: set[str] = set()  # the weapons a selection's own unit profiles name
+
     def __init__(self, selection: Selection) -> None:
         self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
         self.groups: list[_Group] = []
@@ -148,6 +150,8 @@ class _Reader:
             counts = counted(item.name)
             units = [profile for profile in item.profiles if _key(profile.type_name) in ("unit", "war engine")]
             weapons = [profile for profile in item.profiles if _key(profile.type_name) == "weapon"]
+            self.described = {_key(_counted(name)[1]) for profile in units if not _is_character(profile)
+                              for name in lines(profile.get("Weapons")) if name}  # the model's own guns
             for profile in item.profiles:
                 kind = _key(profile.type_name)
                 if kind in ("unit", "war engine"):
@@ -209,11 +213,14 @@ class _Reader:
         self._weapons_of(profile, count, sniper)
 
     def _armour(self, text: str | None, who: str) -> str:
-        """An Armour cell: `4+`, or no save (`-`, `none`, empty); anything else is reported."""
+        """An Armour cell: `4+`, or no save (`-`, `none`); an empty or missing cell, and anything else,
+        is reported."""
         match = re.fullmatch(r"\s*([2-6])\s*\+?\s*", text or "")
         if match:
             return f"{match.group(1)}+"
-        if (text or "").strip().casefold() not in NOTHING | {"none", "n/a"}:
+        if not (text or "").strip():
+            self.note(f"{who}no Armour value in its profile", action="counted as no armour save")
+        elif text.strip().casefold() not in NOTHING | {"none", "n/a"}:
             self.note(f"{who}Armour {text!r} not understood", action="counted as no armour save")
         return "none"
 
@@ -227,9 +234,18 @@ class _Reader:
         if crit and crit != "-":
             text = item.rule_text(f"Critical Hit: {crit}")
             group.critical = critical_effect(crit, text)
-            if group.critical == "none":
+            table = table_effects(text or "") if text and re.match(r"roll (?:a|1)\s*d6 and consult", text.strip(),
+                                                                   re.IGNORECASE) else None
+            if table and group.critical == "none":  # a table at once whose faces oddscalc has no value for
+                faces = ", ".join(f"{face}: {effect}" for face, effect in sorted(table.items()))
+                self.note(f"{who}critical hit {crit!r}: a D6 table at once ({faces}) that oddscalc does not model",
+                          action="counted as no effect beyond the hit's damage")
+            elif group.critical == "none":
                 self.note(f"{who}critical hit {crit!r}: its effect is not a point of damage or the war engine "
                           "destroyed during the attack", action="counted as no effect beyond the hit's damage")
+            elif group.critical == "wounded":
+                self.note(f"{who}critical hit {crit!r}: a 1 on its D6 attacks the other units in base contact",
+                          action="not modelled; 2-5, one more point, and 6, destroyed, are")
 
     @staticmethod
     def _no_effect(key: str) -> bool:
@@ -250,6 +266,10 @@ class _Reader:
                 blocks.append((name.lstrip("* ").strip() or profile.name, []))
             blocks[-1][1].append((firepower, note))
         for name, modes in blocks:
+            if _is_character(profile) and _key(_counted(name)[1]) in self.described:
+                self.note(f"{profile.name}: {name!r} is the gun the model's own profile gives", name,
+                          action="counted once")  # a character upgrade that describes its gun again (Oddboyz)
+                continue
             self._block(name, modes, copies, profile.name, sniper)
 
     def _weapon(self, name: str, profile: Profile, copies: int) -> None:
@@ -441,14 +461,18 @@ class _Reader:
         weapons: dict[tuple, dict] = {}
         barrages: dict[str | None, list[_Line]] = {}
         owners: dict[int, str] = {}  # each weapon's unit profile (an "or" mode's main weapon is its own unit's)
+        moded = {line.alternative for line in self.lines if line.alternative}  # weapons with another mode
         for line in self.lines:
             if line.bp is not None:
                 barrages.setdefault(line.alternative and line.name, []).append(line)
                 continue
             special = sorted(set(line.special))
-            key = (line.name.casefold(), tuple(sorted(line.fields.items())), tuple(special), line.alternative)
+            key = (tuple(sorted(line.fields.items())), tuple(special), line.alternative,  # the figures, whatever the
+                   line.name.casefold() if line.name in moded or line.alternative else None)  # name, but a mode's
             if key in weapons:
                 weapons[key]["shots"] += line.copies
+                if _key(line.name) not in [_key(name) for name in weapons[key]["name"].split(" + ")]:
+                    weapons[key]["name"] += f" + {line.name}"  # "Battlecannon + Turret Battlecannon"
             else:
                 weapons[key] = {"name": line.name, "shots": line.copies, **line.fields, "special": special,
                                 "alternative": line.alternative}
@@ -495,20 +519,28 @@ class _Reader:
             weapon["tk_damage"] = damage[0]
 
 
+def _is_character(profile: Profile) -> bool:
+    return CHARACTER in [_key(part) for part in (profile.get("Type") or "").split(",")]
+
+
 def critical_effect(name: str, text: str | None) -> str:
-    """A war engine's critical hit during an attack (§2.8): `destroyed`, one more point of `damage`, or
-    `none` (an effect after the attack, a roll of its own, or one on other units). Read from the rule's
-    text where the list has it, else from its name."""
+    """A war engine's critical hit during the attack (§2.8): `destroyed`, one more point of `damage`,
+    `wounded` (a D6 at once: 2-5 one more point, 6 destroyed), or `none` (an effect after the attack,
+    a roll of its own later, or one on other units). Read from the rule's text where the list has
+    it, else from its name."""
     if not text:
         key = _key(name)
         if key in ("destroyed", "crash") or key.endswith("explosion"):
             return "destroyed"
         return "damage" if key in ("damaged", "extra damage", "+1 damage") else "none"
     first = re.split(r"(?<=[.;:])\s", text.strip(), maxsplit=1)[0].casefold()
+    if re.search(r"\band (?:then )?(?:tips over and )?is destroyed\b", first):  # "Destabilised": rolls, then destroyed
+        return "destroyed"
+    if re.match(r"roll (?:a|1)\s*d6 and consult", first):  # a table rolled at once
+        return "wounded" if table_effects(text) == WOUNDED_TABLE else "none"
     if re.match(r"(roll|on a roll|rolls? a d6|roll 1d6)", first) or "subsequent" in first or "further" in first:
         return "none"
-    if re.match(r"(the unit(?: and all units being carried)? (?:is|are) destroyed|destroyed\b)", first) \
-            or re.search(r"\band (?:then )?(?:tips over and )?is destroyed\b", first):
+    if re.match(r"(the unit(?: and all units being carried)? (?:is|are) destroyed|destroyed\b)", first):
         return "destroyed"
     if re.search(r"(?:point|pt)s? of (?:damage|dc)|(?:additional|extra|another) (?:point|damage|dc|1\s*dc)|"
                  r"loses? an extra|1 additional point", first):
@@ -516,6 +548,26 @@ def critical_effect(name: str, text: str | None) -> str:
     return "none"
 
 
+WOUNDED_TABLE = {1: "none", 2: "damage", 3: "damage", 4: "damage", 5: "damage", 6: "destroyed"}
+
+
+def table_effects(text: str) -> dict[int, str]:
+    """A critical hit's D6 table ("1: ... 2-5: The creature loses 1DC. 6: ... killed"), each face's effect
+    on the war engine itself: `destroyed`, `damage` (one more point) or `none`."""
+    effects: dict[int, str] = {}
+    marks = list(re.finditer(r"(?<![\w+])([1-6])\s*(?:[-–]\s*([1-6]))?\s*:", text))  # "2-5:", not "MW6+" or "D6"
+    for mark, after in zip(marks, [*marks[1:], None]):
+        low, high = mark.group(1), mark.group(2)
+        said = text[mark.end():after.start() if after else len(text)].casefold()
+        if re.search(r"\b(?:is|are) (?:instantly )?(?:killed|destroyed)\b|\bdies\b", said):
+            kind = "destroyed"
+        elif re.search(r"loses? (?:1|one|an? extra)\s*(?:dc|point)|(?:point|pt) of damage", said):
+            kind = "damage"
+        else:
+            kind = "none"
+        for face in range(int(low), int(high or low) + 1):
+            effects[face] = kind
+    return effects
 
 
 def _counted(name: str) -> tuple[int, str]:

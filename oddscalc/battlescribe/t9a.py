@@ -92,6 +92,8 @@ PART = re.compile(r"^(.*?)\s*(?:\((\d+)\))?\s*(?:offensive)?$", re.IGNORECASE)  
 DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)  # zero-width characters in names
 SAVE = re.compile(r"^(aegis|fortitude) \((\d)\+\)$")
+# "When shooting from Short Range, the weapon gains Armour Penetration 1" (a Repeater Handbow)
+SHORT_RANGE_AP = re.compile(r"when shooting (?:from|at) short range, the weapon gains armou?r penetration (\d)")
 # §3.10, hits with no to-hit roll: X from each model part in base contact, or a Breath Attack's 2D6
 SPECIAL_HITS = re.compile(r"^(impact hits|stomp attacks|grind attacks) \((\d*d?\d+(?:\s*\+\s*\d+)?)\)$", re.IGNORECASE)
 BREATH = re.compile(r"^breath attack \((.+)\)$", re.IGNORECASE)
@@ -219,6 +221,8 @@ class _Weapons:
 class _Reader:
     """Reads one unit: its models' defence, parts and weapons, noting what it does not take as given."""
 
+    ridden = False  # a ridden monster whose rider has no profile in the list: the monster alone
+
     def __init__(self, selection: Selection) -> None:
         self.selection = selection
         self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
@@ -230,8 +234,19 @@ class _Reader:
         bodies = [item for item in self.selection.walk() if self._defensive(item) is not None
                   and not _is_mount(self._defensive(item))]
         if not bodies:
+            mount = next((item for item in self.selection.walk() if self._defensive(item) is not None), None)
+            if mount is not None:  # a mount's profile (its C values are the rider's) without the rider's own
+                return self.mapped.leave_out(f"the list gives the profile of its mount, {mount.name} (its 'C' values "
+                                             f"are the rider's), but not the rider's own: the {self.selection.name}'s "
+                                             "characteristics are missing")
             return self.mapped.leave_out("the list gives no Defensive profile for its models")
         body = max(bodies, key=lambda item: item.number)
+        self.ridden = body is not self.selection and _ridden(body) and not any(
+            self._offensive(item) for item in self.selection.walk() if id(item) not in set(map(id, body.walk())))
+        if self.ridden:  # a ridden monster (its Discipline the rider's, "C") whose rider has no profile here
+            self.note(f"{body.name} is ridden, but the list gives no profile for its rider (the "
+                      f"{self.selection.name}'s own Offensive values)",
+                      action=f"imported as the {body.name} alone, without the rider's attacks")
         models = sum(item.number for item in bodies if _same_profile(self._defensive(item),
                                                                       self._defensive(body)))
         for item in bodies:
@@ -250,7 +265,8 @@ class _Reader:
         self._defence(body, mount, equipment, parts)
         for _, effect in equipment.effects.values():
             table.update(effect.unit)  # the saves the unit re-rolls
-        wielder = next((part for part in parts if not part.harnessed and not part.inanimate), None)
+        wielder = next((part for part in parts if not part.harnessed and not part.inanimate and (
+            part.rider or mount is None and not self.ridden)), None)  # the rider wields the unit's weapons
         first = wielder or (parts[0] if parts else None)
         if first is None:
             return self.mapped.leave_out("the list gives no Offensive profile for its models")
@@ -266,6 +282,10 @@ class _Reader:
     @staticmethod
     def _defensive(item: Selection) -> Profile | None:
         return next((profile for profile in item.profiles if _type(profile) == "defensive"), None)
+
+    @staticmethod
+    def _offensive(item: Selection) -> Profile | None:
+        return next((profile for profile in item.profiles if _type(profile) == "offensive"), None)
 
     def _height(self, body: Selection, mount: Selection | None) -> str:
         for item in (mount, body):
@@ -292,7 +312,8 @@ class _Reader:
                 count = int(match.group(2)) if match and match.group(2) else 1
                 rules = items(profile.get("Rules"))
                 keys = {_key(rule) for rule in rules}
-                parts.append(_Part(name, profile, count, "harnessed" in keys, "inanimate" in keys, rules, rider))
+                parts.append(_Part(name, profile, count, "harnessed" in keys, "inanimate" in keys, rules,
+                                   rider and not self.ridden))  # a ridden monster's attacks are its own
         return parts
 
     # --- equipment ----------------------------------------------------------------------------
@@ -409,6 +430,7 @@ class _Reader:
         aegis = (profile.get("Aeg") or rider.get("Aeg") or "").strip()  # the Daemon Legions' column
         if re.fullmatch(r"[2-6]\+", aegis):
             saves["aegis"] = aegis
+        valued = {match.group(1) for match in (SAVE.match(_key(rule)) for rule in rules) if match}
         for rule in {_key(rule): rule for rule in rules}.values():  # once each, however spaced
             key = _key(rule)
             save = SAVE.match(key)
@@ -417,13 +439,17 @@ class _Reader:
             if save:
                 kind = save.group(1)
                 saves[kind] = min(saves.get(kind, "7+"), f"{save.group(2)}+")
+            elif key in ("aegis", "fortitude") and (key in saves or key in valued):
+                continue  # the save named again without its value: the one read with it
+            elif key in ("aegis", "fortitude"):
+                self.note(f"defensive rule {_clean(rule)!r} without its value")
             elif key == "flammable" or key == "distracting":
                 flags[key] = True
             elif re.fullmatch(r"hard target \((\d)\)", key):
                 hard_target += int(key[-2])
             elif key not in NO_EFFECT:
                 self.note(f"defensive rule {_clean(rule)!r} not modelled")
-        on_foot = not any(part.harnessed for part in parts)
+        on_foot = mount is None and not self.ridden and not any(part.harnessed for part in parts)  # never mounted
         shield = any(kind == "shield" for kind, _ in equipment.armour.values())
         weapons = [name for name in equipment.melee if name != "hand weapon"]
         if shield and on_foot and not weapons:
@@ -560,6 +586,8 @@ class _Reader:
             if row is None:  # by name, from the game system's shared profiles
                 row = (name.title(), *MELEE[name][:2], "") if name in MELEE else (name.title(), None, None, "")
             label, str_text, ap_text, attribute_text = row
+            if self.ridden and not own and name == "hand weapon":
+                label = part.name  # a ridden monster fights with its own attacks, not its rider's weapon
             its, table_row = self._weapon_rules(name, label, attribute_text, attributes)
             bonus_attacks, bonus_offensive, ranks, at_times = table_row[2], table_row[3], table_row[4], table_row[6]
             if at_times:
@@ -671,7 +699,13 @@ class _Reader:
             return None
         # Hatred re-rolls to-hit rolls "during the first Round of Combat": never a shot's
         its = _Attributes([name for name in attributes.names if name != "hatred"], attributes.multiple)
-        unread = [attribute for sentence in re.split(r"(?<=\.)\s+", attribute_text or "")
+        sentences = re.split(r"(?<=\.)\s+", attribute_text or "")
+        for sentence in list(sentences):  # a roster cell shoots at short range (§4.2): what it gains there counts
+            close = SHORT_RANGE_AP.fullmatch(_key(sentence).rstrip("."))
+            if close:
+                values = (values[0], max(values[1], int(close.group(1))))
+                sentences.remove(sentence)
+        unread = [attribute for sentence in sentences
                   for attribute in items(sentence.rstrip(".")) if not its.take(_key(attribute).strip(" .[]"))
                   and _key(attribute).strip(" .[]") not in NO_EFFECT]
         if unread:
@@ -794,6 +828,12 @@ def _plus(one, other):
 def _clean(text: str) -> str:
     """A name as the report shows it: single spaces, no zero-width characters."""
     return " ".join(text.translate(INVISIBLE).split())
+
+
+def _ridden(item: Selection) -> bool:
+    """A ridden monster: its Global profile's Discipline is its rider's (`C`)."""
+    return any(_type(profile) == "global" and (profile.get("Dis") or "").strip().upper().startswith("C")
+               for profile in item.profiles)
 
 
 def _is_mount(profile: Profile) -> bool:

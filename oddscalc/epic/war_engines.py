@@ -10,7 +10,9 @@ One war engine's life under a sequence of hits (3.2.2, 3.2.3, 3.2.5, void shield
   saved only by an invulnerable save;
 - each point of damage rolls for a critical hit (a 6): `damage` is one more point (which
   rolls again), `damage-once` one more point (which does not), `destroyed` destroys the war
-  engine, `none` changes nothing now (its effect comes later, or acts on other units);
+  engine, `wounded` rolls a D6 at once (2-5 one more point, which rolls again; 6 destroyed;
+  1 nothing to the war engine: the Tyranid bio-titans' "Wounded"), `none` changes nothing now
+  (its effect comes later, or acts on other units);
 - the war engine is destroyed when its damage reaches its damage capacity.
 
 Hits are allocated to the war engines in blocks of their damage capacity (3.2.1): hit j goes
@@ -46,6 +48,11 @@ class Critical(str, Enum):
     DAMAGE = "damage"  # one more point, which rolls for a critical hit too (3.2.3: "each point of damage")
     DAMAGE_ONCE = "damage-once"  # one more point, which does not roll again (the other reading)
     DESTROYED = "destroyed"
+    WOUNDED = "wounded"  # a D6 at once: 2-5 one more point (which rolls again), 6 destroyed, 1 none (bio-titans)
+
+
+WOUNDED_POINT = Fraction(4, 6)  # "Wounded": 2-5 on its D6, one more point
+WOUNDED_KILLED = Fraction(1, 6)  # 6: the creature is killed (1: an attack on other units, nothing to it)
 
 
 class TkAllocation(str, Enum):
@@ -172,6 +179,12 @@ class Engines:
             elif self.critical is Critical.DAMAGE_ONCE:  # one more point on a 6, and no roll for it
                 after[min(k + 2, top)] += weight * crit
                 after[k + 1] += weight * (1 - crit)
+            elif self.critical is Critical.WOUNDED:  # a 6, then its own D6: 2-5 one more point (again), 6 destroyed
+                more, killed = crit * number(WOUNDED_POINT), crit * number(WOUNDED_KILLED)
+                for extra in range(1, top - k):
+                    after[k + extra] += weight * more ** (extra - 1) * (1 - more - killed)
+                    after[top] += weight * more ** (extra - 1) * killed
+                after[top] += weight * more ** (top - k - 1)
             else:
                 after[k + 1] += weight
         return after
@@ -262,7 +275,11 @@ class Engines:
                 at = at[critical]
                 damage[at] = np.minimum(damage[at] + 1, top)
                 return
-            if self.critical is not Critical.DAMAGE:
+            if self.critical is Critical.WOUNDED:  # its own D6: 2-5 one more point (rolling again), 6 destroyed
+                table = uniform_faces(rng, 6, at.size)
+                damage[at[critical & (table == 6)]] = top
+                critical &= (table >= 2) & (table <= 5)
+            elif self.critical is not Critical.DAMAGE:
                 return
             at = at[critical & (damage[at] < top)]
 

@@ -36,12 +36,12 @@ def test_counts_in_a_name_go_to_the_profiles_in_order(tmp_path):
                     unit("Wrack Leader", Armour="6+"), kind="model"))
     result = imported(tmp_path, coven)
     # "2x Haemonculi, 4x Grotesques": 2 and 4 (the plural is not the profile's name); "Wracks" names no
-    # count: one of each profile. 2 + 4 + 1 + 1 units, the most numerous part's defence
+    # count: one of each profile. 2 + 4 + 1 + 1 units, the most numerous part's defence. The cleavers and the
+    # splinter have the same figures (AP6+): one weapon of 4 + 1 shots (§4.1)
     assert result.data["unit"] == [{
         "name": "Coven", "units": 8, "kind": "infantry", "armour": "4+", **FLAGS,
         "weapon": [{"name": "Pistol", "shots": 2, "ap": "5+", "special": []},
-                   {"name": "Cleaver", "shots": 4, "ap": "6+", "special": []},
-                   {"name": "Splinter", "shots": 1, "ap": "6+", "special": []}]}]
+                   {"name": "Cleaver + Splinter", "shots": 5, "ap": "6+", "special": []}]}]
     assert result.report() == [
         "Coven: Wrack (infantry, armour 6+) counted as Grotesque (infantry, armour 4+): a roster formation's main "
         "part has one kind and one defence (counted as stated)",

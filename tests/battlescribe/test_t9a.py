@@ -741,3 +741,13 @@ def test_a_shooting_part_with_unread_values_says_so_once_and_a_profile_without_s
         "Slingers, Slinger: AP 'y' not understood (counted as 0)",
         f"Slingers, Sling: weapon rules {seventy + '…'!r} not modelled (imported without it)",
         "Slingers, Odd Sling: Shots '' not understood (left out)"]
+
+
+def test_a_save_named_again_without_its_value_is_the_same_save(tmp_path):
+    """A Cyclops' entry lists 'Aegis' among its rules, its profile 'Aegis (5+)': one save, read and used, and no
+    line saying it is not modelled."""
+    cyclops = selection("Cyclops", rules=rules("Aegis", "Fortitude"), children=model(
+        "Cyclops", 1, defensive={**PLAIN, "HP": "6", "Rules": "Aegis (5+)"}, offensive=[attack()]))
+    result = imported(tmp_path, cyclops)
+    assert result.data["unit"][0]["aegis"] == "5+" and "fortitude" not in result.data["unit"][0]
+    assert result.report() == ["Cyclops: defensive rule 'Fortitude' without its value (imported without it)"]

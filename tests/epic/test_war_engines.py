@@ -63,6 +63,17 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
             elif face == 6 and critical == "damage-once":  # one more point, with no roll of its own
                 new[engine] = (up, min(lost + 1, capacity))
                 then(tuple(new), p * SIXTH)
+            elif face == 6 and critical == "wounded":  # its own D6: 1 nothing, 2-5 a point (rolling), 6 killed
+                for table in faces():
+                    if table == 6:
+                        new[engine] = (up, capacity)
+                        then(tuple(new), p * SIXTH * SIXTH)
+                    elif table >= 2 and lost < capacity:
+                        new[engine] = (up, lost)
+                        damage_point(tuple(new), engine, p * SIXTH * SIXTH, then)
+                    else:
+                        new[engine] = (up, lost)
+                        then(tuple(new), p * SIXTH * SIXTH)
             else:
                 new[engine] = (up, min(lost, capacity))
                 then(tuple(new), p * SIXTH)
@@ -233,6 +244,12 @@ CASES = [  # (EpicShoot fields, walk arguments)
     (dict(shots=3, to_hit=3, war_engines=1, damage_capacity=4, shields=1, armour=6, invulnerable=True,
           critical="damage-once"),
      dict(shots=3, to_hit=3, count=1, capacity=4, shields=1, armour=6, invulnerable=True, critical="damage-once")),
+    (dict(shots=3, to_hit=3, war_engines=2, damage_capacity=3, armour=6, critical="wounded"),
+     dict(shots=3, to_hit=3, count=2, capacity=3, shields=0, armour=6, critical="wounded")),
+    (dict(shots=2, to_hit=4, weapon=Ability.TITAN_KILLER, tk_damage="d3", war_engines=1, damage_capacity=4,
+          armour=5, critical="wounded"),
+     dict(shots=2, to_hit=4, count=1, capacity=4, shields=0, armour=5, weapon="titan-killer", tk=3,
+          critical="wounded")),
 ]
 
 
@@ -291,6 +308,12 @@ def test_critical_hits_follow_the_datasheet():
     assert list(once["kills"]) == [1] and (once["damage"][1], once["damage"][2]) == (hit * 5 * SIXTH, hit * SIXTH)
     none = EpicShoot(**fields).exact(fractions=True)
     assert list(none["kills"]) == [1] and none["damage"][1] == hit
+    # Wounded (a bio-titan): a 6, then its own D6: 6 kills it, 2-5 a second point that rolls a critical again
+    wounded = EpicShoot(critical="wounded", **fields).exact(fractions=True)
+    second = hit * SIXTH * F(4, 6)  # a second point
+    assert wounded["kills"][1] == hit * SIXTH * SIXTH + second * SIXTH * (SIXTH + F(4, 6))  # 6, or 2-5 at DC 3
+    assert wounded["damage"][1] == hit * (5 * SIXTH + SIXTH * SIXTH)  # no critical, or a critical and a 1
+    assert wounded["damage"][2] == second * (5 * SIXTH + SIXTH * SIXTH)
 
 
 def test_a_barrage_attacks_a_war_engine_under_the_centre_half_its_capacity_times():
