@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from . import engine
-from .cells import MAX_CELLS, outside_bounds, run_cells
+from .cells import MAX_CELLS, cell_seed, outside_bounds, run_cells
 from .errors import InputError, did_you_mean, require
 from .options import RunOptions
 from .roster import Game, Roster, Unit, Weapon
@@ -150,20 +150,23 @@ LABELS = {"p_kill": "P(kill the target)", "per_100_points": "{main} per 100 poin
 
 
 def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Result | None], at_least: Sequence[int],
-              all_outcomes: bool = False) -> list[dict[str, Any]]:
+              all_outcomes: bool = False, outcome: str | None = None, seed: int | None = None) -> list[dict[str, Any]]:
     """One tidy row per matchup that can hurt its target, and outcome: statistics, P(kill the
-    target unit), per 100 points, the query."""
+    target unit), per 100 points (of `outcome` where the cell has it, else of its main one), the
+    query that computes the same figures (a sampled cell's with its trials and its own stream's
+    seed, from the study's `seed`)."""
     rows = []
     for pair, result in zip(pairs, results):
         base = {"attacker": pair.attacker.name, "weapon": pair.weapon.name, "target": pair.target.name}
         if result is None:
             continue
-        for outcome in result.outcomes if all_outcomes else (result.main,):
-            row = {**base, **summary_row(result, outcome, at_least)}
-            if outcome == result.main:
-                dist = result[outcome]
-                p_kill = dist.at_least(game.kill_threshold(pair.target, pair.attack))
-                row["p_kill"], row["p_kill_stderr"] = p_kill, dist.stderr(p_kill)
+        ranked = outcome if outcome in result.outcomes else result.main
+        for shown in result.outcomes if all_outcomes else (ranked,):
+            row = {**base, **summary_row(result, shown, at_least)}
+            if shown == ranked:
+                dist, kills = result[shown], result[result.main]
+                p_kill = kills.at_least(game.kill_threshold(pair.target, pair.attack))
+                row["p_kill"], row["p_kill_stderr"] = p_kill, kills.stderr(p_kill)
                 points = pair.attacker.points
                 row["points"] = points
                 if points:
@@ -171,6 +174,8 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
                     row["per_100_points_stderr"] = dist.mean_stderr * 100 / points
             row.update(run_details(result))
             row["query"] = pair.attack.query()
+            if result.method != "exact" and seed is not None:  # the cell's own stream: its figures again
+                row["query"] += f" --trials {result.trials} --seed {cell_seed(seed, pair.attack)}"
             rows.append(row)
     return rows
 
@@ -219,10 +224,22 @@ class Grid:
         return "per_100_points" if all(pair.attacker.points for pair in self.pairs) else "mean"
 
     def rows(self, at_least: Sequence[int] = (1,), all_outcomes: bool = False,
-             sort: str | None = None) -> list[dict[str, Any]]:
+             sort: str | None = None, outcome: str | None = None) -> list[dict[str, Any]]:
         """The ranked tidy rows (see `grid_rows`) of the matchups that can hurt their target."""
-        rows = grid_rows(self.game, self.pairs, self.results, at_least, all_outcomes)
+        rows = grid_rows(self.game, self.pairs, self.results, at_least, all_outcomes, outcome, self.seed)
         return rank(rows, sort or self.default_sort())
+
+    def outcome_notes(self, outcome: str | None) -> list[str]:
+        """Which outcome the figures are of, when one was asked for: the cells that have it, and those
+        that do not (their main outcome)."""
+        if outcome is None:
+            return []
+        live = [(pair, result) for pair, result in zip(self.pairs, self.results) if result is not None]
+        without = sorted({result.main for _, result in live if outcome not in result.outcomes})
+        said = f"the figures are of {outcome}"
+        if without:
+            said += f" where a cell has it, else of its main outcome ({', '.join(without)}): see the outcome column"
+        return [said]
 
     def same_streams(self) -> list[list[str]]:
         """Matchups that are the very same attack: sampled, they share one random stream (a cell's
@@ -332,6 +349,7 @@ class View:
     columns: str | None = None
     wide: bool = False
     show_query: bool = False
+    outcome: str | None = None  # the outcome the rows' figures are of, where a cell has it (--outcome)
 
     def __post_init__(self) -> None:
         sortable = [*STATISTICS, *ROW_COLUMNS, *(f"at_least_{k}" for k in self.at_least)]
@@ -341,9 +359,12 @@ class View:
             object.__setattr__(self, "stat", Statistic.parse(self.stat, "stat"))
 
     def check(self, plan: Plan) -> None:
-        """Refuse, before the grid runs, a heatmap statistic of an outcome no attack has."""
+        """Refuse, before the grid runs, a heatmap statistic, or an outcome, that no attack has."""
+        every = sorted({name for attack in plan.attacks for name in attack.outcomes})
         if isinstance(self.stat, Statistic):
-            self.stat.check(sorted({name for attack in plan.attacks for name in attack.outcomes}), "stat")
+            self.stat.check(every, "stat")
+        require(self.outcome is None or self.outcome in every, "outcome", self.outcome,
+                f"no cell of this grid has it; they have {', '.join(every)}")
 
     def ranked_by(self, grid: Grid) -> str:
         return self.sort or grid.default_sort()
@@ -351,7 +372,7 @@ class View:
     def rows(self, grid: Grid, text: bool = False) -> list[dict[str, Any]]:
         """The grid's ranked rows; for a text table (`text`), only the columns it shows."""
         sort = self.ranked_by(grid)
-        rows = grid.rows(self.at_least, self.all_outcomes, sort)
+        rows = grid.rows(self.at_least, self.all_outcomes, sort, self.outcome)
         if not text or not rows:
             return rows
         shown = self.shown(rows, sort)
@@ -368,7 +389,8 @@ class View:
             require(bool(keys) and all(key in every for key in keys), "columns", self.columns,
                     f"expected columns among {', '.join(c for c in every if not c.endswith('_stderr'))}")
         else:
-            keys = [*KEY_COLUMNS[:4], *(["outcome"] if self.all_outcomes else []), *KEY_COLUMNS[4:], sort,
+            keys = [*KEY_COLUMNS[:4], *(["outcome"] if self.all_outcomes or self.outcome else []), *KEY_COLUMNS[4:],
+                    sort,
                     "trials", "precision_reached", "cdf_gap", "dkw_bound", "verified"]  # with --precision, --verify
             keys = [key for key in dict.fromkeys(keys) if key in every]
         keys += ["query"] if self.show_query and "query" not in keys else []

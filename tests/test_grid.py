@@ -1,6 +1,7 @@
 """Roster grids from the library: matchups, settings, ranking, the heatmap's matrix."""
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -327,3 +328,48 @@ def test_a_setting_a_cell_refuses_is_named_with_the_cell():
     roster = games.parse_roster(ROSTER, "grid.toml")
     assert _refusal(lambda: run_grid(roster, method="exact", settings=[("units", 0)])) == (
         "set", "units=0", "Guns: Lascannon → Tanks: expected 1 to 100 units")
+
+
+def test_a_grid_at_war_engines_ranks_by_the_outcome_asked_for_and_says_so(capsys):
+    """`--outcome damage`: each cell's figures are of the damage it does (where the cell has it), ranked so,
+    the outcome named in the rows and in a note; P(kill) stays P(destroyed)."""
+    from clirun import run
+
+    from oddscalc.cli.words import parse_query
+
+    corpus = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
+    result = run(capsys, "grid", corpus / "steel_legion.rosz", "--against", corpus / "titan_legions.rosz", "--exact",
+                 "--outcome", "damage", "--format", "json")
+    assert result.code == 0, result.err
+    answer = result.json()
+    table = run(capsys, "grid", corpus / "steel_legion.rosz", "--against", corpus / "titan_legions.rosz", "--exact",
+                "--outcome", "damage")
+    assert table.out.endswith("\nthe figures are of damage\n")  # every cell is at a titan: all have it
+    rows = [row for row in answer["rows"] if row["outcome"] == "damage"]
+    assert rows and [row["per_100_points"] for row in answer["rows"]] == sorted(
+        (row["per_100_points"] for row in answer["rows"]), reverse=True)
+    default = run(capsys, "grid", corpus / "steel_legion.rosz", "--against", corpus / "titan_legions.rosz", "--exact",
+                  "--format", "json").json()["rows"]
+    killed = {(row["attacker"], row["weapon"], row["target"]): row["p_kill"] for row in default}
+    for row in rows[:5]:
+        exact = parse_query(row["query"]).attack.exact()
+        damage = sum(k * p for k, p in enumerate(exact["damage"]))
+        assert row["mean"] == pytest.approx(damage, abs=1e-12)
+        assert row["p_kill"] == killed[(row["attacker"], row["weapon"], row["target"])]  # P(destroyed), as before
+    refused = run(capsys, "grid", "--game", "dust", "--exact", "--outcome", "shields")
+    assert refused.code == 2 and refused.err.startswith("error: --outcome shields: no cell of this grid has it")
+
+
+def test_every_sampled_cells_query_gives_its_very_figures():
+    """A sampled grid's cell runs from its own stream (the study's seed and the attack): its query carries
+    that stream's seed and its trials, so rerunning it gives the very same mean, not one near it."""
+    from oddscalc.ask import ask
+
+    grid = ask(["grid", "--game", "epic", "--trials", "3000", "--seed", "11", "--attackers", "Whirlwind Battery"])
+    rows = grid.answer.content.rows
+    assert rows and all(" --trials 3000 --seed " in row["query"] for row in rows)
+    for row in rows:
+        alone = ask(row["query"].split()[1:]).answer.content.result
+        assert alone[alone.main].mean == row["mean"] and alone.seed != 11
+    exact = ask(["grid", "--game", "epic", "--exact", "--attackers", "Whirlwind Battery"]).answer.content.rows
+    assert all("--seed" not in row["query"] for row in exact)  # an exact cell needs none

@@ -80,15 +80,21 @@ def grid(
     common.one_query("grid")
     roster, foes = load_pair(file, game, against, current().files)
     imported = not_modelled(roster, foes)
-    view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query)
+    view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query, common.outcome)
     plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),
                      distance=distance, together=together)
     view.check(plan)
     with progress_bar("cells") as progress:
         result = plan.run(options=options, scheduler=study.cluster, progress=progress)
     rows = study_answer(view.rows(result), result.live, result.seed,
-                        result.notes(view.ranked_by(result)), result.json(), shown=view.rows(result, text=True))
-    plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, view.stat), result.live[0], result.seed)
+                        [*result.notes(view.ranked_by(result)), *result.outcome_notes(common.outcome)], result.json(),
+                        shown=view.rows(result, text=True))
+    stat = view.stat
+    if stat is None and common.outcome and all(common.outcome in cell.outcomes for cell in result.live):
+        from ..studies import Statistic
+
+        stat = Statistic(common.outcome, "mean")  # the heatmap of the outcome asked for
+    plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, stat), result.live[0], result.seed)
     notes = imported + precision_note(result.live, common.precision)
     return Answer(rows, common.output_format, plot, notes, result.outside_bounds(), options=options)
 
