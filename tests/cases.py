@@ -178,6 +178,9 @@ EPIC = {
     "war engines: titan killer D3, invulnerable": EpicShoot(shots=3, to_hit=3, weapon=Ability.TITAN_KILLER,
                                                             tk_damage="d3", war_engines=2, damage_capacity=2,
                                                             shields=1, armour=4, invulnerable=True),
+    "war engines: titan killer D6, one invulnerable save per hit": EpicShoot(
+        shots=3, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d6", war_engines=2, damage_capacity=4, shields=2,
+        armour=4, invulnerable=True, critical="wounded", tk_save="hit"),
     "war engines: titan killer D3, points allocated as hits (NetEA)": EpicShoot(
         shots=4, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d3", tk_allocation="damage", war_engines=3,
         damage_capacity=2, shields=1, armour=4, critical="damage"),

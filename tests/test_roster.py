@@ -356,6 +356,7 @@ REFUSED = [
     ("t9a", T9A_A, 'attacks = 1\naim = "4+"', T9A_T, "aim"),
     ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\naim = "4+"', T9A_T, "aim"),
     ("t9a", T9A_A, 'attacks = 2\nattributes = ["auto-wound", "lethal-strike"]', T9A_T, "attributes"),
+    ("t9a", T9A_A, "attacks = 1", T9A_T + '\nreroll_special = "failed"', "reroll_special"),
     ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\nmodifier = -1', T9A_T, "modifier"),
     ("t9a", T9A_A, 'kind = "automatic"\nattacks = 2\nattributes = ["poison"]', T9A_T, "attributes"),
 ]

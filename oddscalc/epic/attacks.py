@@ -20,7 +20,7 @@ from ..dice import EXACT_SECONDS, Check, DiceExpression, FaceReader, Natural, ch
 from ..errors import choose, require
 from ..style import plural
 from ..pool import Die, PoolRoll, roll_pool
-from .war_engines import Critical, Engines, HitKind, combine, pack, pmfs_of
+from .war_engines import Critical, Engines, HitKind, TkSave, combine, pack, pmfs_of
 from .saves import (
     Ability,
     BlastMarkers,
@@ -118,7 +118,8 @@ class _OnFormation(Attack):
                           "save, and stays down.", 0, metavar="S")
     critical: Critical = option("What a war engine's critical hit (a 6 for each point of damage) does now: none "
                                 "(its effect comes later, the rulebook's default), damage (one more point, which "
-                                "rolls again), damage-once (one more point, which does not) or destroyed.",
+                                "rolls again), damage-once (one more point, which does not), destroyed or "
+                                "wounded (a D6 at once: 2-5 one more point, 6 destroyed).",
                                 Critical.NONE)
     other_armour: int | None = option("A formation of war engines and other units: the other units' armour save, 2+ "
                                       "to 6+, or none. Given, the attack reaches them too (§2.8).", NOT_GIVEN,
@@ -128,6 +129,9 @@ class _OnFormation(Attack):
                                                           "of damage per hit (d3, d6, d3+1; default 1; needs "
                                                           "--weapon titan-killer).", None, metavar="D",
                                                           reader=lambda text: _expression(text, "tk_damage"))
+    tk_save: TkSave = option("A titan killer's hit on a war engine with --invulnerable (§2.8): point (an "
+                             "invulnerable save for each point of damage, the default) or hit (one save for the "
+                             "whole hit).", TkSave.POINT)
 
     @property
     def reached(self) -> int:
@@ -177,10 +181,17 @@ class _OnFormation(Attack):
 
     def _check_war_engines(self) -> None:
         choose(self, "critical", Critical)
+        choose(self, "tk_save", TkSave)
+        require(self.tk_save is TkSave.POINT or (self.war_engines and self.weapon is Ability.TITAN_KILLER
+                                                 and self.invulnerable), "tk_save", self.tk_save,
+                "only applies to a titan killer (--weapon titan-killer) at war engines (--war-engines W) with "
+                "--invulnerable")
         if self.tk_damage is not None:
             object.__setattr__(self, "tk_damage", _expression(self.tk_damage, "tk_damage"))
-            require(self.tk_damage.count <= 3 and 1 <= self.tk_damage.highest <= 20, "tk_damage", self.tk_damage,
-                    "expected a titan killer's damage like 2, d3, d6 or d3+1 (at most 3 dice, at most 20 points)")
+            require((self.tk_damage.count == 0 or self.tk_damage.sides in (3, 6)) and self.tk_damage.count <= 3
+                    and 1 <= self.tk_damage.highest <= 20, "tk_damage", self.tk_damage,
+                    "expected a titan killer's damage in D6s and D3s, like 2, d3, d6 or d3+1 (at most 3 dice, at "
+                    "most 20 points; Epic rolls no other dice)")
             require(self.weapon is Ability.TITAN_KILLER, "tk_damage", self.tk_damage,
                     "only applies with --weapon titan-killer")
         require(0 <= self.war_engines <= MAX_WAR_ENGINES, "war_engines", self.war_engines,
@@ -212,7 +223,9 @@ class _OnFormation(Attack):
     def _hit_kind(self, saves: SavePlan, weapon: Ability) -> HitKind:
         """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
         damage = self.tk_damage if self.tk_damage is not None else DiceExpression(0, 6, 1)
-        return HitKind(saves, damage if weapon is Ability.TITAN_KILLER else None)
+        if weapon is not Ability.TITAN_KILLER:
+            return HitKind(saves)
+        return HitKind(saves, damage, per_hit=self.tk_save is TkSave.HIT)
 
     def _check_exact(self, cells: int, work: int, rate: float, number) -> None:
         """Refuse at once an exact war-engine answer whose joint would not fit in memory or would take longer than
@@ -282,6 +295,7 @@ class _OnFormation(Attack):
             words += [f"critical hit: {self.critical.value}"] if self.critical is not Critical.NONE else []
         if self.tk_damage is not None:
             words.append(f"TK({self.tk_damage})")
+        words += ["one invulnerable save per TK hit"] if self.tk_save is TkSave.HIT else []
         return ", ".join(words)
 
     def _markers(self, extra: int = 0) -> BlastMarkers:

@@ -31,7 +31,7 @@ from ..pool import PoolRoll, roll_pool
 from ..style import plural
 from .attacks import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, NOT_GIVEN, _OnFormation, hit_die
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, kills_given_hits, outcome_roll, save_plan
-from .war_engines import Engines, Front, HitKind, Reach, TkAllocation, combine, pack, pmfs_of
+from .war_engines import Engines, Front, HitKind, Reach, TkAllocation, TkSave, combine, pack, pmfs_of
 
 MAX_MIXED_ENGINES = 6  # war engines that normal then macro-weapon hits can be followed over, exactly
 
@@ -229,6 +229,8 @@ class EpicShoot(_OnFormation):
         choose(self, "tk_allocation", TkAllocation)
         require(self.tk_allocation is TkAllocation.HIT or (self.war_engines and self.weapon is Ability.TITAN_KILLER),
                 "tk_allocation", self.tk_allocation, "only applies with --weapon titan-killer at --war-engines W")
+        require(self.tk_allocation is TkAllocation.HIT or self.tk_save is TkSave.POINT, "tk_save", self.tk_save,
+                "with --tk-allocation damage each point is a hit of its own, saved on its own: leave out --tk-save")
         self._check_others()
         if self.war_engines:
             require(not self.vehicles, "vehicles", self.vehicles, "a formation with war engines: give its other units "

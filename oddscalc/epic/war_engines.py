@@ -62,6 +62,13 @@ class TkAllocation(str, Enum):
     DAMAGE = "damage"  # its rolled points are that many hits, each a point on its own (the NetEA pack)
 
 
+class TkSave(str, Enum):
+    """How an invulnerable save meets a titan killer's hit on a war engine (rulebook 1.9.7 with 3.2.5; rules §2.8)."""
+
+    POINT = "point"  # a save for each point of damage (each point is saved on its own, as it rolls its critical)
+    HIT = "hit"  # one save for the whole hit: saved, none of its points that pass the shields does damage
+
+
 class Reach(str, Enum):
     """Which units of a formation mixing war engines and other units the fire can hurt (3.2.1)."""
 
@@ -83,6 +90,7 @@ class HitKind:
 
     saves: SavePlan
     titan_killer: DiceExpression | None = None
+    per_hit: bool = False  # a titan killer's hit saved once for all its points (`TkSave.HIT`)
 
     def point(self) -> HitKind:
         """One point of a titan killer's damage, allocated as a hit of its own (`TkAllocation.DAMAGE`): a hit with
@@ -137,16 +145,23 @@ class Engines:
         for _ in range(hits):
             if points is None:
                 state = self._hit(state, saved, number)
+            elif kind.per_hit:  # one save for the hit: saved, its points only take shields down
+                state = ((1 - invulnerable) * self._points(state, points, number(0), number)
+                         + invulnerable * self._points(state, points, number(1), number))
             else:
-                total = _zeros(state.shape, number)
-                current = state
-                for count, weight in enumerate(points):
-                    if count:
-                        current = self._hit(current, invulnerable, number)  # a point: only an invulnerable save
-                    if weight:
-                        total += weight * current
-                state = total
+                state = self._points(state, points, invulnerable, number)  # a point: only an invulnerable save
         return state
+
+    def _points(self, state: np.ndarray, points: np.ndarray, saved, number) -> np.ndarray:
+        """A titan killer's hit of `points` (its pmf) points, each a hit with this chance of being saved."""
+        total = _zeros(state.shape, number)
+        current = state
+        for count, weight in enumerate(points):
+            if count:
+                current = self._hit(current, saved, number)
+            if weight:
+                total += weight * current
+        return total
 
     def _hit(self, state: np.ndarray, saved, number) -> np.ndarray:
         """One hit (or one point of a titan killer's damage): a shield takes it, else a save (`saved`
@@ -238,8 +253,13 @@ class Engines:
             self._struck(rng, flat, at, kind.saves)
             return
         points = kind.titan_killer.sample(rng, at.size)
+        saved = np.zeros(at.size, dtype=bool)
+        if kind.per_hit and kind.saves.invulnerable:  # one save for the whole hit
+            saved = uniform_faces(rng, 6, at.size) == 6
+        each = kind.saves.invulnerable and not kind.per_hit
         for _ in range(int(points.max(initial=0))):
-            self._pierced(rng, flat, at[points > 0], kind.saves.invulnerable)
+            self._pierced(rng, flat, at[(points > 0) & ~saved], each)
+            self._through(flat, at[(points > 0) & saved])  # a saved hit's points still take shields down
             points = points - 1
 
     def _through(self, flat, at: np.ndarray) -> np.ndarray:

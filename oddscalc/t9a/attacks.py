@@ -180,6 +180,9 @@ class _Sequence(Attack):
         require(not (self.divine and self.reroll_special is not Reroll.NONE), "reroll_special",
                 self.reroll_special.value, "not with --divine: a die is re-rolled once, and Divine re-rolls an Aegis "
                                            "save already")
+        require(self.reroll_special is Reroll.NONE or self.aegis is not None or self.fortitude is not None,
+                "reroll_special", self.reroll_special.value, "needs the target's special save: --aegis X+ or "
+                                                             "--fortitude X+")
         require(self.health is None or 1 <= self.health <= MAX_HEALTH, "health", self.health,
                 f"expected each model's Health Points, 1 to {MAX_HEALTH}")
         require(self.models is None or 1 <= self.models <= MAX_MODELS, "models", self.models,

@@ -69,6 +69,8 @@ SCHEMA = Schema(
 
 def check_unit(unit: Unit) -> tuple[str, str] | None:
     """Refuse what the schema alone cannot: a shooting attack needs its Aim; the game's dice only."""
+    if unit["reroll_special"] != "none" and unit["aegis"] is None and unit["fortitude"] is None:
+        return "reroll_special", "a re-roll of special saves needs the unit's special save: aegis or fortitude"
     for weapon in unit.weapons:
         game_dice(weapon["attacks"], "attacks")  # 2d10 is refused: the game rolls D6 and D3
         if weapon["multiple_wounds"] is not None:

@@ -28,11 +28,16 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
          reinforced: bool = False, invulnerable: bool = False, weapon: str = "normal", critical: str = "none",
          tk: int = 1, mw_shots: int = 0, mw_to_hit: int = 2, tk_allocation: str = "hit", others: int = 0,
          other_armour: int | None = None, other_reinforced: bool = False, reach: str = "engines",
-         front: str = "engines") -> dict[tuple, F]:
+         front: str = "engines", tk_save: str = "point") -> dict[tuple, F]:
     """{(hits, kills, damage, shields down, other units killed): P} by walking every die (to-hit values 2+
     to 6+ only). The other units of the formation are reached as `reach` says; each unit takes one hit a
-    round, each war engine its damage capacity, in the order `front` says."""
+    round, each war engine its damage capacity, in the order `front` says. A titan killer's hit gets an
+    invulnerable save for each point of damage, or with `tk_save="hit"` one for the whole hit."""
     results: dict[tuple, F] = {}
+
+    def rolled(face: int) -> int:
+        """A titan killer's points on its die: `tk` 3 is a D3, 6 a D6, any other a constant."""
+        return ceil(face / 2) if tk == 3 else face if tk == 6 else tk
 
     def hits_of(n: int, need: int):
         """{hits: P} of n shots."""
@@ -118,8 +123,13 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
             return points(state, engine, 1, p, lambda s, q: resolve(s, rest, q, finish))
         if weapon == "titan-killer" and not macro:
             for face in faces():
-                points(state, engine, ceil(face / 2) if tk == 3 else tk, p * SIXTH,
-                       lambda s, q: resolve(s, rest, q, finish))
+                n = rolled(face)
+                if tk_save == "hit" and invulnerable:  # one save die for the whole hit
+                    for save in faces():
+                        points(state, engine, n, p * SIXTH * SIXTH, lambda s, q: resolve(s, rest, q, finish),
+                               each="saved" if save == 6 else "none")
+                else:
+                    points(state, engine, n, p * SIXTH, lambda s, q: resolve(s, rest, q, finish))
             return None
         if up:
             new = list(state)
@@ -132,19 +142,22 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
                 damage_point(state, engine, p * weight, lambda s, q: resolve(s, rest, q, finish))
         return None
 
-    def points(state, engine, n, p, then):
-        """A titan killer's points: shields first, then each point an invulnerable save or damage."""
+    def points(state, engine, n, p, then, each="save" if invulnerable else "none"):
+        """A titan killer's points: shields first, then each point an invulnerable save or damage (`each`:
+        "save" rolls one for each point, "none" has none, "saved" is a hit already saved: no damage)."""
         if n == 0:
             return then(state, p)
         up, lost = state[engine]
         if up:
             new = list(state)
             new[engine] = (up - 1, lost)
-            return points(tuple(new), engine, n - 1, p, then)
-        if invulnerable:
-            points(state, engine, n - 1, p * SIXTH, then)
-            return damage_point(state, engine, p * 5 * SIXTH, lambda s, q: points(s, engine, n - 1, q, then))
-        return damage_point(state, engine, p, lambda s, q: points(s, engine, n - 1, q, then))
+            return points(tuple(new), engine, n - 1, p, then, each)
+        if each == "saved":
+            return points(state, engine, n - 1, p, then, each)
+        if each == "save":
+            points(state, engine, n - 1, p * SIXTH, then, each)
+            return damage_point(state, engine, p * 5 * SIXTH, lambda s, q: points(s, engine, n - 1, q, then, each))
+        return damage_point(state, engine, p, lambda s, q: points(s, engine, n - 1, q, then, each))
 
     def record(state, p, total):
         engines, units = state[:count], state[count:]
@@ -162,7 +175,7 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
             after: dict[int, F] = {}
             for n, p in table.items():
                 for face in faces():
-                    key = n + (ceil(face / 2) if tk == 3 else tk)
+                    key = n + rolled(face)
                     after[key] = after.get(key, 0) + p * SIXTH
             table = after
         return table
@@ -250,6 +263,14 @@ CASES = [  # (EpicShoot fields, walk arguments)
           armour=5, critical="wounded"),
      dict(shots=2, to_hit=4, count=1, capacity=4, shields=0, armour=5, weapon="titan-killer", tk=3,
           critical="wounded")),
+    (dict(shots=2, to_hit=4, weapon=Ability.TITAN_KILLER, tk_damage="d3", war_engines=2, damage_capacity=2,
+          shields=1, armour=4, invulnerable=True, tk_save="hit"),
+     dict(shots=2, to_hit=4, count=2, capacity=2, shields=1, armour=4, invulnerable=True, weapon="titan-killer",
+          tk=3, tk_save="hit")),
+    (dict(shots=2, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d6", war_engines=1, damage_capacity=4,
+          shields=2, armour=5, invulnerable=True, critical="damage", tk_save="hit"),
+     dict(shots=2, to_hit=3, count=1, capacity=4, shields=2, armour=5, invulnerable=True, weapon="titan-killer",
+          tk=6, critical="damage", tk_save="hit")),
 ]
 
 
@@ -286,6 +307,21 @@ def test_the_warhound_worked_example():
 ])
 def test_fire_that_cannot_reach_the_capacity_past_the_shields_never_destroys(attack):
     assert list(attack.exact(fractions=True)["kills"]) == [1]
+
+
+def test_a_titan_killers_invulnerable_save_for_each_point_or_for_the_hit():
+    """One TK(2) shot at 2+ at a DC 3 war engine with an invulnerable save: for each point, damage 2 needs both
+    points unsaved, (5/6)·(5/6)²; for the hit, one save decides both points, (5/6)·(5/6)."""
+    fields = dict(shots=1, to_hit=2, weapon="titan-killer", tk_damage=2, war_engines=1, damage_capacity=3, armour=4,
+                  invulnerable=True)
+    point = EpicShoot(**fields).exact(fractions=True)["damage"]
+    hit = EpicShoot(**fields, tk_save="hit").exact(fractions=True)["damage"]
+    assert list(point) == [F(1, 6) + F(5, 6) * F(1, 36), F(5, 6) * 2 * F(5, 36), F(5, 6) * F(25, 36)]
+    assert list(hit) == [F(1, 6) + F(5, 6) * F(1, 6), 0, F(5, 6) * F(5, 6)]
+    # with a void shield up, the first point takes it down whether the hit is saved or not
+    shielded = EpicShoot(**fields, shields=1, tk_save="hit").exact(fractions=True)
+    assert list(shielded["shields"]) == [F(1, 6), F(5, 6)]
+    assert list(shielded["damage"]) == [F(1, 6) + F(5, 6) * F(1, 6), F(5, 6) * F(5, 6)]
 
 
 def test_fourteen_macro_hits_can_destroy_a_warlord():
@@ -478,6 +514,16 @@ def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     (dict(war_engines=1, damage_capacity=2, critical="maybe"), "critical", "none, damage, damage-once, destroyed"),
     (dict(tk_damage="d3"), "tk_damage", "only applies with --weapon titan-killer"),
     (dict(weapon="titan-killer", tk_damage="5d6"), "tk_damage", "at most 3 dice"),
+    (dict(weapon="titan-killer", tk_damage="2d10"), "tk_damage", "in D6s and D3s"),
+    (dict(weapon="titan-killer", tk_damage="d4+1"), "tk_damage", "Epic rolls no other dice"),
+    (dict(war_engines=1, damage_capacity=2, invulnerable=True, tk_save="hit"), "tk_save",
+     "only applies to a titan killer"),
+    (dict(weapon="titan-killer", war_engines=1, damage_capacity=2, tk_save="hit"), "tk_save", "with --invulnerable"),
+    (dict(weapon="titan-killer", invulnerable=True, tk_save="hit"), "tk_save", "at war engines"),
+    (dict(weapon="titan-killer", war_engines=2, damage_capacity=2, invulnerable=True, tk_save="hit",
+          tk_allocation="damage"), "tk_save", "each point is a hit of its own"),
+    (dict(weapon="titan-killer", war_engines=1, damage_capacity=2, invulnerable=True, tk_save="once"), "tk_save",
+     "expected one of point, hit"),
     (dict(war_engines=2, damage_capacity=2, tk_allocation="damage"), "tk_allocation",
      "only applies with --weapon titan-killer at --war-engines W"),
     (dict(weapon="titan-killer", tk_allocation="damage"), "tk_allocation", "only applies with --weapon titan-killer"),

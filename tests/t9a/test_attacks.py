@@ -472,3 +472,7 @@ def test_forced_and_defensive_re_rolls_by_hand():
               reroll_special="failed")
     assert error.value.name == "reroll_special"
     assert "re-roll failed armour saves" in guarded.describe()
+    with pytest.raises(InputError) as error:  # nothing to re-roll: refused, not ignored
+        Melee(attacks=1, offensive=4, defensive=4, strength=4, resilience=4, armour=3, reroll_special="failed")
+    assert (error.value.name, error.value.value) == ("reroll_special", "failed")
+    assert "--aegis X+ or --fortitude X+" in error.value.allowed
