@@ -93,11 +93,48 @@ class Fire(Attack):
 MAX_UNIT_HEALTH = 200  # damage points of a target unit in all (as reactive fire's --health)
 
 
+@dataclass(frozen=True, kw_only=True)
+class _AtUnit(Fire):
+    """A Dust attack that deals damage and hits; with the target unit's `health`, the outcome destroyed too
+    (damage at least its damage points in all)."""
+
+    health: int | None = option("The target unit's damage points in all: adds the outcome destroyed (damage at "
+                                "least that), 1 to 200.", None, metavar="H")
+
+    events = ("destroyed",)
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        return ("damage", "hits") + (("destroyed",) if self.health is not None else ())
+
+    def unit_words(self) -> list[str]:
+        return [f"a unit of {self.health} damage points"] if self.health is not None else []
+
+    def check_unit(self) -> None:
+        if self.health is not None:
+            check_count(self.health, "health", 1, MAX_UNIT_HEALTH, "damage points")
+
+    def destroyed_sample(self, rolled: PoolRoll | dict[str, np.ndarray]) -> PoolRoll | dict[str, np.ndarray]:
+        """The sampled damage and hits, and whether the unit is destroyed."""
+        if self.health is None:
+            return rolled
+        totals = {name: rolled.total(name) if isinstance(rolled, PoolRoll) else rolled[name]
+                  for name in ("damage", "hits")}
+        return {**totals, "destroyed": (totals["damage"] >= self.health).astype(np.int64)}
+
+    def destroyed_pmfs(self, exact: dict[str, np.ndarray], number) -> dict[str, np.ndarray]:
+        """The exact twin of `destroyed_sample`."""
+        if self.health is not None:
+            destroyed = sum(exact["damage"][self.health:], number(0))
+            exact["destroyed"] = pmfs.array([1 - destroyed, destroyed])
+        return exact
+
+
 # --- weapon lines and artillery -----------------------------------------------------
 
 
 @dataclass(frozen=True)
-class WeaponLine(Fire):
+class WeaponLine(_AtUnit):
     """Roll a weapon line N/D: N Dust dice, D damage for each hit that gets past the save.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
@@ -125,22 +162,15 @@ class WeaponLine(Fire):
         "The face an indirect artillery die succeeds on: hit (1/3) or blank (2/3). An open rules question; hit is "
         "the default.", Success.HIT)
     count: int = option(COUNT, 1, metavar="C")
-    health: int | None = option("The target unit's damage points in all: adds the outcome destroyed (damage at "
-                                "least that), 1 to 200.", None, metavar="H")
 
     COMMAND = "dust attack"
-    events = ("destroyed",)
-
-    @property
-    def outcomes(self) -> tuple[str, ...]:
-        return ("damage", "hits") + (("destroyed",) if self.health is not None else ())
 
     def describe(self) -> str:
         line = f"{self.count} × {self.dice}/{self.damage}" if self.count > 1 else f"{self.dice}/{self.damage}"
         words = self.fire_words() + ([f"{self.artillery.value} artillery"] if self.artillery else [])
         words += self.flags("in_structure") + ([f"indirect success on a {self.indirect_success.value}"]
                                                if self.indirect_success is not Success.HIT else [])
-        words += [f"a unit of {self.health} damage points"] if self.health is not None else []
+        words += self.unit_words()
         return f"Dust weapon line {line}" + "".join(f", {w}" for w in words) + target_words(self.save, self.resilient)
 
     def check(self) -> None:
@@ -150,8 +180,7 @@ class WeaponLine(Fire):
         check_count(self.dice, "dice", 0, MAX_DICE, "dice")
         check_count(self.damage, "damage", 1, MAX_DAMAGE, "damage per hit")
         check_models_firing(self.count)
-        if self.health is not None:
-            check_count(self.health, "health", 1, MAX_UNIT_HEALTH, "damage points")
+        self.check_unit()
         self.check_fire()
         require(
             not (self.sustained and self.artillery is Artillery.INDIRECT),
@@ -187,21 +216,12 @@ class WeaponLine(Fire):
         return attack_die(self.rerolls, self.success, self.cover, self.damage)
 
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll | dict[str, np.ndarray]:
-        rolled = sample_line(rng, trials, self._die, self.rolled, self.resilient)
-        if self.health is None:
-            return rolled
-        totals = {name: rolled.total(name) if isinstance(rolled, PoolRoll) else rolled[name]
-                  for name in ("damage", "hits")}
-        return {**totals, "destroyed": (totals["damage"] >= self.health).astype(np.int64)}
+        return self.destroyed_sample(sample_line(rng, trials, self._die, self.rolled, self.resilient))
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         face = HIT if self.success is Success.HIT else 1 - HIT
-        exact = exact_line(self.rolled, rerolled(face, self.rerolls), self.cover, self.damage, self.resilient,
-                           number)
-        if self.health is not None:
-            destroyed = sum(exact["damage"][self.health:], number(0))
-            exact["destroyed"] = pmfs.array([1 - destroyed, destroyed])
-        return exact
+        return self.destroyed_pmfs(exact_line(self.rolled, rerolled(face, self.rerolls), self.cover, self.damage,
+                                              self.resilient, number), number)
 
 
 # --- phaser XzY (§1.5) --------------------------------------------------------------
@@ -210,14 +230,14 @@ _PHASER = re.compile(r"^\s*(\d+)\s*[zZ]\s*(\d+)\s*$")
 
 
 @dataclass(frozen=True)
-class Phaser(Fire):
+class Phaser(_AtUnit):
     """Fire a phaser XzY: roll X dice, then Y dice per hit, each hit 1 damage.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
     The phaser ignores cover (no save); a sustained attack and Berserk re-roll only the X
     stage (§1.5), and burst fire doubles only the X dice (a reading: the Y dice are the
     blast, not the fire). `count` phasers fire together. Outcomes: damage, hits (first
-    stage, after re-rolls).
+    stage, after re-rolls), and with the target unit's `health`, destroyed.
     """
 
     aim: int | str  # X, or the whole "XzY"
@@ -228,10 +248,9 @@ class Phaser(Fire):
 
     COMMAND = "dust phaser"
     ARGUMENTS = ("aim", "blast")
-    outcomes = ("damage", "hits")
 
     def describe(self) -> str:
-        words = self.fire_words()
+        words = self.fire_words() + self.unit_words()
         return (f"Dust phaser {'%d × ' % self.count if self.count > 1 else ''}{self}"
                 + "".join(f", {w}" for w in words) + target_words(CoverSave.NONE, self.resilient))
 
@@ -248,6 +267,7 @@ class Phaser(Fire):
             require(whole and 1 <= value <= MAX_PHASER, "phaser", f"{self.aim}z{self.blast}",
                     f"X and Y must be whole numbers from 1 to {MAX_PHASER}, like 2z3")
         check_models_firing(self.count)
+        self.check_unit()
         self.check_fire()
 
     @classmethod
@@ -276,12 +296,12 @@ class Phaser(Fire):
         damage = roll_pool(rng, BLAST_DIE, hits * self.blast, trials).total("damage")
         if self.resilient:
             damage = resist(rng, damage, trials)
-        return {"damage": damage, "hits": hits}
+        return self.destroyed_sample({"damage": damage, "hits": hits})
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         hits = pmfs.binomial(self.rolled, number(rerolled(HIT, self.rerolls)))
         damage = pmfs.then(hits, lambda h: pmfs.binomial(h * self.blast, number(HIT)))
-        return {"damage": resisted(damage, self.resilient, number), "hits": hits}
+        return self.destroyed_pmfs({"damage": resisted(damage, self.resilient, number), "hits": hits}, number)
 
 
 # --- salvo A/X – B/X – … (§1.6) -----------------------------------------------------
@@ -298,16 +318,22 @@ def read_entries(text: str) -> tuple[tuple[int, int], ...]:
         if not match:
             raise InputError("salvo", text, _SALVO_ALLOWED)
         entries.append((int(match.group(1)), int(match.group(2) or 1)))
+    for charges, ((before, _), (dice, _)) in enumerate(zip(entries, entries[1:]), start=2):
+        if dice < before:  # more charges spend more ammunition: never fewer dice
+            bare = re.fullmatch(r"\s*(\d+)\s*[-–—]\s*(\d+)\s*", str(text))
+            meant = f"; for {bare[1]} dice of {bare[2]} damage write {bare[1]}/{bare[2]}" if bare else ""
+            raise InputError("salvo", text, f"{charges} charges roll fewer dice ({dice}) than {charges - 1} "
+                                            f"({before}): entries are N/D for 1, 2, ... charges, like 3/2-5/2{meant}")
     return tuple(entries)
 
 
 @dataclass(frozen=True)
-class Salvo(Fire):
+class Salvo(_AtUnit):
     """Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, X damage per hit.
 
     The Dust die is read off a D6: faces 5 and 6 are its two hit faces (P(hit) = 1/3).
     Otherwise a weapon line (§1.6): re-rolls, then the cover save; `count` models fire it.
-    Outcomes: damage, hits (after re-rolls, before saves).
+    Outcomes: damage, hits (after re-rolls, before saves), and with the target unit's `health`, destroyed.
     """
 
     entries: tuple[tuple[int, int], ...] = field(metadata={"reader": lambda text: read_entries(text)})
@@ -319,10 +345,9 @@ class Salvo(Fire):
 
     COMMAND = "dust salvo"
     ARGUMENTS = ("entries",)
-    outcomes = ("damage", "hits")
 
     def describe(self) -> str:
-        words = [f"{self.charges} charge{'s' * (self.charges != 1)}"] + self.fire_words()
+        words = [f"{self.charges} charge{'s' * (self.charges != 1)}"] + self.fire_words() + self.unit_words()
         return (f"Dust salvo {'%d × ' % self.count if self.count > 1 else ''}{self}"
                 + "".join(f", {w}" for w in words) + target_words(self.save, self.resilient))
 
@@ -339,6 +364,7 @@ class Salvo(Fire):
                 f"expected 1 to {entries} charges (the salvo {self} has {entries} "
                 f"entr{'y' if entries == 1 else 'ies'})")
         check_models_firing(self.count)
+        self.check_unit()
         self.line  # build the fired line now, not in a sampling thread
 
     @classmethod
@@ -358,7 +384,7 @@ class Salvo(Fire):
         dice, damage = self.entries[self.charges - 1]
         return WeaponLine(dice, damage, sustained=self.sustained, berserk=self.berserk,
                           berserk_stacking=self.berserk_stacking, burst=self.burst, save=self.save,
-                          resilient=self.resilient, count=self.count)
+                          resilient=self.resilient, count=self.count, health=self.health)
 
     @property
     def cover(self) -> CoverSave:

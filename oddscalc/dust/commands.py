@@ -93,6 +93,7 @@ query(app, "dust phaser", Phaser, title="Phaser (XzY)",
     "oddscalc dust phaser 2z3 --exact",
     "oddscalc dust phaser 2z3 --sustained --plot phaser.png",
     "oddscalc dust phaser 1z4 --berserk --count 2 --format json",
+    "oddscalc dust phaser 2z3 --health 3 --exact",
     "oddscalc dust phaser 2z3 --board crossroads --from A4 --to E4 --range 5",
 ])
 
@@ -103,6 +104,7 @@ query(app, "dust salvo", Salvo, title="Salvo",
       examples=[
     "oddscalc dust salvo 3/2-5/2-7/2 --charges 2 --exact",
     "oddscalc dust salvo 3/2 --sustained --save hit",
+    "oddscalc dust salvo 3/2-5/2-7/2 --charges 3 --health 6 --exact",
     "oddscalc dust salvo 2/1-4/1 --charges 2 --burst --plot salvo.png",
 ])
 

@@ -123,6 +123,13 @@ def test_salvo_charges_pick_the_entry(charges, dice, damage):
 def test_salvo_bare_count_means_one_damage():
     assert Salvo.parse("2-4").entries == ((2, 1), (4, 1))
     assert str(Salvo.parse("3/2 - 5/2")) == "3/2-5/2"
+    with pytest.raises(InputError) as error:  # 3-2 is 3/1-2/1: two charges would roll fewer dice than one
+        Salvo.parse("3-2")
+    assert error.value.name == "salvo" and "for 3 dice of 2 damage write 3/2" in error.value.allowed
+    with pytest.raises(InputError) as error:
+        Salvo.parse("3/2-5/2-4/2")
+    assert "3 charges roll fewer dice (4) than 2 (5)" in error.value.allowed
+    assert Salvo.parse("3/1-3/2").entries == ((3, 1), (3, 2))  # as many dice, more damage: a salvo
 
 
 # --- §1.9: artillery -----------------------------------------------------------------------
@@ -295,3 +302,20 @@ def test_a_weapon_line_destroys_a_unit_of_its_damage_points():
     with pytest.raises(InputError) as error:
         WeaponLine(4, 2, health=201)
     assert error.value.name == "health"
+
+
+def test_a_phaser_and_a_salvo_destroy_a_unit_of_their_damage_points():
+    """Which one wipes my squad: P(destroyed) = P(damage ≥ H), the same outcome as the weapon line's.
+    1z2 at 2 damage points: the one die hits, then both blast dice (1/3 · 1/9); 3/2-5/2 with 2 charges at
+    4 damage points: two hits of five dice."""
+    phaser = Phaser(1, 2, health=2).exact(fractions=True)
+    assert list(phaser["destroyed"]) == [F(26, 27), F(1, 27)]
+    salvo = Salvo.parse("3/2-5/2", charges=2, health=4).exact(fractions=True)
+    assert salvo["destroyed"][1] == 1 - F(2, 3) ** 5 - 5 * F(1, 3) * F(2, 3) ** 4
+    assert salvo.get("destroyed") is not None and "destroyed" not in Salvo.parse("3/2").outcomes
+    assert "a unit of 4 damage points" in Salvo.parse("3/2-5/2", charges=2, health=4).describe()
+    assert "a unit of 2 damage points" in Phaser(1, 2, health=2).describe()
+    for attack in (lambda: Phaser(1, 2, health=0), lambda: Salvo.parse("3/2", health=201)):
+        with pytest.raises(InputError) as error:
+            attack()
+        assert error.value.name == "health"
