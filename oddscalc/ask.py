@@ -16,6 +16,7 @@ ships and what was uploaded with the request (`given.Files`).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
@@ -46,6 +47,7 @@ def ask(words: Sequence[str], given: Optional[Given] = None) -> Asked:
     """
     from .cli.errors import click_errors, refused
     from .cli.words import language
+    from .style import listed
 
     given = given or Given()
     words = [str(word) for word in words]
@@ -57,11 +59,24 @@ def ask(words: Sequence[str], given: Optional[Given] = None) -> Asked:
         context = command.make_context(path, rest, obj=list(given.shown or words))
         with context:
             answered = answer(**context.params)
+            unused = unused_by_exact(context, given)
     except (click_errors.ClickException, InputError) as error:
         raise refused(error) from None
     finally:
         GIVEN.reset(token)
+    if unused and answered.options is not None and answered.options.method == "exact":
+        answered = dataclasses.replace(answered, notes=answered.notes + (
+            f"note: --exact rolls no dice: {listed(unused)} {'is' if len(unused) == 1 else 'are'} not used",))
     return Asked(tuple(words), answered.attack, answered.options, answered)
+
+
+def unused_by_exact(context: Any, given: Given) -> tuple[str, ...]:
+    """The options of sampling given beside --exact (checked, then unused: said once in a note)."""
+    if not context.params.get("exact"):
+        return ()
+    named = [f"--{name}" for name in ("trials", "seed")
+             if getattr(context.get_parameter_source(name), "name", None) == "COMMANDLINE"]
+    return tuple(named) + (("--threads",) if given.terminal and given.threads is not None else ())
 
 
 def method_of(words: Sequence[str]) -> str:

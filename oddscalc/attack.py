@@ -232,7 +232,7 @@ def read_value(attack: type, field: dataclasses.Field, value: Any) -> Any:
     if not isinstance(value, str):
         return value
     kind, optional = kind_of(attack, field)
-    if optional and value.strip().lower() == "none":
+    if optional and meta.get("none") and value.strip().lower() == "none":  # where the help offers "none"
         return None
     if meta.get("reader"):
         return meta["reader"](value)

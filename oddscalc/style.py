@@ -94,3 +94,9 @@ def is_probability(column: str) -> bool:
 def plural(count, word: str) -> str:
     """`1 unit`, `3 units`, `2d6 attacks`: the word in the plural unless the count is exactly 1."""
     return f"{count} {word}{'s' * (str(count) != '1')}"
+
+
+def listed(words) -> str:
+    """Words as a sentence lists them: `a`, `a and b`, `a, b and c`."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -1,6 +1,7 @@
 """The command line's options and help (`oddscalc.cli.options`): examples, options named as a player
 types them, and each command listed by its first sentence."""
 
+import pytest
 from clirun import run
 
 
@@ -61,3 +62,19 @@ def test_every_example_in_a_querys_help_runs(capsys):
             assert result.code == 0, (example, result.err)
             ran += 1
     assert ran >= 30
+
+
+@pytest.mark.parametrize("words, said", [
+    (("roll", "2d6", "--exact", "--trials", "1e5", "--seed", "3", "--threads", "2"),
+     "note: --exact rolls no dice: --trials, --seed and --threads are not used"),
+    (("roll", "2d6", "--exact", "--seed", "3"), "note: --exact rolls no dice: --seed is not used"),
+    (("sweep", "epic shoot --shots 4 --to-hit 4+ --units 3 --armour 4+", "--vary", "shots=2,4", "--exact",
+      "--trials", "1000"), "note: --exact rolls no dice: --trials is not used"),
+    (("roll", "2d6", "--exact"), None),
+    (("roll", "2d6", "--verify", "--trials", "1000", "--seed", "3"), None),  # verify samples: they are used
+])
+def test_sampling_options_beside_exact_are_said_once_to_be_unused(capsys, words, said):
+    result = run(capsys, *words)
+    assert result.code == 0, result.err
+    notes = [line for line in result.err.splitlines() if "rolls no dice" in line]
+    assert notes == ([said] if said else [])
