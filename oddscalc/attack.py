@@ -109,10 +109,12 @@ class Attack:
         """Return the exact pmf of every outcome, chances converted by `number`."""
         raise NotImplementedError
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray]:
-        """Return the exact pmfs: floats, or Fractions with `fractions`."""
+    def exact(self, fractions: bool = False) -> dict[str, np.ndarray] | dict[str, tuple[Fraction, ...]]:
+        """Return the exact pmfs: float arrays, or with `fractions` tuples of Fractions (P(0), P(1), ...)."""
         number = Fraction if fractions else float
         computed = self.pmfs(number)
+        if fractions:
+            return {name: tuple(Fraction(p) for p in computed[name]) for name in self.outcomes}
         return {name: pmfs.convert(computed[name], number) for name in self.outcomes}
 
     # --- the query that computes this attack ---------------------------------------

@@ -44,7 +44,7 @@ class Attack(Protocol):
 
     def sample(self, rng: np.random.Generator, trials: int) -> Sample: ...
 
-    def exact(self, fractions: bool = False) -> Mapping[str, np.ndarray]: ...
+    def exact(self, fractions: bool = False) -> Mapping[str, Any]: ...  # float arrays, or tuples of Fractions
 
 
 @dataclass(frozen=True)

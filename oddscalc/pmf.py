@@ -197,6 +197,7 @@ def mean(pmf: np.ndarray) -> Number:
 
 def trim(pmf: np.ndarray) -> np.ndarray:
     """Drop trailing zero probabilities (keeping at least the 0 outcome)."""
+    pmf = np.asarray(pmf) if not isinstance(pmf, np.ndarray) else pmf
     nonzero = np.flatnonzero(pmf != 0)
     return pmf[: (nonzero[-1] + 1 if nonzero.size else 1)]
 

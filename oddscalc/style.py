@@ -3,8 +3,9 @@
 - A figure with a standard error shows the error with two significant digits and the
   value rounded to the same place: `8.462 ± 0.022`, `57.78% ± 0.05`.
 - A figure without one (exact) shows four significant digits: `3.333`, `16.67%`.
-- Scientific notation only for a figure below 0.00001 or from 10^15 up that has no error:
-  `0.0015%` and `12345` stay, `0.00000000009095%` reads `9.095e-11%`, `1e308` reads `1e308`.
+- Scientific notation only for a figure below 0.00001 (a percentage below 0.0001%) or from
+  10^15 up that has no error: `0.0015%` and `12345` stay, `0.00007606%` reads `7.606e-5%`,
+  `1e308` reads `1e308`; no figure shown starts with more than four zeros.
 - What is shown rounds half up, as a player checks by hand: 5/32 is `15.63%` (JSON and
   CSV keep every digit).
 - Exact floats written for machines (JSON, CSV) are cleaned of float noise at 15
@@ -28,6 +29,7 @@ def _decimals(value: float, digits: int) -> int:
 
 
 TINY = 1e-5  # below this (and not 0), a figure without an error is shown in scientific notation
+PERCENT_TINY = 1e-4  # a percentage below this (0.0001%) too: 0.00007606% reads 7.606e-5%
 HUGE = 1e15  # from this up too (no dice total comes near: only a goal of a sweep could ask for one)
 
 
@@ -58,12 +60,13 @@ def _scientific(value: float) -> str:
     return f"{text}e{exponent}"
 
 
-def number(value: float, stderr: float | None = None) -> str:
-    """A figure in the one style: `8.462 ± 0.022` sampled, `3.333` exact."""
+def number(value: float, stderr: float | None = None, tiny: float = TINY) -> str:
+    """A figure in the one style: `8.462 ± 0.022` sampled, `3.333` exact (scientific below `tiny`)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if not stderr:
-        if value and (abs(value) < TINY or abs(value) >= HUGE) and math.isfinite(value):
+        shown = abs(float(f"{value:.{DIGITS}g}")) if math.isfinite(value) else 0  # 100 · 1e-6 is 0.0001
+        if value and (shown < tiny or shown >= HUGE) and math.isfinite(value):
             return _scientific(value)
         return _fixed(value, _decimals(value, DIGITS), trim=True)
     decimals = _decimals(stderr, ERROR_DIGITS)
@@ -73,7 +76,7 @@ def number(value: float, stderr: float | None = None) -> str:
 def percent(p: float, stderr: float | None = None) -> str:
     """A probability as a percentage in the one style: `57.78% ± 0.05`, `16.67%`, `0.0015%`."""
     if not stderr:
-        return number(100 * p) + "%"
+        return number(100 * p, tiny=PERCENT_TINY) + "%"
     decimals = _decimals(100 * stderr, ERROR_DIGITS)
     return f"{_fixed(100 * p, decimals, trim=False)}% ± {_fixed(100 * stderr, decimals, trim=False)}"
 

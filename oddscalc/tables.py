@@ -14,7 +14,7 @@ import csv
 import io
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -102,11 +102,10 @@ class Table:
         return "\n".join(lines + [f"\n_{note}_" for note in self.notes])
 
     def bbcode(self) -> str:
+        """For a forum post: the table as the terminal draws it, in a [code] block (monospace, its columns
+        lined up; the forums players use render no [table]), the title bold and the notes in italics."""
         lines = [f"[b]{self.title}[/b]"] if self.title else []
-        lines.append("[table]")
-        lines.append("[tr]" + "".join(f"[th]{c}[/th]" for c in self.columns) + "[/tr]")
-        lines += ["[tr]" + "".join(f"[td]{cell(v)}[/td]" for v in row) + "[/tr]" for row in self.rows]
-        lines.append("[/table]")
+        lines.append("[code]" + replace(self, title="", notes=()).text(None) + "[/code]")
         return "\n".join(lines + [f"[i]{note}[/i]" for note in self.notes])
 
     def html(self) -> str:

@@ -73,3 +73,14 @@ def test_adding_a_defaulted_field_changes_no_stream():
     assert cells.run_cells([new], trials=10**4, seed=7)[0][0]["damage"] == \
         cells.run_cells([old], trials=10**4, seed=7)[0][0]["damage"]
     assert cells.cell_seed(7, Later(4, sustained=True, new_option=1)) != cells.cell_seed(7, old)
+
+
+def test_exact_fractions_are_plain_python_fractions():
+    """A library user's exact rationals: a tuple of Fractions, P(0) first (not a numpy object array)."""
+    from fractions import Fraction
+
+    from oddscalc import EpicShoot
+
+    broken = EpicShoot(shots=2, to_hit=4, units=2, armour=4).exact(fractions=True)["broken"]
+    assert type(broken) is tuple and all(type(p) is Fraction for p in broken)
+    assert broken == (Fraction(9, 16), Fraction(7, 16))  # 2 markers break it: under fire, and one kill (1 - (3/4)²)

@@ -95,7 +95,7 @@ def test_text_markdown_and_bbcode_hold_the_same_cells():
     for cell in ("16.67%", "58.33%", "2.778%"):  # P(= 7), P(≥ 7), P(= 2)
         assert cell in text and cell in markdown and cell in bbcode
     assert "| 7 | 16.67% | 58.33% |" in markdown and "| 2 | 2.778% | 100% |" in markdown
-    assert "[td]7[/td][td]16.67%[/td][td]58.33%[/td]" in bbcode
+    assert "\n  7   16.67%   58.33%\n" in bbcode  # the row as the terminal draws it
 
 
 def test_a_long_pmf_leaves_out_negligible_rows_and_says_so():
@@ -191,9 +191,9 @@ def test_a_long_cell_folds_to_fit_the_width():
 def test_a_table_as_markdown_and_bbcode():
     assert SMALL.markdown() == ("**Title**\n\n| unit | mean | P |\n|:---|---:|---:|\n| Orks | 1.5 | 12.00% |\n"
                                 "| a\\|b | - |  |\n\n_a note_")
-    assert SMALL.bbcode() == ("[b]Title[/b]\n[table]\n[tr][th]unit[/th][th]mean[/th][th]P[/th][/tr]\n"
-                              "[tr][td]Orks[/td][td]1.5[/td][td]12.00%[/td][/tr]\n"
-                              "[tr][td]a|b[/td][td]-[/td][td][/td][/tr]\n[/table]\n[i]a note[/i]")
+    # BBCode: the table as the terminal draws it, in [code] (the forums players use render no [table])
+    assert SMALL.bbcode() == ("[b]Title[/b]\n[code]unit   mean        P\n────────────────────\n"
+                              "Orks    1.5   12.00%\na|b       -[/code]\n[i]a note[/i]")
     assert SMALL.csv() == "unit,mean,P\nOrks,1.5,12.00%\na|b,,nan\n"
 
 
@@ -237,7 +237,7 @@ def test_study_rows_as_csv_markdown_and_bbcode():
     assert markdown.startswith("`oddscalc sweep x`  \noddscalc") and "| 1 | 0.500 ± 0.010 |" in markdown
     assert markdown.endswith("ranked") and "| 2 | 1.25 |" in markdown
     bbcode = tables.render_rows(["n", "mean", "mean_stderr"], rows, tables.Format.BBCODE, header)
-    assert bbcode.startswith("[code]oddscalc sweep x[/code]") and "[td]0.500 ± 0.010[/td]" in bbcode
+    assert bbcode.startswith("[code]oddscalc sweep x[/code]") and "\n1   0.500 ± 0.010\n" in bbcode
     text = tables.render_rows(["n", "mean", "mean_stderr"], rows, tables.Format.TABLE, header, ["ranked"])
     assert text.splitlines()[:2] == ["oddscalc sweep x", f"oddscalc {tables.__version__} · exact"]
     assert text.splitlines()[-1] == "ranked" and "mean_stderr" not in text
@@ -397,7 +397,7 @@ def test_render_passes_the_width_and_indents_json():
 def test_a_table_without_title_starts_with_its_header():
     table = tables.Table(("a",), ((1,),))
     assert table.markdown() == "| a |\n|---:|\n| 1 |"  # a column of numbers goes right
-    assert table.bbcode() == "[table]\n[tr][th]a[/th][/tr]\n[tr][td]1[/td][/tr]\n[/table]"
+    assert table.bbcode() == "[code]a\n─\n1[/code]"
 
 
 def test_figures_with_thousands_and_errors_are_right_aligned():
@@ -496,8 +496,7 @@ def test_study_rows_as_markdown_and_bbcode_exactly():
     assert tables.render_rows(["n", "label"], ROWS, tables.Format.MARKDOWN, header, ["ranked"]) == (
         f"`c`  \n{line}\n\n| n | label |\n|---:|:---|\n| 1 | one |\n| 2 | two |\n\nranked")
     assert tables.render_rows(["n", "label"], ROWS, tables.Format.BBCODE, header, ["ranked"]) == (
-        f"[code]c[/code]\n{line}\n\n[table]\n[tr][th]n[/th][th]label[/th][/tr]\n[tr][td]1[/td][td]one[/td][/tr]\n"
-        "[tr][td]2[/td][td]two[/td][/tr]\n[/table]\n\nranked")
+        f"[code]c[/code]\n{line}\n\n[code]n   label\n─────────\n1   one\n2   two[/code]\n\nranked")
 
 
 def test_readable_rows_join_errors_and_keep_other_values_as_they_are():

@@ -184,7 +184,12 @@ class EpicShoot(_OnFormation):
                                                 f"{'none' if self.vehicle_armour is None else f'{self.vehicle_armour}+'}"
                                                 f"{', reinforced' if self.vehicle_reinforced else ''})"
                                                 if self.vehicles else "")
-        firing = (f", {self.suppressed} of {self.firing_units} firing units suppressed" if self.suppressed else "")
+        firing = ""
+        if self.suppressed:  # each marker silences one firing unit; past them, markers silence no more (§2.4)
+            silent = (f"all {self.firing_units} firing units" if self.suppressed >= self.firing_units else
+                      f"{self.suppressed} of {self.firing_units} firing units")
+            firing = f", {silent} suppressed" + (f" ({plural(self.suppressed, 'blast marker')})"
+                                                 if self.suppressed > self.firing_units else "")
         return f"Epic shooting: {fire} on {target}, {self._defence()}{firing}"
 
     def check(self) -> None:

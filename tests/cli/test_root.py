@@ -63,7 +63,8 @@ def test_markdown_format(capsys):
 
 def test_bbcode_format(capsys):
     out = run(capsys, "roll", "2d6", "--exact", "--format", "bbcode").out
-    assert out.count("[table]") == 2 and "[td]16.67%[/td]" in out and "[code]oddscalc roll 2d6 --exact[/code]" in out
+    assert "[table]" not in out and "[code]oddscalc roll 2d6 --exact[/code]" in out
+    assert "\n  7   16.67%   58.33%\n" in out and out.count("[code]") == 3  # the command, the pmf, the summary
 
 
 def test_tabletop_spellings(capsys):

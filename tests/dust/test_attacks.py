@@ -116,8 +116,8 @@ def test_salvo_3_2():
 @pytest.mark.parametrize("charges, dice, damage", [(1, 3, 2), (2, 5, 2), (3, 7, 3)])
 def test_salvo_charges_pick_the_entry(charges, dice, damage):
     salvo = Salvo.parse("3/2 – 5/2 – 7/3", charges=charges, sustained=True, save="hit")
-    assert salvo.exact(fractions=True)["damage"].tolist() == WeaponLine(
-        dice, damage, sustained=True, save="hit").exact(fractions=True)["damage"].tolist()
+    assert salvo.exact(fractions=True)["damage"] == WeaponLine(
+        dice, damage, sustained=True, save="hit").exact(fractions=True)["damage"]
 
 
 def test_salvo_bare_count_means_one_damage():

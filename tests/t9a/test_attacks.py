@@ -432,8 +432,8 @@ def test_the_shooting_modifiers_by_name_add_up_as_the_sum_given_as_a_number():
     base = dict(shots="6", aim=3, strength=4, resilience=3)
     named = T9AShoot(**base, long_range=True, moving=True, cover="hard", hard_target=1, modifier=1)
     assert named.total_modifier == -1 - 1 - 2 - 1 + 1
-    assert named.exact(fractions=True)["hits"].tolist() == T9AShoot(**base, modifier=-4).exact(
-        fractions=True)["hits"].tolist()
+    assert named.exact(fractions=True)["hits"] == T9AShoot(**base, modifier=-4).exact(
+        fractions=True)["hits"]
     # Aim 3+ at −4 is 7+: a hopeless shot, a 6 then 4+ (1/12)
     assert named.chances().plain_hit + named.chances().six_hit == Fraction(1, 12)
     assert T9AShoot(**base, stand_and_shoot=True, cover="soft").total_modifier == -2
