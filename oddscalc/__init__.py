@@ -20,7 +20,7 @@ _EXPORTS = {
     # values and running
     "Distribution": "distribution", "Result": "engine", "run": "engine", "exact": "engine",
     "monte_carlo": "engine", "Attack": "attack", "InputError": "errors", "RunOptions": "options",
-    "Cancel": "options", "Cancelled": "options",
+    "Cancel": "options", "Cancelled": "options", "ask": "asking", "Asked": "asking", "Refusal": "errors",
     # game-free attacks
     "DiceExpression": "dice", "Roll": "roll", "HitAndSave": "roll",
     # studies and rosters

@@ -363,7 +363,7 @@ def test_a_grid_at_war_engines_ranks_by_the_outcome_asked_for_and_says_so(capsys
 def test_every_sampled_cells_query_gives_its_very_figures():
     """A sampled grid's cell runs from its own stream (the study's seed and the attack): its query carries
     that stream's seed and its trials, so rerunning it gives the very same mean, not one near it."""
-    from oddscalc.ask import ask
+    from oddscalc.asking import ask
 
     grid = ask(["grid", "--game", "epic", "--trials", "3000", "--seed", "11", "--attackers", "Whirlwind Battery"])
     rows = grid.answer.content.rows

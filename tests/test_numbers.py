@@ -9,7 +9,7 @@ import shlex
 
 import pytest
 
-from oddscalc.ask import ask
+from oddscalc.asking import ask
 from oddscalc.attack import is_whole, kind_of, read_whole
 from oddscalc.cli.options import ABOUT, QUERIES
 from oddscalc.cli.words import every_query

@@ -8,7 +8,7 @@ from itertools import product
 import pytest
 
 from oddscalc import sentence
-from oddscalc.ask import ask
+from oddscalc.asking import ask
 
 
 def said(query: str, subject: bool = False) -> str:

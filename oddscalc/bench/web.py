@@ -121,7 +121,7 @@ def plot(query: str) -> str:
 
 
 def server_times(port: int, repeat: int) -> None:
-    from ..ask import ask
+    from ..asking import ask
     from ..tables import Format
 
     print(f"\nserver time of exact queries, median of {repeat} (page: asked for the first time, with its plots "

@@ -120,6 +120,35 @@ def one_line(error: Exception) -> str:
     return refused(error).line
 
 
+CLOSE = 0.75  # how alike (difflib's ratio, without the dashes) an option must be to be suggested: a typo
+
+
+def no_such_option(name: str, context: Any) -> str:
+    """The line for an option the command does not have: the command's own options close to it (a
+    typo: `--crosfire`), and the other queries that have it (an option of another game's query:
+    `dust attack --to-hit`), never an option merely sharing a few letters."""
+    import difflib
+
+    from .options import QUERIES
+    from .words import every_query
+
+    command = getattr(context, "command", None)
+    own = sorted({opt for param in getattr(command, "params", ()) for opt in getattr(param, "opts", ())
+                  if opt.startswith("--")})
+    bare = {opt.lstrip("-"): opt for opt in own}
+    close = [bare[word] for word in difflib.get_close_matches(name.lstrip("-"), list(bare), 2, CLOSE)]
+    path = " ".join(word for word in str(getattr(context, "command_path", "")).split() if word != "oddscalc")
+    owners = [query for query in every_query() if query != path
+              and name in {"--" + option.replace("_", "-") for option in QUERIES[query].names}]
+    line = f"error: {name}: no such option" + (f" of {path}" if path else "")
+    if close:
+        line += f" (did you mean {', '.join(close)}?)"
+    if owners:
+        shown = ", ".join(owners[:4]) + (f" and {len(owners) - 4} more" if len(owners) > 4 else "")
+        line += f"; it is an option of {shown}"
+    return line + "; see --help for the options"
+
+
 def refused(error: Exception) -> Refusal:
     """A refused command line as a `Refusal`: its one line, the option it is about as the player
     types it, and the value refused."""
@@ -139,9 +168,7 @@ def refused(error: Exception) -> Refusal:
         if error.option_name in RETIRED:
             return Refusal(f"error: {error.option_name}: no such option now: {RETIRED[error.option_name]}",
                            error.option_name)
-        maybe = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
-        return Refusal(f"error: {error.option_name}: no such option{maybe}; see --help for the options",
-                       error.option_name)
+        return Refusal(no_such_option(error.option_name, getattr(error, "ctx", None)), error.option_name)
     if isinstance(error, click_errors.BadOptionUsage) and error.message.endswith("requires an argument."):
         return Refusal(f"error: {error.option_name}: expected a value after it; see --help", error.option_name)
     if isinstance(error, click_errors.MissingParameter):

@@ -25,7 +25,7 @@ def answer_on_terminal(asked: Terminal, root: Any, argv: Sequence[str]) -> Answe
     """Answer a query or study run from the command line (`argv`, its path first): its words, less
     the command line's own options, asked with this machine's files; the answer in the format
     asked, its plot saved where --plot says."""
-    from ..ask import ask
+    from ..asking import ask
     from ..given import Given, LocalFiles
 
     path, shell = asked.path.split(), asked.shell

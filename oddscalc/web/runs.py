@@ -204,7 +204,7 @@ class Runner:
         """Answer `words` (an `ask.Asked`): `files` the request's uploads, `shown` the words its answer
         names (default: `words`), `cancel` its token (the route's, to stop it when it ends), `gone()`
         says whether the client has left, `listen(run)` is called about twice a second while it runs."""
-        from ..ask import method_of
+        from ..asking import method_of
 
         sampled = method_of(words) != "exact"
         lane = self.sampled if sampled else self.exact
@@ -258,7 +258,7 @@ class Runner:
 
     def _ask(self, run: Run, given: Given) -> Any:
         """In a worker thread: the library's answer, or its refusal in one line."""
-        from ..ask import ask
+        from ..asking import ask
 
         try:
             return ask(run.words, given)

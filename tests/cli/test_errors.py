@@ -64,3 +64,30 @@ def test_console_entry_point_exits_2_without_traceback():
                              capture_output=True, text=True)
     assert process.returncode == 2
     assert process.stdout == "" and process.stderr.count("\n") == 1 and "Traceback" not in process.stderr
+
+
+@pytest.mark.parametrize("words, line", [
+    (("dust", "attack", "--dice", "3", "--to-hit", "4"),
+     "error: --to-hit: no such option of dust attack; it is an option of epic shoot; see --help for the options"),
+    (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--aegis", "4"),
+     "error: --aegis: no such option of epic shoot; it is an option of t9a melee, t9a shoot, t9a hits; see --help "
+     "for the options"),
+    (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--crosfire"),
+     "error: --crosfire: no such option of epic shoot (did you mean --crossfire?); see --help for the options"),
+    (("roll", "2d6", "--luck"), "error: --luck: no such option of roll; see --help for the options"),
+])
+def test_an_unknown_option_suggests_only_close_ones_and_names_the_queries_that_have_it(capsys, words, line):
+    """A typo gets its close option; an option of another game's query says whose it is; an option merely
+    sharing letters is never suggested (--to-hit was 'did you mean --to?', --aegis '--war-engines')."""
+    result = assert_refused(capsys, *words)
+    assert result.err.strip() == line
+
+
+def test_the_library_call_is_the_package_s_ask():
+    from oddscalc import Refusal, ask
+
+    with pytest.raises(Refusal) as refusal:
+        ask(["epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--sustained"])
+    assert refusal.value.line.startswith("error: --sustained: no such option of epic shoot; it is an option of "
+                                         "dust attack, dust phaser, dust salvo, dust incendiary and 1 more")
+    assert ask(["roll", "2d6", "--exact"]).answer.attack is not None

@@ -406,7 +406,7 @@ def test_a_query_is_run_once_for_its_page_and_its_plot(monkeypatch):
 
 
 def test_only_words_that_fix_the_figures_are_a_key():
-    from oddscalc.ask import ask
+    from oddscalc.asking import ask
     from oddscalc.web.render import fixed_words
 
     assert fixed_words(ask(["roll", "2d6", "--exact"]), ["roll", "2d6", "--exact"]) == ["roll", "2d6", "--exact"]

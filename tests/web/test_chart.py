@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from oddscalc import engine
-from oddscalc.ask import ask
+from oddscalc.asking import ask
 from oddscalc.dice import DiceExpression
 from oddscalc.roll import Roll
 from oddscalc.web import chart
