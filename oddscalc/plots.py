@@ -57,12 +57,19 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (8, 4.8)) -> Axes:
     return figure.add_subplot()
 
 
+TITLE_POINTS = 10
+CHARACTER = 0.6  # a character's width in ems, on the wide side (so that a wrapped line always fits)
+
+
 def _title(ax: Axes, title: str | None, subtitle: str) -> None:
-    """The attack's description as the title, and what the panel shows under it."""
-    if title:
-        ax.set_title(f"{title}\n{subtitle}", loc="left", fontsize=10)
-    else:
-        ax.set_title(subtitle, loc="left", fontsize=10)
+    """The attack's description as the title, and what the panel shows under it, each wrapped to the
+    figure's width (a long sweep's title was cut at the right edge)."""
+    import textwrap
+
+    inches = ax.figure.get_figwidth() * ax.get_position().width
+    room = max(20, int(inches * 72 / (TITLE_POINTS * CHARACTER)))
+    lines = [line for part in (title, subtitle) if part for line in textwrap.wrap(part, room)]
+    ax.set_title("\n".join(lines), loc="left", fontsize=TITLE_POINTS)
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,17 @@ class Bars:
 MOST_BARS = 60  # a plot of more values draws them in bins: a pmf of 19,801 values draws as fast as one of 60
 
 
+def apart(boxes: Sequence[tuple[float, float, float, float]]) -> list[int]:
+    """Which labels to draw, given each one's box (x0, y0, x1, y1): each in turn, less one that would
+    overlap a label already kept (a tail of P(≥ k) labels, 0.0185%, 0.0017%, ..., would print them over
+    one another). The plots of both shells keep their labels apart with it."""
+    kept: list[int] = []
+    for index, (x0, y0, x1, y1) in enumerate(boxes):
+        if all(x1 <= boxes[k][0] or boxes[k][2] <= x0 or y1 <= boxes[k][1] or boxes[k][3] <= y0 for k in kept):
+            kept.append(index)
+    return kept
+
+
 def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Draw P(= k) as bars (95 % error bars when sampled) and P(≥ k) as a line, both in % on one axis;
     a long pmf in bins (`Bars`)."""
@@ -115,10 +133,15 @@ def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: s
     if len(ks) <= 30 and bars.width == 1:
         ax.set_xticks(ks)
     if len(ks) <= 16:
-        for k, value in zip(ks, at_least):
-            ax.annotate(percent(value / 100), (k, value), textcoords="offset points", xytext=(0, 7), ha="center",
-                        fontsize=8, color="#A0522D",
-                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
+        labels = [ax.annotate(percent(value / 100), (k, value), textcoords="offset points", xytext=(0, 7),
+                              ha="center", fontsize=8, color="#A0522D",
+                              bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
+                  for k, value in zip(ks, at_least)]
+        ax.figure.draw_without_rendering()  # the layout, so that each label's box is where it is drawn
+        renderer = ax.figure.canvas.get_renderer()
+        kept = set(apart([tuple(label.get_window_extent(renderer).extents) for label in labels]))
+        for index, label in enumerate(labels):
+            label.set_visible(index in kept)
     mean = number(dist.mean, dist.mean_stderr or None)
     _title(ax, title, f"{name.replace('_', ' ')}: mean {mean}, sd {number(dist.sd)}")
     ax.legend(loc="upper right", frameon=False, fontsize=9)

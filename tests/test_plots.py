@@ -242,3 +242,38 @@ def test_a_grid_heatmap_where_every_weapon_can_hurt_has_no_blank_cell_note():
     assert ax.get_title(loc="left") == "Epic Armageddon: every weapon against every target\nmean kills"
     assert not np.ma.getmaskarray(ax.get_images()[0].get_array()).any()
     assert "cannot hurt" not in ax.get_title(loc="left")
+
+
+def test_tail_labels_never_print_over_one_another():
+    """16 dice hitting on a 5+: P(≥ k) falls to 0.0017%, 0.00007606% ...; each label drawn keeps clear of
+    the others (they printed as '0.0185%0.0017%...'), and the labels drawn are the exact P(≥ k)."""
+    from oddscalc.style import percent
+
+    dist = engine.run(Roll(DiceExpression.parse("15d6"), success=5), method="exact")["successes"]
+    ax = plots.distribution(dist, "successes")
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    shown = [text for text in ax.texts if text.get_visible()]
+    boxes = [text.get_window_extent(renderer) for text in shown]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert 4 <= len(shown) < len(ax.texts) == 16  # a label for most values, not for every tail value
+    assert {text.get_text() for text in shown} <= {percent(p) for p in dist.at_least_all}
+    assert shown[0].get_text() == "100%"
+
+
+def test_a_long_title_is_wrapped_within_the_figure():
+    """A sweep of a long query: its title and subtitle wrap, every line inside the figure (it was cut)."""
+    from oddscalc import studies
+    from oddscalc.roll import HitAndSave
+
+    found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 4)}, method="exact")
+    long = "Epic shooting: 12 shots at 4+, 6 shots at MW 2+ on 6 units, armour 4+, crossfire, sniper, " * 3
+    ax = plots.sweep_plot(found, studies.Statistic.parse("mean"), title=long.strip())
+    figure = ax.figure
+    figure.canvas.draw()
+    box = ax.title if ax.get_title(loc="left") == "" else ax._left_title  # the left title carries the text
+    extent = box.get_window_extent(figure.canvas.get_renderer())
+    assert extent.x1 <= figure.bbox.x1 and extent.y1 <= figure.bbox.y1 and extent.x0 >= 0
+    assert ax.get_title(loc="left").count("\n") >= 3  # three lines of title at least, then the subtitle
+    assert ax.get_title(loc="left").replace("\n", " ").startswith(long.strip()[:120])

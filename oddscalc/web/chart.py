@@ -18,6 +18,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from ..plots import MOST_BARS as MOST_BARS  # the page bins as the command line does (`plots.Bars`)
+from ..plots import Z95, Bars, apart, sweep_data
 from ..style import number, percent
 
 NARROW, WIDE = 360, 720  # the widths a chart is drawn at: a phone's, a screen's (CSS px)
@@ -25,9 +27,7 @@ BLUE, ORANGE, RED, GREY, INK = "#4C72B0", "#DD8452", "#C44E52", "#d7dce3", "#1d2
 SERIES = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
 VIRIDIS = ((0.0, (68, 1, 84)), (0.25, (59, 82, 139)), (0.5, (33, 145, 140)), (0.75, (94, 201, 98)),
            (1.0, (253, 231, 37)))
-MOST_BARS = 60  # more values than this are drawn in bins (a pmf of thousands of values)
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
-Z95 = 1.96
 
 
 def size(width: int) -> float:
@@ -168,16 +168,11 @@ def _heading(canvas: Canvas, title: Optional[str], subtitle: str, font: float) -
 
 
 def bins(dist: Any) -> tuple[list[int], list[int], np.ndarray, np.ndarray, np.ndarray]:
-    """A distribution's values in at most MOST_BARS bars: each bar's first and last value, P(in the bar),
-    its 95 % half-width (sampled), and P(≥ its first value)."""
-    first = int(np.flatnonzero(dist.pmf)[0]) if dist.pmf.any() else 0
-    last = len(dist.pmf) - 1
-    width = max(1, math.ceil((last - first + 1) / MOST_BARS))
-    starts = list(range(first, last + 1, width))
-    ends = [min(start + width - 1, last) for start in starts]
-    pmf = np.array([dist.pmf[start:end + 1].sum() for start, end in zip(starts, ends)])
-    errors = np.zeros(len(pmf)) if dist.exact else np.array([Z95 * dist.stderr(p) for p in pmf])
-    return starts, ends, pmf, errors, dist.at_least_all[starts]
+    """A distribution's values in at most MOST_BARS bars, as the command line's plot bins them
+    (`plots.Bars`): each bar's first and last value, P(in the bar), its 95 % half-width (sampled),
+    and P(≥ its first value)."""
+    bars = Bars.of(dist)
+    return bars.starts, bars.ends, bars.pmf, bars.errors, bars.at_least
 
 
 def distribution(dist: Any, name: str, ax: Any = None, title: Optional[str] = None) -> Chart:
@@ -215,13 +210,17 @@ def distribution(dist: Any, name: str, ax: Any = None, title: Optional[str] = No
         points = " ".join(f"{frame.x(index):.1f},{frame.y(100 * value):.1f}" for index, value in enumerate(at_least))
         canvas.add(f'<polyline points="{points}" fill="none" stroke="{ORANGE}" stroke-width="2"/>')
         room = len(starts) <= (8 if width <= NARROW else 16)
+        shown = [percent(value) for value in at_least]
+        wide = [len(text) * 0.6 * (font - 1) / 2 for text in shown]  # half a label's width, in px (estimated)
+        labelled = set(apart([(frame.x(i) - wide[i], frame.y(100 * v) - 7 - font, frame.x(i) + wide[i],
+                               frame.y(100 * v) - 7) for i, v in enumerate(at_least)]))
         for index, value in enumerate(at_least):
             x, y = frame.x(index), frame.y(100 * value)
             canvas.add(f'<circle class="at-least" data-k="{starts[index]}" data-p="{float(value)!r}" cx="{x:.1f}" '
                        f'cy="{y:.1f}" r="3" fill="{ORANGE}"><title>P({label} ≥ {starts[index]}) = '
                        f'{escape(percent(value))}</title></circle>')
-            if room:
-                canvas.text(x, y - 7, percent(value), anchor="middle", font=font - 1, fill="#A0522D")
+            if room and index in labelled:
+                canvas.text(x, y - 7, shown[index], anchor="middle", font=font - 1, fill="#A0522D")
         _legend(canvas, frame.right, top, [("P(= k)", BLUE), ("P(≥ k)", ORANGE)], font)
         return canvas.svg(f"{title or ''}: {subtitle}")
 
@@ -365,7 +364,6 @@ def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], lab
 def sweep_plot(found: Any, statistic: Any, ax: Any = None, title: Optional[str] = None) -> Chart:
     """A sweep: the statistic against one varied option with 95 % error bars (the goal's line and the
     value that reaches it), or a heatmap over two."""
-    from ..plots import sweep_data
 
     data = sweep_data(found, statistic)
     if data.grid is not None:

@@ -110,3 +110,22 @@ def test_ticks_are_round_values(low, high, most, expected):
 def test_colours_run_from_viridis_dark_to_yellow():
     assert chart.colour(0) == "#440154" and chart.colour(1) == "#fde725" and chart.colour(0.5) == "#21918c"
     assert chart.colour(-1) == chart.colour(0) and chart.colour(2) == chart.colour(1)
+
+
+def test_tail_labels_keep_apart_on_the_page_too():
+    """The same 16 values at 720 px: the P(≥ k) labels drawn are exact figures, and no two of them share
+    room (each box estimated as the chart estimates it, 0.6 em a character)."""
+    from oddscalc.style import percent
+
+    exact = engine.run(Roll(DiceExpression.parse("15d6"), success=5), method="exact")["successes"]
+    root = parsed(plot_of(["roll", "15d6", "--success", "5", "--exact"]).svg(chart.WIDE))
+    labels = [text for text in root.iter(f"{SVG}text") if text.get("fill") == "#A0522D"]
+    assert 4 <= len(labels) < 16 and labels[0].text == "100%"
+    assert {text.text for text in labels} <= {percent(p) for p in exact.at_least_all}
+    boxes = []
+    for text in labels:
+        x, y, font = float(text.get("x")), float(text.get("y")), float(text.get("font-size"))
+        half = len(text.text) * 0.6 * font / 2
+        boxes.append((x - half, y - font, x + half, y))
+    assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                   for i, a in enumerate(boxes) for b in boxes[i + 1:])
