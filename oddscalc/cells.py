@@ -42,6 +42,40 @@ def run_cell(attack: Any, seed: int | None, options: RunOptions) -> engine.Resul
     return engine.run(attack, options=options.replace(seed=cell, threads=1))
 
 
+class _ClusterCancel(Cancel):
+    """A cell's `Cancel` on a Dask worker: set once the run's `distributed.Event` of this name is set (the
+    client sets it when the run stops), looked at no more than once every POLL seconds. A running task
+    cannot be taken from a worker; this stops it at its next chunk, so that no next run waits behind it."""
+
+    __slots__ = ("_name", "_looked")
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._name, self._looked = name, 0.0
+
+    @property
+    def cancelled(self) -> bool:
+        import time
+
+        if not self._event.is_set() and time.monotonic() - self._looked >= POLL:
+            self._looked = time.monotonic()
+            with contextlib.suppress(Exception):  # no scheduler to ask: the cell runs on, as it would
+                from distributed import Event
+
+                if Event(self._name).is_set():
+                    self._event.set()
+        return self._event.is_set()
+
+    def check(self) -> None:
+        if self.cancelled:
+            raise Cancelled
+
+
+def run_cell_on_cluster(attack: Any, seed: int | None, options: RunOptions, stop: str) -> engine.Result:
+    """Run one cell on a Dask worker: `run_cell`, stopped when the run's Event named `stop` is set."""
+    return run_cell(attack, seed, options.replace(cancel=_ClusterCancel(stop)))
+
+
 def run_cells(attacks: Sequence[Any], *, options: RunOptions | None = None, scheduler: str | Cluster | None = None,
               progress: engine.Progress | None = None, **settings: Any) -> tuple[list[engine.Result], int | None]:
     """Run every cell; return the results in order and the seed used.
@@ -195,7 +229,9 @@ def _talk(address: str, arguments: tuple[list, ...], timeout: float, session: _S
     """The thread that talks to the cluster: every answer it gets counts as the scheduler's."""
     import time
 
-    from distributed import Client, wait
+    import uuid
+
+    from distributed import Client, Event, wait
 
     quiet = {name: logging.getLogger(name) for name in ["distributed", *logging.root.manager.loggerDict]
              if name.split(".")[0] in ("distributed", "tornado")}
@@ -219,11 +255,13 @@ def _talk(address: str, arguments: tuple[list, ...], timeout: float, session: _S
         except TimeoutError:
             raise InputError("scheduler", address, f"no Dask worker joined within {timeout:g} s") from None
         answered()
-        futures = client.map(run_cell, *arguments, pure=False)
+        stop = f"oddscalc-stop-{uuid.uuid4().hex}"
+        futures = client.map(run_cell_on_cluster, *arguments, [stop] * len(arguments[0]), pure=False)
         alone = 0.0  # seconds without a worker or a scheduler
         while _unfinished(client, futures, wait):
-            if session.stop.is_set():
-                client.cancel(futures)  # nothing left computing on the cluster for the next run to wait behind
+            if session.stop.is_set():  # nothing left computing on the cluster for the next run to wait behind:
+                Event(stop, client=client).set()  # the cells running stop at their next chunk,
+                client.cancel(futures)  # the others never start
                 return
             client.run_on_scheduler(_alive)  # blocks while the scheduler is silent: the waiting thread sees it
             answered()

@@ -152,6 +152,23 @@ def test_a_ctrl_c_cancels_the_cells_left_on_the_cluster():
         assert not cluster.scheduler.tasks
 
 
+
+@failing_cluster
+def test_a_stopped_run_leaves_no_cell_computing_for_the_next_run_to_wait_behind():
+    """A cell already running on the worker stops at its next chunk (a task cannot be taken back): the next
+    run on the same one-thread worker answers at once (it waited behind a whole 10^9-trial cell, minutes)."""
+    with local(1) as cluster:
+        stop = cells.Cancel()
+        threading.Timer(1.5, stop.cancel).start()
+        with pytest.raises(cells.Cancelled):
+            cells.run_cells([HitAndSave(10, 4, 5)] * 4, trials=1_000_000_000, seed=1, cancel=stop,
+                            scheduler=cells.Cluster(cluster.scheduler_address, 5))
+        started = time.monotonic()
+        results, _ = cells.run_cells(SIX[:1], trials=1000, seed=1,
+                                     scheduler=cells.Cluster(cluster.scheduler_address, 5))
+        assert results[0].trials == 1000 and time.monotonic() - started < 5
+
+
 @failing_cluster
 def test_a_silent_scheduler_is_given_up_within_the_timeout(monkeypatch):
     """A scheduler that is there but does not answer (a stopped process, a broken network)."""
