@@ -35,9 +35,12 @@ class Matchup:
 TOGETHER = "all weapons"  # the weapon name of a unit's weapons fired together
 
 
-def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False) -> list[Matchup]:
+def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False,
+             sources: tuple[str, str] = ("the roster", "the roster")) -> list[Matchup]:
     """Every weapon of every attacker against every target, in order; with `together`, also
-    each attacker's weapons fired as one attack (where the game can combine them)."""
+    each attacker's weapons fired as one attack (where the game can combine them). A value the
+    attack refuses is named as the roster's: its file (`sources`: the attackers', the targets'),
+    unit, weapon and field."""
     attackers, targets = tuple(attackers), tuple(targets)
     require(not together or game.together is not None, "together", "on", f"{game.title} rosters fire each "
                                                                        "weapon on its own")
@@ -46,11 +49,29 @@ def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], tog
                                                      "--attackers or --targets")
     pairs = []
     for attacker in attackers:
-        pairs += [Matchup(attacker, weapon, target, game.matchup(attacker, weapon, target))
+        pairs += [Matchup(attacker, weapon, target, _attack(game, attacker, weapon, target, sources))
                   for weapon in attacker.weapons for target in targets]
         combined = [(target, game.together(attacker, target)) for target in targets] if together else []
         pairs += [Matchup(attacker, Weapon(TOGETHER, ()), target, attack) for target, attack in combined if attack]
     return pairs
+
+
+def _attack(game: Game, attacker: Unit, weapon: Weapon, target: Unit, sources: tuple[str, str]) -> Any:
+    """The attack of one cell; a value of the roster that the attack refuses, named where it is written."""
+    try:
+        return game.matchup(attacker, weapon, target)
+    except InputError as error:
+        field = error.name
+        if field in game.schema.weapon:
+            place, source = f"unit {attacker.name!r}, weapon {weapon.name!r}", sources[0]
+        elif field in game.schema.unit:
+            holders = [(unit, source) for unit, source in ((attacker, sources[0]), (target, sources[1]))
+                       if str(unit[field]) == str(error.value)] or [(attacker, sources[0]), (target, sources[1])]
+            place = " or ".join(dict.fromkeys(f"unit {unit.name!r}" for unit, _ in holders))
+            source = holders[0][1]
+        else:
+            raise
+        raise InputError("file", source, f"{place}, field '{field}': {error.value}: {error.allowed}") from None
 
 
 @dataclass(frozen=True)
@@ -438,7 +459,8 @@ def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Seque
     require(targets.game is roster.game, "against", targets.source,
             f"holds {targets.game.name} units, not {roster.game.name}")
     reach = in_range(roster.game, roster.select(attackers, "attackers"), distance)
-    pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together)
+    pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together,
+                     (roster.source, targets.source))
     require(any(pair.attack is not None for pair in pairs), "file", roster.source,
             "no weapon here can attack these targets")
     chosen = read_settings(settings, [pair.attack for pair in pairs])

@@ -373,3 +373,21 @@ def test_every_sampled_cells_query_gives_its_very_figures():
         assert alone[alone.main].mean == row["mean"] and alone.seed != 11
     exact = ask(["grid", "--game", "epic", "--exact", "--attackers", "Whirlwind Battery"]).answer.content.rows
     assert all("--seed" not in row["query"] for row in exact)  # an exact cell needs none
+
+
+def test_a_refused_unit_field_is_named_on_the_unit_that_holds_the_value():
+    """A value of a unit's (not a weapon's) that the attack refuses: named on the unit holding it, in its file."""
+    from types import SimpleNamespace
+
+    from oddscalc.grid import _attack
+    from oddscalc.roster import Unit, Weapon
+
+    def matchup(attacker, weapon, target):
+        raise InputError("armour", 9, "expected the target's Armour, 0 to 6")
+
+    game = SimpleNamespace(schema=SimpleNamespace(unit={"armour": None}, weapon={"attacks": None}), matchup=matchup)
+    attacker, target = Unit("A", 10, (("armour", 1),)), Unit("T", None, (("armour", 9),))
+    with pytest.raises(InputError) as error:
+        _attack(game, attacker, Weapon("Club", ()), target, ("a.toml", "t.toml"))
+    assert (error.value.name, error.value.value, error.value.allowed) == (
+        "file", "t.toml", "unit 'T', field 'armour': 9: expected the target's Armour, 0 to 6")

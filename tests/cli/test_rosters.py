@@ -217,3 +217,43 @@ def test_a_missing_file_reads_the_same_from_import_and_from_grid(capsys):
     imported = run(capsys, "import", "/no/such.rosz")
     gridded = run(capsys, "grid", "/no/such.rosz")
     assert imported.code == gridded.code == 2 and imported.err == gridded.err == "error: FILE /no/such.rosz: no such file\n"
+
+
+T9A_CLUB = """game = "t9a"
+
+[[unit]]
+name = "Ogres"
+points = 100
+models = 3
+health = 3
+offensive = 4
+defensive = 4
+strength = 4
+resilience = 4
+
+[[unit.weapon]]
+name = "Club"
+attacks = 3
+multiple_wounds = "MW"
+
+[[unit]]
+name = "Men"
+models = 10
+offensive = 3
+defensive = 3
+strength = 3
+resilience = {resilience}
+"""
+
+
+@pytest.mark.parametrize("multiple, resilience, mentions", [
+    ("4d6", 3, ("error: FILE", "unit 'Ogres', weapon 'Club', field 'multiple_wounds': 4d6: expected Multiple Wounds")),
+])
+def test_a_value_the_attack_refuses_is_named_in_the_roster_not_as_an_option(capsys, tmp_path, multiple, resilience,
+                                                                            mentions):
+    """A roster's value is refused by file, unit, weapon and field (it read '--multiple-wounds 4d6', an option
+    the player never typed)."""
+    path = tmp_path / "ogres.toml"
+    path.write_text(T9A_CLUB.replace("MW", multiple).format(resilience=resilience))
+    result = assert_refused(capsys, "grid", path, "--exact", mentions=(str(path), *mentions))
+    assert "--multiple-wounds" not in result.err and "--resilience" not in result.err
