@@ -18,7 +18,7 @@ from ..style import plural
 from .attacks import UNITS_PER_TEMPLATE, Barrage
 from .saves import Ability
 from .shooting import NOT_GIVEN, EpicShoot, Volley
-from .war_engines import Front, Reach
+from .war_engines import Critical, Front, Reach
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
@@ -50,8 +50,8 @@ SCHEMA = Schema(
                        default="infantry"),
         "damage_capacity": Field("int", "each war engine's damage capacity (kind war-engine)", low=1, high=20),
         "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
-        "critical": Field("text", "what a war engine's critical hit does during the attack", choices=(
-            "none", "damage", "damage-once", "destroyed"), default="none"),
+        "critical": Field("text", "what a war engine's critical hit does during the attack", choices=tuple(
+            critical.value for critical in Critical), default="none"),
         "other_units": Field("int", "a war-engine formation's other units: they count toward breaking, and with "
                                     "other_armour fire that can hurt them reaches them (docs/rules.md §2.8)", low=0,
                              high=100, default=0),
