@@ -46,7 +46,7 @@ def ask(words: Sequence[str], given: Optional[Given] = None) -> Asked:
     raises `options.Cancelled`.
     """
     from .cli.errors import click_errors, refused
-    from .cli.words import language
+    from .cli.words import language, queries_having
     from .style import listed
 
     given = given or Given()
@@ -61,7 +61,7 @@ def ask(words: Sequence[str], given: Optional[Given] = None) -> Asked:
             answered = answer(**context.params)
             unused = unused_by_exact(context, given)
     except (click_errors.ClickException, InputError) as error:
-        raise refused(error) from None
+        raise refused(error, queries_having) from None
     finally:
         GIVEN.reset(token)
     if unused and answered.options is not None and answered.options.method == "exact":

@@ -183,6 +183,13 @@ EPIC = {
     "war engines: titan killer D6, one invulnerable save per hit": EpicShoot(
         shots=3, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d6", war_engines=2, damage_capacity=4, shields=2,
         armour=4, invulnerable=True, critical="wounded", tk_save="hit"),
+    "war engines of two profiles: a Squat Land Train": EpicShoot(
+        shots=8, to_hit=3, war_engines=1, damage_capacity=2, armour=4, reinforced=True, thick_rear_armour=True,
+        crossfire=True, engine=("3 DC1 armour none shields 1",)),
+    "war engines of two profiles: a Hierophant and two Hierodules, titan killer D3": EpicShoot(
+        shots=4, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d3", war_engines=1, damage_capacity=4, armour=5,
+        reinforced=True, invulnerable=True, critical="wounded",
+        engine=("2 DC3 armour 5+ reinforced critical destroyed",)),
     "war engines: titan killer D3, points allocated as hits (NetEA)": EpicShoot(
         shots=4, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d3", tk_allocation="damage", war_engines=3,
         damage_capacity=2, shields=1, armour=4, critical="damage"),
@@ -206,6 +213,9 @@ EPIC = {
         critical="wounded"),
     "war engine: disrupt, blast markers already": EpicShoot(shots=8, to_hit=4, war_engines=1, damage_capacity=4,
                                                             shields=2, armour=4, disrupt=True, blast_markers=2),
+    "war engines of two profiles under a barrage, and other units": Barrage(
+        bp=9, war_engines=1, damage_capacity=2, armour=4, reinforced=True, engine=("2 DC1 armour 6+ shields 1",),
+        engines_under=2, units=3, other_armour=5),
     "war engines: barrage 8 BP, two centred": Barrage(bp=8, war_engines=3, damage_capacity=4, shields=1, armour=4,
                                                       reinforced=True),
     "war engines: barrage 3 BP, both under the template": Barrage(bp=3, war_engines=2, damage_capacity=3, shields=1,

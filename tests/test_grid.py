@@ -238,7 +238,7 @@ def test_a_setting_no_cell_has_is_refused_naming_the_fields_there_are(grid):
     attacks = [p.attack for p in grid.pairs]  # Epic shooting attacks, and None where a weapon cannot hurt
     assert _refusal(lambda: read_settings([("luck", 3)], attacks)) == (
         "set", "luck=3", "no attack in this grid has luck; they have armour, at-shots, at-to-hit, blast-markers, "
-        "cover-save, critical, crossfire, damage-capacity, disrupt, firing-units, formation, front, ignore-cover, "
+        "cover-save, critical, crossfire, damage-capacity, disrupt, engine, firing-units, formation, front, ignore-cover, "
         "in-cover, invulnerable, modifier, mw-shots, mw-to-hit, other-armour, other-reinforced, reach, reinforced, "
         "shields, shots, sniper, suppressed, thick-rear-armour, tk-allocation, tk-damage, tk-save, to-hit, units, "
         "vehicle-armour, vehicle-reinforced, vehicles, volley, war-engines, weapon")

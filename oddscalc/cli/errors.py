@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..errors import InputError, Refusal
 
@@ -115,22 +115,22 @@ RETIRED = {  # options a release had, and what replaces them
 }
 
 
-def one_line(error: Exception) -> str:
+def one_line(error: Exception, owners: Optional[Owners] = None) -> str:
     """Format a refused command line as the one line the contract asks for."""
-    return refused(error).line
+    return refused(error, owners).line
 
 
 CLOSE = 0.75  # how alike (difflib's ratio, without the dashes) an option must be to be suggested: a typo
 
 
-def no_such_option(name: str, context: Any) -> str:
-    """The line for an option the command does not have: the command's own options close to it (a
-    typo: `--crosfire`), and the other queries that have it (an option of another game's query:
-    `dust attack --to-hit`), never an option merely sharing a few letters."""
-    import difflib
+Owners = Callable[[str, str], list]  # (option, the query's path) → the other queries that have the option
 
-    from .options import QUERIES
-    from .words import every_query
+
+def no_such_option(name: str, context: Any, owners: Optional[Owners] = None) -> str:
+    """The line for an option the command does not have: the command's own options close to it (a
+    typo: `--crosfire`), and the other queries that have it (`owners`: an option of another game's
+    query, `dust attack --to-hit`), never an option merely sharing a few letters."""
+    import difflib
 
     command = getattr(context, "command", None)
     own = sorted({opt for param in getattr(command, "params", ()) for opt in getattr(param, "opts", ())
@@ -138,8 +138,7 @@ def no_such_option(name: str, context: Any) -> str:
     bare = {opt.lstrip("-"): opt for opt in own}
     close = [bare[word] for word in difflib.get_close_matches(name.lstrip("-"), list(bare), 2, CLOSE)]
     path = " ".join(word for word in str(getattr(context, "command_path", "")).split() if word != "oddscalc")
-    owners = [query for query in every_query() if query != path
-              and name in {"--" + option.replace("_", "-") for option in QUERIES[query].names}]
+    owners = owners(name, path) if owners is not None else []
     line = f"error: {name}: no such option" + (f" of {path}" if path else "")
     if close:
         line += f" (did you mean {', '.join(close)}?)"
@@ -149,9 +148,9 @@ def no_such_option(name: str, context: Any) -> str:
     return line + "; see --help for the options"
 
 
-def refused(error: Exception) -> Refusal:
+def refused(error: Exception, owners: Optional[Owners] = None) -> Refusal:
     """A refused command line as a `Refusal`: its one line, the option it is about as the player
-    types it, and the value refused."""
+    types it, and the value refused (`owners`: which queries have an option this one lacks)."""
     if isinstance(error, Refusal):
         return error
     if isinstance(error, OptionError):
@@ -168,7 +167,7 @@ def refused(error: Exception) -> Refusal:
         if error.option_name in RETIRED:
             return Refusal(f"error: {error.option_name}: no such option now: {RETIRED[error.option_name]}",
                            error.option_name)
-        return Refusal(no_such_option(error.option_name, getattr(error, "ctx", None)), error.option_name)
+        return Refusal(no_such_option(error.option_name, getattr(error, "ctx", None), owners), error.option_name)
     if isinstance(error, click_errors.BadOptionUsage) and error.message.endswith("requires an argument."):
         return Refusal(f"error: {error.option_name}: expected a value after it; see --help", error.option_name)
     if isinstance(error, click_errors.MissingParameter):

@@ -17,6 +17,7 @@ import typer
 
 from ..errors import InputError, Refusal
 from .errors import STOP, click_errors, on_signal, one_line, stopped
+from .words import queries_having
 from .options import SHELL, Terminal, command_for
 from .output import Answer
 
@@ -143,10 +144,10 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
         typer.echo(error.format_message())
         return 2
     except click_errors.ClickException as error:
-        typer.echo(one_line(error).replace("\n", " "), err=True)
+        typer.echo(one_line(error, queries_having).replace("\n", " "), err=True)
         return 2
     except (InputError, Refusal) as error:
-        typer.echo(one_line(error), err=True)
+        typer.echo(one_line(error, queries_having), err=True)
         return 2
     except KeyboardInterrupt as error:
         return stopped(error)

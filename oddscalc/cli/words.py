@@ -129,6 +129,12 @@ def every_query() -> list[str]:
     return list(QUERIES)
 
 
+def queries_having(option: str, path: str) -> list[str]:
+    """The queries other than `path` that have `option` (`--to-hit`): to say whose it is when refused."""
+    return [query for query in every_query() if query != path
+            and option in {"--" + name.replace("_", "-") for name in QUERIES[query].names}]
+
+
 def converted(function: Callable[..., Any], params: dict[str, Any], names: Optional[Sequence[str]] = None) -> dict:
     """The parsed values of a command's parameters as its function takes them (Typer's own
     conversions: a choice as its Enum, a path as a Path), only `names` when given."""

@@ -20,7 +20,7 @@ from ..dice import EXACT_SECONDS, Check, DiceExpression, FaceReader, Natural, ch
 from ..errors import choose, require
 from ..style import plural
 from ..pool import Die, PoolRoll, roll_pool
-from .war_engines import Critical, Engines, HitKind, TkSave, combine, pack, pmfs_of
+from .war_engines import Critical, EngineProfile, Engines, Formation, HitKind, TkSave, combine, pack, pmfs_of
 from .saves import (
     Ability,
     BlastMarkers,
@@ -129,6 +129,10 @@ class _OnFormation(Attack):
                                                           "of damage per hit (d3, d6, d3+1; default 1; needs "
                                                           "--weapon titan-killer).", None, metavar="D",
                                                           reader=lambda text: _expression(text, "tk_damage"))
+    engine: tuple[EngineProfile, ...] = option(
+        "War engines of another profile in the same formation, behind the --war-engines (§2.8): N DC<d> [armour "
+        "A+|none] [shields S] [critical C] [reinforced] [invulnerable] [thick-rear-armour]; repeat for each "
+        "profile.", (), metavar="PROFILE", many=EngineProfile.parse)
     tk_save: TkSave = option("A titan killer's hit on a war engine with --invulnerable (§2.8): point (an "
                              "invulnerable save for each point of damage, the default) or hit (one save for the "
                              "whole hit).", TkSave.POINT)
@@ -196,9 +200,11 @@ class _OnFormation(Attack):
                     "only applies with --weapon titan-killer")
         require(0 <= self.war_engines <= MAX_WAR_ENGINES, "war_engines", self.war_engines,
                 f"expected 0 to {MAX_WAR_ENGINES} war engines")
+        require(self.engine_count <= MAX_WAR_ENGINES, "engine", " ; ".join(map(str, self.engine)),
+                f"expected at most {MAX_WAR_ENGINES} war engines in all (with --war-engines {self.war_engines})")
         if not self.war_engines:
             for name, default in (("damage_capacity", None), ("shields", 0), ("critical", Critical.NONE),
-                                  ("other_armour", NOT_GIVEN), ("other_reinforced", False)):
+                                  ("other_armour", NOT_GIVEN), ("other_reinforced", False), ("engine", ())):
                 require(getattr(self, name) == default, name, getattr(self, name) or "none",
                         "only applies with --war-engines W")
             return
@@ -219,6 +225,31 @@ class _OnFormation(Attack):
     @property
     def engines(self) -> Engines:
         return Engines(self.war_engines, self.damage_capacity or 1, self.shields, self.critical)
+
+    @property
+    def engine_count(self) -> int:
+        """The formation's war engines, of every profile."""
+        return self.war_engines + sum(profile.count for profile in self.engine)
+
+    @property
+    def mixed(self) -> Formation | None:
+        """War engines of several profiles (--engine): the --war-engines in front, then each profile."""
+        return Formation((self.engines, *(profile.engines for profile in self.engine))) if self.engine else None
+
+    def _part_kinds(self, weapon: Ability) -> list[HitKind]:
+        """How a hit of this weapon is resolved on each profile of a mixed formation: its own saves."""
+        first = (self.armour, self.reinforced, self.invulnerable, self.thick_rear_armour)
+        defences = [first, *((p.armour, p.reinforced, p.invulnerable, p.thick_rear_armour) for p in self.engine)]
+        return [self._hit_kind(save_plan(armour, None, weapon, reinforced, invulnerable,
+                                         self.crossfire and not thick, self.ignore_cover, self.sniper), weapon)
+                for armour, reinforced, invulnerable, thick in defences]
+
+    def _decoded(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """A mixed formation's exact outcomes: its joint's kills axis read as kills and fallen."""
+        if not self.engine:
+            return values
+        kills, fallen = self.mixed.decode(values["kills"])
+        return {**values, "kills": kills, "fallen": fallen}
 
     def _hit_kind(self, saves: SavePlan, weapon: Ability) -> HitKind:
         """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
@@ -257,7 +288,9 @@ class _OnFormation(Attack):
         per = np.maximum(hits - values["shields"], 0) if self.disrupt else values["damage"] + lost
         markers = self.blast_markers + under_fire + extra + per + (kills + lost > 0) * int(self.crossfire)
         others = (self.units or 0) - lost
-        left = self.damage_capacity * (self.war_engines - kills) + others
+        fallen = values["fallen"] if "fallen" in values else self.damage_capacity * kills
+        left = (self.damage_capacity or 0) * self.war_engines + sum(p.count * p.capacity for p in self.engine)
+        left = left - fallen + others
         broken = (markers >= left) * 1  # nothing left (0) is broken too
         if "other_kills" in self.outcomes:  # the fire reaches the other units: kills are every unit destroyed
             values = {**values, "kills": kills + lost, "engine_kills": kills}
@@ -293,6 +326,7 @@ class _OnFormation(Attack):
         if self.war_engines:
             words += [f"DC {self.damage_capacity}", f"{plural(self.shields, 'void shield')}"]
             words += [f"critical hit: {self.critical.value}"] if self.critical is not Critical.NONE else []
+            words += [f"behind them {p.count} × {str(p).split(' ', 1)[1]}" for p in self.engine]
         if self.tk_damage is not None:
             words.append(f"TK({self.tk_damage})")
         words += ["one invulnerable save per TK hit"] if self.tk_save is TkSave.HIT else []
@@ -384,7 +418,7 @@ class Barrage(_OnFormation):
             if self.other_armour != NOT_GIVEN:
                 others = (f" and {plural(self.units, 'other unit')} ({self._others_armour()}; {self.others_reached} "
                           f"under the templates, {'AT' if self.at else 'AP'} column)")
-            return (f"Epic barrage: {self.bp} BP on {plural(self.war_engines, 'war engine')}{others}, "
+            return (f"Epic barrage: {self.bp} BP on {plural(self.engine_count, 'war engine')}{others}, "
                     f"{plural(self.centred, 'war engine')} under the templates, {self._defence()}")
         reached = plural(self.reached, "unit") + ("" if self.units is not None else
                                                     f" ({self.per_template or UNITS_PER_TEMPLATE} per template)")
@@ -399,7 +433,7 @@ class Barrage(_OnFormation):
                 "does not apply to war engines: give how many are under the templates with --engines-under N (§2.8)")
         require(self.engines_under is None or self.war_engines, "engines_under", self.engines_under,
                 "only applies with --war-engines W")
-        most = self.war_engines
+        most = self.engine_count
         require(self.engines_under is None or 1 <= self.engines_under <= max(most, 1), "engines_under",
                 self.engines_under, f"expected 1 to {most} war engines under the templates (--war-engines)" if most > 1
                 else "expected 1: the formation has one war engine (--war-engines 1)")
@@ -444,7 +478,7 @@ class Barrage(_OnFormation):
         of them."""
         if self.engines_under is not None:
             return self.engines_under
-        return min(self.templates, self.war_engines)
+        return min(self.templates, self.engine_count)
 
     @property
     def attacks_each(self) -> int:
@@ -478,7 +512,34 @@ class Barrage(_OnFormation):
     def markers(self) -> BlastMarkers:
         return self._markers(self.row.extra_blast_markers)
 
+    def _under(self) -> list[tuple[int, int, int]]:
+        """(part, war engine, attacks) of each war engine under a template's centre, front to back: half its
+        own damage capacity, rounded up (3.2.1); the --war-engines first, then each --engine profile."""
+        formation = self.mixed or Formation((self.engines,))
+        engines = [(index, engine) for index, part in enumerate(formation.parts) for engine in range(part.count)]
+        return [(index, engine, -(-formation.parts[index].capacity // 2)) for index, engine in engines[:self.centred]]
+
+    def _mixed_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        formation, kinds = self.mixed, self._part_kinds(self.weapon)
+        states = formation.start(trials)
+        hits = np.zeros(trials, dtype=np.int16)
+        for index, engine, attacks in self._under():
+            more = roll_pool(rng, hit_die(self.hit_check), attacks, trials).total("hits")
+            formation.parts[index].strike(rng, states[index], more.astype(np.int64), kinds[index], standing=False,
+                                          engine=engine)
+            hits += more
+        lost = np.zeros(trials, dtype=np.int16)
+        if self.others_reached:
+            pool = roll_pool(rng, barrage_die(self.other_check, self._other_saves(self.weapon)),
+                             self.others_reached, trials)
+            more, lost = np.divmod(pool.codes.astype(np.int16), pool.radices[0])
+            hits = hits + more
+        values = {**formation.tally(states), "hits": hits, "other_kills": lost}
+        return pack(self._engine_outcomes(values, self.row.extra_blast_markers, 1), self.outcomes)
+
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        if self.engine:
+            return self._mixed_sample(rng, trials)
         if self.war_engines:
             engines = self.engines
             state = engines.start(trials)
@@ -507,6 +568,35 @@ class Barrage(_OnFormation):
         hits = pmfs.binomial(units, hit)  # one roll per unit, never more (§2.5)
         rows = [weight * _padded(pmfs.binomial(h, 1 - saved), units + 1) for h, weight in enumerate(hits)]
         return np.array(rows, dtype=float if number is float else object)
+
+    def mixed_joint(self, number=float) -> np.ndarray:
+        """joint[hits, kills + (W + 1) · fallen, damage, shields, other units killed] of a barrage at war engines
+        of several profiles (exact): each under a template's centre attacked ⌈its DC / 2⌉ times."""
+        formation, kinds = self.mixed, self._part_kinds(self.weapon)
+        others = self.others_reached
+        shields = sum(part.count * part.shields for part in formation.parts)
+        cells = ((sum(attacks for _, _, attacks in self._under()) + others + 1) * (formation.count + 1) *
+                 (formation.capacity + 1) ** 2 * (shields + 1) * (others + 1))
+        self._check_exact(cells, (formation.count + others) * cells, 2e8, number)
+        hit = number(self.hit_check.chance())
+        under = {(index, engine): attacks for index, engine, attacks in self._under()}
+        parts = []
+        for index, part in enumerate(formation.parts):
+            for engine in range(part.count):
+                attacks, state, blocks = under.get((index, engine), 0), part.fresh(number), []
+                for count, weight in enumerate(pmfs.binomial(attacks, hit)):
+                    coded = formation.coded(index, state, number)
+                    block = _zeros((attacks + 1,) + coded.shape, number)
+                    block[count] = weight * coded
+                    blocks.append(block)
+                    state = part.after(state, 1, kinds[index], number)
+                parts.append(sum(blocks[1:], blocks[0])[..., None])
+        if others:
+            hit, saved = number(self.other_check.chance()), number(self._other_saves(self.weapon).chance())
+            unit = _zeros((2, 1, 1, 1, 2), number)
+            unit[0, 0, 0, 0, 0], unit[1, 0, 0, 0, 0], unit[1, 0, 0, 0, 1] = 1 - hit, hit * saved, hit * (1 - saved)
+            parts += [unit] * others
+        return combine(parts, number)
 
     def engine_joint(self, number=float) -> np.ndarray:
         """joint[hits, kills, damage, shields] of a barrage at war engines (exact): each war engine under a
@@ -537,8 +627,9 @@ class Barrage(_OnFormation):
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         if self.war_engines:
-            return pmfs_of(self.engine_joint(number), self.outcomes,
-                           lambda values: self._engine_outcomes(values, self.row.extra_blast_markers, 1), number)
+            joint = self.mixed_joint(number) if self.engine else self.engine_joint(number)
+            return pmfs_of(joint, self.outcomes, lambda values: self._engine_outcomes(
+                self._decoded(values), self.row.extra_blast_markers, 1), number)
         return self.markers.outcome_pmfs(self.joint(number))
 
 

@@ -178,7 +178,7 @@ class EpicShoot(_OnFormation):
                 others += {Reach.OTHERS: ", the fire reaching only the other units",
                            Reach.BOTH: f", {self.front.value} in front"}[self.reaches]
             points = ", each TK point allocated as a hit" if self.tk_allocation is TkAllocation.DAMAGE else ""
-            return (f"Epic shooting: {fire} on {plural(self.war_engines, 'war engine')}{others}, {self._defence()}"
+            return (f"Epic shooting: {fire} on {plural(self.engine_count, 'war engine')}{others}, {self._defence()}"
                     f"{points}")
         target = plural(self.units, "unit") + (f" and {plural(self.vehicles, 'vehicle')} (armour "
                                                 f"{'none' if self.vehicle_armour is None else f'{self.vehicle_armour}+'}"
@@ -237,6 +237,13 @@ class EpicShoot(_OnFormation):
         require(self.tk_allocation is TkAllocation.HIT or self.tk_save is TkSave.POINT, "tk_save", self.tk_save,
                 "with --tk-allocation damage each point is a hit of its own, saved on its own: leave out --tk-save")
         self._check_others()
+        if self.engine:
+            require(self.reaches is Reach.ENGINES, "engine", str(self.engine[0]),
+                    "war engines of several profiles with other units the fire reaches are not modelled: give the "
+                    "other units as a query of their own")
+            require(len(self._batches()) <= 1, "mw_shots", self.mw_shots or "a macro volley",
+                    "macro-weapon hits after normal hits at war engines of several profiles: give them as separate "
+                    "queries")
         if self.war_engines:
             require(not self.vehicles, "vehicles", self.vehicles, "a formation with war engines: give its other units "
                                                                   "as --units, their armour as --other-armour (§2.8)")
@@ -367,7 +374,54 @@ class EpicShoot(_OnFormation):
         """The saves of the other units of a formation with war engines (their armour; the fire's ability)."""
         return self._other_saves(Ability.MACRO if self._pools("macro") else self.weapon)
 
+    def _mixed_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        """War engines of several profiles (--engine): one kind of hits, each on its war engine's own saves."""
+        formation, kinds = self.mixed, self._batch_kinds()
+        states = formation.start(trials)
+        pools, kind = self._one_batch()
+        hits = self._hits(rng, pools, trials)
+        if pools:
+            if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
+                formation.strike(rng, states, _points(rng, kind.titan_killer, hits), [k.point() for k in kinds])
+            else:
+                formation.strike(rng, states, hits, kinds)
+        values = {**formation.tally(states), "hits": hits, "other_kills": np.zeros(trials, dtype=np.int16)}
+        return pack(self._engine_outcomes(values, 0, int(any(v.shots for v in self.fired))), self.outcomes)
+
+    def _batch_kinds(self) -> list[HitKind]:
+        """Each profile's way to resolve the one kind of hits fired at a mixed formation (normal or macro)."""
+        normal = Ability.NORMAL if self.weapon is Ability.MACRO else self.weapon
+        return self._part_kinds(normal if self._pools("normal") or not self._pools("macro") else Ability.MACRO)
+
+    def _one_batch(self) -> tuple[list[tuple[int, Check]], HitKind]:
+        """The one kind of hits at a mixed formation (none when every firing unit is suppressed)."""
+        return (self._batches() or [([], self._batch_kinds()[0])])[0]
+
+    def mixed_joint(self, number=float) -> np.ndarray:
+        """joint[hits, kills + (W + 1) · fallen, damage, shields, 0] of an attack on war engines of several
+        profiles (exact): each war engine's hits, allocated front to back, resolved on its own saves."""
+        formation, kinds = self.mixed, self._batch_kinds()
+        pools, kind = self._one_batch()
+        before = self._hits_pmf(pools, number)
+        codes = (formation.count + 1) * (formation.capacity + 1)
+        shields = sum(part.count * part.shields for part in formation.parts)
+        block = codes * (formation.capacity + 1) * (shields + 1)
+        most = kind.titan_killer.highest if self._by_points(kind) else 1
+        self._check_exact(len(before) * block, len(before) * most * block * formation.count, 1e8, number)
+        joint = _zeros4((len(before), codes, formation.capacity + 1, shields + 1, 1), number)
+        by_points = self._by_points(kind)
+        progress = [_Progress(part, part.fresh(number), each.point() if by_points else each, number)
+                    for part, each in zip(formation.parts, kinds)]
+        for h, slots, weight in self._slots(before, kind, number):
+            shares = formation.allocation(slots)
+            one = combine([formation.coded(index, progress[index].at(n), number)
+                           for index, engines in enumerate(shares) for n in engines], number)
+            joint[h, :one.shape[0], :one.shape[1], :one.shape[2], 0] += weight * one
+        return joint
+
     def _engine_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
+        if self.engine:
+            return self._mixed_sample(rng, trials)
         engines = self.engines
         state = engines.start(trials)
         hits, lost = np.zeros(trials, dtype=np.int16), np.zeros(trials, dtype=np.int16)  # as `Engines.tally`
@@ -501,8 +555,9 @@ class EpicShoot(_OnFormation):
     def pmfs(self, number) -> dict[str, np.ndarray]:
         if self.war_engines:
             under_fire = int(any(v.shots for v in self.fired))
-            return pmfs_of(self.engine_joint(number), self.outcomes,
-                           lambda values: self._engine_outcomes(values, 0, under_fire), number)
+            joint = self.mixed_joint(number) if self.engine else self.engine_joint(number)
+            return pmfs_of(joint, self.outcomes,
+                           lambda values: self._engine_outcomes(self._decoded(values), 0, under_fire), number)
         return self.markers.outcome_pmfs(self.joint(number))
 
 

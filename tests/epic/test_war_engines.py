@@ -28,12 +28,19 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
          reinforced: bool = False, invulnerable: bool = False, weapon: str = "normal", critical: str = "none",
          tk: int = 1, mw_shots: int = 0, mw_to_hit: int = 2, tk_allocation: str = "hit", others: int = 0,
          other_armour: int | None = None, other_reinforced: bool = False, reach: str = "engines",
-         front: str = "engines", tk_save: str = "point") -> dict[tuple, F]:
+         front: str = "engines", tk_save: str = "point", behind: tuple[dict, ...] = ()) -> dict[tuple, F]:
     """{(hits, kills, damage, shields down, other units killed): P} by walking every die (to-hit values 2+
     to 6+ only). The other units of the formation are reached as `reach` says; each unit takes one hit a
     round, each war engine its damage capacity, in the order `front` says. A titan killer's hit gets an
-    invulnerable save for each point of damage, or with `tk_save="hit"` one for the whole hit."""
+    invulnerable save for each point of damage, or with `tk_save="hit"` one for the whole hit. `behind`
+    gives war engines of other profiles behind the first `count` (each a dict: count, capacity, shields,
+    armour, reinforced, invulnerable, critical), each taking its own capacity in hits a round."""
     results: dict[tuple, F] = {}
+    plain = dict(shields=0, armour=None, reinforced=False, invulnerable=False, critical="none")
+    profile = [dict(capacity=capacity, shields=shields, armour=armour, reinforced=reinforced,
+                    invulnerable=invulnerable, critical=critical)] * count
+    profile += [{**plain, **more} for more in behind for _ in range(more["count"])]  # each war engine's own
+    engines_in_all = len(profile)
 
     def rolled(face: int) -> int:
         """A titan killer's points on its die: `tk` 3 is a D3, 6 a D6, any other a constant."""
@@ -53,6 +60,7 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
 
     def damage_point(state, engine, p, then):
         """One point of damage with its critical hit roll (3.2.3)."""
+        capacity, critical = profile[engine]["capacity"], profile[engine]["critical"]
         up, lost = state[engine]
         if lost >= capacity:
             return then(state, p)
@@ -112,19 +120,20 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
             (_, unit, macro), rest = queue[0], queue[1:]
             for weight, saved in saves(macro, other_armour, other_reinforced, False):
                 new = list(state)
-                new[count + unit] = (None, state[count + unit][1] or int(not saved))
+                new[engines_in_all + unit] = (None, state[engines_in_all + unit][1] or int(not saved))
                 resolve(tuple(new), rest, p * weight, finish)
             return None
         (engine, macro, one_point), rest = queue[0], queue[1:]
         up, lost = state[engine]
-        if lost >= capacity:
+        own = profile[engine]
+        if lost >= own["capacity"]:
             return resolve(state, rest, p, finish)
         if one_point:  # a point already rolled, allocated as a hit of its own
             return points(state, engine, 1, p, lambda s, q: resolve(s, rest, q, finish))
         if weapon == "titan-killer" and not macro:
             for face in faces():
                 n = rolled(face)
-                if tk_save == "hit" and invulnerable:  # one save die for the whole hit
+                if tk_save == "hit" and own["invulnerable"]:  # one save die for the whole hit
                     for save in faces():
                         points(state, engine, n, p * SIXTH * SIXTH, lambda s, q: resolve(s, rest, q, finish),
                                each="saved" if save == 6 else "none")
@@ -135,16 +144,17 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
             new = list(state)
             new[engine] = (up - 1, lost)
             return resolve(tuple(new), rest, p, finish)
-        for weight, saved in saves(macro):
+        for weight, saved in saves(macro, own["armour"], own["reinforced"], own["invulnerable"]):
             if saved:
                 resolve(state, rest, p * weight, finish)
             else:
                 damage_point(state, engine, p * weight, lambda s, q: resolve(s, rest, q, finish))
         return None
 
-    def points(state, engine, n, p, then, each="save" if invulnerable else "none"):
+    def points(state, engine, n, p, then, each=None):
         """A titan killer's points: shields first, then each point an invulnerable save or damage (`each`:
         "save" rolls one for each point, "none" has none, "saved" is a hit already saved: no damage)."""
+        each = each or ("save" if profile[engine]["invulnerable"] else "none")
         if n == 0:
             return then(state, p)
         up, lost = state[engine]
@@ -160,10 +170,11 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
         return damage_point(state, engine, p, lambda s, q: points(s, engine, n - 1, q, then, each))
 
     def record(state, p, total):
-        engines, units = state[:count], state[count:]
-        kills = sum(lost >= capacity for _, lost in engines)
-        key = (total, kills, sum(capacity if lost >= capacity else lost for _, lost in engines),
-               sum(shields - up for up, _ in engines), sum(dead for _, dead in units))
+        engines, units = state[:engines_in_all], state[engines_in_all:]
+        tops = [own["capacity"] for own in profile]
+        kills = sum(lost >= top for (_, lost), top in zip(engines, tops))
+        key = (total, kills, sum(top if lost >= top else lost for (_, lost), top in zip(engines, tops)),
+               sum(own["shields"] - up for (up, _), own in zip(engines, profile)), sum(dead for _, dead in units))
         results[key] = results.get(key, 0) + p
 
     def slots_of(hits: int) -> dict[int, F]:
@@ -182,12 +193,13 @@ def walk(shots: int, to_hit: int, *, count: int, capacity: int, shields: int, ar
 
     def order(slots: int, macro: bool, one_point: bool) -> list[tuple]:
         """The first `slots` places of the allocation, round after round, front to back."""
-        engines = [(i, macro, one_point) for i in range(count) for _ in range(capacity)] if reach != "others" else []
+        engines = ([(i, macro, one_point) for i in range(engines_in_all) for _ in range(profile[i]["capacity"])]
+                   if reach != "others" else [])
         units = [("other", i, macro) for i in range(others)] if reach != "engines" else []
         one_round = engines + units if front == "engines" else units + engines
         return [one_round[j % len(one_round)] for j in range(slots)]
 
-    start = tuple((shields, 0) for _ in range(count)) + ((None, 0),) * others
+    start = tuple((own["shields"], 0) for own in profile) + ((None, 0),) * others
     one_point = weapon == "titan-killer" and tk_allocation == "damage"
     after = hits_of(mw_shots, mw_to_hit)
     for first_hits, p_hits in hits_of(shots, to_hit).items():
@@ -271,6 +283,27 @@ CASES = [  # (EpicShoot fields, walk arguments)
           shields=2, armour=5, invulnerable=True, critical="damage", tk_save="hit"),
      dict(shots=2, to_hit=3, count=1, capacity=4, shields=2, armour=5, invulnerable=True, weapon="titan-killer",
           tk=6, critical="damage", tk_save="hit")),
+    # a Squat Land Train: an engine (armour 4+ reinforced, DC 2), then battle cars (no armour, DC 1, a shield)
+    (dict(shots=4, to_hit=3, war_engines=1, damage_capacity=2, armour=4, reinforced=True,
+          engine=("2 DC1 armour none shields 1",)),
+     dict(shots=4, to_hit=3, count=1, capacity=2, shields=0, armour=4, reinforced=True,
+          behind=(dict(count=2, capacity=1, shields=1),))),
+    # a bio-titan (5+, invulnerable, wounded; DC 1 so that the second hit goes on) with a Hierodule (DC 3,
+    # 5+ reinforced, destroyed)
+    (dict(shots=2, to_hit=4, war_engines=1, damage_capacity=1, armour=5, invulnerable=True,
+          critical="wounded", engine=("1 DC3 armour 5+ reinforced critical destroyed",)),
+     dict(shots=2, to_hit=4, count=1, capacity=1, shields=0, armour=5, invulnerable=True,
+          critical="wounded", behind=(dict(count=1, capacity=3, armour=5, reinforced=True, critical="destroyed"),))),
+    # titan killers at mixed profiles, their points allocated as hits (NetEA) and saved on each one's own
+    (dict(shots=2, to_hit=3, weapon=Ability.TITAN_KILLER, tk_damage="d3", tk_allocation="damage", war_engines=1,
+          damage_capacity=1, armour=4, shields=1, engine=("1 DC2 armour 6+ invulnerable critical damage",)),
+     dict(shots=2, to_hit=3, count=1, capacity=1, shields=1, armour=4, weapon="titan-killer", tk=3,
+          tk_allocation="damage", behind=(dict(count=1, capacity=2, armour=6, invulnerable=True,
+                                                critical="damage"),))),
+    (dict(shots=3, to_hit=2, weapon=Ability.MACRO, war_engines=2, damage_capacity=1, armour=3, reinforced=True,
+          engine=("1 DC2 armour 4+ shields 1",)),
+     dict(shots=3, to_hit=2, count=2, capacity=1, shields=0, armour=3, reinforced=True, weapon="macro",
+          behind=(dict(count=1, capacity=2, armour=4, shields=1),))),
 ]
 
 
@@ -322,6 +355,34 @@ def test_a_titan_killers_invulnerable_save_for_each_point_or_for_the_hit():
     shielded = EpicShoot(**fields, shields=1, tk_save="hit").exact(fractions=True)
     assert list(shielded["shields"]) == [F(1, 6), F(5, 6)]
     assert list(shielded["damage"]) == [F(1, 6) + F(5, 6) * F(1, 6), F(5, 6) * F(5, 6)]
+
+
+def test_a_formation_of_two_profiles_breaks_on_the_capacity_still_standing():
+    """A DC 1 war engine in front of a DC 3 one, no saves: one shot at 2+ destroys the first (5/6). Markers:
+    1 under fire + 1 point of damage = 2, against the DC still standing, 3: never broken (it would be, at
+    the first profile's DC for every war engine left)."""
+    exact = EpicShoot(shots=1, to_hit=2, war_engines=1, damage_capacity=1, armour=None,
+                      engine=("1 DC3 armour none",)).exact(fractions=True)
+    assert exact["kills"] == (F(1, 6), F(5, 6)) and exact["broken"] == (1, 0)
+    assert exact["blast_markers"] == (0, F(1, 6), F(5, 6))
+    # two more shots: the next hits go to the DC 3 war engine, in a block of three
+    three = EpicShoot(shots=4, to_hit=2, war_engines=1, damage_capacity=1, armour=None,
+                      engine=("1 DC3 armour none",)).exact(fractions=True)
+    assert three["kills"][2] == F(5, 6) ** 4 and three["damage"][4] == F(5, 6) ** 4
+
+
+def test_a_barrage_attacks_each_war_engine_under_it_half_its_own_capacity():
+    """3 BP (AT 5+, one template) centred on a DC 1 war engine and, with --engines-under 2, on the DC 4 one
+    behind it: ⌈1/2⌉ = 1 attack and ⌈4/2⌉ = 2 attacks, no saves: damage is Binomial(3, 1/3), kills the
+    first war engine's one hit."""
+    fields = dict(bp=3, war_engines=1, damage_capacity=1, armour=None, engine=("1 DC4 armour none",))
+    two = Barrage(**fields, engines_under=2).exact(fractions=True)
+    third = F(1, 3)
+    assert two["damage"] == (F(8, 27), F(12, 27), F(6, 27), F(1, 27))
+    assert two["kills"] == (1 - third, third)
+    assert Barrage(**fields).exact(fractions=True)["damage"] == (1 - third, third)  # the first one only
+    assert "Epic barrage: 3 BP on 2 war engines, 2 war engines under the templates" in Barrage(
+        **fields, engines_under=2).describe()
 
 
 def test_fourteen_macro_hits_can_destroy_a_warlord():
@@ -530,6 +591,16 @@ def test_the_break_point_is_the_capacity_left_plus_the_other_units():
     (dict(weapon="titan-killer", war_engines=2, damage_capacity=2, tk_allocation="points"), "tk_allocation",
      "expected one of hit, damage"),
     (dict(war_engines=7, damage_capacity=1, mw_shots=1, mw_to_hit=2), "war_engines", "at most 6 war engines"),
+    (dict(engine=("2 DC1",)), "engine", "only applies with --war-engines W"),
+    (dict(war_engines=1, damage_capacity=2, engine=("2 D1",)), "engine", "N DC<d> [armour A+|none]"),
+    (dict(war_engines=1, damage_capacity=2, engine=("2 DC1 armour 7+",)), "engine", "expected armour 2+ to 6+"),
+    (dict(war_engines=1, damage_capacity=2, engine=("2 DC1 critical maybe",)), "engine", "destroyed or wounded"),
+    (dict(war_engines=1, damage_capacity=2, engine=("2 DC30",)), "engine", "damage capacity: expected 1 to 20"),
+    (dict(war_engines=10, damage_capacity=2, engine=("11 DC1",)), "engine", "at most 20 war engines in all"),
+    (dict(war_engines=1, damage_capacity=2, engine=("2 DC1",), units=2, other_armour=4), "engine",
+     "with other units the fire reaches are not modelled"),
+    (dict(war_engines=1, damage_capacity=2, engine=("2 DC1",), mw_shots=1, mw_to_hit=2), "mw_shots",
+     "at war engines of several profiles"),
 ])
 def test_war_engine_refusals(fields, name, words):
     base = dict(shots=2, to_hit=4, armour=4)
