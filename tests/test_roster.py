@@ -190,6 +190,10 @@ CASES = [
      ENGINE.replace("damage_capacity = 1", "damage_capacity = 2"), "mean", F(5, 6) * F(2, 3)),
     ("epic titan killer of 1 against DC 2", "epic", {"special"}, EPIC_A, 'mw = "2+"\nspecial = ["titan-killer"]',
      ENGINE.replace("damage_capacity = 1", "damage_capacity = 2"), "mean", F(0)),
+    # war engines of two profiles (§2.8): the first DC 1 takes hit 1, the second (DC 2, no save) hits 2 and 3;
+    # two hits at 4+: a kill only when the first hit fails its 4+ save (one war engine alone would take both)
+    ("epic war engines of two profiles, each its block of hits", "epic", {"other_engines"}, EPIC_A,
+     'at = "4+"\nshots = 2', ENGINE + '\nother_engines = ["1 DC2 armour none"]', "mean", F(3, 4) * F(1, 2)),
     ("epic a war engine alone breaks at its DC", "epic", {"kind"}, EPIC_A, 'at = "4+"', ENGINE, "broken", F(1)),
     ("epic other units count toward breaking", "epic", {"other_units"}, EPIC_A, 'at = "4+"',
      ENGINE + "\nother_units = 2", "broken", F(1, 4)),
@@ -337,6 +341,9 @@ REFUSED = [
     ("epic", EPIC_A, SHOT, EPIC_T + "\nshields = 2", "shields"),
     ("epic", EPIC_A, SHOT, EPIC_T + '\ncritical = "destroyed"', "critical"),
     ("epic", EPIC_A, SHOT, EPIC_T + "\nother_units = 2", "other_units"),
+    ("epic", EPIC_A, SHOT, EPIC_T + '\nother_engines = ["1 DC2"]', "other_engines"),
+    ("epic", EPIC_A, SHOT, ENGINE + '\nother_engines = ["1 DC2 wings"]', "other_engines"),
+    ("epic", EPIC_A, SHOT, ENGINE + '\nother_engines = ["10 DC2", "10 DC1"]', "other_engines"),
     ("epic", EPIC_A, SHOT, EPIC_T + '\nother_armour = "4+"', "other_armour"),
     ("epic", EPIC_A, SHOT, ENGINE + '\nother_armour = "4+"', "other_armour"),
     ("epic", EPIC_A, SHOT, ENGINE + '\nother_units = 1\nothers_in_front = true', "others_in_front"),
@@ -550,6 +557,9 @@ def test_a_field_reads_what_it_allows_and_refuses_the_rest(field, good, bad):
     (ENGINE + '\nother_units = 2\nother_armour = "none"',
      "war-engine, 1 unit, armour 4+ (DC 1, 0 shields, critical none, 2 other units (infantry, armour none, behind the "
      "war engines))"),
+    (ENGINE + '\nother_engines = ["2 DC1 armour 5+ shields 1", "1 DC3 critical destroyed"]',
+     "war-engine, 1 unit, armour 4+ (DC 1, 0 shields, critical none, behind them 2 DC1 armour 5+ shields 1, behind "
+     "them 1 DC3 armour none critical destroyed)"),
 ])
 def test_an_epic_profile_reads_as_its_fields(capsys, tmp_path, target, shown):
     """What `oddscalc profiles` shows of a unit: its kind, units and armour, then what else defends it."""

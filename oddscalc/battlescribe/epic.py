@@ -431,9 +431,22 @@ class _Reader:
         return lead
 
     def _war_engines(self, engines: list[_Group], others: list[_Group]) -> None:
-        lead = self._part(engines, "units", "war-engine")
+        """War engines of one profile or several (docs/rules.md §2.8): the most numerous profile first, each
+        other profile an `other_engines` entry behind it, with its own damage capacity, shields, armour and
+        critical hit."""
+        profiles: dict[tuple, list[_Group]] = {}
+        for group in engines:
+            profiles.setdefault(group.defence(), []).append(group)
+        parts = sorted(profiles.values(), key=lambda part: -sum(group.count for group in part))  # stable: list order
+        lead = self._part(parts[0], "units", "war-engine")
         self.mapped.table.update(damage_capacity=lead.damage_capacity, shields=lead.shields,
                                  critical=lead.critical)
+        if len(parts) > 1:
+            behind = [self._engine_profile(part) for part in parts[1:]]
+            self.mapped.table["other_engines"] = behind
+            self.note(f"war engines of {len(parts)} profiles: {', '.join(part[0].name for part in parts)}",
+                      action="each with its own damage capacity, shields, armour and critical hit, the most "
+                             "numerous in front (§2.8); reorder other_engines and the first profile to change it")
         if not others:
             return
         count = self._capped(sum(group.count for group in others), "other_units")
@@ -448,6 +461,15 @@ class _Reader:
         self.note(f"{count} units beside the war engines ({', '.join(group.name for group in others)})",
                   action="hits go front to back, the war engines first, each unit taking what the fire can hurt "
                          "(§2.8); others_in_front = true puts them first")
+
+    @staticmethod
+    def _engine_profile(part: list[_Group]) -> str:
+        """War engines of one profile as an `other_engines` entry: '2 DC1 armour 5+ shields 1'."""
+        lead = part[0]
+        words = [str(sum(group.count for group in part)), f"DC{lead.damage_capacity}", f"armour {lead.armour}"]
+        words += [f"shields {lead.shields}"] if lead.shields else []
+        words += [f"critical {lead.critical}"] if lead.critical != "none" else []
+        return " ".join(words + sorted(lead.flags))
 
     def _capped(self, count: int, field_name: str) -> int:
         if count > MAX_UNITS:

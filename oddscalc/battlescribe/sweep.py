@@ -35,6 +35,7 @@ class Entry:
     lines: list[str] = field(default_factory=list)
     shooting: bool = False  # a note about a shooting figure (a weapon's line)
     choice: str = ""  # the root choice the entry was built with
+    engine_profiles: int = 0  # profiles of war engines in its formation (several: each modelled as its own)
 
 
 def _choices(data: Data) -> list[tuple[str, str]]:
@@ -102,7 +103,14 @@ def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
     lines = [note.line(False) for note in notes]
     if not imported.data["unit"]:
         return Entry(catalogue, name, "left out", lines, choice=choice)
-    return Entry(catalogue, name, "notes" if notes else "clean", lines, any(note.weapon for note in notes), choice)
+    return Entry(catalogue, name, "notes" if notes else "clean", lines, any(note.weapon for note in notes), choice,
+                 engine_profiles(imported.data["unit"]))
+
+
+def engine_profiles(units: list[dict]) -> int:
+    """The most profiles of war engines in one imported formation (0: no war-engine formation)."""
+    return max((1 + len(unit.get("other_engines", ())) for unit in units if unit.get("kind") == "war-engine"),
+               default=0)
 
 
 def sweep(folder: Path, game: str) -> list[Entry]:
@@ -144,6 +152,12 @@ def table(entries: list[Entry], title: str, shooting: bool) -> list[str]:
         free = sum(not entry.shooting for entry in imported)
         lines += ["", f"Of {len(imported)} entries imported, {free} ({100 * free / len(imported):.1f} %) have no note "
                       f"about a shooting figure: {100 * free / len(entries):.1f} % of all {len(entries)} entries."]
+    engines = [entry for entry in imported if entry.engine_profiles]
+    mixed = [entry for entry in engines if entry.engine_profiles > 1]
+    if mixed:
+        lines += ["", f"Of {len(engines)} war-engine formations imported, {len(mixed)} have war engines of several "
+                      f"profiles (up to {max(entry.engine_profiles for entry in mixed)}), each modelled with its own "
+                      "damage capacity, shields, armour and critical hit (docs/rules.md §2.8)."]
     return lines
 
 

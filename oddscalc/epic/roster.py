@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
+from ..errors import InputError
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import UNITS_PER_TEMPLATE, Barrage
+from .attacks import MAX_WAR_ENGINES, UNITS_PER_TEMPLATE, Barrage
 from .saves import Ability
 from .shooting import NOT_GIVEN, EpicShoot, Volley
-from .war_engines import Critical, Front, Reach
+from .war_engines import Critical, EngineProfile, Front, Reach
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
@@ -52,6 +53,10 @@ SCHEMA = Schema(
         "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
         "critical": Field("text", "what a war engine's critical hit does during the attack", choices=tuple(
             critical.value for critical in Critical), default="none"),
+        "other_engines": Field("list", "war engines of other profiles in the formation, behind the first (docs/rules.md "
+                                       "§2.8), each 'N DC<d> [armour A+|none] [shields S] [critical C] [reinforced] "
+                                       "[invulnerable] [thick-rear-armour]', like '2 DC1 armour 5+ shields 1'",
+                               default=()),
         "other_units": Field("int", "a war-engine formation's other units: they count toward breaking, and with "
                                     "other_armour fire that can hurt them reaches them (docs/rules.md §2.8)", low=0,
                              high=100, default=0),
@@ -99,11 +104,18 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
     engine = unit["kind"] == "war-engine"
     if engine and unit["damage_capacity"] is None:
         return "damage_capacity", "a war-engine formation needs each war engine's damage capacity"
-    for name, default in (("damage_capacity", None), ("shields", 0), ("critical", "none"), ("other_units", 0),
+    for name, default in (("damage_capacity", None), ("shields", 0), ("critical", "none"), ("other_engines", ()),
+                          ("other_units", 0),
                           ("other_armour", NOT_GIVEN), ("other_reinforced", False), ("other_kind", "infantry"),
                           ("others_in_front", False)):
         if not engine and unit[name] != default:
             return name, "only applies to kind = \"war-engine\""
+    try:
+        engines = _other_engines(unit)
+    except InputError as error:
+        return "other_engines", f"{error.value!r}: {error.allowed}"
+    if unit["units"] + sum(profile.count for profile in engines) > MAX_WAR_ENGINES:
+        return "other_engines", f"expected at most {MAX_WAR_ENGINES} war engines in all, units included"
     if engine and not unit["other_units"]:
         for name, default in (("other_armour", NOT_GIVEN), ("other_reinforced", False), ("other_kind", "infantry"),
                               ("others_in_front", False)):
@@ -124,6 +136,11 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
     if unit["vehicle_reinforced"] and unit["vehicle_armour"] is None:
         return "vehicle_reinforced", "reinforced armour needs an armour save"
     return None
+
+
+def _other_engines(unit: Unit) -> tuple[EngineProfile, ...]:
+    """The war engines of other profiles behind the first (`other_engines`), read."""
+    return tuple(EngineProfile.parse(text, "other_engines") for text in unit["other_engines"])
 
 
 def in_cover(target: Unit) -> bool:
@@ -175,6 +192,8 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     if kind == "war-engine":  # docs/rules.md §2.8: the attack aims at the war engines
         defence.update(war_engines=target["units"], damage_capacity=target["damage_capacity"],
                        shields=target["shields"], critical=target["critical"], cover_save=None)
+        if target["other_engines"]:
+            defence.update(engine=_other_engines(target))
         if weapon["bp"] is not None:
             if target["other_units"] and target["other_armour"] != NOT_GIVEN:  # the templates past the war engines
                 defence.update(other_armour=target["other_armour"], other_reinforced=target["other_reinforced"],
@@ -286,7 +305,7 @@ def kill_threshold(target: Unit, attack=None) -> int:
     """Kills that destroy the whole target formation: every war engine of a war-engine formation, and its other
     units when the attack reaches them (its kills then count them too)."""
     others = target["other_units"] if attack is not None and "other_kills" in attack.outcomes else 0
-    return target["units"] + target["vehicles"] + others
+    return target["units"] + target["vehicles"] + others + sum(profile.count for profile in _other_engines(target))
 
 
 def describe_unit(unit: Unit) -> str:
@@ -298,6 +317,7 @@ def describe_unit(unit: Unit) -> str:
         extras.append("in cover")
     if unit["kind"] == "war-engine":
         extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]
+        extras += [f"behind them {text}" for text in map(str, _other_engines(unit))]
         if unit["other_units"]:
             others = plural(unit["other_units"], "other unit")
             if unit["other_armour"] != NOT_GIVEN:

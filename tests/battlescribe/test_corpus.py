@@ -257,6 +257,26 @@ EXPECTED = {
     ],
     # Orks - Bad Moons (F-ERC): a Blitz Brigade of 3 Gunwagons (Big Gun AP5+/AT5+) and a Gunwagon with a
     # Soopagun (2BP macro-weapon), which the Oddboyz profile describes again: one 2 BP barrage
+    # Squats (NetEA): a Land Train of three profiles: the Land Train Engine (4+ reinforced, thick rear armour,
+    # DC 2, 0 Sh; Battlecannon and Turret Battlecannon AP4+/AT4+, Doomsday Cannon 3BP macro), two Berserker
+    # Battle Cars and a Dragon Battle Car (armour n/a, DC 1, 1 Sh each; Autocannon AP5+/AT6+, Crucible Cannon
+    # 2x AP3+/AT5+ Ignore Cover): the three cars in front (most numerous), the engine behind with its own figures
+    "squat_land_train.rosz": [
+        epic("Land Train", 400, "war-engine", 3, "none",
+             [gun("Battlecannon + Turret Battlecannon", 2, ap="4+", at="4+"), gun("Autocannon", 2, ap="5+", at="6+"),
+              gun("Crucible Cannon", 2, ["ignore-cover"], ap="3+", at="5+"), gun("Doomsday Cannon", bp=3,
+                                                                                  special=["macro"])],
+             damage_capacity=1, shields=1, critical="none",
+             other_engines=["1 DC2 armour 4+ reinforced thick-rear-armour"]),
+    ],
+    # Tyranids - Bio-Titans (EpicUK): a Hierophant (5+ reinforced, invulnerable, DC 4, Wounded) with two
+    # Hierodules (5+ reinforced, DC 3, Destroyed; 2x Bio-Cannon AP3+/AT4+ each)
+    "hierophant_hierodules.rosz": [
+        epic("Hierophant", 450, "war-engine", 2, "5+",
+             [gun("Bio-Cannon", 4, ap="3+", at="4+"), gun("Pyro-Acid Spray Arm", bp=6, special=["ignore-cover"])],
+             reinforced=True, damage_capacity=3, shields=0, critical="destroyed",
+             other_engines=["1 DC4 armour 5+ critical wounded invulnerable reinforced"]),
+    ],
     "bad_moons.rosz": [
         epic("Blitz Brigade", 200, "armoured-vehicle", 4, "5+",
              [gun("Big Gun", 3, ap="5+", at="5+"), gun("Soopagun", bp=2, special=["macro"])]),
@@ -372,6 +392,25 @@ REPORTS = {
         "Hierophant: unit note 'Synapse' not modelled (imported without it)",
         "Hierophant: critical hit 'Wounded': a 1 on its D6 attacks the other units in base contact (not modelled; "
         "2-5, one more point, and 6, destroyed, are)"],
+    "squat_land_train.rosz": [
+        "Land Train: Land Train Engine: critical hit 'Land Train': its effect is not a point of damage or the war "
+        "engine destroyed during the attack (counted as no effect beyond the hit's damage)",
+        "Land Train, Doomsday Cannon: note 'May Use Spotter' not modelled (imported without it)",
+        "Land Train: Berserker Battle Car: critical hit 'Land Train': its effect is not a point of damage or the war "
+        "engine destroyed during the attack (counted as no effect beyond the hit's damage)",
+        "Land Train: Dragon Battle Car: critical hit 'Land Train': its effect is not a point of damage or the war "
+        "engine destroyed during the attack (counted as no effect beyond the hit's damage)",
+        "Land Train: war engines of 2 profiles: Berserker Battle Car, Land Train Engine (each with its own damage "
+        "capacity, shields, armour and critical hit, the most numerous in front (§2.8); reorder other_engines and "
+        "the first profile to change it)"],
+    "hierophant_hierodules.rosz": [
+        "Hierophant: unit note 'Striding' not modelled (imported without it)",
+        "Hierophant: unit note 'Synapse' not modelled (imported without it)",
+        "Hierophant: critical hit 'Wounded': a 1 on its D6 attacks the other units in base contact (not modelled; "
+        "2-5, one more point, and 6, destroyed, are)",
+        "Hierophant: war engines of 2 profiles: Hierodule, Hierophant (each with its own damage capacity, shields, "
+        "armour and critical hit, the most numerous in front (§2.8); reorder other_engines and the first profile "
+        "to change it)"],
     "bad_moons.rosz": [
         "Blitz Brigade: Oddboyz: unit note 'Oddboyz' not modelled (imported without it)",
         "Blitz Brigade, Soopagun: Oddboyz: 'Soopagun' is the gun the model's own profile gives (counted once)"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from oddscalc import battlescribe
 from oddscalc.battlescribe import sweep
 
 MINI = Path(__file__).parent.parent / "data" / "battlescribe" / "mini"
@@ -43,3 +44,19 @@ def test_the_sweep_table_counts_by_status_and_shooting_notes():
         "| **all** | 4 | 1 | 2 | 1 | 0 | 0 | 1 |", "",
         "Of 3 entries imported, 2 (66.7 %) have no note about a shooting figure: 50.0 % of all 4 entries."]
     assert sweep.reasons(entries) == ["- 2 × x", "- 1 × y"]
+
+
+def test_the_sweep_counts_war_engine_formations_of_several_profiles():
+    entries = [sweep.Entry("a.cat", "Titan", "clean", engine_profiles=1),
+               sweep.Entry("a.cat", "Land Train", "notes", ["x"], engine_profiles=3),
+               sweep.Entry("a.cat", "Hierophant", "notes", ["x"], engine_profiles=2),
+               sweep.Entry("a.cat", "Tactical", "clean")]
+    assert sweep.table(entries, "T", shooting=True)[-2:] == [
+        "", "Of 3 war-engine formations imported, 2 have war engines of several profiles (up to 3), each modelled "
+            "with its own damage capacity, shields, armour and critical hit (docs/rules.md §2.8)."]
+
+
+def test_the_sweep_reads_the_profiles_of_an_imported_war_engine_formation():
+    corpus = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
+    assert [sweep.engine_profiles(battlescribe.load(corpus / name).data["unit"]) for name in (
+        "squat_land_train.rosz", "hierophant_hierodules.rosz", "bio_titans.rosz", "space_marines.rosz")] == [2, 2, 1, 0]
