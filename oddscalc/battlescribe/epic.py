@@ -132,7 +132,7 @@ class _Group:
 class _Reader:
     """Reads one formation: its target groups and weapon lines, noting what it does not take as given."""
 
-    described: set[str] = set()  # the weapons a selection's own unit profiles name
+    described: dict[str, str] = {}  # the weapons a selection's own unit profiles name, with their Firepower
 
     def __init__(self, selection: Selection) -> None:
         self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
@@ -150,8 +150,10 @@ class _Reader:
             counts = counted(item.name)
             units = [profile for profile in item.profiles if _key(profile.type_name) in ("unit", "war engine")]
             weapons = [profile for profile in item.profiles if _key(profile.type_name) == "weapon"]
-            self.described = {_key(_counted(name)[1]) for profile in units if not _is_character(profile)
-                              for name in lines(profile.get("Weapons")) if name}  # the model's own guns
+            self.described = {_key(_counted(name)[1]): " ".join(fire.split()) for profile in units
+                              if not _is_character(profile)  # the model's own guns and their first Firepower
+                              for name, fire in zip(lines(profile.get("Weapons")),
+                                                    lines(profile.get("Firepower")) + [""] * 50) if name}
             for profile in item.profiles:
                 kind = _key(profile.type_name)
                 if kind in ("unit", "war engine"):
@@ -266,9 +268,12 @@ class _Reader:
                 blocks.append((name.lstrip("* ").strip() or profile.name, []))
             blocks[-1][1].append((firepower, note))
         for name, modes in blocks:
-            if _is_character(profile) and _key(_counted(name)[1]) in self.described:
-                self.note(f"{profile.name}: {name!r} is the gun the model's own profile gives", name,
-                          action="counted once")  # a character upgrade that describes its gun again (Oddboyz)
+            own = self.described.get(_key(_counted(name)[1])) if _is_character(profile) else None
+            if own is not None:  # a character upgrade that describes its gun again (Oddboyz)
+                here = " ".join(modes[0][0].split())
+                differ = f" ({here} here, {own} there)" if here != own else ""
+                self.note(f"{profile.name}: {name!r} is the gun the model's own profile gives{differ}", name,
+                          action="counted once, as the model's own profile gives it")
                 continue
             self._block(name, modes, copies, profile.name, sniper)
 

@@ -21,6 +21,8 @@ query(app, "epic shoot", EpicShoot, title="Shooting",
     "--armour 5+ --reinforced --exact",
     "oddscalc epic shoot --shots 3 --to-hit 5+ --war-engines 1 --damage-capacity 4 --shields 2 --armour 4+ "
     "--units 8 --other-armour 5+ --reach others --exact",
+    "oddscalc epic shoot --shots 6 --to-hit 4+ --war-engines 3 --damage-capacity 1 --shields 1 --armour none "
+    "--engine '1 DC2 armour 4+ reinforced' --exact",
 ])
 
 query(app, "epic barrage", Barrage, title="Barrage",

@@ -413,7 +413,8 @@ REPORTS = {
         "to change it)"],
     "bad_moons.rosz": [
         "Blitz Brigade: Oddboyz: unit note 'Oddboyz' not modelled (imported without it)",
-        "Blitz Brigade, Soopagun: Oddboyz: 'Soopagun' is the gun the model's own profile gives (counted once)"],
+        "Blitz Brigade, Soopagun: Oddboyz: 'Soopagun' is the gun the model's own profile gives (counted "
+        "once, as the model's own profile gives it)"],
     "riot.rosz": ["Spyrer Hunters: Spyrer: no Armour value in its profile (counted as no armour save)"],
     "highborn_elves.rosz": [
         "High Prince: Ancient Dragon is ridden, but the list gives no profile for its rider (the High Prince's own "

@@ -1,0 +1,79 @@
+"""Mutated real lists: a figure of a list changed in a way that stays plausible (a digit of an
+Armour, DC, Firepower, Off, Str, AP ... cell one up, or one down from 5 and more) must change
+what the import writes or what it reports. An import that reads the mutant as it read the
+list has read that figure wrong, or not at all, and said nothing: the fault the fuzzer's
+mutants found. Each mutant that cannot change the import is listed below with why."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from oddscalc import battlescribe
+from oddscalc.errors import InputError
+
+CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
+READ = {"Armour", "DC", "Firepower", "Off", "Str", "Def", "Res", "Arm", "HP", "Att", "AP", "Shots", "Save"}
+CELL = re.compile(r'(<characteristic name="([^"]+)"[^>]*>)([^<]*)(</characteristic>)')
+NOT_MODELLED = re.compile(r"AA$")  # anti-aircraft fire: no ground target, said in the report already
+
+# (list, characteristic, value, mutated): why the import cannot change
+UNCHANGED = {
+    ("bad_moons.rosz", "Firepower", "2BP&lt;BR&gt;or MW3+", "2BP&lt;BR&gt;or MW4+"):
+        "the Oddboyz' other gun (the Supa-Zzap Gun), not the one this list took",
+    ("space_marines.rosz", "DC", "2", "3"): "a Thunderhawk's DC: an aircraft is no target of ground fire",
+    ("dread_elves.rosz", "AP", "0", "1"): "a Repeater Handbow's AP: at short range it has AP 1 (§4.2), 0 or 1",
+}
+
+
+def xml_of(path: Path) -> str:
+    data = path.read_bytes()
+    if data[:2] == b"PK":
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return archive.read(archive.namelist()[0]).decode("utf-8")
+    return data.decode("utf-8")
+
+
+def imported(text: str, name: str):
+    result = battlescribe.read_xml(text.encode("utf-8"), name)
+    return result.data, result.report()
+
+
+def mutants(text: str):
+    """(characteristic, value, mutated value, mutated list) for each digit of each cell the import reads."""
+    for cell in CELL.finditer(text):
+        name, value = cell.group(2), cell.group(3)
+        if name not in READ:
+            continue
+        for digit in re.finditer(r"\d", value):
+            if NOT_MODELLED.search(value[:digit.start()]):
+                continue
+            number = int(digit.group())
+            changed = value[:digit.start()] + str(number + 1 if number < 5 else number - 1) + value[digit.end():]
+            yield name, value, changed, text[:cell.start(3)] + changed + text[cell.end(3):]
+
+
+LISTS = sorted(path.name for path in CORPUS.glob("*.ros*"))
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_a_figure_changed_in_a_real_list_changes_its_import_or_its_report(name):
+    text = xml_of(CORPUS / name)
+    try:
+        battlescribe.load_xml(text.encode("utf-8"), name)
+    except InputError:
+        pytest.skip("a list with nothing to model (its refusal is tested in test_corpus)")
+    original = imported(text, name)
+    silent = [(name, cell, value, changed) for cell, value, changed, mutant in mutants(text)
+              if imported(mutant, name) == original]
+    assert [key for key in silent if key not in UNCHANGED] == []
+    assert {key for key in UNCHANGED if key[0] == name} <= set(silent)  # each exception still holds
+
+
+def test_the_mutants_reach_every_kind_of_figure():
+    cells = {cell for name in LISTS for cell, *_ in mutants(xml_of(CORPUS / name))}
+    assert cells == READ
