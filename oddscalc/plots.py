@@ -11,7 +11,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -114,6 +114,25 @@ def apart(boxes: Sequence[tuple[float, float, float, float]]) -> list[int]:
     return kept
 
 
+def _Apart(labels: Sequence[Any]) -> Any:
+    """An invisible artist that, drawn just before `labels` (a lower zorder), shows only the labels
+    `apart` keeps, measured where the layout has put them: the figure is drawn once, not once more
+    to measure."""
+    from matplotlib.artist import Artist
+
+    class Apart(Artist):
+        zorder = min(label.get_zorder() for label in labels) - 0.5
+
+        def draw(self, renderer: Any) -> None:
+            for label in labels:
+                label.set_visible(True)
+            kept = set(apart([tuple(label.get_window_extent(renderer).extents) for label in labels]))
+            for index, label in enumerate(labels):
+                label.set_visible(index in kept)
+
+    return Apart()
+
+
 def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Draw P(= k) as bars (95 % error bars when sampled) and P(≥ k) as a line, both in % on one axis;
     a long pmf in bins (`Bars`)."""
@@ -137,11 +156,7 @@ def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: s
                               ha="center", fontsize=8, color="#A0522D",
                               bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
                   for k, value in zip(ks, at_least)]
-        ax.figure.draw_without_rendering()  # the layout, so that each label's box is where it is drawn
-        renderer = ax.figure.canvas.get_renderer()
-        kept = set(apart([tuple(label.get_window_extent(renderer).extents) for label in labels]))
-        for index, label in enumerate(labels):
-            label.set_visible(index in kept)
+        ax.add_artist(_Apart(labels))  # which labels are drawn is decided when the figure is
     mean = number(dist.mean, dist.mean_stderr or None)
     _title(ax, title, f"{name.replace('_', ' ')}: mean {mean}, sd {number(dist.sd)}")
     ax.legend(loc="upper right", frameon=False, fontsize=9)
