@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import secrets
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 import numpy as np
 
 from .distribution import Distribution, dkw_bound
 from .options import MAX_TRIALS, Cancel, RunOptions, Seed
 from .pool import PoolRoll
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 CHUNK = 1 << 18  # trials per chunk: fits the working set in a core's cache
 JOINT_LIMIT = 1 << 14  # pools with fewer joint values are counted in one pass
@@ -95,6 +96,8 @@ def stream(seed: int | np.random.SeedSequence, index: int) -> np.random.Generato
 
 def fresh_seed() -> int:
     """A new seed from the operating system's entropy, short enough to type back."""
+    import secrets
+
     return secrets.randbits(63)
 
 
@@ -182,6 +185,8 @@ class _Sampling:
             for i, size in enumerate(sizes):
                 self._count(size, _chunk(self.attack, self.root, start + i, size, self.cancel))
             return
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=threads) as executor, \
                 stopping_on_interrupt(executor, self.cancel) as pool:
             window = 4 * threads  # chunks in flight: bounded memory for any trial count

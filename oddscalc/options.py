@@ -21,7 +21,7 @@ import os
 import threading
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -34,7 +34,8 @@ MAX_SEED = 2**128 - 1
 MAX_THREADS = 1024
 METHODS = ("monte-carlo", "exact", "verify")
 
-Seed = int | np.random.SeedSequence | np.random.Generator | None
+Seed = Union[int, "np.random.SeedSequence", "np.random.Generator", None]  # names only: numpy.random is imported
+# when a run samples, not when an exact answer is asked
 
 
 class Cancelled(Exception):

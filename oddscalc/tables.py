@@ -67,7 +67,18 @@ class Table:
     notes: tuple[str, ...] = field(default=())
 
     def text(self, width: int | None = None) -> str:
-        """Drawn by Rich within `width` columns (long cells fold); numbers line up on the right."""
+        """Drawn within `width` columns (long cells fold); numbers line up on the right. A table that
+        fits as it is, in characters one column wide each, is drawn here as Rich draws it (Rich is
+        imported only for the others: a first answer need not wait for it)."""
+        cells = [[cell(value) for value in row] for row in self.rows]
+        numeric = self._numeric()
+        if _fitted(self.columns, cells, numeric, width) is None and _narrow(self.columns, cells):
+            return "\n".join(([self.title] if self.title else []) + _drawn(self.columns, cells, numeric)
+                             + list(self.notes))
+        return self._rich(width)
+
+    def _rich(self, width: int | None) -> str:
+        """Drawn by Rich (`text`)."""
         from rich import box
         from rich.console import Console
         from rich.table import Table as RichTable
@@ -205,6 +216,32 @@ def pmf_table(result: Result, name: str | None = None) -> Table:
 
 
 GAP = 3  # columns of space between two table columns
+RULE = "─"  # under the heading
+
+
+def _narrow(columns: Sequence[str], cells: list[list[str]]) -> bool:
+    """Whether every character takes one column as Rich measures it: printable, neither wide nor
+    combining (anything else is drawn by Rich)."""
+    import unicodedata
+
+    if not all(column or any(row[i] for row in cells) for i, column in enumerate(columns)):
+        return False  # an empty column: Rich's own minimum widths
+    text = "".join([*columns, *(value for row in cells for value in row)])
+    return text.isascii() and text.isprintable() or all(
+        char.isprintable() and not unicodedata.combining(char) and unicodedata.east_asian_width(char) in "NaHA"
+        and not 0x1F000 <= ord(char) for char in text)
+
+
+def _drawn(columns: Sequence[str], cells: list[list[str]], numeric: list[bool]) -> list[str]:
+    """The lines of a table that fits as it is: headings, a rule, rows; GAP spaces between columns,
+    numbers on the right; no space at the end of a line."""
+    widths = [max([len(column), *(len(row[i]) for row in cells)]) for i, column in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        return (" " * GAP).join(value.rjust(width) if right else value.ljust(width)
+                                for value, width, right in zip(values, widths, numeric)).rstrip()
+
+    return [line(columns), RULE * (sum(widths) + GAP * (len(widths) - 1)), *(line(row) for row in cells)]
 
 
 def _fitted(columns: Sequence[str], cells: list[list[str]], numeric: list[bool], width: int | None

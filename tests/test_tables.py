@@ -558,3 +558,34 @@ def test_a_study_ranges_rare_shares_only_when_its_cells_ran_alike(capsys):
     assert study_answer([], cells(50, 80), 1).trials is None  # --precision stopped them apart: no one N
     assert study_answer([], cells(None, None, method="exact"), None).trials is None
     assert study_answer([], cells(50, 50), 1).header["trials"] == 50
+
+
+# --- a table that fits is drawn here, exactly as Rich draws it -----------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from oddscalc import tables as _tables  # noqa: E402
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), max_codepoint=0x1FAFF), max_size=12)
+CELLS = st.one_of(TEXT, st.floats(allow_nan=False, allow_infinity=False, width=32), st.integers(-10**6, 10**6),
+                  st.none(), st.sampled_from(["97.85%", "0.09766%", "1.25 ± 0.01", "P(≥ k)", "−3", "⚔", "日本",
+                                              "e\u0301", "tab\there", "a\nb"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(st.lists(TEXT, min_size=n, max_size=n),
+                                                     st.lists(st.lists(CELLS, min_size=n, max_size=n), max_size=6))),
+       st.sampled_from([None, 40, 80]))
+def test_a_table_drawn_without_rich_is_the_table_rich_draws(table, width):
+    columns, rows = table
+    drawn = _tables.Table(tuple(columns), tuple(map(tuple, rows)), title="t", notes=("n",))
+    assert drawn.text(width) == drawn._rich(width)
+
+
+def test_a_plain_table_is_drawn_without_importing_rich():
+    import subprocess
+    import sys
+
+    code = ("import sys; from oddscalc.tables import Table; "
+            "print(Table(('kills', 'P(= k)'), ((0, '97.85%'), (1, '2.15%'))).text()); print('rich' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["kills   P(= k)", "──────────────", "    0   97.85%", "    1    2.15%", "False"]

@@ -44,11 +44,30 @@ def best_ms(function: Callable[[], object], repeat: int) -> float:
     return best * 1000
 
 
-FRESH = {
-    "oddscalc": "from oddscalc.roll import HitAndSave; HitAndSave(10, 4, 5).exact()",
+FRESH = {  # the first answer in a fresh process, through each library's public import
+    "python": "pass",
+    "numpy": "import numpy",
     "icepool": "import icepool; (10 @ icepool.map(lambda h, s: int(h >= 4 and s < 5), icepool.d6, icepool.d6))"
                ".probabilities()",
+    "oddscalc": "from oddscalc import HitAndSave, run; run(HitAndSave(10, 4, 5), method='exact')",
+    "oddscalc epic": "from oddscalc import EpicShoot, run; run(EpicShoot(shots=12, to_hit='4+', units=6, "
+                     "armour='4+'), method='exact')",
 }
+
+
+def first_answers(repeat: int) -> None:
+    """The first answer in a fresh process, side by side in one run: Python alone, `import numpy`,
+    icepool's first answer to 10 hit-and-save dice, oddscalc's to the same dice and to an Epic
+    shooting attack, and the command line's `oddscalc roll 2d6 --exact`."""
+    times = {name: fresh_ms(code, repeat) for name, code in FRESH.items()}
+    command, _ = command_seconds(["roll", "2d6", "--exact"], repeat)
+    print(f"\nfirst answer in a fresh process, best of {repeat} (wall, start-up included):")
+    for name, ms in times.items():
+        print(f"  {name:14} {ms:7.1f} ms  {ms - times['python']:6.1f} ms beyond Python"
+              + (f", {ms / times['icepool']:4.2f}x icepool's" if name.startswith("oddscalc") else ""))
+    print(f"  oddscalc first answer / icepool first answer: {times['oddscalc'] / times['icepool']:.2f}"
+          f"{verdict(times['oddscalc'] / times['icepool'], 1.0, above=False)}")
+    print(f"  oddscalc roll 2d6 --exact: {command:.3f} s{verdict(command, 0.15, above=False)}")
 
 
 def fresh_ms(code: str, repeat: int) -> float:
@@ -154,7 +173,4 @@ def main(repeat: int = 5, command_repeat: int = 3) -> None:
         rational = best_ms(functools.partial(case.attack.exact, fractions=True), max(1, repeat // 2))
         theirs = best_ms(lambda build=case.icepool: build(icepool).probabilities(), repeat)
         print(f"  {case.name:52} {ours:8.2f}ms {rational:8.2f}ms {theirs:8.2f}ms {theirs / ours:16.1f}x")
-    python = fresh_ms("pass", repeat)
-    ours, theirs = fresh_ms(FRESH["oddscalc"], repeat), fresh_ms(FRESH["icepool"], repeat)
-    print(f"  first query in a fresh process (hit and save), beyond Python's own {python:.0f} ms: "
-          f"oddscalc {ours - python:.0f} ms, icepool {theirs - python:.0f} ms")
+    first_answers(repeat)

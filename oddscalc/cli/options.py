@@ -210,9 +210,9 @@ class Shell:
 
     def check(self) -> None:
         """Refuse, before any work, a plot that could not be saved and a cluster that cannot be asked."""
-        from .. import plots
-
         if self.plot is not None:
+            from .. import plots
+
             try:
                 plots.check_path(self.plot)
             except InputError as error:
@@ -222,8 +222,6 @@ class Shell:
     @functools.cached_property
     def cluster(self) -> Any:
         """The Dask cluster the cells run on, a `cells.Cluster` (None: local threads)."""
-        from ..cells import Cluster
-
         if self.scheduler is None and self.scheduler_timeout != SCHEDULER_TIMEOUT:
             raise OptionError(self.scheduler_timeout, "applies only with --scheduler ADDRESS",
                               hint="--scheduler-timeout")
@@ -231,8 +229,12 @@ class Shell:
             raise OptionError(self.scheduler[:80] or "''", "expected a scheduler address like tcp://host:8786 (a "
                                                            "scheduler in another process, as `dask scheduler` prints "
                                                            "it)", hint="--scheduler")
+        if self.scheduler is None:
+            return None
+        from ..cells import Cluster
+
         try:
-            return None if self.scheduler is None else Cluster(self.scheduler, self.scheduler_timeout)
+            return Cluster(self.scheduler, self.scheduler_timeout)
         except InputError as error:
             raise input_error(error) from None
 

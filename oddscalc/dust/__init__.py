@@ -1,29 +1,17 @@
 """Dust Tactics (docs/rules.md §1): attacks, the board, and rosters."""
 
-from .attacks import Fire, Phaser, Salvo, WeaponLine
-from .board import (
-    MAP_FORMAT,
-    SIGHT_RULES,
-    Board,
-    Corner,
-    Cover,
-    Kind,
-    Sight,
-    Square,
-    Terrain,
-    can_enter,
-    line_of_sight,
-)
-from .die import HIT, Artillery, CoverSave, Stacking, Success, cover_save, shows_hit
-from .incendiary import ArmourPiercingIncendiary, Incendiary, parse_per_model
-from .reactive import Reactive, Timing
-from .shot import Diagonal, Placed, Reach, Shot, WeaponRange, distance, on_board, place
+from ..lazy import exports
 
-__all__ = [
-    "HIT", "MAP_FORMAT", "SIGHT_RULES", "ArmourPiercingIncendiary", "Artillery", "Board", "Corner", "Cover",
-    "CoverSave", "Diagonal", "Fire", "Incendiary", "Kind", "Phaser", "Placed", "Reach", "Reactive", "Salvo", "Shot",
-    "Sight", "Square", "Stacking", "Success", "Terrain", "Timing", "WeaponLine", "WeaponRange", "can_enter",
-    "cover_save", "distance", "line_of_sight", "on_board", "parse_per_model", "place", "shows_hit",
-]
+_WHERE = {
+    **dict.fromkeys(("Fire", "Phaser", "Salvo", "WeaponLine"), "attacks"),
+    **dict.fromkeys(("MAP_FORMAT", "SIGHT_RULES", "Board", "Corner", "Cover", "Kind", "Sight", "Square", "Terrain",
+                     "can_enter", "line_of_sight"), "board"),
+    **dict.fromkeys(("HIT", "Artillery", "CoverSave", "Stacking", "Success", "cover_save", "shows_hit"), "die"),
+    **dict.fromkeys(("ArmourPiercingIncendiary", "Incendiary", "parse_per_model"), "incendiary"),
+    **dict.fromkeys(("Reactive", "Timing"), "reactive"),
+    **dict.fromkeys(("Diagonal", "Placed", "Reach", "Shot", "WeaponRange", "distance", "on_board", "place"), "shot"),
+}
+__all__ = sorted(_WHERE)
 EXPORTS = ("WeaponLine", "Phaser", "Salvo", "Incendiary", "ArmourPiercingIncendiary", "Reactive", "CoverSave",
            "Board", "line_of_sight")  # what `oddscalc` offers at its top level
+__getattr__, __dir__ = exports(__name__, _WHERE)

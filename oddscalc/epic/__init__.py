@@ -1,9 +1,12 @@
 """Epic Armageddon (docs/rules.md §2): shooting, barrages, the assault dice, and rosters."""
 
-from .attacks import UNITS_PER_TEMPLATE, Assault, Barrage, BarrageRow, barrage_row
-from .saves import Ability, BlastMarkers, SavePlan, save_plan
-from .shooting import EpicShoot, Volley
+from ..lazy import exports
 
-__all__ = ["Ability", "Assault", "Barrage", "BarrageRow", "BlastMarkers", "EpicShoot", "SavePlan", "UNITS_PER_TEMPLATE",
-           "Volley", "barrage_row", "save_plan"]
+_WHERE = {
+    **dict.fromkeys(("UNITS_PER_TEMPLATE", "Assault", "Barrage", "BarrageRow", "barrage_row"), "attacks"),
+    **dict.fromkeys(("Ability", "BlastMarkers", "SavePlan", "save_plan"), "saves"),
+    **dict.fromkeys(("EpicShoot", "Volley"), "shooting"),
+}
+__all__ = sorted(_WHERE)
 EXPORTS = ("EpicShoot", "Barrage", "Assault", "Ability")  # what `oddscalc` offers at its top level
+__getattr__, __dir__ = exports(__name__, _WHERE)

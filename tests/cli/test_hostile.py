@@ -119,16 +119,18 @@ def test_a_heatmap_too_large_to_draw_says_so_and_the_table_prints(capsys, tmp_pa
 
 def test_more_threads_than_cores_run_on_the_cores(monkeypatch):
     """--threads 64 starts no more threads (and no more chunks in flight) than there are cores."""
+    import concurrent.futures
+
     from oddscalc.roll import HitAndSave
 
     started = []
 
-    class Recording(engine.ThreadPoolExecutor):
+    class Recording(concurrent.futures.ThreadPoolExecutor):
         def __init__(self, max_workers):
             started.append(max_workers)
             super().__init__(max_workers)
 
-    monkeypatch.setattr(engine, "ThreadPoolExecutor", Recording)
+    monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", Recording)
     monkeypatch.setattr(options, "every_core", lambda: 2)
     many = engine.run(HitAndSave(10, 4, 5), trials=2_000_000, seed=1, threads=64)
     assert started == [2]
