@@ -25,6 +25,7 @@ CLAUSES = {
     "wounds": "wounds {mean} times on average",
     "unsaved": "gets {mean} wounds past the saves on average",
     "margin": "wins by {mean} on average",
+    "losses": "loses {mean} of its own units on average",
 }
 EVENTS = {  # a yes/no outcome's clause: {p} its probability
     "broken": "{p} to break the formation",
@@ -68,7 +69,7 @@ def of_query(attack: Any, result: Any, outcome: str, subject: bool = False) -> s
     events = [name for name in result.outcomes if name in result.events]
     if outcome not in result.events:
         distribution = result[outcome]
-        units = getattr(attack, "units", None)
+        units = getattr(attack, "target_units", getattr(attack, "units", None))  # the units its kills are counted of
         template = CLAUSES.get(outcome, f"{outcome.replace('_', ' ')}: {{mean}} on average")
         engines = getattr(attack, "war_engines", 0)
         if outcome == "kills" and isinstance(engines, int) and engines > 0:  # war engines, and maybe units beside

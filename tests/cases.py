@@ -144,6 +144,22 @@ EPIC = {
     "assault with bonuses": Assault(bonus=2, enemy_bonus=-1),
     "assault behind": Assault(bonus=-3, enemy_bonus=4),
     "assault, each side's highest die kept": Assault(bonus=1, enemy_bonus=-1, keep_highest=True),
+    # engagements (docs/rules.md §2.9): both sides' attacks, saves, the result roll, more rounds, extra hits
+    "engagement: 6 Tactical units against 8 Ork Boyz": Assault(units=6, cc=4, ff=3, armour=4, enemy_units=8,
+                                                               enemy_cc=4, enemy_ff=6, enemy_armour=6),
+    "engagement: firefight, supporting fire, blast markers": Assault(
+        units=5, cc=5, ff=4, armour=5, in_contact=2, blast_markers=2, support=4, support_ff=5, enemy_units=6,
+        enemy_cc=4, enemy_ff=5, enemy_armour=4, enemy_cover_save=4, enemy_in_contact=3, enemy_support=2,
+        enemy_support_ff=6, keep_highest=True),
+    "engagement: reinforced and invulnerable, extra attacks, one round": Assault(
+        units=3, cc=3, ff=None, armour=4, reinforced=True, invulnerable=True, extra_attacks=1, enemy_units=7,
+        enemy_cc=5, enemy_ff=5, enemy_armour=None, enemy_invulnerable=True, rounds=1, bonus=1),
+    "engagement: a broken, fearless defender, five rounds": Assault(
+        units=4, cc=4, ff=4, armour=5, enemy_units=4, enemy_cc=4, enemy_ff=4, enemy_armour=5, enemy_broken=True,
+        enemy_fearless=True, rounds=5, enemy_blast_markers=3),
+    "engagement: a broken defender that loses is destroyed": Assault(
+        units=4, cc=4, ff=4, armour=5, fearless=True, enemy_units=5, enemy_cc=5, enemy_ff=5, enemy_armour=6,
+        enemy_broken=True),
     # suppression, macro-weapon hits after normal ones, AP and AT at a mixed formation (docs/rules.md §2.3, §2.4)
     "shoot 1 of 3 firing units suppressed": EpicShoot(shots=6, to_hit=4, units=3, armour=4, firing_units=3,
                                                       suppressed=1, blast_markers=1),

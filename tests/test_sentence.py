@@ -94,3 +94,18 @@ def test_a_figure_in_a_sentence(value, shown):
                                       (1.23e-6, "0.000123%")])
 def test_a_chance_in_a_sentence(p, shown):
     assert sentence.chance(p) == shown
+
+
+def test_an_engagement_counts_its_kills_of_the_enemy_and_its_own_losses():
+    """One unit a side, CC 4+, no save, one round: P(win) = 1/4 + 1/4 · 575/1296, and each side loses its unit
+    with 1/2 + 1/4 · 575/1296 (docs/rules.md §2.9's worked example)."""
+    query = ("epic assault --units 1 --cc 4+ --ff none --armour none --enemy-units 1 --enemy-cc 4+ --enemy-ff none "
+             "--enemy-armour none --rounds 1 --exact")
+    win = Fraction(1, 4) + Fraction(1, 4) * Fraction(575, 1296)
+    lost = Fraction(1, 2) + Fraction(1, 4) * Fraction(575, 1296)
+    draw = Fraction(1, 4) * Fraction(146, 1296)
+    events = f"{float(win) * 100:.3g}% to win; {float(draw) * 100:.3g}% to draw; {float(lost) * 100:.3g}% to destroy " \
+             "the target."
+    assert said(query) == events[:1].upper() + events[1:]
+    assert said(query + " --outcome kills") == f"Kills {float(lost):.3g} of 1 units on average; {events}"
+    assert said(query + " --outcome losses") == f"Loses {float(lost):.3g} of its own units on average; {events}"

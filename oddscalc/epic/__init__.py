@@ -3,7 +3,8 @@
 from ..lazy import exports
 
 _WHERE = {
-    **dict.fromkeys(("UNITS_PER_TEMPLATE", "Assault", "Barrage", "BarrageRow", "barrage_row"), "attacks"),
+    **dict.fromkeys(("UNITS_PER_TEMPLATE", "Barrage", "BarrageRow", "barrage_row"), "attacks"),
+    "Assault": "assault",
     **dict.fromkeys(("Ability", "BlastMarkers", "SavePlan", "save_plan"), "saves"),
     **dict.fromkeys(("EpicShoot", "Volley"), "shooting"),
 }

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..attack import Attack, option
-from ..dice import EXACT_SECONDS, Check, DiceExpression, FaceReader, Natural, check_sides, keep_pmf
+from ..dice import EXACT_SECONDS, Check, DiceExpression, FaceReader, Natural, check_sides
 from ..errors import choose, require
 from ..style import plural
 from ..pool import Die, PoolRoll, roll_pool
@@ -33,7 +33,6 @@ MAX_SHOTS = 200
 MAX_UNITS = 100
 MAX_BLAST_MARKERS = 100
 MAX_MODIFIER = 6
-MAX_BONUS = 20
 MAX_WAR_ENGINES = 20
 MAX_CAPACITY = 20
 NOT_GIVEN = 0  # --vehicle-armour or --other-armour left out ("none" is a value)
@@ -636,70 +635,3 @@ class Barrage(_OnFormation):
 def _zeros(shape, number) -> np.ndarray:
     return np.zeros(shape) if number is float else np.full(shape, Fraction(0), dtype=object)
 
-
-# --- the assault result's dice (docs/rules.md §2.7) ------------------------------------------
-
-
-@lru_cache(maxsize=64)
-def assault_die(bonus: int, enemy_bonus: int, keep_highest: bool = False) -> Die:
-    """Return both sides' 2D6 as one die: who wins, a draw, and the margin."""
-    kept = np.maximum if keep_highest else np.add  # both dice added (the rulebook), or the highest kept
-
-    def rule(mine_a, mine_b, theirs_a, theirs_b):
-        mine = kept(mine_a, mine_b) + bonus
-        theirs = kept(theirs_a, theirs_b) + enemy_bonus
-        return mine > theirs, mine == theirs, np.abs(mine - theirs)
-
-    return Die((6, 6, 6, 6), rule, ("win", "draw", "margin"))
-
-
-@dataclass(frozen=True, kw_only=True)
-class Assault(Attack):
-    """Roll the assault result: each side rolls 2D6 and adds its modifiers; the loser takes as
-    many hits as the difference (§2.7; Epic Armageddon rulebook 1.12.7, Work Out Result).
-    --keep-highest keeps each side's highest die instead (the reading that mixes in the
-    Regroup action's roll).
-
-    Outcomes: win (this side strictly higher), draw, margin (the absolute difference: the
-    hits the loser takes).
-    """
-
-    bonus: int = option("This side's assault-result modifiers (may be negative).", 0)
-    enemy_bonus: int = option("The enemy's assault-result modifiers (may be negative).", 0)
-    keep_highest: bool = option("Keep each side's highest die instead of adding both (the other reading: the "
-                                "Regroup action's roll; see oddscalc rules 2.7).", False)
-
-    COMMAND = "epic assault"
-    outcomes = ("win", "draw", "margin")
-    events = ("win", "draw")
-
-    def describe(self) -> str:
-        return (f"Epic assault result: {self.bonus:+d} against {self.enemy_bonus:+d}"
-                + (", each side's highest die kept" if self.keep_highest else ""))
-
-    def check(self) -> None:
-        for name in ("bonus", "enemy_bonus"):
-            value = getattr(self, name)
-            require(abs(value) <= MAX_BONUS, name, value, f"expected a whole number from -{MAX_BONUS} to {MAX_BONUS}")
-
-    def sample(self, rng: np.random.Generator, trials: int):
-        return roll_pool(rng, assault_die(self.bonus, self.enemy_bonus, self.keep_highest), 1, trials)
-
-    def pmfs(self, number) -> dict[str, np.ndarray]:
-        highest = keep_pmf(1, 6, 1) if self.keep_highest else keep_pmf(2, 6, 0)  # its highest die, or 2D6 added
-        difference: dict[int, Fraction] = {}
-        for mine, p in enumerate(highest):
-            for theirs, q in enumerate(highest):
-                if p and q:
-                    gap = (mine + self.bonus) - (theirs + self.enemy_bonus)
-                    difference[gap] = difference.get(gap, Fraction(0)) + p * q
-        win = sum((p for gap, p in difference.items() if gap > 0), Fraction(0))
-        draw = difference.get(0, Fraction(0))
-        margin: dict[int, Fraction] = {}
-        for gap, p in difference.items():
-            margin[abs(gap)] = margin.get(abs(gap), Fraction(0)) + p
-        return {
-            "win": pmfs.array([1 - win, win]),
-            "draw": pmfs.array([1 - draw, draw]),
-            "margin": pmfs.array([margin.get(k, Fraction(0)) for k in range(max(margin) + 1)]),
-        }

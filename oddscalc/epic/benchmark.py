@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Barrage, EpicShoot
+from . import Assault, Barrage, EpicShoot
 from ..bench.core import Case, ExactCase, count_outcomes
 
 
@@ -53,6 +53,40 @@ def baseline_war_engines(rng: np.random.Generator, trials: int) -> np.ndarray:
     return count_outcomes(kills, lost, (2 - shields).sum(axis=1), hit.sum(axis=1), markers, broken)
 
 
+def _assault_kills(rng: np.random.Generator, dice: np.ndarray, to_hit: int, units: np.ndarray, save: int,
+                   most: int) -> np.ndarray:
+    """Units destroyed by `dice` (per trial) at `to_hit` on `units` (per trial), saved on `save`+: each hit
+    j on unit j mod units, a unit that fails any save destroyed."""
+    trials = len(dice)
+    hit = (rng.integers(1, 7, size=(trials, most)) >= to_hit) & (np.arange(most) < dice[:, None])
+    failed = hit & (rng.integers(1, 7, size=(trials, most)) < save)
+    unit = (np.cumsum(hit, axis=1) - 1) % np.maximum(units, 1)[:, None]
+    return sum((failed & (unit == u)).any(axis=1) & (u < units) for u in range(most)).astype(np.int64)
+
+
+def baseline_assault(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """6 Tactical units (CC 4+, armour 4+) assault 8 Ork Boyz (CC 4+, armour 6+), all in contact, at most 3
+    rounds, 2D6 each: plain numpy, round by round."""
+    marines, orks = np.full(trials, 6), np.full(trials, 8)
+    win, going = np.zeros(trials, dtype=np.int64), np.ones(trials, dtype=bool)
+    killed, lost = np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
+    for _ in range(3):
+        kills = _assault_kills(rng, marines * going, 4, orks, 6, 6)
+        losses = _assault_kills(rng, orks * going, 4, marines, 4, 8)
+        marines, orks, killed, lost = marines - losses, orks - kills, killed + kills, lost + losses
+        win[going & (orks == 0) & (marines > 0)] = 1
+        fight = going & (orks > 0) & (marines > 0)
+        ours = rng.integers(1, 7, size=trials) + rng.integers(1, 7, size=trials) + killed + (marines > orks) + (
+            marines > 2 * orks) + 1
+        theirs = rng.integers(1, 7, size=trials) + rng.integers(1, 7, size=trials) + lost + (orks > marines) + (
+            orks > 2 * marines) + 1
+        win[fight & (ours > theirs)] = 1
+        orks = np.where(fight & (ours > theirs), np.maximum(orks - (ours - theirs), 0), orks)
+        marines = np.where(fight & (ours < theirs), np.maximum(marines - (theirs - ours), 0), marines)
+        going = fight & (ours == theirs)
+    return count_outcomes(win, 8 - orks, 6 - marines)
+
+
 def cases() -> list[Case]:
     """The Epic Armageddon cases."""
     return [
@@ -62,6 +96,9 @@ def cases() -> list[Case]:
         Case("epic shoot 10 shots AT 4+ at 2 Warhounds (DC 3, 2 shields)",
              EpicShoot(shots=10, to_hit=4, war_engines=2, damage_capacity=3, shields=2, armour=5, reinforced=True,
                        critical="damage"), baseline_war_engines, 30, 5.0),
+        Case("epic assault 6 Tactical units against 8 Ork Boyz, all in contact",
+             Assault(units=6, cc=4, ff=3, armour=4, enemy_units=8, enemy_cc=4, enemy_ff=6, enemy_armour=6),
+             baseline_assault, 40, 1.0),
     ]
 
 

@@ -36,9 +36,15 @@ query(app, "epic barrage", Barrage, title="Barrage",
     "--units 8 --other-armour 5+ --exact",
 ])
 
-query(app, "epic assault", Assault, title="Assault result",
-      about="Both sides' dice and result modifiers: win, draw or lose",
+query(app, "epic assault", Assault, title="Assault",
+      about="Will my Engage win? Both sides' close combat and firefight, the result roll, extra hits",
       examples=[
+    "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --enemy-units 8 --enemy-cc 4+ --enemy-ff 6+ "
+    "--enemy-armour 6+ --exact",
+    "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --in-contact 3 --enemy-units 12 --enemy-cc 4+ "
+    "--enemy-ff 6+ --enemy-armour 6+ --enemy-blast-markers 3 --support 4 --support-ff 4+ --exact",
+    "oddscalc epic assault --units 4 --cc 3+ --ff 5+ --armour 4+ --reinforced --fearless --enemy-units 5 "
+    "--enemy-cc 5+ --enemy-ff 4+ --enemy-armour 5+ --enemy-cover-save 4+ --enemy-broken --keep-highest",
     "oddscalc epic assault --exact",
     "oddscalc epic assault --bonus 2 --enemy-bonus 1 --format markdown",
     "oddscalc epic assault --bonus 2 --keep-highest --exact",

@@ -68,6 +68,9 @@ LABELS = {  # names that read otherwise in words
     "--cover-save": "Cover save", "--dice": "Dice", "--exact": "Exact (no sampling)", "--verify": "Verify",
     "--fractions": "Exact fractions", "--outcome": "Outcome shown", "--precision": "Precision",
     "--trials": "Trials", "--seed": "Seed", "--os": "Offensive skill", "--ds": "Defensive skill",
+    "--cc": "Close combat (CC)", "--ff": "Firefight (FF)", "--enemy-cc": "Enemy close combat (CC)",
+    "--enemy-ff": "Enemy firefight (FF)", "--support-ff": "Supporting fire's FF",
+    "--enemy-support-ff": "Enemy supporting fire's FF",
     "DICE": "Dice", "MAP": "Map", "PHASER": "Phaser (XzY)", "SALVO": "Salvo (A/X-B/X-...)", "X": "Dice per model",
 }
 

@@ -177,7 +177,7 @@ def test_assault_against_brute_force(bonus, enemy_bonus, keep_highest):
 
     table = enumerate_faces((6,) * 4, outcome)
     exact = Assault(bonus=bonus, enemy_bonus=enemy_bonus, keep_highest=keep_highest).exact(fractions=True)
-    for i, name in enumerate(Assault.outcomes):
+    for i, name in enumerate(Assault().outcomes):
         marginal: dict = {}
         for key, p in table.items():
             marginal[key[i]] = marginal.get(key[i], 0) + p

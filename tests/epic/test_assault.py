@@ -1,0 +1,144 @@
+"""Epic engagements (docs/rules.md §2.9): both sides' attacks, the result roll's modifiers, more
+rounds on a tie, the loser's extra hits, fearless and broken formations; figures worked by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from oddscalc.epic.assault import Assault, Side, modifiers, result_gaps
+from oddscalc.errors import InputError
+
+# P(2D6 = s) = (6 − |s − 7|)/36; P(highest of 2D6 = k) = (2k − 1)/36
+TIE_2D6 = sum(F(6 - abs(s - 7), 36) ** 2 for s in range(2, 13))  # 146/1296
+WIN_2D6 = (1 - TIE_2D6) / 2  # 575/1296
+
+
+def one_on_one(**more):
+    """One unit a side, CC 4+, no save, no firefight: each kills the other with 1/2."""
+    return Assault(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_cc=4, enemy_ff=None, enemy_armour=None,
+                   **more)
+
+
+def exact(attack, name):
+    return list(attack.exact(fractions=True)[name])
+
+
+def test_one_unit_against_one_worked_by_hand():
+    """Both die (1/4): the attack stalled, the defender wins; only the enemy dies (1/4): a win without a roll;
+    only ours (1/4): a loss; neither (1/4): the result roll, +1 each for no blast markers: a 2D6 tie is a draw
+    after one round; the roll's loser takes its margin in extra hits, and has one unit to lose."""
+    attack = one_on_one(rounds=1)
+    assert exact(attack, "win") == [1 - (F(1, 4) + F(1, 4) * WIN_2D6), F(1, 4) + F(1, 4) * WIN_2D6]
+    assert exact(attack, "draw")[1] == F(1, 4) * TIE_2D6 == F(73, 2592)
+    assert exact(attack, "kills")[1] == F(1, 2) + F(1, 4) * WIN_2D6 == exact(attack, "destroyed")[1]
+    assert exact(attack, "losses")[1] == F(1, 2) + F(1, 4) * WIN_2D6
+
+
+def test_a_tie_fights_another_round_with_the_units_left():
+    """Still tied after two rounds: both rounds without a kill, both rolls tied."""
+    assert exact(one_on_one(rounds=2), "draw")[1] == (F(1, 4) * TIE_2D6) ** 2
+    assert exact(one_on_one(rounds=3), "draw")[1] == (F(1, 4) * TIE_2D6) ** 3
+
+
+def test_the_result_modifiers_of_the_marines_and_the_orks():
+    """6 Marines and 8 Orks, 2 kills each: 4 Marines count +2 kills and +1 no blast markers (+3); 6 Orks +2 kills,
+    +1 outnumbering, +1 no blast markers (+4); 6 is not more than twice 4."""
+    marines = Side(units=6, cc=4, ff=3, in_contact=6, armour=4)
+    orks = Side(units=8, cc=4, ff=6, in_contact=8, armour=6)
+    assert modifiers(marines, orks, 2, 4, 6) == 3
+    assert modifiers(orks, marines, 2, 6, 4) == 4
+    assert modifiers(orks, marines, 0, 9, 4) == 3  # more than twice as many: +2, and +1 no blast markers
+    assert modifiers(orks, marines, 0, 8, 4) == 2  # twice, not more
+    shaken = Side(units=6, cc=4, ff=3, in_contact=6, armour=4, blast_markers=2)
+    assert modifiers(shaken, orks, 0, 6, 6) == 0 and modifiers(orks, shaken, 0, 6, 6) == 2  # no markers, fewer
+    broken = Side(units=5, cc=4, ff=4, in_contact=5, armour=5, broken=True)  # a marker per unit left
+    assert modifiers(shaken, broken, 0, 6, 5) == 2 and modifiers(broken, shaken, 0, 5, 6) == 0
+
+
+def test_one_behind_by_one_wins_a_2d6_roll_by_two_or_more():
+    gaps = dict(result_gaps(False))
+    assert sum(p for gap, p in gaps.items() if gap >= 2) == F(435, 1296)  # summed 2D6: win, one behind
+    assert gaps[1] == F(140, 1296)  # a tie
+    highest = dict(result_gaps(True))
+    assert sum(p for gap, p in highest.items() if gap >= 2) == F(290, 1296)
+    assert highest[1] == F(215, 1296)
+
+
+def test_units_out_of_contact_fight_by_firefight():
+    """One unit in contact (CC 6+), one apart (FF 2+) against one unit with no attack: P(no hit) = 5/6 · 1/6."""
+    attack = Assault(units=2, cc=6, ff=2, armour=None, in_contact=1, enemy_units=1, enemy_cc=None, enemy_ff=None,
+                     enemy_armour=None, rounds=1)
+    wiped = 1 - F(5, 6) * F(1, 6)  # a hit kills it: a win without a roll
+    roll = F(5, 36) * sum(p for gap, p in result_gaps(False) if gap + 2 - 1 > 0)  # 2 units to 1: +1; both +1
+    assert exact(attack, "win")[1] == wiped + roll == exact(attack, "kills")[1]  # a won roll's extra hits kill it
+
+
+def test_supporting_fire_adds_its_dice_and_counts_no_units():
+    """No unit of the assault can hurt; 2 supporting dice at 4+ kill the lone defender with 3/4 (a win without
+    a roll); outnumbering counts the formation's own 1 unit against 1."""
+    attack = Assault(units=1, cc=None, ff=None, armour=None, support=2, support_ff=4, enemy_units=1, enemy_cc=None,
+                     enemy_ff=None, enemy_armour=None, rounds=1)
+    assert exact(attack, "win")[1] == F(3, 4) + F(1, 4) * WIN_2D6
+    assert exact(attack, "draw")[1] == F(1, 4) * TIE_2D6
+
+
+def test_a_fearless_loser_takes_no_extra_hits_and_a_broken_one_is_destroyed():
+    """No unit can hurt another: only the result roll decides; a margin of 1 would kill 1 of 3 units."""
+    base = dict(units=3, cc=None, ff=None, armour=None, enemy_units=3, enemy_cc=None, enemy_ff=None,
+                enemy_armour=None, rounds=1)
+    plain, fearless, broken = Assault(**base), Assault(**base, enemy_fearless=True), Assault(**base, enemy_broken=True)
+    assert exact(fearless, "kills") == [1]  # nothing kills a fearless enemy
+    assert exact(plain, "kills")[0] == 1 - WIN_2D6 and exact(plain, "kills")[3] > 0
+    # broken: it counts 3 markers (we, with none, +1 no markers, +1 fewer markers: +2 against 0)
+    win = sum(p for gap, p in result_gaps(False) if gap + 2 > 0)
+    assert exact(broken, "win")[1] == win
+    assert exact(broken, "destroyed")[1] == win and exact(broken, "kills")[3] == win  # all 3 gone
+
+
+def test_the_sampler_plays_the_same_engagement_as_the_exact_answer():
+    """A small engagement, sampled: every outcome's mean within 5 standard errors of the exact one."""
+    import numpy as np
+
+    from oddscalc import engine
+
+    attack = Assault(units=4, cc=4, ff=5, armour=5, in_contact=3, enemy_units=5, enemy_cc=5, enemy_ff=5,
+                     enemy_armour=6, rounds=3)
+    sampled = engine.run(attack, trials=200_000, seed=7)
+    pmfs = attack.exact()
+    for name in attack.outcomes:
+        mean = float(np.dot(np.arange(len(pmfs[name])), pmfs[name]))
+        assert abs(sampled[name].mean - mean) <= 5 * sampled[name].mean_stderr + 1e-12, name
+
+
+def test_the_engagement_in_words():
+    attack = Assault(units=6, cc=4, ff=3, armour=4, in_contact=4, blast_markers=1, enemy_units=8, enemy_cc=4,
+                     enemy_ff=6, enemy_armour=6, enemy_cover_save=5, enemy_broken=True, support=2, support_ff=4)
+    assert attack.describe() == (
+        "Epic assault: (6 units (4 in contact), CC 4+, FF 3+, armour 4+, 1 blast marker, 2 supporting at FF 4+) "
+        "against (8 units, CC 4+, FF 6+, armour 6+, cover save 5+, broken)")
+    assert attack.outcomes == ("win", "draw", "kills", "losses", "margin", "destroyed")
+    assert Assault().outcomes == ("win", "draw", "margin")
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: Assault(cc=4), "cc"),  # an engagement's option without --units
+    (lambda: Assault(units=2, cc=4, ff=4, armour=4), "enemy_units"),
+    (lambda: Assault(units=2, ff=4, armour=4, enemy_units=2, enemy_cc=4, enemy_ff=4, enemy_armour=4), "cc"),
+    (lambda: Assault(units=2, cc=7, ff=4, armour=4, enemy_units=2, enemy_cc=4, enemy_ff=4, enemy_armour=4), "cc"),
+    (lambda: Assault(units=61, cc=4, ff=4, armour=4, enemy_units=2, enemy_cc=4, enemy_ff=4, enemy_armour=4),
+     "units"),
+    (lambda: Assault(units=2, cc=4, ff=4, armour=4, in_contact=3, enemy_units=2, enemy_cc=4, enemy_ff=4,
+                     enemy_armour=4), "in_contact"),
+    (lambda: Assault(units=2, cc=4, ff=4, armour=4, support=2, enemy_units=2, enemy_cc=4, enemy_ff=4,
+                     enemy_armour=4), "support"),
+    (lambda: Assault(units=2, cc=4, ff=4, armour=4, enemy_units=2, enemy_cc=4, enemy_ff=4, enemy_armour=4,
+                     enemy_support_ff=4), "enemy_support_ff"),
+    (lambda: Assault(units=2, cc=4, ff=4, armour=4, enemy_units=2, enemy_cc=4, enemy_ff=4, enemy_armour=4,
+                     rounds=6), "rounds"),
+])
+def test_an_engagement_refuses_by_name(make, name):
+    with pytest.raises(InputError) as error:
+        make()
+    assert error.value.name == name
