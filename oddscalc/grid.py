@@ -33,15 +33,28 @@ class Matchup:
 
 
 TOGETHER = "all weapons"  # the weapon name of a unit's weapons fired together
+ASSAULT = "assault"  # the weapon name of a unit's assault (grid --assault)
+ASSAULTS_APART = ("cannot assault (not ranked: a side without cc or ff, a war engine, an aircraft or a mixed "
+                  "formation, not modelled in assaults yet)")
 
 
 def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False,
-             sources: tuple[str, str] = ("the roster", "the roster")) -> list[Matchup]:
+             sources: tuple[str, str] = ("the roster", "the roster"), assault: bool = False) -> list[Matchup]:
     """Every weapon of every attacker against every target, in order; with `together`, also
-    each attacker's weapons fired as one attack (where the game can combine them). A value the
+    each attacker's weapons fired as one attack (where the game can combine them); with
+    `assault`, instead each attacker's assault on each target (both sides fight). A value the
     attack refuses is named as the roster's: its file (`sources`: the attackers', the targets'),
     unit, weapon and field."""
     attackers, targets = tuple(attackers), tuple(targets)
+    if assault:
+        require(not together, "together", "on", "fires each formation's weapons together; --assault fights its "
+                                                "assaults instead: give one of them")
+        require(game.assault is not None, "assault", "on", f"{game.title} rosters have no assaults here: "
+                                                           "grid --assault is for Epic Armageddon rosters")
+        require(len(attackers) * len(targets) <= MAX_CELLS, "cells", f"{len(attackers) * len(targets):,}",
+                f"expected at most {MAX_CELLS:,} cells: choose fewer --attackers or --targets")
+        return [Matchup(attacker, Weapon(ASSAULT, ()), target, _assault(game, attacker, target, sources))
+                for attacker in attackers for target in targets]
     require(not together or game.together is not None, "together", "on", f"{game.title} rosters fire each "
                                                                        "weapon on its own")
     size = sum(len(attacker.weapons) + together for attacker in attackers) * len(targets)
@@ -72,6 +85,20 @@ def _attack(game: Game, attacker: Unit, weapon: Weapon, target: Unit, sources: t
         else:
             raise
         raise InputError("file", source, f"{place}, field '{field}': {error.value}: {error.allowed}") from None
+
+
+def _assault(game: Game, attacker: Unit, target: Unit, sources: tuple[str, str]) -> Any:
+    """The assault of one cell; a value the assault refuses named where the roster writes it (an `enemy_`
+    field is the target's)."""
+    try:
+        return game.assault(attacker, target)
+    except InputError as error:
+        field = error.name.removeprefix("enemy_")
+        unit, source = (target, sources[1]) if error.name.startswith("enemy_") else (attacker, sources[0])
+        if field not in game.schema.unit:
+            raise
+        raise InputError("file", source, f"unit {unit.name!r}, field '{field}': {error.value}: {error.allowed}") \
+            from None
 
 
 @dataclass(frozen=True)
@@ -166,7 +193,7 @@ def read_settings(settings: Sequence[str | tuple[str, Any]], attacks: Sequence[A
     return read
 
 
-KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "p_kill", "per_100_points")
+KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "probability", "p_kill", "per_100_points")
 LABELS = {"p_kill": "P(kill the target)", "per_100_points": "{main} per 100 points", "points": "points"}
 
 
@@ -185,7 +212,7 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
         for shown in result.outcomes if all_outcomes else (ranked,):
             row = {**base, **summary_row(result, shown, at_least)}
             if shown == ranked:
-                dist, kills = result[shown], result[result.main]
+                dist, kills = result[shown], result["kills" if "kills" in result.outcomes else result.main]
                 p_kill = kills.at_least(game.kill_threshold(pair.target, pair.attack))
                 row["p_kill"], row["p_kill_stderr"] = p_kill, kills.stderr(p_kill)
                 points = pair.attacker.points
@@ -240,8 +267,15 @@ class Grid:
     def trials(self) -> int | None:
         return next(r for r in self.results if r is not None).trials
 
+    @property
+    def assaults(self) -> bool:
+        """Every cell an assault (grid --assault)."""
+        return all(pair.weapon == Weapon(ASSAULT, ()) for pair in self.pairs)
+
     def default_sort(self) -> str:
-        """Per 100 points when every attacker has points, else the mean."""
+        """P(win) in a grid of assaults; else per 100 points when every attacker has points, else the mean."""
+        if self.assaults:
+            return "probability"
         return "per_100_points" if all(pair.attacker.points for pair in self.pairs) else "mean"
 
     def rows(self, at_least: Sequence[int] = (1,), all_outcomes: bool = False,
@@ -280,7 +314,7 @@ class Grid:
         apart = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" for c in self.cannot_hurt())
         same = "; ".join(" = ".join(group) for group in self.same_streams())
         return ([f"ranked by {sort}"] + (self.reach.notes() if self.reach else [])
-                + [f"cannot hurt (not ranked): {apart}"] * bool(apart)
+                + [f"{ASSAULTS_APART if self.assaults else 'cannot hurt (not ranked)'}: {apart}"] * bool(apart)
                 + [f"the same attack, so one random stream and the very same figures: {same}"] * bool(same))
 
     def json(self) -> dict[str, Any]:
@@ -446,23 +480,24 @@ class Plan:
 
 def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
               target_names: Sequence[str] | None = None, settings: Sequence[str | tuple[str, Any]] = (),
-              distance: int | None = None, together: bool = False) -> Plan:
+              distance: int | None = None, together: bool = False, assault: bool = False) -> Plan:
     """Every weapon of the roster's units (or `attackers`) against every target, ready to run.
 
     Targets come from `targets` (another roster of the same game) or the roster itself;
     `settings` are `--set` values ("NAME=VALUE" text, or (field, value)) applied to every
     attack that has the field; `distance` (squares) keeps only the weapons that reach it
     (games with ranges); `together` adds each attacker's weapons fired as one attack
-    (`TOGETHER`, where it can).
+    (`TOGETHER`, where it can); `assault` makes each cell an attacker's assault on a target.
     """
     targets = targets if targets is not None else roster
     require(targets.game is roster.game, "against", targets.source,
             f"holds {targets.game.name} units, not {roster.game.name}")
     reach = in_range(roster.game, roster.select(attackers, "attackers"), distance)
     pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together,
-                     (roster.source, targets.source))
+                     (roster.source, targets.source), assault)
     require(any(pair.attack is not None for pair in pairs), "file", roster.source,
-            "no weapon here can attack these targets")
+            "no unit here can assault these targets (cc and ff given on both sides; no war engine, aircraft or "
+            "mixed formation)" if assault else "no weapon here can attack these targets")
     chosen = read_settings(settings, [pair.attack for pair in pairs])
     adjust = adjuster(chosen, roster.game)
     pairs = [_adjusted(pair, adjust, roster.game, chosen) if pair.attack else pair for pair in pairs]
@@ -471,12 +506,13 @@ def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Seque
 
 def run_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
              target_names: Sequence[str] | None = None, settings: Sequence[str | tuple[str, Any]] = (),
-             distance: int | None = None, together: bool = False, options: RunOptions | None = None,
+             distance: int | None = None, together: bool = False, assault: bool = False,
+             options: RunOptions | None = None,
              scheduler: str | None = None, progress: engine.Progress | None = None, **run_settings: Any) -> Grid:
     """Run every weapon of the roster's units (or `attackers`) against every target (see
     `plan_grid`); `options` (or its fields as keywords: `trials`, `seed`, `method`, ...) say
     how every cell runs (`RunOptions`)."""
     options = RunOptions.of(options, **run_settings)
     plan = plan_grid(roster, targets, attackers=attackers, target_names=target_names, settings=settings,
-                     distance=distance, together=together)
+                     distance=distance, together=together, assault=assault)
     return plan.run(options=options, scheduler=scheduler, progress=progress)

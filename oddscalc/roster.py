@@ -151,6 +151,7 @@ class Game:
     describe_weapon: Callable[[Weapon], str]
     reaches: Callable[[Weapon, int], bool | None] | None = None  # does a weapon reach N squares (None: no range given)
     together: Callable[[Unit, Unit], Any] | None = None  # every weapon of a unit fired as one attack, or None
+    assault: Callable[[Unit, Unit], Any] | None = None  # a unit's assault on a target (both sides fight), or None
     # (set field, attack field, unit field): a --set of the first fills the second, left empty, from the attacking unit
     from_attacker: tuple[tuple[str, str, str], ...] = ()
 

@@ -48,6 +48,16 @@ def kills_at_most(n: int, p: F, cap: int) -> F:
     return sum(min(k, cap) * comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
 
 
+def ASSAULT(**enemy) -> dict:  # noqa: N802 (a table's shorthand)
+    """The means, exactly, of one unit (CC 4+, no FF, armour 4+, `extra_attacks`) assaulting one unit of armour
+    4+ with `enemy` options: what a roster's assault cell must compute."""
+    from oddscalc.epic.assault import Assault
+
+    mine = {"extra_attacks": enemy.pop("extra_attacks", 0)}
+    attack = Assault(units=1, cc=4, ff=None, armour=4, enemy_units=1, enemy_armour=4, **mine, **enemy)
+    return {name: pmf.mean(values) for name, values in attack.exact(fractions=True).items()}
+
+
 # (id, game, fields exercised, attacker, weapon, target, statistic, expected)
 CASES = [
     # --- Dust Tactics (docs/rules.md §1): E[damage] = dice × count × P(hit) × P(past the save) × D ...
@@ -169,6 +179,17 @@ CASES = [
      MIXED + '\nfront = "vehicles"', "mean", F(2, 3)),
     ("epic mixed: a barrage at the infantry in front", "epic", {"front", "bp"}, EPIC_A, "bp = 3", MIXED, "mean",
      F(1, 2) * F(1, 2)),
+    # assaults (grid --assault, §2.9): the roster's cc, ff, extra attacks and fearless are the assault's own
+    ("epic assault: cc and ff of both sides", "epic", {"cc", "ff"}, EPIC_A + '\ncc = "4+"\nff = "none"', SHOT,
+     EPIC_T + '\ncc = "5+"\nff = "3+"\ncover_save = "5+"', "assault win",
+     ASSAULT(enemy_cc=5, enemy_ff=3, enemy_cover_save=5)["win"]),
+    ("epic assault: extra attacks", "epic", {"extra_attacks"}, EPIC_A + '\ncc = "4+"\nff = "none"\nextra_attacks = 2',
+     SHOT, EPIC_T + '\ncc = "5+"\nff = "3+"', "assault win", ASSAULT(extra_attacks=2, enemy_cc=5, enemy_ff=3)["win"]),
+    ("epic assault: a fearless loser", "epic", {"fearless"}, EPIC_A + '\ncc = "4+"\nff = "none"', SHOT,
+     EPIC_T + '\ncc = "none"\nff = "none"\nfearless = true', "assault kills",
+     ASSAULT(enemy_cc=None, enemy_ff=None, enemy_fearless=True)["kills"]),
+    ("epic assault: no ff given, no assault", "epic", {"cc"}, EPIC_A + '\ncc = "4+"', SHOT,
+     EPIC_T + '\ncc = "4+"\nff = "4+"', "assault win", None),
     # war engines (§2.8): AT or MW hits, shields first, damage capacity, critical hits, titan killers
     ("epic war engine: AP cannot hurt it", "epic", {"kind"}, EPIC_A, SHOT, ENGINE, "none", None),
     ("epic war engine of DC 1", "epic", {"damage_capacity"}, EPIC_A, 'at = "4+"', ENGINE, "mean",
@@ -376,9 +397,9 @@ def together(game: str, attacker: str, weapon: str, target: str) -> F | None:
     return None if attack is None else pmf.mean(attack.exact(fractions=True)[attack.outcomes[0]])
 
 
-def cell(game: str, attacker: str, weapon: str, target: str):
+def cell(game: str, attacker: str, weapon: str, target: str, assault: bool = False):
     loaded = games.parse_roster(roster(game, attacker, weapon, target), "case.toml")
-    (pair,) = matchups(loaded.game, [loaded.unit("A")], [loaded.unit("T")])
+    (pair,) = matchups(loaded.game, [loaded.unit("A")], [loaded.unit("T")], assault=assault)
     return loaded, pair
 
 
@@ -396,6 +417,8 @@ def measure(statistic: str, loaded, pair) -> F | None:
         return sum(main[loaded.game.kill_threshold(pair.target, pair.attack):], F(0))
     if statistic == "per_100_points":
         return pmf.mean(main) * 100 / pair.attacker.points
+    if statistic.startswith("assault "):  # the assault cell's outcome (its pmf's mean: a chance for win)
+        return pmf.mean(exact[statistic.split()[1]])
     if statistic == "mean in crossfire":
         return pmf.mean(replace(pair.attack, crossfire=True).exact(fractions=True)[pair.attack.outcomes[0]])
     return pmf.mean(exact[statistic])
@@ -408,7 +431,7 @@ def test_a_field_changes_the_cell_as_the_rules_say(name, game, fields, attacker,
     if statistic == "together":
         assert together(game, attacker, weapon, target) == expected
         return
-    loaded, pair = cell(game, attacker, weapon, target)
+    loaded, pair = cell(game, attacker, weapon, target, assault=statistic.startswith("assault "))
     assert measure(statistic, loaded, pair) == expected
 
 
@@ -453,6 +476,9 @@ def every_cell():
             if pair.attack is not None:
                 label = f"{loaded.source}: {pair.attacker.name}/{pair.weapon.name} → {pair.target.name}"
                 cells.append((label, pair.attack))
+    epic = games.load_roster(None, "epic")  # the bundled formations' assaults (grid --assault), a few of them
+    for pair in matchups(epic.game, epic.units[:3], epic.units[4:6], assault=True):
+        cells.append((f"{epic.source}: {pair.attacker.name} assaults {pair.target.name}", pair.attack))
     return cells
 
 
@@ -462,7 +488,7 @@ CELLS = every_cell()
 def test_the_cells_cover_every_kind_of_attack():
     kinds = {type(attack).__name__ for _, attack in CELLS}
     assert kinds >= {"WeaponLine", "Phaser", "Salvo", "Incendiary", "ArmourPiercingIncendiary", "EpicShoot",
-                     "Barrage", "Melee", "T9AShoot"}
+                     "Barrage", "Melee", "T9AShoot", "Assault"}
 
 
 @pytest.mark.parametrize("label, attack", CELLS, ids=[label.replace("→", "->") for label, _ in CELLS])  # ASCII ids
@@ -583,3 +609,9 @@ def test_the_whole_formation_is_what_a_cells_p_kill_counts():
         loaded, pair = cell("epic", EPIC_A, weapon, target)
         assert loaded.game.kill_threshold(pair.target, pair.attack) == threshold
     assert loaded.game.kill_threshold(pair.target) == 1  # no attack: the war engines
+
+
+def test_a_formation_of_more_than_twenty_units_is_no_war_engine_count():
+    """The cap on war engines in all (other_engines) counts war engines only: a horde of 30 loads."""
+    loaded = games.parse_roster(roster("epic", EPIC_A, SHOT, EPIC_T.replace("units = 1", "units = 30")), "horde.toml")
+    assert loaded.unit("T")["units"] == 30

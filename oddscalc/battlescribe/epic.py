@@ -118,6 +118,9 @@ class _Group:
     damage_capacity: int | None = None
     shields: int = 0
     critical: str = "none"
+    cc: str | None = None  # close-combat and firefight values ("4+", "none"), for assaults; None: not read
+    ff: str | None = None
+    fearless: bool = False
 
     def defence(self) -> tuple:
         return (self.kind, self.armour, frozenset(self.flags), self.damage_capacity, self.shields, self.critical)
@@ -208,11 +211,30 @@ class _Reader:
         elif kind is None:
             self.note(f"{who}type {profile.get('Type')!r} is not a target here", action="not a target")
         else:
-            group = _Group(profile.name, count, kind, self._armour(profile.get("Armour"), who), flags)
+            group = _Group(profile.name, count, kind, self._armour(profile.get("Armour"), who), flags,
+                           cc=self._assault_value(profile.get("CC"), "CC", who),
+                           ff=self._assault_value(profile.get("FF"), "FF", who),
+                           fearless="fearless" in {_key(note) for note in notes})
             if kind == "war-engine":
                 self._war_engine(item, profile, group, shields, who)
             self.groups.append(group)
         self._weapons_of(profile, count, sniper)
+
+    def _assault_value(self, text: str | None, name: str, who: str) -> str | None:
+        """A CC or FF cell: `4+`, or none (`-`, `n/a`: no such attack); anything else is reported and not
+        read (the formation then has no assault)."""
+        match = re.fullmatch(r"\s*([2-6])\s*\+?\s*", text or "")
+        if match:
+            return f"{match.group(1)}+"
+        if text is None:  # no such characteristic: nothing to read (a profile made without assault values)
+            return None
+        if not text.strip():
+            self.note(f"{who}no {name} value in its profile", action="its assaults not modelled")
+            return None
+        if text.strip().casefold() in NOTHING | {"none"}:
+            return "none"
+        self.note(f"{who}{name} {text!r} not understood", action="its assaults not modelled")
+        return None
 
     def _armour(self, text: str | None, who: str) -> str:
         """An Armour cell: `4+`, or no save (`-`, `none`); an empty or missing cell, and anything else,
@@ -406,16 +428,18 @@ class _Reader:
             self.note(f"{group.name} ({group.kind}) is not on the table with the formation",
                       action="not part of the target")
         if engines:
-            self._war_engines(engines, [group for group in groups if group.kind != "war-engine"])
+            lead = self._war_engines(engines, [group for group in groups if group.kind != "war-engine"])
+            self._assault_part(groups, lead)
             return
         infantry = [group for group in groups if group.kind == "infantry"]
         vehicles = [group for group in groups if group.kind != "infantry"]
         if infantry and vehicles:
-            self._part(infantry, "units", "infantry")
+            main = self._part(infantry, "units", "infantry")
             lead = self._part(vehicles, "vehicles", "armoured-vehicle")
             table.update(vehicle_armour=lead.armour, vehicle_reinforced="reinforced" in lead.flags)
+            self._assault_part(groups, main)
             return
-        self._part(groups, "units", None)
+        self._assault_part(groups, self._part(groups, "units", None))
 
     def _part(self, groups: list[_Group], field_name: str, kind: str | None) -> _Group:
         """One part of the target: its units, and the defence of its most numerous profile."""
@@ -435,10 +459,24 @@ class _Reader:
                                      thick_rear_armour="thick-rear-armour" in lead.flags)
         return lead
 
-    def _war_engines(self, engines: list[_Group], others: list[_Group]) -> None:
+    def _assault_part(self, groups: list[_Group], lead: _Group) -> None:
+        """The formation's CC and FF (docs/rules.md §2.9): its main part's lead profile's; a profile that fights
+        otherwise is said (its vehicles, the units beside its war engines too); fearless when every profile is."""
+        if lead.cc is None or lead.ff is None:
+            return
+        self.mapped.table.update(cc=lead.cc, ff=lead.ff)
+        for group in groups:
+            if (group.cc, group.ff) != (lead.cc, lead.ff):
+                self.note(f"{group.name} (CC {group.cc}, FF {group.ff}) counted as {lead.name} (CC {lead.cc}, FF "
+                          f"{lead.ff}) in assaults: a roster formation has one CC and one FF",
+                          action="counted as stated")
+        if all(group.fearless for group in groups):
+            self.mapped.table["fearless"] = True
+
+    def _war_engines(self, engines: list[_Group], others: list[_Group]) -> _Group:
         """War engines of one profile or several (docs/rules.md §2.8): the most numerous profile first, each
         other profile an `other_engines` entry behind it, with its own damage capacity, shields, armour and
-        critical hit."""
+        critical hit. Returns the lead war engine."""
         profiles: dict[tuple, list[_Group]] = {}
         for group in engines:
             profiles.setdefault(group.defence(), []).append(group)
@@ -453,7 +491,7 @@ class _Reader:
                       action="each with its own damage capacity, shields, armour and critical hit, the most "
                              "numerous in front (§2.8); reorder other_engines and the first profile to change it")
         if not others:
-            return
+            return lead
         count = self._capped(sum(group.count for group in others), "other_units")
         other = max(others, key=lambda group: group.count)
         for group in others:
@@ -466,6 +504,7 @@ class _Reader:
         self.note(f"{count} units beside the war engines ({', '.join(group.name for group in others)})",
                   action="hits go front to back, the war engines first, each unit taking what the fire can hurt "
                          "(§2.8); others_in_front = true puts them first")
+        return lead
 
     @staticmethod
     def _engine_profile(part: list[_Group]) -> str:

@@ -58,6 +58,9 @@ def grid(
     together: Annotated[bool, typer.Option(
         "--together", help="Epic: also each formation's shooting weapons fired as one attack (row \"all "
                            "weapons\"): normal hits, then macro-weapon hits onto the units left.")] = False,
+    assault: Annotated[bool, typer.Option(
+        "--assault", help="Epic: each formation's assault on each target instead of its weapons (both sides' close "
+                          "combat and firefight, the result roll; the cell: P(win), docs/rules.md §2.9).")] = False,
     distance: Annotated[Optional[int], typer.Option(
         "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
                                         "without a range is kept).")] = None,
@@ -82,7 +85,7 @@ def grid(
     imported = not_modelled(roster, foes)
     view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query, common.outcome)
     plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),
-                     distance=distance, together=together)
+                     distance=distance, together=together, assault=assault)
     view.check(plan)
     with progress_bar("cells") as progress:
         result = plan.run(options=options, scheduler=study.cluster, progress=progress)

@@ -49,6 +49,11 @@ SCHEMA = Schema(
         "front": Field("text", "which part of a mixed formation is in front: a weapon with both AP and AT fires at "
                                "it, a macro-weapon or barrage hits it", choices=("infantry", "vehicles"),
                        default="infantry"),
+        "cc": Field("save", "close-combat value, for assaults (grid --assault): 2+ to 6+, or none", low=2, high=6,
+                    default=NOT_GIVEN),
+        "ff": Field("save", "firefight value, for assaults: 2+ to 6+, or none", low=2, high=6, default=NOT_GIVEN),
+        "extra_attacks": Field("int", "extra attacks of each unit in an assault (+E A)", low=0, high=3, default=0),
+        "fearless": Field("bool", "fearless: no extra hits when it loses an assault", default=False),
         "damage_capacity": Field("int", "each war engine's damage capacity (kind war-engine)", low=1, high=20),
         "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
         "critical": Field("text", "what a war engine's critical hit does during the attack", choices=tuple(
@@ -114,7 +119,7 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
         engines = _other_engines(unit)
     except InputError as error:
         return "other_engines", f"{error.value!r}: {error.allowed}"
-    if unit["units"] + sum(profile.count for profile in engines) > MAX_WAR_ENGINES:
+    if engines and unit["units"] + sum(profile.count for profile in engines) > MAX_WAR_ENGINES:
         return "other_engines", f"expected at most {MAX_WAR_ENGINES} war engines in all, units included"
     if engine and not unit["other_units"]:
         for name, default in (("other_armour", NOT_GIVEN), ("other_reinforced", False), ("other_kind", "infantry"),
@@ -301,6 +306,23 @@ def together(attacker: Unit, target: Unit) -> EpicShoot | None:
                    volley=tuple(normal[1:] + macro[1:] + anti_tank[1:]), **extra)
 
 
+def assault(attacker: Unit, target: Unit):
+    """The attacker's assault on the target (docs/rules.md §2.9): every unit of both formations in it, those
+    in base contact by CC (all of them, unless `--set in-contact=K`), the target's cover save its own. None
+    where a side has no cc or ff, or is a war engine, an aircraft or a mixed formation (not modelled)."""
+    from .assault import Assault
+
+    sides = (attacker, target)
+    if any(unit["kind"] in ("war-engine", *OFF_TABLE) or unit["vehicles"] for unit in sides):
+        return None
+    if any(unit[field] == NOT_GIVEN for unit in sides for field in ("cc", "ff")):
+        return None
+    mine = {name: attacker[name] for name in ("units", "cc", "ff", "armour", "reinforced", "invulnerable",
+                                              "extra_attacks", "fearless")}
+    theirs = {f"enemy_{name}": target[name] for name in mine}
+    return Assault(**mine, **theirs, enemy_cover_save=target["cover_save"])
+
+
 def kill_threshold(target: Unit, attack=None) -> int:
     """Kills that destroy the whole target formation: every war engine of a war-engine formation, and its other
     units when the attack reaches them (its kills then count them too)."""
@@ -315,6 +337,10 @@ def describe_unit(unit: Unit) -> str:
         extras.append(f"cover save {unit['cover_save']}+")
     if in_cover(unit):
         extras.append("in cover")
+    assault = [f"{name.upper()} {'none' if unit[name] is None else f'{unit[name]}+'}" for name in ("cc", "ff")
+               if unit[name] != NOT_GIVEN]
+    assault += [f"+{unit['extra_attacks']} A"] if unit["extra_attacks"] else []
+    extras += assault + (["fearless"] if unit["fearless"] else [])
     if unit["kind"] == "war-engine":
         extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]
         extras += [f"behind them {text}" for text in map(str, _other_engines(unit))]
@@ -347,4 +373,4 @@ def describe_weapon(weapon: Weapon) -> str:
 
 GAME = Game(name="epic", title="Epic Armageddon", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
-            describe_weapon=describe_weapon, together=together, from_attacker=(("suppressed", "firing_units", "units"),))
+            describe_weapon=describe_weapon, together=together, assault=assault, from_attacker=(("suppressed", "firing_units", "units"),))

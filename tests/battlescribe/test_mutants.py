@@ -17,7 +17,7 @@ from oddscalc import battlescribe
 from oddscalc.errors import InputError
 
 CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
-READ = {"Armour", "DC", "Firepower", "Off", "Str", "Def", "Res", "Arm", "HP", "Att", "AP", "Shots", "Save"}
+READ = {"Armour", "DC", "Firepower", "CC", "FF", "Off", "Str", "Def", "Res", "Arm", "HP", "Att", "AP", "Shots", "Save"}
 CELL = re.compile(r'(<characteristic name="([^"]+)"[^>]*>)([^<]*)(</characteristic>)')
 NOT_MODELLED = re.compile(r"AA$")  # anti-aircraft fire: no ground target, said in the report already
 
@@ -26,6 +26,8 @@ UNCHANGED = {
     ("bad_moons.rosz", "Firepower", "2BP&lt;BR&gt;or MW3+", "2BP&lt;BR&gt;or MW4+"):
         "the Oddboyz' other gun (the Supa-Zzap Gun), not the one this list took",
     ("space_marines.rosz", "DC", "2", "3"): "a Thunderhawk's DC: an aircraft is no target of ground fire",
+    ("space_marines.rosz", "CC", "6+", "5+"): "a Thunderhawk's CC: an aircraft fights no assault here",
+    ("space_marines.rosz", "FF", "4+", "5+"): "a Thunderhawk's FF: likewise",
     ("dread_elves.rosz", "AP", "0", "1"): "a Repeater Handbow's AP: at short range it has AP 1 (§4.2), 0 or 1",
 }
 
