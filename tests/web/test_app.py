@@ -249,6 +249,17 @@ def test_an_uploaded_list_grids_as_the_command_line_grids_the_file(client, capsy
     assert 'id="permalink"' in bundled and "/plot.png?q=grid" in bundled  # a bundled roster's grid has both
 
 
+def test_the_grid_form_fights_assaults_as_grid_assault_does(client, capsys):
+    body, kind = multipart({"game": "epic", "assault": "on", "exact": "on"}, {})
+    response = client.post("/api/grid", content=body, headers={"content-type": kind})
+    assert response.status_code == 200, response.text
+    assert response.text == cli_json(capsys, ["grid", "--game", "epic", "--exact", "--assault"])
+    rows = json.loads(response.text)["rows"]
+    assert rows and all(row["weapon"] == "assault" and row["outcome"] == "win" for row in rows)
+    page = client.post("/grid", content=body, headers={"content-type": kind})
+    assert page.status_code == 200 and 'name="assault" value="on" checked' in page.text
+
+
 def test_what_a_unit_is_called_is_shown_as_text(client):
     roster = ('game = "epic"\n[[unit]]\nname = "<script>alert(1)</script>"\nkind = "infantry"\nunits = 2\n'
               'armour = "4+"\n[[unit.weapon]]\nname = "<b>Gun</b>"\nshots = 3\nap = "4+"\n')
