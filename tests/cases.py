@@ -157,6 +157,8 @@ EPIC = {
     "engagement: a broken, fearless defender, five rounds": Assault(
         units=4, cc=4, ff=4, armour=5, enemy_units=4, enemy_cc=4, enemy_ff=4, enemy_armour=5, enemy_broken=True,
         enemy_fearless=True, rounds=5, enemy_blast_markers=3),
+    "engagement: one unit a side, both may fall at once (the attack stalls)": Assault(
+        units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_cc=4, enemy_ff=None, enemy_armour=None),
     "engagement: a broken defender that loses is destroyed": Assault(
         units=4, cc=4, ff=4, armour=5, fearless=True, enemy_units=5, enemy_cc=5, enemy_ff=5, enemy_armour=6,
         enemy_broken=True),

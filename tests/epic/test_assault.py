@@ -142,3 +142,62 @@ def test_an_engagement_refuses_by_name(make, name):
     with pytest.raises(InputError) as error:
         make()
     assert error.value.name == name
+
+
+BOTH = ("epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ {mine} --enemy-units 8 --enemy-cc 4+ --enemy-ff 6+ "
+        "--enemy-armour 6+ {theirs} --exact")
+
+
+@pytest.mark.parametrize("mine, theirs, line", [
+    ("", "", None),  # answered
+    ("--in-contact 0", "--enemy-in-contact 8", None),  # the bounds themselves: answered
+    ("--armour 9+", "", "error: --armour 9+: expected 2+ to 6+, or none"),
+    ("--support 2 --support-ff 7+", "", "error: --support-ff 7+: expected 2+ to 6+"),
+    ("--in-contact 7", "", "error: --in-contact 7: expected 0 to 6 (of the 6 units)"),
+    ("", "--enemy-in-contact 9", "error: --enemy-in-contact 9: expected 0 to 8 (of the 8 units)"),
+    ("", "--enemy-cover-save 7+", "error: --enemy-cover-save 7+: expected 2+ to 6+"),
+    ("--extra-attacks 4", "", "error: --extra-attacks 4: expected 0 to 3"),
+    ("--blast-markers 101", "", "error: --blast-markers 101: expected 0 to 100"),
+    ("--support 61 --support-ff 4+", "", "error: --support 61: expected 0 to 60"),
+    ("--support 2", "", "error: --support 2: needs --support-ff X+ (their firefight value)"),
+    ("", "--enemy-support-ff 4+", "error: --enemy-support-ff 4+: only applies with --enemy-support S"),
+    ("", "--enemy-support 3", "error: --enemy-support 3: needs --enemy-support-ff X+ (their firefight value)"),
+    ("--rounds 6", "", "error: --rounds 6: expected 1 to 5 rounds"),
+])
+def test_an_engagement_s_options_in_one_line(capsys, mine, theirs, line):
+    from clirun import run
+
+    result = run(capsys, *BOTH.format(mine=mine, theirs=theirs).split())
+    if line is None:
+        assert result.code == 0 and "P(win)" in result.out
+    else:
+        assert (result.code, result.out, result.err.strip()) == (2, "", line)
+
+
+@pytest.mark.parametrize("units, line", [(60, None), (61, "error: --units 61: expected 1 to 60 units")])
+def test_an_engagement_of_sixty_units_is_the_most(capsys, units, line):
+    from clirun import run
+
+    result = run(capsys, "epic", "assault", "--units", str(units), "--cc", "4+", "--ff", "none", "--armour", "none",
+                 "--enemy-units", "1", "--enemy-cc", "none", "--enemy-ff", "none", "--enemy-armour", "none",
+                 "--rounds", "1", "--exact")
+    assert (result.err.strip() or None) == line
+
+
+@pytest.mark.parametrize("field", ["cc", "ff", "armour"])
+def test_a_side_s_missing_value_is_asked_for(capsys, field):
+    from clirun import run
+
+    words = BOTH.format(mine="", theirs="").split()
+    at = words.index(f"--{field}")
+    result = run(capsys, *words[:at], *words[at + 2:])
+    assert result.err.strip() == f"error: --{field}: is required with --units and --enemy-units: 2+ to 6+, or none"
+
+
+def test_every_switch_of_a_side_is_said():
+    attack = Assault(units=3, cc=None, ff=2, armour=None, reinforced=False, invulnerable=True, fearless=True,
+                     extra_attacks=1, bonus=2, rounds=2, enemy_units=2, enemy_cc=6, enemy_ff=None, enemy_armour=3,
+                     enemy_reinforced=True, keep_highest=True)
+    assert attack.describe() == (
+        "Epic assault: (3 units, CC none, FF 2+, armour none, invulnerable, fearless, +1 A, result +2) against "
+        "(2 units, CC 6+, FF none, armour 3+, reinforced), at most 2 rounds, each side's highest die kept")
