@@ -36,6 +36,7 @@ class Entry:
     shooting: bool = False  # a note about a shooting figure (a weapon's line)
     choice: str = ""  # the root choice the entry was built with
     engine_profiles: int = 0  # profiles of war engines in its formation (several: each modelled as its own)
+    assaults: bool = False  # a formation grid --assault can fight (CC and FF, no war engine, aircraft or vehicles)
 
 
 def _choices(data: Data) -> list[tuple[str, str]]:
@@ -104,7 +105,13 @@ def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
     if not imported.data["unit"]:
         return Entry(catalogue, name, "left out", lines, choice=choice)
     return Entry(catalogue, name, "notes" if notes else "clean", lines, any(note.weapon for note in notes), choice,
-                 engine_profiles(imported.data["unit"]))
+                 engine_profiles(imported.data["unit"]), any(map(can_assault, imported.data["unit"])))
+
+
+def can_assault(unit: dict) -> bool:
+    """Whether grid --assault fights this imported Epic formation (docs/rules.md §2.9)."""
+    return "cc" in unit and "ff" in unit and unit.get("kind") not in ("war-engine", "aircraft", "spacecraft") \
+        and not unit.get("vehicles")
 
 
 def engine_profiles(units: list[dict]) -> int:
@@ -152,6 +159,11 @@ def table(entries: list[Entry], title: str, shooting: bool) -> list[str]:
         free = sum(not entry.shooting for entry in imported)
         lines += ["", f"Of {len(imported)} entries imported, {free} ({100 * free / len(imported):.1f} %) have no note "
                       f"about a shooting figure: {100 * free / len(entries):.1f} % of all {len(entries)} entries."]
+    fought = sum(entry.assaults for entry in imported)
+    if fought:
+        lines += ["", f"Of {len(imported)} entries imported, {fought} ({100 * fought / len(imported):.1f} %) are "
+                      "formations grid --assault fights (their CC and FF read; no war engine, aircraft or mixed "
+                      "formation, docs/rules.md §2.9)."]
     engines = [entry for entry in imported if entry.engine_profiles]
     mixed = [entry for entry in engines if entry.engine_profiles > 1]
     if mixed:

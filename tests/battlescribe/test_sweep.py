@@ -60,3 +60,13 @@ def test_the_sweep_reads_the_profiles_of_an_imported_war_engine_formation():
     corpus = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
     assert [sweep.engine_profiles(battlescribe.load(corpus / name).data["unit"]) for name in (
         "squat_land_train.rosz", "hierophant_hierodules.rosz", "bio_titans.rosz", "space_marines.rosz")] == [2, 2, 1, 0]
+
+
+def test_the_sweep_counts_the_formations_an_assault_grid_fights():
+    entries = [sweep.Entry("a.cat", "Tactical", "clean", assaults=True), sweep.Entry("a.cat", "Titan", "clean"),
+               sweep.Entry("a.cat", "Rhinos", "notes", ["x"], assaults=True), sweep.Entry("a.cat", "Bunker", "left out")]
+    assert ("Of 3 entries imported, 2 (66.7 %) are formations grid --assault fights (their CC and FF read; no war "
+            "engine, aircraft or mixed formation, docs/rules.md §2.9).") in sweep.table(entries, "T", shooting=True)
+    corpus = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
+    units = battlescribe.load(corpus / "space_marines.rosz").data["unit"]
+    assert [unit["name"] for unit in units if sweep.can_assault(unit)] == ["Tactical (2)", "Devastator", "Whirlwinds"]
