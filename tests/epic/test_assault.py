@@ -201,3 +201,45 @@ def test_every_switch_of_a_side_is_said():
     assert attack.describe() == (
         "Epic assault: (3 units, CC none, FF 2+, armour none, invulnerable, fearless, +1 A, result +2) against "
         "(2 units, CC 6+, FF none, armour 3+, reinforced), at most 2 rounds, each side's highest die kept")
+
+
+def test_a_side_s_dice_lose_those_in_contact_first():
+    """5 units, 2 in contact (CC 3+), the rest by FF 5+: after 1 loss 1 in contact; after 3, none (2 by FF)."""
+    side = Side(units=5, cc=3, ff=5, in_contact=2, armour=4)
+    assert [(count, check.need) for count, check in side.dice(0)] == [(2, 3), (3, 5)]
+    assert [(count, check.need) for count, check in side.dice(1)] == [(1, 3), (3, 5)]
+    assert [(count, check.need) for count, check in side.dice(3)] == [(2, 5)]
+
+
+def test_a_result_bonus_is_added_to_its_own_side():
+    """No unit can hurt another: the roll alone decides, this side +1 more (no markers +1 each)."""
+    base = dict(units=3, cc=None, ff=None, armour=None, enemy_units=3, enemy_cc=None, enemy_ff=None,
+                enemy_armour=None, rounds=1)
+    gaps = result_gaps(False)
+    assert exact(Assault(**base, bonus=1), "win")[1] == sum(p for gap, p in gaps if gap + 1 > 0)
+    assert exact(Assault(**base, enemy_bonus=2), "win")[1] == sum(p for gap, p in gaps if gap - 2 > 0)
+
+
+def test_a_loser_that_was_not_broken_loses_as_many_units_as_the_margin():
+    base = dict(units=3, cc=None, ff=None, armour=None, enemy_units=3, enemy_cc=None, enemy_ff=None,
+                enemy_armour=None, rounds=1)
+    gaps = dict(result_gaps(False))
+    kills = exact(Assault(**base), "kills")
+    assert kills[1] == gaps[1] and kills[2] == gaps[2] and kills[3] == sum(p for gap, p in gaps.items() if gap >= 3)
+
+
+@pytest.mark.parametrize("words, line", [
+    ("epic assault --cc none", "error: --cc none: only applies with --units N and --enemy-units N (an engagement of "
+                               "both sides)"),
+    ("epic assault --units 3 --cc 4+ --ff 4+ --armour 4+", "error: --enemy-units: is required with --units: the "
+                                                            "defending formation's units, 1 to 60"),
+    (BOTH.format(mine="--cc 7+", theirs=""), "error: --cc 7+: expected 2+ to 6+, or none"),
+    (BOTH.format(mine="", theirs="--enemy-ff 1+"), "error: --enemy-ff 1+: expected 2+ to 6+, or none"),
+    (BOTH.format(mine="--bonus 21", theirs=""), "error: --bonus 21: expected a whole number from -20 to 20"),
+    (BOTH.format(mine="--bonus 20 --extra-attacks 3 --rounds 5", theirs=""), None),  # the bounds: answered
+])
+def test_more_refusals_of_an_assault_in_one_line(capsys, words, line):
+    from clirun import run
+
+    result = run(capsys, *words.split())
+    assert (result.err.strip() or None) == line and result.code == (2 if line else 0)
