@@ -219,17 +219,16 @@ GAP = 3  # columns of space between two table columns
 RULE = "─"  # under the heading
 
 
-def _narrow(columns: Sequence[str], cells: list[list[str]]) -> bool:
-    """Whether every character takes one column as Rich measures it: printable, neither wide nor
-    combining (anything else is drawn by Rich)."""
-    import unicodedata
+NARROW = frozenset("±≥≤×−–—…·→←↑↓°′″€£¥•")  # beyond Latin, the characters oddscalc's tables write
 
+
+def _narrow(columns: Sequence[str], cells: list[list[str]]) -> bool:
+    """Whether every character surely takes one column as Rich measures it: printable Latin (below the
+    combining marks) or one of `NARROW`; anything else, and an empty column, is drawn by Rich."""
     if not all(column or any(row[i] for row in cells) for i, column in enumerate(columns)):
         return False  # an empty column: Rich's own minimum widths
     text = "".join([*columns, *(value for row in cells for value in row)])
-    return text.isascii() and text.isprintable() or all(
-        char.isprintable() and not unicodedata.combining(char) and unicodedata.east_asian_width(char) in "NaHA"
-        and not 0x1F000 <= ord(char) for char in text)
+    return text.isprintable() and all(ord(char) < 0x300 or char in NARROW for char in text)
 
 
 def _drawn(columns: Sequence[str], cells: list[list[str]], numeric: list[bool]) -> list[str]:
@@ -258,8 +257,8 @@ def _fitted(columns: Sequence[str], cells: list[list[str]], numeric: list[bool],
     def pieces(text: str, figure: bool) -> list[str]:  # what never breaks: a word; a value, and "± its error"
         return [text.split(" ± ")[0], *(f"± {error}" for error in text.split(" ± ")[1:])] if figure else text.split()
 
-    words = [max(len(word) for word in [*column.split(), *(w for row in cells for w in pieces(row[i], numeric[i]))])
-             for i, column in enumerate(columns)]
+    words = [max((len(word) for word in [*column.split(), *(w for row in cells for w in pieces(row[i], numeric[i]))]),
+                 default=0) for i, column in enumerate(columns)]
     widths = list(natural)
     names = [i for i in range(len(columns)) if not numeric[i]]
     while sum(widths) > room and any(widths[i] > words[i] for i in names):

@@ -53,7 +53,7 @@ def ASSAULT(**enemy) -> dict:  # noqa: N802 (a table's shorthand)
     4+ with `enemy` options: what a roster's assault cell must compute."""
     from oddscalc.epic.assault import Assault
 
-    mine = {"extra_attacks": enemy.pop("extra_attacks", 0)}
+    mine = {"extra_attacks": enemy.pop("extra_attacks", 0), "first_strike": enemy.pop("first_strike", False)}
     attack = Assault(units=1, cc=4, ff=None, armour=4, enemy_units=1, enemy_armour=4, **mine, **enemy)
     return {name: pmf.mean(values) for name, values in attack.exact(fractions=True).items()}
 
@@ -188,6 +188,8 @@ CASES = [
     ("epic assault: a fearless loser", "epic", {"fearless"}, EPIC_A + '\ncc = "4+"\nff = "none"', SHOT,
      EPIC_T + '\ncc = "none"\nff = "none"\nfearless = true', "assault kills",
      ASSAULT(enemy_cc=None, enemy_ff=None, enemy_fearless=True)["kills"]),
+    ("epic assault: first strike", "epic", {"first_strike"}, EPIC_A + '\ncc = "4+"\nff = "none"\nfirst_strike = true',
+     SHOT, EPIC_T + '\ncc = "5+"\nff = "3+"', "assault win", ASSAULT(first_strike=True, enemy_cc=5, enemy_ff=3)["win"]),
     ("epic assault: no ff given, no assault", "epic", {"cc"}, EPIC_A + '\ncc = "4+"', SHOT,
      EPIC_T + '\ncc = "4+"\nff = "4+"', "assault win", None),
     # war engines (§2.8): AT or MW hits, shields first, damage capacity, critical hits, titan killers

@@ -121,6 +121,7 @@ class _Group:
     cc: str | None = None  # close-combat and firefight values ("4+", "none"), for assaults; None: not read
     ff: str | None = None
     fearless: bool = False
+    first_strike: bool = False
 
     def defence(self) -> tuple:
         return (self.kind, self.armour, frozenset(self.flags), self.damage_capacity, self.shields, self.critical)
@@ -214,7 +215,8 @@ class _Reader:
             group = _Group(profile.name, count, kind, self._armour(profile.get("Armour"), who), flags,
                            cc=self._assault_value(profile.get("CC"), "CC", who),
                            ff=self._assault_value(profile.get("FF"), "FF", who),
-                           fearless="fearless" in {_key(note) for note in notes})
+                           fearless="fearless" in {_key(note) for note in notes},
+                           first_strike="first strike" in {_key(note) for note in notes})
             if kind == "war-engine":
                 self._war_engine(item, profile, group, shields, who)
             self.groups.append(group)
@@ -461,7 +463,8 @@ class _Reader:
 
     def _assault_part(self, groups: list[_Group], lead: _Group) -> None:
         """The formation's CC and FF (docs/rules.md §2.9): its main part's lead profile's; a profile that fights
-        otherwise is said (its vehicles, the units beside its war engines too); fearless when every profile is."""
+        otherwise is said (its vehicles, the units beside its war engines too); fearless, and first strike,
+        when every profile is."""
         if lead.cc is None or lead.ff is None:
             return
         self.mapped.table.update(cc=lead.cc, ff=lead.ff)
@@ -470,8 +473,9 @@ class _Reader:
                 self.note(f"{group.name} (CC {group.cc}, FF {group.ff}) counted as {lead.name} (CC {lead.cc}, FF "
                           f"{lead.ff}) in assaults: a roster formation has one CC and one FF",
                           action="counted as stated")
-        if all(group.fearless for group in groups):
-            self.mapped.table["fearless"] = True
+        for word in ("fearless", "first_strike"):  # a unit note of every profile
+            if all(getattr(group, word) for group in groups):
+                self.mapped.table[word] = True
 
     def _war_engines(self, engines: list[_Group], others: list[_Group]) -> _Group:
         """War engines of one profile or several (docs/rules.md §2.8): the most numerous profile first, each

@@ -22,7 +22,8 @@ An engagement, round after round until one side wins (at most --rounds):
 Outcomes: win (the assaulting side wins), draw (still tied after --rounds), kills (enemy
 units destroyed, the extra hits included), losses (own units destroyed, likewise), margin
 (the difference of the deciding roll: the loser's extra hits; 0 without a roll), destroyed
-(the enemy formation destroyed).
+(the enemy formation destroyed), blast_markers (the assaulting formation's after the assault:
+won or drawn, those it had and one per unit lost; lost, broken: one per unit left).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ MAX_SUPPORT = 60
 MAX_EXTRA = 3
 MAX_ROUNDS = 5
 MAX_BLAST_MARKERS = 100
-ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed")
+ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers")
 EVENTS = ("win", "draw", "destroyed")
 
 
@@ -98,6 +99,7 @@ class Side:
     support: int = 0
     support_ff: int | None = None
     bonus: int = 0
+    first_strike: bool = False
 
     def dice(self, losses: int) -> tuple[tuple[int, Check], ...]:
         """(dice, check) this side rolls with `losses` of its units gone: those in contact are lost first."""
@@ -139,14 +141,23 @@ def kills_pmf(pools: tuple[tuple[int, Check], ...], units: int, saves: SavePlan,
     return kills
 
 
-class _Tally:
-    """The outcomes' pmfs, gathered from weighted cells (weights and values as arrays) and added up once."""
+def markers_after(mine: Side, win, draw, losses):
+    """The assaulting formation's blast markers after the assault (1.12.8, 1.12.9): won or drawn, those it had
+    and one per unit it lost (none removed); lost, it is broken: one per unit left."""
+    return np.where((win == 1) | (draw == 1), mine.blast_markers + losses, mine.units - losses)
 
-    def __init__(self, zero) -> None:
-        self.zero = zero
+
+class _Tally:
+    """The outcomes' pmfs, gathered from weighted cells (weights and values as arrays) and added up once; the
+    blast markers after from the other outcomes."""
+
+    def __init__(self, zero, mine: Side) -> None:
+        self.zero, self.mine = zero, mine
         self.parts: list[tuple[np.ndarray, dict[str, Any]]] = []
 
     def add(self, weights: np.ndarray, **values: Any) -> None:
+        values["blast_markers"] = markers_after(self.mine, *(np.asarray(values[name]) for name in ("win", "draw",
+                                                                                                    "losses")))
         if np.size(weights):
             self.parts.append((weights, {name: np.broadcast_to(value, np.shape(weights))
                                          for name, value in values.items()}))
@@ -169,12 +180,26 @@ def _summed(values: np.ndarray, weights: np.ndarray, zero) -> np.ndarray:
     return pmfs.array(pmf)
 
 
+def _round_joint(mine: Side, theirs: Side, done: int, lost: int, number) -> np.ndarray:
+    """joint[kills, losses] of one round from `done` kills and `lost` losses: both sides at once (an outer
+    product), or the side with First Strike first, the other with the units it has left (2.2.4)."""
+    if mine.first_strike == theirs.first_strike:
+        return np.multiply.outer(kills_pmf(mine.dice(lost), theirs.units - done, theirs.saves, number),
+                                 kills_pmf(theirs.dice(done), mine.units - lost, mine.saves, number))
+    if mine.first_strike:
+        first = kills_pmf(mine.dice(lost), theirs.units - done, theirs.saves, number)
+        rows = [kills_pmf(theirs.dice(done + kills), mine.units - lost, mine.saves, number) for kills in
+                range(len(first))]
+        return np.array([row * weight for row, weight in zip(rows, first)])
+    return _round_joint(theirs, mine, lost, done, number).T
+
+
 def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, number) -> dict[str, np.ndarray]:
     """The exact pmfs of an engagement's outcomes: each round's kills on both sides (a convolution of
     binomials, allocated), then the result roll on every pair of totals; a tie goes on to the next
     round from its totals."""
     zero = number(0)
-    tally = _Tally(zero)
+    tally = _Tally(zero, mine)
     gaps = [(gap, number(p)) for gap, p in result_gaps(keep_highest)]
     width = mine.units + 1
     states: dict[int, Any] = {0: number(1)}  # kills so far × (own units + 1) + losses so far → chance
@@ -182,8 +207,7 @@ def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, n
         following: dict[int, Any] = {}
         for code, weight in states.items():
             done, lost = divmod(code, width)
-            joint = np.multiply.outer(kills_pmf(mine.dice(lost), theirs.units - done, theirs.saves, number),
-                                      kills_pmf(theirs.dice(done), mine.units - lost, mine.saves, number)) * weight
+            joint = _round_joint(mine, theirs, done, lost, number) * weight
             kills, losses = np.indices(joint.shape)
             kills, losses, joint = (kills + done).ravel(), (losses + lost).ravel(), joint.ravel()
             their_left, my_left = theirs.units - kills, mine.units - losses
@@ -236,6 +260,25 @@ def _kills_sample(rng: np.random.Generator, pools, units: int, saves: SavePlan, 
     return allocate_kills(rng, failed_die(saves), hits, max(slots, 1), units)
 
 
+def _round_sample(rng: np.random.Generator, mine: Side, theirs: Side, done: int, lost: int,
+                  trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """(kills, losses) of one round in `trials` from the same state: at once, or First Strike first and the
+    other side with the units it has left, trials with the same kills rolling together."""
+    if mine.first_strike == theirs.first_strike:
+        return (_kills_sample(rng, mine.dice(lost), theirs.units - done, theirs.saves, trials),
+                _kills_sample(rng, theirs.dice(done), mine.units - lost, mine.saves, trials))
+    if theirs.first_strike:
+        losses, kills = _round_sample(rng, theirs, mine, lost, done, trials)
+        return kills, losses
+    kills = _kills_sample(rng, mine.dice(lost), theirs.units - done, theirs.saves, trials)
+    losses = np.zeros(trials, dtype=np.int64)
+    for more in np.unique(kills):
+        chosen = kills == more
+        losses[chosen] = _kills_sample(rng, theirs.dice(done + int(more)), mine.units - lost, mine.saves,
+                                       int(chosen.sum()))
+    return kills, losses
+
+
 def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds: int, keep_highest: bool,
                       trials: int) -> dict[str, np.ndarray]:
     """Each trial's engagement, round after round: trials in the same state (kills and losses so far)
@@ -250,8 +293,9 @@ def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds
             done, lost = divmod(int(code), mine.units + 1)
             chosen = np.flatnonzero(going & (codes == code))
             size = len(chosen)
-            kills[chosen] += _kills_sample(rng, mine.dice(lost), theirs.units - done, theirs.saves, size)
-            losses[chosen] += _kills_sample(rng, theirs.dice(done), mine.units - lost, mine.saves, size)
+            more, lost_more = _round_sample(rng, mine, theirs, done, lost, size)
+            kills[chosen] += more
+            losses[chosen] += lost_more
         their_left, my_left = theirs.units - kills, mine.units - losses
         stalled, wiped = going & (my_left == 0), going & (their_left == 0) & (my_left > 0)
         out["win"][wiped] = 1
@@ -268,6 +312,7 @@ def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds
         if round_ + 1 == rounds:
             out["draw"][going] = 1
     out["kills"], out["losses"] = kills, losses
+    out["blast_markers"] = markers_after(mine, out["win"], out["draw"], losses)
     out["destroyed"] = (kills == theirs.units) * 1
     return out
 
@@ -283,7 +328,8 @@ class Assault(Attack):
 
     Outcomes: win (this side strictly higher), draw, margin (the absolute difference: the hits the
     loser takes); with units also kills (enemy units destroyed, the extra hits included), losses
-    (this side's) and destroyed (the enemy formation destroyed).
+    (this side's), destroyed (the enemy formation destroyed) and blast_markers (this side's after
+    the assault: won or drawn, those it had and one per unit lost; lost, one per unit left).
     """
 
     bonus: int = option("This side's assault-result modifiers (may be negative); with --units, those beside "
@@ -307,6 +353,8 @@ class Assault(Attack):
     extra_attacks: int = option("Extra attacks of each of its units (+E A), rolled as its own attack is.", 0,
                                 metavar="E")
     fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
+    first_strike: bool = option("Its attacks strike first (2.2.4): the enemy units they kill do not attack.",
+                                False)
     support: int = option("Units of its other formations giving supporting fire (1.12.6), each one die at "
                           "--support-ff.", 0, metavar="S")
     support_ff: int | None = option("The supporting units' firefight value, 2+ to 6+.", None, roll=True)
@@ -330,6 +378,7 @@ class Assault(Attack):
     enemy_invulnerable: bool = option("Its units have an invulnerable save.", False)
     enemy_extra_attacks: int = option("Extra attacks of each of its units.", 0, metavar="E")
     enemy_fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
+    enemy_first_strike: bool = option("Its attacks strike first (both sides with it: at once).", False)
     enemy_support: int = option("Units of its other formations giving supporting fire.", 0, metavar="S")
     enemy_support_ff: int | None = option("Their firefight value, 2+ to 6+.", None, roll=True)
     rounds: int = option("Rounds fought at most: a tie fights another round with the units left (1.12.7); still "
@@ -365,7 +414,7 @@ class Assault(Attack):
                     invulnerable=value("invulnerable"), extra_attacks=value("extra_attacks"),
                     blast_markers=value("blast_markers"), broken=self.enemy_broken if prefix else False,
                     fearless=value("fearless"), support=value("support"), support_ff=value("support_ff"),
-                    bonus=value("bonus"))
+                    bonus=value("bonus"), first_strike=value("first_strike"))
 
     def describe(self) -> str:
         roll = ", each side's highest die kept" if self.keep_highest else ""
@@ -382,7 +431,8 @@ class Assault(Attack):
                  f"CC {value(side.cc)}", f"FF {value(side.ff)}", f"armour {value(side.armour)}"]
         words += [f"cover save {side.cover_save}+"] if side.cover_save else []
         words += [word for word, on in (("reinforced", side.reinforced), ("invulnerable", side.invulnerable),
-                                        ("fearless", side.fearless), ("broken", side.broken)) if on]
+                                        ("fearless", side.fearless), ("broken", side.broken),
+                                        ("first strike", side.first_strike)) if on]
         words += [f"+{side.extra_attacks} A"] if side.extra_attacks else []
         words += [plural(side.blast_markers, "blast marker")] if side.blast_markers else []
         words += [f"{side.support} supporting at FF {value(side.support_ff)}"] if side.support else []

@@ -54,6 +54,8 @@ SCHEMA = Schema(
         "ff": Field("save", "firefight value, for assaults: 2+ to 6+, or none", low=2, high=6, default=NOT_GIVEN),
         "extra_attacks": Field("int", "extra attacks of each unit in an assault (+E A)", low=0, high=3, default=0),
         "fearless": Field("bool", "fearless: no extra hits when it loses an assault", default=False),
+        "first_strike": Field("bool", "first strike in assaults: the enemy units it kills do not attack",
+                              default=False),
         "damage_capacity": Field("int", "each war engine's damage capacity (kind war-engine)", low=1, high=20),
         "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
         "critical": Field("text", "what a war engine's critical hit does during the attack", choices=tuple(
@@ -318,7 +320,7 @@ def assault(attacker: Unit, target: Unit):
     if any(unit[field] == NOT_GIVEN for unit in sides for field in ("cc", "ff")):
         return None
     mine = {name: attacker[name] for name in ("units", "cc", "ff", "armour", "reinforced", "invulnerable",
-                                              "extra_attacks", "fearless")}
+                                              "extra_attacks", "fearless", "first_strike")}
     theirs = {f"enemy_{name}": target[name] for name in mine}
     return Assault(**mine, **theirs, enemy_cover_save=target["cover_save"])
 
@@ -340,7 +342,7 @@ def describe_unit(unit: Unit) -> str:
     assault = [f"{name.upper()} {'none' if unit[name] is None else f'{unit[name]}+'}" for name in ("cc", "ff")
                if unit[name] != NOT_GIVEN]
     assault += [f"+{unit['extra_attacks']} A"] if unit["extra_attacks"] else []
-    extras += assault + (["fearless"] if unit["fearless"] else [])
+    extras += assault + [word.replace("_", " ") for word in ("fearless", "first_strike") if unit[word]]
     if unit["kind"] == "war-engine":
         extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]
         extras += [f"behind them {text}" for text in map(str, _other_engines(unit))]

@@ -463,3 +463,22 @@ def test_a_formation_of_structures_or_nothing_is_left_out_with_a_line(tmp_path):
     assert [u["name"] for u in imported.data["unit"]] == ["Company"]
     assert imported.report() == ["Fortifications: structures (fortifications, trenches) only: not units (left out)",
                                  "Empty: the list gives no unit profile (left out)"]
+
+
+def test_a_formation_s_assault_values_are_its_lead_profile_s_with_its_notes(tmp_path):
+    """§2.9: CC and FF of the most numerous profile; another profile that fights otherwise is said; Fearless and
+    First Strike only when every profile has them; '-' is no such attack; an empty cell is said."""
+    wardens = selection("Wardens", children=selection(
+        "4x Warden, 1x Shield-Captain", unit("Warden", Armour="4+", CC="3+", FF="4+",
+                                              Unit_Notes="Fearless, First Strike"),
+        unit("Shield-Captain", Armour="4+", CC="2+", FF="4+", Unit_Notes="Fearless"), kind="model"))
+    result = imported(tmp_path, wardens)
+    (table,) = result.data["unit"]
+    assert (table["cc"], table["ff"], table.get("fearless"), table.get("first_strike")) == ("3+", "4+", True, None)
+    assert result.report() == [
+        "Wardens: Shield-Captain (CC 2+, FF 4+) counted as Warden (CC 3+, FF 4+) in assaults: a roster formation "
+        "has one CC and one FF (counted as stated)"]
+    crew = selection("Crew", unit("Gunner", Armour="5+", CC="-", FF="", Unit_Notes="First Strike"))
+    result = imported(tmp_path, crew)
+    assert "cc" not in result.data["unit"][0] and "first_strike" not in result.data["unit"][0]
+    assert result.report() == ["Crew: Gunner: no FF value in its profile (its assaults not modelled)"]

@@ -118,7 +118,7 @@ def test_the_engagement_in_words():
     assert attack.describe() == (
         "Epic assault: (6 units (4 in contact), CC 4+, FF 3+, armour 4+, 1 blast marker, 2 supporting at FF 4+) "
         "against (8 units, CC 4+, FF 6+, armour 6+, cover save 5+, broken)")
-    assert attack.outcomes == ("win", "draw", "kills", "losses", "margin", "destroyed")
+    assert attack.outcomes == ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers")
     assert Assault().outcomes == ("win", "draw", "margin")
 
 
@@ -243,3 +243,29 @@ def test_more_refusals_of_an_assault_in_one_line(capsys, words, line):
 
     result = run(capsys, *words.split())
     assert (result.err.strip() or None) == line and result.code == (2 if line else 0)
+
+
+def test_first_strike_kills_before_the_enemy_attacks():
+    """One unit a side, CC 4+, no save, one round. Ours first: a hit (1/2) wins before the enemy rolls; else
+    the enemy kills ours with 1/2 (a stall), else the roll. Theirs first: ours dies first with 1/2, else ours
+    kills with 1/2, else the roll; both sides first: at once, as without it."""
+    ours = one_on_one(rounds=1, first_strike=True)
+    assert exact(ours, "win")[1] == F(1, 2) + F(1, 4) * WIN_2D6
+    assert exact(ours, "losses")[1] == F(1, 4) + F(1, 4) * WIN_2D6  # killed only when ours missed
+    theirs = one_on_one(rounds=1, enemy_first_strike=True)
+    assert exact(theirs, "kills")[1] == F(1, 4) + F(1, 4) * WIN_2D6
+    assert exact(theirs, "losses")[1] == F(1, 2) + F(1, 4) * WIN_2D6
+    both = one_on_one(rounds=1, first_strike=True, enemy_first_strike=True)
+    assert exact(both, "win") == exact(one_on_one(rounds=1), "win")
+    assert "first strike" in ours.describe()
+
+
+def test_the_assaulting_formation_s_blast_markers_after_the_assault():
+    """Two units a side, no attacks, one blast marker on ours: the enemy +2 (no markers, fewer markers). Won or
+    drawn: ours keeps its 1 and loses none; lost by 1: broken with its 1 unit left (1 marker), by 2 or more: 0."""
+    attack = Assault(units=2, cc=None, ff=None, armour=None, blast_markers=1, enemy_units=2, enemy_cc=None,
+                     enemy_ff=None, enemy_armour=None, rounds=1)
+    gaps = dict(result_gaps(False))
+    ahead = {gap - 2: p for gap, p in gaps.items()}
+    assert exact(attack, "blast_markers") == [sum(p for gap, p in ahead.items() if gap <= -2),
+                                              sum(p for gap, p in ahead.items() if gap >= -1)]
