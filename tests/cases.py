@@ -156,12 +156,15 @@ EPIC = {
         enemy_cc=5, enemy_ff=5, enemy_armour=None, enemy_invulnerable=True, rounds=1, bonus=1),
     "engagement: a broken, fearless defender, five rounds": Assault(
         units=4, cc=4, ff=4, armour=5, enemy_units=4, enemy_cc=4, enemy_ff=4, enemy_armour=5, enemy_broken=True,
-        enemy_fearless=True, rounds=5, enemy_blast_markers=3),
+        enemy_fearless=True, rounds=5),
     "engagement: one unit a side, both may fall at once (the attack stalls)": Assault(
         units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_cc=4, enemy_ff=None, enemy_armour=None),
     "engagement: first strike, the defender's units killed first do not attack": Assault(
         units=4, cc=3, ff=4, armour=5, first_strike=True, enemy_units=6, enemy_cc=4, enemy_ff=5, enemy_armour=5,
         enemy_in_contact=4),
+    "engagement: extra attacks of an assault weapon (cc) and of small arms (ff)": Assault(
+        units=5, cc=3, ff=5, armour=5, in_contact=2, extra_attacks=1, extra_at="cc", enemy_units=6, enemy_cc=5,
+        enemy_ff=4, enemy_armour=6, enemy_in_contact=3, enemy_extra_attacks=2, enemy_extra_at="ff"),
     "engagement: the defender strikes first": Assault(
         units=5, cc=4, ff=4, armour=4, in_contact=3, enemy_units=4, enemy_cc=3, enemy_ff=6, enemy_armour=4,
         enemy_first_strike=True, keep_highest=True),

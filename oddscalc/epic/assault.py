@@ -29,6 +29,7 @@ won or drawn, those it had and one per unit lost; lost, broken: one per unit lef
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any, Callable
@@ -37,13 +38,13 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..attack import Attack, option
-from ..dice import Check, Natural, keep_pmf
+from ..dice import EXACT_SECONDS, Check, Natural, keep_pmf
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..style import plural
-from .attacks import hit_die
-from .saves import Ability, SavePlan, allocate_kills, failed_die, kills_given_hits, save_plan
-from .shooting import NOT_GIVEN
+from .attacks import RATIONAL_SLOWDOWN
+from .saves import Ability, SavePlan, allocate_kills, failed_die, save_plan
+from .shooting import NOT_GIVEN, allocated, roll_hits
 
 MAX_BONUS = 20
 MAX_UNITS = 60  # a side's units in an engagement (a company of Epic units is 10 to 30)
@@ -80,6 +81,14 @@ def result_gaps(keep_highest: bool) -> tuple[tuple[int, Fraction], ...]:
     return tuple(sorted(gaps.items()))
 
 
+class ExtraAt(str, Enum):
+    """Which value a unit's extra attacks roll against (2.2.3; rules §2.9, an open reading)."""
+
+    OWN = "own"  # the unit's own attack's: CC in base contact, FF apart (oddscalc's reading)
+    CC = "cc"  # close combat always: an assault weapon's extra attacks (only units in base contact make them)
+    FF = "ff"  # firefight always: a small arms' extra attacks (only units out of base contact make them)
+
+
 @dataclass(frozen=True)
 class Side:
     """One side of an engagement: its units and how they fight, save and count in the result."""
@@ -100,14 +109,23 @@ class Side:
     support_ff: int | None = None
     bonus: int = 0
     first_strike: bool = False
+    extra_at: ExtraAt = ExtraAt.OWN
 
     def dice(self, losses: int) -> tuple[tuple[int, Check], ...]:
-        """(dice, check) this side rolls with `losses` of its units gone: those in contact are lost first."""
+        """(dice, check) this side rolls with `losses` of its units gone: those in contact are lost first; the
+        extra attacks as `extra_at` says (an assault weapon's only in base contact, small arms' only apart)."""
         left = self.units - losses
         contact = max(0, self.in_contact - losses)
-        each = 1 + self.extra_attacks
-        pools = [(contact * each, self.cc), ((left - contact) * each, self.ff), (self.support, self.support_ff)]
-        return tuple((count, Check(value, Natural.EPIC)) for count, value in pools if count and value is not None)
+        extra = self.extra_attacks
+        pools = [(contact, self.cc), (left - contact, self.ff), (self.support, self.support_ff)]
+        pools += {ExtraAt.OWN: [(contact * extra, self.cc), ((left - contact) * extra, self.ff)],
+                  ExtraAt.CC: [(contact * extra, self.cc)], ExtraAt.FF: [((left - contact) * extra, self.ff)]}[
+            self.extra_at]
+        merged: dict[int | None, int] = {}
+        for count, value in pools:
+            merged[value] = merged.get(value, 0) + count
+        return tuple((count, Check(value, Natural.EPIC)) for value, count in merged.items()
+                     if count and value is not None)
 
     @cached_property
     def saves(self) -> SavePlan:
@@ -129,16 +147,20 @@ def modifiers(mine: Side, theirs: Side, kills, my_left, their_left):
 
 
 def kills_pmf(pools: tuple[tuple[int, Check], ...], units: int, saves: SavePlan, number) -> np.ndarray:
-    """The pmf of units destroyed when `pools` of dice attack `units` identical units (hits front to back)."""
-    hits = pmfs.point(0, number(0))
-    for count, check in pools:
-        hits = pmfs.convolve(hits, pmfs.binomial(count, number(check.chance())))
-    kills = pmfs.zeros(units + 1, number(0))
-    saved = number(saves.chance())
-    for count, weight in enumerate(hits):
-        if weight:
-            kills = kills + weight * kills_given_hits(count, units, saved)
-    return kills
+    """The pmf of units destroyed when `pools` of dice attack `units` identical units (hits front to back, as
+    shooting's: `shooting.allocated`)."""
+    return allocated(pools, units, saves, number).sum(axis=0)
+
+
+EXACT_RATE = 2e7  # cells of the rounds' joints an exact engagement goes through a second (floats; measured here)
+
+
+def exact_seconds(mine: Side, theirs: Side, rounds: int, rational: bool) -> float:
+    """About how long the exact engagement takes, on the safe side: each round after the first from every
+    pair of totals, through every pair of totals, for each gap of the result dice."""
+    pairs = (mine.units + 1) * (theirs.units + 1)
+    work = pairs + (rounds - 1) * pairs * pairs * 21
+    return work / EXACT_RATE * (RATIONAL_SLOWDOWN if rational else 1)
 
 
 def markers_after(mine: Side, win, draw, losses):
@@ -253,11 +275,8 @@ def _extra(loser: Side, left, margin):
 
 def _kills_sample(rng: np.random.Generator, pools, units: int, saves: SavePlan, trials: int) -> np.ndarray:
     """Units destroyed in each of `trials`: every die rolled, every hit allocated and saved."""
-    hits = np.zeros(trials, dtype=np.int64)
-    for count, check in pools:
-        hits += roll_pool(rng, hit_die(check), count, trials).total("hits").astype(np.int64)
     slots = sum(count for count, _ in pools)
-    return allocate_kills(rng, failed_die(saves), hits, max(slots, 1), units)
+    return allocate_kills(rng, failed_die(saves), roll_hits(rng, pools, trials), max(slots, 1), units)
 
 
 def _round_sample(rng: np.random.Generator, mine: Side, theirs: Side, done: int, lost: int,
@@ -353,6 +372,9 @@ class Assault(Attack):
     extra_attacks: int = option("Extra attacks of each of its units (+E A), rolled as its own attack is.", 0,
                                 metavar="E")
     fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
+    extra_at: ExtraAt = option("Which value the extra attacks roll against (§2.9): own (each unit's own attack's, "
+                               "CC in contact and FF apart), cc (an assault weapon's: only units in contact) or ff "
+                               "(small arms': only units out of contact).", ExtraAt.OWN)
     first_strike: bool = option("Its attacks strike first (2.2.4): the enemy units they kill do not attack.",
                                 False)
     support: int = option("Units of its other formations giving supporting fire (1.12.6), each one die at "
@@ -378,6 +400,7 @@ class Assault(Attack):
     enemy_invulnerable: bool = option("Its units have an invulnerable save.", False)
     enemy_extra_attacks: int = option("Extra attacks of each of its units.", 0, metavar="E")
     enemy_fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
+    enemy_extra_at: ExtraAt = option("Which value its extra attacks roll against: own, cc or ff.", ExtraAt.OWN)
     enemy_first_strike: bool = option("Its attacks strike first (both sides with it: at once).", False)
     enemy_support: int = option("Units of its other formations giving supporting fire.", 0, metavar="S")
     enemy_support_ff: int | None = option("Their firefight value, 2+ to 6+.", None, roll=True)
@@ -414,7 +437,7 @@ class Assault(Attack):
                     invulnerable=value("invulnerable"), extra_attacks=value("extra_attacks"),
                     blast_markers=value("blast_markers"), broken=self.enemy_broken if prefix else False,
                     fearless=value("fearless"), support=value("support"), support_ff=value("support_ff"),
-                    bonus=value("bonus"), first_strike=value("first_strike"))
+                    bonus=value("bonus"), first_strike=value("first_strike"), extra_at=value("extra_at"))
 
     def describe(self) -> str:
         roll = ", each side's highest die kept" if self.keep_highest else ""
@@ -433,7 +456,8 @@ class Assault(Attack):
         words += [word for word, on in (("reinforced", side.reinforced), ("invulnerable", side.invulnerable),
                                         ("fearless", side.fearless), ("broken", side.broken),
                                         ("first strike", side.first_strike)) if on]
-        words += [f"+{side.extra_attacks} A"] if side.extra_attacks else []
+        words += [f"+{side.extra_attacks} A" + (f" at {side.extra_at.value.upper()}" if side.extra_at is not
+                                                 ExtraAt.OWN else "")] if side.extra_attacks else []
         words += [plural(side.blast_markers, "blast marker")] if side.blast_markers else []
         words += [f"{side.support} supporting at FF {value(side.support_ff)}"] if side.support else []
         words += [f"result {side.bonus:+d}"] if side.bonus else []
@@ -454,6 +478,8 @@ class Assault(Attack):
         for prefix in ("", "enemy_"):
             self._check_side(prefix)
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
+        require(not (self.enemy_broken and self.enemy_blast_markers), "enemy_blast_markers", self.enemy_blast_markers,
+                "a broken formation counts one blast marker per unit (--enemy-broken): give no other")
 
     def _check_side(self, prefix: str) -> None:
         def get(name: str) -> Any:
@@ -477,6 +503,8 @@ class Assault(Attack):
                            ("support", MAX_SUPPORT)):
             require(0 <= get(name) <= most, prefix + name, get(name), f"expected 0 to {most}")
         dashes = "--" + prefix.replace("_", "-")
+        require(get("extra_attacks") or get("extra_at") is ExtraAt.OWN, prefix + "extra_at", get("extra_at").value,
+                f"only applies with {dashes}extra-attacks E")
         if get("support") and get("support_ff") is None:
             require(False, prefix + "support", get("support"), f"needs {dashes}support-ff X+ (their firefight value)")
         if get("support_ff") is not None and not get("support"):
@@ -489,6 +517,10 @@ class Assault(Attack):
 
     def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:
         if self.engaged:
+            seconds = exact_seconds(self.side(""), self.side("enemy_"), self.rounds, number is not float)
+            require(seconds <= EXACT_SECONDS, "exact", self.describe(),
+                    f"the exact answer would take about {seconds:,.0f} s; sample instead (leave out --exact"
+                    + (", or drop --fractions)" if number is not float else ")"))
             return engagement_pmfs(self.side(""), self.side("enemy_"), self.rounds, self.keep_highest, number)
         difference = dict(result_gaps(self.keep_highest))
         shifted: dict[int, Fraction] = {}

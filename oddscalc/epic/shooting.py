@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
+from typing import Sequence
 
 import numpy as np
 
@@ -86,6 +87,29 @@ def convolve2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     for i, j in zip(*np.nonzero(a)):
         result[i:i + b.shape[0], j:j + b.shape[1]] += a[i, j] * b
     return result
+
+
+def roll_hits(rng: np.random.Generator, pools: Sequence[tuple[int, Check]], trials: int) -> np.ndarray:
+    """Each trial's hits of (dice, check) pools, every die rolled (an assault's attacks too)."""
+    hits = np.zeros(trials, dtype=np.int64)
+    for shots, check in pools:
+        hits += roll_pool(rng, hit_die(check), shots, trials).total("hits").astype(np.int64)
+    return hits
+
+
+def hits_pmf(pools: Sequence[tuple[int, Check]], number) -> np.ndarray:
+    """The exact pmf of the hits of (dice, check) pools: their binomials convolved."""
+    hits = pmfs.point(0, number(0))
+    for shots, check in pools:
+        hits = pmfs.convolve(hits, pmfs.binomial(shots, number(check.chance())))
+    return hits
+
+
+def allocated(pools: Sequence[tuple[int, Check]], units: int, saves: SavePlan, number) -> np.ndarray:
+    """joint[hits, kills] of pools of dice allocated front to back over `units` identical units (§2.3)."""
+    hits, saved = hits_pmf(pools, number), number(saves.chance())
+    return _matrix([weight * (kills_given_hits(h, units, saved) if units else pmfs.point(0, weight))
+                    for h, weight in enumerate(hits)], units + 1, number)
 
 
 def _matrix(rows: list[np.ndarray], width: int, number) -> np.ndarray:
@@ -354,13 +378,6 @@ class EpicShoot(_OnFormation):
 
     # --- sampled ---------------------------------------------------------------------------
 
-    @staticmethod
-    def _hits(rng: np.random.Generator, pools: list[tuple[int, Check]], trials: int) -> np.ndarray:
-        hits = np.zeros(trials, dtype=np.int64)
-        for shots, check in pools:
-            hits += roll_pool(rng, hit_die(check), shots, trials).total("hits").astype(np.int64)
-        return hits
-
     # --- war engines (§2.8) -----------------------------------------------------------------
 
     def _batches(self) -> list[tuple[list[tuple[int, Check]], HitKind]]:
@@ -379,7 +396,7 @@ class EpicShoot(_OnFormation):
         formation, kinds = self.mixed, self._batch_kinds()
         states = formation.start(trials)
         pools, kind = self._one_batch()
-        hits = self._hits(rng, pools, trials)
+        hits = roll_hits(rng, pools, trials)
         if pools:
             if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
                 formation.strike(rng, states, _points(rng, kind.titan_killer, hits), [k.point() for k in kinds])
@@ -402,7 +419,7 @@ class EpicShoot(_OnFormation):
         profiles (exact): each war engine's hits, allocated front to back, resolved on its own saves."""
         formation, kinds = self.mixed, self._batch_kinds()
         pools, kind = self._one_batch()
-        before = self._hits_pmf(pools, number)
+        before = hits_pmf(pools, number)
         codes = (formation.count + 1) * (formation.capacity + 1)
         shields = sum(part.count * part.shields for part in formation.parts)
         block = codes * (formation.capacity + 1) * (shields + 1)
@@ -426,7 +443,7 @@ class EpicShoot(_OnFormation):
         state = engines.start(trials)
         hits, lost = np.zeros(trials, dtype=np.int16), np.zeros(trials, dtype=np.int16)  # as `Engines.tally`
         for index, (pools, kind) in enumerate(self._batches()):
-            more = self._hits(rng, pools, trials)
+            more = roll_hits(rng, pools, trials)
             mine, theirs = engines.beside(more, self.units, self.reaches, self.front)
             if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
                 engines.strike(rng, state, _points(rng, kind.titan_killer, mine), kind.point(), standing=index > 0)
@@ -442,8 +459,8 @@ class EpicShoot(_OnFormation):
         """joint[hits, kills, damage, shields, other units killed] of an attack on war engines (exact)."""
         engines = self.engines
         (normal, first), (macro, second) = (self._batches() + [([], None)])[:2]
-        before = self._hits_pmf(normal, number)
-        after = self._hits_pmf(macro, number)
+        before = hits_pmf(normal, number)
+        after = hits_pmf(macro, number)
         top, shields, count = engines.capacity, engines.shields, engines.count
         others = self.units if self.reaches is not Reach.ENGINES else 0
         block = (count + 1) * (count * top + 1) * (count * shields + 1) * (others + 1)
@@ -500,10 +517,10 @@ class EpicShoot(_OnFormation):
         if self.war_engines:
             return self._engine_sample(rng, trials)
         normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
-        hits = self._hits(rng, normal, trials)
+        hits = roll_hits(rng, normal, trials)
         kills = allocate_kills(rng, failed_die(self.normal_saves), hits, sum(s for s, _ in normal), self.units)
         if macro:  # §2.3: then the macro-weapon hits, front to back over the units left
-            more = self._hits(rng, macro, trials)
+            more = roll_hits(rng, macro, trials)
             left = self.units - kills
             for units in np.unique(left[left > 0]):
                 where = np.flatnonzero(left == units)
@@ -511,7 +528,7 @@ class EpicShoot(_OnFormation):
                                                sum(s for s, _ in macro), int(units))
             hits = hits + more
         if self.vehicles:  # §2.3: AT hits only on the vehicles
-            more = self._hits(rng, anti_tank, trials)
+            more = roll_hits(rng, anti_tank, trials)
             kills = kills + allocate_kills(rng, failed_die(self.vehicle_saves), more, sum(s for s, _ in anti_tank),
                                            self.vehicles)
             hits = hits + more
@@ -521,27 +538,14 @@ class EpicShoot(_OnFormation):
 
     # --- exact ------------------------------------------------------------------------------
 
-    @staticmethod
-    def _hits_pmf(pools: list[tuple[int, Check]], number) -> np.ndarray:
-        hits = pmfs.point(0, number(0))
-        for shots, check in pools:
-            hits = pmfs.convolve(hits, pmfs.binomial(shots, number(check.chance())))
-        return hits
-
-    def _allocated(self, pools: list[tuple[int, Check]], units: int, saves: SavePlan, number) -> np.ndarray:
-        """joint[hits, kills] of volleys allocated front to back over `units` identical units."""
-        hits, saved = self._hits_pmf(pools, number), number(saves.chance())
-        return _matrix([weight * (kills_given_hits(h, units, saved) if units else pmfs.point(0, weight))
-                        for h, weight in enumerate(hits)], units + 1, number)
-
     def joint(self, number=float) -> np.ndarray:
         """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
         normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
-        joint = self._allocated(normal, self.units, self.normal_saves, number)
+        joint = allocated(normal, self.units, self.normal_saves, number)
         if macro:  # §2.3: the macro-weapon hits fall on the units the normal hits left
             after = []
             for kills in range(self.units + 1):
-                block = self._allocated(macro, self.units - kills, self.macro_saves, number)
+                block = allocated(macro, self.units - kills, self.macro_saves, number)
                 after.append(convolve2d(joint[:, kills:kills + 1], block))
             width = max(kills + part.shape[1] for kills, part in enumerate(after))
             total = _matrix([pmfs.zeros(width, number(0))] * max(part.shape[0] for part in after), width, number)
@@ -549,7 +553,7 @@ class EpicShoot(_OnFormation):
                 total[:part.shape[0], kills:kills + part.shape[1]] += part
             joint = total
         if self.vehicles:
-            joint = convolve2d(joint, self._allocated(anti_tank, self.vehicles, self.vehicle_saves, number))
+            joint = convolve2d(joint, allocated(anti_tank, self.vehicles, self.vehicle_saves, number))
         return joint
 
     def pmfs(self, number) -> dict[str, np.ndarray]:

@@ -163,6 +163,10 @@ BOTH = ("epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ {mine} --enemy-units
     ("", "--enemy-support-ff 4+", "error: --enemy-support-ff 4+: only applies with --enemy-support S"),
     ("", "--enemy-support 3", "error: --enemy-support 3: needs --enemy-support-ff X+ (their firefight value)"),
     ("--rounds 6", "", "error: --rounds 6: expected 1 to 5 rounds"),
+    ("", "--enemy-broken --enemy-blast-markers 2", "error: --enemy-blast-markers 2: a broken formation counts one "
+                                                    "blast marker per unit (--enemy-broken): give no other"),
+    ("--extra-at cc", "", "error: --extra-at cc: only applies with --extra-attacks E"),
+    ("", "--enemy-extra-at ff", "error: --enemy-extra-at ff: only applies with --enemy-extra-attacks E"),
 ])
 def test_an_engagement_s_options_in_one_line(capsys, mine, theirs, line):
     from clirun import run
@@ -269,3 +273,44 @@ def test_the_assaulting_formation_s_blast_markers_after_the_assault():
     ahead = {gap - 2: p for gap, p in gaps.items()}
     assert exact(attack, "blast_markers") == [sum(p for gap, p in ahead.items() if gap <= -2),
                                               sum(p for gap, p in ahead.items() if gap >= -1)]
+
+
+@pytest.mark.parametrize("extra_at, dice", [
+    ("own", [(4, 3), (6, 5)]),  # 2 in contact at CC 3+ and their extra attack; 3 apart at FF 5+ and theirs
+    ("cc", [(4, 3), (3, 5)]),  # an assault weapon's: only the units in contact make them
+    ("ff", [(2, 3), (6, 5)]),  # small arms': only the units out of contact
+])
+def test_extra_attacks_roll_against_the_value_the_switch_says(extra_at, dice):
+    from oddscalc.epic.assault import ExtraAt
+
+    side = Side(units=5, cc=3, ff=5, in_contact=2, armour=4, extra_attacks=1, extra_at=ExtraAt(extra_at))
+    assert [(count, check.need) for count, check in side.dice(0)] == dice
+    assault = Assault(units=5, cc=3, ff=5, in_contact=2, armour=4, extra_attacks=1, extra_at=extra_at,
+                      enemy_units=1, enemy_cc=None, enemy_ff=None, enemy_armour=None, rounds=1)
+    hits = 1 - F(1, 3) ** dice[0][0] * F(2, 3) ** dice[1][0]  # the lone enemy dies at any hit
+    assert exact(assault, "destroyed")[1] >= hits and exact(assault, "win")[1] >= hits
+    assert exact(assault, "win")[1] == hits + (1 - hits) * sum(p for gap, p in result_gaps(False) if gap + 2 > 0)
+
+
+@pytest.mark.parametrize("words, seconds", [
+    ("--units 60 --cc 4+ --ff 4+ --armour 5+ --enemy-units 60 --enemy-cc 4+ --enemy-ff 4+ --enemy-armour 5+ --exact",
+     29),
+    ("--units 30 --cc 4+ --ff 4+ --armour 5+ --enemy-units 30 --enemy-cc 4+ --enemy-ff 4+ --enemy-armour 5+ --exact "
+     "--fractions", 97),
+])
+def test_an_exact_engagement_too_long_to_wait_for_is_refused_at_once(capsys, words, seconds):
+    """Each round after the first goes from every pair of totals through every pair (21 gaps of the dice):
+    60 against 60 would take about half a minute, 30 against 30 in fractions a minute and a half."""
+    from clirun import run
+
+    result = run(capsys, "epic", "assault", *words.split())
+    assert result.code == 2 and result.out == ""
+    assert result.err.strip().startswith("error: --exact Epic assault: (") and \
+        f"the exact answer would take about {seconds} s; sample instead (leave out --exact" in result.err
+
+
+def test_the_exact_estimate_lets_a_company_against_a_company_through():
+    from oddscalc.epic.assault import exact_seconds
+
+    company = Side(units=20, cc=4, ff=4, in_contact=20, armour=5)
+    assert exact_seconds(company, company, 3, rational=False) < 2 < exact_seconds(company, company, 5, rational=True)
