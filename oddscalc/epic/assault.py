@@ -29,27 +29,24 @@ won or drawn, those it had and one per unit lost; lost, broken: one per unit lef
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, Callable
 
 import numpy as np
 
 from .. import pmf as pmfs
 from ..attack import Attack, option
-from ..dice import EXACT_SECONDS, Check, Natural, keep_pmf
+from ..dice import EXACT_SECONDS, keep_pmf
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..style import plural
-from .attacks import RATIONAL_SLOWDOWN
-from .saves import Ability, SavePlan, allocate_kills, failed_die, save_plan
-from .shooting import NOT_GIVEN, allocated, roll_hits
+from .engagement import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind, Side, groups
+from .shooting import NOT_GIVEN, roll_hits
+from .war_engines import Critical
 
 MAX_BONUS = 20
-MAX_UNITS = 60  # a side's units in an engagement (a company of Epic units is 10 to 30)
 MAX_SUPPORT = 60
-MAX_EXTRA = 3
 MAX_ROUNDS = 5
 MAX_BLAST_MARKERS = 100
 ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers")
@@ -81,61 +78,6 @@ def result_gaps(keep_highest: bool) -> tuple[tuple[int, Fraction], ...]:
     return tuple(sorted(gaps.items()))
 
 
-class ExtraAt(str, Enum):
-    """Which value a unit's extra attacks roll against (2.2.3; rules §2.9, an open reading)."""
-
-    OWN = "own"  # the unit's own attack's: CC in base contact, FF apart (oddscalc's reading)
-    CC = "cc"  # close combat always: an assault weapon's extra attacks (only units in base contact make them)
-    FF = "ff"  # firefight always: a small arms' extra attacks (only units out of base contact make them)
-
-
-@dataclass(frozen=True)
-class Side:
-    """One side of an engagement: its units and how they fight, save and count in the result."""
-
-    units: int
-    cc: int | None
-    ff: int | None
-    in_contact: int
-    armour: int | None
-    cover_save: int | None = None
-    reinforced: bool = False
-    invulnerable: bool = False
-    extra_attacks: int = 0
-    blast_markers: int = 0
-    broken: bool = False
-    fearless: bool = False
-    support: int = 0
-    support_ff: int | None = None
-    bonus: int = 0
-    first_strike: bool = False
-    extra_at: ExtraAt = ExtraAt.OWN
-
-    def dice(self, losses: int) -> tuple[tuple[int, Check], ...]:
-        """(dice, check) this side rolls with `losses` of its units gone: those in contact are lost first; the
-        extra attacks as `extra_at` says (an assault weapon's only in base contact, small arms' only apart)."""
-        left = self.units - losses
-        contact = max(0, self.in_contact - losses)
-        extra = self.extra_attacks
-        pools = [(contact, self.cc), (left - contact, self.ff), (self.support, self.support_ff)]
-        pools += {ExtraAt.OWN: [(contact * extra, self.cc), ((left - contact) * extra, self.ff)],
-                  ExtraAt.CC: [(contact * extra, self.cc)], ExtraAt.FF: [((left - contact) * extra, self.ff)]}[
-            self.extra_at]
-        merged: dict[int | None, int] = {}
-        for count, value in pools:
-            merged[value] = merged.get(value, 0) + count
-        return tuple((count, Check(value, Natural.EPIC)) for value, count in merged.items()
-                     if count and value is not None)
-
-    @cached_property
-    def saves(self) -> SavePlan:
-        return save_plan(self.armour, self.cover_save, Ability.NORMAL, self.reinforced, self.invulnerable)
-
-    def markers(self, left):
-        """The blast markers the result counts (1.12.7): a broken formation one per unit left."""
-        return left if self.broken else self.blast_markers + 0 * left
-
-
 def modifiers(mine: Side, theirs: Side, kills, my_left, their_left):
     """This side's result modifiers (1.12.7), for whole numbers or arrays of them."""
     markers, their_markers = mine.markers(my_left), theirs.markers(their_left)
@@ -143,46 +85,46 @@ def modifiers(mine: Side, theirs: Side, kills, my_left, their_left):
             + (their_markers > markers) * 1 + mine.bonus)
 
 
-# --- exact ------------------------------------------------------------------------------
-
-
-def kills_pmf(pools: tuple[tuple[int, Check], ...], units: int, saves: SavePlan, number) -> np.ndarray:
-    """The pmf of units destroyed when `pools` of dice attack `units` identical units (hits front to back, as
-    shooting's: `shooting.allocated`)."""
-    return allocated(pools, units, saves, number).sum(axis=0)
-
-
-EXACT_RATE = 2e7  # cells of the rounds' joints an exact engagement goes through a second (floats; measured here)
+# What an exact engagement costs (measured on this machine, floats / fractions): each pair of states a round
+# starts from, and each cell of the pairs of states it reaches.
+PER_STATE = {False: 2.5e-4, True: 1e-3}
+EXACT_RATE = {False: 5e7, True: 2e5}
 
 
 def exact_seconds(mine: Side, theirs: Side, rounds: int, rational: bool) -> float:
-    """About how long the exact engagement takes, on the safe side: each round after the first from every
-    pair of totals, through every pair of totals, for each gap of the result dice."""
-    pairs = (mine.units + 1) * (theirs.units + 1)
-    work = pairs + (rounds - 1) * pairs * pairs * 21
-    return work / EXACT_RATE * (RATIONAL_SLOWDOWN if rational else 1)
+    """About how long the exact engagement takes, on the safe side: each round after the first from every pair
+    of states through every pair of states, and the result dice's gaps on each."""
+    pairs = mine.size * theirs.size
+    rounds_after = max(rounds - 1, 0)
+    return (pairs * 21 / EXACT_RATE[rational]
+            + rounds_after * pairs * (PER_STATE[rational] + (pairs + 21) / EXACT_RATE[rational]))
 
 
-def markers_after(mine: Side, win, draw, losses):
-    """The assaulting formation's blast markers after the assault (1.12.8, 1.12.9): won or drawn, those it had
-    and one per unit it lost (none removed); lost, it is broken: one per unit left."""
-    return np.where((win == 1) | (draw == 1), mine.blast_markers + losses, mine.units - losses)
+def markers_after(mine: Side, win, draw, code):
+    """The assaulting formation's blast markers after the assault (1.12.8, 1.12.9; a point of damage on a war
+    engine one, 3.2.4): won or drawn, those it had and one per unit it lost (none removed); lost, it is broken:
+    one per unit left."""
+    return np.where((win == 1) | (draw == 1), mine.blast_markers + mine.casualties[code], mine.left[code])
 
 
 class _Tally:
-    """The outcomes' pmfs, gathered from weighted cells (weights and values as arrays) and added up once; the
-    blast markers after from the other outcomes."""
+    """The outcomes' pmfs, gathered from weighted cells (weights, and both sides' codes as arrays) and added up
+    once."""
 
-    def __init__(self, zero, mine: Side) -> None:
-        self.zero, self.mine = zero, mine
+    def __init__(self, zero, mine: Side, theirs: Side) -> None:
+        self.zero, self.mine, self.theirs = zero, mine, theirs
         self.parts: list[tuple[np.ndarray, dict[str, Any]]] = []
 
-    def add(self, weights: np.ndarray, **values: Any) -> None:
-        values["blast_markers"] = markers_after(self.mine, *(np.asarray(values[name]) for name in ("win", "draw",
-                                                                                                    "losses")))
-        if np.size(weights):
-            self.parts.append((weights, {name: np.broadcast_to(value, np.shape(weights))
-                                         for name, value in values.items()}))
+    def add(self, weights: np.ndarray, theirs, mine, **values: Any) -> None:
+        if not np.size(weights):
+            return
+        theirs, mine = np.asarray(theirs), np.asarray(mine)
+        values.update(kills=self.theirs.casualties[theirs], losses=self.mine.casualties[mine],
+                      destroyed=(self.theirs.left[theirs] == 0) * 1)
+        values["blast_markers"] = markers_after(self.mine, np.asarray(values["win"]), np.asarray(values["draw"]),
+                                                mine)
+        self.parts.append((weights, {name: np.broadcast_to(value, np.shape(weights))
+                                     for name, value in values.items()}))
 
     def arrays(self) -> dict[str, np.ndarray]:
         weights = np.concatenate([part[0] for part in self.parts])
@@ -202,120 +144,116 @@ def _summed(values: np.ndarray, weights: np.ndarray, zero) -> np.ndarray:
     return pmfs.array(pmf)
 
 
-def _round_joint(mine: Side, theirs: Side, done: int, lost: int, number) -> np.ndarray:
-    """joint[kills, losses] of one round from `done` kills and `lost` losses: both sides at once (an outer
-    product), or the side with First Strike first, the other with the units it has left (2.2.4)."""
+def _round_joint(mine: Side, theirs: Side, their_code: int, my_code: int, number) -> np.ndarray:
+    """joint[their code, my code] after one round: both sides at once (an outer product), or the side with
+    First Strike first, the other with the units it has left (2.2.4)."""
     if mine.first_strike == theirs.first_strike:
-        return np.multiply.outer(kills_pmf(mine.dice(lost), theirs.units - done, theirs.saves, number),
-                                 kills_pmf(theirs.dice(done), mine.units - lost, mine.saves, number))
+        return np.multiply.outer(theirs.struck(their_code, mine.dice(my_code), number),
+                                 mine.struck(my_code, theirs.dice(their_code), number))
     if mine.first_strike:
-        first = kills_pmf(mine.dice(lost), theirs.units - done, theirs.saves, number)
-        rows = [kills_pmf(theirs.dice(done + kills), mine.units - lost, mine.saves, number) for kills in
-                range(len(first))]
-        return np.array([row * weight for row, weight in zip(rows, first)])
-    return _round_joint(theirs, mine, lost, done, number).T
+        first = theirs.struck(their_code, mine.dice(my_code), number)
+        joint = np.multiply.outer(first, pmfs.zeros(mine.size, number(0)))
+        for code in np.flatnonzero(first != 0):
+            joint[code] = first[code] * mine.struck(my_code, theirs.dice(int(code)), number)
+        return joint
+    return _round_joint(theirs, mine, my_code, their_code, number).T
+
+
+def _merged(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(unique keys, their weights summed): floats by bincount, exact numbers added one by one."""
+    unique, inverse = np.unique(keys, return_inverse=True)
+    if weights.dtype != object:
+        return unique, np.bincount(inverse.ravel(), weights=weights, minlength=len(unique))
+    summed = [weights[0] * 0] * len(unique)
+    for at, weight in zip(inverse.ravel().tolist(), weights):
+        summed[at] += weight
+    return unique, np.array(summed, dtype=object)
 
 
 def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, number) -> dict[str, np.ndarray]:
-    """The exact pmfs of an engagement's outcomes: each round's kills on both sides (a convolution of
-    binomials, allocated), then the result roll on every pair of totals; a tie goes on to the next
-    round from its totals."""
-    zero = number(0)
-    tally = _Tally(zero, mine)
+    """The exact pmfs of an engagement's outcomes: each round's losses on both sides (binomials convolved, hits
+    allocated) from every pair of states, then the result roll on every pair of states after it; a tie goes on
+    to the next round from its states."""
+    tally = _Tally(number(0), mine, theirs)
     gaps = [(gap, number(p)) for gap, p in result_gaps(keep_highest)]
-    width = mine.units + 1
-    states: dict[int, Any] = {0: number(1)}  # kills so far × (own units + 1) + losses so far → chance
+    keys, chances = np.zeros(1, dtype=np.int64), pmfs.array([number(1)])  # their code × my size + my code
     for round_ in range(rounds):
-        following: dict[int, Any] = {}
-        for code, weight in states.items():
-            done, lost = divmod(code, width)
-            joint = _round_joint(mine, theirs, done, lost, number) * weight
-            kills, losses = np.indices(joint.shape)
-            kills, losses, joint = (kills + done).ravel(), (losses + lost).ravel(), joint.ravel()
-            their_left, my_left = theirs.units - kills, mine.units - losses
-            stalled = my_left == 0  # every attacker gone: the attack stalled, even with no defender left
-            wiped = (their_left == 0) & ~stalled
-            tally.add(joint[stalled], win=0, draw=0, kills=kills[stalled], losses=losses[stalled], margin=0,
-                      destroyed=(their_left[stalled] == 0) * 1)
-            tally.add(joint[wiped], win=1, draw=0, kills=kills[wiped], losses=losses[wiped], margin=0, destroyed=1)
-            fight = ~(stalled | wiped)
-            kills, losses, their_left, my_left, joint = (kills[fight], losses[fight], their_left[fight],
-                                                         my_left[fight], joint[fight])
-            ahead = (modifiers(mine, theirs, kills, my_left, their_left)
-                     - modifiers(theirs, mine, losses, their_left, my_left))
-            for gap, p in gaps:
-                total, weights = ahead + gap, joint * p
-                won, lose, tie = total > 0, total < 0, total == 0
-                extra = _extra(theirs, their_left[won], total[won])
-                tally.add(weights[won], win=1, draw=0, kills=kills[won] + extra, losses=losses[won],
-                          margin=total[won], destroyed=(their_left[won] == extra) * 1)
-                extra = _extra(mine, my_left[lose], -total[lose])
-                tally.add(weights[lose], win=0, draw=0, kills=kills[lose], losses=losses[lose] + extra,
-                          margin=-total[lose], destroyed=0)
-                if round_ + 1 == rounds:
-                    tally.add(weights[tie], win=0, draw=1, kills=kills[tie], losses=losses[tie], margin=0,
-                              destroyed=0)
-                    continue
-                for key, chance in zip((kills[tie] * width + losses[tie]).tolist(), weights[tie]):
-                    following[key] = following.get(key, zero) + chance
-        states = following
+        cells = []
+        for key, weight in zip(keys.tolist(), chances):
+            joint = _round_joint(mine, theirs, *divmod(key, mine.size), number) * weight
+            at = np.flatnonzero(joint != 0)
+            cells.append((at, joint.ravel()[at]))
+        if not cells:
+            break
+        pairs, joint = _merged(np.concatenate([c[0] for c in cells]), np.concatenate([c[1] for c in cells]))
+        theirs_at, mine_at = np.divmod(pairs, mine.size)
+        kills, losses = theirs.casualties[theirs_at], mine.casualties[mine_at]
+        their_left, my_left = theirs.left[theirs_at], mine.left[mine_at]
+        stalled = my_left == 0  # every attacker gone: the attack stalled, even with no defender left
+        wiped = (their_left == 0) & ~stalled
+        for chosen, win in ((stalled, 0), (wiped, 1)):
+            tally.add(joint[chosen], theirs_at[chosen], mine_at[chosen], win=win, draw=0, margin=0)
+        fight = ~(stalled | wiped)
+        theirs_at, mine_at, joint = theirs_at[fight], mine_at[fight], joint[fight]
+        ahead = (modifiers(mine, theirs, kills[fight], my_left[fight], their_left[fight])
+                 - modifiers(theirs, mine, losses[fight], their_left[fight], my_left[fight]))
+        tied_keys, tied = [], []
+        for gap, p in gaps:
+            total, weights = ahead + gap, joint * p
+            won, lose, tie = total > 0, total < 0, total == 0
+            branches, odds = theirs.extra(theirs_at[won], total[won], number)
+            tally.add((weights[won][:, None] * odds).ravel(), branches.ravel(),
+                      np.repeat(mine_at[won], branches.shape[1]), win=1, draw=0,
+                      margin=np.repeat(total[won], branches.shape[1]))
+            branches, odds = mine.extra(mine_at[lose], -total[lose], number)
+            tally.add((weights[lose][:, None] * odds).ravel(), np.repeat(theirs_at[lose], branches.shape[1]),
+                      branches.ravel(), win=0, draw=0, margin=np.repeat(-total[lose], branches.shape[1]))
+            if round_ + 1 == rounds:
+                tally.add(weights[tie], theirs_at[tie], mine_at[tie], win=0, draw=1, margin=0)
+            else:
+                tied_keys.append(theirs_at[tie] * mine.size + mine_at[tie])
+                tied.append(weights[tie])
+        if round_ + 1 < rounds:
+            keys, chances = _merged(np.concatenate(tied_keys), np.concatenate(tied))
     return tally.arrays()
-
-
-def _extra(loser: Side, left, margin):
-    """Units the loser loses to its extra hits: as many as the margin, none when fearless; all of a
-    formation that was broken before the assault (1.12.8)."""
-    if loser.fearless:
-        return 0 * left
-    return left if loser.broken else np.minimum(left, margin)
 
 
 # --- sampled ----------------------------------------------------------------------------
 
 
-def _kills_sample(rng: np.random.Generator, pools, units: int, saves: SavePlan, trials: int) -> np.ndarray:
-    """Units destroyed in each of `trials`: every die rolled, every hit allocated and saved."""
-    slots = sum(count for count, _ in pools)
-    return allocate_kills(rng, failed_die(saves), roll_hits(rng, pools, trials), max(slots, 1), units)
-
-
-def _round_sample(rng: np.random.Generator, mine: Side, theirs: Side, done: int, lost: int,
+def _round_sample(rng: np.random.Generator, mine: Side, theirs: Side, their_code: int, my_code: int,
                   trials: int) -> tuple[np.ndarray, np.ndarray]:
-    """(kills, losses) of one round in `trials` from the same state: at once, or First Strike first and the
-    other side with the units it has left, trials with the same kills rolling together."""
+    """(their states, my states) after one round in `trials` from the same codes: at once, or First Strike first
+    and the other side with the units it has left, trials in the same state rolling together."""
     if mine.first_strike == theirs.first_strike:
-        return (_kills_sample(rng, mine.dice(lost), theirs.units - done, theirs.saves, trials),
-                _kills_sample(rng, theirs.dice(done), mine.units - lost, mine.saves, trials))
+        return (theirs.struck_sample(rng, their_code, roll_hits(rng, mine.dice(my_code), trials)),
+                mine.struck_sample(rng, my_code, roll_hits(rng, theirs.dice(their_code), trials)))
     if theirs.first_strike:
-        losses, kills = _round_sample(rng, theirs, mine, lost, done, trials)
-        return kills, losses
-    kills = _kills_sample(rng, mine.dice(lost), theirs.units - done, theirs.saves, trials)
-    losses = np.zeros(trials, dtype=np.int64)
-    for more in np.unique(kills):
-        chosen = kills == more
-        losses[chosen] = _kills_sample(rng, theirs.dice(done + int(more)), mine.units - lost, mine.saves,
-                                       int(chosen.sum()))
-    return kills, losses
+        after_mine, after_theirs = _round_sample(rng, theirs, mine, my_code, their_code, trials)
+        return after_theirs, after_mine
+    after_theirs = theirs.struck_sample(rng, their_code, roll_hits(rng, mine.dice(my_code), trials))
+    after_mine = np.zeros((trials, len(mine.dims)), dtype=np.int64)
+    for code, chosen in groups(theirs.code(after_theirs)):
+        after_mine[chosen] = mine.struck_sample(rng, my_code, roll_hits(rng, theirs.dice(code), len(chosen)))
+    return after_theirs, after_mine
 
 
 def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds: int, keep_highest: bool,
                       trials: int) -> dict[str, np.ndarray]:
-    """Each trial's engagement, round after round: trials in the same state (kills and losses so far)
-    roll together."""
-    kills, losses = np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
+    """Each trial's engagement, round after round: trials in the same state (both sides' codes) roll together."""
+    their_codes, my_codes = np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
     out = {name: np.zeros(trials, dtype=np.int64) for name in ENGAGED}
     going = np.ones(trials, dtype=bool)
     kept = np.maximum if keep_highest else np.add
     for round_ in range(rounds):
-        codes = kills * (mine.units + 1) + losses
-        for code in np.unique(codes[going]):
-            done, lost = divmod(int(code), mine.units + 1)
-            chosen = np.flatnonzero(going & (codes == code))
-            size = len(chosen)
-            more, lost_more = _round_sample(rng, mine, theirs, done, lost, size)
-            kills[chosen] += more
-            losses[chosen] += lost_more
-        their_left, my_left = theirs.units - kills, mine.units - losses
+        playing = np.flatnonzero(going)
+        for pair, at in groups(their_codes[playing] * mine.size + my_codes[playing]):
+            their_code, my_code = divmod(pair, mine.size)
+            chosen = playing[at]
+            after_theirs, after_mine = _round_sample(rng, mine, theirs, their_code, my_code, len(chosen))
+            their_codes[chosen], my_codes[chosen] = theirs.code(after_theirs), mine.code(after_mine)
+        kills, losses = theirs.casualties[their_codes], mine.casualties[my_codes]
+        their_left, my_left = theirs.left[their_codes], mine.left[my_codes]
         stalled, wiped = going & (my_left == 0), going & (their_left == 0) & (my_left > 0)
         out["win"][wiped] = 1
         fight = going & ~stalled & ~wiped
@@ -325,14 +263,14 @@ def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds
         won, lose = fight & (ahead > 0), fight & (ahead < 0)
         out["win"][won] = 1
         out["margin"][won | lose] = np.abs(ahead[won | lose])
-        kills[won] += _extra(theirs, their_left[won], ahead[won])
-        losses[lose] += _extra(mine, my_left[lose], -ahead[lose])
+        their_codes[won] = theirs.extra_sample(rng, their_codes[won], ahead[won])
+        my_codes[lose] = mine.extra_sample(rng, my_codes[lose], -ahead[lose])
         going = fight & (ahead == 0)
         if round_ + 1 == rounds:
             out["draw"][going] = 1
-    out["kills"], out["losses"] = kills, losses
-    out["blast_markers"] = markers_after(mine, out["win"], out["draw"], losses)
-    out["destroyed"] = (kills == theirs.units) * 1
+    out["kills"], out["losses"] = theirs.casualties[their_codes], mine.casualties[my_codes]
+    out["blast_markers"] = markers_after(mine, out["win"], out["draw"], my_codes)
+    out["destroyed"] = (theirs.left[their_codes] == 0) * 1
     return out
 
 
@@ -377,6 +315,20 @@ class Assault(Attack):
                                "(small arms': only units out of contact).", ExtraAt.OWN)
     first_strike: bool = option("Its attacks strike first (2.2.4): the enemy units they kill do not attack.",
                                 False)
+    damage_capacity: int | None = option("The --units are war engines of this damage capacity, 1 to 20 (3.3): "
+                                         "each rolls as many dice, takes as many hits in turn, counts as as many "
+                                         "units and loses a point for each failed save, each point a kill.", None,
+                                         metavar="DC")
+    critical: Critical = option("What a war engine's critical hit (a 6 for each point of damage) does now: none, "
+                                "damage (one more point, which rolls again), damage-once, destroyed or wounded "
+                                "(as epic shoot's).", Critical.NONE)
+    cc_dice: int | None = option("A war engine's dice at CC, the rest at FF (3.3.2; default: all of them in base "
+                                 "contact, none apart).", None, metavar="K")
+    other: tuple[Kind, ...] = option(
+        "Units of another profile in the formation, behind the --units (vehicles beside infantry, a war engine): N "
+        "[DC<d>] cc X+ ff X+ armour A+ [in-contact K] [cover C+] [extra-attacks E] [extra-at own|cc|ff] [cc-dice K] "
+        "[critical C] [reinforced] [invulnerable] [fearless]; repeat for each profile.", (), metavar="PROFILE",
+        many=lambda text: Kind.parse(text, "other"))
     support: int = option("Units of its other formations giving supporting fire (1.12.6), each one die at "
                           "--support-ff.", 0, metavar="S")
     support_ff: int | None = option("The supporting units' firefight value, 2+ to 6+.", None, roll=True)
@@ -402,6 +354,13 @@ class Assault(Attack):
     enemy_fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
     enemy_extra_at: ExtraAt = option("Which value its extra attacks roll against: own, cc or ff.", ExtraAt.OWN)
     enemy_first_strike: bool = option("Its attacks strike first (both sides with it: at once).", False)
+    enemy_damage_capacity: int | None = option("The --enemy-units are war engines of this damage capacity, 1 to 20.",
+                                               None, metavar="DC")
+    enemy_critical: Critical = option("What its war engines' critical hit does now (as --critical).", Critical.NONE)
+    enemy_cc_dice: int | None = option("Its war engine's dice at CC, the rest at FF.", None, metavar="K")
+    enemy_other: tuple[Kind, ...] = option(
+        "Units of another profile in the defending formation (as --other; cover C+ their cover save).", (),
+        metavar="PROFILE", many=lambda text: Kind.parse(text, "enemy_other"))
     enemy_support: int = option("Units of its other formations giving supporting fire.", 0, metavar="S")
     enemy_support_ff: int | None = option("Their firefight value, 2+ to 6+.", None, roll=True)
     rounds: int = option("Rounds fought at most: a tie fights another round with the units left (1.12.7); still "
@@ -424,20 +383,24 @@ class Assault(Attack):
 
     @property
     def target_units(self) -> int | None:
-        """The units its kills are counted of: the enemy's."""
-        return self.enemy_units
+        """The kills that destroy the enemy: its units, each point of a war engine's damage capacity one."""
+        return self.side("enemy_").most if self.engaged else None
+
+    def kind(self, prefix: str) -> Kind:
+        """A side's --units as a kind (`prefix` "" or "enemy_")."""
+        value = lambda name: getattr(self, prefix + name)  # noqa: E731
+        return Kind(value("units"), value("cc"), value("ff"), value("armour"), value("in_contact"),
+                    cover_save=self.enemy_cover_save if prefix else None, reinforced=value("reinforced"),
+                    invulnerable=value("invulnerable"), fearless=value("fearless"),
+                    extra_attacks=value("extra_attacks"), extra_at=value("extra_at"),
+                    capacity=value("damage_capacity"), critical=value("critical"), cc_dice=value("cc_dice"))
 
     def side(self, prefix: str) -> Side:
         """One side as the engagement reads it (`prefix` "" or "enemy_")."""
         value = lambda name: getattr(self, prefix + name)  # noqa: E731
-        units = value("units")
-        return Side(units=units, cc=value("cc"), ff=value("ff"), armour=value("armour"),
-                    in_contact=units if value("in_contact") is None else value("in_contact"),
-                    cover_save=self.enemy_cover_save if prefix else None, reinforced=value("reinforced"),
-                    invulnerable=value("invulnerable"), extra_attacks=value("extra_attacks"),
-                    blast_markers=value("blast_markers"), broken=self.enemy_broken if prefix else False,
-                    fearless=value("fearless"), support=value("support"), support_ff=value("support_ff"),
-                    bonus=value("bonus"), first_strike=value("first_strike"), extra_at=value("extra_at"))
+        return Side((self.kind(prefix), *value("other")), blast_markers=value("blast_markers"),
+                    broken=self.enemy_broken if prefix else False, support=value("support"),
+                    support_ff=value("support_ff"), bonus=value("bonus"), first_strike=value("first_strike"))
 
     def describe(self) -> str:
         roll = ", each side's highest die kept" if self.keep_highest else ""
@@ -447,17 +410,22 @@ class Assault(Attack):
                 + (f", at most {plural(self.rounds, 'round')}" if self.rounds != 3 else "") + roll)
 
     def _words(self, prefix: str) -> str:
-        side = self.side(prefix)
+        side, kind = self.side(prefix), self.kind(prefix)
         value = lambda v: "none" if v is None else f"{v}+"  # noqa: E731
-        apart = side.units - side.in_contact
-        words = [plural(side.units, "unit") + (f" ({side.in_contact} in contact)" if apart else ""),
-                 f"CC {value(side.cc)}", f"FF {value(side.ff)}", f"armour {value(side.armour)}"]
-        words += [f"cover save {side.cover_save}+"] if side.cover_save else []
-        words += [word for word, on in (("reinforced", side.reinforced), ("invulnerable", side.invulnerable),
-                                        ("fearless", side.fearless), ("broken", side.broken),
+        apart = kind.count - kind.contact
+        named = "war engine" if kind.engine else "unit"
+        words = [plural(kind.count, named) + (f" of DC{kind.capacity}" if kind.engine else "")
+                 + (f" ({kind.contact} in contact)" if apart else ""),
+                 f"CC {value(kind.cc)}", f"FF {value(kind.ff)}", f"armour {value(kind.armour)}"]
+        words += [f"{kind.cc_dice} dice at CC"] if kind.cc_dice is not None else []
+        words += [f"critical {kind.critical.value}"] if kind.critical is not Critical.NONE else []
+        words += [f"cover save {kind.cover_save}+"] if kind.cover_save else []
+        words += [word for word, on in (("reinforced", kind.reinforced), ("invulnerable", kind.invulnerable),
+                                        ("fearless", kind.fearless), ("broken", side.broken),
                                         ("first strike", side.first_strike)) if on]
-        words += [f"+{side.extra_attacks} A" + (f" at {side.extra_at.value.upper()}" if side.extra_at is not
-                                                 ExtraAt.OWN else "")] if side.extra_attacks else []
+        words += [f"+{kind.extra_attacks} A" + (f" at {kind.extra_at.value.upper()}" if kind.extra_at is not
+                                                 ExtraAt.OWN else "")] if kind.extra_attacks else []
+        words += [f"and {other}" for other in side.kinds[1:]]
         words += [plural(side.blast_markers, "blast marker")] if side.blast_markers else []
         words += [f"{side.support} supporting at FF {value(side.support_ff)}"] if side.support else []
         words += [f"result {side.bonus:+d}"] if side.bonus else []
@@ -485,8 +453,18 @@ class Assault(Attack):
         def get(name: str) -> Any:
             return getattr(self, prefix + name)
 
-        units = get("units")
-        require(1 <= units <= MAX_UNITS, prefix + "units", units, f"expected 1 to {MAX_UNITS} units")
+        dashes = "--" + prefix.replace("_", "-")
+        units, capacity = get("units"), get("damage_capacity")
+        most = MAX_UNITS if capacity is None else MAX_PIECES
+        require(1 <= units <= most, prefix + "units", units, f"expected 1 to {most} "
+                + ("units" if capacity is None else f"war engines (with {dashes}damage-capacity)"))
+        self._check_engine(prefix)
+        covered = [str(kind) for kind in get("other") if kind.cover_save is not None]
+        require(prefix or not covered, "other", "; ".join(covered), "the assaulting formation takes no cover save "
+                                                                    "(1.12.5): only the defender's units may")
+        pieces = len(self.side(prefix).pieces)
+        require(pieces <= MAX_PIECES, prefix + "other", "; ".join(map(str, get("other"))),
+                f"expected at most {MAX_PIECES} kinds and war engines on a side (there are {pieces})")
         for name in ("cc", "ff", "armour", "support_ff", "cover_save"):
             if not hasattr(self, prefix + name):
                 continue
@@ -502,13 +480,25 @@ class Assault(Attack):
         for name, most in (("blast_markers", MAX_BLAST_MARKERS), ("extra_attacks", MAX_EXTRA),
                            ("support", MAX_SUPPORT)):
             require(0 <= get(name) <= most, prefix + name, get(name), f"expected 0 to {most}")
-        dashes = "--" + prefix.replace("_", "-")
         require(get("extra_attacks") or get("extra_at") is ExtraAt.OWN, prefix + "extra_at", get("extra_at").value,
                 f"only applies with {dashes}extra-attacks E")
         if get("support") and get("support_ff") is None:
             require(False, prefix + "support", get("support"), f"needs {dashes}support-ff X+ (their firefight value)")
         if get("support_ff") is not None and not get("support"):
             require(False, prefix + "support_ff", f"{get('support_ff')}+", f"only applies with {dashes}support S")
+
+    def _check_engine(self, prefix: str) -> None:
+        """A side's war engine options: each needs --damage-capacity, and --cc-dice is at most it."""
+        capacity, dashes = getattr(self, prefix + "damage_capacity"), "--" + prefix.replace("_", "-")
+        cc_dice, critical = getattr(self, prefix + "cc_dice"), getattr(self, prefix + "critical")
+        if capacity is None:
+            require(cc_dice is None, prefix + "cc_dice", cc_dice, f"only applies with {dashes}damage-capacity DC")
+            require(critical is Critical.NONE, prefix + "critical", critical.value,
+                    f"only applies with {dashes}damage-capacity DC")
+            return
+        require(1 <= capacity <= MAX_CAPACITY, prefix + "damage_capacity", capacity, f"expected 1 to {MAX_CAPACITY}")
+        require(cc_dice is None or 0 <= cc_dice <= capacity, prefix + "cc_dice", cc_dice,
+                f"expected 0 to {capacity} (the war engine's dice: its damage capacity)")
 
     def sample(self, rng: np.random.Generator, trials: int):
         if self.engaged:

@@ -39,8 +39,10 @@ query(app, "epic barrage", Barrage, title="Barrage",
 query(app, "epic assault", Assault, title="Assault",
       about="Will my Engage win? Both sides' close combat and firefight, the result roll, extra hits",
       examples=[
-    "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --enemy-units 8 --enemy-cc 4+ --enemy-ff 6+ "
-    "--enemy-armour 6+ --exact",
+    "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --other '2 cc 6+ ff 6+ armour 5+ in-contact 0' "
+    "--enemy-units 12 --enemy-cc 4+ --enemy-ff 6+ --enemy-armour 6+ --enemy-blast-markers 3 --exact",
+    "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --enemy-units 1 --enemy-damage-capacity 3 "
+    "--enemy-cc 4+ --enemy-ff 4+ --enemy-armour 4+ --enemy-reinforced --enemy-critical damage --exact",
     "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --in-contact 3 --enemy-units 12 --enemy-cc 4+ "
     "--enemy-ff 6+ --enemy-armour 6+ --enemy-blast-markers 3 --support 4 --support-ff 4+ --exact",
     "oddscalc epic assault --units 4 --cc 3+ --ff 5+ --armour 4+ --reinforced --fearless --enemy-units 5 "

@@ -45,15 +45,15 @@ def test_a_tie_fights_another_round_with_the_units_left():
 def test_the_result_modifiers_of_the_marines_and_the_orks():
     """6 Marines and 8 Orks, 2 kills each: 4 Marines count +2 kills and +1 no blast markers (+3); 6 Orks +2 kills,
     +1 outnumbering, +1 no blast markers (+4); 6 is not more than twice 4."""
-    marines = Side(units=6, cc=4, ff=3, in_contact=6, armour=4)
-    orks = Side(units=8, cc=4, ff=6, in_contact=8, armour=6)
+    marines = Side.of(units=6, cc=4, ff=3, in_contact=6, armour=4)
+    orks = Side.of(units=8, cc=4, ff=6, in_contact=8, armour=6)
     assert modifiers(marines, orks, 2, 4, 6) == 3
     assert modifiers(orks, marines, 2, 6, 4) == 4
     assert modifiers(orks, marines, 0, 9, 4) == 3  # more than twice as many: +2, and +1 no blast markers
     assert modifiers(orks, marines, 0, 8, 4) == 2  # twice, not more
-    shaken = Side(units=6, cc=4, ff=3, in_contact=6, armour=4, blast_markers=2)
+    shaken = Side.of(units=6, cc=4, ff=3, in_contact=6, armour=4, blast_markers=2)
     assert modifiers(shaken, orks, 0, 6, 6) == 0 and modifiers(orks, shaken, 0, 6, 6) == 2  # no markers, fewer
-    broken = Side(units=5, cc=4, ff=4, in_contact=5, armour=5, broken=True)  # a marker per unit left
+    broken = Side.of(units=5, cc=4, ff=4, in_contact=5, armour=5, broken=True)  # a marker per unit left
     assert modifiers(shaken, broken, 0, 6, 5) == 2 and modifiers(broken, shaken, 0, 5, 6) == 0
 
 
@@ -209,7 +209,7 @@ def test_every_switch_of_a_side_is_said():
 
 def test_a_side_s_dice_lose_those_in_contact_first():
     """5 units, 2 in contact (CC 3+), the rest by FF 5+: after 1 loss 1 in contact; after 3, none (2 by FF)."""
-    side = Side(units=5, cc=3, ff=5, in_contact=2, armour=4)
+    side = Side.of(units=5, cc=3, ff=5, in_contact=2, armour=4)
     assert [(count, check.need) for count, check in side.dice(0)] == [(2, 3), (3, 5)]
     assert [(count, check.need) for count, check in side.dice(1)] == [(1, 3), (3, 5)]
     assert [(count, check.need) for count, check in side.dice(3)] == [(2, 5)]
@@ -283,7 +283,7 @@ def test_the_assaulting_formation_s_blast_markers_after_the_assault():
 def test_extra_attacks_roll_against_the_value_the_switch_says(extra_at, dice):
     from oddscalc.epic.assault import ExtraAt
 
-    side = Side(units=5, cc=3, ff=5, in_contact=2, armour=4, extra_attacks=1, extra_at=ExtraAt(extra_at))
+    side = Side.of(units=5, cc=3, ff=5, in_contact=2, armour=4, extra_attacks=1, extra_at=ExtraAt(extra_at))
     assert [(count, check.need) for count, check in side.dice(0)] == dice
     assault = Assault(units=5, cc=3, ff=5, in_contact=2, armour=4, extra_attacks=1, extra_at=extra_at,
                       enemy_units=1, enemy_cc=None, enemy_ff=None, enemy_armour=None, rounds=1)
@@ -293,14 +293,14 @@ def test_extra_attacks_roll_against_the_value_the_switch_says(extra_at, dice):
 
 
 @pytest.mark.parametrize("words, seconds", [
-    ("--units 60 --cc 4+ --ff 4+ --armour 5+ --enemy-units 60 --enemy-cc 4+ --enemy-ff 4+ --enemy-armour 5+ --exact",
-     29),
+    ("--units 60 --cc 4+ --ff 4+ --armour 5+ --enemy-units 60 --enemy-cc 4+ --enemy-ff 4+ --enemy-armour 5+ --exact "
+     "--rounds 5", 5),
     ("--units 30 --cc 4+ --ff 4+ --armour 5+ --enemy-units 30 --enemy-cc 4+ --enemy-ff 4+ --enemy-armour 5+ --exact "
-     "--fractions", 97),
+     "--fractions", 11),
 ])
 def test_an_exact_engagement_too_long_to_wait_for_is_refused_at_once(capsys, words, seconds):
-    """Each round after the first goes from every pair of totals through every pair (21 gaps of the dice):
-    60 against 60 would take about half a minute, 30 against 30 in fractions a minute and a half."""
+    """Each round after the first goes from every pair of states through every pair: 60 against 60 in five
+    rounds would take about 5 s, 30 against 30 in fractions about 11 s."""
     from clirun import run
 
     result = run(capsys, "epic", "assault", *words.split())
@@ -312,5 +312,5 @@ def test_an_exact_engagement_too_long_to_wait_for_is_refused_at_once(capsys, wor
 def test_the_exact_estimate_lets_a_company_against_a_company_through():
     from oddscalc.epic.assault import exact_seconds
 
-    company = Side(units=20, cc=4, ff=4, in_contact=20, armour=5)
+    company = Side.of(units=20, cc=4, ff=4, in_contact=20, armour=5)
     assert exact_seconds(company, company, 3, rational=False) < 2 < exact_seconds(company, company, 5, rational=True)

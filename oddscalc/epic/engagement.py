@@ -1,0 +1,432 @@
+"""An Epic Armageddon engagement's sides, unit by kind (docs/rules.md §2.9; rulebook 1.12 and 3.3): who attacks
+with which dice, where hits fall, what a side has left and counts in the result, and the loser's extra hits.
+
+A side is one or more kinds of units (`Kind`: how many, CC, FF, saves, how many in base contact; or war engines,
+each with its damage capacity). Its state is one number per piece: units lost of a kind, or the damage on one war
+engine (a kind of N war engines is N pieces). The state's code (`Side.code`) runs over every combination, so the
+exact engagement (`assault.engagement_pmfs`) walks pmfs over codes and the sampler groups its trials by code.
+
+Hits on a side go front to back (1.12.5, "as for shooting"; 3.2.1): over the units in base contact first, kind by
+kind in the order given, then the others; each unit takes one hit in turn, each war engine as many as its damage
+capacity, round after round. A unit that fails its save is destroyed; a war engine loses a point of damage capacity
+for each failed save, each point rolling for a critical hit (§2.8). Losses of a kind come from its units in contact
+first (an open reading, §2.9).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import pmf as pmfs
+from ..dice import Check, Natural
+from ..errors import InputError
+from .saves import Ability, SavePlan, allocate_kills, failed_die, kills_given_hits, save_plan
+from .shooting import hits_pmf
+from .war_engines import Critical, Engines, HitKind
+
+MAX_UNITS = 60  # a kind's units in an engagement (a company of Epic units is 10 to 30)
+MAX_CAPACITY = 20  # a war engine's damage capacity (as --damage-capacity of a shooting attack)
+MAX_EXTRA = 3
+MAX_PIECES = 8  # kinds, and war engines one by one, on one side
+NO_SAVE = save_plan(None, None, Ability.NORMAL, False, False)  # the loser's extra hits (1.12.7)
+
+
+class ExtraAt(str, Enum):
+    """Which value a unit's extra attacks roll against (2.2.3; rules §2.9, an open reading)."""
+
+    OWN = "own"  # the unit's own attack's: CC in base contact, FF apart (oddscalc's reading)
+    CC = "cc"  # close combat always: an assault weapon's extra attacks (only units in base contact make them)
+    FF = "ff"  # firefight always: a small arms' extra attacks (only units out of base contact make them; a war
+    #            engine in base contact too, 2.2.3)
+
+
+KIND_ALLOWED = ("expected units of another profile: N [DC<d>] cc X+|none ff X+|none armour A+|none [in-contact K] "
+                "[cover C+] [extra-attacks E] [extra-at own|cc|ff] [cc-dice K] [critical C] [reinforced] "
+                "[invulnerable] [fearless], like '2 cc 6+ ff 5+ armour 5+' (two Rhinos) or '1 DC3 cc 4+ ff 4+ "
+                "armour 4+ reinforced' (a war engine)")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """Units of one profile on one side of an engagement; with `capacity`, war engines of that damage capacity."""
+
+    count: int
+    cc: int | None
+    ff: int | None
+    armour: int | None
+    in_contact: int | None = None  # of the `count`, those in base contact (default: all)
+    cover_save: int | None = None
+    reinforced: bool = False
+    invulnerable: bool = False
+    fearless: bool = False
+    extra_attacks: int = 0
+    extra_at: ExtraAt = ExtraAt.OWN
+    capacity: int | None = None  # a war engine's damage capacity (3.3)
+    critical: Critical = Critical.NONE
+    cc_dice: int | None = None  # a war engine's dice at CC, the rest at FF (3.3.2; default: all in contact, none apart)
+
+    @property
+    def contact(self) -> int:
+        return self.count if self.in_contact is None else self.in_contact
+
+    @property
+    def engine(self) -> bool:
+        return self.capacity is not None
+
+    @cached_property
+    def saves(self) -> SavePlan:
+        return save_plan(self.armour, self.cover_save, Ability.NORMAL, self.reinforced, self.invulnerable)
+
+    @classmethod
+    def parse(cls, text: str, name: str = "other") -> Kind:
+        """Read `2 cc 6+ ff 5+ armour 5+ reinforced` or `1 DC3 cc 4+ ff 4+ armour 4+ critical damage`."""
+        from ..attack import is_whole
+
+        words = str(text).replace("=", " ").split()
+        if not words or not is_whole(words[0]):
+            raise InputError(name, text, KIND_ALLOWED)
+        values: dict[str, Any] = {"count": int(words[0])}
+        rest = words[1:]
+        capacity = re.fullmatch(r"dc(\d{1,2})", rest[0], re.IGNORECASE) if rest else None
+        if capacity:
+            values["capacity"] = int(capacity[1])
+            rest.pop(0)
+        while rest:
+            word = rest.pop(0).casefold()
+            if word in ("reinforced", "invulnerable", "fearless"):
+                values[word] = True
+            elif word in ("cc", "ff", "armour", "cover") and rest:
+                value = rest.pop(0).casefold()
+                roll = re.fullmatch(r"([2-6])\+?", value)
+                if roll is None and not (value == "none" and word != "cover"):
+                    raise InputError(name, text, f"expected {word} 2+ to 6+" + ("" if word == "cover" else ", or none"))
+                values["cover_save" if word == "cover" else word] = int(roll[1]) if roll else None
+            elif word in ("in-contact", "extra-attacks", "cc-dice") and rest and is_whole(rest[0]):
+                values[word.replace("-", "_")] = int(rest.pop(0))
+            elif word == "extra-at" and rest and rest[0].casefold() in {e.value for e in ExtraAt}:
+                values["extra_at"] = ExtraAt(rest.pop(0).casefold())
+            elif word == "critical" and rest and rest[0].casefold() in {c.value for c in Critical}:
+                values["critical"] = Critical(rest.pop(0).casefold())
+            else:
+                raise InputError(name, text, KIND_ALLOWED)
+        for needed in ("cc", "ff", "armour"):
+            if needed not in values:
+                raise InputError(name, text, f"needs {needed} (2+ to 6+, or none): " + KIND_ALLOWED[9:])
+        kind = cls(**values)
+        kind.check(name, text)
+        return kind
+
+    def check(self, name: str, text: Any) -> None:
+        """Refuse a kind out of bounds, in one line naming `name`."""
+        most = MAX_PIECES if self.engine else MAX_UNITS
+        limits = [("count", self.count, 1, most), ("in-contact", self.contact, 0, self.count),
+                  ("extra-attacks", self.extra_attacks, 0, MAX_EXTRA)]
+        if self.engine:
+            limits += [("damage capacity", self.capacity, 1, MAX_CAPACITY)]
+            limits += [("cc-dice", self.cc_dice, 0, self.capacity)] if self.cc_dice is not None else []
+        for what, value, low, high in limits:
+            if not low <= value <= high:
+                raise InputError(name, text, f"{what}: expected {low} to {high}")
+        if not self.engine and (self.cc_dice is not None or self.critical is not Critical.NONE):
+            raise InputError(name, text, "cc-dice and critical are a war engine's (DC<d>)")
+        if self.extra_at is not ExtraAt.OWN and not self.extra_attacks:
+            raise InputError(name, text, "extra-at only applies with extra-attacks E")
+
+    def __str__(self) -> str:
+        value = lambda v: "none" if v is None else f"{v}+"  # noqa: E731
+        words = [str(self.count)] + ([f"DC{self.capacity}"] if self.engine else [])
+        words += [f"cc {value(self.cc)}", f"ff {value(self.ff)}", f"armour {value(self.armour)}"]
+        words += [f"in-contact {self.contact}"] if self.contact != self.count else []
+        words += [f"cover {self.cover_save}+"] if self.cover_save else []
+        words += [f"extra-attacks {self.extra_attacks}"] if self.extra_attacks else []
+        words += [f"extra-at {self.extra_at.value}"] if self.extra_at is not ExtraAt.OWN else []
+        words += [f"cc-dice {self.cc_dice}"] if self.cc_dice is not None else []
+        words += [f"critical {self.critical.value}"] if self.critical is not Critical.NONE else []
+        words += [word for word, on in (("reinforced", self.reinforced), ("invulnerable", self.invulnerable),
+                                        ("fearless", self.fearless)) if on]
+        return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One axis of a side's state: a kind of units (state: units lost) or one war engine (state: its damage)."""
+
+    kind: Kind
+    contact: int  # units of the kind in base contact; a war engine: 1 in contact, 0 apart
+
+    @property
+    def top(self) -> int:
+        """The state's highest value: every unit lost, or the war engine destroyed."""
+        return self.kind.capacity if self.kind.capacity is not None else self.kind.count
+
+    def alive(self, k: Any) -> Any:
+        return (k < self.top) * 1 if self.kind.engine else self.kind.count - k
+
+    def counted(self, k: Any) -> Any:
+        """Units it counts as, for outnumbering and a broken formation's blast markers: a war engine standing as
+        many as its starting damage capacity (3.3.3)."""
+        return self.alive(k) * (self.kind.capacity or 1)
+
+    def near(self, k: int) -> int:
+        """Its units in base contact: those of the kind's still standing (those in contact fall first)."""
+        return self.contact * self.alive(k) if self.kind.engine else max(0, self.contact - k)
+
+    def widths(self, k: int) -> tuple[int, int]:
+        """(slots in contact, slots apart) in one round of hits (3.2.1): one a unit, a war engine its capacity."""
+        near = self.near(k)
+        slots = self.kind.capacity or 1
+        return near * slots, (self.alive(k) - near) * slots
+
+    def pools(self, k: int) -> list[tuple[int, int | None]]:
+        """(dice, value) of its attacks (1.12.5, 2.2.3; a war engine 3.3.2)."""
+        kind, extra = self.kind, self.kind.extra_attacks
+        if kind.capacity is not None:
+            if k >= self.top:
+                return []
+            near = kind.cc_dice if kind.cc_dice is not None else kind.capacity * self.contact
+            dice = [(near, kind.cc), (kind.capacity - near, kind.ff)]
+            at_cc = extra if self.contact and kind.extra_at is not ExtraAt.FF else 0
+            at_ff = extra if kind.extra_at is ExtraAt.FF or (kind.extra_at is ExtraAt.OWN and not self.contact) else 0
+            return dice + [(at_cc, kind.cc), (at_ff, kind.ff)]
+        near = self.near(k)
+        apart = self.alive(k) - near
+        dice = [(near, kind.cc), (apart, kind.ff)]
+        return dice + {ExtraAt.OWN: [(near * extra, kind.cc), (apart * extra, kind.ff)],
+                       ExtraAt.CC: [(near * extra, kind.cc)], ExtraAt.FF: [(apart * extra, kind.ff)]}[kind.extra_at]
+
+    @cached_property
+    def engines(self) -> Engines:
+        return Engines(1, self.top, 0, self.kind.critical)
+
+    def after(self, k: int, hits: Sequence[tuple[int, int]], saves: SavePlan, number) -> np.ndarray:
+        """The pmf of its state after `hits`, (hits, slots) of each of its blocks, saved with `saves`."""
+        if self.kind.engine:
+            state = self.engines.fresh(number)
+            state[0, 0], state[0, k] = number(0), number(1)
+            return self.engines.after(state, sum(h for h, _ in hits), HitKind(saves), number)[0]
+        kills = pmfs.point(0, number(1))
+        saved = number(saves.chance())
+        for h, width in hits:
+            if width:
+                kills = pmfs.convolve(kills, kills_given_hits(h, width, saved))
+        out = pmfs.zeros(self.top + 1, number(0))
+        out[k:k + len(kills)] = kills
+        return out
+
+    def sampled(self, rng: np.random.Generator, k: np.ndarray, hits: Sequence[tuple[np.ndarray, int]],
+                saves: SavePlan | None) -> np.ndarray:
+        """Each trial's state after its `hits`, every save rolled; `saves` None: no save (the extra hits)."""
+        if self.kind.engine:
+            state = self.engines.start(len(k))
+            state[1][:, 0] = k
+            self.engines.strike(rng, state, sum(h for h, _ in hits), HitKind(saves or NO_SAVE), standing=False,
+                                engine=0)
+            return state[1][:, 0].astype(np.int64)
+        k = k.copy()
+        for h, width in hits:
+            if width:
+                k += (np.minimum(h, width) if saves is None else
+                      allocate_kills(rng, failed_die(saves), h, max(int(h.max(initial=0)), 1), width))
+        return k
+
+
+def groups(keys: np.ndarray):
+    """(key, the indices holding it) for each distinct key: one sort, not one comparison per key."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.diff(ordered)) + 1
+    for chunk in np.split(order, starts) if len(order) else []:
+        yield int(keys[chunk[0]]), chunk
+
+
+def spread(hits: Any, widths: Sequence[int]) -> list[Any]:
+    """Hits on each block of slots, front to back, one slot after another, round after round (§2.3, 3.2.1)."""
+    total = sum(widths)
+    if not total:
+        return [hits * 0 for _ in widths]
+    rounds, rest = np.divmod(hits, total)
+    out, offset = [], 0
+    for width in widths:
+        out.append(rounds * width + np.clip(rest - offset, 0, width))
+        offset += width
+    return out
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of an engagement: its kinds of units, and how it counts in the result (1.12.7)."""
+
+    kinds: tuple[Kind, ...]
+    blast_markers: int = 0
+    broken: bool = False
+    support: int = 0
+    support_ff: int | None = None
+    bonus: int = 0
+    first_strike: bool = False
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @classmethod
+    def of(cls, units: int, cc: int | None, ff: int | None, armour: int | None, in_contact: int | None = None,
+           **values: Any) -> Side:
+        """A side of one kind: the kind's fields and the side's in one call."""
+        side_fields = {"blast_markers", "broken", "support", "support_ff", "bonus", "first_strike"}
+        kind = Kind(units, cc, ff, armour, in_contact, **{k: v for k, v in values.items() if k not in side_fields})
+        return cls((kind,), **{k: v for k, v in values.items() if k in side_fields})
+
+    @cached_property
+    def pieces(self) -> tuple[Piece, ...]:
+        out: list[Piece] = []
+        for kind in self.kinds:
+            if kind.engine:
+                out += [Piece(kind, int(i < kind.contact)) for i in range(kind.count)]
+            else:
+                out.append(Piece(kind, kind.contact))
+        return tuple(out)
+
+    @cached_property
+    def dims(self) -> tuple[int, ...]:
+        return tuple(piece.top + 1 for piece in self.pieces)
+
+    @cached_property
+    def size(self) -> int:
+        return math.prod(self.dims)
+
+    @cached_property
+    def states(self) -> np.ndarray:
+        """states[code] = each piece's state (units lost, or a war engine's damage)."""
+        return np.indices(self.dims).reshape(len(self.dims), -1).T
+
+    def code(self, states: np.ndarray) -> np.ndarray:
+        """The code of each row of piece states."""
+        return np.ravel_multi_index(tuple(np.asarray(states).T), self.dims)
+
+    @cached_property
+    def left(self) -> np.ndarray:
+        """left[code]: the units it counts as in the result (1.12.7; war engines 3.3.3)."""
+        return sum((piece.counted(self.states[:, i]) for i, piece in enumerate(self.pieces)),
+                   np.zeros(self.size, dtype=np.int64))
+
+    @cached_property
+    def casualties(self) -> np.ndarray:
+        """casualties[code]: the kills the enemy counts (1.12.7): units lost, each point of damage on a war engine
+        one (3.3.3)."""
+        return self.states.sum(axis=1)
+
+    @property
+    def units(self) -> int:
+        """The units it counts as before the assault."""
+        return int(self.left[0])
+
+    @property
+    def most(self) -> int:
+        """The most kills it can suffer."""
+        return int(self.casualties[-1])
+
+    def markers(self, left: Any) -> Any:
+        """The blast markers the result counts (1.12.7): a broken formation one per unit left."""
+        return left if self.broken else self.blast_markers + 0 * left
+
+    def dice(self, code: int) -> tuple[tuple[int, Check], ...]:
+        """(dice, check) it rolls in state `code`, its supporting fire included (1.12.6)."""
+        key = ("dice", code)
+        if key not in self.memo:
+            merged: dict[int | None, int] = {}
+            pools = [pool for i, piece in enumerate(self.pieces) for pool in piece.pools(int(self.states[code, i]))]
+            for count, value in pools + [(self.support, self.support_ff)]:
+                merged[value] = merged.get(value, 0) + count
+            self.memo[key] = tuple((count, Check(value, Natural.EPIC)) for value, count in merged.items()
+                                   if count and value is not None)
+        return self.memo[key]
+
+    def _blocks(self, code: int, extra: bool) -> list[tuple[int, int]]:
+        """(piece, slots) front to back: the units in base contact first, kind by kind, then the others; the
+        fearless skipped by the extra hits (2.1.3)."""
+        widths = [piece.widths(int(self.states[code, i])) for i, piece in enumerate(self.pieces)]
+        chosen = [i for i, piece in enumerate(self.pieces) if not (extra and piece.kind.fearless)]
+        return [(i, widths[i][0]) for i in chosen] + [(i, widths[i][1]) for i in chosen]
+
+    def _after(self, code: int, hits: int, extra: bool, number) -> np.ndarray:
+        """The pmf over codes after `hits` on the side in state `code` (saved; or the extra hits, unsaved)."""
+        blocks = self._blocks(code, extra)
+        struck = spread(hits, [width for _, width in blocks])
+        joint = pmfs.point(0, number(1))
+        for i, piece in enumerate(self.pieces):
+            mine = [(int(h), width) for (j, width), h in zip(blocks, struck) if j == i]
+            k = int(self.states[code, i])
+            if not mine or not sum(h for h, _ in mine):
+                after = pmfs.zeros(piece.top + 1, number(0))
+                after[k] = number(1)
+            else:
+                after = piece.after(k, mine, NO_SAVE if extra else piece.kind.saves, number)
+            joint = np.multiply.outer(joint, after).ravel()
+        return joint
+
+    def struck(self, code: int, pools: tuple[tuple[int, Check], ...], number) -> np.ndarray:
+        """The pmf over its codes after the enemy's `pools` of dice attack it in state `code`."""
+        key = ("struck", code, pools, number)
+        if key not in self.memo:
+            total = pmfs.zeros(self.size, number(0))
+            for h, weight in enumerate(hits_pmf(pools, number)):
+                if weight:
+                    total = total + weight * self._after(code, h, False, number)
+            self.memo[key] = total
+        return self.memo[key]
+
+    def extra(self, codes: np.ndarray, margins: np.ndarray, number) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, chances), a row of branches for each loser in state `codes` taking `margins` extra hits
+        (1.12.7: no save of any kind; a war engine a point of damage each, 3.3.3), or destroyed when it was broken
+        before the assault (1.12.8); the fearless take none (2.1.3). Rows are padded with chance 0."""
+        span = self.most + 1
+        keys = np.asarray(codes, dtype=np.int64) * span + np.minimum(margins, self.most)
+        unique, inverse = np.unique(keys, return_inverse=True)
+        rows = [self._extra_row(int(key // span), int(key % span), number) for key in unique]
+        width = max(len(row[0]) for row in rows) if rows else 1
+        out_codes = np.zeros((len(rows), width), dtype=np.int64)
+        chances = np.zeros((len(rows), width)) if number is float else np.full((len(rows), width), number(0),
+                                                                                dtype=object)
+        for r, (branch, chance) in enumerate(rows):
+            out_codes[r, :len(branch)], chances[r, :len(chance)] = branch, chance
+        return out_codes[inverse.ravel()], chances[inverse.ravel()]
+
+    def _extra_row(self, code: int, margin: int, number) -> tuple[np.ndarray, np.ndarray]:
+        key = ("extra", code, min(margin, self.most), number)
+        if key not in self.memo:
+            if self.broken:
+                state = [k if piece.kind.fearless else piece.top for piece, k in zip(self.pieces, self.states[code])]
+                pmf = pmfs.zeros(self.size, number(0))
+                pmf[int(self.code(np.array([state]))[0])] = number(1)
+            else:
+                pmf = self._after(code, key[2], True, number)
+            branches = np.flatnonzero(pmf != 0)
+            self.memo[key] = branches, pmf[branches]
+        return self.memo[key]
+
+    # --- sampled ----------------------------------------------------------------------------
+    def struck_sample(self, rng: np.random.Generator, code: int, hits: np.ndarray, extra: bool = False) -> np.ndarray:
+        """Each trial's piece states after its `hits` on the side in state `code`, every save rolled (the extra
+        hits: none)."""
+        blocks = self._blocks(code, extra)
+        struck = spread(hits, [width for _, width in blocks])
+        states = np.repeat(self.states[code][None, :], len(hits), axis=0)
+        for i, piece in enumerate(self.pieces):
+            mine = [(h, width) for (j, width), h in zip(blocks, struck) if j == i and width]
+            if mine:
+                states[:, i] = piece.sampled(rng, states[:, i], mine, None if extra else piece.kind.saves)
+        return states
+
+    def extra_sample(self, rng: np.random.Generator, codes: np.ndarray, margins: np.ndarray) -> np.ndarray:
+        """Each loser's codes after its extra hits (as `extra`, every critical hit rolled)."""
+        out = codes.copy()
+        for code, chosen in groups(codes):
+            if self.broken:
+                out[chosen] = self._extra_row(code, 0, float)[0][0]
+                continue
+            out[chosen] = self.code(self.struck_sample(rng, code, margins[chosen], extra=True))
+        return out

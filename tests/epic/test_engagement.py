@@ -1,0 +1,190 @@
+"""An engagement's sides kind by kind (docs/rules.md §2.9; rulebook 1.12.5, 1.12.7, 3.3): where hits fall in a
+formation of several kinds, war engines in assaults, the loser's extra hits past fearless units; worked by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from oddscalc.epic.assault import Assault, result_gaps
+from oddscalc.epic.engagement import ExtraAt, Kind, Side, spread
+from oddscalc.epic.war_engines import Critical
+from oddscalc.errors import InputError
+
+
+def after(side: Side, hits: int, extra: bool = False) -> dict[tuple[int, ...], F]:
+    """The side's piece states after `hits` from its first state, as {states: chance}."""
+    pmf = side._after(0, hits, extra, F)
+    return {tuple(int(k) for k in side.states[code]): p for code, p in enumerate(pmf) if p}
+
+
+def p_gap(test) -> F:
+    """P(test(my 2D6 − the enemy's 2D6))."""
+    return sum((p for gap, p in result_gaps(False) if test(gap)), F(0))
+
+
+def test_hits_go_round_blocks_front_to_back():
+    """Hit j on slot j mod S: a unit one slot, a war engine its damage capacity (3.2.1)."""
+    assert spread(5, [2, 3]) == [2, 3] and spread(7, [2, 3]) == [4, 3] and spread(1, [2, 3]) == [1, 0]
+    assert spread(6, [1, 3]) == [2, 4]  # a unit, then a war engine of DC3: 1 + 3 a round
+    assert spread(4, [0, 0]) == [0, 0]
+
+
+def test_the_units_in_base_contact_take_the_first_hits_whatever_their_kind():
+    """Two kinds: 2 units apart (armour 6+) given first, 1 in contact (no save) second. The first hit falls on the
+    unit in contact; the second and third on the units apart, each saved on a 6."""
+    side = Side((Kind(2, 4, 4, 6, in_contact=0), Kind(1, 4, 4, None)))
+    assert after(side, 1) == {(0, 1): 1}
+    assert after(side, 2) == {(0, 1): F(1, 6), (1, 1): F(5, 6)}
+    assert after(side, 3) == {(0, 1): F(1, 36), (1, 1): F(10, 36), (2, 1): F(25, 36)}
+    # the fourth hit is the unit in contact's second: dead already, nothing changes
+    assert after(side, 4) == after(side, 3)
+
+
+def test_a_war_engine_takes_its_damage_capacity_in_hits_each_round():
+    """A unit in contact (no save) and a war engine of DC2 in contact behind it (armour 4+): hits 2 and 3 go to
+    the war engine, hit 4 to the unit again; each failed save is a point of damage."""
+    side = Side((Kind(1, 4, 4, None), Kind(1, 4, 4, 4, capacity=2)))
+    assert after(side, 1) == {(1, 0): 1}
+    assert after(side, 3) == {(1, 0): F(1, 4), (1, 1): F(1, 2), (1, 2): F(1, 4)}
+    assert after(side, 4) == after(side, 3)
+    assert side.units == 3 and side.most == 3  # the war engine counts as 2 units, its 2 points as 2 kills
+
+
+def test_extra_hits_pass_over_the_fearless():
+    """A fearless kind in contact and another kind: the loser's 2 extra hits, unsaved, both fall on the other."""
+    side = Side((Kind(2, 4, 4, 3, fearless=True), Kind(3, 4, 4, 3)))
+    assert after(side, 2, extra=True) == {(0, 2): 1}
+    assert after(side, 9, extra=True) == {(0, 3): 1}
+    assert after(side, 2) != {(0, 2): 1}  # the attacks' hits fall on the fearless too, and are saved
+
+
+def test_a_war_engine_s_extra_hits_are_points_of_damage_with_critical_hits():
+    """DC3, critical damage: 1 extra hit is a point, and on a 6 one more, which rolls again."""
+    side = Side((Kind(1, 4, 4, 4, capacity=3, critical=Critical.DAMAGE),))
+    assert after(side, 1, extra=True) == {(1,): F(5, 6), (2,): F(5, 36), (3,): F(1, 36)}
+
+
+def test_a_war_engine_rolls_its_damage_capacity_in_dice():
+    """3.3.2: as many dice as its damage capacity, at CC in base contact; --cc-dice splits them; extra attacks on
+    top (at CC in contact, FF apart; small arms' at FF even in contact)."""
+    def dice(**kind):
+        side = Side((Kind(1, 3, 5, 4, capacity=4, **kind),))
+        return sorted((count, check.need) for count, check in side.dice(0))
+
+    assert dice() == [(4, 3)]
+    assert dice(in_contact=0) == [(4, 5)]
+    assert dice(cc_dice=1, extra_attacks=2) == [(3, 3), (3, 5)]
+    assert dice(extra_attacks=1, extra_at=ExtraAt.FF) == [(1, 5), (4, 3)]
+    assert Side((Kind(1, 3, 5, 4, capacity=4),)).dice(4) == ()  # destroyed: no dice
+
+
+def test_an_assault_on_a_war_engine_worked_by_hand():
+    """One unit (CC 4+) charges a DC2 war engine that has no attack and no save, one round. Half the time the
+    unit's hit does a point (a kill: +1). The war engine counts as 2 units (3.3.3): +1 for outnumbering. So the
+    unit is level (hit) or behind by 1 (miss) before the dice; winning by m does m points of damage, and 2 points
+    destroy it."""
+    attack = Assault(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_damage_capacity=2, enemy_cc=None,
+                     enemy_ff=None, enemy_armour=None, rounds=1)
+    exact = attack.exact(fractions=True)
+    win = F(1, 2) * p_gap(lambda g: g > 0) + F(1, 2) * p_gap(lambda g: g > 1)
+    assert exact["win"][1] == win == F(1, 2) * F(575, 1296) + F(1, 2) * F(435, 1296) == F(505, 1296)  # rules §2.9
+    # a hit: destroyed when winning by 1 or more (its last point); a miss: by 2 or more (margin = gap − 1)
+    assert exact["destroyed"][1] == F(1, 2) * p_gap(lambda g: g >= 1) + F(1, 2) * p_gap(lambda g: g - 1 >= 2)
+    assert exact["kills"][0] == F(1, 2) * (1 - p_gap(lambda g: g > 1))
+
+
+def test_a_critical_hit_that_destroys_wins_without_a_roll():
+    """As above with critical destroyed: a point of damage destroys it on a 6, and the assault is won outright."""
+    attack = Assault(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_damage_capacity=2, enemy_cc=None,
+                     enemy_ff=None, enemy_armour=None, enemy_critical="destroyed", rounds=1)
+    exact = attack.exact(fractions=True)
+    rolled = F(1, 2) * F(5, 6) * p_gap(lambda g: g > 0) + F(1, 2) * p_gap(lambda g: g > 1)
+    assert exact["win"][1] == F(1, 12) + rolled
+    assert exact["margin"][0] >= F(1, 12)  # a win without a roll has no margin
+
+
+def test_a_formation_s_other_kinds_count_for_outnumbering():
+    """2 units of two kinds, neither attacking, against 1: +1 for more units; both +1 for no blast markers."""
+    attack = Assault(units=1, cc=None, ff=None, armour=None, other=(Kind.parse("1 cc none ff none armour none"),),
+                     enemy_units=1, enemy_cc=None, enemy_ff=None, enemy_armour=None, rounds=1)
+    assert attack.exact(fractions=True)["win"][1] == p_gap(lambda g: g + 1 > 0)
+
+
+def test_the_rhinos_stay_out_of_the_fight_but_count():
+    """6 Tactical (CC 4+, armour 4+) and 2 Rhinos out of contact with no attack against 8 Ork Boyz: the same
+    engagement as the Tactical alone, but for outnumbering and the Rhinos' share of the hits."""
+    alone = Assault(units=6, cc=4, ff=3, armour=4, enemy_units=8, enemy_cc=4, enemy_ff=6, enemy_armour=6, rounds=1)
+    rhinos = Assault(units=6, cc=4, ff=3, armour=4, other=(Kind.parse("2 cc none ff none armour 5+ in-contact 0"),),
+                     enemy_units=8, enemy_cc=4, enemy_ff=6, enemy_armour=6, rounds=1)
+    a, b = alone.exact(), rhinos.exact()
+    assert b["win"][1] > a["win"][1]  # more units left: outnumbering is easier, and hits 7 and 8 fall on Rhinos
+    assert rhinos.side("").units == 8 and rhinos.side("").dice(0) == alone.side("").dice(0)
+
+
+@pytest.mark.parametrize("text, line", [
+    ("2 cc 6+ ff 5+", "needs armour (2+ to 6+, or none)"),
+    ("two cc 6+", "expected units of another profile"),
+    ("2 cc 7+ ff 5+ armour 5+", "expected cc 2+ to 6+, or none"),
+    ("2 cc 6+ ff 5+ armour 5+ in-contact 3", "in-contact: expected 0 to 2"),
+    ("2 cc 6+ ff 5+ armour 5+ cc-dice 1", "cc-dice and critical are a war engine's (DC<d>)"),
+    ("1 DC21 cc 4+ ff 4+ armour 4+", "damage capacity: expected 1 to 20"),
+    ("1 DC3 cc 4+ ff 4+ armour 4+ cc-dice 4", "cc-dice: expected 0 to 3"),
+    ("9 DC3 cc 4+ ff 4+ armour 4+", "count: expected 1 to 8"),
+    ("2 cc 6+ ff 5+ armour 5+ wings", "expected units of another profile"),
+    ("2 cc 6+ ff 5+ armour 5+ extra-at cc", "extra-at only applies with extra-attacks E"),
+])
+def test_a_kind_is_refused_in_one_line(text, line):
+    with pytest.raises(InputError) as error:
+        Kind.parse(text, "other")
+    assert error.value.name == "other" and line in str(error.value)
+
+
+def test_a_kind_reads_back_as_written():
+    for text in ("2 cc 6+ ff 5+ armour 5+", "1 DC3 cc 4+ ff none armour 4+ in-contact 0 cc-dice 2 critical damage",
+                 "3 cc 4+ ff 4+ armour none cover 5+ extra-attacks 1 extra-at ff reinforced invulnerable fearless"):
+        assert str(Kind.parse(text)) == text
+
+
+@pytest.mark.parametrize("words, line", [
+    ("--other '2 cc 9+ ff 5+ armour 5+'", "error: --other 2 cc 9+ ff 5+ armour 5+: expected cc 2+ to 6+, or none"),
+    ("--cc-dice 2", "error: --cc-dice 2: only applies with --damage-capacity DC"),
+    ("--critical damage", "error: --critical damage: only applies with --damage-capacity DC"),
+    ("--damage-capacity 21", "error: --damage-capacity 21: expected 1 to 20"),
+    ("--damage-capacity 3 --cc-dice 4", "error: --cc-dice 4: expected 0 to 3 (the war engine's dice: its damage "
+                                        "capacity)"),
+    ("--damage-capacity 3 --units 9", "error: --units 9: expected 1 to 8 war engines (with --damage-capacity)"),
+    ("--other '1 cc 4+ ff 4+ armour 4+' " * 8, "error: --other 1 cc 4+ ff 4+ armour 4+; 1 cc 4+ ff 4+ armour 4+; "
+     "1 cc 4+ ff 4+ armour 4+; 1 cc 4+ ff 4+ armour 4+; 1 cc 4+ ff 4+ armour 4+; 1 cc 4+ ff 4+ armour 4+; 1 cc 4+ "
+     "ff 4+ armour 4+; 1 cc 4+ ff 4+ armour 4+: expected at most 8 kinds and war engines on a side (there are 9)"),
+])
+def test_an_engagement_s_kinds_refused_in_one_line(capsys, words, line):
+    import shlex
+
+    from clirun import run
+
+    result = run(capsys, *shlex.split("epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --enemy-units 8 "
+                                      f"--enemy-cc 4+ --enemy-ff 6+ --enemy-armour 6+ {words}"))
+    assert (result.code, result.out, result.err.strip()) == (2, "", line)
+
+
+def test_the_done_when_question_answered(capsys):
+    """The issue's question: 6 Tactical and 2 Rhinos assault 12 Ork Boyz with 3 blast markers: P(win), P(draw),
+    both sides' kills, as the engine's exact answer."""
+    import json
+    import shlex
+
+    from clirun import run
+
+    rhinos = "2 cc 6+ ff 6+ armour 5+ in-contact 0"
+    result = run(capsys, *shlex.split(
+        f"epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --other '{rhinos}' --enemy-units 12 --enemy-cc 4+ "
+        "--enemy-ff 6+ --enemy-armour 6+ --enemy-blast-markers 3 --exact --format json"))
+    answer = json.loads(result.out)
+    exact = Assault(units=6, cc=4, ff=3, armour=4, other=(Kind.parse(rhinos),), enemy_units=12, enemy_cc=4,
+                    enemy_ff=6, enemy_armour=6, enemy_blast_markers=3).exact()
+    assert result.code == 0 and f"and {rhinos}" in answer["description"]
+    for name in ("win", "draw", "kills", "losses", "destroyed"):
+        assert answer["outcomes"][name]["mean"] == pytest.approx(sum(k * p for k, p in enumerate(exact[name])),
+                                                                 abs=1e-12)
