@@ -34,8 +34,8 @@ class Matchup:
 
 TOGETHER = "all weapons"  # the weapon name of a unit's weapons fired together
 ASSAULT = "assault"  # the weapon name of a unit's assault (grid --assault)
-ASSAULTS_APART = ("cannot assault (not ranked: a side without cc or ff, a war engine, an aircraft or a mixed "
-                  "formation, not modelled in assaults yet)")
+ASSAULTS_APART = ("cannot assault (not ranked: a side without cc or ff, an aircraft, or a mixed formation without "
+                  "its assault kinds)")
 
 
 def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False,
@@ -496,8 +496,8 @@ def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Seque
     pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together,
                      (roster.source, targets.source), assault)
     require(any(pair.attack is not None for pair in pairs), "file", roster.source,
-            "no unit here can assault these targets (cc and ff given on both sides; no war engine, aircraft or "
-            "mixed formation)" if assault else "no weapon here can attack these targets")
+            "no unit here can assault these targets (cc and ff given on both sides; no aircraft; a mixed "
+            "formation with its assault kinds)" if assault else "no weapon here can attack these targets")
     chosen = read_settings(settings, [pair.attack for pair in pairs])
     adjust = adjuster(chosen, roster.game)
     pairs = [_adjusted(pair, adjust, roster.game, chosen) if pair.attack else pair for pair in pairs]

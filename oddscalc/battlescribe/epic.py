@@ -126,6 +126,16 @@ class _Group:
     def defence(self) -> tuple:
         return (self.kind, self.armour, frozenset(self.flags), self.damage_capacity, self.shields, self.critical)
 
+    def assault_profile(self) -> str:
+        """How its units fight in an assault, as an `assault` kind without its count (docs/rules.md §2.9)."""
+        words = [f"DC{self.damage_capacity}"] if self.kind == "war-engine" and self.damage_capacity else []
+        words += [f"cc {self.cc}", f"ff {self.ff}", f"armour {self.armour}"]
+        words += [flag for flag in ("reinforced", "invulnerable") if flag in self.flags]
+        words += ["fearless"] if self.fearless else []
+        if self.kind == "war-engine" and self.critical != "none":
+            words += [f"critical {self.critical}"]
+        return " ".join(words)
+
     def describe(self, kind: bool = True) -> str:
         words = ([self.kind] if kind else []) + [f"armour {self.armour}", *sorted(self.flags)]
         if self.damage_capacity is not None:
@@ -212,7 +222,11 @@ class _Reader:
         elif kind is None:
             self.note(f"{who}type {profile.get('Type')!r} is not a target here", action="not a target")
         else:
-            group = _Group(profile.name, count, kind, self._armour(profile.get("Armour"), who), flags,
+            armour = self._armour(profile.get("Armour"), who)
+            if armour == "none" and "reinforced" in flags:  # nothing to re-roll: the roster refuses the pair
+                self.note(f"{who}reinforced armour without an armour save", action="imported without it")
+                flags = flags - {"reinforced"}
+            group = _Group(profile.name, count, kind, armour, flags,
                            cc=self._assault_value(profile.get("CC"), "CC", who),
                            ff=self._assault_value(profile.get("FF"), "FF", who),
                            fearless="fearless" in {_key(note) for note in notes},
@@ -462,20 +476,43 @@ class _Reader:
         return lead
 
     def _assault_part(self, groups: list[_Group], lead: _Group) -> None:
-        """The formation's CC and FF (docs/rules.md §2.9): its main part's lead profile's; a profile that fights
-        otherwise is said (its vehicles, the units beside its war engines too); fearless, and first strike,
-        when every profile is."""
+        """The formation in assaults (docs/rules.md §2.9): the CC and FF of its main part's lead profile; where its
+        profiles fight otherwise (its vehicles, a leader, the units beside its war engines), each of them a kind
+        of the `assault` list, the lead's first; fearless by profile, and first strike when every profile has it.
+        A profile without a CC or FF value, or more kinds than an assault takes, is counted as the lead, and
+        said."""
         if lead.cc is None or lead.ff is None:
             return
         self.mapped.table.update(cc=lead.cc, ff=lead.ff)
-        for group in groups:
-            if (group.cc, group.ff) != (lead.cc, lead.ff):
-                self.note(f"{group.name} (CC {group.cc}, FF {group.ff}) counted as {lead.name} (CC {lead.cc}, FF "
-                          f"{lead.ff}) in assaults: a roster formation has one CC and one FF",
-                          action="counted as stated")
-        for word in ("fearless", "first_strike"):  # a unit note of every profile
-            if all(getattr(group, word) for group in groups):
-                self.mapped.table[word] = True
+        kinds: dict[str, int] = {}
+        for group in sorted(groups, key=lambda group: group is not lead):  # stable: the lead first
+            if group.cc is not None and group.ff is not None:
+                kinds[group.assault_profile()] = kinds.get(group.assault_profile(), 0) + group.count
+        texts = [f"{count} {profile}" for profile, count in kinds.items()]
+        if len(texts) > 1 and self._fits(texts):
+            self.mapped.table["assault"] = texts
+        elif len(texts) > 1 or any(group.cc is None or group.ff is None for group in groups):
+            for group in groups:
+                if (group.cc, group.ff) != (lead.cc, lead.ff):
+                    self.note(f"{group.name} (CC {group.cc}, FF {group.ff}) counted as {lead.name} (CC {lead.cc}, "
+                              f"FF {lead.ff}) in assaults: a roster formation has one CC and one FF",
+                              action="counted as stated")
+        if all(group.fearless for group in groups):
+            self.mapped.table["fearless"] = True
+        if all(group.first_strike for group in groups):
+            self.mapped.table["first_strike"] = True
+
+    @staticmethod
+    def _fits(texts: list[str]) -> bool:
+        """Whether an assault takes these kinds: each within its bounds, at most MAX_PIECES on a side."""
+        from ..epic.engagement import MAX_PIECES, Kind
+        from ..errors import InputError
+
+        try:
+            kinds = [Kind.parse(text, "assault") for text in texts]
+        except InputError:
+            return False
+        return sum(kind.count if kind.engine else 1 for kind in kinds) <= MAX_PIECES
 
     def _war_engines(self, engines: list[_Group], others: list[_Group]) -> _Group:
         """War engines of one profile or several (docs/rules.md §2.8): the most numerous profile first, each

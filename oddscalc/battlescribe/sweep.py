@@ -104,14 +104,31 @@ def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
     lines = [note.line(False) for note in notes]
     if not imported.data["unit"]:
         return Entry(catalogue, name, "left out", lines, choice=choice)
+    refused = loader_refuses(imported.data, name)
+    if refused:  # what an import writes, the roster loader reads: a refusal is the importer's fault
+        return Entry(catalogue, name, "crash", [f"the roster loader refuses the import: {refused}"], choice=choice)
     return Entry(catalogue, name, "notes" if notes else "clean", lines, any(note.weapon for note in notes), choice,
                  engine_profiles(imported.data["unit"]), any(map(can_assault, imported.data["unit"])))
 
 
+def loader_refuses(data: dict, name: str) -> str:
+    """Why the roster loader refuses an import's units, if it does ("" when they load)."""
+    from .. import games
+    from ..roster import build
+
+    try:
+        build(data, name, games.game(data["game"]))
+    except InputError as error:
+        return str(error)
+    return ""
+
+
 def can_assault(unit: dict) -> bool:
-    """Whether grid --assault fights this imported Epic formation (docs/rules.md §2.9)."""
-    return "cc" in unit and "ff" in unit and unit.get("kind") not in ("war-engine", "aircraft", "spacecraft") \
-        and not unit.get("vehicles")
+    """Whether grid --assault fights this imported Epic formation (docs/rules.md §2.9; `epic/roster.py`'s
+    `_assault_kinds`): its CC and FF read, on the table, and a mixed formation with its `assault` kinds."""
+    mixed = unit.get("vehicles") or unit.get("other_units") or unit.get("other_engines")
+    return "cc" in unit and "ff" in unit and unit.get("kind") not in ("aircraft", "spacecraft") \
+        and (bool(unit.get("assault")) or not mixed)
 
 
 def engine_profiles(units: list[dict]) -> int:
@@ -162,8 +179,8 @@ def table(entries: list[Entry], title: str, shooting: bool) -> list[str]:
     fought = sum(entry.assaults for entry in imported)
     if fought:
         lines += ["", f"Of {len(imported)} entries imported, {fought} ({100 * fought / len(imported):.1f} %) are "
-                      "formations grid --assault fights (their CC and FF read; no war engine, aircraft or mixed "
-                      "formation, docs/rules.md §2.9)."]
+                      "formations grid --assault fights (their CC and FF read, each profile that fights otherwise "
+                      "a kind of its own, war engines too; no aircraft; docs/rules.md §2.9)."]
     engines = [entry for entry in imported if entry.engine_profiles]
     mixed = [entry for entry in engines if entry.engine_profiles > 1]
     if mixed:
@@ -205,7 +222,8 @@ Made by `python -m oddscalc.battlescribe.sweep --epic DIR --t9a DIR --markdown F
   what is not modelled and what was done instead; **left out**: nothing to model (a
   structure, a pool of upgrades, an entry without a unit profile; the line says which);
   **not built**: the entry cannot be chosen with any root option (the reason given);
-  **crashed**: the import raised an error (the sweep exits 1 when any did).
+  **crashed**: the import raised an error, or the roster loader refused what it wrote (the sweep exits 1 when
+  any did).
 - **a note on a weapon**: among the imported entries, those with a line about a shooting
   figure (a weapon's shots, values or abilities)."""
 

@@ -56,6 +56,11 @@ SCHEMA = Schema(
         "fearless": Field("bool", "fearless: no extra hits when it loses an assault", default=False),
         "first_strike": Field("bool", "first strike in assaults: the enemy units it kills do not attack",
                               default=False),
+        "assault": Field("list", "the formation in an assault, kind by kind (docs/rules.md §2.9), when its units "
+                                 "fight otherwise than one cc and ff: each 'N [DC<d>] cc X+ ff X+ armour A+|none "
+                                 "[reinforced] [invulnerable] [fearless] [extra-attacks E] [critical C]', the first "
+                                 "in front, like '6 cc 4+ ff 3+ armour 4+' and '2 cc 6+ ff 5+ armour 5+'; given, it "
+                                 "replaces units, cc, ff and armour in assaults", default=()),
         "damage_capacity": Field("int", "each war engine's damage capacity (kind war-engine)", low=1, high=20),
         "shields": Field("int", "each war engine's void shields or power fields", low=0, high=20, default=0),
         "critical": Field("text", "what a war engine's critical hit does during the attack", choices=tuple(
@@ -121,6 +126,10 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
         engines = _other_engines(unit)
     except InputError as error:
         return "other_engines", f"{error.value!r}: {error.allowed}"
+    try:
+        _assault_kinds(unit)
+    except InputError as error:
+        return "assault", f"{error.value!r}: {error.allowed}"
     if engines and unit["units"] + sum(profile.count for profile in engines) > MAX_WAR_ENGINES:
         return "other_engines", f"expected at most {MAX_WAR_ENGINES} war engines in all, units included"
     if engine and not unit["other_units"]:
@@ -308,26 +317,55 @@ def together(attacker: Unit, target: Unit) -> EpicShoot | None:
                    volley=tuple(normal[1:] + macro[1:] + anti_tank[1:]), **extra)
 
 
+def _assault_kinds(unit: Unit) -> list | None:
+    """The formation's kinds in an assault (docs/rules.md §2.9): its `assault` list, or one kind of its units,
+    cc and ff (war engines with their damage capacity); None where it cannot be fought: no cc or ff, or a mixed
+    formation (vehicles, other units or war engines beside the first) without its `assault` kinds."""
+    from .engagement import Kind
+
+    if unit["assault"]:
+        return [Kind.parse(text, "assault") for text in unit["assault"]]
+    if unit["vehicles"] or unit["other_units"] or unit["other_engines"]:
+        return None
+    if unit["cc"] == NOT_GIVEN or unit["ff"] == NOT_GIVEN:
+        return None
+    engine = unit["kind"] == "war-engine"
+    return [Kind(unit["units"], unit["cc"], unit["ff"], unit["armour"], reinforced=unit["reinforced"],
+                 invulnerable=unit["invulnerable"], fearless=unit["fearless"], extra_attacks=unit["extra_attacks"],
+                 capacity=unit["damage_capacity"] if engine else None,
+                 critical=Critical(unit["critical"]) if engine else Critical.NONE)]
+
+
 def assault(attacker: Unit, target: Unit):
-    """The attacker's assault on the target (docs/rules.md §2.9): every unit of both formations in it, those
-    in base contact by CC (all of them, unless `--set in-contact=K`), the target's cover save its own. None
-    where a side has no cc or ff, or is a war engine, an aircraft or a mixed formation (not modelled)."""
+    """The attacker's assault on the target (docs/rules.md §2.9): every unit of both formations in it, kind by
+    kind, those in base contact by CC (all of them, unless `--set in-contact=K`), the target's cover save its
+    first kind's. None where a side is an aircraft or cannot be fought (`_assault_kinds`)."""
     from .assault import Assault
 
     sides = (attacker, target)
-    if any(unit["kind"] in ("war-engine", *OFF_TABLE) or unit["vehicles"] for unit in sides):
+    if any(unit["kind"] in OFF_TABLE for unit in sides):
         return None
-    if any(unit[field] == NOT_GIVEN for unit in sides for field in ("cc", "ff")):
-        return None
-    mine = {name: attacker[name] for name in ("units", "cc", "ff", "armour", "reinforced", "invulnerable",
-                                              "extra_attacks", "fearless", "first_strike")}
-    theirs = {f"enemy_{name}": target[name] for name in mine}
-    return Assault(**mine, **theirs, enemy_cover_save=target["cover_save"])
+    values: dict = {}
+    for prefix, unit in zip(("", "enemy_"), sides):
+        kinds = _assault_kinds(unit)
+        if kinds is None:
+            return None
+        main = kinds[0]
+        values.update({prefix + name: value for name, value in (
+            ("units", main.count), ("cc", main.cc), ("ff", main.ff), ("armour", main.armour),
+            ("in_contact", main.in_contact), ("reinforced", main.reinforced), ("invulnerable", main.invulnerable),
+            ("fearless", main.fearless), ("extra_attacks", main.extra_attacks), ("extra_at", main.extra_at),
+            ("damage_capacity", main.capacity), ("critical", main.critical), ("cc_dice", main.cc_dice),
+            ("other", tuple(kinds[1:])), ("first_strike", unit["first_strike"]))})
+    return Assault(**values, enemy_cover_save=target["cover_save"])
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
     """Kills that destroy the whole target formation: every war engine of a war-engine formation, and its other
-    units when the attack reaches them (its kills then count them too)."""
+    units when the attack reaches them (its kills then count them too); in an assault, every unit and every point
+    of damage on a war engine (the kills it counts)."""
+    if attack is not None and hasattr(attack, "target_units"):
+        return attack.target_units
     others = target["other_units"] if attack is not None and "other_kills" in attack.outcomes else 0
     return target["units"] + target["vehicles"] + others + sum(profile.count for profile in _other_engines(target))
 
@@ -343,6 +381,7 @@ def describe_unit(unit: Unit) -> str:
                if unit[name] != NOT_GIVEN]
     assault += [f"+{unit['extra_attacks']} A"] if unit["extra_attacks"] else []
     extras += assault + [word.replace("_", " ") for word in ("fearless", "first_strike") if unit[word]]
+    extras += [f"in assaults {'; '.join(unit['assault'])}"] if unit["assault"] else []
     if unit["kind"] == "war-engine":
         extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]
         extras += [f"behind them {text}" for text in map(str, _other_engines(unit))]

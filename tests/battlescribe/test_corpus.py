@@ -465,25 +465,32 @@ ASSAULT = {
     "squat_land_train.rosz": {"Land Train": ("none", "none")},  # its battle cars lead: CC and FF n/a
     "hierophant_hierodules.rosz": {"Hierophant": ("4+", "5+", True)},  # the Hierodules lead
 }
-AS_STATED = "in assaults: a roster formation has one CC and one FF (counted as stated)"
-ASSAULT_NOTES = {  # what the import says of assaults: a profile that fights otherwise, a missing value
-    "steel_legion.rosz": [
-        f"Infantry Company: Commander (CC 5+, FF 5+) counted as Infantry (CC 6+, FF 5+) {AS_STATED}",
-        f"Mechanised Infantry Company: Commander (CC 5+, FF 5+) counted as Infantry (CC 6+, FF 5+) {AS_STATED}"],
-    "space_marines.rosz": [f"Tactical: Rhino (CC 6+, FF 6+) counted as Tactical (CC 4+, FF 4+) {AS_STATED}"],
-    "ork_war_horde.rosz": [f"Warband: Nobz (CC 3+, FF 5+) counted as Boyz (CC 4+, FF 6+) {AS_STATED}",
-                           f"Warband: Battlewagonz (CC 6+, FF 5+) counted as Boyz (CC 4+, FF 6+) {AS_STATED}",
-                           f"Warband: Grotz (CC 6+, FF 6+) counted as Boyz (CC 4+, FF 6+) {AS_STATED}"],
-    "biel_tan.rosz": [f"Guardian Warhost: Farseer (CC 4+, FF 5+) counted as Guardians (CC 6+, FF 4+) {AS_STATED}"],
-    "black_legion.rosz": [f"Chosen: Rhino (CC 6+, FF 6+) counted as Chosen (CC 4+, FF 4+) {AS_STATED}"],
-    "cadia_hq.rosz": [f"Cadian Regimental HQ: Supreme Commander (CC 4+, FF 5+) counted as Leviathan Mobile Command "
-                      f"Centre (CC 5+, FF 4+) {AS_STATED}"],
+# Formations whose profiles fight otherwise (a leader, vehicles, the war engines of a formation): each profile a
+# kind of the `assault` list, the lead's first (catalogue figures: a Steel Legion Commander CC 5+ armour 6+, a
+# Rhino CC 6+ FF 6+ armour 5+, a Hierophant DC4 beside two DC3 Hierodules ...)
+ASSAULT_KINDS = {
+    "steel_legion.rosz": {
+        "Infantry Company": ["12 cc 6+ ff 5+ armour none", "1 cc 5+ ff 5+ armour 6+"],
+        "Mechanised Infantry Company": ["12 cc 6+ ff 5+ armour none", "1 cc 5+ ff 5+ armour 6+",
+                                        "7 cc 6+ ff 5+ armour 5+"]},
+    "cadia_hq.rosz": {"Cadian Regimental HQ": ["1 DC4 cc 5+ ff 4+ armour 4+ reinforced fearless",
+                                               "7 cc 5+ ff 4+ armour 5+", "1 cc 4+ ff 5+ armour 5+"]},
+    "space_marines.rosz": {"Tactical": ["6 cc 4+ ff 4+ armour 4+", "3 cc 6+ ff 6+ armour 5+",
+                                        "1 cc 4+ ff 4+ armour 3+"]},
+    "ork_war_horde.rosz": {"Warband": ["6 cc 4+ ff 6+ armour 6+", "3 cc 3+ ff 5+ armour 4+", "2 cc 6+ ff 5+ armour 5+",
+                                       "2 cc 6+ ff 6+ armour none"]},
+    "biel_tan.rosz": {"Guardian Warhost": ["7 cc 6+ ff 4+ armour none", "2 cc 6+ ff 4+ armour 5+ reinforced",
+                                           "4 cc 6+ ff 4+ armour 5+", "1 cc 4+ ff 5+ armour 4+ invulnerable"]},
+    "black_legion.rosz": {"Chosen": ["4 cc 4+ ff 4+ armour 4+", "2 cc 6+ ff 6+ armour 5+"]},
+    "squat_land_train.rosz": {"Land Train": ["3 DC1 cc none ff none armour none",
+                                             "1 DC2 cc 3+ ff 4+ armour 4+ reinforced fearless"]},
+    "hierophant_hierodules.rosz": {"Hierophant": [
+        "2 DC3 cc 4+ ff 5+ armour 5+ reinforced fearless critical destroyed",
+        "1 DC4 cc 3+ ff 5+ armour 5+ reinforced invulnerable fearless critical wounded"]},
+}
+ASSAULT_NOTES = {  # what the import says of assaults: a missing value
     "riot.rosz": ["Spyrer Hunters: Spyrer: no CC value in its profile (its assaults not modelled)",
                   "Spyrer Hunters: Spyrer: no FF value in its profile (its assaults not modelled)"],
-    "squat_land_train.rosz": [f"Land Train: Land Train Engine (CC 3+, FF 4+) counted as Berserker Battle Car (CC none, "
-                              f"FF none) {AS_STATED}"],
-    "hierophant_hierodules.rosz": [f"Hierophant: Hierophant (CC 3+, FF 5+) counted as Hierodule (CC 4+, FF 5+) "
-                                   f"{AS_STATED}"],
 }
 
 
@@ -493,6 +500,8 @@ def with_assaults(name: str) -> list[dict]:
     for unit in EXPECTED[name]:
         cc, ff, *fearless = ASSAULT.get(name, {}).get(unit["name"], (None, None))
         extra = {"cc": cc, "ff": ff} if cc is not None else {}
+        kinds = ASSAULT_KINDS.get(name, {}).get(unit["name"])
+        extra.update({"assault": kinds} if kinds else {})
         units.append({**unit, **extra, **({"fearless": True} if fearless else {})})
     return units
 

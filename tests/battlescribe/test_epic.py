@@ -466,8 +466,9 @@ def test_a_formation_of_structures_or_nothing_is_left_out_with_a_line(tmp_path):
 
 
 def test_a_formation_s_assault_values_are_its_lead_profile_s_with_its_notes(tmp_path):
-    """§2.9: CC and FF of the most numerous profile; another profile that fights otherwise is said; Fearless and
-    First Strike only when every profile has them; '-' is no such attack; an empty cell is said."""
+    """§2.9: CC and FF of the most numerous profile; another profile that fights otherwise is a kind of its own in
+    `assault`, the lead's first; Fearless and First Strike only when every profile has them; '-' is no such
+    attack; an empty cell is said; more war engines than an assault takes are counted as the lead, and said."""
     wardens = selection("Wardens", children=selection(
         "4x Warden, 1x Shield-Captain", unit("Warden", Armour="4+", CC="3+", FF="4+",
                                               Unit_Notes="Fearless, First Strike"),
@@ -475,10 +476,37 @@ def test_a_formation_s_assault_values_are_its_lead_profile_s_with_its_notes(tmp_
     result = imported(tmp_path, wardens)
     (table,) = result.data["unit"]
     assert (table["cc"], table["ff"], table.get("fearless"), table.get("first_strike")) == ("3+", "4+", True, None)
-    assert result.report() == [
-        "Wardens: Shield-Captain (CC 2+, FF 4+) counted as Warden (CC 3+, FF 4+) in assaults: a roster formation "
-        "has one CC and one FF (counted as stated)"]
+    assert table["assault"] == ["4 cc 3+ ff 4+ armour 4+ fearless", "1 cc 2+ ff 4+ armour 4+ fearless"]
+    assert result.report() == []
+    knights = selection("Knights", children=selection(
+        "9x Knight, 1x Baron",
+        profile("Knight", "War Engine", Type="War Engine", Armour="5+", CC="4+", FF="4+", DC="2", Weapons="",
+                Firepower="", Notes="", Unit_Notes=""),
+        profile("Baron", "War Engine", Type="War Engine", Armour="5+", CC="3+", FF="4+", DC="2", Weapons="",
+                Firepower="", Notes="", Unit_Notes=""), kind="model"))
+    result = imported(tmp_path, knights)
+    (table,) = result.data["unit"]
+    assert "assault" not in table and (table["cc"], table["ff"]) == ("4+", "4+")
+    assert result.report()[-1] == ("Knights: Baron (CC 3+, FF 4+) counted as Knight (CC 4+, FF 4+) in assaults: a "
+                                   "roster formation has one CC and one FF (counted as stated)")
     crew = selection("Crew", unit("Gunner", Armour="5+", CC="-", FF="", Unit_Notes="First Strike"))
     result = imported(tmp_path, crew)
     assert "cc" not in result.data["unit"][0] and "first_strike" not in result.data["unit"][0]
     assert result.report() == ["Crew: Gunner: no FF value in its profile (its assaults not modelled)"]
+
+
+def test_reinforced_armour_without_an_armour_save_is_said_and_left_out(tmp_path, capsys):
+    """A profile with Reinforced Armour but no armour save (a Warp Palace's '-'): nothing to re-roll, and the roster
+    refuses the pair, so the import leaves the re-roll out and says so; what it writes loads."""
+    palace = selection("Warp Palace", profile("Warp Palace", "War Engine", Type="War Engine", Armour="-", DC="6",
+                                              CC="4+", FF="4+", Weapons="", Firepower="", Notes="",
+                                              Unit_Notes="Reinforced Armour"))
+    result = imported(tmp_path, palace)
+    (table,) = result.data["unit"]
+    assert table["armour"] == "none" and table["reinforced"] is False
+    assert result.report() == ["Warp Palace: reinforced armour without an armour save (imported without it)"]
+    from oddscalc import games
+    from oddscalc.roster import build
+
+    roster = build(result.data, "list", games.game("epic"))  # loads: no field refused
+    assert roster.units[0]["reinforced"] is False

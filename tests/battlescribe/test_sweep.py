@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from oddscalc import battlescribe
 from oddscalc.battlescribe import sweep
 
@@ -65,8 +67,39 @@ def test_the_sweep_reads_the_profiles_of_an_imported_war_engine_formation():
 def test_the_sweep_counts_the_formations_an_assault_grid_fights():
     entries = [sweep.Entry("a.cat", "Tactical", "clean", assaults=True), sweep.Entry("a.cat", "Titan", "clean"),
                sweep.Entry("a.cat", "Rhinos", "notes", ["x"], assaults=True), sweep.Entry("a.cat", "Bunker", "left out")]
-    assert ("Of 3 entries imported, 2 (66.7 %) are formations grid --assault fights (their CC and FF read; no war "
-            "engine, aircraft or mixed formation, docs/rules.md §2.9).") in sweep.table(entries, "T", shooting=True)
+    assert ("Of 3 entries imported, 2 (66.7 %) are formations grid --assault fights (their CC and FF read, each "
+            "profile that fights otherwise a kind of its own, war engines too; no aircraft; docs/rules.md §2.9).") in \
+        sweep.table(entries, "T", shooting=True)
     corpus = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
     units = battlescribe.load(corpus / "space_marines.rosz").data["unit"]
-    assert [unit["name"] for unit in units if sweep.can_assault(unit)] == ["Tactical (2)", "Devastator", "Whirlwinds"]
+    assert [unit["name"] for unit in units if sweep.can_assault(unit)] == ["Tactical", "Tactical (2)", "Devastator",
+                                                                           "Whirlwinds"]  # not the Thunderhawk
+
+
+@pytest.mark.parametrize("name", ["space_marines.rosz", "steel_legion.rosz", "titan_legions.rosz",
+                                  "squat_land_train.rosz", "riot.rosz", "cadia_hq.rosz", "ork_war_horde.rosz"])
+def test_the_sweep_counts_what_the_grid_fights(name):
+    """The sweep's count and the roster's assault agree, formation by formation, on real lists."""
+    from oddscalc import games
+
+    corpus = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
+    roster = games.load_roster(corpus / name)
+    imported = {unit["name"]: unit for unit in battlescribe.load(corpus / name).data["unit"]}
+    for unit in roster.units:
+        assert sweep.can_assault(imported[unit.name]) == (roster.game.assault(unit, unit) is not None), unit.name
+
+
+def test_the_sweep_counts_an_import_the_roster_loader_refuses_as_a_crash(monkeypatch):
+    """What an import writes must load (a Warp Palace's reinforced armour without a save once did not)."""
+    from oddscalc.errors import InputError
+
+    def refuse(data, source, game):
+        raise InputError("reinforced", True, "reinforced armour needs an armour save")
+
+    monkeypatch.setattr("oddscalc.roster.build", refuse)
+    entries = sweep.sweep_catalogue(CATALOGUE)
+    assert [(entry.name, entry.status) for entry in entries] == [("Tactical", "crash"), ("Veterans", "crash")]
+    assert entries[0].lines == ["the roster loader refuses the import: reinforced True: reinforced armour needs an "
+                                "armour save"]
+    monkeypatch.undo()
+    assert sweep.loader_refuses(battlescribe.load(MINI.parent / "bsdata" / "riot.rosz").data, "riot") == ""

@@ -294,6 +294,17 @@ armour = "4+"
 damage_capacity = 6
 cc = "3+"
 ff = "3+"
+
+[[unit]]
+name = "Mounted"
+points = 350
+kind = "infantry"
+units = 4
+armour = "4+"
+vehicles = 2
+vehicle_armour = "5+"
+cc = "4+"
+ff = "4+"
 '''
 
 
@@ -304,13 +315,13 @@ def assaults(tmp_path):
 
 def test_grid_assault_ranks_each_formation_s_assault_by_its_chance_to_win(capsys, assaults):
     """Each cell is the formation's assault on the target (its query the same assault, exactly); ranked by
-    P(win); war engines are not yet fought in assaults: listed apart."""
+    P(win); a war engine fights as one (3.3); a mixed formation without its assault kinds is listed apart."""
     from oddscalc.epic.assault import Assault
 
     data = run(capsys, "grid", assaults, "--assault", "--exact", "--format", "json").json()
     rows = data["rows"]
-    assert {(row["attacker"], row["target"]) for row in rows} == {
-        ("Marines", "Marines"), ("Marines", "Boyz"), ("Boyz", "Marines"), ("Boyz", "Boyz")}
+    fought = ("Marines", "Boyz", "Titan")
+    assert {(row["attacker"], row["target"]) for row in rows} == {(a, t) for a in fought for t in fought}
     assert all(row["weapon"] == "assault" and row["outcome"] == "win" for row in rows)
     assert [row["probability"] for row in rows] == sorted((row["probability"] for row in rows), reverse=True)
     marines_on_boyz = next(r for r in rows if r["attacker"] == "Marines" and r["target"] == "Boyz")
@@ -320,16 +331,41 @@ def test_grid_assault_ranks_each_formation_s_assault_by_its_chance_to_win(capsys
     assert marines_on_boyz["probability"] == pytest.approx(exact["win"][1], abs=1e-15)
     assert marines_on_boyz["p_kill"] == pytest.approx(exact["kills"][8], abs=1e-15)  # all 8 destroyed
     assert marines_on_boyz["query"] == attack.query()
-    assert {"attacker": "Titan", "weapon": "assault", "target": "Boyz"} in data["cannot_hurt"]
+    marines_on_titan = next(r for r in rows if r["attacker"] == "Marines" and r["target"] == "Titan")
+    attack = Assault(units=6, cc=4, ff=3, armour=4, enemy_units=1, enemy_damage_capacity=6, enemy_cc=3, enemy_ff=3,
+                     enemy_armour=4)
+    exact = attack.exact()
+    assert marines_on_titan["probability"] == pytest.approx(exact["win"][1], abs=1e-15)
+    assert marines_on_titan["p_kill"] == pytest.approx(exact["destroyed"][1], abs=1e-15)  # all 6 points of damage
+    assert marines_on_titan["query"] == attack.query()
+    assert {"attacker": "Mounted", "weapon": "assault", "target": "Boyz"} in data["cannot_hurt"]
+    assert {"attacker": "Titan", "weapon": "assault", "target": "Mounted"} in data["cannot_hurt"]
     text = run(capsys, "grid", assaults, "--assault", "--exact").out
-    assert "ranked by probability" in text and ("cannot assault (not ranked: a side without cc or ff, a war engine, an "
-                                                "aircraft or a mixed formation, not modelled in assaults yet): "
-                                                "Marines: assault → Titan") in text
+    assert "ranked by probability" in text and ("cannot assault (not ranked: a side without cc or ff, an aircraft, "
+                                                "or a mixed formation without its assault kinds): "
+                                                "Marines: assault → Mounted") in text
+
+
+def test_grid_assault_fights_a_mixed_formation_kind_by_kind(capsys, tmp_path):
+    """With its `assault` kinds a mixed formation is fought: its infantry and its vehicles each with their own
+    values, the cell the same query as the command line's."""
+    from oddscalc.epic.assault import Assault
+    from oddscalc.epic.engagement import Kind
+
+    path = written(tmp_path / "mixed.toml", ASSAULTS + 'assault = ["4 cc 4+ ff 4+ armour 4+", '
+                                                       '"2 cc 6+ ff 5+ armour 5+ in-contact 0"]\n')
+    data = run(capsys, "grid", path, "--assault", "--exact", "--attackers", "Mounted", "--targets", "Boyz",
+               "--format", "json").json()
+    [row] = data["rows"]
+    attack = Assault(units=4, cc=4, ff=4, armour=4, other=(Kind.parse("2 cc 6+ ff 5+ armour 5+ in-contact 0"),),
+                     enemy_units=8, enemy_cc=4, enemy_ff=6, enemy_armour=6, enemy_cover_save=5, enemy_fearless=True)
+    assert row["probability"] == pytest.approx(attack.exact()["win"][1], abs=1e-15)
+    assert row["query"] == attack.query() and "--other '2 cc 6+ ff 5+ armour 5+ in-contact 0'" in row["query"]
 
 
 @pytest.mark.parametrize("extra, mentions", [
     (("--together",), ("--together", "--assault")),
-    (("--attackers", "Titan", "--targets", "Titan"), ("no unit here can assault",)),
+    (("--attackers", "Mounted", "--targets", "Mounted"), ("no unit here can assault",)),
 ])
 def test_grid_assault_refusals(capsys, assaults, extra, mentions):
     assert_refused(capsys, "grid", assaults, "--assault", "--exact", *extra, mentions=mentions)
