@@ -33,6 +33,7 @@ class Field:
     common: bool = False  # one of the options every query takes (trials, seed, exact ...)
     first: bool = False  # shown first: required, or needed unless another option makes it needless
     example: str = ""  # a value the query's examples give it (the field's placeholder)
+    many: bool = False  # an option given again for each value (`--other`): the field's values apart by "; "
 
     @property
     def argument(self) -> bool:
@@ -57,6 +58,8 @@ class Field:
         return self.example or self.default or PLACEHOLDERS.get(self.name, "4+" if self.metavar == "X+" else "")
 
 
+MANY = "; "  # between the values of a field whose option is given once for each
+MANY_HELP = " Several: apart by a semicolon."
 PLACEHOLDERS = {"--seed": "a fresh one", "--precision": "0.01", "--outcome": "the main one"}
 LABELS = {  # names that read otherwise in words
     "--ap": "AP", "--at": "AT", "--at-shots": "AT shots", "--at-to-hit": "AT to hit", "--bp": "Barrage points (BP)",
@@ -114,9 +117,11 @@ def fields(path: str) -> list[Field]:
             choices = ("", *shipped_maps())
         kind = "switch" if param.is_flag else "choice" if choices else "text"
         default = _default(param.default) if param.show_default is not False else ""  # a value no one types
-        found.append(Field(name, param.help or "", kind, choices, default, bool(param.required), param.metavar or "",
-                           name in COMMON_OPTIONS, bool(param.required) or name in first,
-                           examples.get(name, "") if kind == "text" else ""))
+        many = bool(getattr(param, "multiple", False))
+        found.append(Field(name, (param.help or "") + (MANY_HELP if many else ""), kind, choices, default,
+                           bool(param.required), param.metavar or "", name in COMMON_OPTIONS,
+                           bool(param.required) or name in first, examples.get(name, "") if kind == "text" else "",
+                           many))
     return found
 
 
@@ -163,6 +168,8 @@ def words_of_form(path: str, form: Mapping[str, str]) -> list[str]:
             words.append(value)
         elif field.kind == "switch":
             chosen += [field.name] if value.lower() in TRUE else []
+        elif value and field.many:
+            chosen += [word for each in value.split(MANY.strip()) if each.strip() for word in (field.name, each.strip())]
         elif value and (value != field.default or field.required):
             chosen += [field.name, value]
     return words + chosen
@@ -186,10 +193,13 @@ def values_of(path: str, words: Sequence[str]) -> dict[str, str]:
             continue
         if param.is_flag:
             values[param.opts[0]] = "on"
-        elif equals:
-            values[param.opts[0]] = given
-        elif rest:
-            values[param.opts[0]] = rest.pop(0)
+            continue
+        if not equals and not rest:
+            continue
+        given = given if equals else rest.pop(0)
+        if getattr(param, "multiple", False) and values.get(param.opts[0]):
+            given = values[param.opts[0]] + MANY + given
+        values[param.opts[0]] = given
     return values
 
 

@@ -518,3 +518,22 @@ def test_uploads_are_read_a_few_at_a_time():
     assert second.status_code == 503 and second.headers["retry-after"] == "5"
     assert second.json() == {"error": "error: the server is busy (1 upload read at once): try again in a few seconds"}
     assert first.status_code == 200 and third.status_code == 200  # read in turn
+
+
+def test_the_assault_question_from_the_form(client, capsys):
+    """The issue's question asked on the page: 6 Tactical and 2 Rhinos (the --other field) assault 12 Ork Boyz
+    with 3 blast markers; the form's permalink answers the very bytes of the command line."""
+    form = {"query": "epic assault", "--units": "6", "--cc": "4+", "--ff": "3+", "--armour": "4+",
+            "--other": "2 cc 6+ ff 6+ armour 5+ in-contact 0", "--enemy-units": "12", "--enemy-cc": "4+",
+            "--enemy-ff": "6+", "--enemy-armour": "6+", "--enemy-blast-markers": "3", "--exact": "on"}
+    response = client.get("/run", params=form, follow_redirects=False)
+    assert response.status_code == 303
+    query = parse_qs(urlparse(response.headers["location"]).query)["q"][0]
+    assert "--other '2 cc 6+ ff 6+ armour 5+ in-contact 0'" in query
+    assert client.get("/api/query", params={"q": query}).text == cli_json(capsys, shlex.split(query))
+    page = client.get(response.headers["location"]).text
+    exact = parse_query(query.replace(" --exact", "")).attack.exact()
+    sentence = (f"{exact['win'][1] * 100:.3g}% to win; {exact['draw'][1] * 100:.3g}% to draw; "
+                f"{exact['destroyed'][1] * 100:.3g}% to destroy the target.")
+    assert sentence in page  # the answer first, in words
+    assert 'value="2 cc 6+ ff 6+ armour 5+ in-contact 0"' in page  # the form filled again

@@ -115,3 +115,18 @@ def test_a_form_and_its_command_line_go_round():
 ])
 def test_the_query_a_command_line_asks(words, path):
     assert forms.query_of(words) == path
+
+
+def test_an_option_given_once_for_each_value_takes_several_apart_by_semicolons():
+    """`--other` (and `--engine`, `--volley`) repeat on the command line: the form's one field holds them all, "; "
+    between, and a permalink's repeated options fill it again in order."""
+    other = field("epic assault", "--other")
+    assert other.many and other.help.endswith("Several: apart by a semicolon.")
+    assert not field("epic assault", "--units").many
+    words = forms.words_of_form("epic assault", {"--units": "6", "--other": "2 cc 6+ ff 6+ armour 5+ ;1 DC3 cc 4+ "
+                                                                            "ff 4+ armour 4+;  "})
+    assert words[2:] == ["--units", "6", "--other", "2 cc 6+ ff 6+ armour 5+", "--other", "1 DC3 cc 4+ ff 4+ armour 4+"]
+    assert forms.values_of("epic assault", words) == {"--units": "6",
+                                                      "--other": "2 cc 6+ ff 6+ armour 5+; 1 DC3 cc 4+ ff 4+ armour 4+"}
+    volleys = forms.words_of_form("epic shoot", {"--shots": "2", "--to-hit": "4+", "--volley": "3@5+; 1@MW 3+"})
+    assert volleys[-4:] == ["--volley", "3@5+", "--volley", "1@MW 3+"]
