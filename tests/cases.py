@@ -185,6 +185,14 @@ EPIC = {
         units=2, damage_capacity=2, cc=4, ff=5, armour=5, cc_dice=1, extra_attacks=1, critical="destroyed",
         other=("2 cc 5+ ff 4+ armour 6+ in-contact 1",), enemy_units=5, enemy_cc=4, enemy_ff=5, enemy_armour=5,
         enemy_other=("1 DC2 cc 5+ ff 5+ armour 4+ in-contact 0 critical damage-once",), rounds=2),
+    "engagement: macro-weapon extra attacks, Inspiring, They Shall Know No Fear, blast markers both sides": Assault(
+        units=4, cc=4, ff=4, armour=4, extra_attacks=1, extra_ability="macro", inspiring=True, know_no_fear=True,
+        blast_markers=3, enemy_units=5, enemy_cc=4, enemy_ff=5, enemy_armour=5, enemy_reinforced=True,
+        enemy_blast_markers=1, enemy_other=("1 cc 3+ ff 5+ armour 4+ inspiring",), rounds=2),
+    "engagement: titan killer extra attacks on a war engine, reinforced and invulnerable": Assault(
+        units=3, cc=3, ff=5, armour=4, extra_attacks=1, extra_ability="titan-killer", tk_damage="d3", extra_at="cc",
+        enemy_units=1, enemy_damage_capacity=4, enemy_cc=3, enemy_ff=4, enemy_armour=4, enemy_reinforced=True,
+        enemy_invulnerable=True, enemy_critical="damage", enemy_know_no_fear=True),
     # suppression, macro-weapon hits after normal ones, AP and AT at a mixed formation (docs/rules.md §2.3, §2.4)
     "shoot 1 of 3 firing units suppressed": EpicShoot(shots=6, to_hit=4, units=3, armour=4, firing_units=3,
                                                       suppressed=1, blast_markers=1),

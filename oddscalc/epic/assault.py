@@ -37,19 +37,21 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..attack import Attack, option
-from ..dice import EXACT_SECONDS, keep_pmf
+from ..dice import EXACT_SECONDS, DiceExpression, keep_pmf
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..style import plural
+from .attacks import _expression
 from .engagement import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind, Side, groups
-from .shooting import NOT_GIVEN, roll_hits
+from .shooting import NOT_GIVEN
+from .saves import Ability
 from .war_engines import Critical
 
 MAX_BONUS = 20
 MAX_SUPPORT = 60
 MAX_ROUNDS = 5
 MAX_BLAST_MARKERS = 100
-ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers")
+ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers", "enemy_blast_markers")
 EVENTS = ("win", "draw", "destroyed")
 
 
@@ -78,11 +80,12 @@ def result_gaps(keep_highest: bool) -> tuple[tuple[int, Fraction], ...]:
     return tuple(sorted(gaps.items()))
 
 
-def modifiers(mine: Side, theirs: Side, kills, my_left, their_left):
-    """This side's result modifiers (1.12.7), for whole numbers or arrays of them."""
+def modifiers(mine: Side, theirs: Side, kills, my_left, their_left, inspiring=0):
+    """This side's result modifiers (1.12.7), for whole numbers or arrays of them: its kills, outnumbering, no
+    blast markers, fewer than the enemy's, its Inspiring units left (2.1.5) and its --bonus."""
     markers, their_markers = mine.markers(my_left), theirs.markers(their_left)
-    return (kills + (my_left > their_left) * 1 + (my_left > 2 * their_left) * 1 + (markers == 0) * 1
-            + (their_markers > markers) * 1 + mine.bonus)
+    return (kills + (my_left > their_left) * 1 + (my_left > 2 * their_left) * 1 + mine.unmarked(my_left) * 1
+            + (their_markers > markers) * 1 + inspiring + mine.bonus)
 
 
 # What an exact engagement costs (measured on this machine, floats / fractions): each pair of states a round
@@ -100,11 +103,12 @@ def exact_seconds(mine: Side, theirs: Side, rounds: int, rational: bool) -> floa
             + rounds_after * pairs * (PER_STATE[rational] + (pairs + 21) / EXACT_RATE[rational]))
 
 
-def markers_after(mine: Side, win, draw, code):
-    """The assaulting formation's blast markers after the assault (1.12.8, 1.12.9; a point of damage on a war
-    engine one, 3.2.4): won or drawn, those it had and one per unit it lost (none removed); lost, it is broken:
-    one per unit left."""
-    return np.where((win == 1) | (draw == 1), mine.blast_markers + mine.casualties[code], mine.left[code])
+def markers_after(side: Side, held, code):
+    """A formation's blast markers after the assault (1.12.8, 1.12.9; a point of damage on a war engine one,
+    3.2.4): where it held (won or drew), those it had and one per unit it lost, none removed (a broken one stays
+    broken: one per unit left); lost, it is broken: one per unit left."""
+    kept = side.left[code] if side.broken else side.blast_markers + side.casualties[code]
+    return np.where(held, kept, side.left[code])
 
 
 class _Tally:
@@ -121,8 +125,9 @@ class _Tally:
         theirs, mine = np.asarray(theirs), np.asarray(mine)
         values.update(kills=self.theirs.casualties[theirs], losses=self.mine.casualties[mine],
                       destroyed=(self.theirs.left[theirs] == 0) * 1)
-        values["blast_markers"] = markers_after(self.mine, np.asarray(values["win"]), np.asarray(values["draw"]),
-                                                mine)
+        win, draw = np.asarray(values["win"]), np.asarray(values["draw"])
+        values["blast_markers"] = markers_after(self.mine, (win == 1) | (draw == 1), mine)
+        values["enemy_blast_markers"] = markers_after(self.theirs, (win == 0) | (draw == 1), theirs)
         self.parts.append((weights, {name: np.broadcast_to(value, np.shape(weights))
                                      for name, value in values.items()}))
 
@@ -148,13 +153,13 @@ def _round_joint(mine: Side, theirs: Side, their_code: int, my_code: int, number
     """joint[their code, my code] after one round: both sides at once (an outer product), or the side with
     First Strike first, the other with the units it has left (2.2.4)."""
     if mine.first_strike == theirs.first_strike:
-        return np.multiply.outer(theirs.struck(their_code, mine.dice(my_code), number),
-                                 mine.struck(my_code, theirs.dice(their_code), number))
+        return np.multiply.outer(theirs.attacked(their_code, mine.attacks(my_code), number),
+                                 mine.attacked(my_code, theirs.attacks(their_code), number))
     if mine.first_strike:
-        first = theirs.struck(their_code, mine.dice(my_code), number)
+        first = theirs.attacked(their_code, mine.attacks(my_code), number)
         joint = np.multiply.outer(first, pmfs.zeros(mine.size, number(0)))
         for code in np.flatnonzero(first != 0):
-            joint[code] = first[code] * mine.struck(my_code, theirs.dice(int(code)), number)
+            joint[code] = first[code] * mine.attacked(my_code, theirs.attacks(int(code)), number)
         return joint
     return _round_joint(theirs, mine, my_code, their_code, number).T
 
@@ -195,8 +200,9 @@ def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, n
             tally.add(joint[chosen], theirs_at[chosen], mine_at[chosen], win=win, draw=0, margin=0)
         fight = ~(stalled | wiped)
         theirs_at, mine_at, joint = theirs_at[fight], mine_at[fight], joint[fight]
-        ahead = (modifiers(mine, theirs, kills[fight], my_left[fight], their_left[fight])
-                 - modifiers(theirs, mine, losses[fight], their_left[fight], my_left[fight]))
+        ahead = (modifiers(mine, theirs, kills[fight], my_left[fight], their_left[fight], mine.inspiring[mine_at])
+                 - modifiers(theirs, mine, losses[fight], their_left[fight], my_left[fight],
+                             theirs.inspiring[theirs_at]))
         tied_keys, tied = [], []
         for gap, p in gaps:
             total, weights = ahead + gap, joint * p
@@ -226,15 +232,15 @@ def _round_sample(rng: np.random.Generator, mine: Side, theirs: Side, their_code
     """(their states, my states) after one round in `trials` from the same codes: at once, or First Strike first
     and the other side with the units it has left, trials in the same state rolling together."""
     if mine.first_strike == theirs.first_strike:
-        return (theirs.struck_sample(rng, their_code, roll_hits(rng, mine.dice(my_code), trials)),
-                mine.struck_sample(rng, my_code, roll_hits(rng, theirs.dice(their_code), trials)))
+        return (theirs.attacked_sample(rng, their_code, mine.attacks(my_code), trials),
+                mine.attacked_sample(rng, my_code, theirs.attacks(their_code), trials))
     if theirs.first_strike:
         after_mine, after_theirs = _round_sample(rng, theirs, mine, my_code, their_code, trials)
         return after_theirs, after_mine
-    after_theirs = theirs.struck_sample(rng, their_code, roll_hits(rng, mine.dice(my_code), trials))
+    after_theirs = theirs.attacked_sample(rng, their_code, mine.attacks(my_code), trials)
     after_mine = np.zeros((trials, len(mine.dims)), dtype=np.int64)
     for code, chosen in groups(theirs.code(after_theirs)):
-        after_mine[chosen] = mine.struck_sample(rng, my_code, roll_hits(rng, theirs.dice(code), len(chosen)))
+        after_mine[chosen] = mine.attacked_sample(rng, my_code, theirs.attacks(code), len(chosen))
     return after_theirs, after_mine
 
 
@@ -258,8 +264,9 @@ def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds
         out["win"][wiped] = 1
         fight = going & ~stalled & ~wiped
         dice = rng.integers(1, 7, size=(4, trials))
-        ahead = (kept(dice[0], dice[1]) + modifiers(mine, theirs, kills, my_left, their_left)
-                 - kept(dice[2], dice[3]) - modifiers(theirs, mine, losses, their_left, my_left))
+        ahead = (kept(dice[0], dice[1]) + modifiers(mine, theirs, kills, my_left, their_left, mine.inspiring[my_codes])
+                 - kept(dice[2], dice[3])
+                 - modifiers(theirs, mine, losses, their_left, my_left, theirs.inspiring[their_codes]))
         won, lose = fight & (ahead > 0), fight & (ahead < 0)
         out["win"][won] = 1
         out["margin"][won | lose] = np.abs(ahead[won | lose])
@@ -269,7 +276,8 @@ def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds
         if round_ + 1 == rounds:
             out["draw"][going] = 1
     out["kills"], out["losses"] = theirs.casualties[their_codes], mine.casualties[my_codes]
-    out["blast_markers"] = markers_after(mine, out["win"], out["draw"], my_codes)
+    out["blast_markers"] = markers_after(mine, (out["win"] == 1) | (out["draw"] == 1), my_codes)
+    out["enemy_blast_markers"] = markers_after(theirs, (out["win"] == 0) | (out["draw"] == 1), their_codes)
     out["destroyed"] = (theirs.left[their_codes] == 0) * 1
     return out
 
@@ -315,6 +323,17 @@ class Assault(Attack):
                                "(small arms': only units out of contact).", ExtraAt.OWN)
     first_strike: bool = option("Its attacks strike first (2.2.4): the enemy units they kill do not attack.",
                                 False)
+    extra_ability: Ability = option("Its extra attacks' weapon (2.2.6, 2.2.9): normal, macro (a macro-weapon: only "
+                                    "reinforced armour or an invulnerable save, no re-roll) or titan-killer (only "
+                                    "an invulnerable save); their hits are allocated after the others.",
+                                    Ability.NORMAL)
+    tk_damage: DiceExpression | str | None = option("A titan killer's D-value against a war engine: points of damage "
+                                                    "per hit (d3, d6; default 1; needs --extra-ability "
+                                                    "titan-killer).", None, metavar="D",
+                                                    reader=lambda text: _expression(text, "tk_damage"))
+    inspiring: bool = option("Its units are Inspiring (2.1.5): +1 to its result for each of them left.", False)
+    know_no_fear: bool = option("They Shall Know No Fear (Space Marines): half its blast markers count (rounded "
+                                "down; one is still not none), and half the extra hits when it loses.", False)
     damage_capacity: int | None = option("The --units are war engines of this damage capacity, 1 to 20 (3.3): "
                                          "each rolls as many dice, takes as many hits in turn, counts as as many "
                                          "units and loses a point for each failed save, each point a kill.", None,
@@ -354,6 +373,13 @@ class Assault(Attack):
     enemy_fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
     enemy_extra_at: ExtraAt = option("Which value its extra attacks roll against: own, cc or ff.", ExtraAt.OWN)
     enemy_first_strike: bool = option("Its attacks strike first (both sides with it: at once).", False)
+    enemy_extra_ability: Ability = option("Its extra attacks' weapon: normal, macro or titan-killer.", Ability.NORMAL)
+    enemy_tk_damage: DiceExpression | str | None = option("Its titan killer's D-value against a war engine.", None,
+                                                          metavar="D",
+                                                          reader=lambda text: _expression(text, "enemy_tk_damage"))
+    enemy_inspiring: bool = option("Its units are Inspiring: +1 to its result for each of them left.", False)
+    enemy_know_no_fear: bool = option("They Shall Know No Fear: half its blast markers count, half its extra hits.",
+                                      False)
     enemy_damage_capacity: int | None = option("The --enemy-units are war engines of this damage capacity, 1 to 20.",
                                                None, metavar="DC")
     enemy_critical: Critical = option("What its war engines' critical hit does now (as --critical).", Critical.NONE)
@@ -393,14 +419,17 @@ class Assault(Attack):
                     cover_save=self.enemy_cover_save if prefix else None, reinforced=value("reinforced"),
                     invulnerable=value("invulnerable"), fearless=value("fearless"),
                     extra_attacks=value("extra_attacks"), extra_at=value("extra_at"),
-                    capacity=value("damage_capacity"), critical=value("critical"), cc_dice=value("cc_dice"))
+                    capacity=value("damage_capacity"), critical=value("critical"), cc_dice=value("cc_dice"),
+                    extra_ability=value("extra_ability"), inspiring=value("inspiring"),
+                    tk_damage=None if value("tk_damage") is None else str(value("tk_damage")))
 
     def side(self, prefix: str) -> Side:
         """One side as the engagement reads it (`prefix` "" or "enemy_")."""
         value = lambda name: getattr(self, prefix + name)  # noqa: E731
         return Side((self.kind(prefix), *value("other")), blast_markers=value("blast_markers"),
                     broken=self.enemy_broken if prefix else False, support=value("support"),
-                    support_ff=value("support_ff"), bonus=value("bonus"), first_strike=value("first_strike"))
+                    support_ff=value("support_ff"), bonus=value("bonus"), first_strike=value("first_strike"),
+                    know_no_fear=value("know_no_fear"))
 
     def describe(self) -> str:
         roll = ", each side's highest die kept" if self.keep_highest else ""
@@ -424,7 +453,11 @@ class Assault(Attack):
                                         ("fearless", kind.fearless), ("broken", side.broken),
                                         ("first strike", side.first_strike)) if on]
         words += [f"+{kind.extra_attacks} A" + (f" at {kind.extra_at.value.upper()}" if kind.extra_at is not
-                                                 ExtraAt.OWN else "")] if kind.extra_attacks else []
+                                                 ExtraAt.OWN else "")
+                  + (f" {kind.extra_ability.value}" if kind.extra_ability is not Ability.NORMAL else "")
+                  + (f" ({kind.tk_damage})" if kind.tk_damage else "")] if kind.extra_attacks else []
+        words += [word for word, on in (("inspiring", kind.inspiring), ("They Shall Know No Fear",
+                                                                        side.know_no_fear)) if on]
         words += [f"and {other}" for other in side.kinds[1:]]
         words += [plural(side.blast_markers, "blast marker")] if side.blast_markers else []
         words += [f"{side.support} supporting at FF {value(side.support_ff)}"] if side.support else []
@@ -482,6 +515,13 @@ class Assault(Attack):
             require(0 <= get(name) <= most, prefix + name, get(name), f"expected 0 to {most}")
         require(get("extra_attacks") or get("extra_at") is ExtraAt.OWN, prefix + "extra_at", get("extra_at").value,
                 f"only applies with {dashes}extra-attacks E")
+        require(get("extra_ability") in (Ability.NORMAL, Ability.MACRO, Ability.TITAN_KILLER), prefix + "extra_ability",
+                get("extra_ability").value, "expected normal, macro or titan-killer")
+        require(get("extra_attacks") or get("extra_ability") is Ability.NORMAL, prefix + "extra_ability",
+                get("extra_ability").value, f"only applies with {dashes}extra-attacks E (2.2.6: a macro-weapon or "
+                                            "titan killer attacks in an assault with its extra attacks only)")
+        require(get("tk_damage") is None or get("extra_ability") is Ability.TITAN_KILLER, prefix + "tk_damage",
+                str(get("tk_damage")), f"only applies with {dashes}extra-ability titan-killer")
         if get("support") and get("support_ff") is None:
             require(False, prefix + "support", get("support"), f"needs {dashes}support-ff X+ (their firefight value)")
         if get("support_ff") is not None and not get("support"):

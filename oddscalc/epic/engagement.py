@@ -19,17 +19,21 @@ import math
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Sequence
 
 import numpy as np
 
 from .. import pmf as pmfs
-from ..dice import Check, Natural
+from ..dice import Check, DiceExpression, Natural
 from ..errors import InputError
-from .saves import Ability, SavePlan, allocate_kills, failed_die, kills_given_hits, save_plan
-from .shooting import hits_pmf
+from .saves import Ability, allocate_kills, failed_die, kills_given_hits, save_plan
+from .shooting import hits_pmf, roll_hits
 from .war_engines import Critical, Engines, HitKind
+
+Strike = tuple  # how an attack's hits are saved: (Ability, a titan killer's D-value or None)
+NORMAL: Strike = (Ability.NORMAL, None)
+ORDER = {Ability.NORMAL: 0, Ability.MACRO: 1, Ability.TITAN_KILLER: 2}  # normal hits first, then the others (2.2.6)
 
 MAX_UNITS = 60  # a kind's units in an engagement (a company of Epic units is 10 to 30)
 MAX_CAPACITY = 20  # a war engine's damage capacity (as --damage-capacity of a shooting attack)
@@ -48,9 +52,10 @@ class ExtraAt(str, Enum):
 
 
 KIND_ALLOWED = ("expected units of another profile: N [DC<d>] cc X+|none ff X+|none armour A+|none [in-contact K] "
-                "[cover C+] [extra-attacks E] [extra-at own|cc|ff] [cc-dice K] [critical C] [reinforced] "
-                "[invulnerable] [fearless], like '2 cc 6+ ff 5+ armour 5+' (two Rhinos) or '1 DC3 cc 4+ ff 4+ "
-                "armour 4+ reinforced' (a war engine)")
+                "[cover C+] [extra-attacks E] [extra-at own|cc|ff] [extra-ability macro|titan-killer] [tk-damage D] "
+                "[cc-dice K] [critical C] [reinforced] [invulnerable] [fearless] [inspiring], like '2 cc 6+ ff 5+ "
+                "armour 5+' (two Rhinos) or '1 DC3 cc 4+ ff 4+ armour 4+ reinforced' (a war engine)")
+EXTRA_ABILITIES = (Ability.MACRO, Ability.TITAN_KILLER)
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,14 @@ class Kind:
     capacity: int | None = None  # a war engine's damage capacity (3.3)
     critical: Critical = Critical.NONE
     cc_dice: int | None = None  # a war engine's dice at CC, the rest at FF (3.3.2; default: all in contact, none apart)
+    extra_ability: Ability = Ability.NORMAL  # its extra attacks' weapon: a macro-weapon or a titan killer (2.2.6, 2.2.9)
+    tk_damage: str | None = None  # the titan killer's D-value against a war engine (d3, d6; default 1)
+    inspiring: bool = False  # +1 to the result for each of its units left (2.1.5)
+
+    @property
+    def extra_strike(self) -> Strike:
+        """How its extra attacks' hits are saved."""
+        return (self.extra_ability, self.tk_damage if self.extra_ability is Ability.TITAN_KILLER else None)
 
     @property
     def contact(self) -> int:
@@ -79,10 +92,6 @@ class Kind:
     @property
     def engine(self) -> bool:
         return self.capacity is not None
-
-    @cached_property
-    def saves(self) -> SavePlan:
-        return save_plan(self.armour, self.cover_save, Ability.NORMAL, self.reinforced, self.invulnerable)
 
     @classmethod
     def parse(cls, text: str, name: str = "other") -> Kind:
@@ -100,8 +109,12 @@ class Kind:
             rest.pop(0)
         while rest:
             word = rest.pop(0).casefold()
-            if word in ("reinforced", "invulnerable", "fearless"):
+            if word in ("reinforced", "invulnerable", "fearless", "inspiring"):
                 values[word] = True
+            elif word == "extra-ability" and rest and rest[0].casefold() in {"normal", "macro", "titan-killer"}:
+                values["extra_ability"] = Ability(rest.pop(0).casefold())
+            elif word == "tk-damage" and rest:
+                values["tk_damage"] = str(DiceExpression.parse(rest.pop(0), name))
             elif word in ("cc", "ff", "armour", "cover") and rest:
                 value = rest.pop(0).casefold()
                 roll = re.fullmatch(r"([2-6])\+?", value)
@@ -138,6 +151,13 @@ class Kind:
             raise InputError(name, text, "cc-dice and critical are a war engine's (DC<d>)")
         if self.extra_at is not ExtraAt.OWN and not self.extra_attacks:
             raise InputError(name, text, "extra-at only applies with extra-attacks E")
+        if self.extra_ability is not Ability.NORMAL and not self.extra_attacks:
+            raise InputError(name, text, "extra-ability only applies with extra-attacks E (2.2.6: a macro-weapon or "
+                                         "titan killer attacks in an assault with its extra attacks only)")
+        if self.extra_ability not in (Ability.NORMAL, *EXTRA_ABILITIES):
+            raise InputError(name, text, "extra-ability: expected normal, macro or titan-killer")
+        if self.tk_damage is not None and self.extra_ability is not Ability.TITAN_KILLER:
+            raise InputError(name, text, "tk-damage only applies with extra-ability titan-killer")
 
     def __str__(self) -> str:
         value = lambda v: "none" if v is None else f"{v}+"  # noqa: E731
@@ -147,10 +167,12 @@ class Kind:
         words += [f"cover {self.cover_save}+"] if self.cover_save else []
         words += [f"extra-attacks {self.extra_attacks}"] if self.extra_attacks else []
         words += [f"extra-at {self.extra_at.value}"] if self.extra_at is not ExtraAt.OWN else []
+        words += [f"extra-ability {self.extra_ability.value}"] if self.extra_ability is not Ability.NORMAL else []
+        words += [f"tk-damage {self.tk_damage}"] if self.tk_damage is not None else []
         words += [f"cc-dice {self.cc_dice}"] if self.cc_dice is not None else []
         words += [f"critical {self.critical.value}"] if self.critical is not Critical.NONE else []
         words += [word for word, on in (("reinforced", self.reinforced), ("invulnerable", self.invulnerable),
-                                        ("fearless", self.fearless)) if on]
+                                        ("fearless", self.fearless), ("inspiring", self.inspiring)) if on]
         return " ".join(words)
 
 
@@ -184,35 +206,41 @@ class Piece:
         slots = self.kind.capacity or 1
         return near * slots, (self.alive(k) - near) * slots
 
-    def pools(self, k: int) -> list[tuple[int, int | None]]:
-        """(dice, value) of its attacks (1.12.5, 2.2.3; a war engine 3.3.2)."""
-        kind, extra = self.kind, self.kind.extra_attacks
+    def pools(self, k: int) -> list[tuple[int, int | None, Strike]]:
+        """(dice, value, strike) of its attacks (1.12.5; its extra attacks 2.2.3, with their weapon's ability,
+        2.2.6; a war engine 3.3.2)."""
+        kind, extra, strike = self.kind, self.kind.extra_attacks, self.kind.extra_strike
         if kind.capacity is not None:
             if k >= self.top:
                 return []
             near = kind.cc_dice if kind.cc_dice is not None else kind.capacity * self.contact
-            dice = [(near, kind.cc), (kind.capacity - near, kind.ff)]
+            dice = [(near, kind.cc, NORMAL), (kind.capacity - near, kind.ff, NORMAL)]
             at_cc = extra if self.contact and kind.extra_at is not ExtraAt.FF else 0
             at_ff = extra if kind.extra_at is ExtraAt.FF or (kind.extra_at is ExtraAt.OWN and not self.contact) else 0
-            return dice + [(at_cc, kind.cc), (at_ff, kind.ff)]
+            return dice + [(at_cc, kind.cc, strike), (at_ff, kind.ff, strike)]
         near = self.near(k)
         apart = self.alive(k) - near
-        dice = [(near, kind.cc), (apart, kind.ff)]
-        return dice + {ExtraAt.OWN: [(near * extra, kind.cc), (apart * extra, kind.ff)],
-                       ExtraAt.CC: [(near * extra, kind.cc)], ExtraAt.FF: [(apart * extra, kind.ff)]}[kind.extra_at]
+        dice = [(near, kind.cc, NORMAL), (apart, kind.ff, NORMAL)]
+        extras = {ExtraAt.OWN: [(near * extra, kind.cc), (apart * extra, kind.ff)],
+                  ExtraAt.CC: [(near * extra, kind.cc)], ExtraAt.FF: [(apart * extra, kind.ff)]}[kind.extra_at]
+        return dice + [(count, value, strike) for count, value in extras]
+
+    def hit_kind(self, strike: Strike | None) -> HitKind:
+        """How a hit of `strike` is saved by it (None: the loser's extra hits, no save)."""
+        return _hit_kind(self.kind, strike)
 
     @cached_property
     def engines(self) -> Engines:
         return Engines(1, self.top, 0, self.kind.critical)
 
-    def after(self, k: int, hits: Sequence[tuple[int, int]], saves: SavePlan, number) -> np.ndarray:
-        """The pmf of its state after `hits`, (hits, slots) of each of its blocks, saved with `saves`."""
+    def after(self, k: int, hits: Sequence[tuple[int, int]], hit: HitKind, number) -> np.ndarray:
+        """The pmf of its state after `hits`, (hits, slots) of each of its blocks, saved as `hit` says."""
         if self.kind.engine:
             state = self.engines.fresh(number)
             state[0, 0], state[0, k] = number(0), number(1)
-            return self.engines.after(state, sum(h for h, _ in hits), HitKind(saves), number)[0]
+            return self.engines.after(state, sum(h for h, _ in hits), hit, number)[0]
         kills = pmfs.point(0, number(1))
-        saved = number(saves.chance())
+        saved = number(hit.saves.chance())
         for h, width in hits:
             if width:
                 kills = pmfs.convolve(kills, kills_given_hits(h, width, saved))
@@ -221,20 +249,31 @@ class Piece:
         return out
 
     def sampled(self, rng: np.random.Generator, k: np.ndarray, hits: Sequence[tuple[np.ndarray, int]],
-                saves: SavePlan | None) -> np.ndarray:
-        """Each trial's state after its `hits`, every save rolled; `saves` None: no save (the extra hits)."""
+                strike: Strike | None) -> np.ndarray:
+        """Each trial's state after its `hits`, every save rolled; `strike` None: no save (the extra hits)."""
+        hit = self.hit_kind(strike)
         if self.kind.engine:
             state = self.engines.start(len(k))
             state[1][:, 0] = k
-            self.engines.strike(rng, state, sum(h for h, _ in hits), HitKind(saves or NO_SAVE), standing=False,
-                                engine=0)
+            self.engines.strike(rng, state, sum(h for h, _ in hits), hit, standing=False, engine=0)
             return state[1][:, 0].astype(np.int64)
         k = k.copy()
         for h, width in hits:
             if width:
-                k += (np.minimum(h, width) if saves is None else
-                      allocate_kills(rng, failed_die(saves), h, max(int(h.max(initial=0)), 1), width))
+                k += (np.minimum(h, width) if strike is None else
+                      allocate_kills(rng, failed_die(hit.saves), h, max(int(h.max(initial=0)), 1), width))
         return k
+
+
+@lru_cache(maxsize=256)
+def _hit_kind(kind: Kind, strike: Strike | None) -> HitKind:
+    """How a hit of `strike` is saved by units of `kind` (2.2.6 a macro-weapon's, 2.2.9 a titan killer's;
+    None: the loser's extra hits, no save)."""
+    if strike is None:
+        return HitKind(NO_SAVE)
+    ability, points = strike
+    saves = save_plan(kind.armour, kind.cover_save, ability, kind.reinforced, kind.invulnerable)
+    return HitKind(saves, DiceExpression.parse(points, "tk_damage") if points else None)
 
 
 def groups(keys: np.ndarray):
@@ -270,13 +309,14 @@ class Side:
     support_ff: int | None = None
     bonus: int = 0
     first_strike: bool = False
+    know_no_fear: bool = False  # They Shall Know No Fear: half its blast markers count, half its extra hits
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
     def of(cls, units: int, cc: int | None, ff: int | None, armour: int | None, in_contact: int | None = None,
            **values: Any) -> Side:
         """A side of one kind: the kind's fields and the side's in one call."""
-        side_fields = {"blast_markers", "broken", "support", "support_ff", "bonus", "first_strike"}
+        side_fields = {"blast_markers", "broken", "support", "support_ff", "bonus", "first_strike", "know_no_fear"}
         kind = Kind(units, cc, ff, armour, in_contact, **{k: v for k, v in values.items() if k not in side_fields})
         return cls((kind,), **{k: v for k, v in values.items() if k in side_fields})
 
@@ -330,20 +370,43 @@ class Side:
         return int(self.casualties[-1])
 
     def markers(self, left: Any) -> Any:
-        """The blast markers the result counts (1.12.7): a broken formation one per unit left."""
-        return left if self.broken else self.blast_markers + 0 * left
+        """The blast markers the result compares (1.12.7): a broken formation one per unit left; They Shall Know
+        No Fear, half of them rounded down (a broken one still one per unit)."""
+        if self.broken:
+            return left
+        return (self.blast_markers // 2 if self.know_no_fear else self.blast_markers) + 0 * left
+
+    def unmarked(self, left: Any) -> Any:
+        """Whether it has no blast markers for the result's +1 (1.12.7): none at all (one marker halved to none
+        still counts, They Shall Know No Fear)."""
+        if self.broken:
+            return left == 0
+        return (self.blast_markers == 0) + 0 * left
+
+    def attacks(self, code: int) -> tuple[tuple[Strike, tuple[tuple[int, Check], ...]], ...]:
+        """(strike, (dice, check) pools) it rolls in state `code`, its supporting fire included (1.12.6): the
+        normal attacks first, then its macro-weapons' and titan killers' (their hits allocated after, 2.2.6)."""
+        key = ("attacks", code)
+        if key not in self.memo:
+            merged: dict[Strike, dict[int, int]] = {}
+            pools = [pool for i, piece in enumerate(self.pieces) for pool in piece.pools(int(self.states[code, i]))]
+            for count, value, strike in pools + [(self.support, self.support_ff, NORMAL)]:
+                if count and value is not None:
+                    merged.setdefault(strike, {})[value] = merged.setdefault(strike, {}).get(value, 0) + count
+            self.memo[key] = tuple(
+                (strike, tuple((count, Check(value, Natural.EPIC)) for value, count in merged[strike].items()))
+                for strike in sorted(merged, key=lambda strike: (ORDER[strike[0]], str(strike[1]))))
+        return self.memo[key]
 
     def dice(self, code: int) -> tuple[tuple[int, Check], ...]:
-        """(dice, check) it rolls in state `code`, its supporting fire included (1.12.6)."""
-        key = ("dice", code)
-        if key not in self.memo:
-            merged: dict[int | None, int] = {}
-            pools = [pool for i, piece in enumerate(self.pieces) for pool in piece.pools(int(self.states[code, i]))]
-            for count, value in pools + [(self.support, self.support_ff)]:
-                merged[value] = merged.get(value, 0) + count
-            self.memo[key] = tuple((count, Check(value, Natural.EPIC)) for value, count in merged.items()
-                                   if count and value is not None)
-        return self.memo[key]
+        """(dice, check) of every attack it rolls in state `code`, whatever their hits' saves."""
+        return tuple(pool for _, pools in self.attacks(code) for pool in pools)
+
+    @cached_property
+    def inspiring(self) -> np.ndarray:
+        """inspiring[code]: its Inspiring units left, each +1 to its result (2.1.5)."""
+        return sum((piece.alive(self.states[:, i]) for i, piece in enumerate(self.pieces) if piece.kind.inspiring),
+                   np.zeros(self.size, dtype=np.int64))
 
     def _blocks(self, code: int, extra: bool) -> list[tuple[int, int]]:
         """(piece, slots) front to back: the units in base contact first, kind by kind, then the others; the
@@ -352,8 +415,10 @@ class Side:
         chosen = [i for i, piece in enumerate(self.pieces) if not (extra and piece.kind.fearless)]
         return [(i, widths[i][0]) for i in chosen] + [(i, widths[i][1]) for i in chosen]
 
-    def _after(self, code: int, hits: int, extra: bool, number) -> np.ndarray:
-        """The pmf over codes after `hits` on the side in state `code` (saved; or the extra hits, unsaved)."""
+    def _after(self, code: int, hits: int, strike: Strike | None, number) -> np.ndarray:
+        """The pmf over codes after `hits` of `strike` on the side in state `code` (None: the loser's extra hits,
+        unsaved)."""
+        extra = strike is None
         blocks = self._blocks(code, extra)
         struck = spread(hits, [width for _, width in blocks])
         joint = pmfs.point(0, number(1))
@@ -364,18 +429,30 @@ class Side:
                 after = pmfs.zeros(piece.top + 1, number(0))
                 after[k] = number(1)
             else:
-                after = piece.after(k, mine, NO_SAVE if extra else piece.kind.saves, number)
+                after = piece.after(k, mine, piece.hit_kind(strike), number)
             joint = np.multiply.outer(joint, after).ravel()
         return joint
 
-    def struck(self, code: int, pools: tuple[tuple[int, Check], ...], number) -> np.ndarray:
-        """The pmf over its codes after the enemy's `pools` of dice attack it in state `code`."""
-        key = ("struck", code, pools, number)
+    def attacked(self, code: int, attacks, number) -> np.ndarray:
+        """The pmf over its codes after the enemy's `attacks` (`Side.attacks`) in state `code`: the normal hits,
+        then the macro-weapons' and titan killers' on the units left (2.2.6)."""
+        dist = pmfs.zeros(self.size, number(0))
+        dist[code] = number(1)
+        for strike, pools in attacks:
+            after = pmfs.zeros(self.size, number(0))
+            for at in np.flatnonzero(dist != 0):
+                after = after + dist[at] * self.struck(int(at), pools, strike, number)
+            dist = after
+        return dist
+
+    def struck(self, code: int, pools: tuple[tuple[int, Check], ...], strike: Strike, number) -> np.ndarray:
+        """The pmf over its codes after `pools` of dice of one strike attack it in state `code`."""
+        key = ("struck", code, pools, strike, number)
         if key not in self.memo:
             total = pmfs.zeros(self.size, number(0))
             for h, weight in enumerate(hits_pmf(pools, number)):
                 if weight:
-                    total = total + weight * self._after(code, h, False, number)
+                    total = total + weight * self._after(code, h, strike, number)
             self.memo[key] = total
         return self.memo[key]
 
@@ -384,6 +461,7 @@ class Side:
         (1.12.7: no save of any kind; a war engine a point of damage each, 3.3.3), or destroyed when it was broken
         before the assault (1.12.8); the fearless take none (2.1.3). Rows are padded with chance 0."""
         span = self.most + 1
+        margins = np.asarray(margins) // 2 if self.know_no_fear else np.asarray(margins)  # They Shall Know No Fear
         keys = np.asarray(codes, dtype=np.int64) * span + np.minimum(margins, self.most)
         unique, inverse = np.unique(keys, return_inverse=True)
         rows = [self._extra_row(int(key // span), int(key % span), number) for key in unique]
@@ -403,22 +481,33 @@ class Side:
                 pmf = pmfs.zeros(self.size, number(0))
                 pmf[int(self.code(np.array([state]))[0])] = number(1)
             else:
-                pmf = self._after(code, key[2], True, number)
+                pmf = self._after(code, key[2], None, number)
             branches = np.flatnonzero(pmf != 0)
             self.memo[key] = branches, pmf[branches]
         return self.memo[key]
 
     # --- sampled ----------------------------------------------------------------------------
-    def struck_sample(self, rng: np.random.Generator, code: int, hits: np.ndarray, extra: bool = False) -> np.ndarray:
-        """Each trial's piece states after its `hits` on the side in state `code`, every save rolled (the extra
-        hits: none)."""
-        blocks = self._blocks(code, extra)
+    def attacked_sample(self, rng: np.random.Generator, code: int, attacks, trials: int) -> np.ndarray:
+        """Each trial's piece states after the enemy's `attacks` in state `code` (as `attacked`), every die
+        rolled."""
+        states = np.repeat(self.states[code][None, :], trials, axis=0)
+        for strike, pools in attacks:
+            hits = roll_hits(rng, pools, trials)
+            for at, chosen in groups(self.code(states)):
+                states[chosen] = self.struck_sample(rng, at, hits[chosen], strike)
+        return states
+
+    def struck_sample(self, rng: np.random.Generator, code: int, hits: np.ndarray,
+                      strike: Strike | None = NORMAL) -> np.ndarray:
+        """Each trial's piece states after its `hits` of `strike` on the side in state `code`, every save rolled
+        (None: the extra hits, no save)."""
+        blocks = self._blocks(code, strike is None)
         struck = spread(hits, [width for _, width in blocks])
         states = np.repeat(self.states[code][None, :], len(hits), axis=0)
         for i, piece in enumerate(self.pieces):
             mine = [(h, width) for (j, width), h in zip(blocks, struck) if j == i and width]
             if mine:
-                states[:, i] = piece.sampled(rng, states[:, i], mine, None if extra else piece.kind.saves)
+                states[:, i] = piece.sampled(rng, states[:, i], mine, strike)
         return states
 
     def extra_sample(self, rng: np.random.Generator, codes: np.ndarray, margins: np.ndarray) -> np.ndarray:
@@ -428,5 +517,6 @@ class Side:
             if self.broken:
                 out[chosen] = self._extra_row(code, 0, float)[0][0]
                 continue
-            out[chosen] = self.code(self.struck_sample(rng, code, margins[chosen], extra=True))
+            hits = margins[chosen] // 2 if self.know_no_fear else margins[chosen]  # They Shall Know No Fear
+            out[chosen] = self.code(self.struck_sample(rng, code, hits, None))
         return out

@@ -118,7 +118,8 @@ def test_the_engagement_in_words():
     assert attack.describe() == (
         "Epic assault: (6 units (4 in contact), CC 4+, FF 3+, armour 4+, 1 blast marker, 2 supporting at FF 4+) "
         "against (8 units, CC 4+, FF 6+, armour 6+, cover save 5+, broken)")
-    assert attack.outcomes == ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers")
+    assert attack.outcomes == ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers",
+                               "enemy_blast_markers")
     assert Assault().outcomes == ("win", "draw", "margin")
 
 

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 from oddscalc.epic.assault import Assault, result_gaps
-from oddscalc.epic.engagement import ExtraAt, Kind, Side, spread
+from oddscalc.epic.engagement import NORMAL, ExtraAt, Kind, Side, spread
 from oddscalc.epic.war_engines import Critical
 from oddscalc.errors import InputError
 
 
 def after(side: Side, hits: int, extra: bool = False) -> dict[tuple[int, ...], F]:
     """The side's piece states after `hits` from its first state, as {states: chance}."""
-    pmf = side._after(0, hits, extra, F)
+    pmf = side._after(0, hits, None if extra else NORMAL, F)
     return {tuple(int(k) for k in side.states[code]): p for code, p in enumerate(pmf) if p}
 
 
@@ -152,6 +153,16 @@ def test_a_kind_reads_back_as_written():
     ("--cc-dice 2", "error: --cc-dice 2: only applies with --damage-capacity DC"),
     ("--critical damage", "error: --critical damage: only applies with --damage-capacity DC"),
     ("--damage-capacity 21", "error: --damage-capacity 21: expected 1 to 20"),
+    ("--extra-ability macro", "error: --extra-ability macro: only applies with --extra-attacks E (2.2.6: a "
+                              "macro-weapon or titan killer attacks in an assault with its extra attacks only)"),
+    ("--extra-attacks 1 --extra-ability lance", "error: --extra-ability lance: expected normal, macro or "
+                                                "titan-killer"),
+    ("--extra-attacks 1 --tk-damage d3", "error: --tk-damage 1d3: only applies with --extra-ability titan-killer"),
+    ("--enemy-extra-attacks 1 --enemy-extra-ability titan-killer --enemy-tk-damage lots",
+     "error: --enemy-tk-damage lots: expected"),
+    ("--other '2 cc 6+ ff 5+ armour 5+ extra-ability macro'", "error: --other 2 cc 6+ ff 5+ armour 5+ extra-ability "
+     "macro: extra-ability only applies with extra-attacks E (2.2.6: a macro-weapon or titan killer attacks in an "
+     "assault with its extra attacks only)"),
     ("--damage-capacity 3 --cc-dice 4", "error: --cc-dice 4: expected 0 to 3 (the war engine's dice: its damage "
                                         "capacity)"),
     ("--damage-capacity 3 --units 9", "error: --units 9: expected 1 to 8 war engines (with --damage-capacity)"),
@@ -166,7 +177,8 @@ def test_an_engagement_s_kinds_refused_in_one_line(capsys, words, line):
 
     result = run(capsys, *shlex.split("epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --enemy-units 8 "
                                       f"--enemy-cc 4+ --enemy-ff 6+ --enemy-armour 6+ {words}"))
-    assert (result.code, result.out, result.err.strip()) == (2, "", line)
+    assert (result.code, result.out) == (2, "") and result.err.strip().startswith(line)
+    assert len(result.err.strip().splitlines()) == 1
 
 
 def test_the_done_when_question_answered(capsys):
@@ -188,3 +200,69 @@ def test_the_done_when_question_answered(capsys):
     for name in ("win", "draw", "kills", "losses", "destroyed"):
         assert answer["outcomes"][name]["mean"] == pytest.approx(sum(k * p for k, p in enumerate(exact[name])),
                                                                  abs=1e-12)
+
+
+def test_extra_attacks_of_a_macro_weapon_or_titan_killer_are_rolled_after_the_others():
+    """2.2.6: in an assault a macro-weapon (or titan killer) attacks with its extra attacks only; their hits are
+    allocated after the normal ones: a strike of their own, after the normal one."""
+    from oddscalc.epic.saves import Ability
+
+    side = Side.of(units=2, cc=4, ff=5, armour=4, in_contact=1, extra_attacks=1, extra_ability=Ability.MACRO)
+    assert [(strike, sorted((n, check.need) for n, check in pools)) for strike, pools in side.attacks(0)] == [
+        (NORMAL, [(1, 4), (1, 5)]), ((Ability.MACRO, None), [(1, 4), (1, 5)])]
+
+
+def test_a_macro_weapon_s_hit_allows_only_reinforced_armour_without_its_re_roll():
+    """One unit of armour 3+ hit on a 2+ (5/6): by a macro-weapon it dies with 5/6 (no save); with reinforced
+    armour 5/6 · 1/3 (the save, no re-roll); a normal hit on reinforced armour 5/6 · 1/3 · 1/3 (re-rolled)."""
+    from oddscalc.dice import Check, Natural
+    from oddscalc.epic.saves import Ability
+
+    two_up = ((1, Check(2, Natural.EPIC)),)
+    for reinforced, strike, dead in ((False, (Ability.MACRO, None), F(5, 6)), (True, (Ability.MACRO, None), F(5, 18)),
+                                     (True, NORMAL, F(5, 54))):
+        side = Side.of(units=1, cc=None, ff=None, armour=3, reinforced=reinforced)
+        assert side.attacked(0, ((strike, two_up),), F)[1] == dead
+
+
+def test_a_titan_killer_s_hit_on_a_war_engine_does_its_d_value():
+    """A titan killer's hit (D3, no armour save) on a DC3 war engine: 1, 2 or 3 points with 1/3 each."""
+    from oddscalc.dice import Check, Natural
+    from oddscalc.epic.saves import Ability
+
+    side = Side((Kind(1, 4, 4, 4, capacity=3),))
+    assert list(side.attacked(0, (((Ability.TITAN_KILLER, "d3"), ((1, Check(2, Natural.EPIC)),)),), F)) == [
+        F(1, 6), F(5, 18), F(5, 18), F(5, 18)]
+
+
+def test_an_inspiring_unit_left_adds_one_to_its_side_s_result():
+    """One unit a side, CC 4+, no save, one round: ours Inspiring (2.1.5). Only the roll's quarter changes: ours +2
+    (no blast markers, inspiring) against +1, so a tie of the dice wins too."""
+    attack = Assault(units=1, cc=4, ff=None, armour=None, inspiring=True, enemy_units=1, enemy_cc=4, enemy_ff=None,
+                     enemy_armour=None, rounds=1)
+    assert attack.exact(fractions=True)["win"][1] == F(1, 4) + F(1, 4) * p_gap(lambda g: g + 1 > 0)
+    assert "inspiring" in attack.describe()
+
+
+def test_they_shall_know_no_fear():
+    """Half the blast markers count (3 count 1: fewer than the enemy's 2), one is still not none, and half the
+    extra hits (rounded down)."""
+    from oddscalc.epic.assault import modifiers
+
+    marines = Side.of(units=2, cc=4, ff=4, armour=4, blast_markers=3, know_no_fear=True)
+    enemy = Side.of(units=2, cc=4, ff=4, armour=4, blast_markers=2)
+    assert modifiers(marines, enemy, 0, 2, 2) == 1 and modifiers(enemy, marines, 0, 2, 2) == 0
+    one = Side.of(units=2, cc=4, ff=4, armour=4, blast_markers=1, know_no_fear=True)
+    clean = Side.of(units=2, cc=4, ff=4, armour=4)
+    assert modifiers(one, clean, 0, 2, 2) == 0 and modifiers(clean, one, 0, 2, 2) == 1
+    codes, chances = one.extra(np.array([0, 0]), np.array([3, 1]), F)
+    assert [one.casualties[c[0]] for c in codes] == [1, 0] and chances[:, 0].tolist() == [1, 1]
+
+
+def test_the_defending_formation_s_blast_markers_after_the_assault():
+    """Two units a side, no attacks, one blast marker on theirs: ours +2 (no markers, fewer). Held (won or
+    drawn): it keeps its 1; lost by 1: broken with 1 unit left (1 marker); by 2 or more: none left."""
+    attack = Assault(units=2, cc=None, ff=None, armour=None, enemy_units=2, enemy_cc=None, enemy_ff=None,
+                     enemy_armour=None, enemy_blast_markers=1, rounds=1)
+    exact = attack.exact(fractions=True)
+    assert list(exact["enemy_blast_markers"]) == [p_gap(lambda g: g + 2 >= 2), p_gap(lambda g: g + 2 <= 1)]
