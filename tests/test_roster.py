@@ -54,7 +54,8 @@ def ASSAULT(**enemy) -> dict:  # noqa: N802 (a table's shorthand)
     from oddscalc.epic.assault import Assault
 
     mine = {"extra_attacks": enemy.pop("extra_attacks", 0), "first_strike": enemy.pop("first_strike", False)}
-    attack = Assault(units=1, cc=4, ff=None, armour=4, enemy_units=1, enemy_armour=4, **mine, **enemy)
+    enemy.setdefault("enemy_units", 1)
+    attack = Assault(units=1, cc=4, ff=None, armour=4, enemy_armour=4, **mine, **enemy)
     return {name: pmf.mean(values) for name, values in attack.exact(fractions=True).items()}
 
 
@@ -198,6 +199,9 @@ CASES = [
      EPIC_A + '\ncc = "4+"\nff = "none"', SHOT,
      ENGINE.replace("damage_capacity = 1", "damage_capacity = 3") + '\ncc = "5+"\nff = "3+"\ncritical = "damage"',
      "assault kills", ASSAULT(enemy_damage_capacity=3, enemy_critical="damage", enemy_cc=5, enemy_ff=3)["kills"]),
+    ("epic assault: They Shall Know No Fear halves the loser's extra hits", "epic", {"know_no_fear"},
+     EPIC_A + '\ncc = "4+"\nff = "none"', SHOT, EPIC_T.replace("units = 1", "units = 3") + '\ncc = "none"\nff = "none"\nknow_no_fear = true',
+     "assault kills", ASSAULT(enemy_cc=None, enemy_ff=None, enemy_units=3, enemy_know_no_fear=True)["kills"]),
     ("epic assault: no ff given, no assault", "epic", {"cc"}, EPIC_A + '\ncc = "4+"', SHOT,
      EPIC_T + '\ncc = "4+"\nff = "4+"', "assault win", None),
     # war engines (§2.8): AT or MW hits, shields first, damage capacity, critical hits, titan killers

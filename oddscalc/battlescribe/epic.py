@@ -47,6 +47,7 @@ NO_EFFECT = {
     "leader", "leaders", "skimmer", "infiltrator", "infiltrators", "expendable", "independent", "first strike",
     "extra attacks", "drop troops", "no units may enter", "may not take actions", "tunneller", "tunnellers",
     "may not march", "support craft", "normal shot or barrage", "choose weapon system at the start of the battle",
+    "they shall know no fear",  # read for assaults (know_no_fear)
 }
 # unit notes that say a weapon has another mode: its "or" line, read as an alternative
 OTHER_MODE = re.compile(r"^(normal shot or barrage|may only use the indirect fire when firing a barrage|choose "
@@ -122,6 +123,12 @@ class _Group:
     ff: str | None = None
     fearless: bool = False
     first_strike: bool = False
+    extra_attacks: int = 0  # its close-combat weapons' extra attacks (+NA), for assaults (docs/rules.md §2.9)
+    extra_at: str = "own"  # cc: an assault weapon's, ff: small arms', own: both
+    extra_ability: str = "normal"  # macro, titan-killer: the weapon of its extra attacks
+    tk_damage: str | None = None
+    inspiring: bool = False
+    know_no_fear: bool = False
 
     def defence(self) -> tuple:
         return (self.kind, self.armour, frozenset(self.flags), self.damage_capacity, self.shields, self.critical)
@@ -130,8 +137,13 @@ class _Group:
         """How its units fight in an assault, as an `assault` kind without its count (docs/rules.md §2.9)."""
         words = [f"DC{self.damage_capacity}"] if self.kind == "war-engine" and self.damage_capacity else []
         words += [f"cc {self.cc}", f"ff {self.ff}", f"armour {self.armour}"]
+        words += [f"extra-attacks {self.extra_attacks}"] if self.extra_attacks else []
+        words += [f"extra-at {self.extra_at}"] if self.extra_attacks and self.extra_at != "own" else []
+        words += [f"extra-ability {self.extra_ability}"] if self.extra_attacks and self.extra_ability != "normal" else []
+        words += [f"tk-damage {self.tk_damage}"] if self.extra_attacks and self.tk_damage else []
         words += [flag for flag in ("reinforced", "invulnerable") if flag in self.flags]
         words += ["fearless"] if self.fearless else []
+        words += ["inspiring"] if self.inspiring else []
         if self.kind == "war-engine" and self.critical != "none":
             words += [f"critical {self.critical}"]
         return " ".join(words)
@@ -154,6 +166,7 @@ class _Reader:
         self.lines: list[_Line] = []
         self.halves: list[tuple[str, str]] = []  # (owner profile, weapon) that one unit in two carries
         self.selection = selection
+        self.close: list[tuple] = []  # a profile's close-combat weapon lines (`_close_line`), while it is read
 
     def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
         self.mapped.note(text, weapon, action)
@@ -226,15 +239,19 @@ class _Reader:
             if armour == "none" and "reinforced" in flags:  # nothing to re-roll: the roster refuses the pair
                 self.note(f"{who}reinforced armour without an armour save", action="imported without it")
                 flags = flags - {"reinforced"}
+            keys = {re.sub(r"\s*\(.*\)$", "", _key(note)) for note in notes}
             group = _Group(profile.name, count, kind, armour, flags,
                            cc=self._assault_value(profile.get("CC"), "CC", who),
                            ff=self._assault_value(profile.get("FF"), "FF", who),
-                           fearless="fearless" in {_key(note) for note in notes},
-                           first_strike="first strike" in {_key(note) for note in notes})
+                           fearless="fearless" in keys, first_strike="first strike" in keys,
+                           inspiring="inspiring" in keys, know_no_fear="they shall know no fear" in keys)
             if kind == "war-engine":
                 self._war_engine(item, profile, group, shields, who)
             self.groups.append(group)
+        self.close = []
         self._weapons_of(profile, count, sniper)
+        if kind is not None and self.groups and self.groups[-1].name == profile.name:
+            self._close_attacks(self.groups[-1], who)
 
     def _assault_value(self, text: str | None, name: str, who: str) -> str | None:
         """A CC or FF cell: `4+`, or none (`-`, `n/a`: no such attack); anything else is reported and not
@@ -329,6 +346,10 @@ class _Reader:
             firepower = firepower[prefix.end():] if prefix else firepower
             note = re.sub(r"^(and|or)\b\s*", "", note, flags=re.IGNORECASE)
             label = name if index == 0 else f"{name} ({'or ' if word == 'or' else ''}{firepower})"
+            if _key(" ".join(firepower.split())).strip("()") in CLOSE:  # fights only in assaults
+                if word != "or":  # another mode's extra attacks are instead of the first's, not beside them
+                    self._close_line(label, firepower, note)
+                continue
             line = self._line(label, copies * times, firepower, note, owner, sniper)
             if line is None:
                 continue
@@ -385,6 +406,51 @@ class _Reader:
         if sniper:
             special.append("sniper")
         return _Line(name, copies * times, fields, special, bp, owner=owner)
+
+    def _close_line(self, name: str, firepower: str, notes: str) -> None:
+        """An assault weapon's or small arms' line (docs/rules.md §2.9): its extra attacks (+NA, 2.2.3) and their
+        weapon's ability (a macro-weapon, a titan killer and its D-value, 2.2.6, 2.2.9), kept for its profile."""
+        extra, ability, damage, first = 0, "normal", None, False
+        for token in items(notes):
+            key = _key(token)
+            attacks = re.fullmatch(r"\+\s*(\d+|d\d(?:\s*\+\s*\d+)?)\s*a(ttacks?)?", key)
+            killer = TITAN_KILLER.match(key.replace(" (", "("))
+            if attacks:
+                count = attacks.group(1)
+                mean = int(count) if count.isdecimal() else math.floor(_mean(count) + 0.5)
+                if not count.isdecimal():  # an assault's figure, not a shooting one: no weapon line named
+                    self.note(f"{name}: {count.upper()} extra attacks in assaults: a random number",
+                              action=f"counted as {mean}, its mean rounded")
+                extra += mean
+            elif key in ("macro weapon", "macro weapons"):
+                ability = "macro"
+            elif killer or key.startswith("titan killer"):
+                ability = "titan-killer"
+                damage = _dice(killer.group(1)) if killer and killer.group(1) not in (None, "1") else None
+            elif key == "first strike":
+                first = True
+        at = "cc" if "assault" in _key(firepower) else "ff"
+        self.close.append((name, at, extra, ability, damage, first))
+
+    def _close_attacks(self, group: _Group, who: str) -> None:
+        """Its close-combat weapons' extra attacks on the profile's group: added up, at CC (assault weapons), FF
+        (small arms) or both; a weapon's First Strike the unit's (§2.9's reading); weapons whose extra attacks
+        differ in ability are counted as the one with most, and said."""
+        armed = [line for line in self.close if line[2]]
+        group.first_strike = group.first_strike or any(line[5] for line in self.close)
+        if not armed:
+            return
+        group.extra_attacks = min(sum(line[2] for line in armed), 3)
+        ats = {line[1] for line in armed}
+        group.extra_at = ats.pop() if len(ats) == 1 else "own"
+        lead = max(armed, key=lambda line: line[2])
+        group.extra_ability, group.tk_damage = lead[3], lead[4]
+        others = [line[0] for line in armed if (line[3], line[4]) != (lead[3], lead[4])]
+        if others:
+            self.note(f"{who}extra attacks of {', '.join(others)} counted as {lead[0]}'s ({lead[3]}) in assaults",
+                      action="counted as stated")
+        if sum(line[2] for line in armed) > 3:
+            self.note(f"{who}{sum(line[2] for line in armed)} extra attacks in assaults", action="counted as 3")
 
     def _random(self, dice: str, name: str | None, what: str) -> int:
         count = math.floor(_mean(dice) + 0.5)
@@ -489,7 +555,8 @@ class _Reader:
             if group.cc is not None and group.ff is not None:
                 kinds[group.assault_profile()] = kinds.get(group.assault_profile(), 0) + group.count
         texts = [f"{count} {profile}" for profile, count in kinds.items()]
-        if len(texts) > 1 and self._fits(texts):
+        special = any(group.extra_attacks or group.inspiring for group in groups)
+        if (len(texts) > 1 or special) and self._fits(texts):
             self.mapped.table["assault"] = texts
         elif len(texts) > 1 or any(group.cc is None or group.ff is None for group in groups):
             for group in groups:
@@ -501,6 +568,8 @@ class _Reader:
             self.mapped.table["fearless"] = True
         if all(group.first_strike for group in groups):
             self.mapped.table["first_strike"] = True
+        if any(group.know_no_fear for group in groups):
+            self.mapped.table["know_no_fear"] = True
 
     @staticmethod
     def _fits(texts: list[str]) -> bool:

@@ -54,11 +54,14 @@ SCHEMA = Schema(
         "ff": Field("save", "firefight value, for assaults: 2+ to 6+, or none", low=2, high=6, default=NOT_GIVEN),
         "extra_attacks": Field("int", "extra attacks of each unit in an assault (+E A)", low=0, high=3, default=0),
         "fearless": Field("bool", "fearless: no extra hits when it loses an assault", default=False),
+        "know_no_fear": Field("bool", "They Shall Know No Fear: half its blast markers count in an assault's result, "
+                                      "half its extra hits when it loses", default=False),
         "first_strike": Field("bool", "first strike in assaults: the enemy units it kills do not attack",
                               default=False),
         "assault": Field("list", "the formation in an assault, kind by kind (docs/rules.md §2.9), when its units "
                                  "fight otherwise than one cc and ff: each 'N [DC<d>] cc X+ ff X+ armour A+|none "
-                                 "[reinforced] [invulnerable] [fearless] [extra-attacks E] [critical C]', the first "
+                                 "[reinforced] [invulnerable] [fearless] [inspiring] [extra-attacks E] [extra-at cc|ff] "
+                                 "[extra-ability macro|titan-killer] [tk-damage D] [critical C]', the first "
                                  "in front, like '6 cc 4+ ff 3+ armour 4+' and '2 cc 6+ ff 5+ armour 5+'; given, it "
                                  "replaces units, cc, ff and armour in assaults", default=()),
         "damage_capacity": Field("int", "each war engine's damage capacity (kind war-engine)", low=1, high=20),
@@ -356,7 +359,9 @@ def assault(attacker: Unit, target: Unit):
             ("in_contact", main.in_contact), ("reinforced", main.reinforced), ("invulnerable", main.invulnerable),
             ("fearless", main.fearless), ("extra_attacks", main.extra_attacks), ("extra_at", main.extra_at),
             ("damage_capacity", main.capacity), ("critical", main.critical), ("cc_dice", main.cc_dice),
-            ("other", tuple(kinds[1:])), ("first_strike", unit["first_strike"]))})
+            ("other", tuple(kinds[1:])), ("first_strike", unit["first_strike"]),
+            ("extra_ability", main.extra_ability), ("tk_damage", main.tk_damage), ("inspiring", main.inspiring),
+            ("know_no_fear", unit["know_no_fear"]))})
     return Assault(**values, enemy_cover_save=target["cover_save"])
 
 
@@ -380,7 +385,7 @@ def describe_unit(unit: Unit) -> str:
     assault = [f"{name.upper()} {'none' if unit[name] is None else f'{unit[name]}+'}" for name in ("cc", "ff")
                if unit[name] != NOT_GIVEN]
     assault += [f"+{unit['extra_attacks']} A"] if unit["extra_attacks"] else []
-    extras += assault + [word.replace("_", " ") for word in ("fearless", "first_strike") if unit[word]]
+    extras += assault + [word.replace("_", " ") for word in ("fearless", "first_strike", "know_no_fear") if unit[word]]
     extras += [f"in assaults {'; '.join(unit['assault'])}"] if unit["assault"] else []
     if unit["kind"] == "war-engine":
         extras += [f"DC {unit['damage_capacity']}", plural(unit["shields"], "shield"), f"critical {unit['critical']}"]

@@ -474,18 +474,24 @@ ASSAULT_KINDS = {
         "Mechanised Infantry Company": ["12 cc 6+ ff 5+ armour none", "1 cc 5+ ff 5+ armour 6+",
                                         "7 cc 6+ ff 5+ armour 5+"]},
     "cadia_hq.rosz": {"Cadian Regimental HQ": ["1 DC4 cc 5+ ff 4+ armour 4+ reinforced fearless",
-                                               "7 cc 5+ ff 4+ armour 5+", "1 cc 4+ ff 5+ armour 5+"]},
+                                               "7 cc 5+ ff 4+ armour 5+", "1 cc 4+ ff 5+ armour 5+ extra-attacks 1 extra-at cc extra-ability macro"]},
     "space_marines.rosz": {"Tactical": ["6 cc 4+ ff 4+ armour 4+", "3 cc 6+ ff 6+ armour 5+",
-                                        "1 cc 4+ ff 4+ armour 3+"]},
-    "ork_war_horde.rosz": {"Warband": ["6 cc 4+ ff 6+ armour 6+", "3 cc 3+ ff 5+ armour 4+", "2 cc 6+ ff 5+ armour 5+",
+                                        "1 cc 4+ ff 4+ armour 3+ extra-attacks 1 extra-at cc extra-ability macro"]},
+    "ork_war_horde.rosz": {"Warband": ["6 cc 4+ ff 6+ armour 6+", "3 cc 3+ ff 5+ armour 4+ extra-attacks 1 extra-at cc",
+                                       "2 cc 6+ ff 5+ armour 5+",
                                        "2 cc 6+ ff 6+ armour none"]},
     "biel_tan.rosz": {"Guardian Warhost": ["7 cc 6+ ff 4+ armour none", "2 cc 6+ ff 4+ armour 5+ reinforced",
-                                           "4 cc 6+ ff 4+ armour 5+", "1 cc 4+ ff 5+ armour 4+ invulnerable"]},
+                                           "4 cc 6+ ff 4+ armour 5+",
+                                           "1 cc 4+ ff 5+ armour 4+ extra-attacks 1 extra-at cc extra-ability macro "
+                                           "invulnerable"]},
     "black_legion.rosz": {"Chosen": ["4 cc 4+ ff 4+ armour 4+", "2 cc 6+ ff 6+ armour 5+"]},
-    "squat_land_train.rosz": {"Land Train": ["3 DC1 cc none ff none armour none",
-                                             "1 DC2 cc 3+ ff 4+ armour 4+ reinforced fearless"]},
+    "squat_land_train.rosz": {"Land Train": [  # its battle cars' extra attacks differ: two kinds of them
+        "2 DC1 cc none ff none armour none extra-attacks 2",
+        "1 DC2 cc 3+ ff 4+ armour 4+ extra-attacks 1 extra-at ff reinforced fearless",
+        "1 DC1 cc none ff none armour none extra-attacks 1 extra-at ff extra-ability macro"]},
     "hierophant_hierodules.rosz": {"Hierophant": [
-        "2 DC3 cc 4+ ff 5+ armour 5+ reinforced fearless critical destroyed",
+        "2 DC3 cc 4+ ff 5+ armour 5+ extra-attacks 1 extra-at cc extra-ability macro reinforced fearless critical "
+        "destroyed",
         "1 DC4 cc 3+ ff 5+ armour 5+ reinforced invulnerable fearless critical wounded"]},
 }
 ASSAULT_NOTES = {  # what the import says of assaults: a missing value

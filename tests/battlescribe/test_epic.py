@@ -510,3 +510,36 @@ def test_reinforced_armour_without_an_armour_save_is_said_and_left_out(tmp_path,
 
     roster = build(result.data, "list", games.game("epic"))  # loads: no field refused
     assert roster.units[0]["reinforced"] is False
+
+
+def test_close_combat_weapons_give_their_extra_attacks_to_the_assault(tmp_path):
+    """§2.9: an Assault Weapons or Small Arms line fights only in assaults: its notes' +NA are extra attacks (at CC
+    or FF), with their weapon's macro-weapon or titan killer (D-value); another mode ("or") is not added; a
+    random number is its mean, said; weapons whose extra attacks differ in ability are counted as one, said;
+    Inspiring and They Shall Know No Fear read from the unit notes."""
+    chaplain = unit("Chaplain", Armour="4+", CC="3+", FF="5+", Unit_Notes="Inspiring, They Shall Know No Fear",
+                    Weapons="Crozius&lt;BR&gt;Bolt Pistol", Firepower="Assault Weapons&lt;BR&gt;Small Arms",
+                    Notes="Macro-Weapon, +1A&lt;BR&gt;+1A")
+    marines = unit("Assault Marine", Armour="4+", CC="4+", FF="5+", Unit_Notes="They Shall Know No Fear",
+                   Weapons="Chainswords", Firepower="Assault Weapons&lt;BR&gt;or Assault Weapons", Notes="+1A&lt;BR&gt;or +2A")
+    result = imported(tmp_path, selection("Assault", children=selection(
+        "4x Assault Marine, 1x Chaplain", marines, chaplain, kind="model")))
+    (table,) = result.data["unit"]
+    assert table["assault"] == ["4 cc 4+ ff 5+ armour 4+ extra-attacks 1 extra-at cc",
+                                "1 cc 3+ ff 5+ armour 4+ extra-attacks 2 extra-ability macro inspiring"]
+    assert table["know_no_fear"] is True and table.get("weapon", []) == []  # close-combat weapons do not shoot
+    assert result.report() == ["Assault: Chaplain: extra attacks of Bolt Pistol counted as Crozius's (macro) in "
+                               "assaults (counted as stated)"]
+    killer = unit("Knight", Armour="4+", CC="3+", FF="4+", Weapons="Lance", Firepower="Assault Weapons",
+                  Notes="Titan Killer (D3), +D3A")
+    result = imported(tmp_path, selection("Knights", killer))
+    assert result.data["unit"][0]["assault"] == ["1 cc 3+ ff 4+ armour 4+ extra-attacks 2 extra-at cc extra-ability "
+                                                 "titan-killer tk-damage d3"]
+    assert result.report() == ["Knights: Lance: D3 extra attacks in assaults: a random number (counted as 2, its "
+                               "mean rounded)"]
+    from oddscalc import games
+    from oddscalc.roster import build
+
+    roster = build(result.data, "list", games.game("epic"))
+    attack = roster.game.assault(roster.units[0], roster.units[0])
+    assert attack.extra_ability.value == "titan-killer" and str(attack.tk_damage) == "1d3" and attack.extra_attacks == 2
