@@ -391,3 +391,28 @@ def test_a_refused_unit_field_is_named_on_the_unit_that_holds_the_value():
         _attack(game, attacker, Weapon("Club", ()), target, ("a.toml", "t.toml"))
     assert (error.value.name, error.value.value, error.value.allowed) == (
         "file", "t.toml", "unit 'T', field 'armour': 9: expected the target's Armour, 0 to 6")
+
+
+def test_an_assault_grid_of_two_real_lists_ranks_formations_and_each_cell_is_its_query():
+    """Issue 33's study: the Space Marines' formations assault the Orks' (lists built from the catalogues), mixed
+    formations kind by kind and the Gargant as a war engine; ranked by P(win), each sampled cell rerun from its
+    query gives its very figures."""
+    import shlex
+    from pathlib import Path
+
+    from oddscalc.asking import ask
+    from oddscalc.given import LIBRARY
+
+    corpus = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
+    grid = ask(["grid", str(corpus / "space_marines.rosz"), "--against", str(corpus / "ork_war_horde.rosz"),
+                "--assault", "--trials", "2000", "--seed", "3"], LIBRARY)
+    rows = grid.answer.content.rows
+    assert {row["target"] for row in rows} == {"Warband", "Gargant"} and len(rows) == 8  # 4 formations each
+    assert [row["probability"] for row in rows] == sorted((row["probability"] for row in rows), reverse=True)
+    tactical = next(row for row in rows if (row["attacker"], row["target"]) == ("Tactical", "Warband"))
+    assert "--other" in tactical["query"] and "--enemy-other" in tactical["query"]
+    gargant = next(row for row in rows if (row["attacker"], row["target"]) == ("Tactical", "Gargant"))
+    assert "--enemy-damage-capacity" in gargant["query"]
+    for row in (tactical, gargant):
+        alone = ask(shlex.split(row["query"])[1:]).answer.content.result
+        assert alone["win"].mean == row["probability"]
