@@ -7,7 +7,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from oddscalc.epic.assault import Assault, Side, modifiers, result_gaps
+from oddscalc.epic.assault import Assault
+from oddscalc.epic.engagement import Side
+from oddscalc.epic.rounds import modifiers, result_gaps
 from oddscalc.errors import InputError
 
 # P(2D6 = s) = (6 − |s − 7|)/36; P(highest of 2D6 = k) = (2k − 1)/36
@@ -282,7 +284,7 @@ def test_the_assaulting_formation_s_blast_markers_after_the_assault():
     ("ff", [(2, 3), (6, 5)]),  # small arms': only the units out of contact
 ])
 def test_extra_attacks_roll_against_the_value_the_switch_says(extra_at, dice):
-    from oddscalc.epic.assault import ExtraAt
+    from oddscalc.epic.engagement import ExtraAt
 
     side = Side.of(units=5, cc=3, ff=5, in_contact=2, armour=4, extra_attacks=1, extra_at=ExtraAt(extra_at))
     assert [(count, check.need) for count, check in side.dice(0)] == dice
@@ -311,7 +313,7 @@ def test_an_exact_engagement_too_long_to_wait_for_is_refused_at_once(capsys, wor
 
 
 def test_the_exact_estimate_lets_a_company_against_a_company_through():
-    from oddscalc.epic.assault import exact_seconds
+    from oddscalc.epic.rounds import exact_seconds
 
     company = Side.of(units=20, cc=4, ff=4, in_contact=20, armour=5)
     assert exact_seconds(company, company, 3, rational=False) < 2 < exact_seconds(company, company, 5, rational=True)

@@ -8,7 +8,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from oddscalc.epic.assault import Assault, result_gaps
+from oddscalc.epic.assault import Assault
+from oddscalc.epic.rounds import result_gaps
 from oddscalc.epic.engagement import NORMAL, ExtraAt, Kind, Side, spread
 from oddscalc.epic.war_engines import Critical
 from oddscalc.errors import InputError
@@ -247,7 +248,7 @@ def test_an_inspiring_unit_left_adds_one_to_its_side_s_result():
 def test_they_shall_know_no_fear():
     """Half the blast markers count (3 count 1: fewer than the enemy's 2), one is still not none, and half the
     extra hits (rounded down)."""
-    from oddscalc.epic.assault import modifiers
+    from oddscalc.epic.rounds import modifiers
 
     marines = Side.of(units=2, cc=4, ff=4, armour=4, blast_markers=3, know_no_fear=True)
     enemy = Side.of(units=2, cc=4, ff=4, armour=4, blast_markers=2)
