@@ -574,7 +574,7 @@ class _Reader:
     @staticmethod
     def _fits(texts: list[str]) -> bool:
         """Whether an assault takes these kinds: each within its bounds, at most MAX_PIECES on a side."""
-        from ..epic.engagement import MAX_PIECES, Kind
+        from ..epic.kinds import MAX_PIECES, Kind
         from ..errors import InputError
 
         try:

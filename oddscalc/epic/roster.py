@@ -324,7 +324,7 @@ def _assault_kinds(unit: Unit) -> list | None:
     """The formation's kinds in an assault (docs/rules.md §2.9): its `assault` list, or one kind of its units,
     cc and ff (war engines with their damage capacity); None where it cannot be fought: no cc or ff, or a mixed
     formation (vehicles, other units or war engines beside the first) without its `assault` kinds."""
-    from .engagement import Kind
+    from .kinds import Kind
 
     if unit["assault"]:
         return [Kind.parse(text, "assault") for text in unit["assault"]]

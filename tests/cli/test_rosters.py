@@ -350,7 +350,7 @@ def test_grid_assault_fights_a_mixed_formation_kind_by_kind(capsys, tmp_path):
     """With its `assault` kinds a mixed formation is fought: its infantry and its vehicles each with their own
     values, the cell the same query as the command line's."""
     from oddscalc.epic.assault import Assault
-    from oddscalc.epic.engagement import Kind
+    from oddscalc.epic.kinds import Kind
 
     path = written(tmp_path / "mixed.toml", ASSAULTS + 'assault = ["4 cc 4+ ff 4+ armour 4+", '
                                                        '"2 cc 6+ ff 5+ armour 5+ in-contact 0"]\n')

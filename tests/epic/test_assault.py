@@ -284,7 +284,7 @@ def test_the_assaulting_formation_s_blast_markers_after_the_assault():
     ("ff", [(2, 3), (6, 5)]),  # small arms': only the units out of contact
 ])
 def test_extra_attacks_roll_against_the_value_the_switch_says(extra_at, dice):
-    from oddscalc.epic.engagement import ExtraAt
+    from oddscalc.epic.kinds import ExtraAt
 
     side = Side.of(units=5, cc=3, ff=5, in_contact=2, armour=4, extra_attacks=1, extra_at=ExtraAt(extra_at))
     assert [(count, check.need) for count, check in side.dice(0)] == dice

@@ -10,7 +10,8 @@ import pytest
 
 from oddscalc.epic.assault import Assault
 from oddscalc.epic.rounds import result_gaps
-from oddscalc.epic.engagement import NORMAL, ExtraAt, Kind, Side, spread
+from oddscalc.epic.engagement import Side, spread
+from oddscalc.epic.kinds import NORMAL, ExtraAt, Kind
 from oddscalc.epic.war_engines import Critical
 from oddscalc.errors import InputError
 
