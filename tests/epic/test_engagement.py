@@ -315,3 +315,34 @@ def test_a_kind_s_every_refusal_says_what_is_allowed(text, line):
     with pytest.raises(InputError) as error:
         Kind.parse(text, "enemy_other")
     assert error.value.name == "enemy_other" and error.value.value == text and line in error.value.allowed
+
+
+def test_a_side_of_one_kind_takes_the_side_s_fields_and_the_kind_s():
+    side = Side.of(units=3, cc=4, ff=5, armour=6, in_contact=1, blast_markers=2, support=2, support_ff=4, bonus=1,
+                   first_strike=True, know_no_fear=True, fearless=True, extra_attacks=1)
+    assert (side.blast_markers, side.support, side.support_ff, side.bonus, side.first_strike, side.know_no_fear) == (
+        2, 2, 4, 1, True, True)
+    assert side.kinds == (Kind(3, 4, 5, 6, 1, fearless=True, extra_attacks=1),)
+
+
+def test_blast_markers_the_result_compares():
+    """They Shall Know No Fear: 4 count 2, 5 count 2 (rounded down); a broken formation one per unit left, and a
+    broken formation with a unit left has markers: no +1 for none."""
+    from oddscalc.epic.rounds import modifiers
+
+    def side(**more):
+        return Side.of(units=3, cc=4, ff=4, armour=4, **more)
+
+    assert side(blast_markers=4, know_no_fear=True).markers(3) == 2 == side(blast_markers=5, know_no_fear=True).markers(3)
+    broken = side(broken=True)
+    assert broken.markers(2) == 2 and not broken.unmarked(1) and broken.unmarked(0)
+    assert modifiers(broken, side(), 0, 1, 1) == 0  # one unit left: one marker, and the enemy has none
+
+
+def test_a_broken_loser_is_destroyed_but_its_fearless_units():
+    """1.12.8 and 2.1.3: a formation broken before the assault that loses is destroyed, except its fearless units."""
+    side = Side((Kind(2, 4, 4, 4, fearless=True), Kind(3, 4, 4, 4)), broken=True)
+    codes, chances = side.extra(np.array([0]), np.array([1]), F)
+    assert [tuple(int(k) for k in side.states[c]) for c in codes[0]] == [(0, 3)] and list(chances[0]) == [1]
+    sampled = side.extra_sample(np.random.default_rng(1), np.array([0, 0]), np.array([1, 5]))
+    assert [tuple(int(k) for k in side.states[c]) for c in sampled] == [(0, 3), (0, 3)]
