@@ -35,6 +35,8 @@ EVENTS = {  # a yes/no outcome's clause: {p} its probability
     "draw": "{p} to draw",
     "hit": "{p} to hit",
     "within": "{p} to land within the radius",
+    "break": "{p} that the loser breaks",
+    "caught": "{p} that it is caught as it flees",
 }
 
 

@@ -16,10 +16,15 @@ from oddscalc.dust import (
 from oddscalc.epic import Assault, Barrage, EpicShoot
 from oddscalc.epic.saves import Ability
 from oddscalc.roll import Roll
-from oddscalc.t9a import Melee, T9AHits, T9AShoot
+from oddscalc.t9a import Combat, Melee, T9AHits, T9AShoot
 from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 
 # A line of melee attacks: 4+ to hit (OS = DS), 3+ to wound (S - R = 1).
+KNIGHTS = dict(models=5, width=5, attacks=1, offensive=4, defensive=4, strength=5, resilience=3, agility=3,
+               discipline=7, armour=5)
+SPEARMEN = dict(enemy_models=20, enemy_width=5, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3,
+                enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=7, enemy_armour=1,
+                enemy_standard=True)
 T9A_BASE = dict(offensive=4, defensive=4, strength=4, resilience=3)
 
 ROLL = {
@@ -281,6 +286,15 @@ EPIC = {
 
 
 T9A = {
+    # a round of close combat (docs/rules.md §3.11): steps, combat score, Break Test, Flee and Pursuit
+    "combat: 5 knights charge 20 spearmen (front, one round)": Combat(**KNIGHTS, **SPEARMEN),
+    "combat: knights with Swiftstride in the flank, two rounds": Combat(**KNIGHTS, **SPEARMEN, swiftstride=True,
+                                                                       flank=True, rounds=2),
+    "combat: ogres (3 Health, Aegis) charge the rear, the same Agility after the charge": Combat(
+        models=3, width=3, health=3, attacks=3, offensive=3, defensive=3, strength=4, resilience=4, agility=2,
+        discipline=7, armour=1, aegis=6, rear=True, enemy_models=12, enemy_width=4, enemy_attacks=1,
+        enemy_offensive=4, enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3,
+        enemy_discipline=8, enemy_armour=2, enemy_ap=1, enemy_standard=True, enemy_swiftstride=True, rounds=2),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

@@ -4,6 +4,7 @@ from ..lazy import exports
 
 _WHERE = {
     **dict.fromkeys(("Melee", "T9AHits", "T9AShoot"), "attacks"),
+    "Combat": "combat",
     **dict.fromkeys(("Charge", "Direction", "DisciplineTest"), "rolls"),
     **dict.fromkeys(("Reroll", "Special", "armour_need", "melee_need", "wound_need"), "stages"),
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Melee
+from . import Combat, Melee
 from ..bench.core import Case, ExactCase, count_outcomes
 
 
@@ -17,11 +17,44 @@ def baseline_melee(rng: np.random.Generator, trials: int) -> np.ndarray:
     return count_outcomes((unsaved * taken).sum(axis=1), hit.sum(axis=1), wounded.sum(axis=1), unsaved.sum(axis=1))
 
 
+def _kills(rng: np.random.Generator, attacks: np.ndarray, hit: int, wound: int, save: int) -> np.ndarray:
+    """Each trial's unsaved wounds of `attacks` dice (one Health Point each): to hit, to wound, armour."""
+    most = int(attacks.max(initial=0))
+    rolled = rng.integers(1, 7, size=(3, len(attacks), most))
+    live = np.arange(most) < attacks[:, None]
+    return (live & (rolled[0] >= hit) & (rolled[1] >= wound) & (rolled[2] < save)).sum(axis=1)
+
+
+def baseline_combat(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """5 knights (A1, 3+ to hit, 2+ to wound vs armour 1: 6+ save) charge 20 spearmen 5 wide with a standard
+    (4+ to hit, 4+ to wound vs armour 5: 2+ save), one round: plain numpy, step by step, then the scores, the
+    Break Test (Steadfast) and the pursuit."""
+    killed = np.minimum(_kills(rng, np.full(trials, 5), 3, 2, 6), 20)  # step 4: the knights strike first
+    spearmen = 20 - killed
+    support = np.minimum(np.maximum(spearmen - 5, 0), 5)
+    lost = np.minimum(_kills(rng, np.minimum(spearmen, 5) + support, 4, 4, 2), 5)  # step 3: what is left strikes
+    ranks = lambda left, width: left // width + (left % width >= 5)  # noqa: E731
+    ours = killed + 1 + np.clip(ranks(5 - lost, 5) - 1, 0, 3)
+    theirs = lost + np.clip(ranks(spearmen, 5) - 1, 0, 3) + 1
+    won = ours > theirs
+    steadfast = np.where(won, ranks(spearmen, 5) > ranks(5 - lost, 5), ranks(5 - lost, 5) > ranks(spearmen, 5))
+    test = rng.integers(1, 7, size=trials) + rng.integers(1, 7, size=trials)
+    broke = (ours != theirs) & (test > 7 - np.where(steadfast, 0, np.abs(ours - theirs)))
+    caught = broke & (rng.integers(1, 7, size=trials) + rng.integers(1, 7, size=trials) >= rng.integers(
+        1, 7, size=trials) + rng.integers(1, 7, size=trials))
+    return count_outcomes(won * 1, killed, lost, broke * 1, caught * 1, np.abs(ours - theirs), (ours == theirs) * 1)
+
+
 def cases() -> list[Case]:
     """The 9th Age cases."""
     melee = Melee(attacks=20, offensive=4, defensive=4, strength=4, resilience=3, armour=2, aegis=5,
                   multiple_wounds="d3", health=2)
-    return [Case("t9a melee 20 attacks 4+/3+/5+ save/Aegis 5+/MW D3 vs 2 health", melee, baseline_melee, 100, 5.0)]
+    combat = Combat(models=5, width=5, attacks=1, offensive=4, defensive=4, strength=5, resilience=3, agility=3,
+                    discipline=7, armour=5, enemy_models=20, enemy_width=5, enemy_attacks=1, enemy_offensive=3,
+                    enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=7,
+                    enemy_armour=1, enemy_standard=True)
+    return [Case("t9a melee 20 attacks 4+/3+/5+ save/Aegis 5+/MW D3 vs 2 health", melee, baseline_melee, 100, 5.0),
+            Case("t9a combat 5 knights charge 20 spearmen, one round", combat, baseline_combat, 60, 1.0)]
 
 
 # --- exact, against icepool (bench/exact.py) ---------------------------------------

@@ -5,7 +5,7 @@ Each query's options are its attack's fields (see `options.field_options`)."""
 
 import typer
 
-from . import Charge, Direction, DisciplineTest, Melee, T9AHits, T9AShoot
+from . import Charge, Combat, Direction, DisciplineTest, Melee, T9AHits, T9AShoot
 from .attacks import HITS_READINGS, READINGS
 from ..cli.options import query
 
@@ -40,6 +40,18 @@ query(app, "t9a hits", T9AHits, title="Automatic hits",
     "oddscalc t9a hits --hits 2d6 --strength 4 --ap 1 --flaming --resilience 4 --armour 2 --exact",
     "oddscalc t9a hits --hits d6+1 --strength 5 --ap 2 --resilience 3 --health 1 --models 10 --exact",
     "oddscalc t9a hits --hits d3 --strength 6 --resilience 4 --reroll-wounds ones",
+])
+
+query(app, "t9a combat", Combat, title="A round of combat",
+      about="Will my charge break them? Both units strike in Initiative Order, combat score, Break Test, pursuit",
+      examples=[
+    "oddscalc t9a combat --models 5 --width 5 --attacks 1 --offensive 4 --defensive 4 --strength 5 --resilience 3 "
+    "--agility 3 --discipline 7 --armour 5 --swiftstride --enemy-models 20 --enemy-width 5 --enemy-attacks 1 "
+    "--enemy-offensive 3 --enemy-defensive 3 --enemy-strength 3 --enemy-resilience 3 --enemy-agility 3 "
+    "--enemy-discipline 7 --enemy-armour 1 --enemy-standard --flank --exact",
+    "oddscalc t9a combat --models 10 --width 5 --attacks 2 --offensive 5 --defensive 4 --strength 4 --resilience 4 "
+    "--agility 5 --discipline 8 --armour 3 --enemy-models 15 --enemy-width 5 --enemy-attacks 1 --enemy-offensive 3 "
+    "--enemy-defensive 3 --enemy-strength 3 --enemy-resilience 3 --enemy-agility 3 --enemy-discipline 7 --rounds 2",
 ])
 
 query(app, "t9a charge", Charge, title="Charge",

@@ -106,8 +106,9 @@ def wound_need(strength: int, resilience: int) -> int:
 ARMOUR_ALLOWED = "expected the target's Armour, 0 to 6, or the save it gives written with a plus (4+ is Armour 3)"
 
 
-def read_armour(value: int | str) -> int:
-    """Read the target's Armour: a value (`2`), the save it gives (`5+` is Armour 2) or `none`."""
+def read_armour(value: int | str, name: str = "armour") -> int:
+    """Read the target's Armour: a value (`2`), the save it gives (`5+` is Armour 2) or `none`; a refusal names
+    `name`."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
     cleaned = str(value).strip().lower()
@@ -118,7 +119,7 @@ def read_armour(value: int | str) -> int:
     if cleaned.endswith("+") and is_whole(cleaned[:-1]) and 2 <= int(cleaned[:-1]) <= 6:
         return 7 - int(cleaned[:-1])  # the save: Armour 2 saves on 5+ (docs/rules.md §3.6)
     if not is_whole(cleaned):
-        raise InputError("armour", value, ARMOUR_ALLOWED)
+        raise InputError(name, value, ARMOUR_ALLOWED)
     return int(cleaned)
 
 

@@ -70,8 +70,8 @@ def test_console_entry_point_exits_2_without_traceback():
     (("dust", "attack", "--dice", "3", "--to-hit", "4"),
      "error: --to-hit: no such option of dust attack; it is an option of epic shoot; see --help for the options"),
     (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--aegis", "4"),
-     "error: --aegis: no such option of epic shoot; it is an option of t9a melee, t9a shoot, t9a hits; see --help "
-     "for the options"),
+     "error: --aegis: no such option of epic shoot; it is an option of t9a melee, t9a shoot, t9a hits, t9a combat; "
+     "see --help for the options"),
     (("epic", "shoot", "--shots", "3", "--to-hit", "4", "--units", "2", "--crosfire"),
      "error: --crosfire: no such option of epic shoot (did you mean --crossfire?); see --help for the options"),
     (("roll", "2d6", "--luck"), "error: --luck: no such option of roll; see --help for the options"),

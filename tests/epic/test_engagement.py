@@ -346,3 +346,20 @@ def test_a_broken_loser_is_destroyed_but_its_fearless_units():
     assert [tuple(int(k) for k in side.states[c]) for c in codes[0]] == [(0, 3)] and list(chances[0]) == [1]
     sampled = side.extra_sample(np.random.default_rng(1), np.array([0, 0]), np.array([1, 5]))
     assert [tuple(int(k) for k in side.states[c]) for c in sampled] == [(0, 3), (0, 3)]
+
+
+def test_the_enemy_s_inspiring_units_count_for_it():
+    """As the Inspiring test above, the other way round: the enemy's +1 makes a tie of the dice its win."""
+    attack = Assault(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_cc=4, enemy_ff=None,
+                     enemy_armour=None, enemy_inspiring=True, rounds=1)
+    assert attack.exact(fractions=True)["win"][1] == F(1, 4) + F(1, 4) * p_gap(lambda g: g - 1 > 0)
+
+
+def test_a_broken_defender_that_holds_stays_broken():
+    """Two units a side, no attacks, the defender broken (a marker per unit: 2 against none): ours +2 (no
+    markers, fewer). The defender that holds (wins or draws) keeps one marker per unit left: 2."""
+    attack = Assault(units=2, cc=None, ff=None, armour=None, enemy_units=2, enemy_cc=None, enemy_ff=None,
+                     enemy_armour=None, enemy_broken=True, rounds=1)
+    exact = attack.exact(fractions=True)
+    # held: ours + 2 <= theirs; lost: destroyed (broken before the assault), no markers left
+    assert list(exact["enemy_blast_markers"]) == [p_gap(lambda g: g + 2 > 0), 0, p_gap(lambda g: g + 2 <= 0)]

@@ -1,0 +1,425 @@
+"""The 9th Age: a round of close combat end to end (docs/rules.md §3.11; research notes
+docs/research/t9a-combat.md): the charging unit and the charged one strike in Initiative Order, the
+combat score, the loser's Break Test with Steadfast, Flee and Pursuit; optionally a second round.
+
+A side's attacks are `t9a melee`'s (`Melee`, its stages unchanged): front-rank models with their
+Attack Value, second-rank models one Supporting Attack each (Standard Height). The state both sides
+carry between Initiative Steps and rounds is the Health Points each has lost; models standing are
+what is left of them (lost Health Points carry from model to model, as `t9a melee --models` reads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import pmf as pmfs
+from ..attack import Attack, option
+from ..dice import EXACT_SECONDS, keep_pmf
+from ..errors import require
+from ..style import plural
+from .attacks import Melee
+from .stages import read_armour
+
+MAX_MODELS = 60
+MAX_WIDTH = 10  # a front rank of 10 with Attack Value 10 and its support: 110 attacks (t9a melee takes 200)
+MAX_ROUNDS = 2
+MAX_STEP = 10  # Initiative Steps run from 10 down to 0; a higher Agility strikes at 10 (an open reading)
+FULL_RANK = 5  # a rank of Standard Height models is full with 5 of them
+MAX_RANK_BONUS = 3
+CHARGE_BONUS = 1
+FLANK_BONUS, REAR_BONUS = 1, 2
+OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught", "score")
+EVENTS = ("win", "draw", "break", "caught")
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One side's unit: its models and their profile (Standard Height, one model part)."""
+
+    models: int
+    width: int
+    health: int
+    attacks: int
+    offensive: int
+    defensive: int
+    strength: int
+    resilience: int
+    agility: int
+    discipline: int
+    armour: int = 0
+    ap: int = 0
+    aegis: int | None = None
+    standard: bool = False
+    swiftstride: bool = False
+
+    @property
+    def total(self) -> int:
+        """Its Health Points in all."""
+        return self.models * self.health
+
+    def left(self, lost: Any) -> Any:
+        """Models standing with `lost` Health Points lost (lost points carry from model to model)."""
+        return -(-(self.total - lost) // self.health)
+
+    def full_ranks(self, lost: Any) -> Any:
+        """Full Ranks: of FULL_RANK models or more, the last one too when it still holds that many (an open
+        reading); none when the unit is narrower than a full rank."""
+        left = self.left(lost)
+        if self.width < FULL_RANK:
+            return left * 0
+        return left // self.width + (left % self.width >= FULL_RANK)
+
+    def rank_bonus(self, lost: Any) -> Any:
+        """+1 for each Full Rank after the first, at most +3."""
+        return np.clip(self.full_ranks(lost) - 1, 0, MAX_RANK_BONUS)
+
+    def strikes(self, lost: int, supporting: bool, facing: int | None = None) -> int:
+        """Its attacks at its Initiative Step: the front rank's Attack Value each (at most `facing` models in
+        base contact, a flank or rear), the second rank's one Supporting Attack each (front facing only)."""
+        left = self.left(lost)
+        front = min(left, self.width, facing if facing is not None else left)
+        support = min(max(left - self.width, 0), self.width) if supporting else 0
+        return front * self.attacks + support * min(self.attacks, 1)
+
+    def melee(self, count: int, target: Fighter, lost: int) -> Melee:
+        """Its `count` attacks on `target` that has lost `lost` Health Points (t9a melee)."""
+        return Melee(attacks=count, offensive=self.offensive, defensive=target.defensive, strength=self.strength,
+                     resilience=target.resilience, armour=target.armour, ap=self.ap, aegis=target.aegis,
+                     health=target.health, models=target.left(lost))
+
+
+@lru_cache(maxsize=4096)
+def struck_pmf(striker: Fighter, count: int, target: Fighter, lost: int, number) -> np.ndarray:
+    """The pmf of the target's Health Points lost to `count` attacks (at most what it has left)."""
+    room = target.total - lost
+    if not count or not room:
+        return pmfs.point(0, number(1))
+    pmf = striker.melee(count, target, lost).pmfs(number)["health_lost"]
+    if len(pmf) <= room + 1:
+        return pmf
+    capped = pmf[:room + 1].copy()
+    capped[room] += sum(pmf[room + 1:], number(0))
+    return capped
+
+
+def two_d6(maximised: bool, number=float) -> np.ndarray:
+    """2D6, Maximised (an extra die, the lowest dropped) or not: pmf by total."""
+    return keep_pmf(2, 6, 1 if maximised else 0, number)
+
+
+@dataclass(frozen=True)
+class Fight:
+    """Both sides of a combat and how they meet: the charger's facing on the charged unit."""
+
+    charger: Fighter
+    charged: Fighter
+    flank: bool = False
+    rear: bool = False
+
+    def steps(self, first_round: bool) -> list[tuple[int, tuple[bool, bool]]]:
+        """(Initiative Step, (the charger strikes, the charged strikes)) from the highest; +1 Agility to the
+        charger in the first round (Charging Momentum); a step above 10 is 10."""
+        mine = min(self.charger.agility + (1 if first_round else 0), MAX_STEP)
+        theirs = min(self.charged.agility, MAX_STEP)
+        return [(step, (step == mine, step == theirs)) for step in sorted({mine, theirs}, reverse=True)]
+
+    def strikes(self, charger_lost: int, charged_lost: int) -> tuple[int, int]:
+        """(the charger's attacks, the charged unit's) in this state: in a flank or rear the charged unit makes
+        no Supporting Attacks and fights with as many models as the charger's front rank (an open reading)."""
+        behind = self.flank or self.rear
+        facing = min(self.charger.left(charger_lost), self.charger.width) if behind else None
+        return (self.charger.strikes(charger_lost, True),
+                self.charged.strikes(charged_lost, not behind, facing))
+
+    def scores(self, charger_lost, charged_lost, charger_before, charged_before, first_round: bool):
+        """(the charger's combat score, the charged unit's): Health Points each made the other lose this round,
+        the Charge +1 (first round), Rank Bonus, Standard +1, Flank +1 / Rear +2 (the charger's)."""
+        mine = (charged_lost - charged_before + (CHARGE_BONUS if first_round else 0)
+                + self.charger.rank_bonus(charger_lost) + self.charger.standard
+                + (REAR_BONUS if self.rear else FLANK_BONUS if self.flank else 0))
+        theirs = charger_lost - charger_before + self.charged.rank_bonus(charged_lost) + self.charged.standard
+        return mine, theirs
+
+    def steadfast(self, charger_lost, charged_lost):
+        """(the charger is Steadfast, the charged unit is): more Full Ranks than the enemy; the charged unit not
+        while the charger in its flank or rear has 2 Full Ranks or more (Disrupted Ranks)."""
+        mine, theirs = self.charger.full_ranks(charger_lost), self.charged.full_ranks(charged_lost)
+        disrupted = (self.flank or self.rear) & (mine >= 2)
+        return mine > theirs, (theirs > mine) & ~np.asarray(disrupted)
+
+
+def break_chance(discipline: int, penalty: int, number=float):
+    """P(a Break Test fails): 2D6 above the Discipline less the penalty (no automatic pass)."""
+    return sum((p for total, p in enumerate(two_d6(False, number)) if total > discipline - penalty), number(0))
+
+
+def caught_chance(fleeing: Fighter, pursuing: Fighter, number=float):
+    """P(the Pursuit roll equals or beats the Flee roll): 2D6 each, Maximised with Swiftstride."""
+    flee, pursuit = two_d6(fleeing.swiftstride, number), two_d6(pursuing.swiftstride, number)
+    at_least = np.cumsum(pursuit[::-1])[::-1]  # at_least[v] = P(pursuit >= v)
+    return sum((p * at_least[v] for v, p in enumerate(flee) if p), number(0))
+
+
+# --- exact ------------------------------------------------------------------------------
+
+
+def round_joint(fight: Fight, charger_lost: int, charged_lost: int, first_round: bool, number) -> np.ndarray:
+    """joint[charger's Health Points lost, the charged unit's] after one round's Initiative Steps from this
+    state: the strikes of one step at once, from the models standing when it begins."""
+    dist = np.zeros((fight.charger.total + 1, fight.charged.total + 1)) if number is float else np.full(
+        (fight.charger.total + 1, fight.charged.total + 1), number(0), dtype=object)
+    dist[charger_lost, charged_lost] = number(1)
+    none = pmfs.point(0, number(1))
+    for _, (mine, theirs) in fight.steps(first_round):
+        after = dist * 0
+        for c, e in zip(*np.nonzero(dist != 0)):
+            ours, yours = fight.strikes(int(c), int(e))
+            to_them = struck_pmf(fight.charger, ours, fight.charged, int(e), number) if mine else none
+            to_us = struck_pmf(fight.charged, yours, fight.charger, int(c), number) if theirs else none
+            after[c:c + len(to_us), e:e + len(to_them)] += dist[c, e] * np.multiply.outer(to_us, to_them)
+        dist = after
+    return dist
+
+
+def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
+    """The exact pmfs of a combat's outcomes, round by round from every pair of Health Points lost."""
+    zero = number(0)
+    tally: dict[str, dict[int, Any]] = {name: {} for name in OUTCOMES}
+
+    def add(weight, **values) -> None:
+        for name, value in values.items():
+            tally[name][int(value)] = tally[name].get(int(value), zero) + weight
+
+    states: dict[tuple[int, int], Any] = {(0, 0): number(1)}
+    for round_ in range(rounds):
+        first, last = round_ == 0, round_ + 1 == rounds
+        following: dict[tuple[int, int], Any] = {}
+        for (c0, e0), weight in states.items():
+            joint = round_joint(fight, c0, e0, first, number) * weight
+            for c, e in zip(*np.nonzero(joint != 0)):
+                c, e, p = int(c), int(e), joint[c, e]
+                ours, theirs = fight.scores(c, e, c0, e0, first)
+                margin, won = abs(ours - theirs), ours > theirs
+                seen = dict(health_lost=c, enemy_health_lost=e, score=margin)
+                gone = fight.charger.left(c) == 0 or fight.charged.left(e) == 0
+                if ours == theirs:  # both sides winners: no Break Test
+                    if last or gone:
+                        add(p, win=0, draw=1, caught=0, **{"break": 0}, **seen)
+                    else:
+                        following[(c, e)] = following.get((c, e), zero) + p
+                    continue
+                loser, winner = (fight.charged, fight.charger) if won else (fight.charger, fight.charged)
+                steadfast = fight.steadfast(c, e)[1 if won else 0]
+                fails = zero if loser.left(e if won else c) == 0 else break_chance(
+                    loser.discipline, 0 if steadfast else margin, number)
+                caught = caught_chance(loser, winner, number)
+                add(p * fails * caught, win=won, draw=0, **{"break": 1}, caught=1, **seen)
+                add(p * fails * (1 - caught), win=won, draw=0, **{"break": 1}, caught=0, **seen)
+                held = p * (1 - fails)
+                if last or gone:
+                    add(held, win=won, draw=0, **{"break": 0}, caught=0, **seen)
+                else:
+                    following[(c, e)] = following.get((c, e), zero) + held
+        states = following
+    out = {}
+    for name in OUTCOMES:
+        top = max(tally[name]) if tally[name] else 0
+        pmf = pmfs.array([tally[name].get(k, zero) for k in range(max(top, 1) + 1)])
+        out[name] = pmf if name in EVENTS else pmfs.trim(pmf)
+    return out
+
+
+# --- sampled ----------------------------------------------------------------------------
+
+
+def _struck_sample(rng: np.random.Generator, striker: Fighter, count: int, target: Fighter, lost: int,
+                   trials: int) -> np.ndarray:
+    """Each trial's Health Points the target loses to `count` attacks (t9a melee's dice; at most what it has)."""
+    room = target.total - lost
+    if not count or not room:
+        return np.zeros(trials, dtype=np.int64)
+    rolled = striker.melee(count, target, lost).sample(rng, trials)["health_lost"]
+    return np.minimum(np.asarray(rolled, dtype=np.int64), room)
+
+
+def _states(keys: np.ndarray):
+    """(key, the trials holding it) for each distinct key."""
+    order = np.argsort(keys, kind="stable")
+    starts = np.flatnonzero(np.diff(keys[order])) + 1
+    for chunk in np.split(order, starts) if len(order) else []:
+        yield int(keys[chunk[0]]), chunk
+
+
+def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
+    """Each trial's 2D6, Maximised where `maximised` (three dice, the lowest dropped)."""
+    dice = rng.integers(1, 7, size=(trials, 3))
+    return np.where(maximised, dice.sum(axis=1) - dice.min(axis=1), dice[:, 0] + dice[:, 1])
+
+
+def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int) -> dict[str, np.ndarray]:
+    """Each trial's combat: every attack rolled by t9a melee's stages, step by step, then the dice of the
+    Break Test, the Flee and the Pursuit."""
+    charger, charged = fight.charger, fight.charged
+    lost = [np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)]
+    out = {name: np.zeros(trials, dtype=np.int64) for name in OUTCOMES}
+    going = np.ones(trials, dtype=bool)
+    for round_ in range(rounds):
+        first = round_ == 0
+        before = [lost[0].copy(), lost[1].copy()]
+        playing = np.flatnonzero(going)
+        for _, (mine, theirs) in fight.steps(first):
+            width = charged.total + 1
+            now = [lost[0].copy(), lost[1].copy()]
+            for key, at in _states(now[0][playing] * width + now[1][playing]):
+                c, e = divmod(key, width)
+                chosen = playing[at]
+                ours, yours = fight.strikes(c, e)
+                if mine:
+                    lost[1][chosen] += _struck_sample(rng, charger, ours, charged, e, len(chosen))
+                if theirs:
+                    lost[0][chosen] += _struck_sample(rng, charged, yours, charger, c, len(chosen))
+        ours, theirs = fight.scores(lost[0], lost[1], before[0], before[1], first)
+        won, tied = ours > theirs, ours == theirs
+        margin = np.abs(ours - theirs)
+        steadfast = fight.steadfast(lost[0], lost[1])
+        loser_steadfast = np.where(won, steadfast[1], steadfast[0])
+        discipline = np.where(won, charged.discipline, charger.discipline)
+        loser_left = np.where(won, charged.left(lost[1]), charger.left(lost[0]))
+        test = _two_d6(rng, False, trials)
+        broke = going & ~tied & (loser_left > 0) & (test > discipline - np.where(loser_steadfast, 0, margin))
+        flee = _two_d6(rng, np.where(won, charged.swiftstride, charger.swiftstride), trials)
+        pursuit = _two_d6(rng, np.where(won, charger.swiftstride, charged.swiftstride), trials)
+        out["win"][going] = won[going]
+        out["draw"][going] = tied[going]
+        out["score"][going] = margin[going]
+        out["break"][broke] = 1
+        out["caught"][broke & (pursuit >= flee)] = 1
+        gone = (charger.left(lost[0]) == 0) | (charged.left(lost[1]) == 0)
+        going = going & ~broke & ~gone
+    out["health_lost"], out["enemy_health_lost"] = lost
+    return out
+
+
+# --- the query --------------------------------------------------------------------------
+
+PER_STATE = {False: 2e-4, True: 2e-3}  # seconds a state's round takes, floats / fractions (measured here)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Combat(Attack):
+    """A round of close combat of The 9th Age (docs/rules.md §3.11): the charging unit (the options) against
+    the charged one (--enemy-...): Initiative Steps from Agility 10 down (the charger +1, Charging Momentum),
+    each step's attacks at once from the models standing, as t9a melee rolls them; the combat score
+    (Health Points the enemy lost, the Charge +1, Rank Bonus, Standard, Flank +1 / Rear +2); the loser's Break
+    Test on 2D6 (the difference its penalty, none when Steadfast); a broken unit flees 2D6 and is caught when
+    the Pursuit's 2D6 is as high. --rounds 2 fights on when no one broke.
+
+    Outcomes: win (the charger wins the last round fought), draw, health_lost (the charger's), enemy_health_lost,
+    break (the loser broke), caught (and was caught: destroyed), score (the combat scores' difference; win
+    says whose).
+    """
+
+    models: int = option(f"The charger: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
+    width: int = option("The charger: models in its front rank, 1 to 10.", metavar="W")
+    health: int = option("The charger: each model's Health Points, 1 to 5.", 1, metavar="H")
+    attacks: int = option("The charger: each model's Attack Value, 1 to 10 (a second-rank model makes one "
+                                  "Supporting Attack).", metavar="A")
+    offensive: int = option("The charger: Offensive Skill, 1 to 10.", metavar="O")
+    defensive: int = option("The charger: Defensive Skill, 1 to 10.", metavar="D")
+    strength: int = option("The charger: the Strength of its attacks, 1 to 10.", metavar="S")
+    resilience: int = option("The charger: Resilience, 1 to 10.", metavar="R")
+    agility: int = option("The charger: Agility, 0 to 10: its Initiative Step.", metavar="I")
+    discipline: int = option("The charger: Discipline, 2 to 10, for its Break Test.", metavar="V")
+    armour: int = option("The charger: Armour, 0 to 6 (Armour 2 saves on 5+), or the save it gives (5+).", 0,
+                                 metavar="A", reader=read_armour)
+    ap: int = option("The charger: Armour Penetration of its attacks, 0 to 10.", 0, metavar="P")
+    aegis: int | None = option("The charger: Aegis save X+ (2+ to 6+).", None, roll=True)
+    standard: bool = option("The charger: a Standard Bearer, +1 to its combat score.", False)
+    swiftstride: bool = option("The charger: Swiftstride: its Flee and Pursuit rolls are Maximised.", False)
+    enemy_models: int = option(f"The charged unit: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
+    enemy_width: int = option("The charged unit: models in its front rank, 1 to 10.", metavar="W")
+    enemy_health: int = option("The charged unit: each model's Health Points, 1 to 5.", 1, metavar="H")
+    enemy_attacks: int = option("The charged unit: each model's Attack Value, 1 to 10 (a second-rank model makes one "
+                                  "Supporting Attack).", metavar="A")
+    enemy_offensive: int = option("The charged unit: Offensive Skill, 1 to 10.", metavar="O")
+    enemy_defensive: int = option("The charged unit: Defensive Skill, 1 to 10.", metavar="D")
+    enemy_strength: int = option("The charged unit: the Strength of its attacks, 1 to 10.", metavar="S")
+    enemy_resilience: int = option("The charged unit: Resilience, 1 to 10.", metavar="R")
+    enemy_agility: int = option("The charged unit: Agility, 0 to 10: its Initiative Step.", metavar="I")
+    enemy_discipline: int = option("The charged unit: Discipline, 2 to 10, for its Break Test.", metavar="V")
+    enemy_armour: int = option("The charged unit: Armour, 0 to 6 (Armour 2 saves on 5+), or the save it gives (5+).", 0,
+                                 metavar="A", reader=lambda text: read_armour(text, "enemy_armour"))
+    enemy_ap: int = option("The charged unit: Armour Penetration of its attacks, 0 to 10.", 0, metavar="P")
+    enemy_aegis: int | None = option("The charged unit: Aegis save X+ (2+ to 6+).", None, roll=True)
+    enemy_standard: bool = option("The charged unit: a Standard Bearer, +1 to its combat score.", False)
+    enemy_swiftstride: bool = option("The charged unit: Swiftstride: its Flee and Pursuit rolls are Maximised.", False)
+    flank: bool = option("The charger strikes the enemy's flank: +1 to its combat score; the enemy makes no "
+                         "Supporting Attacks.", False)
+    rear: bool = option("The charger strikes the enemy's rear: +2 to its combat score; the enemy makes no "
+                        "Supporting Attacks.", False)
+    rounds: int = option(f"Rounds of combat fought at most, 1 to {MAX_ROUNDS}: the second when no one broke.", 1,
+                         metavar="K")
+
+    COMMAND = "t9a combat"
+    outcomes = OUTCOMES
+    events = EVENTS
+
+    PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
+               "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride")
+
+    def fighter(self, prefix: str) -> Fighter:
+        """One side's unit (`prefix` "" the charger, "enemy_" the charged unit)."""
+        return Fighter(**{name: getattr(self, prefix + name) for name in self.PROFILE})
+
+    @property
+    def fight(self) -> Fight:
+        return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear)
+
+    def describe(self) -> str:
+        facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
+        rounds = f", at most {plural(self.rounds, 'round')}" if self.rounds != 1 else ""
+        return f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
+
+    def _words(self, prefix: str) -> str:
+        unit = self.fighter(prefix)
+        words = [f"{plural(unit.models, 'model')} {unit.width} wide", f"H{unit.health}", f"A{unit.attacks}",
+                 f"O{unit.offensive} D{unit.defensive} S{unit.strength} R{unit.resilience}",
+                 f"Agility {unit.agility}", f"Discipline {unit.discipline}"]
+        words += [f"armour {unit.armour}"] if unit.armour else []
+        words += [f"AP {unit.ap}"] if unit.ap else []
+        words += [f"aegis {unit.aegis}+"] if unit.aegis else []
+        words += [word for word, on in (("standard", unit.standard), ("swiftstride", unit.swiftstride)) if on]
+        return "(" + ", ".join(words) + ")"
+
+    def check(self) -> None:
+        for prefix in ("", "enemy_"):
+            object.__setattr__(self, prefix + "armour", read_armour(getattr(self, prefix + "armour"), prefix + "armour"))
+            for name, low, high in (("models", 1, MAX_MODELS), ("width", 1, MAX_WIDTH), ("health", 1, 5),
+                                    ("attacks", 1, 10), ("offensive", 1, 10), ("defensive", 1, 10),
+                                    ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10),
+                                    ("discipline", 2, 10), ("ap", 0, 10)):
+                value = getattr(self, prefix + name)
+                require(low <= value <= high, prefix + name, value, f"expected {low} to {high}")
+            aegis = getattr(self, prefix + "aegis")
+            require(aegis is None or 2 <= aegis <= 6, prefix + "aegis", aegis, "expected 2+ to 6+")
+        require(not (self.flank and self.rear), "rear", "on", "the charger strikes one facing: --flank or --rear")
+        require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
+
+    def exact_seconds(self, fractions: bool = False) -> float:
+        """About how long the exact answer takes: every pair of Health Points lost a round may start from."""
+        states = (self.models * self.health + 1) * (self.enemy_models * self.enemy_health + 1)
+        return PER_STATE[fractions] * (1 + (self.rounds - 1) * states)
+
+    def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
+        return combat_sample(rng, self.fight, self.rounds, trials)
+
+    def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:
+        seconds = self.exact_seconds(number is not float)
+        require(seconds <= EXACT_SECONDS, "exact", self.describe(),
+                f"the exact answer would take about {seconds:,.0f} s; sample instead (leave out --exact"
+                + (", or drop --fractions)" if number is not float else ")"))
+        return combat_pmfs(self.fight, self.rounds, number)

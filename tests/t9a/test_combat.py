@@ -1,0 +1,123 @@
+"""A round of close combat of The 9th Age (docs/rules.md §3.11): Initiative Steps, the combat score, the Break
+Test with Steadfast, Flee and Pursuit; figures worked by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from oddscalc.errors import InputError
+from oddscalc.t9a.combat import Combat, Fighter, break_chance, caught_chance
+
+CAUGHT = F(721, 1296)  # P(2D6 pursuit >= 2D6 flee)
+DUELLIST = dict(models=1, width=1, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3,
+                discipline=7)
+
+
+def duel(**more):
+    """One model a side, to hit 4+, to wound 4+, no save: each attack kills with 1/4."""
+    enemy = {f"enemy_{name}": value for name, value in DUELLIST.items()}
+    return Combat(**{**DUELLIST, **enemy, **more})
+
+
+def test_one_model_charges_one_worked_by_hand():
+    """Agility 3 + 1 (Charging Momentum): the charger strikes first. It kills (1/4): it wins by 2 (1 Health Point
+    and the Charge), no one left to test. It misses (3/4): the enemy strikes back and kills (1/4): 1 all, a draw
+    (both winners); or misses too: the charger wins by 1, the enemy (no Full Rank, not Steadfast) tests at 7 - 1
+    and fails on 7 or more (21/36), and is caught with 721/1296."""
+    exact = duel().exact(fractions=True)
+    assert exact["win"][1] == F(1, 4) + F(9, 16) == F(13, 16)
+    assert exact["draw"][1] == F(3, 16)
+    assert exact["break"][1] == F(9, 16) * F(21, 36)
+    assert exact["caught"][1] == F(9, 16) * F(21, 36) * CAUGHT
+    assert list(exact["score"]) == [F(3, 16), F(9, 16), F(1, 4)]
+    assert list(exact["health_lost"]) == [F(13, 16), F(3, 16)] and list(exact["enemy_health_lost"]) == [F(3, 4),
+                                                                                                          F(1, 4)]
+
+
+def test_a_second_round_fights_on_from_a_draw_or_a_held_break_test():
+    """--rounds 2: a held Break Test fights again, without the Charge or its +1 Agility: both strike at once at
+    step 3. The first round's draw left the charger dead: no second round. In the second round both die (1/16)
+    or neither does (9/16): a draw; one dies: no one left to test."""
+    one, two = duel().exact(fractions=True), duel(rounds=2).exact(fractions=True)
+    held = F(9, 16) * F(15, 36)  # round 1: both standing, the enemy lost and held
+    assert two["draw"][1] == F(3, 16) + held * (F(1, 16) + F(9, 16))
+    assert two["break"][1] == one["break"][1]  # no Break Test in the second round: someone died or a draw
+    assert duel().fight.steps(True) == [(4, (True, False)), (3, (False, True))]
+    assert duel().fight.steps(False) == [(3, (True, True))]
+
+
+def test_agility_above_ten_strikes_at_step_ten():
+    assert duel(agility=10).fight.steps(True) == [(10, (True, False)), (3, (False, True))]
+
+
+def test_the_combat_score_counts_ranks_standard_charge_and_facing():
+    """Rank Bonus: +1 per Full Rank (5 models) after the first, at most 3; an incomplete last rank of 5 or more
+    counts; a unit narrower than 5 has none."""
+    unit = Fighter(models=23, width=6, health=1, attacks=1, offensive=3, defensive=3, strength=3, resilience=3,
+                   agility=3, discipline=7)
+    assert unit.full_ranks(0) == 3 + 1 and unit.rank_bonus(0) == 3  # 6, 6, 6 and 5
+    assert unit.full_ranks(1) == 3 and unit.full_ranks(18) == 1 and unit.rank_bonus(12) == 1  # 5 left: one rank
+    assert unit.full_ranks(19) == 0
+    narrow = Fighter(**{**unit.__dict__, "width": 4})
+    assert narrow.full_ranks(0) == 0
+    fight = duel(flank=True).fight
+    assert fight.scores(0, 0, 0, 0, True) == (1 + 1, 0)  # the Charge and the flank
+    assert duel(rear=True).fight.scores(0, 0, 0, 0, False) == (2, 0)  # the rear, no Charge in a later round
+    assert duel(enemy_standard=True).fight.scores(0, 1, 0, 0, True) == (1 + 1, 1)  # a point lost, the standard
+
+
+def test_steadfast_and_disrupted_ranks():
+    """The loser with more Full Ranks ignores the difference; not when the charger in its flank has 2 Full
+    Ranks or more."""
+    blocks = dict(models=10, width=5)
+    attack = duel(**blocks, enemy_models=15, enemy_width=5, flank=True)
+    assert attack.fight.steadfast(0, 0) == (False, False)  # 2 ranks in its flank: disrupted
+    assert duel(**blocks, enemy_models=15, enemy_width=5).fight.steadfast(0, 0) == (False, True)
+    assert duel(models=5, width=5, enemy_models=15, enemy_width=5, flank=True).fight.steadfast(0, 0) == (False, True)
+
+
+def test_the_break_test_and_the_pursuit():
+    assert break_chance(7, 0, F) == F(15, 36) and break_chance(7, 3, F) == F(30, 36) and break_chance(10, 9, F) == 1
+    plain = Fighter(**DUELLIST, health=1)
+    fast = Fighter(**DUELLIST, health=1, swiftstride=True)
+    assert caught_chance(plain, plain, F) == CAUGHT
+    assert caught_chance(plain, fast, F) == F(1877, 2592) and caught_chance(fast, plain, F) == F(247, 648)
+
+
+def test_supporting_attacks_and_a_flank():
+    """Front rank: the Attack Value each; second rank: one Supporting Attack each; in its flank the charged unit
+    fights with as many models as the charger's front rank, and without support."""
+    unit = Fighter(models=12, width=5, health=1, attacks=2, offensive=3, defensive=3, strength=3, resilience=3,
+                   agility=3, discipline=7)
+    assert unit.strikes(0, True) == 5 * 2 + 5 and unit.strikes(5, True) == 5 * 2 + 2 and unit.strikes(9, True) == 6
+    fight = duel(enemy_models=12, enemy_width=5, enemy_attacks=2, models=3, width=3, flank=True).fight
+    assert fight.strikes(0, 0) == (3, 3 * 2)
+
+
+@pytest.mark.parametrize("more, name", [
+    (dict(models=61), "models"), (dict(enemy_width=11), "enemy_width"), (dict(health=6), "health"),
+    (dict(agility=11), "agility"), (dict(enemy_discipline=1), "enemy_discipline"), (dict(aegis=7), "aegis"),
+    (dict(flank=True, rear=True), "rear"), (dict(rounds=3), "rounds"),
+])
+def test_a_combat_refuses_by_name(more, name):
+    with pytest.raises(InputError) as error:
+        duel(**more)
+    assert error.value.name == name
+
+
+def test_a_combat_from_the_command_line(capsys):
+    from clirun import run
+
+    words = ["t9a", "combat"] + [word for name, value in DUELLIST.items()
+                                 for word in (f"--{name}", str(value), f"--enemy-{name}", str(value))]
+    result = run(capsys, *words, "--exact", "--format", "json")
+    assert result.code == 0
+    import json
+
+    outcomes = json.loads(result.out)["outcomes"]
+    assert outcomes["win"]["probability"] == pytest.approx(13 / 16, abs=1e-12)
+    refused = run(capsys, *words, "--flank", "--rear")
+    assert (refused.code, refused.out) == (2, "") and refused.err.strip() == (
+        "error: --rear on: the charger strikes one facing: --flank or --rear")
