@@ -33,13 +33,10 @@ class Matchup:
 
 
 TOGETHER = "all weapons"  # the weapon name of a unit's weapons fired together
-ASSAULT = "assault"  # the weapon name of a unit's assault (grid --assault)
-ASSAULTS_APART = ("cannot assault (not ranked: a side without cc or ff, an aircraft, or a mixed formation without "
-                  "its assault kinds)")
 
 
 def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False,
-             sources: tuple[str, str] = ("the roster", "the roster"), assault: bool = False) -> list[Matchup]:
+             sources: tuple[str, str] = ("the roster", "the roster"), assault: bool | str = False) -> list[Matchup]:
     """Every weapon of every attacker against every target, in order; with `together`, also
     each attacker's weapons fired as one attack (where the game can combine them); with
     `assault`, instead each attacker's assault on each target (both sides fight). A value the
@@ -47,13 +44,15 @@ def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], tog
     unit, weapon and field."""
     attackers, targets = tuple(attackers), tuple(targets)
     if assault:
-        require(not together, "together", "on", "fires each formation's weapons together; --assault fights its "
-                                                "assaults instead: give one of them")
-        require(game.assault is not None, "assault", "on", f"{game.title} rosters have no assaults here: "
-                                                           "grid --assault is for Epic Armageddon rosters")
+        flag = assault if isinstance(assault, str) else game.engages
+        require(game.assault is not None and game.engages == flag, flag, "on", f"{game.title} rosters have no "
+                f"{flag} here: " + (f"theirs is grid --{game.engages}" if game.assault is not None else
+                                    "grid --assault is for Epic Armageddon rosters, --combat for The 9th Age's"))
+        require(not together, "together", "on", f"fires each formation's weapons together; --{flag} fights "
+                                                "instead: give one of them")
         require(len(attackers) * len(targets) <= MAX_CELLS, "cells", f"{len(attackers) * len(targets):,}",
                 f"expected at most {MAX_CELLS:,} cells: choose fewer --attackers or --targets")
-        return [Matchup(attacker, Weapon(ASSAULT, ()), target, _assault(game, attacker, target, sources))
+        return [Matchup(attacker, Weapon(game.engages, ()), target, _assault(game, attacker, target, sources))
                 for attacker in attackers for target in targets]
     require(not together or game.together is not None, "together", "on", f"{game.title} rosters fire each "
                                                                        "weapon on its own")
@@ -212,7 +211,8 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
         for shown in result.outcomes if all_outcomes else (ranked,):
             row = {**base, **summary_row(result, shown, at_least)}
             if shown == ranked:
-                dist, kills = result[shown], result["kills" if "kills" in result.outcomes else result.main]
+                counted = getattr(pair.attack, "kill_outcome", "kills" if "kills" in result.outcomes else result.main)
+                dist, kills = result[shown], result[counted]
                 p_kill = kills.at_least(game.kill_threshold(pair.target, pair.attack))
                 row["p_kill"], row["p_kill_stderr"] = p_kill, kills.stderr(p_kill)
                 points = pair.attacker.points
@@ -269,8 +269,9 @@ class Grid:
 
     @property
     def assaults(self) -> bool:
-        """Every cell an assault (grid --assault)."""
-        return all(pair.weapon == Weapon(ASSAULT, ()) for pair in self.pairs)
+        """Every cell an engagement (grid --assault, grid --combat)."""
+        return self.game.assault is not None and all(pair.weapon == Weapon(self.game.engages, ())
+                                                      for pair in self.pairs)
 
     def default_sort(self) -> str:
         """P(win) in a grid of assaults; else per 100 points when every attacker has points, else the mean."""
@@ -314,7 +315,7 @@ class Grid:
         apart = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" for c in self.cannot_hurt())
         same = "; ".join(" = ".join(group) for group in self.same_streams())
         return ([f"ranked by {sort}"] + (self.reach.notes() if self.reach else [])
-                + [f"{ASSAULTS_APART if self.assaults else 'cannot hurt (not ranked)'}: {apart}"] * bool(apart)
+                + [f"{self.game.engages_apart if self.assaults else 'cannot hurt (not ranked)'}: {apart}"] * bool(apart)
                 + [f"the same attack, so one random stream and the very same figures: {same}"] * bool(same))
 
     def json(self) -> dict[str, Any]:
@@ -480,14 +481,15 @@ class Plan:
 
 def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,
               target_names: Sequence[str] | None = None, settings: Sequence[str | tuple[str, Any]] = (),
-              distance: int | None = None, together: bool = False, assault: bool = False) -> Plan:
+              distance: int | None = None, together: bool = False, assault: bool | str = False) -> Plan:
     """Every weapon of the roster's units (or `attackers`) against every target, ready to run.
 
     Targets come from `targets` (another roster of the same game) or the roster itself;
     `settings` are `--set` values ("NAME=VALUE" text, or (field, value)) applied to every
     attack that has the field; `distance` (squares) keeps only the weapons that reach it
     (games with ranges); `together` adds each attacker's weapons fired as one attack
-    (`TOGETHER`, where it can); `assault` makes each cell an attacker's assault on a target.
+    (`TOGETHER`, where it can); `assault` makes each cell an attacker's engagement of a target (both sides
+    fight: the game's `engages`, or the one named, "assault" or "combat", which must be the game's).
     """
     targets = targets if targets is not None else roster
     require(targets.game is roster.game, "against", targets.source,
@@ -496,8 +498,7 @@ def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Seque
     pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together,
                      (roster.source, targets.source), assault)
     require(any(pair.attack is not None for pair in pairs), "file", roster.source,
-            "no unit here can assault these targets (cc and ff given on both sides; no aircraft; a mixed "
-            "formation with its assault kinds)" if assault else "no weapon here can attack these targets")
+            roster.game.engages_none if assault else "no weapon here can attack these targets")
     chosen = read_settings(settings, [pair.attack for pair in pairs])
     adjust = adjuster(chosen, roster.game)
     pairs = [_adjusted(pair, adjust, roster.game, chosen) if pair.attack else pair for pair in pairs]

@@ -416,3 +416,23 @@ def test_an_assault_grid_of_two_real_lists_ranks_formations_and_each_cell_is_its
     for row in (tactical, gargant):
         alone = ask(shlex.split(row["query"])[1:]).answer.content.result
         assert alone["win"].mean == row["probability"]
+
+
+def test_a_combat_grid_of_two_real_lists_ranks_units_and_each_cell_is_its_query():
+    """Issue 34's study: Sonnstahl's units charge the Warriors of the Dark Gods' (lists built from the
+    catalogues), ranked by P(win); each sampled cell rerun from its query gives its very figures."""
+    import shlex
+    from pathlib import Path
+
+    from oddscalc.asking import ask
+    from oddscalc.given import LIBRARY
+
+    corpus = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
+    grid = ask(["grid", str(corpus / "sonnstahl.rosz"), "--against", str(corpus / "dark_gods.rosz"), "--combat",
+                "--trials", "2000", "--seed", "5"], LIBRARY)
+    rows = grid.answer.content.rows
+    assert {row["attacker"] for row in rows} >= {"Knightly Orders", "Imperial Guard"} and rows
+    assert [row["probability"] for row in rows] == sorted((row["probability"] for row in rows), reverse=True)
+    for row in rows[:2] + rows[-1:]:
+        alone = ask(shlex.split(row["query"])[1:]).answer.content.result
+        assert alone["win"].mean == row["probability"]

@@ -59,6 +59,21 @@ def ASSAULT(**enemy) -> dict:  # noqa: N802 (a table's shorthand)
     return {name: pmf.mean(values) for name, values in attack.exact(fractions=True).items()}
 
 
+def COMBAT(**more) -> dict:  # noqa: N802 (a table's shorthand)
+    """The means, exactly, of one T9A model (O4 D4 S4 R4, Attack Value 2, Agility 4, Discipline 7) charging one of
+    O4 D4 S4 R4 (Attack Value 1, Agility 3, Discipline 6) with `more` options: what a combat cell must compute."""
+    from oddscalc.t9a.combat import Combat
+
+    values = dict(models=1, width=5, attacks=2, offensive=4, defensive=4, strength=4, resilience=4, agility=4,
+                  discipline=7, enemy_models=1, enemy_width=5, enemy_attacks=1, enemy_offensive=4,
+                  enemy_defensive=4, enemy_strength=4, enemy_resilience=4, enemy_agility=3, enemy_discipline=6)
+    attack = Combat(**{**values, **more})
+    return {name: pmf.mean(values) for name, values in attack.exact(fractions=True).items()}
+
+
+T9A_FIGHTS = "\nattack_value = 2\nagility = 4\ndiscipline = 7"
+T9A_HOLDS = "\nattack_value = 1\nagility = 3\ndiscipline = 6"
+
 # (id, game, fields exercised, attacker, weapon, target, statistic, expected)
 CASES = [
     # --- Dust Tactics (docs/rules.md §1): E[damage] = dice × count × P(hit) × P(past the save) × D ...
@@ -280,6 +295,18 @@ CASES = [
     ("epic an aircraft is no target", "epic", {"kind"}, EPIC_A, 'at = "4+"',
      'kind = "aircraft"\nunits = 1\narmour = "6+"', "none", None),
     # --- The 9th Age (docs/rules.md §3): one attack at one model, E[health lost] = hit × wound × unsaved ...
+    # a round of combat (grid --combat, §3.11): the roster's Attack Value, Agility, Discipline, width, standard
+    ("t9a combat: Attack Value, Agility, Discipline", "t9a", {"attack_value", "agility", "discipline"},
+     T9A_A + T9A_FIGHTS, "attacks = 1", T9A_T + T9A_HOLDS, "assault win", COMBAT()["win"]),
+    ("t9a combat: the target's width and standard, the charger's Swiftstride", "t9a",
+     {"width", "standard", "swiftstride"}, T9A_A + T9A_FIGHTS + "\nswiftstride = true", "attacks = 1",
+     T9A_FIVE + T9A_HOLDS + "\nwidth = 2\nstandard = true", "assault caught",
+     COMBAT(swiftstride=True, enemy_models=5, enemy_width=2, enemy_standard=True)["caught"]),
+    ("t9a combat: the melee attack's Strength and AP", "t9a", {"ap"}, T9A_A + T9A_FIGHTS,
+     "attacks = 1\nstrength = 6\nap = 2", T9A_T + T9A_HOLDS + "\narmour = 3", "assault enemy_health_lost",
+     COMBAT(strength=6, ap=2, enemy_armour=3)["enemy_health_lost"]),
+    ("t9a combat: no Discipline, no combat", "t9a", {"discipline"}, T9A_A + T9A_FIGHTS, "attacks = 1", T9A_T,
+     "assault win", None),
     ("t9a one attack", "t9a", {"attacks", "offensive", "defensive", "strength", "resilience", "models"}, T9A_A,
      "attacks = 1", T9A_T, "mean", F(1, 4)),
     ("t9a Offensive Skill", "t9a", {"offensive"}, T9A_A.replace("offensive = 4", "offensive = 8"), "attacks = 1",

@@ -90,6 +90,7 @@ AIMED = re.compile(r"^(.+?)\s*\((\d)\+\)$")  # "Aspen Bow (5+)", "Repeater Handb
 COUNTED = re.compile(r"\s*[\[(]\d+[\])]\s*")  # "[3]", "(2)" in a weapon's name
 PART = re.compile(r"^(.*?)\s*(?:\((\d+)\))?\s*(?:offensive)?$", re.IGNORECASE)  # "Charioteer (2) Offensive"
 DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
+SWIFT = {"cavalry", "beast"}  # model types with Swiftstride (rulebook, Classification of Models)
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)  # zero-width characters in names
 SAVE = re.compile(r"^(aegis|fortitude) \((\d)\+\)$")
 # "When shooting from Short Range, the weapon gains Armour Penetration 1" (a Repeater Handbow)
@@ -272,12 +273,34 @@ class _Reader:
             return self.mapped.leave_out("the list gives no Offensive profile for its models")
         self.raw = {what: self._stat(first.profile.get(what), 1, first.name, what) for what in ("Off", "Str")}
         table.update(offensive=self._bounded(self.raw["Off"], "Off"), strength=self._bounded(self.raw["Str"], "Str"))
+        self._combat(body, first)
         height = self._height(body, mount)
         weapons = []
         for part in parts:
             weapons += self._attacks(part, part is wielder, equipment, table["models"], height, len(parts) > 1)
         table["weapon"] = weapons
         return self.mapped
+
+    def _combat(self, body: Selection, first: _Part) -> None:
+        """What a round of combat needs (docs/rules.md §3.11): the Attack Value and Agility of the unit's fighting
+        part, its Discipline, a Standard Bearer among its selections, Swiftstride among its rules. A value that is
+        not a plain number in bounds (D6 attacks, a rider's "C") is not written: the unit stays out of grid
+        --combat, as its other studies are unchanged."""
+        table = self.mapped.table
+        found = next((profile for item in body.walk() for profile in item.profiles if _type(profile) == "global"),
+                     None)
+        cells = (("attack_value", first.profile.get("Att"), 1), ("agility", first.profile.get("Agi"), 0),
+                 ("discipline", found.get("Dis") if found is not None else None, 2))
+        for name, text, low in cells:
+            key = (text or "").strip()
+            if re.fullmatch(r"\d+", key) and low <= int(key) <= 10:
+                table[name] = int(key)
+        if any("standard bearer" in _key(item.name) for item in self.selection.walk() if item.number):
+            table["standard"] = True
+        types = {_key(profile.get("Type")) for item in body.walk() for profile in item.profiles
+                 if _type(profile) == "size"}
+        if types & SWIFT or any(_key(rule) == "swiftstride" for item in self.selection.walk() for rule in item.rules):
+            table["swiftstride"] = True  # the rule, or a type that has it (Cavalry, Beast: Classification of Models)
 
     @staticmethod
     def _defensive(item: Selection) -> Profile | None:

@@ -61,6 +61,9 @@ def grid(
     assault: Annotated[bool, typer.Option(
         "--assault", help="Epic: each formation's assault on each target instead of its weapons (both sides' close "
                           "combat and firefight, the result roll; the cell: P(win), docs/rules.md §2.9).")] = False,
+    combat: Annotated[bool, typer.Option(
+        "--combat", help="The 9th Age: each unit's charge on each target instead of its weapons (a round of close "
+                         "combat, the Break Test, the pursuit; the cell: P(win), docs/rules.md §3.11).")] = False,
     distance: Annotated[Optional[int], typer.Option(
         "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
                                         "without a range is kept).")] = None,
@@ -85,7 +88,7 @@ def grid(
     imported = not_modelled(roster, foes)
     view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query, common.outcome)
     plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),
-                     distance=distance, together=together, assault=assault)
+                     distance=distance, together=together, assault=_engagement(assault, combat))
     view.check(plan)
     with progress_bar("cells") as progress:
         result = plan.run(options=options, scheduler=study.cluster, progress=progress)
@@ -210,3 +213,12 @@ def register(app: typer.Typer) -> None:
     app.command("import", help=inspect.getdoc(import_list), epilog="Examples:\n\n\b\n"
                 "  oddscalc import my_list.rosz\n  oddscalc import my_list.rosz --write army.toml --strict\n"
                 "  oddscalc grid my_list.rosz --against their_list.rosz")(import_list)
+
+
+def _engagement(assault: bool, combat: bool) -> bool | str:
+    """grid --assault or --combat: the engagement named (one of them), or none."""
+    from ..errors import require
+
+    require(not (assault and combat), "combat", "on", "--assault fights Epic formations, --combat The 9th Age's "
+                                                      "units: give one of them")
+    return "assault" if assault else "combat" if combat else False

@@ -419,4 +419,9 @@ def describe_weapon(weapon: Weapon) -> str:
 
 GAME = Game(name="epic", title="Epic Armageddon", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
-            describe_weapon=describe_weapon, together=together, assault=assault, from_attacker=(("suppressed", "firing_units", "units"),))
+            describe_weapon=describe_weapon, together=together, assault=assault,
+            engages_apart="cannot assault (not ranked: a side without cc or ff, an aircraft, or a mixed formation "
+                          "without its assault kinds)",
+            engages_none="no unit here can assault these targets (cc and ff given on both sides; no aircraft; a "
+                         "mixed formation with its assault kinds)",
+            from_attacker=(("suppressed", "firing_units", "units"),))

@@ -367,6 +367,7 @@ class Combat(Attack):
     COMMAND = "t9a combat"
     outcomes = OUTCOMES
     events = EVENTS
+    kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
 
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride")

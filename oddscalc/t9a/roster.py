@@ -47,6 +47,13 @@ SCHEMA = Schema(
                                        "re-roll its successful ones (successes)", choices=REROLLS, default="none"),
         "reroll_special": Field("text", "the same for its special save (Aegis or Fortitude)", choices=REROLLS,
                                 default="none"),
+        "attack_value": Field("int", "each model's Attack Value, for a round of combat (grid --combat)", low=1,
+                              high=10),
+        "agility": Field("int", "Agility: its Initiative Step in a round of combat", low=0, high=10),
+        "discipline": Field("int", "Discipline, for its Break Test", low=2, high=10),
+        "width": Field("int", "models in its front rank (default 5)", low=1, high=10, default=5),
+        "standard": Field("bool", "a Standard Bearer: +1 to its combat score", default=False),
+        "swiftstride": Field("bool", "Swiftstride: its Flee and Pursuit rolls are Maximised", default=False),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
@@ -142,6 +149,30 @@ def kill_threshold(target: Unit, attack=None) -> int:
     return target["models"] * target["health"]
 
 
+COMBAT_FIELDS = ("attack_value", "agility", "discipline")
+
+
+def combat(attacker: Unit, target: Unit):
+    """The attacker's charge on the target (docs/rules.md §3.11): a round of close combat, each side with its
+    first melee attack's Strength, AP and Offensive Skill (its own characteristics without one); None where a
+    side has no Attack Value, Agility or Discipline, or more models or Health Points than a combat takes."""
+    from .combat import MAX_MODELS, Combat
+
+    values: dict = {}
+    for prefix, unit in (("", attacker), ("enemy_", target)):
+        if any(unit[name] is None for name in COMBAT_FIELDS) or unit["models"] > MAX_MODELS or unit["health"] > 5:
+            return None
+        melee = next((weapon for weapon in unit.weapons if weapon["kind"] == "melee"), None)
+        values.update({prefix + name: value for name, value in (
+            ("models", unit["models"]), ("width", unit["width"]), ("health", unit["health"]),
+            ("attacks", unit["attack_value"]), ("offensive", (melee and melee["offensive"]) or unit["offensive"]),
+            ("defensive", unit["defensive"]), ("strength", (melee and melee["strength"]) or unit["strength"]),
+            ("resilience", unit["resilience"]), ("agility", unit["agility"]), ("discipline", unit["discipline"]),
+            ("armour", unit["armour"]), ("ap", melee["ap"] if melee else 0), ("aegis", unit["aegis"]),
+            ("standard", unit["standard"]), ("swiftstride", unit["swiftstride"]))})
+    return Combat(**values)
+
+
 def describe_unit(unit: Unit) -> str:
     saves = [f"{name} {unit[name]}+" for name in ("aegis", "fortitude") if unit[name] is not None]
     saves += [name for name in ("flammable", "parry", "distracting") if unit[name]]
@@ -149,9 +180,13 @@ def describe_unit(unit: Unit) -> str:
     saves += [f"re-roll {unit[field]} {what} saves" for field, what in (("reroll_armour", "armour"),
                                                                        ("reroll_special", "special"))
               if unit[field] != "none"]
+    fights = [f"{word} {unit[name]}" for word, name in (("A", "attack_value"), ("Agility", "agility"),
+                                                         ("Discipline", "discipline")) if unit[name] is not None]
+    fights += [f"{unit['width']} wide"] if unit["width"] != 5 else []
+    fights += [name for name in ("standard", "swiftstride") if unit[name]]
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
-            + "".join(f", {save}" for save in saves))
+            + "".join(f", {save}" for save in saves + fights))
 
 
 def describe_weapon(weapon: Weapon) -> str:
@@ -174,4 +209,8 @@ def describe_weapon(weapon: Weapon) -> str:
 
 GAME = Game(name="t9a", title="The 9th Age", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
-            describe_weapon=describe_weapon)
+            describe_weapon=describe_weapon, assault=combat, engages="combat",
+            engages_apart="cannot charge (not ranked: a side without its attack_value, agility or discipline, or "
+                          "over 60 models or 5 Health Points each)",
+            engages_none="no unit here can charge these targets (attack_value, agility and discipline given on "
+                         "both sides)")

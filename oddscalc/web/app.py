@@ -380,6 +380,7 @@ def grid_words(parts: dict[str, Any]) -> tuple[list[str], Any]:
         options += [f"--{name}", value] if value else []
     options += ["--exact"] if str(parts.get("exact", "")).lower() in forms.TRUE else []
     options += ["--assault"] if str(parts.get("assault", "")).lower() in forms.TRUE else []
+    options += ["--combat"] if str(parts.get("combat", "")).lower() in forms.TRUE else []
     game = str(parts.get("game", "")).strip()
     roster, against = parts.get("roster"), parts.get("against")
     if not isinstance(roster, tuple) and not game:

@@ -22,6 +22,16 @@ NUMBER = itertools.count()
 PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
 
 
+
+COMBAT_FIELDS = ("attack_value", "agility", "discipline", "standard", "swiftstride")
+
+
+def without_combat(units: list[dict]) -> list[dict]:
+    """The units as their shooting and melee cells read them: without what a round of combat reads (those are
+    checked on their own, test_the_fields_of_a_round_of_combat_are_read)."""
+    return [{key: value for key, value in unit.items() if key not in COMBAT_FIELDS} for unit in units]
+
+
 def attack(**fields) -> dict:
     return {"Att": "1", "Off": "3", "Str": "3", "AP": "0", "Rules": "", **fields}
 
@@ -51,7 +61,7 @@ def test_a_rider_on_a_mount_takes_the_mounts_c_values_and_its_rules(tmp_path):
     # HP C = 3, Def C = 5, Res C+1 = 5; Arm C+2 = 1 + 2, Heavy Armour 2, Shield 1 = 6; Fortitude from the mount.
     # The Great Weapon: Str 4 + 2, AP 1 + 2, and no Lightning Reflexes with it; the horse (Harnessed) fights
     # with its own profile, in the front rank only
-    assert result.data["unit"] == [{
+    assert without_combat(result.data["unit"]) == [{
         "name": "Knight Commander", "models": 1, "health": 3, "defensive": 5, "resilience": 5, "armour": 6,
         "fortitude": "5+", **defence(), "offensive": 5, "strength": 4,
         "weapon": [{"name": "Knight: Great Weapon", "kind": "melee", "attacks": 3, "strength": 6, "ap": 3,
@@ -72,7 +82,7 @@ def test_a_massive_bulk_mount_takes_no_armour_from_equipment_and_its_own_values_
                      children=dragon)
     result = imported(tmp_path, selection("Lord on Dragon", children=lord))
     # HP 3 + 5; Res 6 as written; Arm 0 + 3, the Plate Armour not counted (Massive Bulk)
-    assert result.data["unit"] == [{
+    assert without_combat(result.data["unit"]) == [{
         "name": "Lord on Dragon", "models": 1, "health": 8, "defensive": 6, "resilience": 6, "armour": 3, **defence(),
         "offensive": 6, "strength": 4,
         "weapon": [{"name": "Lord: Hand Weapon", "kind": "melee", "attacks": 4, "ap": 1, "attributes": []},
@@ -88,7 +98,7 @@ def test_saves_and_flags_from_every_place_the_catalogues_put_them(tmp_path):
                                        offensive=[attack(Rules="Fortitude (4+)")]))
     result = imported(tmp_path, wraiths)
     # Aegis: the best of the Aeg column 4+, the profile's 6+ and the entry's 5+; Fortitude from the Offensive rules
-    assert result.data["unit"] == [{
+    assert without_combat(result.data["unit"]) == [{
         "name": "Wraiths", "models": 6, "health": 2, "defensive": 3, "resilience": 3, "armour": 0, "aegis": "4+",
         "fortitude": "4+", **defence(flammable=True, distracting=True, hard_target=1), "offensive": 3, "strength": 3,
         "weapon": [{"name": "Hand Weapon", "kind": "melee", "attacks": 6, "attributes": []}]}]
@@ -239,7 +249,7 @@ def test_another_models_profile_is_counted_with_the_most_numerous_and_the_cap_on
                      kind="model")
     result = imported(tmp_path, selection("Horde", children=goblins + boss))
     # 499 goblins and 2 bosses: 501 models, 500 at most; a Hand Weapon and a Shield, on foot: Parry
-    assert result.data["unit"] == [{
+    assert without_combat(result.data["unit"]) == [{
         "name": "Horde", "models": 500, "health": 1, "defensive": 3, "resilience": 3, "armour": 1,
         **defence(parry=True), "offensive": 3, "strength": 3,
         "weapon": [{"name": "Hand Weapon", "kind": "melee", "attacks": 10, "attributes": []}]}]
@@ -578,7 +588,7 @@ RULES_REPORTS = {
 @pytest.mark.parametrize("name", RULES_EXPECTED)
 def test_t9a_rerolls_and_automatic_wounds_of_real_rules_and_artefacts(name):
     imported = battlescribe.load(RULES_LISTS / name)
-    assert imported.data["unit"] == RULES_EXPECTED[name]
+    assert without_combat(imported.data["unit"]) == RULES_EXPECTED[name]
     assert imported.report() == RULES_REPORTS[name]
 
 
@@ -751,3 +761,13 @@ def test_a_save_named_again_without_its_value_is_the_same_save(tmp_path):
     result = imported(tmp_path, cyclops)
     assert result.data["unit"][0]["aegis"] == "5+" and "fortitude" not in result.data["unit"][0]
     assert result.report() == ["Cyclops: defensive rule 'Fortitude' without its value (imported without it)"]
+
+
+def test_the_fields_of_a_round_of_combat_are_read():
+    """docs/rules.md §3.11: the fighting part's Attack Value and Agility, the Global profile's Discipline, and
+    Swiftstride from the rules or from the type (Cavalry, Beast), as the catalogues give them."""
+    units = {unit["name"]: unit for name in RULES_EXPECTED for unit in battlescribe.load(RULES_LISTS / name).data["unit"]}
+    read = {name: tuple(unit.get(field) for field in COMBAT_FIELDS) for name, unit in units.items()}
+    assert read["Dread Prince"] == (5, 8, 9, None, None)
+    assert read["Inquisitor"] == (2, 4, 8, None, None)
+    assert read["Feldrak Ancestor"] == (6, 3, 9, None, True)

@@ -380,3 +380,48 @@ def test_grid_assault_names_the_roster_field_an_assault_refuses(capsys, tmp_path
 
 def test_grid_assault_is_for_epic_rosters(capsys):
     assert_refused(capsys, "grid", "--game", "dust", "--assault", "--exact", mentions=("--assault",))
+
+
+def test_grid_combat_ranks_each_unit_s_charge_by_its_chance_to_win(capsys):
+    """The 9th Age: grid --combat charges each unit of the bundled example into each target (docs/rules.md
+    §3.11); each cell the very combat its query asks, p_kill the target's every Health Point lost in the fight;
+    a unit without its Attack Value, Agility or Discipline is listed apart."""
+    from oddscalc.asking import ask
+    from oddscalc.t9a.combat import Combat
+
+    data = run(capsys, "grid", "--game", "t9a", "--combat", "--exact", "--format", "json").json()
+    rows = data["rows"]
+    assert rows and all(row["weapon"] == "combat" and row["outcome"] == "win" for row in rows)
+    assert [row["probability"] for row in rows] == sorted((row["probability"] for row in rows), reverse=True)
+    knights = next(row for row in rows if (row["attacker"], row["target"]) == ("Knights", "Greybeards"))
+    attack = Combat(models=6, width=3, attacks=1, offensive=4, defensive=4, strength=6, resilience=3, agility=3,
+                    discipline=8, armour=5, ap=3, swiftstride=True, enemy_models=20, enemy_width=5, enemy_attacks=1,
+                    enemy_offensive=5, enemy_defensive=5, enemy_strength=6, enemy_resilience=4, enemy_agility=2,
+                    enemy_discipline=9, enemy_armour=2, enemy_ap=3)
+    exact = attack.exact()
+    assert knights["probability"] == pytest.approx(exact["win"][1], abs=1e-15)
+    assert knights["p_kill"] == pytest.approx(sum(exact["enemy_health_lost"][20:]), abs=1e-15)
+    assert knights["query"] == attack.query()
+    assert ask(attack.query().split()[1:] + ["--exact"]).answer.content.result["win"].mean == knights["probability"]
+    greybeards = next(row for row in rows if (row["attacker"], row["target"]) == ("Greybeards", "Knights"))
+    from oddscalc.cli.words import parse_query
+
+    wiped = sum(parse_query(greybeards["query"]).attack.exact()["enemy_health_lost"][6:])  # 6 knights, 1 HP each
+    assert greybeards["p_kill"] == pytest.approx(wiped, abs=1e-15) and wiped > 0.05
+    assert {"attacker": "Wood Archers", "weapon": "combat", "target": "Knights"} in data["cannot_hurt"]
+    assert {"attacker": "Knights", "weapon": "combat", "target": "Giant"} in data["cannot_hurt"]
+
+
+@pytest.mark.parametrize("words, line", [
+    (("--game", "t9a", "--assault"), "error: --assault on: The 9th Age rosters have no assault here: theirs is grid "
+                                     "--combat"),
+    (("--game", "epic", "--combat"), "error: --combat on: Epic Armageddon rosters have no combat here: theirs is grid "
+                                     "--assault"),
+    (("--game", "dust", "--combat"), "error: --combat on: Dust Tactics rosters have no combat here: grid --assault is "
+                                     "for Epic Armageddon rosters, --combat for The 9th Age's"),
+    (("--game", "t9a", "--combat", "--assault"), "error: --combat on: --assault fights Epic formations, --combat The "
+                                                 "9th Age's units: give one of them"),
+])
+def test_grid_engagements_are_refused_where_the_game_has_none(capsys, words, line):
+    result = run(capsys, "grid", *words, "--exact")
+    assert (result.code, result.out, result.err.strip()) == (2, "", line)

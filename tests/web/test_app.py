@@ -249,15 +249,17 @@ def test_an_uploaded_list_grids_as_the_command_line_grids_the_file(client, capsy
     assert 'id="permalink"' in bundled and "/plot.png?q=grid" in bundled  # a bundled roster's grid has both
 
 
-def test_the_grid_form_fights_assaults_as_grid_assault_does(client, capsys):
-    body, kind = multipart({"game": "epic", "assault": "on", "exact": "on"}, {})
+@pytest.mark.parametrize("game, engagement", [("epic", "assault"), ("t9a", "combat")])
+def test_the_grid_form_fights_as_grid_assault_and_grid_combat_do(client, capsys, game, engagement):
+    """The grid form's Assaults (Epic) and Charges (The 9th Age) boxes: the command line's very grid."""
+    body, kind = multipart({"game": game, engagement: "on", "exact": "on"}, {})
     response = client.post("/api/grid", content=body, headers={"content-type": kind})
     assert response.status_code == 200, response.text
-    assert response.text == cli_json(capsys, ["grid", "--game", "epic", "--exact", "--assault"])
+    assert response.text == cli_json(capsys, ["grid", "--game", game, "--exact", f"--{engagement}"])
     rows = json.loads(response.text)["rows"]
-    assert rows and all(row["weapon"] == "assault" and row["outcome"] == "win" for row in rows)
+    assert rows and all(row["weapon"] == engagement and row["outcome"] == "win" for row in rows)
     page = client.post("/grid", content=body, headers={"content-type": kind})
-    assert page.status_code == 200 and 'name="assault" value="on" checked' in page.text
+    assert page.status_code == 200 and f'name="{engagement}" value="on" checked' in page.text
 
 
 def test_what_a_unit_is_called_is_shown_as_text(client):
