@@ -348,12 +348,15 @@ class Side:
     def attacked_sample(self, rng: np.random.Generator, code: int, attacks, trials: int) -> np.ndarray:
         """Each trial's piece states after the enemy's `attacks` in state `code` (as `attacked`), every die
         rolled."""
-        states = np.repeat(self.states[code][None, :], trials, axis=0)
+        states = None
         for strike, pools in attacks:
             hits = roll_hits(rng, pools, trials)
+            if states is None:  # every trial still in state `code`: no grouping
+                states = self.struck_sample(rng, code, hits, strike)
+                continue
             for at, chosen in groups(self.code(states)):
                 states[chosen] = self.struck_sample(rng, at, hits[chosen], strike)
-        return states
+        return np.repeat(self.states[code][None, :], trials, axis=0) if states is None else states
 
     def struck_sample(self, rng: np.random.Generator, code: int, hits: np.ndarray,
                       strike: Strike | None = NORMAL) -> np.ndarray:

@@ -236,18 +236,20 @@ def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
 # --- sampled ----------------------------------------------------------------------------
 
 
-def _struck_sample(rng: np.random.Generator, striker: Fighter, count: int, target: Fighter, lost: int,
-                   trials: int) -> np.ndarray:
-    """Each trial's Health Points the target loses to `count` attacks (t9a melee's dice; at most what it has)."""
-    room = target.total - lost
-    if not count or not room:
-        return np.zeros(trials, dtype=np.int64)
-    rolled = striker.melee(count, target, lost).sample(rng, trials)["health_lost"]
+def _struck_sample(rng: np.random.Generator, striker: Fighter, count: int, target: Fighter, room: np.ndarray) -> np.ndarray:
+    """Each trial's Health Points the target loses to `count` attacks (t9a melee's dice), at most `room`, what
+    each trial's target has left: lost points carry from model to model, so the cap is the whole unit's."""
+    if not count:
+        return np.zeros(len(room), dtype=np.int64)
+    rolled = striker.melee(count, target, 0).sample(rng, len(room))["health_lost"]
     return np.minimum(np.asarray(rolled, dtype=np.int64), room)
 
 
 def _states(keys: np.ndarray):
-    """(key, the trials holding it) for each distinct key."""
+    """(key, the trials holding it) for each distinct key (one key: every trial, no sort)."""
+    if len(keys) and keys.min() == keys.max():
+        yield int(keys[0]), slice(None)
+        return
     order = np.argsort(keys, kind="stable")
     starts = np.flatnonzero(np.diff(keys[order])) + 1
     for chunk in np.split(order, starts) if len(order) else []:
@@ -256,7 +258,10 @@ def _states(keys: np.ndarray):
 
 def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
     """Each trial's 2D6, Maximised where `maximised` (three dice, the lowest dropped)."""
-    dice = rng.integers(1, 7, size=(trials, 3))
+    if not np.any(maximised):
+        dice = rng.integers(1, 7, size=(2, trials), dtype=np.int8)
+        return dice[0] + dice[1]
+    dice = rng.integers(1, 7, size=(trials, 3), dtype=np.int8)
     return np.where(maximised, dice.sum(axis=1) - dice.min(axis=1), dice[:, 0] + dice[:, 1])
 
 
@@ -264,43 +269,56 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
     """Each trial's combat: every attack rolled by t9a melee's stages, step by step, then the dice of the
     Break Test, the Flee and the Pursuit."""
     charger, charged = fight.charger, fight.charged
-    lost = [np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)]
+    lost = [np.zeros(trials, dtype=np.int32), np.zeros(trials, dtype=np.int32)]
     out = {name: np.zeros(trials, dtype=np.int64) for name in OUTCOMES}
     going = np.ones(trials, dtype=bool)
     for round_ in range(rounds):
         first = round_ == 0
-        before = [lost[0].copy(), lost[1].copy()]
+        before = [0, 0] if first else [lost[0].copy(), lost[1].copy()]
         playing = np.flatnonzero(going)
         for _, (mine, theirs) in fight.steps(first):
-            width = charged.total + 1
-            now = [lost[0].copy(), lost[1].copy()]
-            for key, at in _states(now[0][playing] * width + now[1][playing]):
-                c, e = divmod(key, width)
-                chosen = playing[at]
-                ours, yours = fight.strikes(c, e)
-                if mine:
-                    lost[1][chosen] += _struck_sample(rng, charger, ours, charged, e, len(chosen))
-                if theirs:
-                    lost[0][chosen] += _struck_sample(rng, charged, yours, charger, c, len(chosen))
+            now = [lost[0][playing], lost[1][playing]]  # the step's strikes come from the models standing as it begins
+            codes = now[0].astype(np.int64) * (charged.total + 1) + now[1]
+            if len(codes) and codes.min() == codes.max():  # one state (the first step): no sort
+                keys, inverse = codes[:1], np.zeros(len(codes), dtype=np.int64)
+            else:
+                keys, inverse = np.unique(codes, return_inverse=True)
+            table = np.array([fight.strikes(*divmod(int(key), charged.total + 1)) for key in keys],
+                             dtype=np.int64).reshape(-1, 2)
+            strikes = table[inverse.ravel()].T  # each trial's attacks of each side
+            for side, striking in ((0, mine), (1, theirs)):
+                if not striking:
+                    continue
+                striker, target = (charger, charged) if side == 0 else (charged, charger)
+                for count, at in _states(strikes[side]):
+                    chosen = playing[at] if len(playing) < trials or not isinstance(at, slice) else at
+                    lost[1 - side][chosen] += _struck_sample(rng, striker, count, target,
+                                                             target.total - now[1 - side][at]).astype(np.int32)
         ours, theirs = fight.scores(lost[0], lost[1], before[0], before[1], first)
         won, tied = ours > theirs, ours == theirs
         margin = np.abs(ours - theirs)
-        steadfast = fight.steadfast(lost[0], lost[1])
-        loser_steadfast = np.where(won, steadfast[1], steadfast[0])
-        discipline = np.where(won, charged.discipline, charger.discipline)
-        loser_left = np.where(won, charged.left(lost[1]), charger.left(lost[0]))
-        test = _two_d6(rng, False, trials)
-        broke = going & ~tied & (loser_left > 0) & (test > discipline - np.where(loser_steadfast, 0, margin))
-        flee = _two_d6(rng, np.where(won, charged.swiftstride, charger.swiftstride), trials)
-        pursuit = _two_d6(rng, np.where(won, charger.swiftstride, charged.swiftstride), trials)
-        out["win"][going] = won[going]
-        out["draw"][going] = tied[going]
-        out["score"][going] = margin[going]
-        out["break"][broke] = 1
-        out["caught"][broke & (pursuit >= flee)] = 1
+        np.copyto(out["win"], won, where=going)
+        np.copyto(out["draw"], tied, where=going)
+        np.copyto(out["score"], margin, where=going)
+        # the losers' Break Tests, worked out only where one is taken
+        tests = np.flatnonzero(going & ~tied)
+        mine_lost, their_lost, won_t = lost[0][tests], lost[1][tests], won[tests]
+        tests = tests[np.where(won_t, charged.left(their_lost), charger.left(mine_lost)) > 0]
+        mine_lost, their_lost, won_t = lost[0][tests], lost[1][tests], won[tests]
+        steadfast = fight.steadfast(mine_lost, their_lost)
+        penalty = np.where(np.where(won_t, steadfast[1], steadfast[0]), 0, margin[tests])
+        discipline = np.where(won_t, charged.discipline, charger.discipline)
+        broke = np.zeros(trials, dtype=bool)
+        broke[tests] = _two_d6(rng, False, len(tests)) > discipline - penalty
+        fled = np.flatnonzero(broke)
+        won_f = won[fled]
+        caught = (_two_d6(rng, np.where(won_f, charger.swiftstride, charged.swiftstride), len(fled))
+                  >= _two_d6(rng, np.where(won_f, charged.swiftstride, charger.swiftstride), len(fled)))
+        out["break"][fled] = 1
+        out["caught"][fled[caught]] = 1
         gone = (charger.left(lost[0]) == 0) | (charged.left(lost[1]) == 0)
         going = going & ~broke & ~gone
-    out["health_lost"], out["enemy_health_lost"] = lost
+    out["health_lost"], out["enemy_health_lost"] = lost[0].astype(np.int64), lost[1].astype(np.int64)
     return out
 
 
