@@ -290,6 +290,9 @@ T9A = {
     "combat: 5 knights charge 20 spearmen (front, one round)": Combat(**KNIGHTS, **SPEARMEN),
     "combat: knights with Swiftstride in the flank, two rounds": Combat(**KNIGHTS, **SPEARMEN, swiftstride=True,
                                                                        flank=True, rounds=2),
+    "combat: ten knights in two ranks in the flank, the other readings": Combat(
+        **{**KNIGHTS, "models": 10}, **SPEARMEN, flank=True, facing_bonus="flat", last_rank="ignored",
+        high_agility="first", rounds=2),
     "combat: ogres (3 Health, Aegis) charge the rear, the same Agility after the charge": Combat(
         models=3, width=3, health=3, attacks=3, offensive=3, defensive=3, strength=4, resilience=4, agility=2,
         discipline=7, armour=1, aegis=6, rear=True, enemy_models=12, enemy_width=4, enemy_attacks=1,

@@ -11,6 +11,7 @@ what is left of them (lost Health Points carry from model to model, as `t9a mele
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -36,6 +37,27 @@ OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught"
 EVENTS = ("win", "draw", "break", "caught")
 
 
+class FacingBonus(str, Enum):
+    """The charger's bonus in the enemy's flank or rear (rulebook, Combat Score: "+1 or +2"; an open reading)."""
+
+    RANKED = "ranked"  # flank +1, rear +2, one more when the charger has 2 Full Ranks or more
+    FLAT = "flat"  # flank +1, rear +2
+
+
+class LastRank(str, Enum):
+    """Whether an incomplete last rank of 5 models or more is a Full Rank (an open reading)."""
+
+    COUNTS = "counts"
+    IGNORED = "ignored"
+
+
+class HighAgility(str, Enum):
+    """Where an Agility above 10 strikes (the Initiative Steps run from 10 down; an open reading)."""
+
+    STEP_TEN = "step-10"  # at step 10, with the others there
+    FIRST = "first"  # before step 10, the higher first
+
+
 @dataclass(frozen=True)
 class Fighter:
     """One side's unit: its models and their profile (Standard Height, one model part)."""
@@ -55,6 +77,7 @@ class Fighter:
     aegis: int | None = None
     standard: bool = False
     swiftstride: bool = False
+    last_rank: LastRank = LastRank.COUNTS
 
     @property
     def total(self) -> int:
@@ -71,7 +94,7 @@ class Fighter:
         left = self.left(lost)
         if self.width < FULL_RANK:
             return left * 0
-        return left // self.width + (left % self.width >= FULL_RANK)
+        return left // self.width + (left % self.width >= FULL_RANK) * (self.last_rank is LastRank.COUNTS)
 
     def rank_bonus(self, lost: Any) -> Any:
         """+1 for each Full Rank after the first, at most +3."""
@@ -119,12 +142,15 @@ class Fight:
     charged: Fighter
     flank: bool = False
     rear: bool = False
+    facing_bonus: FacingBonus = FacingBonus.RANKED
+    high_agility: HighAgility = HighAgility.STEP_TEN
 
     def steps(self, first_round: bool) -> list[tuple[int, tuple[bool, bool]]]:
         """(Initiative Step, (the charger strikes, the charged strikes)) from the highest; +1 Agility to the
-        charger in the first round (Charging Momentum); a step above 10 is 10."""
-        mine = min(self.charger.agility + (1 if first_round else 0), MAX_STEP)
-        theirs = min(self.charged.agility, MAX_STEP)
+        charger in the first round (Charging Momentum); an Agility above 10 at step 10, or first (`high_agility`)."""
+        top = MAX_STEP if self.high_agility is HighAgility.STEP_TEN else MAX_STEP + 1
+        mine = min(self.charger.agility + (1 if first_round else 0), top)
+        theirs = min(self.charged.agility, top)
         return [(step, (step == mine, step == theirs)) for step in sorted({mine, theirs}, reverse=True)]
 
     def strikes(self, charger_lost: int, charged_lost: int) -> tuple[int, int]:
@@ -138,9 +164,11 @@ class Fight:
     def scores(self, charger_lost, charged_lost, charger_before, charged_before, first_round: bool):
         """(the charger's combat score, the charged unit's): Health Points each made the other lose this round,
         the Charge +1 (first round), Rank Bonus, Standard +1, Flank +1 / Rear +2 (the charger's)."""
+        facing = REAR_BONUS if self.rear else FLANK_BONUS if self.flank else 0
+        if facing and self.facing_bonus is FacingBonus.RANKED:  # one more with 2 Full Ranks or more
+            facing = facing + (self.charger.full_ranks(charger_lost) >= 2)
         mine = (charged_lost - charged_before + (CHARGE_BONUS if first_round else 0)
-                + self.charger.rank_bonus(charger_lost) + self.charger.standard
-                + (REAR_BONUS if self.rear else FLANK_BONUS if self.flank else 0))
+                + self.charger.rank_bonus(charger_lost) + self.charger.standard + facing)
         theirs = charger_lost - charger_before + self.charged.rank_bonus(charged_lost) + self.charged.standard
         return mine, theirs
 
@@ -153,7 +181,10 @@ class Fight:
 
 
 def break_chance(discipline: int, penalty: int, number=float):
-    """P(a Break Test fails): 2D6 above the Discipline less the penalty (no automatic pass)."""
+    """P(a Break Test fails): 2D6 above the Discipline less the penalty (no automatic pass); certain failure is
+    exactly 1, in floats too (a sum of 36ths can round above it)."""
+    if discipline - penalty < 2:
+        return number(1)
     return sum((p for total, p in enumerate(two_d6(False, number)) if total > discipline - penalty), number(0))
 
 
@@ -381,6 +412,13 @@ class Combat(Attack):
                         "Supporting Attacks.", False)
     rounds: int = option(f"Rounds of combat fought at most, 1 to {MAX_ROUNDS}: the second when no one broke.", 1,
                          metavar="K")
+    facing_bonus: FacingBonus = option("The charger's flank or rear bonus (an open reading, §3.11): ranked (flank +1, "
+                                       "rear +2, one more with 2 Full Ranks or more) or flat (+1, +2).",
+                                       FacingBonus.RANKED)
+    last_rank: LastRank = option("An incomplete last rank of 5 models or more (an open reading): counts as a Full "
+                                 "Rank, or ignored.", LastRank.COUNTS)
+    high_agility: HighAgility = option("Where an Agility above 10 strikes (an open reading): step-10 (with the "
+                                       "others there) or first (before them).", HighAgility.STEP_TEN)
 
     COMMAND = "t9a combat"
     outcomes = OUTCOMES
@@ -392,16 +430,21 @@ class Combat(Attack):
 
     def fighter(self, prefix: str) -> Fighter:
         """One side's unit (`prefix` "" the charger, "enemy_" the charged unit)."""
-        return Fighter(**{name: getattr(self, prefix + name) for name in self.PROFILE})
+        return Fighter(**{name: getattr(self, prefix + name) for name in self.PROFILE}, last_rank=self.last_rank)
 
     @property
     def fight(self) -> Fight:
-        return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear)
+        return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear, self.facing_bonus,
+                     self.high_agility)
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
         rounds = f", at most {plural(self.rounds, 'round')}" if self.rounds != 1 else ""
-        return f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
+        readings = [f"{name.replace('_', ' ')} {value.value}" for name, value, default in (
+            ("facing_bonus", self.facing_bonus, FacingBonus.RANKED), ("last_rank", self.last_rank, LastRank.COUNTS),
+            ("high_agility", self.high_agility, HighAgility.STEP_TEN)) if value is not default]
+        return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
+                + "".join(f", {reading}" for reading in readings))
 
     def _words(self, prefix: str) -> str:
         unit = self.fighter(prefix)

@@ -121,3 +121,21 @@ def test_a_combat_from_the_command_line(capsys):
     refused = run(capsys, *words, "--flank", "--rear")
     assert (refused.code, refused.out) == (2, "") and refused.err.strip() == (
         "error: --rear on: the charger strikes one facing: --flank or --rear")
+
+
+def test_the_open_readings_are_switches():
+    """§3.11's open readings: the flank or rear bonus ranked (one more with 2 Full Ranks) or flat, an incomplete
+    last rank counted or not, an Agility above 10 at step 10 or first."""
+    from oddscalc.t9a.combat import FacingBonus, HighAgility, LastRank
+
+    ranks = dict(models=10, width=5, flank=True)  # 2 Full Ranks: Rank Bonus +1
+    assert duel(**ranks).fight.scores(0, 0, 0, 0, True) == (1 + 1 + 2, 0)
+    assert duel(**ranks, facing_bonus=FacingBonus.FLAT).fight.scores(0, 0, 0, 0, True) == (1 + 1 + 1, 0)
+    assert duel(models=10, width=5, rear=True).fight.scores(0, 0, 0, 0, False) == (1 + 3, 0)
+    assert duel(models=9, width=5, rear=True).fight.scores(0, 0, 0, 0, False) == (0 + 2, 0)  # 1 Full Rank
+    assert duel(models=23, width=6).fight.charger.full_ranks(0) == 4
+    assert duel(models=23, width=6, last_rank=LastRank.IGNORED).fight.charger.full_ranks(0) == 3
+    assert duel(agility=10, high_agility=HighAgility.FIRST).fight.steps(True) == [(11, (True, False)),
+                                                                                   (3, (False, True))]
+    words = duel(facing_bonus=FacingBonus.FLAT, last_rank=LastRank.IGNORED).describe()
+    assert words.endswith(", facing bonus flat, last rank ignored")
