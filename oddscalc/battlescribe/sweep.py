@@ -36,7 +36,7 @@ class Entry:
     shooting: bool = False  # a note about a shooting figure (a weapon's line)
     choice: str = ""  # the root choice the entry was built with
     engine_profiles: int = 0  # profiles of war engines in its formation (several: each modelled as its own)
-    assaults: bool = False  # a formation grid --assault can fight (CC and FF, no war engine, aircraft or vehicles)
+    assaults: bool = False  # a unit its grid engagement fights (grid --assault, grid --combat)
 
 
 def _choices(data: Data) -> list[tuple[str, str]]:
@@ -104,31 +104,30 @@ def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
     lines = [note.line(False) for note in notes]
     if not imported.data["unit"]:
         return Entry(catalogue, name, "left out", lines, choice=choice)
-    refused = loader_refuses(imported.data, name)
+    fights, refused = engages(imported.data, name)
     if refused:  # what an import writes, the roster loader reads: a refusal is the importer's fault
         return Entry(catalogue, name, "crash", [f"the roster loader refuses the import: {refused}"], choice=choice)
     return Entry(catalogue, name, "notes" if notes else "clean", lines, any(note.weapon for note in notes), choice,
-                 engine_profiles(imported.data["unit"]), any(map(can_assault, imported.data["unit"])))
+                 engine_profiles(imported.data["unit"]), fights)
 
 
-def loader_refuses(data: dict, name: str) -> str:
-    """Why the roster loader refuses an import's units, if it does ("" when they load)."""
+def engages(data: dict, name: str) -> tuple[bool, str]:
+    """(whether its game's grid engagement, --assault or --combat, fights one of an import's units, why the roster
+    loader refuses them: "" when they load): the roster's own hook decides, as the grid's."""
     from .. import games
     from ..roster import build
 
     try:
-        build(data, name, games.game(data["game"]))
+        roster = build(data, name, games.game(data["game"]))
     except InputError as error:
-        return str(error)
-    return ""
-
-
-def can_assault(unit: dict) -> bool:
-    """Whether grid --assault fights this imported Epic formation (docs/rules.md §2.9; `epic/roster.py`'s
-    `_assault_kinds`): its CC and FF read, on the table, and a mixed formation with its `assault` kinds."""
-    mixed = unit.get("vehicles") or unit.get("other_units") or unit.get("other_engines")
-    return "cc" in unit and "ff" in unit and unit.get("kind") not in ("aircraft", "spacecraft") \
-        and (bool(unit.get("assault")) or not mixed)
+        return False, str(error)
+    fight = roster.game.assault
+    if fight is None:
+        return False, ""
+    try:
+        return any(fight(unit, unit) is not None for unit in roster.units), ""
+    except InputError:  # a value its engagement refuses: the grid lists that cell apart, with the reason
+        return False, ""
 
 
 def engine_profiles(units: list[dict]) -> int:
@@ -155,7 +154,15 @@ def sweep(folder: Path, game: str) -> list[Entry]:
 STATUSES = ("clean", "notes", "left out", "not built", "crash")
 
 
-def table(entries: list[Entry], title: str, shooting: bool) -> list[str]:
+FIGHTS = {  # what the sweep says of the entries a game's grid engagement fights
+    "epic": "formations grid --assault fights (their CC and FF read, each profile that fights otherwise a kind of "
+            "its own, war engines too; no aircraft; docs/rules.md §2.9)",
+    "t9a": "units grid --combat charges with (their Attack Value, Agility and Discipline read; at most 60 models and "
+           "5 Health Points each; docs/rules.md §3.11)",
+}
+
+
+def table(entries: list[Entry], title: str, shooting: bool, fights: str = FIGHTS["epic"]) -> list[str]:
     """A markdown table of counts per catalogue, and the game's totals."""
     lines = [f"### {title}", "", "| catalogue | entries | clean | with notes | left out | not built | crashed | "
              "a note on a weapon |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -179,8 +186,7 @@ def table(entries: list[Entry], title: str, shooting: bool) -> list[str]:
     fought = sum(entry.assaults for entry in imported)
     if fought:
         lines += ["", f"Of {len(imported)} entries imported, {fought} ({100 * fought / len(imported):.1f} %) are "
-                      "formations grid --assault fights (their CC and FF read, each profile that fights otherwise "
-                      "a kind of its own, war engines too; no aircraft; docs/rules.md §2.9)."]
+                      f"{fights}."]
     engines = [entry for entry in imported if entry.engine_profiles]
     mixed = [entry for entry in engines if entry.engine_profiles > 1]
     if mixed:
@@ -245,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         from .. import battlescribe
 
         title = battlescribe.mappers()[game].SYSTEM.entries
-        report += table(entries, title, game == "epic") + ["", f"Catalogues: {_system(folder, game)} and the "
+        report += table(entries, title, game == "epic", FIGHTS[game]) + ["", f"Catalogues: {_system(folder, game)} and the "
                                                                f"catalogues beside it.", "", "Most frequent lines:",
                                                            ""] + reasons(entries) + [""]
         for entry in entries:

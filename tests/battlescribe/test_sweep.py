@@ -70,23 +70,23 @@ def test_the_sweep_counts_the_formations_an_assault_grid_fights():
     assert ("Of 3 entries imported, 2 (66.7 %) are formations grid --assault fights (their CC and FF read, each "
             "profile that fights otherwise a kind of its own, war engines too; no aircraft; docs/rules.md §2.9).") in \
         sweep.table(entries, "T", shooting=True)
+    assert ("Of 3 entries imported, 2 (66.7 %) are units grid --combat charges with (their Attack Value, Agility "
+            "and Discipline read; at most 60 models and 5 Health Points each; docs/rules.md §3.11).") in \
+        sweep.table(entries, "T", shooting=False, fights=sweep.FIGHTS["t9a"])
+
+
+@pytest.mark.parametrize("name, fights", [
+    ("space_marines.rosz", True), ("riot.rosz", False),  # Spyrers without CC and FF: no assault
+    ("sonnstahl.rosz", True), ("highborn_elves.rosz", True),
+])
+def test_the_sweep_counts_what_the_grid_fights(name, fights):
+    """The sweep asks the roster's own engagement (grid --assault, grid --combat) of each import's units."""
     corpus = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
-    units = battlescribe.load(corpus / "space_marines.rosz").data["unit"]
-    assert [unit["name"] for unit in units if sweep.can_assault(unit)] == ["Tactical", "Tactical (2)", "Devastator",
-                                                                           "Whirlwinds"]  # not the Thunderhawk
-
-
-@pytest.mark.parametrize("name", ["space_marines.rosz", "steel_legion.rosz", "titan_legions.rosz",
-                                  "squat_land_train.rosz", "riot.rosz", "cadia_hq.rosz", "ork_war_horde.rosz"])
-def test_the_sweep_counts_what_the_grid_fights(name):
-    """The sweep's count and the roster's assault agree, formation by formation, on real lists."""
-    from oddscalc import games
-
-    corpus = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
-    roster = games.load_roster(corpus / name)
-    imported = {unit["name"]: unit for unit in battlescribe.load(corpus / name).data["unit"]}
-    for unit in roster.units:
-        assert sweep.can_assault(imported[unit.name]) == (roster.game.assault(unit, unit) is not None), unit.name
+    data = battlescribe.load(corpus / name).data
+    assert sweep.engages(data, name) == (fights, "")
+    alone = [unit for unit in data["unit"] if unit["name"] == "Thunderhawk"]  # an aircraft: no assault
+    if alone:
+        assert sweep.engages({**data, "unit": alone}, name) == (False, "")
 
 
 def test_the_sweep_counts_an_import_the_roster_loader_refuses_as_a_crash(monkeypatch):
@@ -102,4 +102,4 @@ def test_the_sweep_counts_an_import_the_roster_loader_refuses_as_a_crash(monkeyp
     assert entries[0].lines == ["the roster loader refuses the import: reinforced True: reinforced armour needs an "
                                 "armour save"]
     monkeypatch.undo()
-    assert sweep.loader_refuses(battlescribe.load(MINI.parent / "bsdata" / "riot.rosz").data, "riot") == ""
+    assert sweep.engages(battlescribe.load(MINI.parent / "bsdata" / "riot.rosz").data, "riot")[1] == ""

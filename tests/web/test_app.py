@@ -539,3 +539,23 @@ def test_the_assault_question_from_the_form(client, capsys):
                 f"{exact['destroyed'][1] * 100:.3g}% to destroy the target.")
     assert sentence in page  # the answer first, in words
     assert 'value="2 cc 6+ ff 6+ armour 5+ in-contact 0"' in page  # the form filled again
+
+
+def test_the_charge_question_from_the_form(client, capsys):
+    """Issue 34's question asked on the page: 5 knights charge 20 spearmen in their flank; the form's permalink
+    answers the very bytes of the command line, and the page says P(win), P(break), P(caught) first."""
+    knights = {"--models": "5", "--width": "5", "--attacks": "1", "--offensive": "4", "--defensive": "4",
+               "--strength": "5", "--resilience": "3", "--agility": "3", "--discipline": "7", "--armour": "5"}
+    spearmen = {"--enemy-models": "20", "--enemy-width": "5", "--enemy-attacks": "1", "--enemy-offensive": "3",
+                "--enemy-defensive": "3", "--enemy-strength": "3", "--enemy-resilience": "3",
+                "--enemy-agility": "3", "--enemy-discipline": "7", "--enemy-armour": "1", "--enemy-standard": "on"}
+    form = {"query": "t9a combat", **knights, **spearmen, "--flank": "on", "--exact": "on"}
+    response = client.get("/run", params=form, follow_redirects=False)
+    assert response.status_code == 303
+    query = parse_qs(urlparse(response.headers["location"]).query)["q"][0]
+    assert "--flank" in query and "--enemy-standard" in query
+    assert client.get("/api/query", params={"q": query}).text == cli_json(capsys, shlex.split(query))
+    exact = parse_query(query.replace(" --exact", "")).attack.exact()
+    page = client.get(response.headers["location"]).text
+    assert f"{exact['win'][1] * 100:.3g}% to win" in page and f"{exact['break'][1] * 100:.3g}% that the loser breaks" \
+        in page and f"{exact['caught'][1] * 100:.3g}% that it is caught as it flees" in page
