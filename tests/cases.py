@@ -290,6 +290,8 @@ T9A = {
     "combat: 5 knights charge 20 spearmen (front, one round)": Combat(**KNIGHTS, **SPEARMEN),
     "combat: knights with Swiftstride in the flank, two rounds": Combat(**KNIGHTS, **SPEARMEN, swiftstride=True,
                                                                        flank=True, rounds=2),
+    "combat: Great Weapons against Lightning Reflexes, two rounds": Combat(
+        **{**KNIGHTS, "great_weapon": True, "strength": 6}, **SPEARMEN, enemy_lightning_reflexes=True, rounds=2),
     "combat: ten knights in two ranks in the flank, the other readings": Combat(
         **{**KNIGHTS, "models": 10}, **SPEARMEN, flank=True, facing_bonus="flat", last_rank="ignored",
         high_agility="first", rounds=2),

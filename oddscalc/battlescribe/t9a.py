@@ -297,9 +297,15 @@ class _Reader:
                 table[name] = int(key)
         if any("standard bearer" in _key(item.name) for item in self.selection.walk() if item.number):
             table["standard"] = True
+        rules = {_key(rule) for item in self.selection.walk() for rule in item.rules}
+        own = {_key(rule) for rule in (*self.selection.rules, *first.rules, *items(first.profile.get("Rules")))}
+        if "lightning reflexes" in own:  # the unit's or its fighting part's, not a handler's
+            table["lightning_reflexes"] = True
+        if any("great weapon" in _key(item.name) for item in self.selection.walk() if item.number):
+            table["great_weapon"] = True
         types = {_key(profile.get("Type")) for item in body.walk() for profile in item.profiles
                  if _type(profile) == "size"}
-        if types & SWIFT or any(_key(rule) == "swiftstride" for item in self.selection.walk() for rule in item.rules):
+        if types & SWIFT or "swiftstride" in rules:
             table["swiftstride"] = True  # the rule, or a type that has it (Cavalry, Beast: Classification of Models)
 
     @staticmethod

@@ -77,7 +77,16 @@ class Fighter:
     aegis: int | None = None
     standard: bool = False
     swiftstride: bool = False
+    great_weapon: bool = False
+    lightning_reflexes: bool = False
     last_rank: LastRank = LastRank.COUNTS
+
+    def step(self, charging: bool, top: int) -> int:
+        """Its Initiative Step: its Agility (+1 Charging Momentum), at most `top`; a Great Weapon strikes at step 0,
+        unless with Lightning Reflexes (which then gives no +1 to hit)."""
+        if self.great_weapon and not self.lightning_reflexes:
+            return 0
+        return min(self.agility + (1 if charging else 0), top)
 
     @property
     def total(self) -> int:
@@ -112,7 +121,8 @@ class Fighter:
         """Its `count` attacks on `target` that has lost `lost` Health Points (t9a melee)."""
         return Melee(attacks=count, offensive=self.offensive, defensive=target.defensive, strength=self.strength,
                      resilience=target.resilience, armour=target.armour, ap=self.ap, aegis=target.aegis,
-                     health=target.health, models=target.left(lost))
+                     health=target.health, models=target.left(lost),
+                     hit_modifier=1 if self.lightning_reflexes and not self.great_weapon else 0)
 
 
 @lru_cache(maxsize=4096)
@@ -149,8 +159,7 @@ class Fight:
         """(Initiative Step, (the charger strikes, the charged strikes)) from the highest; +1 Agility to the
         charger in the first round (Charging Momentum); an Agility above 10 at step 10, or first (`high_agility`)."""
         top = MAX_STEP if self.high_agility is HighAgility.STEP_TEN else MAX_STEP + 1
-        mine = min(self.charger.agility + (1 if first_round else 0), top)
-        theirs = min(self.charged.agility, top)
+        mine, theirs = self.charger.step(first_round, top), self.charged.step(False, top)
         return [(step, (step == mine, step == theirs)) for step in sorted({mine, theirs}, reverse=True)]
 
     def strikes(self, charger_lost: int, charged_lost: int) -> tuple[int, int]:
@@ -389,6 +398,10 @@ class Combat(Attack):
     aegis: int | None = option("The charger: Aegis save X+ (2+ to 6+).", None, roll=True)
     standard: bool = option("The charger: a Standard Bearer, +1 to its combat score.", False)
     swiftstride: bool = option("The charger: Swiftstride: its Flee and Pursuit rolls are Maximised.", False)
+    great_weapon: bool = option("The charger: Great Weapons: it strikes at Initiative Step 0 (their +2 Strength "
+                                      "and AP are its --strength and --ap).", False)
+    lightning_reflexes: bool = option("The charger: Lightning Reflexes: +1 to hit; with Great Weapons, no +1 but "
+                                            "it strikes at its Agility's step.", False)
     enemy_models: int = option(f"The charged unit: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
     enemy_width: int = option("The charged unit: models in its front rank, 1 to 10.", metavar="W")
     enemy_health: int = option("The charged unit: each model's Health Points, 1 to 5.", 1, metavar="H")
@@ -406,6 +419,10 @@ class Combat(Attack):
     enemy_aegis: int | None = option("The charged unit: Aegis save X+ (2+ to 6+).", None, roll=True)
     enemy_standard: bool = option("The charged unit: a Standard Bearer, +1 to its combat score.", False)
     enemy_swiftstride: bool = option("The charged unit: Swiftstride: its Flee and Pursuit rolls are Maximised.", False)
+    enemy_great_weapon: bool = option("The charged unit: Great Weapons: it strikes at Initiative Step 0 (their +2 Strength "
+                                      "and AP are its --enemy-strength and --enemy-ap).", False)
+    enemy_lightning_reflexes: bool = option("The charged unit: Lightning Reflexes: +1 to hit; with Great Weapons, no +1 but "
+                                            "it strikes at its Agility's step.", False)
     flank: bool = option("The charger strikes the enemy's flank: +1 to its combat score; the enemy makes no "
                          "Supporting Attacks.", False)
     rear: bool = option("The charger strikes the enemy's rear: +2 to its combat score; the enemy makes no "
@@ -426,7 +443,8 @@ class Combat(Attack):
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
 
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
-               "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride")
+               "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",
+               "lightning_reflexes")
 
     def fighter(self, prefix: str) -> Fighter:
         """One side's unit (`prefix` "" the charger, "enemy_" the charged unit)."""
@@ -454,7 +472,9 @@ class Combat(Attack):
         words += [f"armour {unit.armour}"] if unit.armour else []
         words += [f"AP {unit.ap}"] if unit.ap else []
         words += [f"aegis {unit.aegis}+"] if unit.aegis else []
-        words += [word for word, on in (("standard", unit.standard), ("swiftstride", unit.swiftstride)) if on]
+        words += [word for word, on in (("standard", unit.standard), ("swiftstride", unit.swiftstride),
+                                        ("great weapons", unit.great_weapon),
+                                        ("lightning reflexes", unit.lightning_reflexes)) if on]
         return "(" + ", ".join(words) + ")"
 
     def check(self) -> None:

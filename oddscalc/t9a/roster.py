@@ -54,6 +54,10 @@ SCHEMA = Schema(
         "width": Field("int", "models in its front rank (default 5)", low=1, high=10, default=5),
         "standard": Field("bool", "a Standard Bearer: +1 to its combat score", default=False),
         "swiftstride": Field("bool", "Swiftstride: its Flee and Pursuit rolls are Maximised", default=False),
+        "great_weapon": Field("bool", "it fights with Great Weapons: at Initiative Step 0 in a round of combat",
+                              default=False),
+        "lightning_reflexes": Field("bool", "Lightning Reflexes: +1 to hit in a round of combat (with Great Weapons: "
+                                            "at its Agility's step instead)", default=False),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
@@ -169,7 +173,8 @@ def combat(attacker: Unit, target: Unit):
             ("defensive", unit["defensive"]), ("strength", (melee and melee["strength"]) or unit["strength"]),
             ("resilience", unit["resilience"]), ("agility", unit["agility"]), ("discipline", unit["discipline"]),
             ("armour", unit["armour"]), ("ap", melee["ap"] if melee else 0), ("aegis", unit["aegis"]),
-            ("standard", unit["standard"]), ("swiftstride", unit["swiftstride"]))})
+            ("standard", unit["standard"]), ("swiftstride", unit["swiftstride"]),
+            ("great_weapon", unit["great_weapon"]), ("lightning_reflexes", unit["lightning_reflexes"]))})
     return Combat(**values)
 
 
@@ -183,7 +188,8 @@ def describe_unit(unit: Unit) -> str:
     fights = [f"{word} {unit[name]}" for word, name in (("A", "attack_value"), ("Agility", "agility"),
                                                          ("Discipline", "discipline")) if unit[name] is not None]
     fights += [f"{unit['width']} wide"] if unit["width"] != 5 else []
-    fights += [name for name in ("standard", "swiftstride") if unit[name]]
+    fights += [name.replace("_", " ") for name in ("standard", "swiftstride", "great_weapon", "lightning_reflexes")
+               if unit[name]]
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
             + "".join(f", {save}" for save in saves + fights))

@@ -502,17 +502,20 @@ ASSAULT_NOTES = {  # what the import says of assaults: a missing value
 
 # The 9th Age units in a round of combat (docs/rules.md §3.11): the fighting part's Attack Value and Agility, the
 # Discipline of the Global profile (a rider's "C" not read), Swiftstride by rule or by type (Cavalry, Beast)
-COMBAT = {
+COMBAT = {  # (Attack Value, Agility, Discipline, flags: swiftstride, great_weapon, lightning_reflexes)
     "beast_herds.rosz": {"Cyclops": (5, 3, 8)},
-    "daemon_legions.rosz": {"Brazen Beasts": (1, 4, 8, True), "Omen of Savar": (None, 6, 10, True)},
-    "dark_gods.rosz": {"Barbarian Horsemen": (1, 3, 8, True), "Chosen": (3, 5, 8), "Chosen Lord": (5, 7, 9, True)},
-    "dread_elves.rosz": {"Black Cloaks": (1, 5, 8), "Corsairs": (1, 5, 8), "Dread Prince": (5, 8, 9, True),
-                         "Hydra": (1, 5, 8, True)},
-    "highborn_elves.rosz": {"Flame Wardens": (1, 6, 8), "High Prince": (6, 3, None)},  # a dragon's "C" Discipline
-    "sonnstahl.rosz": {"Arcane Engine": (1, 3, 7, True), "Imperial Guard": (1, 3, 8),
-                       "Knightly Orders": (1, 3, 8, True), "Marshal": (3, 5, 9, True)},
-    "undying_dynasties.rosz": {"Nomarch": (2, 3, 9, True), "Shabti Archers": (3, 3, 8),
-                               "Skeleton Chariots": (2, 2, 7, True)},
+    "daemon_legions.rosz": {"Brazen Beasts": (1, 4, 8, "swiftstride"), "Omen of Savar": (None, 6, 10, "swiftstride")},
+    "dark_gods.rosz": {"Barbarian Horsemen": (1, 3, 8, "swiftstride"), "Chosen": (3, 5, 8),
+                       "Chosen Lord": (5, 7, 9, "swiftstride", "great_weapon")},
+    "dread_elves.rosz": {"Black Cloaks": (1, 5, 8, "lightning_reflexes"), "Corsairs": (1, 5, 8, "lightning_reflexes"),
+                         "Dread Prince": (5, 8, 9, "swiftstride", "lightning_reflexes"),
+                         "Hydra": (1, 5, 8, "swiftstride", "lightning_reflexes")},  # the unit's rules: its handlers'
+    "highborn_elves.rosz": {"Flame Wardens": (1, 6, 8, "lightning_reflexes"),
+                            "High Prince": (6, 3, None)},  # a dragon's "C" Discipline
+    "sonnstahl.rosz": {"Arcane Engine": (1, 3, 7, "swiftstride"), "Imperial Guard": (1, 3, 8, "great_weapon"),
+                       "Knightly Orders": (1, 3, 8, "swiftstride"), "Marshal": (3, 5, 9, "swiftstride")},
+    "undying_dynasties.rosz": {"Nomarch": (2, 3, 9, "swiftstride"), "Shabti Archers": (3, 3, 8),
+                               "Skeleton Chariots": (2, 2, 7, "swiftstride")},
 }
 
 
@@ -524,10 +527,10 @@ def with_assaults(name: str) -> list[dict]:
         extra = {"cc": cc, "ff": ff} if cc is not None else {}
         kinds = ASSAULT_KINDS.get(name, {}).get(unit["name"])
         extra.update({"assault": kinds} if kinds else {})
-        attack_value, agility, discipline, *swift = COMBAT.get(name, {}).get(unit["name"], (None, None, None))
+        attack_value, agility, discipline, *flags = COMBAT.get(name, {}).get(unit["name"], (None, None, None))
         extra.update({field: value for field, value in (("attack_value", attack_value), ("agility", agility),
                                                         ("discipline", discipline)) if value is not None})
-        extra.update({"swiftstride": True} if swift else {})
+        extra.update(dict.fromkeys(flags, True))
         units.append({**unit, **extra, **({"fearless": True} if fearless else {})})
     return units
 

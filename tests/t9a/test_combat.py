@@ -139,3 +139,14 @@ def test_the_open_readings_are_switches():
                                                                                    (3, (False, True))]
     words = duel(facing_bonus=FacingBonus.FLAT, last_rank=LastRank.IGNORED).describe()
     assert words.endswith(", facing bonus flat, last rank ignored")
+
+
+def test_great_weapons_strike_last_and_lightning_reflexes_hit_more_often():
+    """A Great Weapon strikes at Initiative Step 0 (the charged duellist strikes first); Lightning Reflexes is +1
+    to hit (3+: the charger kills with 1/3, so P(win) = 1/3 + 2/3 · 3/4); both: its Agility's step, no +1."""
+    assert duel(great_weapon=True).fight.steps(True) == [(3, (False, True)), (0, (True, False))]
+    assert duel(lightning_reflexes=True).exact(fractions=True)["win"][1] == F(1, 3) + F(2, 3) * F(3, 4)
+    both = duel(great_weapon=True, lightning_reflexes=True)
+    assert both.fight.steps(True) == duel().fight.steps(True)
+    assert both.exact(fractions=True)["win"][1] == F(13, 16)
+    assert "great weapons, lightning reflexes" in both.describe()
