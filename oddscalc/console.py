@@ -22,9 +22,10 @@ def _stop(signal_number: int, frame: object) -> None:
 
 
 def _stopped() -> dict | None:
-    """The command line's record of a stop (cli/errors.py), once it is loaded."""
+    """The command line's record of a stop (cli/errors.py), once it is loaded (a module still loading, as a
+    Ctrl-C in its first moments finds it, has none yet)."""
     errors = sys.modules.get("oddscalc.cli.errors")
-    return None if errors is None else errors.STOP
+    return getattr(errors, "STOP", None)
 
 
 def _say(number: int) -> int:

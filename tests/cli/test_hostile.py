@@ -319,3 +319,16 @@ def test_serve_stops_on_a_signal_with_one_line_and_its_code(signum, code, said):
     err = process.communicate(timeout=30)[1]
     assert process.returncode == code and "Traceback" not in err and "CancelledError" not in err
     assert err.splitlines()[-1] == f"error: {said}; nothing more was written"
+
+
+def test_a_signal_while_the_errors_module_is_half_loaded_is_a_plain_stop(monkeypatch):
+    """A Ctrl-C that lands while `oddscalc.cli.errors` is being imported finds the module without its STOP yet:
+    the handler stops as before it was loaded, with no AttributeError (a traceback the flaky run once showed)."""
+    import types
+
+    from oddscalc import console
+
+    monkeypatch.setitem(sys.modules, "oddscalc.cli.errors", types.ModuleType("oddscalc.cli.errors"))
+    assert console._stopped() is None
+    with pytest.raises(KeyboardInterrupt):
+        console._stop(signal.SIGINT, None)

@@ -150,3 +150,42 @@ def test_great_weapons_strike_last_and_lightning_reflexes_hit_more_often():
     assert both.fight.steps(True) == duel().fight.steps(True)
     assert both.exact(fractions=True)["win"][1] == F(13, 16)
     assert "great weapons, lightning reflexes" in both.describe()
+
+
+def test_a_combat_in_words():
+    attack = duel(models=10, width=5, health=2, armour=3, ap=1, aegis=5, standard=True, swiftstride=True,
+                  enemy_attacks=2, flank=True, rounds=2)
+    assert attack.describe() == (
+        "T9A combat: (10 models 5 wide, H2, A1, O3 D3 S3 R3, Agility 3, Discipline 7, armour 3, AP 1, aegis 5+, "
+        "standard, swiftstride) charge (1 model 1 wide, H1, A2, O3 D3 S3 R3, Agility 3, Discipline 7) in the flank, "
+        "at most 2 rounds")
+    assert duel(rear=True).describe().endswith(") in the rear")
+
+
+@pytest.mark.parametrize("name, low, high", [
+    ("models", 1, 60), ("width", 1, 10), ("health", 1, 5), ("attacks", 1, 10), ("offensive", 1, 10),
+    ("defensive", 1, 10), ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10), ("discipline", 2, 10),
+    ("ap", 0, 10),
+])
+def test_a_combat_s_bounds_are_its_bounds(name, low, high):
+    for prefix in ("", "enemy_"):
+        for value in (low, high):
+            duel(**{prefix + name: value}, rounds=1)  # the bounds themselves are answered
+        for value in (low - 1, high + 1):
+            with pytest.raises(InputError) as error:
+                duel(**{prefix + name: value})
+            assert (error.value.name, error.value.value) == (prefix + name, value)
+            assert error.value.allowed == f"expected {low} to {high}"
+
+
+def test_an_exact_combat_too_long_to_wait_for_is_refused_at_once(capsys):
+    """Every pair of Health Points lost a second round may start from: 60 × 5 against 60 × 5 is too many."""
+    from clirun import run
+
+    big = duel(models=60, width=10, health=5, enemy_models=60, enemy_width=10, enemy_health=5, rounds=2)
+    assert big.exact_seconds() > 2 and duel(rounds=2).exact_seconds() < 0.01
+    assert big.exact_seconds(fractions=True) > big.exact_seconds()
+    words = big.query().split()[1:] + ["--exact"]
+    result = run(capsys, *words)
+    assert result.code == 2 and result.out == "" and result.err.startswith("error: --exact T9A combat: (60 models")
+    assert "the exact answer would take about" in result.err and len(result.err.strip().splitlines()) == 1
