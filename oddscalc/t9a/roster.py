@@ -160,7 +160,8 @@ def combat(attacker: Unit, target: Unit):
     """The attacker's charge on the target (docs/rules.md §3.11): a round of close combat, each side with its
     first melee attack's Strength, AP and Offensive Skill (its own characteristics without one); None where a
     side has no Attack Value, Agility or Discipline, or more models or Health Points than a combat takes."""
-    from .combat import MAX_MODELS, Combat
+    from .combat import Combat
+    from .fight import MAX_MODELS
 
     values: dict = {}
     for prefix, unit in (("", attacker), ("enemy_", target)):

@@ -8,7 +8,8 @@ from fractions import Fraction as F
 import pytest
 
 from oddscalc.errors import InputError
-from oddscalc.t9a.combat import Combat, Fighter, break_chance, caught_chance
+from oddscalc.t9a.combat import Combat
+from oddscalc.t9a.fight import Fighter, break_chance, caught_chance
 
 CAUGHT = F(721, 1296)  # P(2D6 pursuit >= 2D6 flee)
 DUELLIST = dict(models=1, width=1, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3,
@@ -126,7 +127,7 @@ def test_a_combat_from_the_command_line(capsys):
 def test_the_open_readings_are_switches():
     """§3.11's open readings: the flank or rear bonus ranked (one more with 2 Full Ranks) or flat, an incomplete
     last rank counted or not, an Agility above 10 at step 10 or first."""
-    from oddscalc.t9a.combat import FacingBonus, HighAgility, LastRank
+    from oddscalc.t9a.fight import FacingBonus, HighAgility, LastRank
 
     ranks = dict(models=10, width=5, flank=True)  # 2 Full Ranks: Rank Bonus +1
     assert duel(**ranks).fight.scores(0, 0, 0, 0, True) == (1 + 1 + 2, 0)
