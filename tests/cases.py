@@ -292,6 +292,8 @@ T9A = {
                                                                        flank=True, rounds=2),
     "combat: Great Weapons against Lightning Reflexes, two rounds": Combat(
         **{**KNIGHTS, "great_weapon": True, "strength": 6}, **SPEARMEN, enemy_lightning_reflexes=True, rounds=2),
+    "combat: knights charge spearmen with Spears in their front, an extra rank, two rounds": Combat(
+        **KNIGHTS, **SPEARMEN, enemy_spear=True, enemy_extra_ranks=1, rounds=2),
     "combat: ten knights in two ranks in the flank, the other readings": Combat(
         **{**KNIGHTS, "models": 10}, **SPEARMEN, flank=True, facing_bonus="flat", last_rank="ignored",
         high_agility="first", rounds=2),

@@ -301,8 +301,13 @@ class _Reader:
         own = {_key(rule) for rule in (*self.selection.rules, *first.rules, *items(first.profile.get("Rules")))}
         if "lightning reflexes" in own:  # the unit's or its fighting part's, not a handler's
             table["lightning_reflexes"] = True
-        if any("great weapon" in _key(item.name) for item in self.selection.walk() if item.number):
+        chosen = {_key(item.name) for item in self.selection.walk() if item.number}
+        if any("great weapon" in name for name in chosen):
             table["great_weapon"] = True
+        if "spear" in chosen:
+            table["spear"] = True
+        elif "fight in extra rank" in own:  # the rule itself (a Spear's is the Spear's)
+            table["extra_ranks"] = 1
         types = {_key(profile.get("Type")) for item in body.walk() for profile in item.profiles
                  if _type(profile) == "size"}
         if types & SWIFT or "swiftstride" in rules:

@@ -69,6 +69,10 @@ class Combat(Attack):
                                       "and AP are its --strength and --ap).", False)
     lightning_reflexes: bool = option("The charger: Lightning Reflexes: +1 to hit; with Great Weapons, no +1 but "
                                             "it strikes at its Agility's step.", False)
+    spear: bool = option("The charger: Spears: Fight in Extra Rank; charged in its front, +2 Agility and +1 AP in "
+                               "the first round (their own +1 AP is its --ap).", False)
+    extra_ranks: int = option("The charger: Fight in Extra Rank from other rules, 0 to 2: one more supporting "
+                                    "rank each.", 0, metavar="N")
     enemy_models: int = option(f"The charged unit: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
     enemy_width: int = option("The charged unit: models in its front rank, 1 to 10.", metavar="W")
     enemy_health: int = option("The charged unit: each model's Health Points, 1 to 5.", 1, metavar="H")
@@ -90,6 +94,10 @@ class Combat(Attack):
                                       "and AP are its --enemy-strength and --enemy-ap).", False)
     enemy_lightning_reflexes: bool = option("The charged unit: Lightning Reflexes: +1 to hit; with Great Weapons, no +1 but "
                                             "it strikes at its Agility's step.", False)
+    enemy_spear: bool = option("The charged unit: Spears: Fight in Extra Rank; charged in its front, +2 Agility and +1 AP in "
+                               "the first round (their own +1 AP is its --enemy-ap).", False)
+    enemy_extra_ranks: int = option("The charged unit: Fight in Extra Rank from other rules, 0 to 2: one more supporting "
+                                    "rank each.", 0, metavar="N")
     flank: bool = option("The charger strikes the enemy's flank: +1 to its combat score; the enemy makes no "
                          "Supporting Attacks.", False)
     rear: bool = option("The charger strikes the enemy's rear: +2 to its combat score; the enemy makes no "
@@ -111,7 +119,7 @@ class Combat(Attack):
 
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",
-               "lightning_reflexes")
+               "lightning_reflexes", "spear", "extra_ranks")
 
     def fighter(self, prefix: str) -> Fighter:
         """One side's unit (`prefix` "" the charger, "enemy_" the charged unit)."""
@@ -141,7 +149,8 @@ class Combat(Attack):
         words += [f"aegis {unit.aegis}+"] if unit.aegis else []
         words += [word for word, on in (("standard", unit.standard), ("swiftstride", unit.swiftstride),
                                         ("great weapons", unit.great_weapon),
-                                        ("lightning reflexes", unit.lightning_reflexes)) if on]
+                                        ("lightning reflexes", unit.lightning_reflexes), ("spears", unit.spear)) if on]
+        words += [f"{plural(unit.extra_ranks, 'extra rank')}"] if unit.extra_ranks else []
         return "(" + ", ".join(words) + ")"
 
     def check(self) -> None:
@@ -150,7 +159,7 @@ class Combat(Attack):
             for name, low, high in (("models", 1, MAX_MODELS), ("width", 1, MAX_WIDTH), ("health", 1, 5),
                                     ("attacks", 1, 10), ("offensive", 1, 10), ("defensive", 1, 10),
                                     ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10),
-                                    ("discipline", 2, 10), ("ap", 0, 10)):
+                                    ("discipline", 2, 10), ("ap", 0, 10), ("extra_ranks", 0, 2)):
                 value = getattr(self, prefix + name)
                 require(low <= value <= high, prefix + name, value, f"expected {low} to {high}")
             aegis = getattr(self, prefix + "aegis")

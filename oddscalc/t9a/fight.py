@@ -11,7 +11,7 @@ Points carry from model to model, as `t9a melee --models` reads).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -76,6 +76,8 @@ class Fighter:
     swiftstride: bool = False
     great_weapon: bool = False
     lightning_reflexes: bool = False
+    spear: bool = False  # Fight in Extra Rank; +2 Agility and +1 AP in the first round, charged in its front
+    extra_ranks: int = 0  # Fight in Extra Rank from other rules: one more supporting rank each
     last_rank: LastRank = LastRank.COUNTS
 
     def step(self, charging: bool, top: int) -> int:
@@ -111,7 +113,8 @@ class Fighter:
         base contact, a flank or rear), the second rank's one Supporting Attack each (front facing only)."""
         left = self.left(lost)
         front = min(left, self.width, facing if facing is not None else left)
-        support = min(max(left - self.width, 0), self.width) if supporting else 0
+        ranks = 1 + self.extra_ranks + self.spear  # Fight in Extra Rank: one more supporting rank each
+        support = min(max(left - self.width, 0), self.width * ranks) if supporting else 0
         return front * self.attacks + support * min(self.attacks, 1)
 
     def melee(self, count: int, target: Fighter, lost: int) -> Melee:
@@ -151,6 +154,13 @@ class Fight:
     rear: bool = False
     facing_bonus: FacingBonus = FacingBonus.RANKED
     high_agility: HighAgility = HighAgility.STEP_TEN
+
+    def in_round(self, first_round: bool) -> Fight:
+        """The fight as a round sees it: in the first round a Spear of the charged unit, not charging and not
+        engaged in its flank or rear, has +2 Agility and +1 AP (the Spear's own +1 AP is already its --ap)."""
+        if not (first_round and self.charged.spear and not (self.flank or self.rear)):
+            return self
+        return replace(self, charged=replace(self.charged, agility=self.charged.agility + 2, ap=self.charged.ap + 1))
 
     def steps(self, first_round: bool) -> list[tuple[int, tuple[bool, bool]]]:
         """(Initiative Step, (the charger strikes, the charged strikes)) from the highest; +1 Agility to the
@@ -211,6 +221,7 @@ def round_joint(fight: Fight, charger_lost: int, charged_lost: int, first_round:
         (fight.charger.total + 1, fight.charged.total + 1), number(0), dtype=object)
     dist[charger_lost, charged_lost] = number(1)
     none = pmfs.point(0, number(1))
+    fight = fight.in_round(first_round)
     for _, (mine, theirs) in fight.steps(first_round):
         after = dist * 0
         for c, e in zip(*np.nonzero(dist != 0)):
@@ -313,14 +324,16 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         first = round_ == 0
         before = [0, 0] if first else [lost[0].copy(), lost[1].copy()]
         playing = np.flatnonzero(going)
-        for _, (mine, theirs) in fight.steps(first):
+        now_fight = fight.in_round(first)
+        charger, charged = now_fight.charger, now_fight.charged
+        for _, (mine, theirs) in now_fight.steps(first):
             now = [lost[0][playing], lost[1][playing]]  # the step's strikes come from the models standing as it begins
             codes = now[0].astype(np.int64) * (charged.total + 1) + now[1]
             if len(codes) and codes.min() == codes.max():  # one state (the first step): no sort
                 keys, inverse = codes[:1], np.zeros(len(codes), dtype=np.int64)
             else:
                 keys, inverse = np.unique(codes, return_inverse=True)
-            table = np.array([fight.strikes(*divmod(int(key), charged.total + 1)) for key in keys],
+            table = np.array([now_fight.strikes(*divmod(int(key), charged.total + 1)) for key in keys],
                              dtype=np.int64).reshape(-1, 2)
             strikes = table[inverse.ravel()].T  # each trial's attacks of each side
             for side, striking in ((0, mine), (1, theirs)):

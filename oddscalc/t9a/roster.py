@@ -58,6 +58,10 @@ SCHEMA = Schema(
                               default=False),
         "lightning_reflexes": Field("bool", "Lightning Reflexes: +1 to hit in a round of combat (with Great Weapons: "
                                             "at its Agility's step instead)", default=False),
+        "spear": Field("bool", "it fights with Spears: Fight in Extra Rank; charged in its front, +2 Agility and +1 "
+                               "AP in the first round (their own +1 AP in its melee weapon's ap)", default=False),
+        "extra_ranks": Field("int", "Fight in Extra Rank from other rules: one more supporting rank each", low=0,
+                             high=2, default=0),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
@@ -175,7 +179,8 @@ def combat(attacker: Unit, target: Unit):
             ("resilience", unit["resilience"]), ("agility", unit["agility"]), ("discipline", unit["discipline"]),
             ("armour", unit["armour"]), ("ap", melee["ap"] if melee else 0), ("aegis", unit["aegis"]),
             ("standard", unit["standard"]), ("swiftstride", unit["swiftstride"]),
-            ("great_weapon", unit["great_weapon"]), ("lightning_reflexes", unit["lightning_reflexes"]))})
+            ("great_weapon", unit["great_weapon"]), ("lightning_reflexes", unit["lightning_reflexes"]),
+            ("spear", unit["spear"]), ("extra_ranks", unit["extra_ranks"]))})
     return Combat(**values)
 
 
@@ -189,8 +194,9 @@ def describe_unit(unit: Unit) -> str:
     fights = [f"{word} {unit[name]}" for word, name in (("A", "attack_value"), ("Agility", "agility"),
                                                          ("Discipline", "discipline")) if unit[name] is not None]
     fights += [f"{unit['width']} wide"] if unit["width"] != 5 else []
-    fights += [name.replace("_", " ") for name in ("standard", "swiftstride", "great_weapon", "lightning_reflexes")
-               if unit[name]]
+    fights += [name.replace("_", " ") for name in ("standard", "swiftstride", "great_weapon", "lightning_reflexes",
+                                                   "spear") if unit[name]]
+    fights += [plural(unit["extra_ranks"], "extra rank")] if unit["extra_ranks"] else []
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
             + "".join(f", {save}" for save in saves + fights))

@@ -510,7 +510,7 @@ COMBAT = {  # (Attack Value, Agility, Discipline, flags: swiftstride, great_weap
     "dread_elves.rosz": {"Black Cloaks": (1, 5, 8, "lightning_reflexes"), "Corsairs": (1, 5, 8, "lightning_reflexes"),
                          "Dread Prince": (5, 8, 9, "swiftstride", "lightning_reflexes"),
                          "Hydra": (1, 5, 8, "swiftstride", "lightning_reflexes")},  # the unit's rules: its handlers'
-    "highborn_elves.rosz": {"Flame Wardens": (1, 6, 8, "lightning_reflexes"),
+    "highborn_elves.rosz": {"Flame Wardens": (1, 6, 8, "lightning_reflexes", ("extra_ranks", 1)),
                             "High Prince": (6, 3, None)},  # a dragon's "C" Discipline
     "sonnstahl.rosz": {"Arcane Engine": (1, 3, 7, "swiftstride"), "Imperial Guard": (1, 3, 8, "great_weapon"),
                        "Knightly Orders": (1, 3, 8, "swiftstride"), "Marshal": (3, 5, 9, "swiftstride")},
@@ -530,7 +530,8 @@ def with_assaults(name: str) -> list[dict]:
         attack_value, agility, discipline, *flags = COMBAT.get(name, {}).get(unit["name"], (None, None, None))
         extra.update({field: value for field, value in (("attack_value", attack_value), ("agility", agility),
                                                         ("discipline", discipline)) if value is not None})
-        extra.update(dict.fromkeys(flags, True))
+        for flag in flags:
+            extra.update({flag: True} if isinstance(flag, str) else dict([flag]))
         units.append({**unit, **extra, **({"fearless": True} if fearless else {})})
     return units
 

@@ -190,3 +190,22 @@ def test_an_exact_combat_too_long_to_wait_for_is_refused_at_once(capsys):
     result = run(capsys, *words)
     assert result.code == 2 and result.out == "" and result.err.startswith("error: --exact T9A combat: (60 models")
     assert "the exact answer would take about" in result.err and len(result.err.strip().splitlines()) == 1
+
+
+def test_spears_strike_first_when_charged_in_front_and_fight_in_an_extra_rank():
+    """A Spear charged in its front: +2 Agility in the first round (step 5, before the charger's 4): it kills
+    first with 1/4 (1 all: a draw, the Charge against the Health Point), else the charger kills with 1/4 (wins by
+    2) or neither (wins by 1): P(win) = 3/4 · 1/4 + 9/16. Not in a flank, not in the second round; its supporting
+    ranks one more (Fight in Extra Rank), and --extra-ranks more."""
+    spear = duel(enemy_spear=True)
+    assert spear.fight.in_round(True).steps(True) == [(5, (False, True)), (4, (True, False))]
+    assert spear.fight.in_round(False).steps(False) == [(3, (True, True))]
+    assert duel(enemy_spear=True, flank=True).fight.in_round(True).steps(True) == duel().fight.steps(True)
+    exact = spear.exact(fractions=True)
+    assert exact["win"][1] == F(3, 4) * F(1, 4) + F(9, 16) and exact["draw"][1] == F(1, 4)
+    unit = Fighter(models=20, width=5, health=1, attacks=2, offensive=3, defensive=3, strength=3, resilience=3,
+                   agility=3, discipline=7)
+    assert unit.strikes(0, True) == 10 + 5
+    assert Fighter(**{**unit.__dict__, "spear": True}).strikes(0, True) == 10 + 10
+    assert Fighter(**{**unit.__dict__, "spear": True, "extra_ranks": 1}).strikes(0, True) == 10 + 15
+    assert "spears, 1 extra rank" in duel(spear=True, extra_ranks=1).describe()
