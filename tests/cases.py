@@ -292,6 +292,11 @@ T9A = {
                                                                        flank=True, rounds=2),
     "combat: Great Weapons against Lightning Reflexes, two rounds": Combat(
         **{**KNIGHTS, "great_weapon": True, "strength": 6}, **SPEARMEN, enemy_lightning_reflexes=True, rounds=2),
+    "combat: chariots with Impact Hits (D3) charge, Agility above 10 first": Combat(
+        models=3, width=3, attacks=1, offensive=4, defensive=4, strength=5, resilience=4, agility=10, discipline=7,
+        armour=2, impact_hits="d3", enemy_models=10, enemy_width=5, enemy_attacks=1, enemy_offensive=3,
+        enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=7,
+        high_agility="first", rounds=2),
     "combat: knights charge spearmen with Spears in their front, an extra rank, two rounds": Combat(
         **KNIGHTS, **SPEARMEN, enemy_spear=True, enemy_extra_ranks=1, rounds=2),
     "combat: ten knights in two ranks in the flank, the other readings": Combat(

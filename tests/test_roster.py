@@ -311,6 +311,8 @@ CASES = [
     ("t9a combat: Spears charged in front, Fight in Extra Rank", "t9a", {"spear", "extra_ranks"},
      T9A_A + T9A_FIGHTS + "\nextra_ranks = 1", "attacks = 1", T9A_T + T9A_HOLDS + "\nspear = true",
      "assault win", COMBAT(extra_ranks=1, enemy_spear=True)["win"]),
+    ("t9a combat: the charger's Impact Hits", "t9a", {"impact_hits"}, T9A_A + T9A_FIGHTS + '\nimpact_hits = "d3"',
+     "attacks = 1", T9A_T + T9A_HOLDS, "assault enemy_health_lost", COMBAT(impact_hits="d3")["enemy_health_lost"]),
     ("t9a combat: no Discipline, no combat", "t9a", {"discipline"}, T9A_A + T9A_FIGHTS, "attacks = 1", T9A_T,
      "assault win", None),
     ("t9a one attack", "t9a", {"attacks", "offensive", "defensive", "strength", "resilience", "models"}, T9A_A,

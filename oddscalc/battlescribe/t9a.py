@@ -301,6 +301,10 @@ class _Reader:
         own = {_key(rule) for rule in (*self.selection.rules, *first.rules, *items(first.profile.get("Rules")))}
         if "lightning reflexes" in own:  # the unit's or its fighting part's, not a handler's
             table["lightning_reflexes"] = True
+        impact = next((match.group(1) for rule in rules if (match := re.fullmatch(r"impact hits \((\w+)\)", rule))),
+                      None)
+        if impact is not None:  # the unit's Impact Hits (X) when it charges (a chariot's, a mount's)
+            table["impact_hits"] = re.sub(r"^1d", "d", impact)
         chosen = {_key(item.name) for item in self.selection.walk() if item.number}
         if any("great weapon" in name for name in chosen):
             table["great_weapon"] = True

@@ -27,7 +27,9 @@ from .fight import (
     combat_pmfs,
     combat_sample,
 )
+from .attacks import game_dice
 from .stages import read_armour
+from ..dice import DiceExpression
 
 # --- the query --------------------------------------------------------------------------
 
@@ -73,6 +75,10 @@ class Combat(Attack):
                                "the first round (their own +1 AP is its --ap).", False)
     extra_ranks: int = option("The charger: Fight in Extra Rank from other rules, 0 to 2: one more supporting "
                                     "rank each.", 0, metavar="N")
+    impact_hits: DiceExpression | str | int | None = option(
+        "The charger: Impact Hits (X) of each front-rank model (1, d3, d6): automatic hits at its Strength and AP "
+        "at Initiative Step 10 in the first round (t9a hits).", None, metavar="X",
+        reader=lambda text: game_dice(text, "impact_hits"))
     enemy_models: int = option(f"The charged unit: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
     enemy_width: int = option("The charged unit: models in its front rank, 1 to 10.", metavar="W")
     enemy_health: int = option("The charged unit: each model's Health Points, 1 to 5.", 1, metavar="H")
@@ -122,8 +128,10 @@ class Combat(Attack):
                "lightning_reflexes", "spear", "extra_ranks")
 
     def fighter(self, prefix: str) -> Fighter:
-        """One side's unit (`prefix` "" the charger, "enemy_" the charged unit)."""
-        return Fighter(**{name: getattr(self, prefix + name) for name in self.PROFILE}, last_rank=self.last_rank)
+        """One side's unit (`prefix` "" the charger, "enemy_" the charged unit); Impact Hits the charger's."""
+        impact = None if prefix or self.impact_hits is None else game_dice(self.impact_hits, "impact_hits")
+        return Fighter(**{name: getattr(self, prefix + name) for name in self.PROFILE}, impact=impact,
+                       last_rank=self.last_rank)
 
     @property
     def fight(self) -> Fight:
@@ -151,6 +159,7 @@ class Combat(Attack):
                                         ("great weapons", unit.great_weapon),
                                         ("lightning reflexes", unit.lightning_reflexes), ("spears", unit.spear)) if on]
         words += [f"{plural(unit.extra_ranks, 'extra rank')}"] if unit.extra_ranks else []
+        words += [f"Impact Hits ({unit.impact})"] if unit.impact is not None else []
         return "(" + ", ".join(words) + ")"
 
     def check(self) -> None:

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from .. import pmf as pmfs
-from ..dice import keep_pmf
-from .attacks import Melee
+from ..dice import DiceExpression, keep_pmf
+from .attacks import Melee, T9AHits
 
 MAX_MODELS = 60
 MAX_WIDTH = 10  # a front rank of 10 with Attack Value 10 and its support: 110 attacks (t9a melee takes 200)
@@ -78,7 +78,15 @@ class Fighter:
     lightning_reflexes: bool = False
     spear: bool = False  # Fight in Extra Rank; +2 Agility and +1 AP in the first round, charged in its front
     extra_ranks: int = 0  # Fight in Extra Rank from other rules: one more supporting rank each
+    impact: DiceExpression | None = None  # Impact Hits (X) of each front-rank model, when it charges
     last_rank: LastRank = LastRank.COUNTS
+
+    def impact_hits(self, count: int, target: Fighter, lost: int) -> T9AHits:
+        """Impact Hits (X) of its `count` front-rank models on `target` (t9a hits: at its Strength and AP)."""
+        each = self.impact
+        hits = DiceExpression(each.count * count, each.sides, each.modifier * count)
+        return T9AHits(hits=hits, strength=self.strength, ap=self.ap, resilience=target.resilience,
+                       armour=target.armour, aegis=target.aegis, health=target.health, models=target.left(lost))
 
     def step(self, charging: bool, top: int) -> int:
         """Its Initiative Step: its Agility (+1 Charging Momentum), at most `top`; a Great Weapon strikes at step 0,
@@ -131,12 +139,25 @@ def struck_pmf(striker: Fighter, count: int, target: Fighter, lost: int, number)
     room = target.total - lost
     if not count or not room:
         return pmfs.point(0, number(1))
-    pmf = striker.melee(count, target, lost).pmfs(number)["health_lost"]
+    return _capped(striker.melee(count, target, lost).pmfs(number)["health_lost"], room, number)
+
+
+def _capped(pmf: np.ndarray, room: int, number) -> np.ndarray:
+    """A pmf of Health Points lost, at most `room`."""
     if len(pmf) <= room + 1:
         return pmf
     capped = pmf[:room + 1].copy()
     capped[room] += sum(pmf[room + 1:], number(0))
     return capped
+
+
+@lru_cache(maxsize=1024)
+def impact_pmf(charger: Fighter, front: int, target: Fighter, lost: int, number) -> np.ndarray:
+    """The pmf of the target's Health Points lost to the charger's Impact Hits from `front` models."""
+    room = target.total - lost
+    if not front or not room or charger.impact is None:
+        return pmfs.point(0, number(1))
+    return _capped(charger.impact_hits(front, target, lost).pmfs(number)["health_lost"], room, number)
 
 
 def two_d6(maximised: bool, number=float) -> np.ndarray:
@@ -168,6 +189,21 @@ class Fight:
         top = MAX_STEP if self.high_agility is HighAgility.STEP_TEN else MAX_STEP + 1
         mine, theirs = self.charger.step(first_round, top), self.charged.step(False, top)
         return [(step, (step == mine, step == theirs)) for step in sorted({mine, theirs}, reverse=True)]
+
+    def impact_step(self, first_round: bool) -> bool:
+        """Whether the charger's Impact Hits strike this round (the first: it is Charging), at step 10."""
+        return first_round and self.charger.impact is not None
+
+    def all_steps(self, first_round: bool) -> list[tuple[int, tuple[bool, bool], bool]]:
+        """`steps`, with step 10 for the charger's Impact Hits in the first round: (step, strikes, impact)."""
+        steps = self.steps(first_round)
+        if self.impact_step(first_round) and all(step != MAX_STEP for step, _ in steps):
+            steps = sorted(steps + [(MAX_STEP, (False, False))], key=lambda item: -item[0])
+        return [(step, strikes, self.impact_step(first_round) and step == MAX_STEP) for step, strikes in steps]
+
+    def front(self, charger_lost: int) -> int:
+        """The charger's front-rank models (those with Impact Hits in base contact)."""
+        return min(self.charger.left(charger_lost), self.charger.width)
 
     def strikes(self, charger_lost: int, charged_lost: int) -> tuple[int, int]:
         """(the charger's attacks, the charged unit's) in this state: in a flank or rear the charged unit makes
@@ -222,11 +258,14 @@ def round_joint(fight: Fight, charger_lost: int, charged_lost: int, first_round:
     dist[charger_lost, charged_lost] = number(1)
     none = pmfs.point(0, number(1))
     fight = fight.in_round(first_round)
-    for _, (mine, theirs) in fight.steps(first_round):
+    for _, (mine, theirs), impact in fight.all_steps(first_round):
         after = dist * 0
         for c, e in zip(*np.nonzero(dist != 0)):
             ours, yours = fight.strikes(int(c), int(e))
             to_them = struck_pmf(fight.charger, ours, fight.charged, int(e), number) if mine else none
+            if impact:  # the Impact Hits with the step's attacks, together at most what the unit has left
+                to_them = _capped(pmfs.convolve(to_them, impact_pmf(fight.charger, fight.front(int(c)), fight.charged,
+                                                                   int(e), number)), fight.charged.total - int(e), number)
             to_us = struck_pmf(fight.charged, yours, fight.charger, int(c), number) if theirs else none
             after[c:c + len(to_us), e:e + len(to_them)] += dist[c, e] * np.multiply.outer(to_us, to_them)
         dist = after
@@ -293,6 +332,15 @@ def _struck_sample(rng: np.random.Generator, striker: Fighter, count: int, targe
     return np.minimum(np.asarray(rolled, dtype=np.int64), room)
 
 
+def _impact_sample(rng: np.random.Generator, charger: Fighter, front: int, target: Fighter,
+                   room: np.ndarray) -> np.ndarray:
+    """Each trial's Health Points the target loses to the Impact Hits of `front` models (t9a hits' dice)."""
+    if not front:
+        return np.zeros(len(room), dtype=np.int64)
+    rolled = charger.impact_hits(front, target, 0).sample(rng, len(room))["health_lost"]
+    return np.minimum(np.asarray(rolled, dtype=np.int64), room)
+
+
 def _states(keys: np.ndarray):
     """(key, the trials holding it) for each distinct key (one key: every trial, no sort)."""
     if len(keys) and keys.min() == keys.max():
@@ -326,7 +374,7 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         playing = np.flatnonzero(going)
         now_fight = fight.in_round(first)
         charger, charged = now_fight.charger, now_fight.charged
-        for _, (mine, theirs) in now_fight.steps(first):
+        for _, (mine, theirs), impact in now_fight.all_steps(first):
             now = [lost[0][playing], lost[1][playing]]  # the step's strikes come from the models standing as it begins
             codes = now[0].astype(np.int64) * (charged.total + 1) + now[1]
             if len(codes) and codes.min() == codes.max():  # one state (the first step): no sort
@@ -344,6 +392,12 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
                     chosen = playing[at] if len(playing) < trials or not isinstance(at, slice) else at
                     lost[1 - side][chosen] += _struck_sample(rng, striker, count, target,
                                                              target.total - now[1 - side][at]).astype(np.int32)
+            if impact:  # the charger's Impact Hits, with its attacks of this step at most what the unit has left
+                fronts = np.minimum(charger.left(now[0]), charger.width)
+                for front, at in _states(fronts):
+                    chosen = playing[at]
+                    room = charged.total - lost[1][chosen]
+                    lost[1][chosen] += _impact_sample(rng, charger, front, charged, room).astype(np.int32)
         ours, theirs = fight.scores(lost[0], lost[1], before[0], before[1], first)
         won, tied = ours > theirs, ours == theirs
         margin = np.abs(ours - theirs)

@@ -62,6 +62,7 @@ SCHEMA = Schema(
                                "AP in the first round (their own +1 AP in its melee weapon's ap)", default=False),
         "extra_ranks": Field("int", "Fight in Extra Rank from other rules: one more supporting rank each", low=0,
                              high=2, default=0),
+        "impact_hits": Field("dice", "Impact Hits (X) of each front-rank model when it charges (1, d3, d6)"),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
@@ -181,7 +182,7 @@ def combat(attacker: Unit, target: Unit):
             ("standard", unit["standard"]), ("swiftstride", unit["swiftstride"]),
             ("great_weapon", unit["great_weapon"]), ("lightning_reflexes", unit["lightning_reflexes"]),
             ("spear", unit["spear"]), ("extra_ranks", unit["extra_ranks"]))})
-    return Combat(**values)
+    return Combat(**values, impact_hits=attacker["impact_hits"])
 
 
 def describe_unit(unit: Unit) -> str:
@@ -197,6 +198,7 @@ def describe_unit(unit: Unit) -> str:
     fights += [name.replace("_", " ") for name in ("standard", "swiftstride", "great_weapon", "lightning_reflexes",
                                                    "spear") if unit[name]]
     fights += [plural(unit["extra_ranks"], "extra rank")] if unit["extra_ranks"] else []
+    fights += [f"Impact Hits ({unit['impact_hits']})"] if unit["impact_hits"] is not None else []
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
             + "".join(f", {save}" for save in saves + fights))

@@ -24,7 +24,7 @@ PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
 
 
 COMBAT_FIELDS = ("attack_value", "agility", "discipline", "standard", "swiftstride", "great_weapon", "spear",
-                 "extra_ranks", "lightning_reflexes")
+                 "extra_ranks", "lightning_reflexes", "impact_hits")
 
 
 def without_combat(units: list[dict]) -> list[dict]:
@@ -769,6 +769,7 @@ def test_the_fields_of_a_round_of_combat_are_read():
     Swiftstride from the rules or from the type (Cavalry, Beast), as the catalogues give them."""
     units = {unit["name"]: unit for name in RULES_EXPECTED for unit in battlescribe.load(RULES_LISTS / name).data["unit"]}
     read = {name: tuple(unit.get(field) for field in COMBAT_FIELDS) for name, unit in units.items()}
-    assert read["Dread Prince"] == (5, 8, 9, None, None, None, None, None, True)
-    assert read["Inquisitor"] == (2, 4, 8, None, None, None, None, None, None)
-    assert read["Feldrak Ancestor"] == (6, 3, 9, None, True, None, None, None, None)
+    assert read["Dread Prince"] == (5, 8, 9, None, None, None, None, None, True, None)
+    assert read["Inquisitor"] == (2, 4, 8, None, None, None, None, None, None, None)
+    assert read["Feldrak Ancestor"] == (6, 3, 9, None, True, None, None, None, None, None)
+    assert read["Arcane Engine"][-1] == "d6"  # Impact Hits (D6), the unit's when it charges

@@ -209,3 +209,17 @@ def test_spears_strike_first_when_charged_in_front_and_fight_in_an_extra_rank():
     assert Fighter(**{**unit.__dict__, "spear": True}).strikes(0, True) == 10 + 10
     assert Fighter(**{**unit.__dict__, "spear": True, "extra_ranks": 1}).strikes(0, True) == 10 + 15
     assert "spears, 1 extra rank" in duel(spear=True, extra_ranks=1).describe()
+
+
+def test_impact_hits_strike_at_step_ten_in_the_first_round():
+    """One charging model with Impact Hits (1): an automatic hit at step 10 (4+ to wound, no save: 1/2), then its
+    attack at step 4 if the enemy still stands (1/4), then the enemy's (1/4). Killed by the hit or the attack, the
+    enemy loses by 2; else the enemy's kill makes it 1 all; else the charger wins by 1."""
+    attack = duel(impact_hits=1)
+    assert attack.fight.all_steps(True)[0] == (10, (False, False), True)
+    assert [step for step, _, impact in attack.fight.all_steps(False) if impact] == []  # not when not charging
+    dead = F(1, 2) + F(1, 2) * F(1, 4)
+    exact = attack.exact(fractions=True)
+    assert exact["win"][1] == dead + (1 - dead) * F(3, 4)
+    assert exact["draw"][1] == (1 - dead) * F(1, 4)
+    assert "Impact Hits (1))" in attack.describe() and attack.query().endswith("--impact-hits 1")
