@@ -186,6 +186,9 @@ EPIC = {
     "engagement: an assault on a war engine (DC3, critical damage)": Assault(
         units=6, cc=4, ff=4, armour=5, enemy_units=1, enemy_damage_capacity=3, enemy_cc=3, enemy_ff=4,
         enemy_armour=4, enemy_reinforced=True, enemy_critical="damage"),
+    "engagement: a damaged war engine counts what it has left": Assault(
+        units=6, cc=4, ff=4, armour=5, enemy_units=1, enemy_damage_capacity=3, enemy_cc=3, enemy_ff=4,
+        enemy_armour=4, engines_count="remaining"),
     "engagement: war engines that assault, dice split, extra attacks, a loser's critical hits": Assault(
         units=2, damage_capacity=2, cc=4, ff=5, armour=5, cc_dice=1, extra_attacks=1, critical="destroyed",
         other=("2 cc 5+ ff 4+ armour 6+ in-contact 1",), enemy_units=5, enemy_cc=4, enemy_ff=5, enemy_armour=5,
@@ -298,7 +301,7 @@ T9A = {
         enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=7,
         high_agility="first", rounds=2),
     "combat: knights charge spearmen with Spears in their front, an extra rank, two rounds": Combat(
-        **KNIGHTS, **SPEARMEN, enemy_spear=True, enemy_extra_ranks=1, rounds=2),
+        **KNIGHTS, **SPEARMEN, enemy_spear=True, enemy_extra_ranks=1, rounds=2, pursuit="restrain"),
     "combat: ten knights in two ranks in the flank, the other readings": Combat(
         **{**KNIGHTS, "models": 10}, **SPEARMEN, flank=True, facing_bonus="flat", last_rank="ignored",
         high_agility="first", rounds=2),

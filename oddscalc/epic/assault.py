@@ -23,6 +23,7 @@ Outcomes: win, draw, kills, losses, margin, destroyed, blast_markers and enemy_b
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable
@@ -44,6 +45,16 @@ from .saves import Ability
 from .war_engines import Critical
 
 MAX_BONUS = 20
+
+
+class EnginesCount(str, Enum):
+    """How many units a damaged war engine counts as in an assault's result (3.3.3; an open reading)."""
+
+    STARTING = "starting"
+    REMAINING = "remaining"
+
+
+MAX_STATES = 1_000_000  # a side's combinations of losses (its state codes), each a row of its arrays
 MAX_SUPPORT = 60
 MAX_ROUNDS = 5
 MAX_BLAST_MARKERS = 100
@@ -164,6 +175,10 @@ class Assault(Attack):
         metavar="PROFILE", many=lambda text: Kind.parse(text, "enemy_other"))
     enemy_support: int = option("Units of its other formations giving supporting fire.", 0, metavar="S")
     enemy_support_ff: int | None = option("Their firefight value, 2+ to 6+.", None, roll=True)
+    engines_count: EnginesCount = option("How many units a damaged war engine counts as for outnumbering and a broken "
+                                         "formation's markers (3.3.3, an open reading): starting (its starting damage "
+                                         "capacity, the text's word) or remaining (the capacity it has left).",
+                                         EnginesCount.STARTING)
     rounds: int = option("Rounds fought at most: a tie fights another round with the units left (1.12.7); still "
                          "tied after them, a draw.", 3, metavar="R")
 
@@ -204,14 +219,16 @@ class Assault(Attack):
         return Side((self.kind(prefix), *value("other")), blast_markers=value("blast_markers"),
                     broken=self.enemy_broken if prefix else False, support=value("support"),
                     support_ff=value("support_ff"), bonus=value("bonus"), first_strike=value("first_strike"),
-                    know_no_fear=value("know_no_fear"))
+                    know_no_fear=value("know_no_fear"), engines_count=self.engines_count.value)
 
     def describe(self) -> str:
         roll = ", each side's highest die kept" if self.keep_highest else ""
         if not self.engaged:
             return f"Epic assault result: {self.bonus:+d} against {self.enemy_bonus:+d}{roll}"
         return (f"Epic assault: {self._words('')} against {self._words('enemy_')}"
-                + (f", at most {plural(self.rounds, 'round')}" if self.rounds != 3 else "") + roll)
+                + (f", at most {plural(self.rounds, 'round')}" if self.rounds != 3 else "") + roll
+                + (", a damaged war engine counts what it has left"
+                   if self.engines_count is EnginesCount.REMAINING else ""))
 
     def _words(self, prefix: str) -> str:
         side, kind = self.side(prefix), self.kind(prefix)
@@ -254,6 +271,9 @@ class Assault(Attack):
         for prefix in ("", "enemy_"):
             self._check_side(prefix)
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
+        engines = any(kind.engine for prefix in ("", "enemy_") for kind in self.side(prefix).kinds)
+        require(engines or self.engines_count is EnginesCount.STARTING, "engines_count", self.engines_count.value,
+                "only applies with war engines (--damage-capacity, or DC<d> in --other)")
         require(not (self.enemy_broken and self.enemy_blast_markers), "enemy_blast_markers", self.enemy_blast_markers,
                 "a broken formation counts one blast marker per unit (--enemy-broken): give no other")
 
@@ -273,6 +293,10 @@ class Assault(Attack):
         pieces = len(self.side(prefix).pieces)
         require(pieces <= MAX_PIECES, prefix + "other", "; ".join(map(str, get("other"))),
                 f"expected at most {MAX_PIECES} kinds and war engines on a side (there are {pieces})")
+        size = self.side(prefix).size  # every combination of losses a side can reach: held in memory
+        require(size <= MAX_STATES, prefix + "other", "; ".join(map(str, get("other"))) or str(get("units")),
+                f"expected at most {MAX_STATES:,} combinations of losses on a side (these kinds and war engines "
+                f"make {size:,}): give fewer kinds, or merge kinds that fight alike")
         for name in ("cc", "ff", "armour", "support_ff", "cover_save"):
             if not hasattr(self, prefix + name):
                 continue

@@ -49,9 +49,12 @@ class Piece:
     def alive(self, k: Any) -> Any:
         return (k < self.top) * 1 if self.kind.engine else self.kind.count - k
 
-    def counted(self, k: Any) -> Any:
+    def counted(self, k: Any, remaining: bool = False) -> Any:
         """Units it counts as, for outnumbering and a broken formation's blast markers: a war engine standing as
-        many as its starting damage capacity (3.3.3)."""
+        many as its starting damage capacity (3.3.3), or with `remaining` as its damage capacity left (the open
+        reading's other side)."""
+        if remaining and self.kind.engine:
+            return self.alive(k) * (self.top - k)
         return self.alive(k) * (self.kind.capacity or 1)
 
     def near(self, k: int) -> int:
@@ -168,13 +171,15 @@ class Side:
     bonus: int = 0
     first_strike: bool = False
     know_no_fear: bool = False  # They Shall Know No Fear: half its blast markers count, half its extra hits
+    engines_count: str = "starting"  # a damaged war engine counts its starting damage capacity, or "remaining"
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
     def of(cls, units: int, cc: int | None, ff: int | None, armour: int | None, in_contact: int | None = None,
            **values: Any) -> Side:
         """A side of one kind: the kind's fields and the side's in one call."""
-        side_fields = {"blast_markers", "broken", "support", "support_ff", "bonus", "first_strike", "know_no_fear"}
+        side_fields = {"blast_markers", "broken", "support", "support_ff", "bonus", "first_strike", "know_no_fear",
+                       "engines_count"}
         kind = Kind(units, cc, ff, armour, in_contact, **{k: v for k, v in values.items() if k not in side_fields})
         return cls((kind,), **{k: v for k, v in values.items() if k in side_fields})
 
@@ -208,7 +213,8 @@ class Side:
     @cached_property
     def left(self) -> np.ndarray:
         """left[code]: the units it counts as in the result (1.12.7; war engines 3.3.3)."""
-        return sum((piece.counted(self.states[:, i]) for i, piece in enumerate(self.pieces)),
+        remaining = self.engines_count == "remaining"
+        return sum((piece.counted(self.states[:, i], remaining) for i, piece in enumerate(self.pieces)),
                    np.zeros(self.size, dtype=np.int64))
 
     @cached_property

@@ -24,11 +24,14 @@ from .fight import (
     Fighter,
     HighAgility,
     LastRank,
+    Pursuit,
     combat_pmfs,
     combat_sample,
 )
 from .attacks import game_dice
 from .stages import read_armour
+
+MAX_IMPACT = 200  # the automatic hits t9a hits takes
 from ..dice import DiceExpression
 
 # --- the query --------------------------------------------------------------------------
@@ -115,6 +118,9 @@ class Combat(Attack):
                                        FacingBonus.RANKED)
     last_rank: LastRank = option("An incomplete last rank of 5 models or more (an open reading): counts as a Full "
                                  "Rank, or ignored.", LastRank.COUNTS)
+    pursuit: Pursuit = option("Whether the winner pursues a broken unit (an open reading): always, or restrain (it "
+                              "takes a Restrain Pursuit test on its Discipline and pursues only when it fails).",
+                              Pursuit.ALWAYS)
     high_agility: HighAgility = option("Where an Agility above 10 strikes (an open reading): step-10 (with the "
                                        "others there) or first (before them).", HighAgility.STEP_TEN)
 
@@ -136,14 +142,15 @@ class Combat(Attack):
     @property
     def fight(self) -> Fight:
         return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear, self.facing_bonus,
-                     self.high_agility)
+                     self.high_agility, self.pursuit)
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
         rounds = f", at most {plural(self.rounds, 'round')}" if self.rounds != 1 else ""
         readings = [f"{name.replace('_', ' ')} {value.value}" for name, value, default in (
             ("facing_bonus", self.facing_bonus, FacingBonus.RANKED), ("last_rank", self.last_rank, LastRank.COUNTS),
-            ("high_agility", self.high_agility, HighAgility.STEP_TEN)) if value is not default]
+            ("high_agility", self.high_agility, HighAgility.STEP_TEN), ("pursuit", self.pursuit, Pursuit.ALWAYS))
+            if value is not default]
         return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
                 + "".join(f", {reading}" for reading in readings))
 
@@ -174,6 +181,12 @@ class Combat(Attack):
             aegis = getattr(self, prefix + "aegis")
             require(aegis is None or 2 <= aegis <= 6, prefix + "aegis", aegis, "expected 2+ to 6+")
         require(not (self.flank and self.rear), "rear", "on", "the charger strikes one facing: --flank or --rear")
+        if self.impact_hits is not None:
+            each = game_dice(self.impact_hits, "impact_hits")
+            most = each.count * each.sides + each.modifier if each.count else each.modifier
+            require(1 <= most and most * self.width <= MAX_IMPACT, "impact_hits", str(self.impact_hits),
+                    f"expected Impact Hits that can reach 1 to {MAX_IMPACT // self.width} a model "
+                    f"({self.width} in the front rank: {MAX_IMPACT} hits at most, as t9a hits takes)")
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
 
     def exact_seconds(self, fractions: bool = False) -> float:

@@ -48,6 +48,14 @@ class LastRank(str, Enum):
     IGNORED = "ignored"
 
 
+class Pursuit(str, Enum):
+    """Whether the winner pursues a broken unit (an open reading): always, or it tries to Restrain Pursuit, a
+    Discipline Test, and pursues only when it fails."""
+
+    ALWAYS = "always"
+    RESTRAIN = "restrain"
+
+
 class HighAgility(str, Enum):
     """Where an Agility above 10 strikes (the Initiative Steps run from 10 down; an open reading)."""
 
@@ -175,6 +183,7 @@ class Fight:
     rear: bool = False
     facing_bonus: FacingBonus = FacingBonus.RANKED
     high_agility: HighAgility = HighAgility.STEP_TEN
+    pursuit: Pursuit = Pursuit.ALWAYS
 
     def in_round(self, first_round: bool) -> Fight:
         """The fight as a round sees it: in the first round a Spear of the charged unit, not charging and not
@@ -304,6 +313,8 @@ def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
                 fails = zero if loser.left(e if won else c) == 0 else break_chance(
                     loser.discipline, 0 if steadfast else margin, number)
                 caught = caught_chance(loser, winner, number)
+                if fight.pursuit is Pursuit.RESTRAIN:  # it pursues only when its Restrain Pursuit test fails
+                    caught = caught * break_chance(winner.discipline, 0, number)
                 add(p * fails * caught, win=won, draw=0, **{"break": 1}, caught=1, **seen)
                 add(p * fails * (1 - caught), win=won, draw=0, **{"break": 1}, caught=0, **seen)
                 held = p * (1 - fails)
@@ -418,6 +429,8 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         won_f = won[fled]
         caught = (_two_d6(rng, np.where(won_f, charger.swiftstride, charged.swiftstride), len(fled))
                   >= _two_d6(rng, np.where(won_f, charged.swiftstride, charger.swiftstride), len(fled)))
+        if fight.pursuit is Pursuit.RESTRAIN:  # the winner pursues only when its Restrain Pursuit test fails
+            caught &= _two_d6(rng, False, len(fled)) > np.where(won_f, charger.discipline, charged.discipline)
         out["break"][fled] = 1
         out["caught"][fled[caught]] = 1
         gone = (charger.left(lost[0]) == 0) | (charged.left(lost[1]) == 0)

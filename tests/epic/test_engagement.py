@@ -363,3 +363,32 @@ def test_a_broken_defender_that_holds_stays_broken():
     exact = attack.exact(fractions=True)
     # held: ours + 2 <= theirs; lost: destroyed (broken before the assault), no markers left
     assert list(exact["enemy_blast_markers"]) == [p_gap(lambda g: g + 2 > 0), 0, p_gap(lambda g: g + 2 <= 0)]
+
+
+def test_a_damaged_war_engine_counts_its_starting_capacity_or_what_it_has_left():
+    """--engines-count remaining (the other side of 3.3.3's open reading): the DC2 war engine hit once counts 1,
+    level with the unit; missed, it still counts 2. P(win) = 1/2 · P(ahead by 0 or more) + 1/2 · P(by 2 or more)."""
+    from oddscalc.epic.assault import EnginesCount
+
+    attack = Assault(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_damage_capacity=2, enemy_cc=None,
+                     enemy_ff=None, enemy_armour=None, rounds=1, engines_count=EnginesCount.REMAINING)
+    assert attack.exact(fractions=True)["win"][1] == F(1, 2) * p_gap(lambda g: g >= 0) + F(1, 2) * p_gap(lambda g: g > 1)
+    assert attack.describe().endswith(", a damaged war engine counts what it has left")
+    with pytest.raises(InputError) as error:
+        Assault(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_cc=4, enemy_ff=None, enemy_armour=None,
+                engines_count=EnginesCount.REMAINING)
+    assert error.value.name == "engines_count" and "only applies with war engines" in error.value.allowed
+
+
+def test_a_side_of_too_many_combinations_of_losses_is_refused_in_one_line(capsys):
+    """Every combination of a side's losses is a row of its arrays: more than a million is refused, not tried."""
+    import shlex
+
+    from clirun import run
+
+    many = " ".join(["--other '60 cc 4+ ff 4+ armour 4+'"] * 3)
+    result = run(capsys, *shlex.split(f"epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ {many} --enemy-units 8 "
+                                      "--enemy-cc 4+ --enemy-ff 6+ --enemy-armour 6+"))
+    assert (result.code, result.out) == (2, "") and len(result.err.strip().splitlines()) == 1
+    assert "expected at most 1,000,000 combinations of losses on a side (these kinds and war engines make " \
+           "1,588,867)" in result.err

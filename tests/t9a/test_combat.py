@@ -223,3 +223,20 @@ def test_impact_hits_strike_at_step_ten_in_the_first_round():
     assert exact["win"][1] == dead + (1 - dead) * F(3, 4)
     assert exact["draw"][1] == (1 - dead) * F(1, 4)
     assert "Impact Hits (1))" in attack.describe() and attack.query().endswith("--impact-hits 1")
+
+
+def test_the_winner_may_restrain_its_pursuit():
+    """--pursuit restrain: the winner pursues only when its Restrain Pursuit test (Discipline 7) fails: 15/36."""
+    from oddscalc.t9a.fight import Pursuit
+
+    exact = duel(pursuit=Pursuit.RESTRAIN).exact(fractions=True)
+    assert exact["caught"][1] == F(9, 16) * F(21, 36) * CAUGHT * F(15, 36)
+    assert exact["break"][1] == duel().exact(fractions=True)["break"][1]
+    assert duel(pursuit=Pursuit.RESTRAIN).describe().endswith(", pursuit restrain")
+
+
+@pytest.mark.parametrize("value", ["0", "100d6", "41"])
+def test_impact_hits_a_front_rank_cannot_make_are_refused_by_their_option(value):
+    with pytest.raises(InputError) as error:
+        duel(models=5, width=5, impact_hits=value)
+    assert error.value.name == "impact_hits" and "hits at most" in error.value.allowed
