@@ -310,6 +310,22 @@ T9A = {
         discipline=7, armour=1, aegis=6, rear=True, enemy_models=12, enemy_width=4, enemy_attacks=1,
         enemy_offensive=4, enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3,
         enemy_discipline=8, enemy_armour=2, enemy_ap=1, enemy_standard=True, enemy_swiftstride=True, rounds=2),
+    "combat: knights on horses (a mount part) charge spearmen in the flank, edge models": Combat(
+        **KNIGHTS, mount="A1 O3 S3 I3", cannot_be_stomped=True, **SPEARMEN, flank=True, flank_models="edge",
+        rounds=2),
+    "combat: a Gigantic monster stomps (D6), Unbreakable, on Stubborn spearmen": Combat(
+        models=1, width=1, health=5, attacks=4, offensive=5, defensive=4, strength=6, resilience=6, agility=3,
+        discipline=7, armour=2, ap=3, height="gigantic", stomp="d6", unbreakable=True, **SPEARMEN,
+        enemy_stubborn=True, rounds=2),
+    "combat: chariots (harnessed mount, Large) charge a line of 16, a third rank in support": Combat(
+        models=2, width=2, health=3, attacks=2, offensive=3, defensive=3, strength=4, resilience=4, agility=3,
+        discipline=7, armour=3, height="large", mount="A2 O3 S4 I3 AP1 harnessed", impact_hits="d3", stomp=1,
+        enemy_models=16, enemy_width=8, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3, enemy_strength=3,
+        enemy_resilience=3, enemy_agility=3, enemy_discipline=7, line_bonus="kept"),
+    "combat: Hatred, Poison and Multiple Wounds against Parry and Fortitude, two rounds": Combat(
+        **KNIGHTS, hatred=True, poison=True, multiple_wounds="d3", reroll_wounds="ones", **{**SPEARMEN,
+        "enemy_health": 2, "enemy_models": 10}, enemy_parry=True, enemy_fortitude=5, enemy_reroll_armour="ones",
+        enemy_battle_focus=True, enemy_distracting=True, flammable=True, enemy_flaming=True, rounds=2),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

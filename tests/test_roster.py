@@ -313,6 +313,19 @@ CASES = [
      "assault win", COMBAT(extra_ranks=1, enemy_spear=True)["win"]),
     ("t9a combat: the charger's Impact Hits", "t9a", {"impact_hits"}, T9A_A + T9A_FIGHTS + '\nimpact_hits = "d3"',
      "attacks = 1", T9A_T + T9A_HOLDS, "assault enemy_health_lost", COMBAT(impact_hits="d3")["enemy_health_lost"]),
+    ("t9a combat: a Large charger with a mount that stomps", "t9a", {"mount", "stomp", "height"},
+     T9A_A + T9A_FIGHTS + '\nheight = "large"\nmount = "A2 O3 S5 I2 AP1"\nstomp = 1', "attacks = 1", T9A_T + T9A_HOLDS,
+     "assault enemy_health_lost", COMBAT(height="large", mount="A2 O3 S5 I2 AP1", stomp=1)["enemy_health_lost"]),
+    ("t9a combat: Cannot be Stomped, Stubborn, Unbreakable", "t9a", {"cannot_be_stomped", "stubborn", "unbreakable"},
+     T9A_A + T9A_FIGHTS + '\nstomp = "d3"\nunbreakable = true', "attacks = 1",
+     T9A_T + T9A_HOLDS + "\ncannot_be_stomped = true\nstubborn = true", "assault break",
+     COMBAT(stomp="d3", unbreakable=True, enemy_cannot_be_stomped=True, enemy_stubborn=True)["break"]),
+    ("t9a combat: the melee attack's attributes, the target's defence", "t9a",
+     {"attributes", "multiple_wounds", "fortitude", "parry", "flammable"}, T9A_A + T9A_FIGHTS,
+     'attacks = 1\nattributes = ["hatred", "flaming", "reroll-wound-ones"]\nmultiple_wounds = "d3"',
+     T9A_T + T9A_HOLDS + '\nhealth = 3\nfortitude = "5+"\nparry = true\nflammable = true', "assault enemy_health_lost",
+     COMBAT(hatred=True, flaming=True, reroll_wounds="ones", multiple_wounds="d3", enemy_health=3, enemy_fortitude=5,
+            enemy_parry=True, enemy_flammable=True)["enemy_health_lost"]),
     ("t9a combat: no Discipline, no combat", "t9a", {"discipline"}, T9A_A + T9A_FIGHTS, "attacks = 1", T9A_T,
      "assault win", None),
     ("t9a one attack", "t9a", {"attacks", "offensive", "defensive", "strength", "resilience", "models"}, T9A_A,
@@ -664,3 +677,10 @@ def test_a_formation_of_more_than_twenty_units_is_no_war_engine_count():
     """The cap on war engines in all (other_engines) counts war engines only: a horde of 30 loads."""
     loaded = games.parse_roster(roster("epic", EPIC_A, SHOT, EPIC_T.replace("units = 1", "units = 30")), "horde.toml")
     assert loaded.unit("T")["units"] == 30
+
+
+@pytest.mark.parametrize("more, name", [('mount = "A1 O3"', "mount"), ('stomp = "2d10"', "stomp")])
+def test_a_combat_field_that_cannot_be_read_is_refused_on_load(more, name):
+    with pytest.raises(InputError) as error:
+        games.parse_roster(roster("t9a", T9A_A + T9A_FIGHTS + "\n" + more, "attacks = 1", T9A_T), "case.toml")
+    assert f"field '{name}'" in error.value.allowed and "\n" not in str(error.value)

@@ -91,6 +91,7 @@ COUNTED = re.compile(r"\s*[\[(]\d+[\])]\s*")  # "[3]", "(2)" in a weapon's name
 PART = re.compile(r"^(.*?)\s*(?:\((\d+)\))?\s*(?:offensive)?$", re.IGNORECASE)  # "Charioteer (2) Offensive"
 DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
 SWIFT = {"cavalry", "beast"}  # model types with Swiftstride (rulebook, Classification of Models)
+HEIGHT_STOMP = {"large": "1", "gigantic": "d6"}  # Stomp Attacks (X) a Height gives (Classification of Models)
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)  # zero-width characters in names
 SAVE = re.compile(r"^(aegis|fortitude) \((\d)\+\)$")
 # "When shooting from Short Range, the weapon gains Armour Penetration 1" (a Repeater Handbow)
@@ -273,38 +274,43 @@ class _Reader:
             return self.mapped.leave_out("the list gives no Offensive profile for its models")
         self.raw = {what: self._stat(first.profile.get(what), 1, first.name, what) for what in ("Off", "Str")}
         table.update(offensive=self._bounded(self.raw["Off"], "Off"), strength=self._bounded(self.raw["Str"], "Str"))
-        self._combat(body, first)
         height = self._height(body, mount)
+        self._combat(body, first, parts, height)
         weapons = []
         for part in parts:
             weapons += self._attacks(part, part is wielder, equipment, table["models"], height, len(parts) > 1)
         table["weapon"] = weapons
         return self.mapped
 
-    def _combat(self, body: Selection, first: _Part) -> None:
-        """What a round of combat needs (docs/rules.md §3.11): the Attack Value and Agility of the unit's fighting
-        part, its Discipline, a Standard Bearer among its selections, Swiftstride among its rules. A value that is
-        not a plain number in bounds (D6 attacks, a rider's "C") is not written: the unit stays out of grid
+    def _combat(self, body: Selection, first: _Part, parts: list[_Part], height: str) -> None:
+        """What a round of combat needs (docs/rules.md §3.11): the Attack Value (times its count: a crew of two)
+        and Agility of the unit's fighting part, its Discipline, a Standard Bearer among its selections,
+        Swiftstride among its rules, its Height and the Stomp Attacks it gives, its mount's attacks. A value that
+        is not a plain number in bounds (D6 attacks, a rider's "C") is not written: the unit stays out of grid
         --combat, as its other studies are unchanged."""
         table = self.mapped.table
         found = next((profile for item in body.walk() for profile in item.profiles if _type(profile) == "global"),
                      None)
-        cells = (("attack_value", first.profile.get("Att"), 1), ("agility", first.profile.get("Agi"), 0),
-                 ("discipline", found.get("Dis") if found is not None else None, 2))
-        for name, text, low in cells:
+        cells = (("attack_value", first.profile.get("Att"), 1, first.count), ("agility", first.profile.get("Agi"), 0, 1),
+                 ("discipline", found.get("Dis") if found is not None else None, 2, 1))
+        for name, text, low, times in cells:
             key = (text or "").strip()
-            if re.fullmatch(r"\d+", key) and low <= int(key) <= 10:
-                table[name] = int(key)
+            if re.fullmatch(r"\d+", key) and low <= int(key) * times <= 10:
+                table[name] = int(key) * times
         if any("standard bearer" in _key(item.name) for item in self.selection.walk() if item.number):
             table["standard"] = True
         rules = {_key(rule) for item in self.selection.walk() for rule in item.rules}
         own = {_key(rule) for rule in (*self.selection.rules, *first.rules, *items(first.profile.get("Rules")))}
         if "lightning reflexes" in own:  # the unit's or its fighting part's, not a handler's
             table["lightning_reflexes"] = True
-        impact = next((match.group(1) for rule in rules if (match := re.fullmatch(r"impact hits \((\w+)\)", rule))),
-                      None)
-        if impact is not None:  # the unit's Impact Hits (X) when it charges (a chariot's, a mount's)
-            table["impact_hits"] = re.sub(r"^1d", "d", impact)
+        types = {_key(profile.get("Type")) for item in body.walk() for profile in item.profiles
+                 if _type(profile) == "size"}
+        for name, pattern, implied in (
+                ("impact_hits", r"impact hits \((\w+)\)", None),  # when it charges (a chariot's, a mount's)
+                ("stomp", r"stomp attacks \((\w+)\)", None if "construct" in types else HEIGHT_STOMP.get(height))):
+            value = next((match.group(1) for rule in rules if (match := re.fullmatch(pattern, rule))), implied)
+            if value is not None:
+                table[name] = re.sub(r"^1d", "d", value)
         chosen = {_key(item.name) for item in self.selection.walk() if item.number}
         if any("great weapon" in name for name in chosen):
             table["great_weapon"] = True
@@ -312,10 +318,41 @@ class _Reader:
             table["spear"] = True
         elif "fight in extra rank" in own:  # the rule itself (a Spear's is the Spear's)
             table["extra_ranks"] = 1
-        types = {_key(profile.get("Type")) for item in body.walk() for profile in item.profiles
-                 if _type(profile) == "size"}
         if types & SWIFT or "swiftstride" in rules:
             table["swiftstride"] = True  # the rule, or a type that has it (Cavalry, Beast: Classification of Models)
+        if height != "standard":
+            table["height"] = height
+        for name, rule, kind in (("cannot_be_stomped", "cannot be stomped", "cavalry"), ("stubborn", "stubborn", None),
+                                 ("unbreakable", "unbreakable", None)):
+            if rule in rules or kind in types:
+                table[name] = True
+        self._mount(first, parts)
+
+    def _mount(self, first: _Part, parts: list[_Part]) -> None:
+        """The mount's attacks (a second model part that attacks: a horse, harnessed beasts, a ridden monster);
+        a third is reported and left out of a round of combat."""
+        fighting = [part for part in parts if part is not first and not part.inanimate
+                    and re.fullmatch(r"\d+", (part.profile.get("Att") or "").strip())]
+        if not fighting or not all(name in self.mapped.table for name in ("attack_value", "agility", "discipline")):
+            return  # no round of combat for a unit without those (grid --combat lists it apart)
+        for extra in fighting[1:]:
+            self.note(f"{extra.name}: a third model part that attacks", action="left out of a round of combat "
+                                                                               "(two parts a model)")
+        part = fighting[0]
+        values = [(part.profile.get(name) or "").strip() for name in ("Att", "Off", "Str", "Agi", "AP")]
+        values[4] = values[4] if values[4] not in ("", "-", "0") else "0"
+        if not all(re.fullmatch(r"\d+", value) for value in values):
+            self.note(f"{part.name}: Att, Off, Str, Agi, AP {' '.join(values)!r}", action="left out of a round of combat "
+                                                                                     "(not plain numbers)")
+            return
+        attacks, offensive, strength, agility, ap = map(int, values)
+        attacks *= part.count
+        if not (1 <= attacks <= 10 and 1 <= offensive <= 10 and 1 <= strength <= 10 and agility <= 10 and ap <= 10):
+            self.note(f"{part.name}: {attacks} attacks, Off {offensive}, Str {strength}, Agi {agility}, AP {ap}",
+                      action="left out of a round of combat (out of its bounds)")
+            return
+        self.mapped.table["mount"] = (f"A{attacks} O{offensive} S{strength} I{agility}" + (f" AP{ap}" if ap else "")
+                                      + (" harnessed" if part.harnessed else ""))
 
     @staticmethod
     def _defensive(item: Selection) -> Profile | None:

@@ -4,42 +4,138 @@ Steadfast, Flee and Pursuit; optionally a second round. The mechanics are `fight
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from ..attack import Attack, option
-from ..dice import EXACT_SECONDS
-from ..errors import require
+from ..dice import EXACT_SECONDS, DiceExpression
+from ..errors import InputError, require
 from ..style import plural
+from .attacks import game_dice
 from .fight import (
     EVENTS,
-    MAX_MODELS,
     MAX_ROUNDS,
-    MAX_WIDTH,
     OUTCOMES,
     FacingBonus,
     Fight,
-    Fighter,
+    FlankModels,
     HighAgility,
-    LastRank,
     Pursuit,
     combat_pmfs,
     combat_sample,
 )
-from .attacks import game_dice
-from .stages import read_armour
+from .fighter import MAX_MODELS, MAX_WIDTH, Fighter, Height, LastRank, LineBonus, Part
+from .sequence import REROLL_HITS
+from .stages import Reroll, read_armour
 
 MAX_IMPACT = 200  # the automatic hits t9a hits takes
-from ..dice import DiceExpression
+PART_BOUNDS = {"a": ("Attack Value", 1), "o": ("Offensive Skill", 1), "s": ("Strength", 1), "i": ("Agility", 0),
+               "ap": ("Armour Penetration", 0)}
+MOUNT_EXAMPLE = ("a mount's profile like 'A1 O3 S3 I3': its Attack Value, Offensive Skill, Strength and Agility (I), "
+                 "0 or 1 to 10, then AP<n> and harnessed if it has them")
+MOUNT_FORM = f"expected {MOUNT_EXAMPLE}"
+
+
+def read_part(text: Part | str, name: str) -> Part:
+    """A mount's close combat profile from `A1 O3 S3 I3 [AP1] [harnessed]` (its order free), or a one-line
+    error naming `name`."""
+    if isinstance(text, Part):
+        return text
+    values: dict[str, int] = {}
+    harnessed = False
+    for token in str(text).replace(",", " ").lower().split():
+        found = re.fullmatch(r"(ap|agi|a|o|s|i)(\d+)", token)
+        key = "i" if found and found.group(1) == "agi" else found.group(1) if found else None
+        require(token == "harnessed" or (found is not None and key not in values), name, text, MOUNT_FORM)
+        if token == "harnessed":
+            harnessed = True
+            continue
+        what, low = PART_BOUNDS[key]
+        require(low <= int(found.group(2)) <= 10, name, text, f"expected {what} {low} to 10 in {MOUNT_EXAMPLE}")
+        values[key] = int(found.group(2))
+    require(all(key in values for key in "aosi"), name, text, MOUNT_FORM)
+    return Part(attacks=values["a"], offensive=values["o"], strength=values["s"], agility=values["i"],
+                ap=values.get("ap", 0), harnessed=harnessed)
 
 # --- the query --------------------------------------------------------------------------
 
-PER_STATE = {False: 2e-4, True: 2e-3}  # seconds a state's round takes, floats / fractions (measured here)
+def _side_options(who: str, prefix: str) -> dict[str, tuple[str, Any]]:
+    """The options each side has, beyond its profile: name → (annotation, declaration), its help `who`'s."""
+    bools = {
+        "cannot_be_stomped": "Cannot be Stomped (Cavalry).",
+        "stubborn": "Stubborn: its Break Test ignores the combat score difference.",
+        "unbreakable": "Unbreakable: it passes every Break Test.",
+        "battle_focus": "its attacks have Battle Focus: a natural 6 to hit is one extra hit.",
+        "poison": "its attacks have Poison Attacks: a natural 6 to hit wounds without a roll.",
+        "lethal_strike": "its attacks have Lethal Strike: a natural 6 to wound has AP 10 and ignores Fortitude.",
+        "divine": "its attacks are Divine Attacks: a successful Aegis save is re-rolled.",
+        "flaming": "its attacks are Flaming Attacks: no Fortitude save.",
+        "toxic": "its attacks are Toxic Attacks: Strength 3 and AP 10 whatever its --strength and --ap.",
+        "auto_wound": "its hits wound automatically.",
+        "hatred": "Hatred: it re-rolls failed to-hit rolls in the first round.",
+        "ignores_parry": "its attacks ignore Parry (Paired Weapons).",
+        "flammable": "Flammable: Flaming Attacks at it re-roll failed wounds.",
+        "parry": "Parry (a Hand Weapon and a Shield, on foot): against its enemy's attacks, Defensive Skill +1 or the "
+                 "attacker's Offensive Skill, the higher.",
+        "distracting": "Distracting: attacks at it -1 to hit (not with another negative to-hit modifier).",
+    }
+    options: dict[str, tuple[str, Any]] = {
+        "height": ("Height", option(f"{who}: its models' Height: standard, large or gigantic (a Full Rank of 5, 3 "
+                                    "or 1 models; Supporting Attacks at most 1, 3 or 5 each; only Standard Height is "
+                                    "stomped).", Height.STANDARD)),
+        "mount": ("Part | str | None", option(
+            f"{who}: a mount's attacks, a second model part striking at its own Agility: 'A1 O3 S3 I3' (AP<n>, "
+            "harnessed: no Supporting Attacks). Impact Hits and Stomp Attacks are then the mount's.", None,
+            metavar="PROFILE", reader=lambda text: read_part(text, prefix + "mount"))),
+        "stomp": ("DiceExpression | str | int | None", option(
+            f"{who}: Stomp Attacks (X) of each model in base contact (1, d3, d6): automatic hits at Initiative Step 0 "
+            "of every round, on a Standard Height enemy that can be stomped (t9a hits).", None, metavar="X",
+            reader=lambda text: game_dice(text, prefix + "stomp"))),
+        "multiple_wounds": ("DiceExpression | str | int | None", option(
+            f"{who}: Multiple Wounds (X) of its attacks (2, d3, d6), capped at the enemy's Health Points.", None,
+            metavar="X", reader=lambda text: game_dice(text, prefix + "multiple_wounds"))),
+        "reroll_hits": ("Reroll", option(f"{who}: its to-hit rolls re-rolled: none, failed (every round), ones.",
+                                         Reroll.NONE)),
+        "reroll_wounds": ("Reroll", option(f"{who}: its to-wound rolls re-rolled: none, failed, ones.", Reroll.NONE)),
+        "fortitude": ("int | None", option(f"{who}: Fortitude save X+ (2+ to 6+).", None, roll=True)),
+        "reroll_armour": ("Reroll", option(f"{who}: re-rolls its failed armour saves (failed), only 1s (ones), or must "
+                                           "re-roll its successful ones (successes).", Reroll.NONE)),
+        "reroll_special": ("Reroll", option(f"{who}: the same for its Aegis or Fortitude save.", Reroll.NONE)),
+    }
+    options.update({name: ("bool", option(f"{who}: {text[0].upper()}{text[1:]}", False)) for name, text in bools.items()})
+    return options
+
+
+SIDES = (("", "The charger"), ("enemy_", "The charged unit"))
+ATTACK_FLAGS = {"battle_focus": "battle-focus", "poison": "poison", "lethal_strike": "lethal-strike",
+                "divine": "divine", "flaming": "flaming", "toxic": "toxic", "auto_wound": "auto-wound",
+                "hatred": "hatred", "ignores_parry": "ignores-parry"}  # option → the attribute's name (sequence)
+DEFENCE = ("fortitude", "flammable", "parry", "distracting", "reroll_armour", "reroll_special")  # as Fighter names them
+TARGET_OPTIONS = {"defensive", "resilience", "armour", "aegis", "health", "models", *DEFENCE}  # a Melee's, the target's
+REROLLS = {("reroll_hits", Reroll.FAILED): REROLL_HITS, ("reroll_hits", Reroll.ONES): "reroll-hit-ones",
+           ("reroll_wounds", Reroll.FAILED): "reroll-wounds", ("reroll_wounds", Reroll.ONES): "reroll-wound-ones"}
+
+
+def _both_sides(cls: type) -> type:
+    """Declare each side's options (`_side_options`) on `cls` twice: the charger's, then the charged unit's."""
+    annotations = cls.__dict__["__annotations__"]
+    for prefix, who in SIDES:
+        for name, (annotation, declared) in _side_options(who, prefix).items():
+            annotations[prefix + name] = annotation
+            setattr(cls, prefix + name, declared)
+    return cls
+
+
+PER_STATE = {False: 5e-4, True: 2.5e-3}  # seconds a state's step takes in a later round, floats / fractions: the
+#                                         most measured here (knights with mounts and stomps, 5 to 60 a side)
+FIRST_ROUND = 0.1  # the first round's share of a later round's cost (it starts from one state)
 
 
 @dataclass(frozen=True, kw_only=True)
+@_both_sides
 class Combat(Attack):
     """A round of close combat of The 9th Age (docs/rules.md §3.11): the charging unit (the options) against
     the charged one (--enemy-...): Initiative Steps from Agility 10 down (the charger +1, Charging Momentum),
@@ -121,6 +217,12 @@ class Combat(Attack):
     pursuit: Pursuit = option("Whether the winner pursues a broken unit (an open reading): always, or restrain (it "
                               "takes a Restrain Pursuit test on its Discipline and pursues only when it fails).",
                               Pursuit.ALWAYS)
+    line_bonus: LineBonus = option("A unit in Line Formation (ranks of 8 or more: its third rank supports too) has "
+                                   "no Rank Bonus (an open reading): none, or kept.", LineBonus.NONE)
+    flank_models: FlankModels = option("How many models of the charged unit fight back in its flank or rear (an open "
+                                       "reading): matched (as many as the charger's front rank) or edge (one a rank in "
+                                       "the flank, its last rank's in the rear; at most the charger's front rank).",
+                                       FlankModels.MATCHED)
     high_agility: HighAgility = option("Where an Agility above 10 strikes (an open reading): step-10 (with the "
                                        "others there) or first (before them).", HighAgility.STEP_TEN)
 
@@ -131,25 +233,36 @@ class Combat(Attack):
 
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",
-               "lightning_reflexes", "spear", "extra_ranks")
+               "lightning_reflexes", "spear", "extra_ranks", "cannot_be_stomped", "stubborn", "unbreakable")
 
     def fighter(self, prefix: str) -> Fighter:
         """One side's unit (`prefix` "" the charger, "enemy_" the charged unit); Impact Hits the charger's."""
+        side = {name: getattr(self, prefix + name) for name in (*self.PROFILE, *DEFENCE, "stomp", "mount",
+                                                                 "multiple_wounds", "height")}
+        attributes = [attribute for name, attribute in ATTACK_FLAGS.items() if getattr(self, prefix + name)]
+        attributes += [REROLLS[name, Reroll(value)] for name in ("reroll_hits", "reroll_wounds")
+                       if Reroll(value := getattr(self, prefix + name)) is not Reroll.NONE]
+        for name in ("stomp", "multiple_wounds"):
+            side[name] = None if side[name] is None else game_dice(side[name], prefix + name)
+        side["mount"] = None if side["mount"] is None else read_part(side["mount"], prefix + "mount")
+        side.update(height=Height(side["height"]), reroll_armour=Reroll(side["reroll_armour"]).value,
+                    reroll_special=Reroll(side["reroll_special"]).value)
         impact = None if prefix or self.impact_hits is None else game_dice(self.impact_hits, "impact_hits")
-        return Fighter(**{name: getattr(self, prefix + name) for name in self.PROFILE}, impact=impact,
-                       last_rank=self.last_rank)
+        return Fighter(**side, impact=impact, attributes=tuple(attributes), last_rank=self.last_rank,
+                       line_bonus=self.line_bonus)
 
     @property
     def fight(self) -> Fight:
         return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear, self.facing_bonus,
-                     self.high_agility, self.pursuit)
+                     self.high_agility, self.pursuit, self.flank_models)
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
         rounds = f", at most {plural(self.rounds, 'round')}" if self.rounds != 1 else ""
         readings = [f"{name.replace('_', ' ')} {value.value}" for name, value, default in (
             ("facing_bonus", self.facing_bonus, FacingBonus.RANKED), ("last_rank", self.last_rank, LastRank.COUNTS),
-            ("high_agility", self.high_agility, HighAgility.STEP_TEN), ("pursuit", self.pursuit, Pursuit.ALWAYS))
+            ("high_agility", self.high_agility, HighAgility.STEP_TEN), ("pursuit", self.pursuit, Pursuit.ALWAYS),
+            ("flank_models", self.flank_models, FlankModels.MATCHED), ("line_bonus", self.line_bonus, LineBonus.NONE))
             if value is not default]
         return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
                 + "".join(f", {reading}" for reading in readings))
@@ -166,7 +279,19 @@ class Combat(Attack):
                                         ("great weapons", unit.great_weapon),
                                         ("lightning reflexes", unit.lightning_reflexes), ("spears", unit.spear)) if on]
         words += [f"{plural(unit.extra_ranks, 'extra rank')}"] if unit.extra_ranks else []
+        words += [f"{unit.height.value} height"] if unit.height is not Height.STANDARD else []
+        words += [f"mount {unit.mount.describe()}"] if unit.mount is not None else []
         words += [f"Impact Hits ({unit.impact})"] if unit.impact is not None else []
+        words += [f"Stomp Attacks ({unit.stomp})"] if unit.stomp is not None else []
+        words += [word for word, on in (("cannot be stomped", unit.cannot_be_stomped), ("stubborn", unit.stubborn),
+                                        ("unbreakable", unit.unbreakable)) if on]
+        words += list(unit.attributes)
+        words += [f"Multiple Wounds ({unit.multiple_wounds})"] if unit.multiple_wounds is not None else []
+        words += [f"fortitude {unit.fortitude}+"] if unit.fortitude else []
+        words += [name for name in ("flammable", "parry", "distracting") if getattr(unit, name)]
+        words += [f"re-roll {value} {what} saves" for value, what in ((unit.reroll_armour, "armour"),
+                                                                      (unit.reroll_special, "special"))
+                  if value != "none"]
         return "(" + ", ".join(words) + ")"
 
     def check(self) -> None:
@@ -178,21 +303,55 @@ class Combat(Attack):
                                     ("discipline", 2, 10), ("ap", 0, 10), ("extra_ranks", 0, 2)):
                 value = getattr(self, prefix + name)
                 require(low <= value <= high, prefix + name, value, f"expected {low} to {high}")
+            for name in ("stomp", "mount"):
+                value = getattr(self, prefix + name)
+                if value is not None:
+                    object.__setattr__(self, prefix + name, (game_dice if name == "stomp" else read_part)(
+                        value, prefix + name))
+            self._automatic_hits(prefix + "stomp", getattr(self, prefix + "width"))
             aegis = getattr(self, prefix + "aegis")
             require(aegis is None or 2 <= aegis <= 6, prefix + "aegis", aegis, "expected 2+ to 6+")
+            for name in ("reroll_hits", "reroll_wounds"):
+                value = Reroll(getattr(self, prefix + name))
+                require(value is not Reroll.SUCCESSES, prefix + name, value.value, "expected none, failed or ones")
         require(not (self.flank and self.rear), "rear", "on", "the charger strikes one facing: --flank or --rear")
-        if self.impact_hits is not None:
-            each = game_dice(self.impact_hits, "impact_hits")
-            most = each.count * each.sides + each.modifier if each.count else each.modifier
-            require(1 <= most and most * self.width <= MAX_IMPACT, "impact_hits", str(self.impact_hits),
-                    f"expected Impact Hits that can reach 1 to {MAX_IMPACT // self.width} a model "
-                    f"({self.width} in the front rank: {MAX_IMPACT} hits at most, as t9a hits takes)")
+        self._automatic_hits("impact_hits", self.width)
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
+        self._attacks_read()
+
+    def _attacks_read(self) -> None:
+        """Each side's attacks as t9a melee reads them, refused in one line naming this query's option: a Melee
+        option of the target's is the other side's."""
+        fight = self.fight
+        for side, (prefix, other) in enumerate((("", "enemy_"), ("enemy_", ""))):
+            unit, target = fight.units[side], fight.units[1 - side]
+            try:
+                unit.melee(unit.parts[0], 1, target, 0)
+            except InputError as error:
+                def ours(name: str) -> str:  # a Melee option's name as this query has it
+                    return (other if name.replace("-", "_") in TARGET_OPTIONS else prefix) + name
+
+                allowed = re.sub(r"--([a-z-]+)", lambda found: "--" + ours(found.group(1)).replace("_", "-"),
+                                 error.allowed)
+                raise InputError(ours(error.name), error.value, allowed) from None
+
+    def _automatic_hits(self, name: str, width: int) -> None:
+        """Impact Hits or Stomp Attacks (X) each front-rank model can make: 1 to what t9a hits takes in all."""
+        if getattr(self, name) is None:
+            return
+        most = game_dice(getattr(self, name), name).highest
+        what = "Impact Hits" if name == "impact_hits" else "Stomp Attacks"
+        require(1 <= most and most * width <= MAX_IMPACT, name, str(getattr(self, name)),
+                f"expected {what} that can reach 1 to {MAX_IMPACT // width} a model "
+                f"({width} in the front rank: {MAX_IMPACT} hits at most, as t9a hits takes)")
 
     def exact_seconds(self, fractions: bool = False) -> float:
-        """About how long the exact answer takes: every pair of Health Points lost a round may start from."""
-        states = (self.models * self.health + 1) * (self.enemy_models * self.enemy_health + 1)
-        return PER_STATE[fractions] * (1 + (self.rounds - 1) * states)
+        """About how long the exact answer takes: each Initiative Step walks the pairs of Health Points lost a
+        round can reach, and a later round does so from each pair the first one reached."""
+        fight = self.fight
+        charged, charger = fight.reach()
+        states = (charged + 1) * (charger + 1)
+        return PER_STATE[fractions] * len(fight.schedule(True)) * states * (self.rounds - 1 + FIRST_ROUND)
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         return combat_sample(rng, self.fight, self.rounds, trials)

@@ -1,12 +1,7 @@
 """The 9th Age: a round of close combat between two units (docs/rules.md §3.11; research notes
-docs/research/t9a-combat.md): the units (`Fighter`), how they meet (`Fight`: Initiative Steps, attacks, the
-combat score, Steadfast), the Break Test and the pursuit, and the rounds exactly (pmfs over both sides' Health
-Points lost) and sampled (every die rolled). The query that asks it is `combat.Combat`.
-
-A side's attacks are `t9a melee`'s (`Melee`, its stages unchanged): front-rank models with their Attack Value,
-second-rank models one Supporting Attack each (Standard Height). The state both sides carry between Initiative
-Steps and rounds is the Health Points each has lost; models standing are what is left of them (lost Health
-Points carry from model to model, as `t9a melee --models` reads).
+docs/research/t9a-combat.md): how they meet (`Fight`: Initiative Steps, what strikes at each, the combat score,
+Steadfast), the pursuit, and the rounds exactly (pmfs over both sides' Health Points lost) and sampled (every die
+rolled). The units are `fighter.py`'s; the query that asks it is `combat.Combat`.
 """
 
 from __future__ import annotations
@@ -14,20 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 
 from .. import pmf as pmfs
-from ..dice import DiceExpression, keep_pmf
-from .attacks import Melee, T9AHits
+from ..attack import Attack
+from .fighter import MAX_RANK_BONUS, Fighter, break_chance, capped, lost_pmf, two_d6
 
-MAX_MODELS = 60
-MAX_WIDTH = 10  # a front rank of 10 with Attack Value 10 and its support: 110 attacks (t9a melee takes 200)
 MAX_ROUNDS = 2
 MAX_STEP = 10  # Initiative Steps run from 10 down to 0; a higher Agility strikes at 10 (an open reading)
-FULL_RANK = 5  # a rank of Standard Height models is full with 5 of them
-MAX_RANK_BONUS = 3
 CHARGE_BONUS = 1
 FLANK_BONUS, REAR_BONUS = 1, 2
 OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught", "score")
@@ -39,13 +30,6 @@ class FacingBonus(str, Enum):
 
     RANKED = "ranked"  # flank +1, rear +2, one more when the charger has 2 Full Ranks or more
     FLAT = "flat"  # flank +1, rear +2
-
-
-class LastRank(str, Enum):
-    """Whether an incomplete last rank of 5 models or more is a Full Rank (an open reading)."""
-
-    COUNTS = "counts"
-    IGNORED = "ignored"
 
 
 class Pursuit(str, Enum):
@@ -63,114 +47,22 @@ class HighAgility(str, Enum):
     FIRST = "first"  # before step 10, the higher first
 
 
-@dataclass(frozen=True)
-class Fighter:
-    """One side's unit: its models and their profile (Standard Height, one model part)."""
+class FlankModels(str, Enum):
+    """How many models of a unit charged in its flank or rear fight back (an open reading: the rulebook says
+    those in base contact, and the table decides how many touch)."""
 
-    models: int
-    width: int
-    health: int
-    attacks: int
-    offensive: int
-    defensive: int
-    strength: int
-    resilience: int
-    agility: int
-    discipline: int
-    armour: int = 0
-    ap: int = 0
-    aegis: int | None = None
-    standard: bool = False
-    swiftstride: bool = False
-    great_weapon: bool = False
-    lightning_reflexes: bool = False
-    spear: bool = False  # Fight in Extra Rank; +2 Agility and +1 AP in the first round, charged in its front
-    extra_ranks: int = 0  # Fight in Extra Rank from other rules: one more supporting rank each
-    impact: DiceExpression | None = None  # Impact Hits (X) of each front-rank model, when it charges
-    last_rank: LastRank = LastRank.COUNTS
-
-    def impact_hits(self, count: int, target: Fighter, lost: int) -> T9AHits:
-        """Impact Hits (X) of its `count` front-rank models on `target` (t9a hits: at its Strength and AP)."""
-        each = self.impact
-        hits = DiceExpression(each.count * count, each.sides, each.modifier * count)
-        return T9AHits(hits=hits, strength=self.strength, ap=self.ap, resilience=target.resilience,
-                       armour=target.armour, aegis=target.aegis, health=target.health, models=target.left(lost))
-
-    def step(self, charging: bool, top: int) -> int:
-        """Its Initiative Step: its Agility (+1 Charging Momentum), at most `top`; a Great Weapon strikes at step 0,
-        unless with Lightning Reflexes (which then gives no +1 to hit)."""
-        if self.great_weapon and not self.lightning_reflexes:
-            return 0
-        return min(self.agility + (1 if charging else 0), top)
-
-    @property
-    def total(self) -> int:
-        """Its Health Points in all."""
-        return self.models * self.health
-
-    def left(self, lost: Any) -> Any:
-        """Models standing with `lost` Health Points lost (lost points carry from model to model)."""
-        return -(-(self.total - lost) // self.health)
-
-    def full_ranks(self, lost: Any) -> Any:
-        """Full Ranks: of FULL_RANK models or more, the last one too when it still holds that many (an open
-        reading); none when the unit is narrower than a full rank."""
-        left = self.left(lost)
-        if self.width < FULL_RANK:
-            return left * 0
-        return left // self.width + (left % self.width >= FULL_RANK) * (self.last_rank is LastRank.COUNTS)
-
-    def rank_bonus(self, lost: Any) -> Any:
-        """+1 for each Full Rank after the first, at most +3."""
-        return np.clip(self.full_ranks(lost) - 1, 0, MAX_RANK_BONUS)
-
-    def strikes(self, lost: int, supporting: bool, facing: int | None = None) -> int:
-        """Its attacks at its Initiative Step: the front rank's Attack Value each (at most `facing` models in
-        base contact, a flank or rear), the second rank's one Supporting Attack each (front facing only)."""
-        left = self.left(lost)
-        front = min(left, self.width, facing if facing is not None else left)
-        ranks = 1 + self.extra_ranks + self.spear  # Fight in Extra Rank: one more supporting rank each
-        support = min(max(left - self.width, 0), self.width * ranks) if supporting else 0
-        return front * self.attacks + support * min(self.attacks, 1)
-
-    def melee(self, count: int, target: Fighter, lost: int) -> Melee:
-        """Its `count` attacks on `target` that has lost `lost` Health Points (t9a melee)."""
-        return Melee(attacks=count, offensive=self.offensive, defensive=target.defensive, strength=self.strength,
-                     resilience=target.resilience, armour=target.armour, ap=self.ap, aegis=target.aegis,
-                     health=target.health, models=target.left(lost),
-                     hit_modifier=1 if self.lightning_reflexes and not self.great_weapon else 0)
+    MATCHED = "matched"  # as many as the charger's front rank, at most its own front rank
+    EDGE = "edge"  # those on the engaged edge: one a rank in the flank, its last rank's in the rear; at most the
+    #                charger's front rank
 
 
-@lru_cache(maxsize=4096)
-def struck_pmf(striker: Fighter, count: int, target: Fighter, lost: int, number) -> np.ndarray:
-    """The pmf of the target's Health Points lost to `count` attacks (at most what it has left)."""
-    room = target.total - lost
-    if not count or not room:
-        return pmfs.point(0, number(1))
-    return _capped(striker.melee(count, target, lost).pmfs(number)["health_lost"], room, number)
+class Blow(NamedTuple):
+    """What strikes at an Initiative Step: a side (0 the charger, 1 the charged unit) and its model part's
+    attacks ("melee", `part` its index), Impact Hits or Stomp Attacks."""
 
-
-def _capped(pmf: np.ndarray, room: int, number) -> np.ndarray:
-    """A pmf of Health Points lost, at most `room`."""
-    if len(pmf) <= room + 1:
-        return pmf
-    capped = pmf[:room + 1].copy()
-    capped[room] += sum(pmf[room + 1:], number(0))
-    return capped
-
-
-@lru_cache(maxsize=1024)
-def impact_pmf(charger: Fighter, front: int, target: Fighter, lost: int, number) -> np.ndarray:
-    """The pmf of the target's Health Points lost to the charger's Impact Hits from `front` models."""
-    room = target.total - lost
-    if not front or not room or charger.impact is None:
-        return pmfs.point(0, number(1))
-    return _capped(charger.impact_hits(front, target, lost).pmfs(number)["health_lost"], room, number)
-
-
-def two_d6(maximised: bool, number=float) -> np.ndarray:
-    """2D6, Maximised (an extra die, the lowest dropped) or not: pmf by total."""
-    return keep_pmf(2, 6, 1 if maximised else 0, number)
+    side: int
+    kind: str
+    part: int = 0
 
 
 @dataclass(frozen=True)
@@ -184,43 +76,84 @@ class Fight:
     facing_bonus: FacingBonus = FacingBonus.RANKED
     high_agility: HighAgility = HighAgility.STEP_TEN
     pursuit: Pursuit = Pursuit.ALWAYS
+    flank_models: FlankModels = FlankModels.MATCHED
+
+    @property
+    def units(self) -> tuple[Fighter, Fighter]:
+        return self.charger, self.charged
 
     def in_round(self, first_round: bool) -> Fight:
         """The fight as a round sees it: in the first round a Spear of the charged unit, not charging and not
-        engaged in its flank or rear, has +2 Agility and +1 AP (the Spear's own +1 AP is already its --ap)."""
-        if not (first_round and self.charged.spear and not (self.flank or self.rear)):
-            return self
-        return replace(self, charged=replace(self.charged, agility=self.charged.agility + 2, ap=self.charged.ap + 1))
+        engaged in its flank or rear, has +2 Agility and +1 AP (the Spear's own +1 AP is already its --ap); in a
+        later round no one has Hatred (its re-rolls are the first round's)."""
+        fight = self
+        if not first_round:
+            fight = replace(self, **{side: replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
+                                     for side, unit in (("charger", self.charger), ("charged", self.charged))})
+        elif self.charged.spear and not (self.flank or self.rear):
+            fight = replace(self, charged=replace(self.charged, agility=self.charged.agility + 2,
+                                                  ap=self.charged.ap + 1))
+        return fight
 
-    def steps(self, first_round: bool) -> list[tuple[int, tuple[bool, bool]]]:
-        """(Initiative Step, (the charger strikes, the charged strikes)) from the highest; +1 Agility to the
-        charger in the first round (Charging Momentum); an Agility above 10 at step 10, or first (`high_agility`)."""
+    def schedule(self, first_round: bool) -> list[tuple[int, tuple[Blow, ...]]]:
+        """(Initiative Step, what strikes at it) from the highest: each part at its Agility (+1 to the charger's in
+        the first round, Charging Momentum; an Agility above 10 at step 10, or first by `high_agility`), the
+        charger's Impact Hits at step 10 of the first round, Stomp Attacks at step 0 on a stompable enemy."""
         top = MAX_STEP if self.high_agility is HighAgility.STEP_TEN else MAX_STEP + 1
-        mine, theirs = self.charger.step(first_round, top), self.charged.step(False, top)
-        return [(step, (step == mine, step == theirs)) for step in sorted({mine, theirs}, reverse=True)]
+        blows: list[tuple[int, Blow]] = []
+        for side, (unit, enemy) in enumerate(((self.charger, self.charged), (self.charged, self.charger))):
+            charging = first_round and side == 0
+            blows += [(part.step(charging, top), Blow(side, "melee", index)) for index, part in enumerate(unit.parts)]
+            if charging and unit.impact is not None:
+                blows.append((MAX_STEP, Blow(side, "impact")))
+            if unit.stomp is not None and enemy.stompable():
+                blows.append((0, Blow(side, "stomp")))
+        return [(step, tuple(blow for at, blow in blows if at == step))
+                for step in sorted({step for step, _ in blows}, reverse=True)]
 
-    def impact_step(self, first_round: bool) -> bool:
-        """Whether the charger's Impact Hits strike this round (the first: it is Charging), at step 10."""
-        return first_round and self.charger.impact is not None
+    def facing(self, charger_lost: int, charged_lost: int) -> int | None:
+        """How many of the charged unit's models can be in base contact: all its front rank's when charged in its
+        front (None), else by `flank_models`."""
+        if not (self.flank or self.rear):
+            return None
+        front = self.charger.in_contact(charger_lost)
+        if self.flank_models is FlankModels.MATCHED:
+            return front
+        left, width = self.charged.left(charged_lost), self.charged.width
+        edge = -(-left // width) if self.flank else (left % width or width)
+        return min(edge, front)
 
-    def all_steps(self, first_round: bool) -> list[tuple[int, tuple[bool, bool], bool]]:
-        """`steps`, with step 10 for the charger's Impact Hits in the first round: (step, strikes, impact)."""
-        steps = self.steps(first_round)
-        if self.impact_step(first_round) and all(step != MAX_STEP for step, _ in steps):
-            steps = sorted(steps + [(MAX_STEP, (False, False))], key=lambda item: -item[0])
-        return [(step, strikes, self.impact_step(first_round) and step == MAX_STEP) for step, strikes in steps]
+    def count(self, blow: Blow, charger_lost: int, charged_lost: int) -> int:
+        """A blow's attacks (melee) or models making it (Impact Hits, Stomp Attacks) in this state: in a flank or
+        rear the charged unit makes no Supporting Attacks."""
+        unit, lost = self.units[blow.side], (charger_lost, charged_lost)[blow.side]
+        facing = self.facing(charger_lost, charged_lost) if blow.side else None
+        if blow.kind != "melee":
+            return unit.in_contact(lost, facing)
+        return unit.strikes(unit.parts[blow.part], lost, blow.side == 0 or facing is None, facing)
 
-    def front(self, charger_lost: int) -> int:
-        """The charger's front-rank models (those with Impact Hits in base contact)."""
-        return min(self.charger.left(charger_lost), self.charger.width)
+    def attack(self, blow: Blow, count: int, target_lost: int) -> Attack:
+        """The blow's `count` attacks (or models' automatic hits) on the other side, which has lost `target_lost`."""
+        unit, target = self.units[blow.side], self.units[1 - blow.side]
+        if blow.kind == "melee":
+            return unit.melee(unit.parts[blow.part], count, target, target_lost)
+        return unit.automatic(blow.kind, count, target, target_lost)
 
-    def strikes(self, charger_lost: int, charged_lost: int) -> tuple[int, int]:
-        """(the charger's attacks, the charged unit's) in this state: in a flank or rear the charged unit makes
-        no Supporting Attacks and fights with as many models as the charger's front rank (an open reading)."""
-        behind = self.flank or self.rear
-        facing = min(self.charger.left(charger_lost), self.charger.width) if behind else None
-        return (self.charger.strikes(charger_lost, True),
-                self.charged.strikes(charged_lost, not behind, facing))
+    def reach(self) -> tuple[int, int]:
+        """(the most Health Points the charged unit can lose in a round, the charger's): every blow of the first
+        round from full ranks; what the exact twin's states span."""
+        fight, most = self.in_round(True), [0, 0]
+        for _, blows in fight.schedule(True):
+            for blow in blows:
+                unit, target = fight.units[blow.side], fight.units[1 - blow.side]
+                if blow.kind == "melee":  # Battle Focus: two hits from a 6; Multiple Wounds: up to its Health each
+                    part = unit.parts[blow.part]
+                    wounds = part.multiple_wounds.highest if part.multiple_wounds is not None else 1
+                    each = (2 if "battle-focus" in part.attributes else 1) * min(wounds, target.health)
+                else:
+                    each = (unit.impact if blow.kind == "impact" else unit.stomp).highest
+                most[blow.side] += fight.count(blow, 0, 0) * each
+        return min(self.charged.total, most[0]), min(self.charger.total, most[1])
 
     def scores(self, charger_lost, charged_lost, charger_before, charged_before, first_round: bool):
         """(the charger's combat score, the charged unit's): Health Points each made the other lose this round,
@@ -241,17 +174,14 @@ class Fight:
         return mine > theirs, (theirs > mine) & ~np.asarray(disrupted)
 
 
-def break_chance(discipline: int, penalty: int, number=float):
-    """P(a Break Test fails): 2D6 above the Discipline less the penalty (no automatic pass); certain failure is
-    exactly 1, in floats too (a sum of 36ths can round above it)."""
-    if discipline - penalty < 2:
-        return number(1)
-    return sum((p for total, p in enumerate(two_d6(False, number)) if total > discipline - penalty), number(0))
-
-
 def caught_chance(fleeing: Fighter, pursuing: Fighter, number=float):
     """P(the Pursuit roll equals or beats the Flee roll): 2D6 each, Maximised with Swiftstride."""
-    flee, pursuit = two_d6(fleeing.swiftstride, number), two_d6(pursuing.swiftstride, number)
+    return _caught(fleeing.swiftstride, pursuing.swiftstride, number)
+
+
+@lru_cache(maxsize=64)
+def _caught(flee_maximised: bool, pursuit_maximised: bool, number):
+    flee, pursuit = two_d6(flee_maximised, number), two_d6(pursuit_maximised, number)
     at_least = np.cumsum(pursuit[::-1])[::-1]  # at_least[v] = P(pursuit >= v)
     return sum((p * at_least[v] for v, p in enumerate(flee) if p), number(0))
 
@@ -259,97 +189,93 @@ def caught_chance(fleeing: Fighter, pursuing: Fighter, number=float):
 # --- exact ------------------------------------------------------------------------------
 
 
-def round_joint(fight: Fight, charger_lost: int, charged_lost: int, first_round: bool, number) -> np.ndarray:
+def round_joint(fight: Fight, charger_lost: int, charged_lost: int, first_round: bool, number,
+                dealt: dict | None = None) -> np.ndarray:
     """joint[charger's Health Points lost, the charged unit's] after one round's Initiative Steps from this
-    state: the strikes of one step at once, from the models standing when it begins."""
+    state: what strikes at one step strikes at once, from the models standing when it begins, together at most
+    what the other side has left. `dealt` keeps each step's pmfs by state, for the next call of the round."""
     dist = np.zeros((fight.charger.total + 1, fight.charged.total + 1)) if number is float else np.full(
         (fight.charger.total + 1, fight.charged.total + 1), number(0), dtype=object)
     dist[charger_lost, charged_lost] = number(1)
-    none = pmfs.point(0, number(1))
+    dealt = {} if dealt is None else dealt
     fight = fight.in_round(first_round)
-    for _, (mine, theirs), impact in fight.all_steps(first_round):
+    for step, blows in fight.schedule(first_round):
         after = dist * 0
         for c, e in zip(*np.nonzero(dist != 0)):
-            ours, yours = fight.strikes(int(c), int(e))
-            to_them = struck_pmf(fight.charger, ours, fight.charged, int(e), number) if mine else none
-            if impact:  # the Impact Hits with the step's attacks, together at most what the unit has left
-                to_them = _capped(pmfs.convolve(to_them, impact_pmf(fight.charger, fight.front(int(c)), fight.charged,
-                                                                   int(e), number)), fight.charged.total - int(e), number)
-            to_us = struck_pmf(fight.charged, yours, fight.charger, int(c), number) if theirs else none
-            after[c:c + len(to_us), e:e + len(to_them)] += dist[c, e] * np.multiply.outer(to_us, to_them)
+            key = (step, int(c), int(e))
+            if key not in dealt:
+                dealt[key] = _step_dealt(fight, blows, int(c), int(e), number)
+            to_charged, to_charger = dealt[key]
+            after[c:c + len(to_charger), e:e + len(to_charged)] += dist[c, e] * np.multiply.outer(to_charger, to_charged)
         dist = after
     return dist
 
 
+def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number) -> list[np.ndarray]:
+    """The pmfs of the Health Points each side deals at a step from this state: (to the charged unit, to the
+    charger), each at most what that side has left."""
+    lost, dealt = (c, e), []
+    for side in (0, 1):
+        pmf, room = pmfs.point(0, number(1)), fight.units[1 - side].total - lost[1 - side]
+        for blow in blows:
+            count = fight.count(blow, c, e) if blow.side == side and room else 0
+            if count:
+                pmf = pmfs.convolve(pmf, lost_pmf(fight.attack(blow, count, lost[1 - side]), number))
+        dealt.append(capped(pmf, room, number))
+    return dealt
+
+
 def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
-    """The exact pmfs of a combat's outcomes, round by round from every pair of Health Points lost."""
+    """The exact pmfs of a combat's outcomes, round by round from every pair of Health Points lost: each
+    round's end states at once, as arrays (the scores, Steadfast, the Break Test and the pursuit)."""
     zero = number(0)
-    tally: dict[str, dict[int, Any]] = {name: {} for name in OUTCOMES}
 
-    def add(weight, **values) -> None:
-        for name, value in values.items():
-            tally[name][int(value)] = tally[name].get(int(value), zero) + weight
+    def zeros(*shape: int) -> np.ndarray:
+        return np.zeros(shape) if number is float else np.full(shape, zero, dtype=object)
 
-    states: dict[tuple[int, int], Any] = {(0, 0): number(1)}
+    charger, charged = fight.units
+    most = charger.total + charged.total + CHARGE_BONUS + 2 * MAX_RANK_BONUS + 2 + REAR_BONUS + 1
+    tally = {name: zeros(2) for name in EVENTS}
+    tally.update(health_lost=zeros(charger.total + 1), enemy_health_lost=zeros(charged.total + 1),
+                 score=zeros(most + 1))
+    fails = [np.array([unit.break_fails(penalty, number) for penalty in range(most + 1)], dtype=tally["win"].dtype)
+             for unit in (charger, charged)]  # by the loser (0 the charger, 1 the charged unit), by its penalty
+    caught = []  # P(the loser is caught), by the loser
+    for loser, winner in ((charger, charged), (charged, charger)):
+        chance = caught_chance(loser, winner, number)
+        if fight.pursuit is Pursuit.RESTRAIN:  # it pursues only when its Restrain Pursuit test fails
+            chance = chance * break_chance(winner.discipline, 0, number)
+        caught.append(chance)
+    states = zeros(charger.total + 1, charged.total + 1)
+    states[0, 0] = number(1)
     for round_ in range(rounds):
         first, last = round_ == 0, round_ + 1 == rounds
-        following: dict[tuple[int, int], Any] = {}
-        for (c0, e0), weight in states.items():
-            joint = round_joint(fight, c0, e0, first, number) * weight
-            for c, e in zip(*np.nonzero(joint != 0)):
-                c, e, p = int(c), int(e), joint[c, e]
-                ours, theirs = fight.scores(c, e, c0, e0, first)
-                margin, won = abs(ours - theirs), ours > theirs
-                seen = dict(health_lost=c, enemy_health_lost=e, score=margin)
-                gone = fight.charger.left(c) == 0 or fight.charged.left(e) == 0
-                if ours == theirs:  # both sides winners: no Break Test
-                    if last or gone:
-                        add(p, win=0, draw=1, caught=0, **{"break": 0}, **seen)
-                    else:
-                        following[(c, e)] = following.get((c, e), zero) + p
-                    continue
-                loser, winner = (fight.charged, fight.charger) if won else (fight.charger, fight.charged)
-                steadfast = fight.steadfast(c, e)[1 if won else 0]
-                fails = zero if loser.left(e if won else c) == 0 else break_chance(
-                    loser.discipline, 0 if steadfast else margin, number)
-                caught = caught_chance(loser, winner, number)
-                if fight.pursuit is Pursuit.RESTRAIN:  # it pursues only when its Restrain Pursuit test fails
-                    caught = caught * break_chance(winner.discipline, 0, number)
-                add(p * fails * caught, win=won, draw=0, **{"break": 1}, caught=1, **seen)
-                add(p * fails * (1 - caught), win=won, draw=0, **{"break": 1}, caught=0, **seen)
-                held = p * (1 - fails)
-                if last or gone:
-                    add(held, win=won, draw=0, **{"break": 0}, caught=0, **seen)
-                else:
-                    following[(c, e)] = following.get((c, e), zero) + held
+        following = zeros(*states.shape)
+        dealt: dict = {}  # each step's pmfs by state, shared by the round's starting states
+        for c0, e0 in zip(*np.nonzero(states != 0)):
+            joint = round_joint(fight, int(c0), int(e0), first, number, dealt) * states[c0, e0]
+            cs, es = np.nonzero(joint != 0)
+            p = joint[cs, es]
+            ours, theirs = fight.scores(cs, es, int(c0), int(e0), first)
+            won, tied, margin = ours > theirs, ours == theirs, np.abs(ours - theirs)
+            steadfast = fight.steadfast(cs, es)
+            penalty = np.where(np.where(won, steadfast[1], steadfast[0]), 0, margin)
+            standing = np.where(won, charged.left(es), charger.left(cs)) > 0  # a loser with no model takes none
+            broke = p * np.where(tied | ~standing, zero, np.where(won, fails[1][penalty], fails[0][penalty]))
+            taken = broke * np.where(won, caught[1], caught[0])
+            ends = np.full(len(p), last) | (charger.left(cs) == 0) | (charged.left(es) == 0)
+            done = np.where(ends, p, broke)  # what ends this round: the broken, and all on the last or when one is gone
+            for name, values, weights in (("win", won, done), ("draw", tied, done), ("break", 1, broke),
+                                          ("break", 0, done - broke), ("caught", 1, taken),
+                                          ("caught", 0, done - taken), ("health_lost", cs, done),
+                                          ("enemy_health_lost", es, done), ("score", margin, done)):
+                np.add.at(tally[name], np.broadcast_to(np.asarray(values, dtype=np.int64), p.shape), weights)
+            np.add.at(following, (cs, es), np.where(ends, zero, p - broke))
         states = following
-    out = {}
-    for name in OUTCOMES:
-        top = max(tally[name]) if tally[name] else 0
-        pmf = pmfs.array([tally[name].get(k, zero) for k in range(max(top, 1) + 1)])
-        out[name] = pmf if name in EVENTS else pmfs.trim(pmf)
-    return out
+    return {name: tally[name] if name in EVENTS else pmfs.trim(tally[name]) for name in OUTCOMES}
 
 
 # --- sampled ----------------------------------------------------------------------------
-
-
-def _struck_sample(rng: np.random.Generator, striker: Fighter, count: int, target: Fighter, room: np.ndarray) -> np.ndarray:
-    """Each trial's Health Points the target loses to `count` attacks (t9a melee's dice), at most `room`, what
-    each trial's target has left: lost points carry from model to model, so the cap is the whole unit's."""
-    if not count:
-        return np.zeros(len(room), dtype=np.int64)
-    rolled = striker.melee(count, target, 0).sample(rng, len(room))["health_lost"]
-    return np.minimum(np.asarray(rolled, dtype=np.int64), room)
-
-
-def _impact_sample(rng: np.random.Generator, charger: Fighter, front: int, target: Fighter,
-                   room: np.ndarray) -> np.ndarray:
-    """Each trial's Health Points the target loses to the Impact Hits of `front` models (t9a hits' dice)."""
-    if not front:
-        return np.zeros(len(room), dtype=np.int64)
-    rolled = charger.impact_hits(front, target, 0).sample(rng, len(room))["health_lost"]
-    return np.minimum(np.asarray(rolled, dtype=np.int64), room)
 
 
 def _states(keys: np.ndarray):
@@ -385,30 +311,25 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         playing = np.flatnonzero(going)
         now_fight = fight.in_round(first)
         charger, charged = now_fight.charger, now_fight.charged
-        for _, (mine, theirs), impact in now_fight.all_steps(first):
-            now = [lost[0][playing], lost[1][playing]]  # the step's strikes come from the models standing as it begins
+        for _, blows in now_fight.schedule(first):
+            now = [lost[0][playing], lost[1][playing]]  # the step's blows come from the models standing as it begins
             codes = now[0].astype(np.int64) * (charged.total + 1) + now[1]
             if len(codes) and codes.min() == codes.max():  # one state (the first step): no sort
                 keys, inverse = codes[:1], np.zeros(len(codes), dtype=np.int64)
             else:
                 keys, inverse = np.unique(codes, return_inverse=True)
-            table = np.array([now_fight.strikes(*divmod(int(key), charged.total + 1)) for key in keys],
-                             dtype=np.int64).reshape(-1, 2)
-            strikes = table[inverse.ravel()].T  # each trial's attacks of each side
-            for side, striking in ((0, mine), (1, theirs)):
-                if not striking:
-                    continue
-                striker, target = (charger, charged) if side == 0 else (charged, charger)
-                for count, at in _states(strikes[side]):
-                    chosen = playing[at] if len(playing) < trials or not isinstance(at, slice) else at
-                    lost[1 - side][chosen] += _struck_sample(rng, striker, count, target,
-                                                             target.total - now[1 - side][at]).astype(np.int32)
-            if impact:  # the charger's Impact Hits, with its attacks of this step at most what the unit has left
-                fronts = np.minimum(charger.left(now[0]), charger.width)
-                for front, at in _states(fronts):
-                    chosen = playing[at]
-                    room = charged.total - lost[1][chosen]
-                    lost[1][chosen] += _impact_sample(rng, charger, front, charged, room).astype(np.int32)
+            table = np.array([[now_fight.count(blow, *divmod(int(key), charged.total + 1)) for blow in blows]
+                              for key in keys], dtype=np.int64).reshape(-1, len(blows))
+            counts = table[inverse.ravel()].T  # each trial's attacks (or models striking) of each blow
+            dealt = [np.zeros(len(playing), dtype=np.int64), np.zeros(len(playing), dtype=np.int64)]  # to each side
+            for blow, each in zip(blows, counts):
+                for count, at in _states(each):
+                    if count:
+                        size = len(playing) if isinstance(at, slice) else len(at)
+                        rolled = now_fight.attack(blow, count, 0).sample(rng, size)["health_lost"]
+                        dealt[1 - blow.side][at] += np.asarray(rolled, dtype=np.int64)
+            for side, unit in enumerate(now_fight.units):  # together at most what each side has left
+                lost[side][playing] = now[side] + np.minimum(dealt[side], unit.total - now[side])
         ours, theirs = fight.scores(lost[0], lost[1], before[0], before[1], first)
         won, tied = ours > theirs, ours == theirs
         margin = np.abs(ours - theirs)
@@ -422,9 +343,11 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         mine_lost, their_lost, won_t = lost[0][tests], lost[1][tests], won[tests]
         steadfast = fight.steadfast(mine_lost, their_lost)
         penalty = np.where(np.where(won_t, steadfast[1], steadfast[0]), 0, margin[tests])
+        penalty = np.where(np.where(won_t, charged.stubborn, charger.stubborn), 0, penalty)
         discipline = np.where(won_t, charged.discipline, charger.discipline)
         broke = np.zeros(trials, dtype=bool)
-        broke[tests] = _two_d6(rng, False, len(tests)) > discipline - penalty
+        broke[tests] = ((_two_d6(rng, False, len(tests)) > discipline - penalty)
+                        & ~np.where(won_t, charged.unbreakable, charger.unbreakable))
         fled = np.flatnonzero(broke)
         won_f = won[fled]
         caught = (_two_d6(rng, np.where(won_f, charger.swiftstride, charged.swiftstride), len(fled))

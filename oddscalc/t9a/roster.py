@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import Melee, T9AHits, T9AShoot, game_dice
+from .attacks import game_dice
+from .sequence import ATTRIBUTES, TO_HIT, Defence, attack_on
 
 MAIN = "health_lost"
-ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",
-              "ignores-parry", "reroll-hit-ones", "reroll-wound-ones", "auto-wound")
-TO_HIT = ("battle-focus", "poison", "hatred", "reroll-hit-ones")  # attributes that need a to-hit roll
 REROLLS = ("none", "failed", "ones", "successes")
 
 
@@ -63,6 +61,14 @@ SCHEMA = Schema(
         "extra_ranks": Field("int", "Fight in Extra Rank from other rules: one more supporting rank each", low=0,
                              high=2, default=0),
         "impact_hits": Field("dice", "Impact Hits (X) of each front-rank model when it charges (1, d3, d6)"),
+        "stomp": Field("dice", "Stomp Attacks (X) of each model in base contact, at Initiative Step 0 (1, d6)"),
+        "height": Field("text", "the models' Height: a Full Rank of 5, 3 or 1, Supporting Attacks at most 1, 3 or 5",
+                        choices=("standard", "large", "gigantic"), default="standard"),
+        "mount": Field("text", "a mount's close combat attacks, a second model part: 'A1 O3 S3 I3' (AP<n>, "
+                               "harnessed)"),
+        "cannot_be_stomped": Field("bool", "Cannot be Stomped (Cavalry)", default=False),
+        "stubborn": Field("bool", "Stubborn: its Break Test ignores the combat score difference", default=False),
+        "unbreakable": Field("bool", "Unbreakable: it passes every Break Test", default=False),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
@@ -85,6 +91,13 @@ SCHEMA = Schema(
 
 def check_unit(unit: Unit) -> tuple[str, str] | None:
     """Refuse what the schema alone cannot: a shooting attack needs its Aim; the game's dice only."""
+    for name in ("impact_hits", "stomp"):
+        if unit[name] is not None:
+            game_dice(unit[name], name)
+    if unit["mount"] is not None:
+        from .combat import read_part
+
+        read_part(unit["mount"], "mount")
     if unit["reroll_special"] != "none" and unit["aegis"] is None and unit["fortitude"] is None:
         return "reroll_special", "a re-roll of special saves needs the unit's special save: aegis or fortitude"
     for weapon in unit.weapons:
@@ -118,39 +131,19 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
     return None
 
 
+def defence(unit: Unit) -> Defence:
+    """What a unit brings as the target of an attack."""
+    return Defence(**{name: unit[name] for name in ("defensive", "resilience", "armour", "aegis", "fortitude",
+                                                    "health", "models", "flammable", "parry", "distracting",
+                                                    "hard_target", "reroll_armour", "reroll_special")})
+
+
 def matchup(attacker: Unit, weapon: Weapon, target: Unit):
     """The attack sequence of `weapon` against `target` (every attack can reach every target)."""
-    attributes = set(weapon["attributes"])
-    toxic = "toxic" in attributes
-    common = dict(
-        strength=None if toxic else (weapon["strength"] or attacker["strength"]),
-        ap=0 if toxic else weapon["ap"], toxic=toxic,
-        resilience=target["resilience"], armour=target["armour"], aegis=target["aegis"],
-        fortitude=target["fortitude"], health=target["health"],
-        flammable=target["flammable"] and "auto-wound" not in attributes,  # it rolls no wound to re-roll
-        reroll_armour=target["reroll_armour"], reroll_special=target["reroll_special"],
-        models=target["models"], multiple_wounds=weapon["multiple_wounds"],
-        battle_focus="battle-focus" in attributes, poison="poison" in attributes,
-        lethal_strike="lethal-strike" in attributes, divine="divine" in attributes, flaming="flaming" in attributes,
-        auto_wound="auto-wound" in attributes,
-        reroll_wounds="failed" if "reroll-wounds" in attributes else "ones" if "reroll-wound-ones" in attributes
-        else "none",
-    )
-    if weapon["kind"] == "automatic":  # §3.10: no to-hit roll
-        return T9AHits(hits=weapon["attacks"], **common)
-    common["reroll_hits"] = "failed" if "hatred" in attributes else "ones" if "reroll-hit-ones" in attributes else "none"
-    if weapon["kind"] == "shooting":  # Hard Target (X): -X to hit
-        return T9AShoot(shots=weapon["attacks"], aim=weapon["aim"], modifier=weapon["modifier"] - target["hard_target"],
-                        **common)
-    offensive = weapon["offensive"] or attacker["offensive"]
-    defensive = target["defensive"]
-    if target["parry"] and "ignores-parry" not in attributes:  # Parry: +1 Defensive Skill, or the attacker's
-        # Offensive Skill, whichever is higher (Paired Weapons ignore it)
-        defensive = min(max(defensive + 1, offensive), 10)
-    modifier = weapon["modifier"]
-    if target["distracting"] and modifier >= 0:  # not combined with another negative to-hit modifier
-        modifier -= 1
-    return Melee(attacks=weapon["attacks"], offensive=offensive, defensive=defensive, hit_modifier=modifier, **common)
+    return attack_on(weapon["kind"], weapon["attacks"], offensive=weapon["offensive"] or attacker["offensive"],
+                     strength=weapon["strength"] or attacker["strength"], ap=weapon["ap"],
+                     attributes=weapon["attributes"], multiple_wounds=weapon["multiple_wounds"],
+                     target=defence(target), aim=weapon["aim"], modifier=weapon["modifier"])
 
 
 def kill_threshold(target: Unit, attack=None) -> int:
@@ -165,8 +158,8 @@ def combat(attacker: Unit, target: Unit):
     """The attacker's charge on the target (docs/rules.md §3.11): a round of close combat, each side with its
     first melee attack's Strength, AP and Offensive Skill (its own characteristics without one); None where a
     side has no Attack Value, Agility or Discipline, or more models or Health Points than a combat takes."""
-    from .combat import Combat
-    from .fight import MAX_MODELS
+    from .combat import DEFENCE, Combat
+    from .fighter import MAX_MODELS
 
     values: dict = {}
     for prefix, unit in (("", attacker), ("enemy_", target)):
@@ -181,8 +174,23 @@ def combat(attacker: Unit, target: Unit):
             ("armour", unit["armour"]), ("ap", melee["ap"] if melee else 0), ("aegis", unit["aegis"]),
             ("standard", unit["standard"]), ("swiftstride", unit["swiftstride"]),
             ("great_weapon", unit["great_weapon"]), ("lightning_reflexes", unit["lightning_reflexes"]),
-            ("spear", unit["spear"]), ("extra_ranks", unit["extra_ranks"]))})
+            ("spear", unit["spear"]), ("extra_ranks", unit["extra_ranks"]), ("height", unit["height"]),
+            ("mount", unit["mount"]), ("stomp", unit["stomp"]), ("cannot_be_stomped", unit["cannot_be_stomped"]),
+            ("stubborn", unit["stubborn"]), ("unbreakable", unit["unbreakable"]),
+            *((name, unit[name]) for name in DEFENCE))})
+        values.update(_combat_attributes(prefix, melee))
     return Combat(**values, impact_hits=attacker["impact_hits"])
+
+
+def _combat_attributes(prefix: str, melee: Weapon | None) -> dict:
+    """A side's attack attributes in a round of combat, its first melee attack's: Combat's options."""
+    from .combat import ATTACK_FLAGS, REROLLS
+
+    names = set(melee["attributes"]) if melee else set()
+    values = {prefix + option: True for option, name in ATTACK_FLAGS.items() if name in names}
+    values.update({prefix + option: reroll for (option, reroll), name in REROLLS.items() if name in names})
+    values[prefix + "multiple_wounds"] = melee["multiple_wounds"] if melee else None
+    return values
 
 
 def describe_unit(unit: Unit) -> str:
@@ -198,7 +206,11 @@ def describe_unit(unit: Unit) -> str:
     fights += [name.replace("_", " ") for name in ("standard", "swiftstride", "great_weapon", "lightning_reflexes",
                                                    "spear") if unit[name]]
     fights += [plural(unit["extra_ranks"], "extra rank")] if unit["extra_ranks"] else []
-    fights += [f"Impact Hits ({unit['impact_hits']})"] if unit["impact_hits"] is not None else []
+    fights += [f"{unit['height']} height"] if unit["height"] != "standard" else []
+    fights += [f"mount {unit['mount']}"] if unit["mount"] is not None else []
+    fights += [f"{what} ({unit[name]})" for what, name in (("Impact Hits", "impact_hits"), ("Stomp Attacks", "stomp"))
+               if unit[name] is not None]
+    fights += [name.replace("_", " ") for name in ("cannot_be_stomped", "stubborn", "unbreakable") if unit[name]]
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
             + "".join(f", {save}" for save in saves + fights))

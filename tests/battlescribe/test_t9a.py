@@ -24,7 +24,8 @@ PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
 
 
 COMBAT_FIELDS = ("attack_value", "agility", "discipline", "standard", "swiftstride", "great_weapon", "spear",
-                 "extra_ranks", "lightning_reflexes", "impact_hits")
+                 "extra_ranks", "lightning_reflexes", "impact_hits", "stomp", "height", "mount", "cannot_be_stomped",
+                 "stubborn", "unbreakable")
 
 
 def without_combat(units: list[dict]) -> list[dict]:
@@ -769,7 +770,36 @@ def test_the_fields_of_a_round_of_combat_are_read():
     Swiftstride from the rules or from the type (Cavalry, Beast), as the catalogues give them."""
     units = {unit["name"]: unit for name in RULES_EXPECTED for unit in battlescribe.load(RULES_LISTS / name).data["unit"]}
     read = {name: tuple(unit.get(field) for field in COMBAT_FIELDS) for name, unit in units.items()}
-    assert read["Dread Prince"] == (5, 8, 9, None, None, None, None, None, True, None)
-    assert read["Inquisitor"] == (2, 4, 8, None, None, None, None, None, None, None)
-    assert read["Feldrak Ancestor"] == (6, 3, 9, None, True, None, None, None, None, None)
-    assert read["Arcane Engine"][-1] == "d6"  # Impact Hits (D6), the unit's when it charges
+    rest = (None,) * 6  # stomp, height, mount, cannot_be_stomped, stubborn, unbreakable
+    assert read["Dread Prince"] == (5, 8, 9, None, None, None, None, None, True, None) + rest
+    assert read["Inquisitor"] == (2, 4, 8, None, None, None, None, None, None, None) + rest
+    # a Gigantic model: Stomp Attacks (D6) from its Height (Classification of Models)
+    assert read["Feldrak Ancestor"] == (6, 3, 9, None, True, None, None, None, None, None, "d6", "gigantic") + rest[2:]
+    # Impact Hits (D6) when it charges; Large but a Construct: no Stomp Attacks; its crew of two (A1 each), its
+    # harnessed horses the mount
+    assert read["Arcane Engine"][:1] + read["Arcane Engine"][9:13] == (2, "d6", None, "large",
+                                                                      "A2 O3 S3 I3 harnessed")
+    # a rider on a warhorse: the horse's attacks at its Agility, Cavalry cannot be stomped
+    assert read["Prelate"][12:14] == ("A1 O3 S3 I3 harnessed", True)
+
+
+def test_a_round_of_combat_reads_parts_height_stomps_and_break_test_rules(tmp_path):
+    """A Large chariot of two crew (Attack Value 1 each: 2), harnessed horses (the mount, A1 × 2), a chassis
+    (Inanimate: no attacks) and a third part that attacks (reported, left out of a round of combat); Stomp
+    Attacks (D3) from its rules over its Height's (1); Stubborn and Unbreakable from its rules."""
+    chariot = model("Chariot", 2, height="Large", defensive={"HP": "4", "Def": "2", "Res": "5", "Arm": "2"}, offensive=[
+        {"name": "Crew (2) Offensive", "Att": "1", "Off": "3", "Str": "3", "AP": "0", "Agi": "4", "Rules": ""},
+        {"name": "Horse (2)", "Att": "1", "Off": "3", "Str": "3", "AP": "1", "Agi": "3", "Rules": "Harnessed"},
+        {"name": "Chassis", "Att": "D6", "Off": "", "Str": "5", "AP": "2", "Rules": "Inanimate"},
+        {"name": "Hound", "Att": "2", "Off": "3", "Str": "3", "AP": "0", "Agi": "5", "Rules": ""}],
+        extra=profile("Chariot Global", "1 Global", Dis="7"))
+    unit = selection("Chariots", children=chariot, rules=rules("Stubborn", "Unbreakable", "Stomp Attacks (D3)"))
+    result = imported(tmp_path, unit)
+    fields = result.data["unit"][0]
+    assert (fields["attack_value"], fields["agility"], fields["discipline"]) == (2, 4, 7)
+    assert (fields["height"], fields["stomp"], fields["mount"]) == ("large", "d3", "A2 O3 S3 I3 AP1 harnessed")
+    assert fields["stubborn"] and fields["unbreakable"] and "cannot_be_stomped" not in fields
+    assert [line for line in result.report() if "round of combat" in line] == [
+        "Chariots: Hound: a third model part that attacks (left out of a round of combat (two parts a model))"]
+    plain = selection("Chariots", children=chariot.replace("Large", "Gigantic"))
+    assert imported(tmp_path, plain).data["unit"][0]["stomp"] == "d6"  # from its Height alone

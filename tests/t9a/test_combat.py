@@ -3,17 +3,25 @@ Test with Steadfast, Flee and Pursuit; figures worked by hand."""
 
 from __future__ import annotations
 
+import shlex
+from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
 
 from oddscalc.errors import InputError
-from oddscalc.t9a.combat import Combat
-from oddscalc.t9a.fight import Fighter, break_chance, caught_chance
+from oddscalc.t9a.combat import Combat, read_part
+from oddscalc.t9a.fight import Blow, caught_chance
+from oddscalc.t9a.fighter import Fighter, Height, LineBonus, break_chance
 
 CAUGHT = F(721, 1296)  # P(2D6 pursuit >= 2D6 flee)
 DUELLIST = dict(models=1, width=1, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3,
                 discipline=7)
+
+
+def steps(fight, first):
+    """(Initiative Step, (the charger's attacks strike, the charged unit's)) as the fight's schedule gives them."""
+    return [(step, (Blow(0, "melee") in blows, Blow(1, "melee") in blows)) for step, blows in fight.schedule(first)]
 
 
 def duel(**more):
@@ -45,12 +53,12 @@ def test_a_second_round_fights_on_from_a_draw_or_a_held_break_test():
     held = F(9, 16) * F(15, 36)  # round 1: both standing, the enemy lost and held
     assert two["draw"][1] == F(3, 16) + held * (F(1, 16) + F(9, 16))
     assert two["break"][1] == one["break"][1]  # no Break Test in the second round: someone died or a draw
-    assert duel().fight.steps(True) == [(4, (True, False)), (3, (False, True))]
-    assert duel().fight.steps(False) == [(3, (True, True))]
+    assert steps(duel().fight, True) == [(4, (True, False)), (3, (False, True))]
+    assert steps(duel().fight, False) == [(3, (True, True))]
 
 
 def test_agility_above_ten_strikes_at_step_ten():
-    assert duel(agility=10).fight.steps(True) == [(10, (True, False)), (3, (False, True))]
+    assert steps(duel(agility=10).fight, True) == [(10, (True, False)), (3, (False, True))]
 
 
 def test_the_combat_score_counts_ranks_standard_charge_and_facing():
@@ -92,9 +100,9 @@ def test_supporting_attacks_and_a_flank():
     fights with as many models as the charger's front rank, and without support."""
     unit = Fighter(models=12, width=5, health=1, attacks=2, offensive=3, defensive=3, strength=3, resilience=3,
                    agility=3, discipline=7)
-    assert unit.strikes(0, True) == 5 * 2 + 5 and unit.strikes(5, True) == 5 * 2 + 2 and unit.strikes(9, True) == 6
+    assert unit.strikes(unit.parts[0], 0, True) == 5 * 2 + 5 and unit.strikes(unit.parts[0], 5, True) == 5 * 2 + 2 and unit.strikes(unit.parts[0], 9, True) == 6
     fight = duel(enemy_models=12, enemy_width=5, enemy_attacks=2, models=3, width=3, flank=True).fight
-    assert fight.strikes(0, 0) == (3, 3 * 2)
+    assert (fight.count(Blow(0, "melee"), 0, 0), fight.count(Blow(1, "melee"), 0, 0)) == (3, 3 * 2)
 
 
 @pytest.mark.parametrize("more, name", [
@@ -127,7 +135,8 @@ def test_a_combat_from_the_command_line(capsys):
 def test_the_open_readings_are_switches():
     """§3.11's open readings: the flank or rear bonus ranked (one more with 2 Full Ranks) or flat, an incomplete
     last rank counted or not, an Agility above 10 at step 10 or first."""
-    from oddscalc.t9a.fight import FacingBonus, HighAgility, LastRank
+    from oddscalc.t9a.fight import FacingBonus, HighAgility
+    from oddscalc.t9a.fighter import LastRank
 
     ranks = dict(models=10, width=5, flank=True)  # 2 Full Ranks: Rank Bonus +1
     assert duel(**ranks).fight.scores(0, 0, 0, 0, True) == (1 + 1 + 2, 0)
@@ -136,7 +145,7 @@ def test_the_open_readings_are_switches():
     assert duel(models=9, width=5, rear=True).fight.scores(0, 0, 0, 0, False) == (0 + 2, 0)  # 1 Full Rank
     assert duel(models=23, width=6).fight.charger.full_ranks(0) == 4
     assert duel(models=23, width=6, last_rank=LastRank.IGNORED).fight.charger.full_ranks(0) == 3
-    assert duel(agility=10, high_agility=HighAgility.FIRST).fight.steps(True) == [(11, (True, False)),
+    assert steps(duel(agility=10, high_agility=HighAgility.FIRST).fight, True) == [(11, (True, False)),
                                                                                    (3, (False, True))]
     words = duel(facing_bonus=FacingBonus.FLAT, last_rank=LastRank.IGNORED).describe()
     assert words.endswith(", facing bonus flat, last rank ignored")
@@ -145,10 +154,10 @@ def test_the_open_readings_are_switches():
 def test_great_weapons_strike_last_and_lightning_reflexes_hit_more_often():
     """A Great Weapon strikes at Initiative Step 0 (the charged duellist strikes first); Lightning Reflexes is +1
     to hit (3+: the charger kills with 1/3, so P(win) = 1/3 + 2/3 · 3/4); both: its Agility's step, no +1."""
-    assert duel(great_weapon=True).fight.steps(True) == [(3, (False, True)), (0, (True, False))]
+    assert steps(duel(great_weapon=True).fight, True) == [(3, (False, True)), (0, (True, False))]
     assert duel(lightning_reflexes=True).exact(fractions=True)["win"][1] == F(1, 3) + F(2, 3) * F(3, 4)
     both = duel(great_weapon=True, lightning_reflexes=True)
-    assert both.fight.steps(True) == duel().fight.steps(True)
+    assert steps(both.fight, True) == steps(duel().fight, True)
     assert both.exact(fractions=True)["win"][1] == F(13, 16)
     assert "great weapons, lightning reflexes" in both.describe()
 
@@ -180,13 +189,17 @@ def test_a_combat_s_bounds_are_its_bounds(name, low, high):
 
 
 def test_an_exact_combat_too_long_to_wait_for_is_refused_at_once(capsys):
-    """Every pair of Health Points lost a second round may start from: 60 × 5 against 60 × 5 is too many."""
+    """Every pair of Health Points lost a round can reach, from each pair the first round reached: 60 × 5 against
+    60 × 5 with riders of Attack Value 3 and mounts, 90 Health Points a round each way, is too many."""
     from clirun import run
 
-    big = duel(models=60, width=10, health=5, enemy_models=60, enemy_width=10, enemy_health=5, rounds=2)
+    big = duel(models=60, width=10, health=5, enemy_models=60, enemy_width=10, enemy_health=5, rounds=2, attacks=3,
+               enemy_attacks=3, mount="A2 O3 S3 I1", enemy_mount="A2 O3 S3 I2")
+    # front, support (10 wide: Line Formation, two supporting ranks), the mount's front and support
+    assert big.fight.reach() == (10 * 3 + 20 + 10 * 2 + 20, 90)
     assert big.exact_seconds() > 2 and duel(rounds=2).exact_seconds() < 0.01
     assert big.exact_seconds(fractions=True) > big.exact_seconds()
-    words = big.query().split()[1:] + ["--exact"]
+    words = shlex.split(big.query())[1:] + ["--exact"]
     result = run(capsys, *words)
     assert result.code == 2 and result.out == "" and result.err.startswith("error: --exact T9A combat: (60 models")
     assert "the exact answer would take about" in result.err and len(result.err.strip().splitlines()) == 1
@@ -198,16 +211,16 @@ def test_spears_strike_first_when_charged_in_front_and_fight_in_an_extra_rank():
     2) or neither (wins by 1): P(win) = 3/4 · 1/4 + 9/16. Not in a flank, not in the second round; its supporting
     ranks one more (Fight in Extra Rank), and --extra-ranks more."""
     spear = duel(enemy_spear=True)
-    assert spear.fight.in_round(True).steps(True) == [(5, (False, True)), (4, (True, False))]
-    assert spear.fight.in_round(False).steps(False) == [(3, (True, True))]
-    assert duel(enemy_spear=True, flank=True).fight.in_round(True).steps(True) == duel().fight.steps(True)
+    assert steps(spear.fight.in_round(True), True) == [(5, (False, True)), (4, (True, False))]
+    assert steps(spear.fight.in_round(False), False) == [(3, (True, True))]
+    assert steps(duel(enemy_spear=True, flank=True).fight.in_round(True), True) == steps(duel().fight, True)
     exact = spear.exact(fractions=True)
     assert exact["win"][1] == F(3, 4) * F(1, 4) + F(9, 16) and exact["draw"][1] == F(1, 4)
     unit = Fighter(models=20, width=5, health=1, attacks=2, offensive=3, defensive=3, strength=3, resilience=3,
                    agility=3, discipline=7)
-    assert unit.strikes(0, True) == 10 + 5
-    assert Fighter(**{**unit.__dict__, "spear": True}).strikes(0, True) == 10 + 10
-    assert Fighter(**{**unit.__dict__, "spear": True, "extra_ranks": 1}).strikes(0, True) == 10 + 15
+    assert unit.strikes(unit.parts[0], 0, True) == 10 + 5
+    assert replace(unit, spear=True).strikes(unit.parts[0], 0, True) == 10 + 10
+    assert replace(unit, spear=True, extra_ranks=1).strikes(unit.parts[0], 0, True) == 10 + 15
     assert "spears, 1 extra rank" in duel(spear=True, extra_ranks=1).describe()
 
 
@@ -216,8 +229,9 @@ def test_impact_hits_strike_at_step_ten_in_the_first_round():
     attack at step 4 if the enemy still stands (1/4), then the enemy's (1/4). Killed by the hit or the attack, the
     enemy loses by 2; else the enemy's kill makes it 1 all; else the charger wins by 1."""
     attack = duel(impact_hits=1)
-    assert attack.fight.all_steps(True)[0] == (10, (False, False), True)
-    assert [step for step, _, impact in attack.fight.all_steps(False) if impact] == []  # not when not charging
+    assert attack.fight.schedule(True)[0] == (10, (Blow(0, "impact"),))
+    not_charging = attack.fight.schedule(False)
+    assert [step for step, blows in not_charging if Blow(0, "impact") in blows] == []
     dead = F(1, 2) + F(1, 2) * F(1, 4)
     exact = attack.exact(fractions=True)
     assert exact["win"][1] == dead + (1 - dead) * F(3, 4)
@@ -240,3 +254,130 @@ def test_impact_hits_a_front_rank_cannot_make_are_refused_by_their_option(value)
     with pytest.raises(InputError) as error:
         duel(models=5, width=5, impact_hits=value)
     assert error.value.name == "impact_hits" and "hits at most" in error.value.allowed
+
+
+def test_heights_set_full_ranks_and_the_supporting_attacks_cap():
+    """Large: a Full Rank of 3, up to 3 Supporting Attacks each; Gigantic: a Full Rank of 1, up to 5."""
+    large = Fighter(models=6, width=3, health=3, attacks=4, offensive=3, defensive=3, strength=5, resilience=4,
+                    agility=2, discipline=7, height=Height.LARGE)
+    assert large.full_ranks(0) == 2 and large.rank_bonus(0) == 1 and large.full_ranks(9 + 1) == 1
+    assert large.strikes(large.parts[0], 0, True) == 3 * 4 + 3 * 3
+    assert replace(large, height=Height.STANDARD).full_ranks(0) == 0  # 3 wide: no Full Rank of 5
+    giant = replace(large, models=2, width=1, attacks=6, height=Height.GIGANTIC)
+    assert giant.full_ranks(0) == 2 and giant.strikes(giant.parts[0], 0, True) == 6 + 5
+    assert "large height" in duel(height="large").describe()
+
+
+def test_stomp_attacks_strike_at_step_zero_on_standard_height_only():
+    """The duel, the charger with Stomp Attacks (1): it strikes first (1/4 kills); else the enemy kills (1/4) and
+    no stomp comes from the dead; else the stomp hits at step 0 and wounds 4+ with no save (1/2): a kill, won by 2.
+    Not on Large models, nor on those that cannot be stomped."""
+    exact = duel(stomp=1).exact(fractions=True)
+    assert exact["win"][1] == F(13, 16) and exact["draw"][1] == F(3, 16)
+    assert exact["enemy_health_lost"][1] == F(1, 4) + F(9, 16) * F(1, 2)
+    assert list(exact["score"]) == [F(3, 16), F(9, 32), F(1, 4) + F(9, 32)]
+    assert duel(stomp=1).fight.schedule(False)[-1] == (0, (Blow(0, "stomp"),))  # every round
+    for shielded in (dict(enemy_height="large"), dict(enemy_cannot_be_stomped=True)):
+        plain = duel(**shielded).exact(fractions=True)
+        assert list(duel(stomp=1, **shielded).exact(fractions=True)["score"]) == list(plain["score"])
+    # the enemy stomps back from its front rank, also in a later round
+    assert duel(enemy_stomp="d3", rounds=2).fight.schedule(True)[-1] == (0, (Blow(1, "stomp"),))
+
+
+def test_a_mount_strikes_at_its_own_agility():
+    """Rider and mount, one attack each at step 4: the enemy dies with 1 - (3/4)² = 7/16, else it strikes back
+    (1/4: a draw), else the charger wins by 1. A mount of Agility 1 strikes at step 2, after the enemy."""
+    exact = duel(mount="A1 O3 S3 I3").exact(fractions=True)
+    assert exact["win"][1] == F(7, 16) + F(9, 16) * F(3, 4) and exact["draw"][1] == F(9, 16) * F(1, 4)
+    slow = duel(mount="A1 O3 S3 I1")
+    assert slow.fight.schedule(True) == [(4, (Blow(0, "melee", 0),)), (3, (Blow(1, "melee"),)),
+                                         (2, (Blow(0, "melee", 1),))]
+    first = F(1, 4) + F(3, 4) * F(3, 4) * F(1, 4)  # the rider kills, or the mount after the enemy missed
+    assert slow.exact(fractions=True)["enemy_health_lost"][1] == first
+    assert "mount A1 O3 S3 Agility 1" in slow.describe() and "--mount 'A1 O3 S3 I1'" in slow.query()
+
+
+def test_a_harnessed_mount_makes_no_supporting_attacks():
+    unit = Fighter(models=10, width=5, health=1, attacks=1, offensive=3, defensive=3, strength=3, resilience=3,
+                   agility=3, discipline=7, mount=read_part("A2 O3 S4 I2 AP1 harnessed", "mount"))
+    rider, mount = unit.parts
+    assert unit.strikes(rider, 0, True) == 5 + 5 and unit.strikes(mount, 0, True) == 5 * 2
+    assert unit.strikes(replace(mount, harnessed=False), 0, True) == 5 * 2 + 5
+    assert unit.special is mount  # Impact Hits and Stomp Attacks at the mount's Strength and AP
+
+
+@pytest.mark.parametrize("text", ["A1 O3 S3", "A1 O3 S3 I3 X2", "A0 O3 S3 I3", "A1 A2 O3 S3 I3", "A1 O3 S3 I11",
+                                  "harness"])
+def test_a_mount_profile_that_cannot_be_read_is_one_line(text):
+    with pytest.raises(InputError) as caught:
+        duel(enemy_mount=text)
+    assert "enemy_mount" in str(caught.value) and "\n" not in str(caught.value) and "A1 O3 S3 I3" in str(
+        caught.value)
+
+
+def test_stubborn_and_unbreakable_break_tests():
+    """The duel's loser (9/16 of the time it loses by 1): it breaks on 7 or more, Stubborn on 8 or more (no
+    penalty), Unbreakable never."""
+    assert duel(enemy_stubborn=True).exact(fractions=True)["break"][1] == F(9, 16) * F(15, 36)
+    assert duel(enemy_unbreakable=True).exact(fractions=True)["break"][1] == 0
+    assert duel(enemy_unbreakable=True).exact(fractions=True)["win"][1] == F(13, 16)
+
+
+def test_line_formation_supports_from_the_third_rank_without_a_rank_bonus():
+    """Ranks of 8 or more: Line Formation, Fight in Extra Rank; no Rank Bonus unless --line-bonus kept."""
+    line = Fighter(models=24, width=8, health=1, attacks=1, offensive=3, defensive=3, strength=3, resilience=3,
+                   agility=3, discipline=7)
+    assert line.line_formation and line.strikes(line.parts[0], 0, True) == 8 + 16
+    assert line.rank_bonus(0) == 0 and replace(line, line_bonus=LineBonus.KEPT).rank_bonus(0) == 2
+    column = replace(line, width=7)
+    assert not column.line_formation and column.strikes(column.parts[0], 0, True) == 7 + 7
+
+
+def test_flank_models_matched_or_the_engaged_edge():
+    """12 models 5 wide (3 ranks) charged by 5 in the flank: matched, 5 fight back; edge, one a rank: 3. In the
+    rear, edge: its last rank's 2."""
+    base = dict(enemy_models=12, enemy_width=5, models=5, width=5)
+    assert duel(**base, flank=True).fight.facing(0, 0) == 5
+    assert duel(**base, flank=True, flank_models="edge").fight.facing(0, 0) == 3
+    assert duel(**base, rear=True, flank_models="edge").fight.facing(0, 0) == 2
+    assert duel(**base, rear=True, flank_models="edge").fight.facing(0, 2) == 5  # 10 left: the last rank full
+    assert duel(**base).fight.facing(0, 0) is None
+    assert "flank models edge" in duel(**base, flank=True, flank_models="edge").describe()
+
+
+def test_hatred_re_rolls_failed_hits_in_the_first_round_only():
+    """The duel with Hatred: the charger hits on 4+ re-rolled (3/4), wounds 4+: it kills first with 3/8, else the
+    enemy kills (1/4: a draw), else it wins by 1. In a second round it has no Hatred; --reroll-hits failed
+    re-rolls every round."""
+    exact = duel(hatred=True).exact(fractions=True)
+    assert exact["win"][1] == F(3, 8) + F(5, 8) * F(3, 4) and exact["draw"][1] == F(5, 8) * F(1, 4)
+    fight = duel(hatred=True, rounds=2).fight
+    assert fight.in_round(True).charger.attributes == ("hatred",) and fight.in_round(False).charger.attributes == ()
+    always = duel(reroll_hits="failed").fight
+    assert always.in_round(False).charger.attributes == ("reroll-hits",)
+    assert duel(reroll_hits="failed").exact(fractions=True)["win"][1] == exact["win"][1]
+    assert "hatred" in duel(hatred=True).describe() and duel(hatred=True).query().endswith("--hatred")
+
+
+def test_the_defence_of_each_side_acts_on_the_other_sides_attacks():
+    """Parry: the charger's Offensive Skill 5 against Defensive Skill 3 hits on 3+; against a Parry, Defensive
+    Skill max(3 + 1, 5) = 5: 4+. Fortitude 4+ saves half the wounds that pass."""
+    plain, parried = duel(offensive=5).exact(fractions=True), duel(offensive=5, enemy_parry=True).exact(fractions=True)
+    assert plain["enemy_health_lost"][1] == F(2, 3) * F(1, 2) and parried["enemy_health_lost"][1] == F(1, 4)
+    assert duel(ignores_parry=True, offensive=5, enemy_parry=True).exact(fractions=True)["enemy_health_lost"][1] == \
+        F(1, 3)
+    assert duel(enemy_fortitude=4).exact(fractions=True)["enemy_health_lost"][1] == F(1, 8)
+    assert list(duel(multiple_wounds="d3", enemy_health=2).exact(fractions=True)["enemy_health_lost"]) == [
+        F(3, 4), F(1, 4) * F(1, 3), F(1, 4) * F(2, 3)]
+
+
+@pytest.mark.parametrize("more, name, allowed", [
+    (dict(enemy_reroll_special="failed"), "enemy_reroll_special", "--enemy-aegis X+ or --enemy-fortitude X+"),
+    (dict(enemy_lethal_strike=True, enemy_auto_wound=True), "enemy_lethal_strike", "--enemy-auto-wound"),
+    (dict(reroll_hits="successes"), "reroll_hits", "expected none, failed or ones"),
+    (dict(enemy_multiple_wounds="2d10"), "enemy_multiple_wounds", "D6 and D3 only"),
+])
+def test_an_attack_t9a_melee_refuses_is_refused_naming_this_querys_option(more, name, allowed):
+    with pytest.raises(InputError) as error:
+        duel(**more)
+    assert error.value.name == name and allowed in error.value.allowed

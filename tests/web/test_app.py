@@ -542,10 +542,11 @@ def test_the_assault_question_from_the_form(client, capsys):
 
 
 def test_the_charge_question_from_the_form(client, capsys):
-    """Issue 34's question asked on the page: 5 knights charge 20 spearmen in their flank; the form's permalink
-    answers the very bytes of the command line, and the page says P(win), P(break), P(caught) first."""
+    """Issue 34's question asked on the page: 5 knights on horses charge 20 spearmen in their flank; the form's
+    permalink answers the very bytes of the command line, and the page says P(win), P(break), P(caught) first."""
     knights = {"--models": "5", "--width": "5", "--attacks": "1", "--offensive": "4", "--defensive": "4",
-               "--strength": "5", "--resilience": "3", "--agility": "3", "--discipline": "7", "--armour": "5"}
+               "--strength": "5", "--resilience": "3", "--agility": "3", "--discipline": "7", "--armour": "5",
+               "--mount": "A1 O3 S3 I3 harnessed", "--swiftstride": "on", "--cannot-be-stomped": "on"}
     spearmen = {"--enemy-models": "20", "--enemy-width": "5", "--enemy-attacks": "1", "--enemy-offensive": "3",
                 "--enemy-defensive": "3", "--enemy-strength": "3", "--enemy-resilience": "3",
                 "--enemy-agility": "3", "--enemy-discipline": "7", "--enemy-armour": "1", "--enemy-standard": "on"}
@@ -553,7 +554,7 @@ def test_the_charge_question_from_the_form(client, capsys):
     response = client.get("/run", params=form, follow_redirects=False)
     assert response.status_code == 303
     query = parse_qs(urlparse(response.headers["location"]).query)["q"][0]
-    assert "--flank" in query and "--enemy-standard" in query
+    assert "--flank" in query and "--enemy-standard" in query and "--mount 'A1 O3 S3 I3 harnessed'" in query
     assert client.get("/api/query", params={"q": query}).text == cli_json(capsys, shlex.split(query))
     exact = parse_query(query.replace(" --exact", "")).attack.exact()
     page = client.get(response.headers["location"]).text
