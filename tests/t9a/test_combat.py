@@ -12,7 +12,7 @@ import pytest
 from oddscalc.errors import InputError
 from oddscalc.t9a.combat import Combat, read_part
 from oddscalc.t9a.fight import Blow, caught_chance
-from oddscalc.t9a.fighter import Fighter, Height, LineBonus, break_chance
+from oddscalc.t9a.fighter import Fighter, Height, LineBonus, Part, break_chance
 
 CAUGHT = F(721, 1296)  # P(2D6 pursuit >= 2D6 flee)
 DUELLIST = dict(models=1, width=1, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3,
@@ -175,7 +175,7 @@ def test_a_combat_in_words():
 @pytest.mark.parametrize("name, low, high", [
     ("models", 1, 60), ("width", 1, 10), ("health", 1, 5), ("attacks", 1, 10), ("offensive", 1, 10),
     ("defensive", 1, 10), ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10), ("discipline", 2, 10),
-    ("ap", 0, 10),
+    ("ap", 0, 10), ("extra_ranks", 0, 2),
 ])
 def test_a_combat_s_bounds_are_its_bounds(name, low, high):
     for prefix in ("", "enemy_"):
@@ -381,3 +381,79 @@ def test_an_attack_t9a_melee_refuses_is_refused_naming_this_querys_option(more, 
     with pytest.raises(InputError) as error:
         duel(**more)
     assert error.value.name == name and allowed in error.value.allowed
+
+
+@pytest.mark.parametrize("name, good, bad, allowed", [
+    ("aegis", (2, 6), (1, 7), "expected 2+ to 6+"), ("armour", (0, 6), (7, "x"), "Armour"),
+])
+def test_saves_out_of_bounds_are_refused_naming_the_side(name, good, bad, allowed):
+    for prefix in ("", "enemy_"):
+        for value in good:
+            duel(**{prefix + name: value})
+        for value in bad:
+            with pytest.raises(InputError) as error:
+                duel(**{prefix + name: value})
+            assert error.value.name == prefix + name and allowed in str(error.value)
+
+
+def test_a_steadfast_or_stubborn_loser_tests_on_its_discipline_alone():
+    """15 charging models in 3 ranks that hardly hurt 5 elite (1 Full Rank, Unbreakable: every break is the
+    charger's), who kill at most 5: when the charger loses, by any margin, it still has 2 Full Ranks or more
+    (Steadfast) and breaks on 8 or more, 15/36 of the times it loses. Ten in one rank of 10 (no more Full Ranks
+    than the enemy) break as often only when Stubborn."""
+    weak = dict(models=15, width=5, offensive=1, strength=1, enemy_models=5, enemy_width=5, enemy_offensive=6,
+                enemy_strength=6, enemy_defensive=10, enemy_resilience=10, enemy_unbreakable=True)
+    for more in (dict(), dict(models=10, width=10, stubborn=True)):
+        exact = duel(**{**weak, **more}).exact(fractions=True)
+        lost = 1 - exact["win"][1] - exact["draw"][1]
+        assert lost > F(1, 4) and exact["break"][1] == lost * F(15, 36)
+    plain = duel(**{**weak, "models": 10, "width": 10}).exact(fractions=True)  # the margin counts
+    assert plain["break"][1] > (1 - plain["win"][1] - plain["draw"][1]) * F(15, 36)
+
+
+def test_reach_is_the_most_a_round_can_take():
+    """15 attacks (5 × A2 in front, 5 supporting), each two hits with Battle Focus and d3 Multiple Wounds capped at
+    2 Health Points: 60, at most what the enemy has; the exact answer reaches it."""
+    attack = duel(models=10, width=5, attacks=2, battle_focus=True, multiple_wounds="d3", enemy_models=40,
+                  enemy_health=2, enemy_width=5, offensive=10, strength=10)
+    assert attack.fight.reach() == (15 * 2 * 2, 10)  # and 10 attacks back, at most all 10 of it
+    assert duel(models=10, width=5, attacks=2, enemy_models=8, enemy_width=4).fight.reach() == (8, 4 + 4)
+    small = duel(models=3, width=3, attacks=2, battle_focus=True, enemy_models=20, enemy_width=5)
+    exact = small.exact()
+    assert small.fight.reach()[0] == 3 * 2 * 2 == len(exact["enemy_health_lost"]) - 1
+
+
+def test_a_mount_profile_is_read_in_any_order_with_its_ap():
+    assert read_part("harnessed, AP2 Agi4 s5 O3 A2", "mount") == Part(attacks=2, offensive=3, strength=5, agility=4,
+                                                                       ap=2, harnessed=True)
+    assert read_part("A10 O10 S10 I10 AP10", "mount") == Part(10, 10, 10, 10, 10)
+    assert str(read_part("A1 O3 S3 I0", "mount")) == "A1 O3 S3 I0"
+    # the mount's AP is its attacks': Armour 2 (5+) saved against AP 0, not against AP 3
+    plain, piercing = (duel(attacks=1, mount=f"A1 O3 S3 I1{ap}", enemy_armour=2).exact(fractions=True)
+                       for ap in ("", " AP3"))
+    assert piercing["enemy_health_lost"][1] > plain["enemy_health_lost"][1]
+    with pytest.raises(InputError) as error:
+        read_part("A1 O3 S3 I3 A2", "enemy_mount")
+    assert error.value.value == "A1 O3 S3 I3 A2" and error.value.name == "enemy_mount"
+
+
+@pytest.mark.parametrize("name, bad, good, what", [
+    ("impact_hits", "21", "20", "Impact Hits"), ("stomp", "4d6", "3d6", "Stomp Attacks"),
+    ("enemy_stomp", "0", "1", "Stomp Attacks"),
+])
+def test_automatic_hits_a_front_rank_cannot_make_are_refused(name, bad, good, what):
+    """At most 200 hits from a front rank of 10, as t9a hits takes, and at least 1 each."""
+    ten = dict(width=10, models=10, enemy_width=10, enemy_models=10)
+    with pytest.raises(InputError) as error:
+        duel(**{name: bad}, **ten)
+    assert error.value.name == name and error.value.value == bad
+    assert error.value.allowed.startswith(f"expected {what} that can reach 1 to 20 a model")
+    assert "(10 in the front rank: 200 hits at most" in error.value.allowed
+    duel(**{name: good}, **ten)
+
+
+def test_the_query_passes_each_sides_options_to_its_unit():
+    line = duel(models=16, width=8, reroll_armour="ones", enemy_reroll_special="failed", enemy_aegis=5)
+    assert line.fight.charger.rank_bonus(0) == 0 and line.fight.charger.reroll_armour == "ones"
+    assert duel(models=16, width=8, line_bonus="kept").fight.charger.rank_bonus(0) == 1
+    assert line.fight.charged.reroll_special == "failed" and line.fight.charger.reroll_special == "none"
