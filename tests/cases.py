@@ -310,8 +310,9 @@ T9A = {
         discipline=7, armour=1, aegis=6, rear=True, enemy_models=12, enemy_width=4, enemy_attacks=1,
         enemy_offensive=4, enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3,
         enemy_discipline=8, enemy_armour=2, enemy_ap=1, enemy_standard=True, enemy_swiftstride=True, rounds=2),
-    "combat: knights on horses (a mount part) charge spearmen in the flank, edge models": Combat(
-        **KNIGHTS, mount="A1 O3 S3 I3", cannot_be_stomped=True, **SPEARMEN, flank=True, flank_models="edge",
+    "combat: knights with lances on horses (a mount part) charge spearmen in the flank, edge models": Combat(
+        **KNIGHTS, mount="A1 O3 S3 I3", cannot_be_stomped=True, charge_strength=2, charge_ap=2, **SPEARMEN, flank=True,
+        flank_models="edge",
         rounds=2),
     "combat: a Gigantic monster stomps (D6), Unbreakable, on Stubborn spearmen": Combat(
         models=1, width=1, health=5, attacks=4, offensive=5, defensive=4, strength=6, resilience=6, agility=3,

@@ -275,14 +275,14 @@ class _Reader:
         self.raw = {what: self._stat(first.profile.get(what), 1, first.name, what) for what in ("Off", "Str")}
         table.update(offensive=self._bounded(self.raw["Off"], "Off"), strength=self._bounded(self.raw["Str"], "Str"))
         height = self._height(body, mount)
-        self._combat(body, first, parts, height)
+        self._combat(body, first, parts, height, set(equipment.melee))
         weapons = []
         for part in parts:
             weapons += self._attacks(part, part is wielder, equipment, table["models"], height, len(parts) > 1)
         table["weapon"] = weapons
         return self.mapped
 
-    def _combat(self, body: Selection, first: _Part, parts: list[_Part], height: str) -> None:
+    def _combat(self, body: Selection, first: _Part, parts: list[_Part], height: str, weapons: set[str]) -> None:
         """What a round of combat needs (docs/rules.md §3.11): the Attack Value (times its count: a crew of two)
         and Agility of the unit's fighting part, its Discipline, a Standard Bearer among its selections,
         Swiftstride among its rules, its Height and the Stomp Attacks it gives, its mount's attacks. A value that
@@ -314,6 +314,7 @@ class _Reader:
         chosen = {_key(item.name) for item in self.selection.walk() if item.number}
         if any("great weapon" in name for name in chosen):
             table["great_weapon"] = True
+        self._charge(chosen | weapons, own)
         if "spear" in chosen:
             table["spear"] = True
         elif "fight in extra rank" in own:  # the rule itself (a Spear's is the Spear's)
@@ -327,6 +328,21 @@ class _Reader:
             if rule in rules or kind in types:
                 table[name] = True
         self._mount(first, parts)
+
+    def _charge(self, weapons: set[str], own: set[str]) -> None:
+        """What its own attacks gain when it charges: a Lance's +2 Strength and AP, a Light Lance's +1, a
+        Devastating Charge (+X Att, +X Str, +X AP) of the unit's or its fighting part's (its other effects, like
+        +X Agi or Adv, are not read)."""
+        bonus = dict.fromkeys(("att", "str", "ap"), 0)
+        lance = 2 if "lance" in weapons else 1 if "light lance" in weapons else 0
+        bonus.update(str=lance, ap=lance)
+        for rule in own:
+            found = re.fullmatch(r"devastating charge \((.*)\)", rule)
+            for what, value in re.findall(r"\+\s*(\d+)\s*(att|str|ap)\b", found.group(1) if found else ""):
+                bonus[value] += int(what)
+        for name, key, high in (("charge_attacks", "att", 2), ("charge_strength", "str", 3), ("charge_ap", "ap", 3)):
+            if bonus[key]:
+                self.mapped.table[name] = min(bonus[key], high)
 
     def _mount(self, first: _Part, parts: list[_Part]) -> None:
         """The mount's attacks (a second model part that attacks: a horse, harnessed beasts, a ridden monster);

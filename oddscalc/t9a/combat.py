@@ -178,6 +178,12 @@ class Combat(Attack):
         "The charger: Impact Hits (X) of each front-rank model (1, d3, d6): automatic hits at its Strength and AP "
         "at Initiative Step 10 in the first round (t9a hits).", None, metavar="X",
         reader=lambda text: game_dice(text, "impact_hits"))
+    charge_attacks: int = option("The charger: + Attack Value of its own attacks in the first round, when Charging "
+                                 "(Devastating Charge (+X Att)), 0 to 2.", 0, metavar="N")
+    charge_strength: int = option("The charger: + Strength of its own attacks in the first round, when Charging (a "
+                                  "Lance +2, a Light Lance +1, Devastating Charge (+X Str)), 0 to 3.", 0, metavar="N")
+    charge_ap: int = option("The charger: + Armour Penetration of its own attacks in the first round, when Charging "
+                            "(a Lance +2, a Light Lance +1, Devastating Charge (+X AP)), 0 to 3.", 0, metavar="N")
     enemy_models: int = option(f"The charged unit: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
     enemy_width: int = option("The charged unit: models in its front rank, 1 to 10.", metavar="W")
     enemy_health: int = option("The charged unit: each model's Health Points, 1 to 5.", 1, metavar="H")
@@ -248,7 +254,8 @@ class Combat(Attack):
         side.update(height=Height(side["height"]), reroll_armour=Reroll(side["reroll_armour"]).value,
                     reroll_special=Reroll(side["reroll_special"]).value)
         impact = None if prefix or self.impact_hits is None else game_dice(self.impact_hits, "impact_hits")
-        return Fighter(**side, impact=impact, attributes=tuple(attributes), last_rank=self.last_rank,
+        charge = (0, 0, 0) if prefix else (self.charge_attacks, self.charge_strength, self.charge_ap)
+        return Fighter(**side, impact=impact, charge=charge, attributes=tuple(attributes), last_rank=self.last_rank,
                        line_bonus=self.line_bonus)
 
     @property
@@ -282,6 +289,8 @@ class Combat(Attack):
         words += [f"{unit.height.value} height"] if unit.height is not Height.STANDARD else []
         words += [f"mount {unit.mount.describe()}"] if unit.mount is not None else []
         words += [f"Impact Hits ({unit.impact})"] if unit.impact is not None else []
+        words += [f"charging +{bonus} {what}" for bonus, what in zip(unit.charge, ("Attack Value", "Strength", "AP"))
+                  if bonus]
         words += [f"Stomp Attacks ({unit.stomp})"] if unit.stomp is not None else []
         words += [word for word, on in (("cannot be stomped", unit.cannot_be_stomped), ("stubborn", unit.stubborn),
                                         ("unbreakable", unit.unbreakable)) if on]
@@ -314,6 +323,8 @@ class Combat(Attack):
             for name in ("reroll_hits", "reroll_wounds"):
                 value = Reroll(getattr(self, prefix + name))
                 require(value is not Reroll.SUCCESSES, prefix + name, value.value, "expected none, failed or ones")
+        for name, high in (("charge_attacks", 2), ("charge_strength", 3), ("charge_ap", 3)):
+            require(0 <= getattr(self, name) <= high, name, getattr(self, name), f"expected 0 to {high}")
         require(not (self.flank and self.rear), "rear", "on", "the charger strikes one facing: --flank or --rear")
         self._automatic_hits("impact_hits", self.width)
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")

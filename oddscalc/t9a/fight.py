@@ -83,16 +83,17 @@ class Fight:
         return self.charger, self.charged
 
     def in_round(self, first_round: bool) -> Fight:
-        """The fight as a round sees it: in the first round a Spear of the charged unit, not charging and not
-        engaged in its flank or rear, has +2 Agility and +1 AP (the Spear's own +1 AP is already its --ap); in a
-        later round no one has Hatred (its re-rolls are the first round's)."""
-        fight = self
+        """The fight as a round sees it: in the first round the charger's own attacks have their charge bonus, and a
+        Spear of the charged unit, not charging and not engaged in its flank or rear, has +2 Agility and +1 AP (the
+        Spear's own +1 AP is already its --ap); in a later round no one has Hatred (its re-rolls are the first
+        round's)."""
+        fight = replace(self, charger=self.charger.charging()) if first_round and any(self.charger.charge) else self
         if not first_round:
             fight = replace(self, **{side: replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
                                      for side, unit in (("charger", self.charger), ("charged", self.charged))})
         elif self.charged.spear and not (self.flank or self.rear):
-            fight = replace(self, charged=replace(self.charged, agility=self.charged.agility + 2,
-                                                  ap=self.charged.ap + 1))
+            fight = replace(fight, charged=replace(self.charged, agility=self.charged.agility + 2,
+                                                   ap=self.charged.ap + 1))
         return fight
 
     def schedule(self, first_round: bool) -> list[tuple[int, tuple[Blow, ...]]]:

@@ -8,7 +8,7 @@ are what is left of them (lost Health Points carry from model to model, as `t9a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -120,6 +120,7 @@ class Fighter:
     spear: bool = False  # Fight in Extra Rank; +2 Agility and +1 AP in the first round, charged in its front
     extra_ranks: int = 0  # Fight in Extra Rank from other rules: one more supporting rank each
     impact: DiceExpression | None = None  # Impact Hits (X) of each front-rank model, when it charges
+    charge: tuple[int, int, int] = (0, 0, 0)  # + Attack Value, Strength, AP of its own attacks when it charges
     stomp: DiceExpression | None = None  # Stomp Attacks (X) of each model in base contact, at step 0
     height: Height = Height.STANDARD
     cannot_be_stomped: bool = False
@@ -221,6 +222,13 @@ class Fighter:
         return attack_on("melee", count, offensive=part.offensive, strength=part.strength, ap=part.ap,
                          attributes=part.attributes, multiple_wounds=part.multiple_wounds,
                          target=target.defence(lost), modifier=part.hit_modifier)
+
+    def charging(self) -> Fighter:
+        """It in the first round, Charging: its own attacks with their charge bonus (a Lance, Devastating Charge),
+        each at most 10."""
+        attacks, strength, ap = self.charge
+        return replace(self, attacks=min(self.attacks + attacks, 10), strength=min(self.strength + strength, 10),
+                       ap=min(self.ap + ap, 10), charge=(0, 0, 0))
 
     def break_fails(self, penalty: int, number=float):
         """P(its Break Test fails): none when Unbreakable; no penalty when Stubborn."""

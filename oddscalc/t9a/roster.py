@@ -61,6 +61,12 @@ SCHEMA = Schema(
         "extra_ranks": Field("int", "Fight in Extra Rank from other rules: one more supporting rank each", low=0,
                              high=2, default=0),
         "impact_hits": Field("dice", "Impact Hits (X) of each front-rank model when it charges (1, d3, d6)"),
+        "charge_attacks": Field("int", "+ Attack Value of its own attacks when it charges (Devastating Charge)", low=0,
+                                high=2, default=0),
+        "charge_strength": Field("int", "+ Strength of its own attacks when it charges (a Lance +2, Devastating Charge)",
+                                 low=0, high=3, default=0),
+        "charge_ap": Field("int", "+ Armour Penetration of its own attacks when it charges (a Lance +2, Devastating "
+                                  "Charge)", low=0, high=3, default=0),
         "stomp": Field("dice", "Stomp Attacks (X) of each model in base contact, at Initiative Step 0 (1, d6)"),
         "height": Field("text", "the models' Height: a Full Rank of 5, 3 or 1, Supporting Attacks at most 1, 3 or 5",
                         choices=("standard", "large", "gigantic"), default="standard"),
@@ -179,7 +185,8 @@ def combat(attacker: Unit, target: Unit):
             ("stubborn", unit["stubborn"]), ("unbreakable", unit["unbreakable"]),
             *((name, unit[name]) for name in DEFENCE))})
         values.update(_combat_attributes(prefix, melee))
-    return Combat(**values, impact_hits=attacker["impact_hits"])
+    return Combat(**values, impact_hits=attacker["impact_hits"],
+                  **{name: attacker[name] for name in ("charge_attacks", "charge_strength", "charge_ap")})
 
 
 def _combat_attributes(prefix: str, melee: Weapon | None) -> dict:
@@ -206,6 +213,9 @@ def describe_unit(unit: Unit) -> str:
     fights += [name.replace("_", " ") for name in ("standard", "swiftstride", "great_weapon", "lightning_reflexes",
                                                    "spear") if unit[name]]
     fights += [plural(unit["extra_ranks"], "extra rank")] if unit["extra_ranks"] else []
+    fights += [f"charging +{unit[name]} {what}" for name, what in (("charge_attacks", "Attack Value"),
+                                                                   ("charge_strength", "Strength"), ("charge_ap", "AP"))
+               if unit[name]]
     fights += [f"{unit['height']} height"] if unit["height"] != "standard" else []
     fights += [f"mount {unit['mount']}"] if unit["mount"] is not None else []
     fights += [f"{what} ({unit[name]})" for what, name in (("Impact Hits", "impact_hits"), ("Stomp Attacks", "stomp"))

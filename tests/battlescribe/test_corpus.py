@@ -504,8 +504,10 @@ ASSAULT_NOTES = {  # what the import says of assaults: a missing value
 # Discipline of the Global profile (a rider's "C" not read), Swiftstride by rule or by type (Cavalry, Beast)
 COMBAT = {  # (Attack Value, Agility, Discipline, flags: swiftstride, great_weapon, lightning_reflexes, (field, value))
     "beast_herds.rosz": {"Cyclops": (5, 3, 8, ("height", "gigantic"), ("stomp", "d6"))},
-    "daemon_legions.rosz": {"Brazen Beasts": (1, 4, 8, "swiftstride", ("impact_hits", "2"), ("height", "large"), ("stomp", "1"), ("mount", "A2 O4 S5 I2 AP2 harnessed"), "cannot_be_stomped"), "Omen of Savar": (None, 6, 10, "swiftstride")},
-    "dark_gods.rosz": {"Barbarian Horsemen": (1, 3, 8, "swiftstride", ("mount", "A1 O3 S4 I3 harnessed"), "cannot_be_stomped"), "Chosen": (3, 5, 8),
+    "daemon_legions.rosz": {"Brazen Beasts": (1, 4, 8, "swiftstride", ("impact_hits", "2"), ("height", "large"), ("stomp", "1"), ("mount", "A2 O4 S5 I2 AP2 harnessed"), "cannot_be_stomped",
+                                            ("charge_attacks", 2), ("charge_strength", 2), ("charge_ap", 2)), "Omen of Savar": (None, 6, 10, "swiftstride")},
+    "dark_gods.rosz": {"Barbarian Horsemen": (1, 3, 8, "swiftstride", ("mount", "A1 O3 S4 I3 harnessed"), "cannot_be_stomped",
+                                              ("charge_strength", 1), ("charge_ap", 1)), "Chosen": (3, 5, 8),
                        "Chosen Lord": (5, 7, 9, "swiftstride", "great_weapon", ("mount", "A1 O3 S4 I3 harnessed"), "cannot_be_stomped")},
     "dread_elves.rosz": {"Black Cloaks": (1, 5, 8, "lightning_reflexes"), "Corsairs": (1, 5, 8, "lightning_reflexes"),
                          "Dread Prince": (5, 8, 9, "swiftstride", "lightning_reflexes", ("mount", "A2 O3 S4 I2 AP1 harnessed"),
@@ -515,8 +517,10 @@ COMBAT = {  # (Attack Value, Agility, Discipline, flags: swiftstride, great_weap
     "highborn_elves.rosz": {"Flame Wardens": (1, 6, 8, "lightning_reflexes", ("extra_ranks", 1)),
                             "High Prince": (6, 3, None)},  # a dragon's "C" Discipline
     "sonnstahl.rosz": {"Arcane Engine": (2, 3, 7, "swiftstride", ("impact_hits", "d6"), ("mount", "A2 O3 S3 I3 harnessed"), ("height", "large")), "Imperial Guard": (1, 3, 8, "great_weapon"),
-                       "Knightly Orders": (1, 3, 8, "swiftstride", ("mount", "A1 O3 S3 I3 harnessed"), "cannot_be_stomped"),
-                       "Marshal": (3, 5, 9, "swiftstride", ("mount", "A1 O3 S3 I3 harnessed"), "cannot_be_stomped")},
+                       "Knightly Orders": (1, 3, 8, "swiftstride", ("mount", "A1 O3 S3 I3 harnessed"), "cannot_be_stomped",
+                                           ("charge_strength", 2), ("charge_ap", 2)),
+                       "Marshal": (3, 5, 9, "swiftstride", ("mount", "A1 O3 S3 I3 harnessed"), "cannot_be_stomped", ("charge_strength", 2),
+                                   ("charge_ap", 2))},
     "undying_dynasties.rosz": {"Nomarch": (2, 3, 9, "swiftstride", ("mount", "A2 O2 S3 I2 harnessed"), ("height", "large")),
                                "Shabti Archers": (3, 3, 8, ("height", "large"), ("stomp", "1")),
                                "Skeleton Chariots": (4, 2, 7, "swiftstride", ("mount", "A2 O2 S3 I2 harnessed"), ("height", "large"))},

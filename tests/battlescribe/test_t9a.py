@@ -25,7 +25,7 @@ PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
 
 COMBAT_FIELDS = ("attack_value", "agility", "discipline", "standard", "swiftstride", "great_weapon", "spear",
                  "extra_ranks", "lightning_reflexes", "impact_hits", "stomp", "height", "mount", "cannot_be_stomped",
-                 "stubborn", "unbreakable")
+                 "stubborn", "unbreakable", "charge_attacks", "charge_strength", "charge_ap")
 
 
 def without_combat(units: list[dict]) -> list[dict]:
@@ -770,7 +770,7 @@ def test_the_fields_of_a_round_of_combat_are_read():
     Swiftstride from the rules or from the type (Cavalry, Beast), as the catalogues give them."""
     units = {unit["name"]: unit for name in RULES_EXPECTED for unit in battlescribe.load(RULES_LISTS / name).data["unit"]}
     read = {name: tuple(unit.get(field) for field in COMBAT_FIELDS) for name, unit in units.items()}
-    rest = (None,) * 6  # stomp, height, mount, cannot_be_stomped, stubborn, unbreakable
+    rest = (None,) * 9  # stomp, height, mount, cannot_be_stomped, stubborn, unbreakable, the charge's bonus
     assert read["Dread Prince"] == (5, 8, 9, None, None, None, None, None, True, None) + rest
     assert read["Inquisitor"] == (2, 4, 8, None, None, None, None, None, None, None) + rest
     # a Gigantic model: Stomp Attacks (D6) from its Height (Classification of Models)
@@ -803,3 +803,16 @@ def test_a_round_of_combat_reads_parts_height_stomps_and_break_test_rules(tmp_pa
         "Chariots: Hound: a third model part that attacks (left out of a round of combat (two parts a model))"]
     plain = selection("Chariots", children=chariot.replace("Large", "Gigantic"))
     assert imported(tmp_path, plain).data["unit"][0]["stomp"] == "d6"  # from its Height alone
+
+
+@pytest.mark.parametrize("weapon, rule, bonus", [
+    ("Lance", "", (None, 2, 2)), ("Light Lance", "", (None, 1, 1)),
+    ("", "Devastating Charge (+1 Att, +1 Str)", (1, 1, None)), ("", "Devastating Charge (+2 Agi)", (None,) * 3),
+    ("Lance", "Devastating Charge (+1 AP)", (None, 2, 3)),
+])
+def test_what_a_charge_adds_is_read_from_lances_and_devastating_charge(tmp_path, weapon, rule, bonus):
+    rider = model("Rider", 5, defensive=PLAIN, offensive=[attack(Agi="3", Rules=rule)],
+                  extra=profile("Rider Global", "1 Global", Dis="7"))
+    gear = selection(weapon, kind="upgrade") if weapon else ""
+    fields = imported(tmp_path, selection("Riders", children=rider + gear)).data["unit"][0]
+    assert tuple(fields.get(name) for name in ("charge_attacks", "charge_strength", "charge_ap")) == bonus

@@ -457,3 +457,18 @@ def test_the_query_passes_each_sides_options_to_its_unit():
     assert line.fight.charger.rank_bonus(0) == 0 and line.fight.charger.reroll_armour == "ones"
     assert duel(models=16, width=8, line_bonus="kept").fight.charger.rank_bonus(0) == 1
     assert line.fight.charged.reroll_special == "failed" and line.fight.charger.reroll_special == "none"
+
+
+def test_a_lance_or_a_devastating_charge_counts_in_the_first_round_only():
+    """Charging with +2 Strength (a Lance): the charger wounds on 2+ (5/6) in the first round, so it kills first
+    with 1/2 · 5/6 = 5/12, else the enemy kills (1/4: a draw), else it wins by 1. In the second round no bonus."""
+    exact = duel(charge_strength=2).exact(fractions=True)
+    assert exact["win"][1] == F(5, 12) + F(7, 12) * F(3, 4) and exact["draw"][1] == F(7, 12) * F(1, 4)
+    fight = duel(charge_attacks=1, charge_strength=2, charge_ap=1, strength=9, rounds=2).fight
+    first, later = fight.in_round(True).charger, fight.in_round(False).charger
+    assert (first.attacks, first.strength, first.ap) == (2, 10, 1) and (later.attacks, later.strength) == (1, 9)
+    assert fight.in_round(True).charged == fight.charged  # the charged unit is not charging
+    assert "charging +1 Attack Value, charging +2 Strength" in duel(charge_attacks=1, charge_strength=2).describe()
+    with pytest.raises(InputError) as error:
+        duel(charge_ap=4)
+    assert (error.value.name, error.value.allowed) == ("charge_ap", "expected 0 to 3")

@@ -546,7 +546,8 @@ def test_the_charge_question_from_the_form(client, capsys):
     permalink answers the very bytes of the command line, and the page says P(win), P(break), P(caught) first."""
     knights = {"--models": "5", "--width": "5", "--attacks": "1", "--offensive": "4", "--defensive": "4",
                "--strength": "5", "--resilience": "3", "--agility": "3", "--discipline": "7", "--armour": "5",
-               "--mount": "A1 O3 S3 I3 harnessed", "--swiftstride": "on", "--cannot-be-stomped": "on"}
+               "--mount": "A1 O3 S3 I3 harnessed", "--swiftstride": "on", "--cannot-be-stomped": "on",
+               "--charge-strength": "2", "--charge-ap": "2"}  # lances
     spearmen = {"--enemy-models": "20", "--enemy-width": "5", "--enemy-attacks": "1", "--enemy-offensive": "3",
                 "--enemy-defensive": "3", "--enemy-strength": "3", "--enemy-resilience": "3",
                 "--enemy-agility": "3", "--enemy-discipline": "7", "--enemy-armour": "1", "--enemy-standard": "on"}
