@@ -301,7 +301,8 @@ T9A = {
         enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=7,
         high_agility="first", rounds=2),
     "combat: knights charge spearmen with Spears in their front, an extra rank, two rounds": Combat(
-        **KNIGHTS, **SPEARMEN, enemy_spear=True, enemy_extra_ranks=1, rounds=2, pursuit="restrain"),
+        **{**KNIGHTS, "discipline": 9}, **SPEARMEN, enemy_spear=True, enemy_extra_ranks=1, rounds=2,
+        pursuit="restrain"),
     "combat: ten knights in two ranks in the flank, the other readings": Combat(
         **{**KNIGHTS, "models": 10}, **SPEARMEN, flank=True, facing_bonus="flat", last_rank="ignored",
         high_agility="first", rounds=2),
@@ -327,11 +328,15 @@ T9A = {
         **KNIGHTS, hatred=True, poison=True, multiple_wounds="d3", reroll_wounds="ones", **{**SPEARMEN,
         "enemy_health": 2, "enemy_models": 10}, enemy_parry=True, enemy_fortitude=5, enemy_reroll_armour="ones",
         enemy_battle_focus=True, enemy_distracting=True, flammable=True, enemy_flaming=True, rounds=2),
-    "combat: a Steadfast or Stubborn charger loses to elite with Swiftstride who restrain, two rounds": Combat(
+    "combat: a Steadfast charger loses to elite with Swiftstride who restrain, two rounds": Combat(
         models=15, width=5, attacks=1, offensive=2, defensive=3, strength=2, resilience=3, agility=3, discipline=6,
-        stubborn=True, enemy_models=6, enemy_width=3, enemy_attacks=2, enemy_offensive=5, enemy_defensive=5,
+        enemy_models=6, enemy_width=3, enemy_attacks=2, enemy_offensive=5, enemy_defensive=5,
         enemy_strength=5, enemy_resilience=4, enemy_agility=5, enemy_discipline=9, enemy_swiftstride=True,
         enemy_height="large", pursuit="restrain", rounds=2),
+    "combat: a Stubborn charger in one rank loses to Large elite": Combat(
+        models=10, width=10, attacks=1, offensive=2, defensive=3, strength=2, resilience=3, agility=3, discipline=6,
+        stubborn=True, enemy_models=6, enemy_width=3, enemy_attacks=2, enemy_offensive=5, enemy_defensive=5,
+        enemy_strength=5, enemy_resilience=4, enemy_agility=5, enemy_discipline=9, enemy_height="large"),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

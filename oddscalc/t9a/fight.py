@@ -87,11 +87,11 @@ class Fight:
         Spear of the charged unit, not charging and not engaged in its flank or rear, has +2 Agility and +1 AP (the
         Spear's own +1 AP is already its --ap); in a later round no one has Hatred (its re-rolls are the first
         round's)."""
-        fight = replace(self, charger=self.charger.charging()) if first_round and any(self.charger.charge) else self
         if not first_round:
-            fight = replace(self, **{side: replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
-                                     for side, unit in (("charger", self.charger), ("charged", self.charged))})
-        elif self.charged.spear and not (self.flank or self.rear):
+            return replace(self, **{side: replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
+                                    for side, unit in (("charger", self.charger), ("charged", self.charged))})
+        fight = replace(self, charger=self.charger.charging()) if any(self.charger.charge) else self
+        if self.charged.spear and not (self.flank or self.rear):
             fight = replace(fight, charged=replace(self.charged, agility=self.charged.agility + 2,
                                                    ap=self.charged.ap + 1))
         return fight

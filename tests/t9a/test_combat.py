@@ -472,3 +472,20 @@ def test_a_lance_or_a_devastating_charge_counts_in_the_first_round_only():
     with pytest.raises(InputError) as error:
         duel(charge_ap=4)
     assert (error.value.name, error.value.allowed) == ("charge_ap", "expected 0 to 3")
+
+
+def test_a_later_rounds_score_counts_that_rounds_losses_with_ranks_and_standards():
+    """In the second round each side scores the Health Points the other lost in it (not before), its Rank Bonus
+    and its Standard, no Charge: 15 models 5 wide with a standard, having lost 3 by then and 5 after, against 12 in
+    4 ranks of 3 (Large: Full Ranks of 3), 2 lost before and 4 after."""
+    fight = duel(models=15, width=5, standard=True, enemy_models=12, enemy_width=3, enemy_height="large").fight
+    mine = (4 - 2) + 1 + 1  # Health Points it took this round; 10 left: 2 Full Ranks (+1); its Standard
+    theirs = (5 - 3) + 1  # 8 left: 2 Full Ranks of 3 (the last 2 models are no Full Rank): +1
+    assert fight.scores(5, 4, 3, 2, False) == (mine, theirs)
+    assert fight.scores(5, 4, 3, 2, True) == (mine + 1, theirs)  # the Charge, in the first round
+
+
+def test_a_spear_gives_one_more_ap_in_the_first_round_when_charged_in_front():
+    spear = duel(enemy_spear=True, enemy_ap=1).fight
+    assert spear.in_round(True).charged.ap == 2 and spear.in_round(False).charged.ap == 1
+    assert duel(enemy_spear=True, enemy_ap=1, flank=True).fight.in_round(True).charged.ap == 1
