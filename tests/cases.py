@@ -313,7 +313,7 @@ T9A = {
         enemy_discipline=8, enemy_armour=2, enemy_ap=1, enemy_standard=True, enemy_swiftstride=True, rounds=2),
     "combat: knights with lances on horses (a mount part) charge spearmen in the flank, edge models": Combat(
         **KNIGHTS, mount="A1 O3 S3 I3", cannot_be_stomped=True, charge_strength=2, charge_ap=2, **SPEARMEN, flank=True,
-        flank_models="edge",
+        flank_models="edge", mount_momentum="rider",
         rounds=2),
     "combat: a Gigantic monster stomps (D6), Unbreakable, on Stubborn spearmen": Combat(
         models=1, width=1, health=5, attacks=4, offensive=5, defensive=4, strength=6, resilience=6, agility=3,

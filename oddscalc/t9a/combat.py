@@ -23,6 +23,7 @@ from .fight import (
     Fight,
     FlankModels,
     HighAgility,
+    MountMomentum,
     Pursuit,
     combat_pmfs,
     combat_sample,
@@ -229,6 +230,9 @@ class Combat(Attack):
                                        "reading): matched (as many as the charger's front rank) or edge (one a rank in "
                                        "the flank, its last rank's in the rear; at most the charger's front rank).",
                                        FlankModels.MATCHED)
+    mount_momentum: MountMomentum = option("Whether a charging mount has Charging Momentum's +1 Agility too (an open "
+                                           "reading): all (every part of a charging model) or rider.",
+                                           MountMomentum.ALL)
     high_agility: HighAgility = option("Where an Agility above 10 strikes (an open reading): step-10 (with the "
                                        "others there) or first (before them).", HighAgility.STEP_TEN)
 
@@ -261,7 +265,7 @@ class Combat(Attack):
     @property
     def fight(self) -> Fight:
         return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear, self.facing_bonus,
-                     self.high_agility, self.pursuit, self.flank_models)
+                     self.high_agility, self.pursuit, self.flank_models, self.mount_momentum)
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
@@ -269,7 +273,8 @@ class Combat(Attack):
         readings = [f"{name.replace('_', ' ')} {value.value}" for name, value, default in (
             ("facing_bonus", self.facing_bonus, FacingBonus.RANKED), ("last_rank", self.last_rank, LastRank.COUNTS),
             ("high_agility", self.high_agility, HighAgility.STEP_TEN), ("pursuit", self.pursuit, Pursuit.ALWAYS),
-            ("flank_models", self.flank_models, FlankModels.MATCHED), ("line_bonus", self.line_bonus, LineBonus.NONE))
+            ("flank_models", self.flank_models, FlankModels.MATCHED), ("line_bonus", self.line_bonus, LineBonus.NONE),
+            ("mount_momentum", self.mount_momentum, MountMomentum.ALL))
             if value is not default]
         return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
                 + "".join(f", {reading}" for reading in readings))

@@ -47,6 +47,14 @@ class HighAgility(str, Enum):
     FIRST = "first"  # before step 10, the higher first
 
 
+class MountMomentum(str, Enum):
+    """Whether a charging mount has Charging Momentum's +1 Agility too (an open reading: the army books' texts that
+    name it speak of models, not of parts)."""
+
+    ALL = "all"  # every model part of a charging model
+    RIDER = "rider"  # the model's own part only
+
+
 class FlankModels(str, Enum):
     """How many models of a unit charged in its flank or rear fight back (an open reading: the rulebook says
     those in base contact, and the table decides how many touch)."""
@@ -77,6 +85,7 @@ class Fight:
     high_agility: HighAgility = HighAgility.STEP_TEN
     pursuit: Pursuit = Pursuit.ALWAYS
     flank_models: FlankModels = FlankModels.MATCHED
+    mount_momentum: MountMomentum = MountMomentum.ALL
 
     @property
     def units(self) -> tuple[Fighter, Fighter]:
@@ -104,7 +113,8 @@ class Fight:
         blows: list[tuple[int, Blow]] = []
         for side, (unit, enemy) in enumerate(((self.charger, self.charged), (self.charged, self.charger))):
             charging = first_round and side == 0
-            blows += [(part.step(charging, top), Blow(side, "melee", index)) for index, part in enumerate(unit.parts)]
+            blows += [(part.step(charging and (not index or self.mount_momentum is MountMomentum.ALL), top),
+                       Blow(side, "melee", index)) for index, part in enumerate(unit.parts)]
             if charging and unit.impact is not None:
                 blows.append((MAX_STEP, Blow(side, "impact")))
             if unit.stomp is not None and enemy.stompable():

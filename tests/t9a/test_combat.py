@@ -489,3 +489,19 @@ def test_a_spear_gives_one_more_ap_in_the_first_round_when_charged_in_front():
     spear = duel(enemy_spear=True, enemy_ap=1).fight
     assert spear.in_round(True).charged.ap == 2 and spear.in_round(False).charged.ap == 1
     assert duel(enemy_spear=True, enemy_ap=1, flank=True).fight.in_round(True).charged.ap == 1
+
+
+def test_a_charging_mounts_momentum_is_a_switch():
+    """A mount of Agility 3 strikes at step 4 with its charging rider (all), or at step 3 with the enemy (rider):
+    then the enemy's 1/4 comes at once with the mount's blow, after the rider's."""
+    both = duel(mount="A1 O3 S3 I3")
+    rider = duel(mount="A1 O3 S3 I3", mount_momentum="rider")
+    assert both.fight.schedule(True)[0] == (4, (Blow(0, "melee", 0), Blow(0, "melee", 1)))
+    assert rider.fight.schedule(True) == [(4, (Blow(0, "melee", 0),)), (3, (Blow(0, "melee", 1), Blow(1, "melee")))]
+    assert rider.fight.schedule(False) == both.fight.schedule(False)  # no one charges in a later round
+    # rider: the rider kills first (1/4); else the mount and the enemy at once (1/4 each): a draw only when the
+    # enemy kills and the mount does not (1 against the Charge's 1; both killing is 2 to 1)
+    exact = rider.exact(fractions=True)
+    assert exact["draw"][1] == F(3, 4) * F(3, 4) * F(1, 4)
+    assert both.exact(fractions=True)["draw"][1] == F(9, 16) * F(1, 4)  # the enemy strikes back after both
+    assert "mount momentum rider" in rider.describe()
