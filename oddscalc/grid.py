@@ -192,8 +192,9 @@ def read_settings(settings: Sequence[str | tuple[str, Any]], attacks: Sequence[A
     return read
 
 
-KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "probability", "p_kill", "per_100_points")
-LABELS = {"p_kill": "P(kill the target)", "per_100_points": "{main} per 100 points", "points": "points"}
+KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "probability", "p_kill", "p_break", "per_100_points")
+LABELS = {"p_kill": "P(kill the target)", "p_break": "P(break it)", "per_100_points": "{main} per 100 points",
+          "points": "points"}
 
 
 def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Result | None], at_least: Sequence[int],
@@ -215,6 +216,9 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
                 dist, kills = result[shown], result[counted]
                 p_kill = kills.at_least(game.kill_threshold(pair.target, pair.attack))
                 row["p_kill"], row["p_kill_stderr"] = p_kill, kills.stderr(p_kill)
+                if hasattr(pair.attack, "break_outcome"):  # an engagement's: the target broke
+                    broke = result[pair.attack.break_outcome]
+                    row["p_break"], row["p_break_stderr"] = broke.at_least(1), broke.stderr(broke.at_least(1))
                 points = pair.attacker.points
                 row["points"] = points
                 if points:
@@ -345,11 +349,8 @@ class Grid:
         return frame(self.rows(**options))
 
     def matrix(self, statistic: Statistic | str | None = None) -> tuple[np.ndarray, list[str], list[str], str]:
-        """A statistic per (attacker: weapon, target): values, rows, columns, label.
-
-        The statistic is one of an outcome (`Statistic`, like `mean` or `broken.at_least_1`)
-        or a column of the rows (`p_kill`, `per_100_points`).
-        """
+        """A statistic per (attacker: weapon, target): values, rows, columns, label. The statistic is one of an
+        outcome (`Statistic`, like `mean` or `broken.at_least_1`) or a column of the rows (`p_kill`, `p_break`)."""
         statistic = statistic or Statistic(None, "mean")
         rows = list(dict.fromkeys(f"{p.attacker.name}: {p.weapon.name}" for p in self.pairs))
         columns = list(dict.fromkeys(p.target.name for p in self.pairs))
@@ -386,7 +387,7 @@ def _adjusted(pair: Matchup, adjust: Callable[[Any, Unit | None], Any], game: Ga
                                 f"{pair.weapon.name} → {pair.target.name}: {error.allowed}") from None
 
 
-ROW_COLUMNS = ("p_kill", "points", "per_100_points")  # columns of a grid's rows a heatmap can show
+ROW_COLUMNS = ("p_kill", "p_break", "points", "per_100_points")  # columns of a grid's rows a heatmap can show
 STATISTICS = ("mean", "sd", "median", "p10", "p90")
 
 
@@ -484,13 +485,11 @@ def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Seque
               distance: int | None = None, together: bool = False, assault: bool | str = False) -> Plan:
     """Every weapon of the roster's units (or `attackers`) against every target, ready to run.
 
-    Targets come from `targets` (another roster of the same game) or the roster itself;
-    `settings` are `--set` values ("NAME=VALUE" text, or (field, value)) applied to every
-    attack that has the field; `distance` (squares) keeps only the weapons that reach it
-    (games with ranges); `together` adds each attacker's weapons fired as one attack
-    (`TOGETHER`, where it can); `assault` makes each cell an attacker's engagement of a target (both sides
-    fight: the game's `engages`, or the one named, "assault" or "combat", which must be the game's).
-    """
+    Targets come from `targets` (another roster of the same game) or the roster itself; `settings` are `--set`
+    values ("NAME=VALUE" text, or (field, value)) applied to every attack that has the field; `distance` (squares)
+    keeps only the weapons that reach it (games with ranges); `together` adds each attacker's weapons fired as one
+    attack (`TOGETHER`, where it can); `assault` makes each cell an attacker's engagement of a target (both sides
+    fight: the game's `engages`, or the one named, "assault" or "combat", which must be the game's)."""
     targets = targets if targets is not None else roster
     require(targets.game is roster.game, "against", targets.source,
             f"holds {targets.game.name} units, not {roster.game.name}")

@@ -37,6 +37,8 @@ EVENTS = {  # a yes/no outcome's clause: {p} its probability
     "within": "{p} to land within the radius",
     "break": "{p} that the loser breaks",
     "caught": "{p} that it is caught as it flees",
+    "enemy_break": "{p} to break the charged unit",
+    "enemy_caught": "{p} to catch it",
 }
 
 

@@ -435,4 +435,4 @@ def test_a_combat_grid_of_two_real_lists_ranks_units_and_each_cell_is_its_query(
     assert [row["probability"] for row in rows] == sorted((row["probability"] for row in rows), reverse=True)
     for row in rows[:2] + rows[-1:]:
         alone = ask(shlex.split(row["query"])[1:]).answer.content.result
-        assert alone["win"].mean == row["probability"]
+        assert alone["win"].mean == row["probability"] and alone["enemy_break"].mean == row["p_break"]

@@ -120,4 +120,6 @@ def test_a_combat_says_its_win_draw_break_and_caught():
     broke = Fraction(9, 16) * Fraction(21, 36)
     assert said(f"t9a combat {duel} --exact") == (
         f"{13 / 16 * 100:.3g}% to win; {3 / 16 * 100:.3g}% to draw; {float(broke) * 100:.3g}% that the loser breaks; "
-        f"{float(broke * Fraction(721, 1296)) * 100:.3g}% that it is caught as it flees.")
+        f"{float(broke * Fraction(721, 1296)) * 100:.3g}% that it is caught as it flees; "
+        f"{float(broke) * 100:.3g}% to break the charged unit; {float(broke * Fraction(721, 1296)) * 100:.3g}% to "
+        "catch it.")  # the loser is always the charged unit here

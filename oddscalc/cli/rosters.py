@@ -63,7 +63,8 @@ def grid(
                           "combat and firefight, the result roll; the cell: P(win), docs/rules.md §2.9).")] = False,
     combat: Annotated[bool, typer.Option(
         "--combat", help="The 9th Age: each unit's charge on each target instead of its weapons (a round of close "
-                         "combat, the Break Test, the pursuit; the cell: P(win), docs/rules.md §3.11).")] = False,
+                         "combat, the Break Test, the pursuit; the cell: P(win), p_break: P(the target breaks), "
+                         "docs/rules.md §3.11).")] = False,
     distance: Annotated[Optional[int], typer.Option(
         "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
                                         "without a range is kept).")] = None,

@@ -147,7 +147,8 @@ class Combat(Attack):
 
     Outcomes: win (the charger wins the last round fought), draw, health_lost (the charger's), enemy_health_lost,
     break (the loser broke), caught (and was caught: destroyed), score (the combat scores' difference; win
-    says whose).
+    says whose), enemy_break (the charged unit broke: "will my charge break them?"), enemy_caught (and was
+    caught).
     """
 
     models: int = option(f"The charger: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
@@ -240,6 +241,7 @@ class Combat(Attack):
     outcomes = OUTCOMES
     events = EVENTS
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
+    break_outcome = "enemy_break"  # a grid's p_break: the charged unit broke
 
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",

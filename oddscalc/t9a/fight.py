@@ -21,8 +21,9 @@ MAX_ROUNDS = 2
 MAX_STEP = 10  # Initiative Steps run from 10 down to 0; a higher Agility strikes at 10 (an open reading)
 CHARGE_BONUS = 1
 FLANK_BONUS, REAR_BONUS = 1, 2
-OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught", "score")
-EVENTS = ("win", "draw", "break", "caught")
+OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught", "score", "enemy_break",
+            "enemy_caught")
+EVENTS = ("win", "draw", "break", "caught", "enemy_break", "enemy_caught")
 
 
 class FacingBonus(str, Enum):
@@ -276,10 +277,13 @@ def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
             taken = broke * np.where(won, caught[1], caught[0])
             ends = np.full(len(p), last) | (charger.left(cs) == 0) | (charged.left(es) == 0)
             done = np.where(ends, p, broke)  # what ends this round: the broken, and all on the last or when one is gone
+            theirs_broke, theirs_taken = np.where(won, broke, zero), np.where(won, taken, zero)  # the charged unit's
             for name, values, weights in (("win", won, done), ("draw", tied, done), ("break", 1, broke),
                                           ("break", 0, done - broke), ("caught", 1, taken),
                                           ("caught", 0, done - taken), ("health_lost", cs, done),
-                                          ("enemy_health_lost", es, done), ("score", margin, done)):
+                                          ("enemy_health_lost", es, done), ("score", margin, done),
+                                          ("enemy_break", 1, theirs_broke), ("enemy_break", 0, done - theirs_broke),
+                                          ("enemy_caught", 1, theirs_taken), ("enemy_caught", 0, done - theirs_taken)):
                 np.add.at(tally[name], np.broadcast_to(np.asarray(values, dtype=np.int64), p.shape), weights)
             np.add.at(following, (cs, es), np.where(ends, zero, p - broke))
         states = following
@@ -367,6 +371,8 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
             caught &= _two_d6(rng, False, len(fled)) > np.where(won_f, charger.discipline, charged.discipline)
         out["break"][fled] = 1
         out["caught"][fled[caught]] = 1
+        out["enemy_break"][fled[won_f]] = 1  # the charged unit broke (the charger won)
+        out["enemy_caught"][fled[won_f & caught]] = 1
         gone = (charger.left(lost[0]) == 0) | (charged.left(lost[1]) == 0)
         going = going & ~broke & ~gone
     out["health_lost"], out["enemy_health_lost"] = lost[0].astype(np.int64), lost[1].astype(np.int64)

@@ -401,6 +401,9 @@ def test_grid_combat_ranks_each_unit_s_charge_by_its_chance_to_win(capsys):
     exact = attack.exact()
     assert knights["probability"] == pytest.approx(exact["win"][1], abs=1e-15)
     assert knights["p_kill"] == pytest.approx(sum(exact["enemy_health_lost"][20:]), abs=1e-15)
+    # p_break: the charged unit broke (the charger won, the loser broke), not the loser whoever it is
+    assert knights["p_break"] == pytest.approx(exact["enemy_break"][1], abs=1e-15)
+    assert exact["enemy_break"][1] < exact["break"][1]
     assert knights["query"] == attack.query()
     assert ask(attack.query().split()[1:] + ["--exact"]).answer.content.result["win"].mean == knights["probability"]
     greybeards = next(row for row in rows if (row["attacker"], row["target"]) == ("Greybeards", "Knights"))

@@ -40,6 +40,8 @@ def test_one_model_charges_one_worked_by_hand():
     assert exact["draw"][1] == F(3, 16)
     assert exact["break"][1] == F(9, 16) * F(21, 36)
     assert exact["caught"][1] == F(9, 16) * F(21, 36) * CAUGHT
+    # the charged unit is the only one that can break here: its break and catch are the loser's
+    assert (exact["enemy_break"][1], exact["enemy_caught"][1]) == (exact["break"][1], exact["caught"][1])
     assert list(exact["score"]) == [F(3, 16), F(9, 16), F(1, 4)]
     assert list(exact["health_lost"]) == [F(13, 16), F(3, 16)] and list(exact["enemy_health_lost"]) == [F(3, 4),
                                                                                                           F(1, 4)]
@@ -505,3 +507,14 @@ def test_a_charging_mounts_momentum_is_a_switch():
     assert exact["draw"][1] == F(3, 4) * F(3, 4) * F(1, 4)
     assert both.exact(fractions=True)["draw"][1] == F(9, 16) * F(1, 4)  # the enemy strikes back after both
     assert "mount momentum rider" in rider.describe()
+
+
+def test_the_charged_units_break_is_apart_from_the_chargers():
+    """15 weak chargers that lose to 5 elite: P(break) counts the charger breaking too; enemy_break
+    only the charged unit's, P(win and the loser breaks)."""
+    weak = duel(models=15, width=5, offensive=1, strength=1, enemy_models=5, enemy_width=5, enemy_offensive=6,
+                enemy_strength=6, enemy_defensive=10, enemy_resilience=10).exact(fractions=True)
+    assert 0 < weak["enemy_break"][1] < weak["break"][1] and weak["enemy_caught"][1] < weak["enemy_break"][1]
+    unbreakable = duel(models=15, width=5, offensive=1, strength=1, enemy_models=5, enemy_width=5, enemy_offensive=6,
+                       enemy_strength=6, enemy_defensive=10, enemy_resilience=10, enemy_unbreakable=True)
+    assert unbreakable.exact(fractions=True)["enemy_break"][1] == 0
