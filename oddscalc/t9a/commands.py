@@ -46,12 +46,17 @@ query(app, "t9a combat", Combat, title="A round of combat",
       about="Will my charge break them? Both units strike in Initiative Order, combat score, Break Test, pursuit",
       examples=[
     "oddscalc t9a combat --models 5 --width 5 --attacks 1 --offensive 4 --defensive 4 --strength 5 --resilience 3 "
-    "--agility 3 --discipline 7 --armour 5 --swiftstride --enemy-models 20 --enemy-width 5 --enemy-attacks 1 "
-    "--enemy-offensive 3 --enemy-defensive 3 --enemy-strength 3 --enemy-resilience 3 --enemy-agility 3 "
-    "--enemy-discipline 7 --enemy-armour 1 --enemy-standard --flank --exact",
+    "--agility 3 --discipline 7 --armour 5 --swiftstride --mount 'A1 O3 S3 I3 harnessed' --charge-strength 2 "
+    "--charge-ap 2 --enemy-models 20 --enemy-width 5 --enemy-attacks 1 --enemy-offensive 3 --enemy-defensive 3 "
+    "--enemy-strength 3 --enemy-resilience 3 --enemy-agility 3 --enemy-discipline 7 --enemy-armour 1 "
+    "--enemy-standard --flank --exact",
     "oddscalc t9a combat --models 10 --width 5 --attacks 2 --offensive 5 --defensive 4 --strength 4 --resilience 4 "
     "--agility 5 --discipline 8 --armour 3 --enemy-models 15 --enemy-width 5 --enemy-attacks 1 --enemy-offensive 3 "
     "--enemy-defensive 3 --enemy-strength 3 --enemy-resilience 3 --enemy-agility 3 --enemy-discipline 7 --rounds 2",
+    "oddscalc t9a combat --models 1 --width 1 --health 5 --attacks 5 --offensive 5 --defensive 4 --strength 6 "
+    "--resilience 6 --agility 3 --discipline 7 --armour 2 --ap 3 --height gigantic --stomp d6 --unbreakable "
+    "--enemy-models 25 --enemy-width 5 --enemy-attacks 1 --enemy-offensive 3 --enemy-defensive 3 --enemy-strength 3 "
+    "--enemy-resilience 3 --enemy-agility 3 --enemy-discipline 7 --enemy-spear --enemy-stubborn --rounds 2",
 ])
 
 query(app, "t9a charge", Charge, title="Charge",
