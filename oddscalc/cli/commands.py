@@ -38,12 +38,13 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: Any, name: str) -> Any:
         module = lazy_module(name)
         if name not in self.commands and module is not None:
-            built = typer.main.get_command(importlib.import_module(module).app)
+            app = importlib.import_module(module).app
             if name in STUDIES:
-                self.commands.update(built.commands)
+                self.commands.update(typer.main.get_command(app).commands)
             elif name in OTHERS:  # an app of one command is that command
-                self.commands[name] = built
-            else:
+                self.commands[name] = typer.main.get_command(app)
+            else:  # a game's commands are a group, one query or many (`oddscalc toy shoot`)
+                built = typer.main.get_group(app)
                 built.name = name
                 self.commands[name] = built
         return shorten(self.commands.get(name))
