@@ -31,9 +31,9 @@ _EXPORTS = {
 
 def _games() -> dict[str, Any]:
     """Each game's package, in the registry's order."""
-    from .games import PACKAGES
+    from . import contract
 
-    return {package: import_module(f".{package}", __name__) for package in PACKAGES}
+    return {name: contract.package(name) for name in contract.names()}
 
 
 def __getattr__(name: str) -> Any:

@@ -20,7 +20,6 @@ cell's random stream: adding a field with a default changes no existing key.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 import shlex
 import types
@@ -61,8 +60,17 @@ class Attack:
 
     COMMAND: ClassVar[str] = ""  # the query command, like "epic shoot"
     ARGUMENTS: ClassVar[tuple[str, ...]] = ()  # fields given as the command's arguments
-    outcomes: tuple[str, ...]
-    events: ClassVar[tuple[str, ...]] = ()  # the outcomes that are yes/no (0 or 1): shown as probabilities
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]  # every attack is a dataclass
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The names of what the attack counts, the main one first (a class's tuple, or worked out from its fields)."""
+        raise NotImplementedError
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The outcomes that are yes/no (0 or 1), shown as probabilities (a class's tuple, or from its fields)."""
+        return ()
 
     def __post_init__(self) -> None:
         """Read every field given as text (`read`), then let the attack check its values."""
@@ -159,7 +167,7 @@ class Attack:
         return " ".join([self.COMMAND or type(self).__name__, *arguments, *fields])
 
 
-def ordered_fields(attack: type) -> list[dataclasses.Field]:
+def ordered_fields(attack: type[Attack]) -> list[dataclasses.Field[Any]]:
     """An attack's option fields as a query lists them: required first, a class's own before its base's."""
     own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
     fields = [field for field in dataclasses.fields(attack) if field.init]
@@ -167,14 +175,14 @@ def ordered_fields(attack: type) -> list[dataclasses.Field]:
                                          own_first.index(f.name)))
 
 
-def field_of(attack: type, name: str) -> dataclasses.Field:
+def field_of(attack: type[Attack], name: str) -> dataclasses.Field[Any]:
     return next(field for field in dataclasses.fields(attack) if field.name == name)
 
 
 MANY = ","  # a repeated option's values, written as one text (in keys and options())
 
 
-def field_named(attack: type, name: str) -> dataclasses.Field:
+def field_named(attack: type[Attack], name: str) -> dataclasses.Field[Any]:
     """The field of an attack that an option names (`to-hit`, `--to-hit` or `to_hit`), or refuse it."""
     wanted = str(name).strip().lstrip("-").replace("-", "_")
     fields = [field for field in dataclasses.fields(attack) if field.init]
@@ -187,12 +195,18 @@ def field_named(attack: type, name: str) -> dataclasses.Field:
                                                f"{', '.join(names)}")
 
 
-@functools.cache
-def _hints(attack: type) -> dict[str, Any]:
-    return typing.get_type_hints(attack)
+_HINTS: dict[type[Attack], dict[str, Any]] = {}
 
 
-def kind_of(attack: type, field: dataclasses.Field) -> tuple[Any, bool]:
+def _hints(attack: type[Attack]) -> dict[str, Any]:
+    """An attack's fields' types, read once per attack class."""
+    hints = _HINTS.get(attack)
+    if hints is None:
+        hints = _HINTS[attack] = typing.get_type_hints(attack)
+    return hints
+
+
+def kind_of(attack: type[Attack], field: dataclasses.Field[Any]) -> tuple[Any, bool]:
     """The type a field's text is read as (None: the attack reads the text itself), and whether
     it may be None."""
     hint = _hints(attack)[field.name]
@@ -225,7 +239,7 @@ def read_whole(text: str, name: str) -> int:
     return int(str(text).strip())
 
 
-def read_value(attack: type, field: dataclasses.Field, value: Any) -> Any:
+def read_value(attack: type[Attack], field: dataclasses.Field[Any], value: Any) -> Any:
     """A field's value from its text, as its query option reads it (a value not text is kept)."""
     meta, name = field.metadata, field.name
     if meta.get("many"):
@@ -258,7 +272,7 @@ def read_value(attack: type, field: dataclasses.Field, value: Any) -> Any:
     return value
 
 
-def text(value: Any, field: dataclasses.Field | None = None) -> str:
+def text(value: Any, field: dataclasses.Field[Any] | None = None) -> str:
     """Write a field's value the way its option reads it."""
     if isinstance(value, bool):
         return "true" if value else "false"

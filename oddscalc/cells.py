@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import engine
-from .options import SCHEDULER_TIMEOUT, Cancel, Cancelled, RunOptions
+from .options import SCHEDULER_TIMEOUT, Cancel, Cancelled, Method, RunOptions, Seed
 from .errors import InputError, require
 
 MAX_CELLS = 10_000
@@ -88,8 +88,8 @@ def run_cells(attacks: Sequence[Any], *, options: RunOptions | None = None, sche
     options = RunOptions.of(options, **settings)
     require(len(attacks) <= MAX_CELLS, "cells", len(attacks), f"expected at most {MAX_CELLS:,} cells")
     options.afford(len(attacks))
-    seed = None if options.method == "exact" else study_seed(options.seed)
-    if scheduler is not None and options.method != "exact":
+    seed = None if options.method == Method.EXACT else study_seed(options.seed)
+    if scheduler is not None and seed is not None:  # exact cells run in process
         cluster = scheduler if isinstance(scheduler, Cluster) else Cluster(scheduler)
         shipped = options.replace(seed=None, cancel=None)  # a Cancel stays here: the waiting thread watches it
         return _run_on_dask(cluster.address, attacks, seed, shipped, cluster.timeout, options.cancel), seed
@@ -107,7 +107,7 @@ def outside_bounds(labels: Sequence[str], results: Sequence[engine.Result | None
     return f"verify: {len(outside)} of {len(labels)} cells outside the DKW bound: {shown}"
 
 
-def study_seed(seed: engine.Seed) -> int:
+def study_seed(seed: Seed) -> int:
     """A study's seed as one whole number (fresh when None), from which every cell's stream derives."""
     root = engine.check_seed(seed)  # a seed RunOptions accepted
     if isinstance(root, int):

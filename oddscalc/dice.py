@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, Callable
 
 import numpy as np
 
@@ -63,13 +64,17 @@ class Check:
     def passes(self, first: np.ndarray, second: np.ndarray | None = None) -> np.ndarray:
         """Apply the check to natural faces (`second` only when it chains)."""
         need = self.need
+        passed: np.ndarray
         if self.natural is Natural.ONE_AND_SIX:
-            return (first != 1) & ((first == 6) | (first >= need))
-        if need <= 6:
-            return (first != 1) & (first >= need)
-        if self.chains:
-            return (first == 6) & (second >= need - 3)
-        return np.zeros(np.shape(first), dtype=bool)
+            passed = (first != 1) & ((first == 6) | (first >= need))
+        elif need <= 6:
+            passed = (first != 1) & (first >= need)
+        elif self.chains:
+            assert second is not None, "a chained roll reads a second die"
+            passed = (first == 6) & (second >= need - 3)
+        else:
+            passed = np.zeros(np.shape(first), dtype=bool)
+        return passed
 
 
 def rerolled(chance: Fraction, rerolls: int = 1) -> Fraction:
@@ -88,11 +93,9 @@ class FaceReader:
 
     def check(self, check: Check, rerolls: int = 0) -> np.ndarray:
         """Roll `check`, re-rolling a failure up to `rerolls` times; return success."""
-        success = None
-        for _ in range(rerolls + 1):
-            faces = [self.take() for _ in range(check.faces)]
-            attempt = check.passes(*faces)
-            success = attempt if success is None else success | attempt
+        success = check.passes(*[self.take() for _ in range(check.faces)])
+        for _ in range(rerolls):
+            success = success | check.passes(*[self.take() for _ in range(check.faces)])
         return success
 
 
@@ -220,7 +223,7 @@ def _fft_size(length: int) -> int:
     return 1 << (length - 1).bit_length()
 
 
-def keep_pmf(dice: int, sides: int = 6, extra: int = 0, number=Fraction) -> np.ndarray:
+def keep_pmf(dice: int, sides: int = 6, extra: int = 0, number: Callable[[Any], Any] = Fraction) -> np.ndarray:
     """The exact pmf (index = total) of `dice` kept of `dice + |extra|`: floats, or Fractions."""
     if not extra:
         return sum_pmf(dice, sides, number)
@@ -230,7 +233,7 @@ def keep_pmf(dice: int, sides: int = 6, extra: int = 0, number=Fraction) -> np.n
     return pmfs.array([Fraction(weight, denominator) for weight in keep_weights(dice, sides, extra)])
 
 
-def sum_pmf(count: int, sides: int, number=Fraction) -> np.ndarray:
+def sum_pmf(count: int, sides: int, number: Callable[[Any], Any] = Fraction) -> np.ndarray:
     """The pmf of the total of `count` dice of `sides` faces: floats by convolution, or exact
     rationals from integer weights over one denominator, sides**count."""
     if number is float:
@@ -278,7 +281,8 @@ def keep_die(dice: int, sides: int = 6, extra: int = 0, success: int | None = No
     def rule(*faces: np.ndarray) -> np.ndarray:
         ordered = np.sort(np.stack(np.broadcast_arrays(*faces)), axis=0)
         kept = ordered[len(faces) - dice :] if extra >= 0 else ordered[:dice]
-        return kept.sum(axis=0) if success is None else (kept >= success).sum(axis=0)
+        total: np.ndarray = kept.sum(axis=0) if success is None else (kept >= success).sum(axis=0)
+        return total
 
     return Die((sides,) * (dice + abs(extra)), rule, ("sum" if success is None else "successes",))
 
@@ -354,7 +358,7 @@ class DiceExpression:
     def highest(self) -> int:
         return max(self.count * self.sides + self.modifier, 0)
 
-    def pmf(self, number=Fraction) -> np.ndarray:
+    def pmf(self, number: Callable[[Any], Any] = Fraction) -> np.ndarray:
         """Return the exact pmf of the total, in the number type `number` (Fractions by default)."""
         return shifted(sum_pmf(self.count, self.sides, number), self.modifier)
 

@@ -110,7 +110,7 @@ class Distribution:
     @property
     def mean_stderr(self) -> float:
         """Standard error of the mean: sd/√trials (0 when exact)."""
-        return 0.0 if self.exact else self.sd / math.sqrt(self.trials)
+        return 0.0 if self.trials is None else self.sd / math.sqrt(self.trials)
 
     def at_least(self, k: int) -> float:
         """P(outcome ≥ k)."""
@@ -130,7 +130,7 @@ class Distribution:
 
     def stderr(self, p: float) -> float:
         """Standard error of an estimated probability p (0 when exact, or when p is 0 or 1)."""
-        if self.exact or p <= 1e-12 or p >= 1 - 1e-12:
+        if self.trials is None or p <= 1e-12 or p >= 1 - 1e-12:
             return 0.0
         return math.sqrt(p * (1 - p) / self.trials)
 
@@ -138,7 +138,7 @@ class Distribution:
         """The exact (Clopper-Pearson) interval of a probability seen as `p` in these trials: an
         honest range for a rare event (never seen in N trials: the one-sided bound, about 3/N).
         Exact: (p, p)."""
-        return (p, p) if self.exact else interval(p, self.trials, confidence)
+        return (p, p) if self.trials is None else interval(p, self.trials, confidence)
 
     def at_least_stderr(self, k: int) -> float:
         """Standard error of P(outcome ≥ k)."""
@@ -147,18 +147,18 @@ class Distribution:
     @property
     def cdf(self) -> np.ndarray:
         """P(outcome ≤ k) for k = 0..highest."""
-        return np.minimum(np.cumsum(self.pmf), 1.0)
+        return np.asarray(np.minimum(np.cumsum(self.pmf), 1.0))
 
     @property
     def at_least_all(self) -> np.ndarray:
         """P(outcome ≥ k) for k = 0..highest."""
-        return np.minimum(np.cumsum(self.pmf[::-1])[::-1], 1.0)
+        return np.asarray(np.minimum(np.cumsum(self.pmf[::-1])[::-1], 1.0))
 
     def quantile(self, q: float) -> int:
         """The smallest k with P(outcome ≤ k) ≥ q."""
         if not 0 <= q <= 1:
             raise ValueError("q must be in [0, 1]")
-        return int(min(np.searchsorted(self.cdf, q - 1e-12), self.highest))
+        return min(int(np.searchsorted(self.cdf, q - 1e-12)), self.highest)
 
     @property
     def median(self) -> int:

@@ -25,11 +25,13 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 import numpy as np
 
 from .distribution import Distribution, dkw_bound
-from .options import MAX_TRIALS, Cancel, RunOptions, Seed
+from .options import MAX_TRIALS, Cancel, Method, RunOptions, Seed
 from .pool import PoolRoll
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from concurrent.futures import ThreadPoolExecutor
+    from fractions import Fraction
 
 CHUNK = 1 << 18  # trials per chunk: fits the working set in a core's cache
 JOINT_LIMIT = 1 << 14  # pools with fewer joint values are counted in one pass
@@ -66,13 +68,13 @@ class Result:
     """The distributions of an attack's outcomes (the main one first) and how they were made."""
 
     outcomes: dict[str, Distribution]
-    method: str  # "monte-carlo" or "exact"
+    method: Method  # Method.MONTE_CARLO or Method.EXACT
     trials: int | None
     seed: int | None
     verification: dict[str, Verification] | None = field(default=None)
     precision_reached: bool | None = None  # with a precision asked for: whether it was reached in the trials
     events: tuple[str, ...] = ()  # the outcomes that are yes/no events (read as probabilities)
-    rationals: dict[str, tuple] | None = None  # with fractions: each outcome's exact pmf as Fractions
+    rationals: dict[str, tuple[Fraction, ...]] | None = None  # with fractions: each outcome's exact pmf as Fractions
 
     @property
     def verified(self) -> bool:
@@ -106,15 +108,17 @@ def check_seed(seed: Seed) -> int | np.random.SeedSequence:
     if seed is None:
         return fresh_seed()
     if isinstance(seed, np.random.Generator):
-        return seed.spawn(1)[0].bit_generator.seed_seq
+        child = seed.spawn(1)[0].bit_generator.seed_seq
+        assert isinstance(child, np.random.SeedSequence)  # a spawned Generator's is always one
+        return child
     return seed if isinstance(seed, np.random.SeedSequence) else int(seed)
 
 
 def recorded(seed: int | np.random.SeedSequence) -> int | None:
     """The seed a result records: the number that reproduces it, when there is one."""
     if isinstance(seed, np.random.SeedSequence):
-        plain = not seed.spawn_key and isinstance(seed.entropy, int)
-        return seed.entropy if plain else None
+        entropy = seed.entropy
+        return entropy if not seed.spawn_key and isinstance(entropy, int) else None
     return seed
 
 
@@ -148,7 +152,7 @@ def _add(total: dict[str, np.ndarray], part: dict[str, np.ndarray]) -> None:
 
 
 @contextmanager
-def stopping_on_interrupt(pool: ThreadPoolExecutor, cancel: Cancel):
+def stopping_on_interrupt(pool: ThreadPoolExecutor, cancel: Cancel) -> Iterator[ThreadPoolExecutor]:
     """On Ctrl-C (or any error) in the waiting thread, cancel this run: its threads stop at their next chunk."""
     try:
         yield pool
@@ -232,7 +236,7 @@ def monte_carlo(attack: Attack, *, options: RunOptions | None = None, progress: 
             needed = done * (distribution.mean_stderr / precision) ** 2 * 1.05 - done
             batch = min(max(CHUNK, -(-int(min(needed, 2 * MAX_TRIALS)) // CHUNK) * CHUNK), trials - done)
     counts = sampling.counts
-    return Result({name: Distribution.from_counts(counts[name]) for name in outcomes}, "monte-carlo", sampling.done,
+    return Result({name: Distribution.from_counts(counts[name]) for name in outcomes}, Method.MONTE_CARLO, sampling.done,
                   recorded(sampling.root), precision_reached=reached, events=tuple(getattr(attack, "events", ())))
 
 
@@ -240,14 +244,16 @@ def exact(attack: Attack, fractions: bool = False) -> Result:
     """Compute the attack's distributions exactly: in floats, or as exact rationals with `fractions`."""
     pmfs = attack.exact(fractions=fractions)
     rationals = {name: tuple(pmfs[name]) for name in attack.outcomes} if fractions else None
-    return Result({name: Distribution.from_pmf(pmfs[name]) for name in attack.outcomes}, "exact", None, None,
+    return Result({name: Distribution.from_pmf(pmfs[name]) for name in attack.outcomes}, Method.EXACT, None, None,
                   events=tuple(getattr(attack, "events", ())), rationals=rationals)
 
 
 def verify(sampled: Result, computed: Result, alpha: float = VERIFY_ALPHA) -> dict[str, Verification]:
     """Compare each sampled outcome's CDF with the exact one, against the DKW bound."""
+    trials = sampled.trials
+    assert trials is not None, "a sampled result counts its trials"
     return {
-        name: Verification(sampled[name].cdf_gap(computed[name]), dkw_bound(sampled.trials, alpha), alpha)
+        name: Verification(sampled[name].cdf_gap(computed[name]), dkw_bound(trials, alpha), alpha)
         for name in sampled.outcomes
     }
 
@@ -263,9 +269,9 @@ def run(attack: Attack, *, options: RunOptions | None = None, progress: Progress
     raises `Cancelled`.
     """
     options = RunOptions.of(options, **settings)
-    if options.method == "exact":
+    if options.method == Method.EXACT:
         return exact(attack, options.fractions)
-    computed = exact(attack) if options.method == "verify" else None  # first: an exact half too big is refused at once
+    computed = exact(attack) if options.method == Method.VERIFY else None  # first: an exact half too big is refused at once
     sampled = monte_carlo(attack, options=options, progress=progress)
     if computed is not None:
         return dataclasses.replace(sampled, verification=verify(sampled, computed))

@@ -74,7 +74,7 @@ def _umask() -> int:
     return mask
 
 
-def replace_atomically(path: Path, write: Callable[[str], None]) -> Path:
+def replace_atomically(path: Path, write: Callable[[str], object]) -> Path:
     """Call `write(temporary)` on a private temporary file in path's folder, then rename it onto
     path with the permissions a new file gets; on any failure nothing is left behind."""
     handle, temporary = tempfile.mkstemp(suffix=path.suffix, prefix=".oddscalc-", dir=path.parent)

@@ -1,21 +1,20 @@
 """The games oddscalc knows, in one table, and loading their rosters.
 
-`PACKAGES` (registry.py) is the registry: one line per game, the name of its package `oddscalc/<name>/`.
-Everything that lists games derives from it: `GAMES` (each package's `roster.GAME`
-record), the command line (each package's `commands.py`), the benchmark (`benchmark.py`),
-the army-list importers (`battlescribe/<name>.py`, where a game has catalogues) and the
-package's exports. Nothing here imports a game until it is asked for, so that the
+`contract.names()` (registry.py) is the registry: one line per game, the name of its package `oddscalc/<name>/`.
+Everything that lists games derives from it, through the game contract (contract.py): `GAMES` (each
+package's `roster.GAME` record), the command line (each package's `commands.py`), the benchmark
+(`benchmark.py`), the army-list importers (`battlescribe/<name>.py`, where a game has catalogues) and
+the package's exports. Nothing here imports a game until it is asked for, so that the
 command line starts without loading one.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
-from .registry import PACKAGES  # the registry of games, one line per game
+from . import contract
 
 if TYPE_CHECKING:
     from .roster import Game, Roster
@@ -24,14 +23,15 @@ if TYPE_CHECKING:
 MAX_ROSTER_BYTES = 1 << 20  # a roster of a thousand units is far smaller than this
 
 
-def listed(names: tuple[str, ...] = PACKAGES, last: str = "or") -> str:
-    """The games' names in words: `dust, epic or t9a`."""
+def listed(names: tuple[str, ...] | None = None, last: str = "or") -> str:
+    """The games' names in words (or `names`): `dust, epic or t9a`."""
+    names = contract.names() if names is None else names
     return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else names[0]
 
 
 def games() -> dict[str, Game]:
     """Every game's record, by name, in the registry's order (importing each game's package)."""
-    return {name: import_module(f"{__package__}.{name}.roster").GAME for name in PACKAGES}
+    return {name: contract.roster(name).GAME for name in contract.names()}
 
 
 def __getattr__(name: str) -> Any:
@@ -43,9 +43,9 @@ def __getattr__(name: str) -> Any:
 
 def game(name: str | None, option: str = "game") -> Game:
     """Return the game called `name`, or refuse it naming `option`."""
-    if name not in PACKAGES:
-        raise InputError(option, "''" if name == "" else name, f"expected one of {', '.join(PACKAGES)}")
-    return import_module(f"{__package__}.{name}.roster").GAME
+    if name not in contract.names():
+        raise InputError(option, "''" if name == "" else name, f"expected one of {', '.join(contract.names())}")
+    return contract.roster(name).GAME
 
 
 def bundled_name(name: str) -> str:
@@ -81,9 +81,9 @@ def parse_roster(text: str, source: str, name: str | None = None) -> Roster:
 
     declared = data.get("game")
     if declared is None and name is None:
-        raise InputError("file", source, f'missing game = "..." ({", ".join(PACKAGES)})')
-    if declared is not None and (not isinstance(declared, str) or declared not in PACKAGES):
-        raise InputError("file", source, f"game {declared!r:.40} is not one of {', '.join(PACKAGES)}")
+        raise InputError("file", source, f'missing game = "..." ({", ".join(contract.names())})')
+    if declared is not None and (not isinstance(declared, str) or declared not in contract.names()):
+        raise InputError("file", source, f"game {declared!r:.40} is not one of {', '.join(contract.names())}")
     if name is not None and declared is not None and declared != name:
         raise InputError("file", source, f"holds {declared} units, not {name}")
     return build(data, source, game(declared or name))
@@ -94,7 +94,7 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
     None or the game's name."""
     if path is None:
         if game_name is None:
-            raise InputError("game", None, f"name a game ({', '.join(PACKAGES)}) or a file")
+            raise InputError("game", None, f"name a game ({', '.join(contract.names())}) or a file")
         game(game_name)
         from importlib import resources
 
@@ -102,7 +102,7 @@ def load_roster(path: str | Path | None = None, game_name: str | None = None) ->
         return parse_roster(text, f"bundled {bundled_name(game_name)}", game_name)
     if game_name is not None:
         game(game_name)
-    if str(path) in PACKAGES and not Path(path).exists():  # a bundled example, by its game's name
+    if str(path) in contract.names() and not Path(path).exists():  # a bundled example, by its game's name
         if game_name not in (None, str(path)):
             raise InputError("file", str(path), f"the bundled {path} example holds {path} units, not {game_name}")
         return load_roster(None, str(path))
@@ -164,7 +164,7 @@ def roster_named(name: str | Path, game_name: str | None, option: str = "file", 
             return load_roster(name, game_name)
         if text in files.uploads:
             return roster_of(files.uploads[text], text, game_name, option)
-        if text in PACKAGES:
+        if text in contract.names():
             return load_roster(text, game_name)
     except InputError as error:
         if error.name != "file" or option == "file":

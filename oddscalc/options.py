@@ -20,7 +20,7 @@ import math
 import os
 import threading
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Union
 
 import numpy as np
@@ -32,7 +32,17 @@ SCHEDULER_TIMEOUT = 10.0  # seconds to wait for a Dask scheduler, a worker, or a
 MAX_TRIALS = 10**12
 MAX_SEED = 2**128 - 1
 MAX_THREADS = 1024
-METHODS = ("monte-carlo", "exact", "verify")
+
+
+class Method(StrEnum):
+    """How a run answers: sampling, the exact pmfs, or both with the sample checked against the exact CDF."""
+
+    MONTE_CARLO = "monte-carlo"
+    EXACT = "exact"
+    VERIFY = "verify"
+
+
+METHODS = tuple(method.value for method in Method)
 
 Seed = Union[int, "np.random.SeedSequence", "np.random.Generator", None]  # names only: numpy.random is imported
 # when a run samples, not when an exact answer is asked
@@ -83,8 +93,8 @@ class RunOptions:
     - `trials`: Monte Carlo trials (the cap when `precision` is given);
     - `seed`: an int ≥ 0, a `SeedSequence`, a `Generator` (a child stream is spawned from
       it) or None (fresh entropy; the result records the seed used);
-    - `method`: "monte-carlo", "exact", or "verify" (both, the sample's CDF checked
-      against the exact one);
+    - `method`: a `Method` or its text: "monte-carlo", "exact", or "verify" (both, the
+      sample's CDF checked against the exact one);
     - `precision`: sample until the main mean's standard error is at most this;
     - `threads`: threads to sample with, or cells to run at once (None: every core);
     - `fractions`: with "exact", also exact rationals (`Result.rationals`);
@@ -97,7 +107,7 @@ class RunOptions:
 
     trials: int = TRIALS
     seed: Seed = None
-    method: str = "monte-carlo"
+    method: Method = Method.MONTE_CARLO  # or its text, "exact"
     precision: float | None = None
     threads: int | None = None
     fractions: bool = False
@@ -115,14 +125,15 @@ class RunOptions:
         if not (self.seed is None or isinstance(self.seed, (np.random.Generator, np.random.SeedSequence)) or (
                 _whole(self.seed) and 0 <= self.seed <= MAX_SEED)):
             raise InputError("seed", self.seed, "expected a whole number from 0 to 2^128 - 1")
-        method = self.method.value if isinstance(self.method, Enum) else self.method
-        if method not in METHODS:
-            raise InputError("method", method, f"expected one of {', '.join(METHODS)}")
+        given = self.method.value if isinstance(self.method, Enum) else self.method
+        if given not in METHODS:
+            raise InputError("method", given, f"expected one of {', '.join(METHODS)}")
+        method = Method(given)
         if not isinstance(self.fractions, bool):
             raise InputError("fractions", self.fractions, "expected true or false")
-        if self.fractions and method != "exact":
+        if self.fractions and method != Method.EXACT:
             raise InputError("fractions", None, "exact rationals come with --exact only")
-        if method == "exact" and self.precision is not None:
+        if method == Method.EXACT and self.precision is not None:
             raise InputError("precision", self.precision, "--precision applies to sampling; drop it or drop --exact")
         if self.cancel is not None and not isinstance(self.cancel, Cancel):
             raise InputError("cancel", type(self.cancel).__name__, "expected a Cancel (oddscalc.Cancel())")
@@ -153,7 +164,7 @@ class RunOptions:
 
     def afford(self, cells: int) -> None:
         """Refuse to sample `cells` runs of `trials` each beyond the budget (an exact run samples nothing)."""
-        if self.budget is not None and self.method != "exact" and cells * self.trials > self.budget:
+        if self.budget is not None and self.method != Method.EXACT and cells * self.trials > self.budget:
             spent = f"{cells:,} cells × {self.trials:,} trials" if cells > 1 else f"{self.trials:,}"
             each = f", at most {self.budget // cells:,} a cell (or exact)" if cells > 1 else ""
             raise InputError("trials", spent, f"expected at most {self.budget:,} trials in all here{each}; the "

@@ -66,7 +66,8 @@ def _title(ax: Axes, title: str | None, subtitle: str) -> None:
     figure's width (a long sweep's title was cut at the right edge)."""
     import textwrap
 
-    inches = ax.figure.get_figwidth() * ax.get_position().width
+    root = ax.figure.figure  # the whole figure, whether the axes sit on it or on a subfigure of it
+    inches = root.get_size_inches()[0] * ax.get_position().width
     room = max(20, int(inches * 72 / (TITLE_POINTS * CHARACTER)))
     lines = [line for part in (title, subtitle) if part for line in textwrap.wrap(part, room)]
     ax.set_title("\n".join(lines), loc="left", fontsize=TITLE_POINTS)
@@ -359,8 +360,10 @@ def caption(figure: Figure, text: str) -> None:
     lines = textwrap.wrap(text, max(int(width * CHARACTERS_PER_INCH), 20), break_on_hyphens=False) or [""]
     figure.text(0.01, 0.005, "\n".join(lines), fontsize=CAPTION_POINTS, color="#555555", ha="left", va="bottom")
     room = (len(lines) * CAPTION_POINTS * 1.3 + 6) / 72 / height  # the footer's height, as a share of the figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine, TightLayoutEngine
+
     engine = figure.get_layout_engine()
-    if engine is not None:
+    if isinstance(engine, (ConstrainedLayoutEngine, TightLayoutEngine)):  # the engines that keep to a rectangle
         engine.set(rect=(0, room, 1, 1 - room))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -140,12 +140,11 @@ def _float_thin(pmf: np.ndarray, keep: float) -> np.ndarray:
     if keep >= 1 or not len(pmf):
         return pmf.copy() if len(pmf) else point(0)
     if keep <= 0:
-        return point(0, 1.0) * pmf.sum()
+        return np.asarray(point(0, 1.0) * pmf.sum())
     ns = np.flatnonzero(pmf > NEGLIGIBLE * pmf.max())
     size = ns[-1] + 1 if len(ns) else 1
-    if size <= _SHARED_TABLE:
-        return pmf[ns] @ _binomial_table(_SHARED_TABLE, keep)[ns, :size]
-    return pmf[ns] @ _binomial_rows(ns, size, keep)
+    rows = _binomial_table(_SHARED_TABLE, keep)[ns, :size] if size <= _SHARED_TABLE else _binomial_rows(ns, size, keep)
+    return np.asarray(pmf[ns] @ rows)
 
 
 _SHARED_TABLE = 64  # pools up to this size read one shared binomial table per chance
@@ -192,7 +191,8 @@ def at_least(pmf: np.ndarray) -> np.ndarray:
 
 def mean(pmf: np.ndarray) -> Number:
     """Return the expected value."""
-    return sum(k * p for k, p in enumerate(pmf))
+    total: Number = sum(k * p for k, p in enumerate(pmf))
+    return total
 
 
 def trim(pmf: np.ndarray) -> np.ndarray:
@@ -207,7 +207,7 @@ def as_float(pmf: np.ndarray) -> np.ndarray:
     return np.asarray(pmf, dtype=float)
 
 
-def convert(pmf: np.ndarray, number: Callable) -> np.ndarray:
+def convert(pmf: np.ndarray, number: Callable[[Any], Any]) -> np.ndarray:
     """Return the pmf in the number type `number` (float, or Fraction for exact rationals)."""
     if number is float:
         return as_float(pmf)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -44,14 +44,13 @@ class Die:
     """
 
     sides: tuple[int, ...]
-    rule: Callable[..., object]
+    rule: Callable[..., Any]
     fields: tuple[str, ...]
 
     def apply(self, faces: list[np.ndarray]) -> list[np.ndarray]:
         """Run the rule on arrays of faces; return one int64 array per field."""
-        values = self.rule(*faces)
-        if len(self.fields) == 1:
-            values = (values,)
+        computed = self.rule(*faces)
+        values = (computed,) if len(self.fields) == 1 else tuple(computed)
         shape = np.broadcast_shapes(*(np.shape(face) for face in faces))
         return [np.broadcast_to(np.asarray(value, dtype=np.int64), shape) for value in values]
 
@@ -291,5 +290,4 @@ def roll_pool(rng: np.random.Generator, die: Die, dice: int | np.ndarray, trials
     if np.ndim(dice):  # per-trial counts: one table for every chunk whose largest count rounds the same
         most = max(1 << (most - 1).bit_length(), 1)
     plan = _table(die, most)
-    counts = dice if np.ndim(dice) == 0 else np.asarray(dice, dtype=np.intp)
-    return PoolRoll(_roll_table(rng, plan, counts, trials), die.fields, plan.radices)
+    return PoolRoll(_roll_table(rng, plan, dice if np.ndim(dice) == 0 else np.asarray(dice, dtype=np.intp), trials), die.fields, plan.radices)

@@ -202,7 +202,7 @@ def _fail(source: str, where: str, field_name: str | None, message: str) -> Inpu
     return InputError("file", source, f"{place}: {message}")
 
 
-def _tables(value: Any, source: str, where: str, key: str) -> list[dict]:
+def _tables(value: Any, source: str, where: str, key: str) -> list[dict[str, Any]]:
     """An array of tables (`[[unit]]`, `[[unit.weapon]]`), or the one-line error saying what it is instead."""
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise _fail(source, where, key, f"expected an array of tables ([[{'unit.' if key == 'weapon' else ''}"
@@ -210,7 +210,7 @@ def _tables(value: Any, source: str, where: str, key: str) -> list[dict]:
     return value
 
 
-def _checked(raw: dict, fields: dict[str, Field], source: str, where: str) -> dict[str, Any]:
+def _checked(raw: dict[str, Any], fields: dict[str, Field], source: str, where: str) -> dict[str, Any]:
     values = {}
     for key in raw:
         if key not in fields and key != "weapon":
@@ -234,7 +234,7 @@ def _checked(raw: dict, fields: dict[str, Field], source: str, where: str) -> di
     return values
 
 
-def build(data: dict, source: str, game: Game) -> Roster:
+def build(data: dict[str, Any], source: str, game: Game) -> Roster:
     """Check a roster's parsed TOML against its game's schema, unit by unit and weapon by weapon."""
     extra = set(data) - {"game", "unit"}
     if extra:
@@ -276,7 +276,7 @@ def build(data: dict, source: str, game: Game) -> Roster:
     return Roster(game, source, tuple(units))
 
 
-def to_toml(data: dict, header: Iterable[str] = ()) -> str:
+def to_toml(data: dict[str, Any], header: Iterable[str] = ()) -> str:
     """Write a roster (`game`, `unit` tables with `weapon` tables) as TOML that `build` reads back.
 
     `header` lines become comments at the top. Strings use TOML's basic-string escapes.
@@ -292,7 +292,7 @@ def to_toml(data: dict, header: Iterable[str] = ()) -> str:
             return "[" + ", ".join(value(one) for one in item) + "]"
         return json.dumps(str(item), ensure_ascii=False)  # a JSON string is a TOML basic string
 
-    def pairs(table: dict) -> list[str]:
+    def pairs(table: dict[str, Any]) -> list[str]:
         return [f"{key} = {value(item)}" for key, item in table.items() if item is not None and key != "weapon"]
 
     lines = [f"# {line}" for line in header] + pairs({k: v for k, v in data.items() if k != "unit"})

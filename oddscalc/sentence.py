@@ -90,8 +90,8 @@ def of_query(attack: Any, result: Any, outcome: str, subject: bool = False) -> s
     for name in sorted(events, key=lambda name: name != outcome):
         p = about + chance(result[name].at_least(1))
         clauses.append(EVENTS.get(name, f"{{p}} {name.replace('_', ' ')}").format(p=p))
-    said = "; ".join(clauses)
-    return f"{attack.describe()}: {said}." if subject else f"{said[:1].upper()}{said[1:]}."
+    sentence = "; ".join(clauses)
+    return f"{attack.describe()}: {sentence}." if subject else f"{sentence[:1].upper()}{sentence[1:]}."
 
 
 def of_study(content: Any) -> str:

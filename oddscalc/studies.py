@@ -14,15 +14,20 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from . import engine, style
-from .attack import field_named, text
+from .attack import Attack, field_named, text
 from .cells import MAX_CELLS, run_cells
 from .distribution import Distribution
 from .errors import InputError, require
+from .goals import STAT_HELP as STAT_HELP  # what a study reads, as the studies' importers know it
+from .goals import Goal as Goal
+from .goals import Statistic as Statistic
+from .goals import run_details as run_details
+from .goals import summary_row as summary_row
 from .options import RunOptions
 
 # --- values to vary -----------------------------------------------------------------
@@ -57,159 +62,6 @@ def parse_at_least(text: str) -> tuple[int, ...]:
     return ks
 
 
-# --- statistics and goals -----------------------------------------------------------
-
-_STAT = re.compile(r"^(?:(?P<outcome>[a-z_]+)\.)?(?P<stat>mean|sd|median|p10|p90|at_least_\d+|at_most_\d+|"
-                   r"exactly_\d+)$")
-_GOAL = re.compile(r"^\s*(?P<stat>[a-z_.0-9]+)\s*(?P<op>>=|<=)\s*(?P<target>-?[0-9.]+(?:e[+-]?\d+)?)\s*(?P<percent>%?)\s*$")
-STAT_HELP = "mean, sd, median, p10, p90, at_least_K, at_most_K or exactly_K, optionally OUTCOME.STAT"
-
-
-@dataclass(frozen=True)
-class Statistic:
-    """A number read off one outcome's distribution: `mean`, `at_least_3`, `broken.at_least_1`..."""
-
-    outcome: str | None
-    name: str
-
-    @classmethod
-    def parse(cls, text: str, option: str = "stat") -> Statistic:
-        match = _STAT.match(text.strip())
-        if not match:
-            raise InputError(option, text, f"expected {STAT_HELP}")
-        return cls(match.group("outcome"), match.group("stat"))
-
-    def __str__(self) -> str:
-        return f"{self.outcome}.{self.name}" if self.outcome else self.name
-
-    def label(self, result: engine.Result | str) -> str:
-        """The statistic in words for the outcomes of `result` (or its main outcome's name): P(kills ≥ 3)."""
-        main = result if isinstance(result, str) else result.main
-        events = () if isinstance(result, str) else result.events
-        outcome = self.outcome or main
-        kind, _, k = self.name.rpartition("_")
-        if outcome in events and (self.name == "mean" or self.name == "at_least_1" or self.name == "exactly_1"):
-            return f"P({outcome})"
-        if kind == "at_least":
-            return f"P({outcome} ≥ {k})"
-        if kind == "at_most":
-            return f"P({outcome} ≤ {k})"
-        if kind == "exactly":
-            return f"P({outcome} = {k})"
-        return f"{self.name} {outcome}"
-
-    def is_probability(self, result: engine.Result) -> bool:
-        """Whether the statistic is a probability (drawn on a % axis)."""
-        outcome = self.outcome or result.main
-        return self.name.startswith(("at_least_", "at_most_", "exactly_")) or \
-            (self.name == "mean" and outcome in result.events)
-
-    @classmethod
-    def chosen(cls, stat: str | None, goal: Goal | None, outcome: str | None, outcomes: Sequence[str]) -> Statistic:
-        """The statistic a study draws: `stat`, else the goal's, else the mean of `outcome` (the
-        main outcome's when None), refused unless the attack has its outcome."""
-        statistic = cls.parse(stat) if stat else goal.statistic if goal else cls(outcome, "mean")
-        statistic.check(outcomes, "stat")
-        return statistic
-
-    def check(self, outcomes: Sequence[str], option: str = "stat") -> None:
-        """Refuse, before any work, a statistic of an outcome that the attacks do not have."""
-        if self.outcome is not None and self.outcome not in outcomes:
-            raise InputError(option, str(self), f"the query has no outcome {self.outcome}; it has {', '.join(outcomes)}")
-
-    def value(self, result: engine.Result) -> tuple[float, float]:
-        """The statistic and its standard error (0 when exact)."""
-        outcome = self.outcome or result.main
-        self.check(tuple(result.outcomes), "stat")
-        dist = result[outcome]
-        kind, _, k = self.name.rpartition("_")
-        if kind in ("at_least", "at_most", "exactly"):
-            k = int(k)
-            p = {"at_least": dist.at_least, "at_most": dist.at_most, "exactly": dist.probability}[kind](k)
-            return p, dist.stderr(p)
-        if self.name == "mean":
-            return dist.mean, dist.mean_stderr
-        if self.name == "sd":
-            return dist.sd, 0.0
-        q = {"median": 0.5, "p10": 0.1, "p90": 0.9}[self.name]
-        return float(dist.quantile(q)), 0.0
-
-
-@dataclass(frozen=True)
-class Goal:
-    """`STAT>=P` or `STAT<=P`: the condition a swept value must reach."""
-
-    statistic: Statistic
-    at_least: bool
-    target: float
-
-    @classmethod
-    def parse(cls, text: str) -> Goal:
-        match = _GOAL.match(text)
-        if not match:
-            raise InputError("goal", text, f"expected STAT>=P or STAT<=P, with STAT one of {STAT_HELP}, and P a "
-                                           "number (a probability as a fraction, 0.5, or a percentage, 50%)")
-        try:
-            target = float(match.group("target")) / (100 if match.group("percent") else 1)
-        except ValueError:
-            raise InputError("goal", text, "expected a number after >= or <=") from None
-        if not math.isfinite(target):
-            raise InputError("goal", text, "expected a finite number after >= or <=")
-        return cls(Statistic.parse(match.group("stat"), "goal"), match.group("op") == ">=", target)
-
-    def __str__(self) -> str:
-        return f"{self.statistic}{'>=' if self.at_least else '<='}{self.target:g}"
-
-    def reached(self, value: float) -> bool:
-        return value >= self.target if self.at_least else value <= self.target
-
-    def words(self, result: engine.Result) -> str:
-        """The goal as a player reads it: `P(broken) ≥ 50%`, `mean kills ≥ 3`."""
-        probability = self.statistic.is_probability(result)
-        target = style.percent(self.target) if probability else style.number(self.target)
-        return f"{self.statistic.label(result)} {'≥' if self.at_least else '≤'} {target}"
-
-    def shown(self, value: float, error: float, result: engine.Result) -> str:
-        """A value of the goal's statistic in the style of the table: a percentage for a probability."""
-        if self.statistic.is_probability(result):
-            return style.percent(value, error or None)
-        return style.number(value, error or None)
-
-
-def summary_row(result: engine.Result, outcome: str, at_least: Iterable[int] = ()) -> dict[str, Any]:
-    """The statistics of one outcome as a flat row (for tidy tables); a yes/no outcome's is its probability."""
-    dist = result[outcome]
-    if outcome in result.events:
-        p = dist.at_least(1)
-        return {"outcome": outcome, "probability": p, "probability_stderr": dist.stderr(p)}
-    row: dict[str, Any] = {
-        "outcome": outcome,
-        "mean": dist.mean,
-        "mean_stderr": dist.mean_stderr,
-        "sd": dist.sd,
-        "median": dist.median,
-        "p10": dist.quantile(0.1),
-        "p90": dist.quantile(0.9),
-    }
-    for k in at_least:
-        row[f"at_least_{k}"] = dist.at_least(k)
-        row[f"at_least_{k}_stderr"] = dist.at_least_stderr(k)
-    return row
-
-
-def run_details(result: engine.Result) -> dict[str, Any]:
-    """What a row says about how its cell ran: trials used, and the verification when asked for."""
-    row: dict[str, Any] = {}
-    if result.precision_reached is not None:
-        row["trials"] = result.trials
-        row["precision_reached"] = result.precision_reached
-    if result.verification:
-        check = result.verification[result.main]
-        row["cdf_gap"], row["dkw_bound"] = check.gap, check.bound
-        row["verified"] = result.verified
-    return row
-
-
 # --- sweeps --------------------------------------------------------------------------
 
 
@@ -240,32 +92,40 @@ class Sweep:
                 rows.append(row)
         return rows
 
+    @property
+    def goal_needed(self) -> Goal:
+        """The study's goal (refused when it has none)."""
+        if self.goal is None:
+            raise InputError("goal", None, "is needed to score the cells")
+        return self.goal
+
     def scores(self) -> list[float]:
-        require(self.goal is not None, "goal", None, "is needed to score the cells")
-        return [self.goal.statistic.value(result)[0] for result in self.results]
+        return [self.goal_needed.statistic.value(result)[0] for result in self.results]
 
     @property
     def reached(self) -> int | None:
         """The index of the smallest (or largest, by `seek`) value that reaches the goal; None if none does."""
-        if self.goal is None:
+        goal = self.goal
+        if goal is None:
             return None
-        hits = [i for i, score in enumerate(self.scores()) if self.goal.reached(score)]
+        hits = [i for i, score in enumerate(self.scores()) if goal.reached(score)]
         if not hits:
             return None
         return hits[0] if self.seek == "smallest" else hits[-1]
 
     def goal_report(self, values: str = "") -> tuple[str | None, str | None]:
         """Say what the goal found: (a note when it is reached, the one-line error when it is not)."""
-        if self.goal is None:
+        goal = self.goal
+        if goal is None:
             return None, None
-        name, label = self.names[0].replace("_", "-"), self.goal.statistic.label(self.results[0])
+        name, label = self.names[0].replace("_", "-"), goal.statistic.label(self.results[0])
         index = self.reached
         found = self.best if index is None else index
-        value, error = self.goal.statistic.value(self.results[found])
-        shown = f"{label} = {self.goal.shown(value, error, self.results[found])}"
-        wanted = self.goal.words(self.results[0])
+        value, error = goal.statistic.value(self.results[found])
+        shown = f"{label} = {goal.shown(value, error, self.results[found])}"
+        wanted = goal.words(self.results[0])
         if index is None:
-            return None, (f"error: --goal {self.goal}: no {name} in {values or 'the values'} reaches {wanted}; the "
+            return None, (f"error: --goal {goal}: no {name} in {values or 'the values'} reaches {wanted}; the "
                           f"best is {name} = {text(self.cells[found][0])} with {shown}")
         return f"goal {wanted}: the {self.seek} {name} is {text(self.cells[found][0])} ({shown})", None
 
@@ -273,7 +133,7 @@ class Sweep:
     def best(self) -> int:
         """The index of the cell whose score comes nearest the goal's side."""
         scores = self.scores()
-        return int(np.argmax(scores) if self.goal.at_least else np.argmin(scores))
+        return int(np.argmax(scores) if self.goal_needed.at_least else np.argmin(scores))
 
     def goal_json(self) -> dict[str, Any]:
         """What the goal found, as JSON carries it (nothing without a goal)."""
@@ -316,7 +176,7 @@ def read_vary(attack: type, specs: Sequence[str]) -> dict[str, list[Any]]:
     return values
 
 
-def _read(attack: type, field: str, text: str) -> Any:
+def _read(attack: type[Attack], field: str, text: str) -> Any:
     try:
         return attack.read(field, text)
     except InputError as error:
@@ -389,9 +249,9 @@ def probability_greater(first: Distribution, second: Distribution) -> tuple[floa
     above_x = 1 - np.cumsum(x)  # P(X > k)
     p = float(x @ below_y)
     variance = 0.0
-    if not first.exact:
+    if first.trials is not None:
         variance += float(x @ below_y**2 - p**2) / first.trials
-    if not second.exact:
+    if second.trials is not None:
         variance += float(y @ above_x**2 - p**2) / second.trials
     return p, math.sqrt(max(variance, 0.0))
 

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oddscalc import games
+from oddscalc.contract import names
 from oddscalc.errors import InputError
 
 # --- what `profiles` says about a unit and a weapon ------------------------------------
@@ -237,7 +238,7 @@ def toml_of(data: dict) -> str | None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["dust", "epic", "t9a"]), st.dictionaries(st.sampled_from(["unit", "game", "extra"]),
+@given(st.sampled_from(names()), st.dictionaries(st.sampled_from(["unit", "game", "extra"]),
                                                                   TOML_VALUES, max_size=3))
 def test_random_roster_shapes_get_only_the_one_line_error(game, data):
     text = toml_of({"game": game, **data})

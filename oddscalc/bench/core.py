@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..attack import Attack
 from ..dice import DiceExpression
 from ..roll import HitAndSave, Roll
 
@@ -19,7 +20,7 @@ class Case:
     """An attack, a plain numpy baseline for the same attack, and the ratio to reach."""
 
     name: str
-    attack: object
+    attack: Attack
     baseline: Callable[[np.random.Generator, int], np.ndarray]  # returns the main outcome per trial
     dice: int  # dice per trial, for the effective dice rate
     target: float | None = None
@@ -30,7 +31,7 @@ class ExactCase:
     """One query: the oddscalc attack and outcome, and the same pmf built with icepool."""
 
     name: str
-    attack: Any
+    attack: Attack
     outcome: str
     icepool: Callable[[Any], Any]  # icepool module -> Die
 

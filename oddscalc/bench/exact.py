@@ -10,10 +10,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from importlib import import_module
 
 from ..dice import DiceExpression
-from ..games import PACKAGES
+from .. import contract
 from ..roll import HitAndSave, Roll
 from .core import ExactCase, grid_roster, verdict
 
@@ -31,7 +30,7 @@ def cases() -> list[ExactCase]:
         ExactCase("10d6 maximised x3", Roll(DiceExpression.parse("10d6"), maximised=3), "sum",
                   lambda ip: ip.d6.highest(13, 10)),
         ExactCase("200d6 (plain sum)", Roll(DiceExpression.parse("200d6")), "sum", lambda ip: 200 @ ip.d6),
-    ] + [case for name in PACKAGES for case in import_module(f"oddscalc.{name}.benchmark").exact_cases()]
+    ] + [case for name in contract.names() for case in contract.benchmark(name).exact_cases()]
 
 
 def best_ms(function: Callable[[], object], repeat: int) -> float:
@@ -171,6 +170,6 @@ def main(repeat: int = 5, command_repeat: int = 3) -> None:
     for case in cases():
         ours = best_ms(case.attack.exact, repeat)
         rational = best_ms(functools.partial(case.attack.exact, fractions=True), max(1, repeat // 2))
-        theirs = best_ms(lambda build=case.icepool: build(icepool).probabilities(), repeat)
+        theirs = best_ms(functools.partial(lambda build: build(icepool).probabilities(), case.icepool), repeat)
         print(f"  {case.name:52} {ours:8.2f}ms {rational:8.2f}ms {theirs:8.2f}ms {theirs / ours:16.1f}x")
     first_answers(repeat)

@@ -14,12 +14,11 @@ import argparse
 import subprocess
 import sys
 import threading
-from importlib import import_module
 
 import numpy as np
 
 from .. import engine
-from ..games import PACKAGES
+from .. import contract
 from ..options import every_core
 from ..roll import HitAndSave
 from . import core, exact, web
@@ -30,7 +29,7 @@ BASELINE_CHUNK = 1_000_000
 
 def all_cases() -> list[Case]:
     """The core cases, then each game's (`<game>/benchmark.py`, in the registry's order)."""
-    return core.cases() + [case for name in PACKAGES for case in import_module(f"oddscalc.{name}.benchmark").cases()]
+    return core.cases() + [case for name in contract.names() for case in contract.benchmark(name).cases()]
 
 
 def baseline_rate(case: Case, trials: int, repeat: int) -> float:
@@ -43,7 +42,7 @@ def baseline_rate(case: Case, trials: int, repeat: int) -> float:
     return trials / best_time(go, repeat)
 
 
-def engine_rate(attack: object, trials: int, threads: int, repeat: int) -> float:
+def engine_rate(attack: engine.Attack, trials: int, threads: int, repeat: int) -> float:
     """Steady-state trials per second (a warm-up run builds the lookup tables first)."""
     engine.monte_carlo(attack, trials=1000, seed=0, threads=1)
     return trials / best_time(lambda: engine.monte_carlo(attack, trials=trials, seed=1, threads=threads), repeat)
@@ -116,8 +115,9 @@ def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[
     return rates
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m oddscalc.bench", description=__doc__.splitlines()[0])
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    """The benchmark's options (`--quick`: the smallest sizes, a smoke run)."""
+    parser = argparse.ArgumentParser(prog="python -m oddscalc.bench", description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--trials", type=float, default=1e7, help="trials per case (default 1e7)")
     parser.add_argument("--scaling-trials", type=float, default=1e8, help="trials for the two-core scaling")
     parser.add_argument("--billion", type=float, default=1e9, help="trials for the memory probe (0 skips)")
@@ -130,6 +130,11 @@ def main(argv: list[str] | None = None) -> None:
     if options.quick:
         core.QUICK = True
         options.trials, options.scaling_trials, options.billion, options.repeat = 2e4, 4e4, 0, 1
+    return options
+
+
+def main(argv: list[str] | None = None) -> None:
+    options = arguments(argv)
     trials, repeat = int(options.trials), options.repeat
     cores = every_core()
     print(f"oddscalc benchmark · numpy {np.__version__} · {cores} cores · best of {repeat}"

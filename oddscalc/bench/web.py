@@ -67,7 +67,8 @@ def serving(*options: str) -> Iterator[tuple[int, int]]:
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"oddscalc serve did not start: {server.stderr.read().decode()[-400:]}")
+                    said = server.stderr.read().decode() if server.stderr is not None else ""
+                    raise RuntimeError(f"oddscalc serve did not start: {said[-400:]}")
                 time.sleep(0.05)
         yield port, server.pid
     finally:

@@ -8,7 +8,7 @@ import typer
 from typer.core import TyperGroup
 
 from ..errors import InputError
-from ..games import PACKAGES
+from .. import contract
 from ..roll import Roll
 from .errors import input_error
 from .options import examples_epilog, option, query, shorten
@@ -24,7 +24,7 @@ def lazy_module(name: str) -> Optional[str]:
         return f"{__package__}.studies"
     if name in OTHERS:
         return f"{__package__}.{OTHERS[name]}"
-    return f"oddscalc.{name}.commands" if name in PACKAGES else None
+    return contract.WHERE[contract.GameCommands].format(name=name) if name in contract.names() else None
 
 
 class LazyGroup(TyperGroup):
@@ -33,18 +33,17 @@ class LazyGroup(TyperGroup):
 
     def list_commands(self, ctx: Any) -> list[str]:
         eager = [name for name in super().list_commands(ctx) if lazy_module(name) is None]
-        return [eager[0], *STUDIES, *eager[1:], *OTHERS, *PACKAGES]
+        return [eager[0], *STUDIES, *eager[1:], *OTHERS, *contract.names()]
 
     def get_command(self, ctx: Any, name: str) -> Any:
         module = lazy_module(name)
         if name not in self.commands and module is not None:
-            app = importlib.import_module(module).app
             if name in STUDIES:
-                self.commands.update(typer.main.get_command(app).commands)
+                self.commands.update(typer.main.get_group(importlib.import_module(module).app).commands)
             elif name in OTHERS:  # an app of one command is that command
-                self.commands[name] = typer.main.get_command(app)
+                self.commands[name] = typer.main.get_command(importlib.import_module(module).app)
             else:  # a game's commands are a group, one query or many (`oddscalc toy shoot`)
-                built = typer.main.get_group(app)
+                built = typer.main.get_group(contract.commands(name).app)
                 built.name = name
                 self.commands[name] = built
         return shorten(self.commands.get(name))

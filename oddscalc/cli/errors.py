@@ -8,12 +8,12 @@ from typing import Any, Callable, Optional
 
 from ..errors import InputError, Refusal
 
-try:  # recent Typer carries its own copy of Click
+try:  # recent Typer carries its own copy of Click, whose exceptions it does not re-export (docs/architecture.md)
     from typer._click import exceptions as click_errors
     from typer._click.globals import get_current_context
-except ImportError:  # pragma: no cover - older Typer uses Click itself
-    from click import exceptions as click_errors
-    from click import get_current_context
+except ImportError:  # pragma: no cover - older Typer uses Click itself (the same names: one or the other is seen)
+    from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click import get_current_context  # type: ignore[no-redef]
 
 
 class OptionError(click_errors.BadParameter):
@@ -54,13 +54,14 @@ def stopped(error: KeyboardInterrupt) -> int:
     signal's number for SIGTERM and SIGHUP). Said once: a second stop returns the first one's code."""
     import typer
 
-    if STOP["said"] is not None:
-        return STOP["said"]
+    said = STOP["said"]
+    if said is not None:
+        return said
     number = error.signal_number if isinstance(error, Terminated) else 2
     what = SIGNAL_NAMES.get(number, f"stopped by signal {number}")
     typer.echo(f"error: {what}; nothing more was written", err=True)
-    STOP["said"] = 128 + number
-    return STOP["said"]
+    STOP["said"] = code = 128 + number
+    return code
 
 
 # The library's names of the values it refuses whose option is spelled otherwise (the rest are
@@ -138,12 +139,12 @@ def no_such_option(name: str, context: Any, owners: Optional[Owners] = None) -> 
     bare = {opt.lstrip("-"): opt for opt in own}
     close = [bare[word] for word in difflib.get_close_matches(name.lstrip("-"), list(bare), 2, CLOSE)]
     path = " ".join(word for word in str(getattr(context, "command_path", "")).split() if word != "oddscalc")
-    owners = owners(name, path) if owners is not None else []
+    having = owners(name, path) if owners is not None else []
     line = f"error: {name}: no such option" + (f" of {path}" if path else "")
     if close:
         line += f" (did you mean {', '.join(close)}?)"
-    if owners:
-        shown = ", ".join(owners[:4]) + (f" and {len(owners) - 4} more" if len(owners) > 4 else "")
+    if having:
+        shown = ", ".join(having[:4]) + (f" and {len(having) - 4} more" if len(having) > 4 else "")
         line += f"; it is an option of {shown}"
     return line + "; see --help for the options"
 
@@ -180,7 +181,7 @@ def refused(error: Exception, owners: Optional[Owners] = None) -> Refusal:
             allowed = ", ".join(part.strip().strip("'") for part in choice.group(2).split(","))
             return Refusal(f"error: {option} {choice.group(1)}: expected one of {allowed}", option, choice.group(1))
         return Refusal(f"error: {option}: {message}", option)
-    message = error.format_message().rstrip(".")
+    message = (error.format_message() if isinstance(error, click_errors.ClickException) else str(error)).rstrip(".")
     context = getattr(error, "ctx", None)
     if context is not None and hasattr(context.command, "list_commands"):
         message += f"; expected one of: {', '.join(context.command.list_commands(context))}"

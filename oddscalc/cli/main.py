@@ -87,8 +87,10 @@ _ASCII = {"±": "+/-", "·": "-", "≥": ">=", "≤": "<=", "─": "-", "×": "x
           "—": "-", "≈": "~", "⁶": "^6", "⁹": "^9", "‘": "'", "’": "'", "“": '"', "”": '"'}
 
 
-def _plain(error: UnicodeEncodeError) -> tuple[str, int]:
+def _plain(error: UnicodeError) -> tuple[str, int]:
     """Write what a console's encoding lacks in ASCII (`±` as `+/-`), else as `?`."""
+    if not isinstance(error, UnicodeEncodeError):  # registered for writing only
+        raise error
     text = error.object[error.start:error.end]
     return "".join(_ASCII.get(char, "?") for char in text), error.end
 

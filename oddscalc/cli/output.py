@@ -39,8 +39,8 @@ class TerminalProgress:
         self.started = time.monotonic()
         self.label = label
         self.show = bar
-        self.bar = None
-        self.task = None
+        self.bar: Any = None  # Rich's Progress, made when first shown (Rich is imported then)
+        self.task: Any = None
         self.warned = False
 
     def __call__(self, done: int, total: int) -> None:
@@ -152,6 +152,8 @@ def save_plot(plot: Plot) -> Optional[str]:
     from .. import plots
 
     path = plot.path
+    if path is None:
+        return None  # no --plot: nothing to save
     try:
         plots.save(plot.drawn().figure, path)
     except InputError as error:
@@ -238,7 +240,7 @@ def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> Answer:
         drawing = plots.event if outcome in result.events else plots.distribution
         return drawing(result[outcome], outcome, title=description)
 
-    failed = None if result.verified else (f"verify: the sampled CDF is outside the DKW bound for "
-                                           f"{', '.join(n for n, c in result.verification.items() if not c.within)}")
+    outside = [name for name, check in (result.verification or {}).items() if not check.within]
+    failed = f"verify: the sampled CDF is outside the DKW bound for {', '.join(outside)}" if outside else None
     return Answer(content, common.output_format, plot_of(common.plot, draw, result, result.seed, per_cell=False),
                   precision_note([result], common.precision), failed, attack, options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -16,11 +16,38 @@ from ..tables import Format, precision_note
 from .options import Common, Study, command
 from .output import Answer, plot_of, progress_bar, study_answer
 
+if TYPE_CHECKING:
+    from ..grid import Grid, View
+
 
 def _names(values: Optional[list]) -> Optional[list]:
     if not values:
         return None
     return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+# The longest of grid's options, declared as Typer declares an option, once each
+Sort = Annotated[Optional[str], typer.Option(
+    "--sort", metavar="COLUMN",
+    help="Rank by this column, highest first: mean, p_kill, per_100_points, at_least_K ... (default: "
+         "per_100_points when every attacker has points, else mean).")]
+HeatmapStat = Annotated[Optional[str], typer.Option(
+    "--stat", metavar="STAT",
+    help="The statistic of the heatmap (default: mean): any column a grid ranks by (p_kill, per_100_points, "
+         "at_least_K ...) or a statistic of an outcome (broken.at_least_1).")]
+Columns = Annotated[Optional[str], typer.Option(
+    "--columns", metavar="A,B", help="The columns a text table shows (default: rank, attacker, weapon, target, "
+                                     "mean, p_kill, per_100_points and the sort column).")]
+Together = Annotated[bool, typer.Option(
+    "--together", help="Epic: also each formation's shooting weapons fired as one attack (row \"all "
+                       "weapons\"): normal hits, then macro-weapon hits onto the units left.")]
+AssaultSwitch = Annotated[bool, typer.Option(
+    "--assault", help="Epic: each formation's assault on each target instead of its weapons (both sides' close "
+                      "combat and firefight, the result roll; the cell: P(win), docs/rules.md §2.9).")]
+CombatSwitch = Annotated[bool, typer.Option(
+    "--combat", help="The 9th Age: each unit's charge on each target instead of its weapons (a round of close "
+                     "combat, the Break Test, the pursuit; the cell: P(win), p_break: P(the target breaks), "
+                     "docs/rules.md §3.11).")]
 
 
 def grid(
@@ -35,17 +62,9 @@ def grid(
                                                         help="Only these target units.")] = None,
     against: Annotated[Optional[str], typer.Option("--against", metavar="FILE",
                                                    help="Take the targets from another roster file.")] = None,
-    sort: Annotated[Optional[str], typer.Option(
-        "--sort", metavar="COLUMN",
-        help="Rank by this column, highest first: mean, p_kill, per_100_points, at_least_K ... (default: "
-             "per_100_points when every attacker has points, else mean).")] = None,
-    stat: Annotated[Optional[str], typer.Option(
-        "--stat", metavar="STAT",
-        help="The statistic of the heatmap (default: mean): any column a grid ranks by (p_kill, per_100_points, "
-             "at_least_K ...) or a statistic of an outcome (broken.at_least_1).")] = None,
-    columns: Annotated[Optional[str], typer.Option(
-        "--columns", metavar="A,B", help="The columns a text table shows (default: rank, attacker, weapon, target, "
-                                         "mean, p_kill, per_100_points and the sort column).")] = None,
+    sort: Sort = None,
+    stat: HeatmapStat = None,
+    columns: Columns = None,
     wide: Annotated[bool, typer.Option("--wide", help="Show every column in a text table.")] = False,
     settings: Annotated[Optional[list[str]], typer.Option(
         "--set", metavar="NAME=VALUE",
@@ -55,23 +74,16 @@ def grid(
                                                                       "one.")] = False,
     show_query: Annotated[bool, typer.Option("--show-query", help="Show each row's query: the single command line "
                                                                   "that computes the same cell.")] = False,
-    together: Annotated[bool, typer.Option(
-        "--together", help="Epic: also each formation's shooting weapons fired as one attack (row \"all "
-                           "weapons\"): normal hits, then macro-weapon hits onto the units left.")] = False,
-    assault: Annotated[bool, typer.Option(
-        "--assault", help="Epic: each formation's assault on each target instead of its weapons (both sides' close "
-                          "combat and firefight, the result roll; the cell: P(win), docs/rules.md §2.9).")] = False,
-    combat: Annotated[bool, typer.Option(
-        "--combat", help="The 9th Age: each unit's charge on each target instead of its weapons (a round of close "
-                         "combat, the Break Test, the pursuit; the cell: P(win), p_break: P(the target breaks), "
-                         "docs/rules.md §3.11).")] = False,
+    together: Together = False,
+    assault: AssaultSwitch = False,
+    combat: CombatSwitch = False,
     distance: Annotated[Optional[int], typer.Option(
         "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
                                         "without a range is kept).")] = None,
     *,
     study: Study,
     common: Common,
-) -> int:
+) -> Answer:
     """Every weapon of every unit against every target: a ranked table and a heatmap.
 
     One row per (attacker, weapon, target): the main outcome's mean, sd, P(≥ K), the
@@ -93,17 +105,22 @@ def grid(
     view.check(plan)
     with progress_bar("cells") as progress:
         result = plan.run(options=options, scheduler=study.cluster, progress=progress)
+    return grid_answer(result, view, common, imported)
+
+
+def grid_answer(result: Grid, view: View, common: Common, imported: tuple[str, ...]) -> Answer:
+    """A grid's answer: its ranked rows, its heatmap (of --stat, or of --outcome's mean) and its notes."""
     rows = study_answer(view.rows(result), result.live, result.seed,
                         [*result.notes(view.ranked_by(result)), *result.outcome_notes(common.outcome)], result.json(),
                         shown=view.rows(result, text=True))
-    stat = view.stat
-    if stat is None and common.outcome and all(common.outcome in cell.outcomes for cell in result.live):
+    heat = view.stat
+    if heat is None and common.outcome and all(common.outcome in cell.outcomes for cell in result.live):
         from ..studies import Statistic
 
-        stat = Statistic(common.outcome, "mean")  # the heatmap of the outcome asked for
-    plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, stat), result.live[0], result.seed)
+        heat = Statistic(common.outcome, "mean")  # the heatmap of the outcome asked for
+    plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, heat), result.live[0], result.seed)
     notes = imported + precision_note(result.live, common.precision)
-    return Answer(rows, common.output_format, plot, notes, result.outside_bounds(), options=options)
+    return Answer(rows, common.output_format, plot, notes, result.outside_bounds(), options=common.run)
 
 
 def list_profiles(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
@@ -43,21 +43,7 @@ def serve(
     use it through your browser. GET /api/query?q=QUERY answers the JSON that
     `oddscalc QUERY --format json` prints; POST /api/grid takes a roster file.
     """
-    for name in allowed_host or ():
-        if not host_name(name) or any(char in name for char in "/ @?#"):
-            raise OptionError(name, "expected a host name like club.example (no scheme, path or port)",
-                              hint="--allowed-host")
-    if not 1 <= port <= 65535:
-        raise OptionError(port, "expected a port from 1 to 65535", hint="--port")
-    try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        with socket.socket(family, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((host, port))
-    except OSError as error:
-        in_use = error.errno == errno.EADDRINUSE
-        raise OptionError(port if in_use else host, f"cannot listen there ({error.strerror or error})",
-                          hint="--port" if in_use else "--host") from None
+    check_address(host, port, allowed_host or ())
     import uvicorn
 
     from ..web.app import create_app
@@ -78,6 +64,25 @@ def serve(
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     return served(uvicorn.Server(uvicorn.Config(create_app(hosts=hosts), host=host, port=port, log_level="warning")))
+
+
+def check_address(host: str, port: int, allowed: Sequence[str]) -> None:
+    """Refuse, before anything starts, a host name the page could not be reached by and a port it cannot listen on."""
+    for name in allowed:
+        if not host_name(name) or any(char in name for char in "/ @?#"):
+            raise OptionError(name, "expected a host name like club.example (no scheme, path or port)",
+                              hint="--allowed-host")
+    if not 1 <= port <= 65535:
+        raise OptionError(port, "expected a port from 1 to 65535", hint="--port")
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        in_use = error.errno == errno.EADDRINUSE
+        raise OptionError(port if in_use else host, f"cannot listen there ({error.strerror or error})",
+                          hint="--port" if in_use else "--host") from None
 
 
 def served(server: Any) -> int:

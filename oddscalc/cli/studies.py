@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional, Sequence
 import typer
 
 from .. import studies
-from ..attack import field_of, kind_of
+from ..attack import Attack, field_of, kind_of
 from ..attack import text as text_of
 from ..cells import outside_bounds
 from ..tables import precision_note
@@ -41,7 +41,7 @@ def sweep(
     *,
     study: Study,
     common: Common,
-) -> int:
+) -> Answer:
     """Run a query with one or two of its options varied: a tidy table and a plot.
 
     One varied option plots the statistic against it (95 % error bars); two plot a heatmap.
@@ -64,7 +64,7 @@ def sweep(
     first = result.results[0]
     rows = study_answer(result.rows(study.ks, [outcome] if outcome else None), result.results, result.seed,
                         (note,) if note else (), result.goal_json())
-    title = f"{without_options(query, kind, values)}, {result.ranges()}"  # the query less the varied values
+    title = f"{without_options(query, kind, list(values))}, {result.ranges()}"  # the query less the varied values
     plot = plot_of(common.plot, lambda plots: plots.sweep_plot(result, statistic, title=title), first, result.seed)
     notes = precision_note(result.results, common.precision)
     return Answer(rows, common.output_format, plot, notes, failed or outside_bounds(result.labels(), result.results),
@@ -82,7 +82,7 @@ def first_values(attack: type, values: dict[str, list[Any]]) -> list[str]:
     return words
 
 
-def without_options(query: str, attack: type, names: Sequence[str]) -> str:
+def without_options(query: str, attack: type[Attack], names: Sequence[str]) -> str:
     """A quoted query without the given options and their values (`--shots 6` of a sweep over shots)."""
     spelled = {"--" + name.replace("_", "-"): kind_of(attack, field_of(attack, name))[0] is bool for name in names}
     kept, skip = [], False
@@ -104,7 +104,7 @@ def compare(
     *,
     study: Study,
     common: Common,
-) -> int:
+) -> Answer:
     """Compare queries' main outcomes: one table, one overlaid plot, and P(#i > #j).
 
     Queries may come from different games. Each column "P(> #j)" gives the chance that

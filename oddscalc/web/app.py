@@ -353,9 +353,10 @@ def parse_form(body: bytes, kind: str) -> dict[str, Any]:
     parts: dict[str, Any] = {}
     for part in list(message.iter_parts())[:20]:
         name = part.get_param("name", header="content-disposition")
-        if not name:
+        if not isinstance(name, str) or not name:  # (a parameter in RFC 2231's form is a tuple: not a field's)
             continue
         data = part.get_payload(decode=True) or b""
+        assert isinstance(data, bytes)  # decode=True gives a part's bytes
         filename = part.get_filename()
         if filename is not None:
             if data:

@@ -62,12 +62,13 @@ def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None, drawn: Op
     """The answer's plot as `fmt` bytes: svg, the page's own drawing (`chart.py`, wide); png, the
     command line's (matplotlib, captioned as --plot saves it); kept in `drawn` under `fixed`, the
     words that fix it (see `fixed_words`), when given."""
-    key = None if fixed is None or drawn is None else (fmt, *fixed)
-    image = None if key is None else drawn.get(key)
+    if fixed is None or drawn is None:
+        return drawing(plot, fmt)
+    key = (fmt, *fixed)
+    image = drawn.get(key)
     if image is None:
         image = drawing(plot, fmt)
-        if key is not None:
-            drawn.put(key, image, len(image))
+        drawn.put(key, image, len(image))
     return image
 
 

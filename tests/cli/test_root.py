@@ -14,6 +14,7 @@ import pytest
 from clirun import run
 
 from oddscalc import __version__
+from oddscalc.contract import names
 
 
 def test_table_format(capsys):
@@ -111,7 +112,7 @@ def test_what_a_player_reads_is_english_and_cites_the_rulebooks(capsys):
 
     from oddscalc.cli.options import QUERIES
 
-    for group in ("dust", "epic", "t9a"):
+    for group in names():
         run(capsys, group, "--help")  # registers the game's queries
     texts = [run(capsys, "rules").out] + [run(capsys, *path.split(), "--help").out for path in sorted(QUERIES)]
     assert len(texts) > 15

@@ -7,6 +7,8 @@ import io
 import pytest
 from clirun import assert_refused, run
 
+from oddscalc.contract import names
+
 
 ROSTER = '''
 game = "epic"
@@ -158,7 +160,7 @@ def test_an_empty_roster(capsys, tmp_path):
     assert_refused(capsys, "grid", path, mentions=("FILE", "empty"))
 
 
-@pytest.mark.parametrize("game", ["dust", "epic", "t9a"])
+@pytest.mark.parametrize("game", names())  # every registered game
 def test_every_game_has_a_bundled_grid(capsys, game):
     data = run(capsys, "grid", "--game", game, "--trials", "2000", "--seed", "1", "--format", "json").json()
     ranked = [row for row in data["rows"] if row["mean"] is not None]
