@@ -14,7 +14,7 @@ from ..attack import Attack, option
 from ..dice import EXACT_SECONDS, DiceExpression
 from ..errors import InputError, require
 from ..style import plural
-from .attacks import game_dice
+from .attributes import game_dice
 from .fight import (
     EVENTS,
     MAX_ROUNDS,

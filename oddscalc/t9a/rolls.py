@@ -15,7 +15,7 @@ from ..dice import DiceExpression
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..roll import Roll
-from .attacks import game_dice
+from .attributes import game_dice
 
 MAX_DISTANCE = 30
 MAX_DISCIPLINE = 20

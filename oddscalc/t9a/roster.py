@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import game_dice
+from .attributes import game_dice
 from .sequence import ATTRIBUTES, TO_HIT, Defence, attack_on
 
 MAIN = "health_lost"
