@@ -30,7 +30,7 @@ from ..attack import option
 from ..dice import EXACT_SECONDS, Check, DiceExpression, Natural
 from ..errors import choose, require
 from ..style import plural
-from .attributes import Attributes, check_characteristic, game_dice
+from .attributes import Attributes, check_characteristic, checked_dice, game_dice
 from .stages import (
     COVER_MODIFIER,
     Chances,
@@ -149,7 +149,8 @@ class _Sequence(Attributes):
         if not fractions:
             return 0.0
         attacks = max(self.count.highest, 1)
-        wounds = self.multiple_wounds.highest if self.multiple_wounds is not None else 1
+        multiple = self.multiple
+        wounds = multiple.highest if multiple is not None else 1
         per_attack = (1 + self.battle_focus) * min(wounds, self.health_points)
         size = attacks * per_attack + 1
         return size * size * attacks / _FRACTION_RATE
@@ -254,7 +255,7 @@ class Melee(_Sequence):
 
     @property
     def count(self) -> DiceExpression:
-        return self.attacks
+        return checked_dice(self.attacks)
 
     @property
     def hit_check(self) -> Check:
@@ -312,7 +313,7 @@ class T9AShoot(_Sequence):
 
     @property
     def count(self) -> DiceExpression:
-        return self.shots
+        return checked_dice(self.shots)
 
     @property
     def hit_check(self) -> Check:
@@ -347,7 +348,7 @@ class T9AHits(_Sequence):
 
     @property
     def count(self) -> DiceExpression:
-        return self.hits
+        return checked_dice(self.hits)
 
     def _hits(self, rng: np.random.Generator, attacks, trials: int) -> dict[str, np.ndarray]:
         rolled = np.broadcast_to(np.asarray(attacks, dtype=np.int64), (trials,)).copy()

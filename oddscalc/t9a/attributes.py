@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..attack import Attack, option
 from ..dice import Check, DiceExpression, Natural
-from ..errors import choose, require
+from ..errors import InputError, choose, require
 from ..style import plural
 from .stages import Reroll, WoundSaves, armour_need, read_armour, special_save, wound_need
 
@@ -32,6 +32,12 @@ def game_dice(value: DiceExpression | str | int, name: str) -> DiceExpression:
     require(not expression.count or expression.sides in GAME_DICE, name, value,
             "The 9th Age rolls D6 and D3 only: expected dice like 2d6, d3+1 or a number")
     return expression
+
+
+def checked_dice(value: DiceExpression | str | int) -> DiceExpression:
+    """A dice option as an attack's `check` leaves it: read into dice (a number or text only before)."""
+    assert isinstance(value, DiceExpression), value  # check() stores game_dice(value) in the field
+    return value
 
 
 def check_characteristic(value: int, name: str, what: str) -> None:
@@ -98,9 +104,10 @@ class Attributes(Attack):
             allowed = "Toxic Attacks always have Strength 3 and AP 10: leave --strength and --ap out"
             require(self.strength is None, "strength", self.strength, allowed)
             require(self.ap == 0, "ap", self.ap, allowed)
+        elif self.strength is None:
+            raise InputError("strength", None,
+                             f"is required: the attack's Strength, 1 to {MAX_CHARACTERISTIC} (or --toxic)")
         else:
-            require(self.strength is not None, "strength", None,
-                    f"is required: the attack's Strength, 1 to {MAX_CHARACTERISTIC} (or --toxic)")
             check_characteristic(self.strength, "strength", "the attack's Strength")
         check_characteristic(self.resilience, "resilience", "the target's Resilience")
         require(0 <= self.armour <= MAX_ARMOUR, "armour", self.armour,
@@ -165,9 +172,21 @@ class Attributes(Attack):
         return self.health if self.health is not None else 1
 
     @property
+    def multiple(self) -> DiceExpression | None:
+        """Multiple Wounds (X) as dice, or None."""
+        return None if self.multiple_wounds is None else checked_dice(self.multiple_wounds)
+
+    @property
+    def wound_strength(self) -> int:
+        """The Strength it wounds with: its own, or Toxic Attacks' 3 (§3.8)."""
+        if self.toxic:
+            return TOXIC_STRENGTH
+        assert self.strength is not None  # check() refuses an attack without a Strength unless it is Toxic
+        return self.strength
+
+    @property
     def wound_check(self) -> Check:
-        strength = TOXIC_STRENGTH if self.toxic else self.strength
-        return Check(wound_need(strength, self.resilience), Natural.ONE_AND_SIX)  # §3.5
+        return Check(wound_need(self.wound_strength, self.resilience), Natural.ONE_AND_SIX)  # §3.5
 
     @property
     def wound_reroll(self) -> Reroll:
@@ -182,5 +201,5 @@ class Attributes(Attack):
         armour = Check(need, Natural.SAVE) if need is not None else None
         fortitude_allowed = not (lethal or self.flaming)  # §3.7
         special = special_save(self.aegis, self.fortitude, self.divine, fortitude_allowed)
-        return WoundSaves(armour, special, self.divine, self.multiple_wounds, self.health_points, self.reroll_armour,
+        return WoundSaves(armour, special, self.divine, self.multiple, self.health_points, self.reroll_armour,
                           self.reroll_special)

@@ -98,8 +98,9 @@ class Fight:
         Spear's own +1 AP is already its --ap); in a later round no one has Hatred (its re-rolls are the first
         round's)."""
         if not first_round:
-            return replace(self, **{side: replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
-                                    for side, unit in (("charger", self.charger), ("charged", self.charged))})
+            charger, charged = (replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
+                                for unit in self.units)
+            return replace(self, charger=charger, charged=charged)
         fight = replace(self, charger=self.charger.charging()) if any(self.charger.charge) else self
         if self.charged.spear and not (self.flank or self.rear):
             fight = replace(fight, charged=replace(self.charged, agility=self.charged.agility + 2,
@@ -163,7 +164,7 @@ class Fight:
                     wounds = part.multiple_wounds.highest if part.multiple_wounds is not None else 1
                     each = (2 if "battle-focus" in part.attributes else 1) * min(wounds, target.health)
                 else:
-                    each = (unit.impact if blow.kind == "impact" else unit.stomp).highest
+                    each = unit.automatic_dice(blow.kind).highest
                 most[blow.side] += fight.count(blow, 0, 0) * each
         return min(self.charged.total, most[0]), min(self.charger.total, most[1])
 
