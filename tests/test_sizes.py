@@ -12,7 +12,7 @@ LIMIT = 450
 PACKAGE = Path(oddscalc.__file__).parent
 OVER = {  # path in the package: its lines now (split along its seams, then drop it from here)
     "battlescribe/epic.py": 773, "battlescribe/builder.py": 694, "epic/attacks.py": 637, "epic/shooting.py": 614,
-    "t9a/attacks.py": 544, "epic/war_engines.py": 525,
+    "epic/war_engines.py": 525,
 }
 FUNCTION_LIMIT = 60
 

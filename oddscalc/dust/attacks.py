@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import KW_ONLY, dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -113,6 +113,12 @@ class _AtUnit(Fire):
     def check_unit(self) -> None:
         if self.health is not None:
             check_count(self.health, "health", 1, MAX_UNIT_HEALTH, "damage points")
+
+    @overload
+    def destroyed_sample(self, rolled: dict[str, np.ndarray]) -> dict[str, np.ndarray]: ...
+
+    @overload
+    def destroyed_sample(self, rolled: PoolRoll) -> PoolRoll | dict[str, np.ndarray]: ...
 
     def destroyed_sample(self, rolled: PoolRoll | dict[str, np.ndarray]) -> PoolRoll | dict[str, np.ndarray]:
         """The sampled damage and hits, and whether the unit is destroyed."""
@@ -257,8 +263,9 @@ class Phaser(_AtUnit):
     def check(self) -> None:
         if isinstance(self.aim, str):
             match = _PHASER.match(self.aim)
-            require(match is not None and self.blast is None, "phaser", self.aim if self.blast is None else
-                    f"{self.aim}, {self.blast}", "expected XzY with whole numbers X, Y ≥ 1, like 2z3")
+            if match is None or self.blast is not None:
+                raise InputError("phaser", self.aim if self.blast is None else f"{self.aim}, {self.blast}",
+                                 "expected XzY with whole numbers X, Y ≥ 1, like 2z3")
             object.__setattr__(self, "aim", int(match.group(1)))
             object.__setattr__(self, "blast", int(match.group(2)))
         for name in ("aim", "blast"):
@@ -282,9 +289,16 @@ class Phaser(_AtUnit):
         return [str(self)]
 
     @property
+    def stages(self) -> tuple[int, int]:
+        """(X, Y): whole numbers once `check` has read them (from `XzY`, or given apart)."""
+        aim, blast = self.aim, self.blast
+        assert not isinstance(aim, str) and blast is not None  # check() reads XzY and refuses a missing Y
+        return aim, blast
+
+    @property
     def rolled(self) -> int:
         """The X dice of every phaser firing, doubled by burst fire."""
-        return self.doubled(self.aim * self.count)
+        return self.doubled(self.stages[0] * self.count)
 
     @cached_property
     def _die(self) -> Die:
@@ -293,14 +307,15 @@ class Phaser(_AtUnit):
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         hits = roll_pool(rng, self._die, self.rolled, trials).total("hits")
         # §1.5: only the X stage is re-rolled; each hit rolls Y plain dice
-        damage = roll_pool(rng, BLAST_DIE, hits * self.blast, trials).total("damage")
+        damage = roll_pool(rng, BLAST_DIE, hits * self.stages[1], trials).total("damage")
         if self.resilient:
             damage = resist(rng, damage, trials)
         return self.destroyed_sample({"damage": damage, "hits": hits})
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         hits = pmfs.binomial(self.rolled, number(rerolled(HIT, self.rerolls)))
-        damage = pmfs.then(hits, lambda h: pmfs.binomial(h * self.blast, number(HIT)))
+        blast = self.stages[1]
+        damage = pmfs.then(hits, lambda h: pmfs.binomial(h * blast, number(HIT)))
         return self.destroyed_pmfs({"damage": resisted(damage, self.resilient, number), "hits": hits}, number)
 
 
@@ -370,7 +385,7 @@ class Salvo(_AtUnit):
     @classmethod
     def parse(cls, text: str, **options: Any) -> Salvo:
         """Read `3/2-5/2-7/2` (as `Salvo("3/2-5/2-7/2")` does)."""
-        return cls(str(text), **options)
+        return cls(read_entries(str(text)), **options)
 
     def __str__(self) -> str:
         return "-".join(f"{dice}/{damage}" for dice, damage in self.entries)

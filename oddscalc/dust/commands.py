@@ -3,6 +3,7 @@
 Each query's options are its attack's fields (see `options.field_options`); this module
 adds the arguments, the board options of `dust attack` and the help."""
 
+import inspect
 import json
 from dataclasses import dataclass
 from typing import Annotated, Optional
@@ -69,7 +70,7 @@ BOARD = [  # docs/rules.md §1.12, §1.13: where the attack is made (dust/shot.p
 ]
 
 
-def _argument(name: str, metavar: str, help: str) -> object:
+def _argument(name: str, metavar: str, help: str) -> inspect.Parameter:
     """The command's argument; `name` is what the attack's errors call it."""
     return option(name, Annotated[str, typer.Argument(metavar=metavar, help=help)])
 

@@ -199,9 +199,9 @@ def place(shot: Shot, artillery: Artillery | None = None) -> Placed:
     require(shot.observer is not None or Kind(shot.observer_kind) is Kind.SOLDIER, "observer_kind",
             Kind(shot.observer_kind).value, "says what the observer is: give --observer SQ too")
     if indirect:
-        require(shot.observer is not None, "observer", None,
-                "is required with --artillery indirect: the square of the unit with Artillery Strike that sees "
-                "the target")
+        if shot.observer is None:
+            raise InputError("observer", None, "is required with --artillery indirect: the square of the unit with "
+                                               "Artillery Strike that sees the target")
         spotter = chart.square(shot.observer, "observer")
         _stand(chart, spotter, Kind(shot.observer_kind), "observer", shot.observer)
         if chart.terrain(source) is Terrain.DIAMOND:  # §1.12: whoever sees for it, a unit in smoke cannot attack

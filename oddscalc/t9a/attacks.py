@@ -1,7 +1,8 @@
-"""The 9th Age attacks (docs/rules.md §3.2–§3.8): melee and shooting, from the to-hit roll to
-the Health Points lost, with the attack attributes.
+"""The 9th Age attacks (docs/rules.md §3.2–§3.8): melee, shooting and automatic hits, from the
+to-hit roll to the Health Points lost.
 
-The stages (the tables, the special saves, the dice of the sampler) are in `stages.py`;
+What they are asked, the attack attributes and the target's profile, is `attributes.py`'s;
+the stages (the tables, the special saves, the dice of the sampler) are in `stages.py`;
 the sampler rolls them in turn, and the exact twin composes their chances with pmf
 algebra. Charges, Discipline tests and the direction die live in `rolls.py`.
 
@@ -25,31 +26,23 @@ from fractions import Fraction
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import Attack, option
-from ..dice import (
-    EXACT_SECONDS,
-    Check,
-    DiceExpression,
-    Natural,
-)
+from ..attack import option
+from ..dice import EXACT_SECONDS, Check, DiceExpression, Natural
 from ..errors import choose, require
 from ..style import plural
+from .attributes import Attributes, check_characteristic, checked_dice, game_dice
 from .stages import (
     COVER_MODIFIER,
-    Cover,
     Chances,
+    Cover,
     Reroll,
     Special,
     WoundSaves,
-    armour_need,
     hit_die,
     melee_need,
-    read_armour,
     roll_totals,
     save_die,
-    special_save,
     wound_die,
-    wound_need,
 )
 
 _SAVES_READINGS = """When both Aegis and Fortitude are offered, a wound takes the one more likely
@@ -69,134 +62,15 @@ re-rolled to-wound die's natural 6 counts (the first roll's does not). {_SAVES_R
 Outcomes: health_lost (Health Points lost), hits (the automatic hits), wounds, unsaved
 (wounds past every save, before Multiple Wounds), and kills with models."""
 MAX_ATTACKS = 200
-MAX_CHARACTERISTIC = 10
 MAX_MODIFIER = 10
-MAX_ARMOUR = 6
-MAX_HEALTH = 20
-MAX_MODELS = 500
-MAX_MULTIPLE_WOUNDS_DICE = 3
-TOXIC_STRENGTH, TOXIC_AP = 3, 10  # §3.8 Toxic Attacks
-LETHAL_AP = 10  # §3.8 Lethal Strike
-
-
-# --- the attack sequence (docs/rules.md §3.2) -------------------------------------------------
-
-
-GAME_DICE = (3, 6)  # The 9th Age rolls D6 and D3 (a D3 is a halved D6): no other die
-
-
-def game_dice(value: DiceExpression | str | int, name: str) -> DiceExpression:
-    """A number or dice expression of the game: D6 and D3 only (`2d10` is refused in one line)."""
-    expression = value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
-    require(not expression.count or expression.sides in GAME_DICE, name, value,
-            "The 9th Age rolls D6 and D3 only: expected dice like 2d6, d3+1 or a number")
-    return expression
-
-
-def _characteristic(value: int, name: str, what: str) -> None:
-    require(1 <= value <= MAX_CHARACTERISTIC, name, value, f"expected {what}, 1 to {MAX_CHARACTERISTIC}")
-
 
 _FRACTION_RATE = 1e7  # size² × attacks products of rationals a second (measured 1.5e7 to 3e7)
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Sequence(Attack):
-    """Wound, save and remove wounds (§3.5–§3.8): what melee and shooting share.
-
-    `armour` is the target's Armour value (0 to 6: Armour 2 saves on 5+), `ap` the
-    attack's Armour Penetration, `aegis` and `fortitude` the special saves (4 for 4+).
-    `multiple_wounds` is Multiple Wounds (X), X a number or dice (`d3`, `d3+1`), and
-    needs `health`. `health` is each model's Health Points (1 when not given); `models`
-    the models in the unit (needs `health`), which adds the outcome `kills` and caps
-    `health_lost` at models × health. Toxic Attacks have Strength 3 and AP 10: leave
-    `strength` and `ap` out. `flammable` (the target) re-rolls failed wounds of
-    Flaming Attacks.
-    """
-
-    resilience: int = option("The target's Resilience, 1 to 10.", metavar="R")
-    strength: int | None = option("The attack's Strength, 1 to 10 (required unless --toxic).", None, metavar="S")
-    armour: int = option("The target's Armour, 0 to 6 (Armour 2 saves on 5+), or the save it gives: 5+ is Armour 2. "
-                         "The save needs 7 - (A - AP), at best 2+; none when A - AP <= 0; a natural 1 fails.", 0,
-                         metavar="A", reader=read_armour)
-    ap: int = option("Armour Penetration, 0 to 10.", 0, metavar="P")
-    aegis: int | None = option("Aegis save X+ (2+ to 6+), after a failed armour save.", None, roll=True)
-    fortitude: int | None = option(
-        "Fortitude save X+ (2+ to 6+), after a failed armour save; not against --flaming nor a Lethal Strike wound. "
-        "With both, each wound takes the one more likely to save (Divine counted).", None, roll=True)
-    battle_focus: bool = option("Battle Focus: a natural 6 to hit is one extra hit.", False)
-    poison: bool = option("Poison Attacks: a natural 6 to hit wounds without a roll (with --battle-focus, one of "
-                          "the two hits; the other rolls to wound).", False)
-    lethal_strike: bool = option("Lethal Strike: a natural 6 to wound has AP 10 (no armour save) and ignores "
-                                 "Fortitude. Poison's wounds rolled no wound, so are never lethal.", False)
-    divine: bool = option("Divine Attacks: a successful Aegis save is re-rolled.", False)
-    auto_wound: bool = option("Every hit wounds without a roll (\"wound automatically\"): no Lethal Strike, no "
-                              "to-wound re-roll.", False)
-    flaming: bool = option("Flaming Attacks: no Fortitude save.", False)
-    flammable: bool = option("The target is Flammable: Flaming Attacks re-roll failed wounds (no effect without "
-                             "--flaming).", False)
-    toxic: bool = option("Toxic Attacks: always Strength 3 and AP 10 (leave --strength and --ap out).", False)
-    reroll_hits: Reroll = option("'failed' re-rolls failed to-hit rolls (Hatred), 'ones' only natural 1s, "
-                                 "'successes' every successful one (a forced re-roll); each die once.", Reroll.NONE)
-    reroll_wounds: Reroll = option("'failed' re-rolls failed to-wound rolls, 'ones' only natural 1s, 'successes' "
-                                   "every successful one (a forced re-roll); each die once.", Reroll.NONE)
-    reroll_armour: Reroll = option("The target re-rolls its failed armour saves ('failed'), only 1s ('ones'), or must "
-                                   "re-roll its successful ones ('successes'); each die once.", Reroll.NONE)
-    reroll_special: Reroll = option("The same for the target's special save (Aegis or Fortitude); not with "
-                                    "--divine, whose own re-roll it would be.", Reroll.NONE)
-    multiple_wounds: DiceExpression | str | int | None = option(
-        "Multiple Wounds (X): each unsaved wound becomes X wounds (2, d3, d3+1, d6: rolled per wound), capped at "
-        "--health, which it needs.", None, metavar="X",
-        reader=lambda text: game_dice(text, "multiple_wounds"))
-    health: int | None = option("Each target model's Health Points, 1 to 20 (default 1).", None, metavar="H")
-    models: int | None = option("Models in the target unit, 1 to 500 (needs --health): adds the outcome kills, "
-                                "and caps health_lost at M x H.", None, metavar="M")
-
-    def check(self) -> None:
-        object.__setattr__(self, "armour", read_armour(self.armour))
-        if self.toxic:
-            allowed = "Toxic Attacks always have Strength 3 and AP 10: leave --strength and --ap out"
-            require(self.strength is None, "strength", self.strength, allowed)
-            require(self.ap == 0, "ap", self.ap, allowed)
-        else:
-            require(self.strength is not None, "strength", None,
-                    f"is required: the attack's Strength, 1 to {MAX_CHARACTERISTIC} (or --toxic)")
-            _characteristic(self.strength, "strength", "the attack's Strength")
-        _characteristic(self.resilience, "resilience", "the target's Resilience")
-        require(0 <= self.armour <= MAX_ARMOUR, "armour", self.armour,
-                f"expected the target's Armour, 0 to {MAX_ARMOUR} (Armour 2 saves on 5+)")
-        require(0 <= self.ap <= MAX_CHARACTERISTIC, "ap", self.ap,
-                f"expected the attack's Armour Penetration, 0 to {MAX_CHARACTERISTIC}")
-        for name in ("aegis", "fortitude"):
-            value = getattr(self, name)
-            require(value is None or 2 <= value <= 6, name, value, "expected a special save from 2+ to 6+")
-        for name in ("reroll_hits", "reroll_wounds", "reroll_armour", "reroll_special"):
-            choose(self, name, Reroll)
-        if self.auto_wound:
-            for name in ("lethal_strike", "flammable"):
-                require(not getattr(self, name), name, None, "needs a to-wound roll: --auto-wound rolls none")
-            require(self.reroll_wounds is Reroll.NONE, "reroll_wounds", self.reroll_wounds.value,
-                    "needs a to-wound roll: --auto-wound rolls none")
-        require(not (self.divine and self.reroll_special is not Reroll.NONE), "reroll_special",
-                self.reroll_special.value, "not with --divine: a die is re-rolled once, and Divine re-rolls an Aegis "
-                                           "save already")
-        require(self.reroll_special is Reroll.NONE or self.aegis is not None or self.fortitude is not None,
-                "reroll_special", self.reroll_special.value, "needs the target's special save: --aegis X+ or "
-                                                             "--fortitude X+")
-        require(self.health is None or 1 <= self.health <= MAX_HEALTH, "health", self.health,
-                f"expected each model's Health Points, 1 to {MAX_HEALTH}")
-        require(self.models is None or 1 <= self.models <= MAX_MODELS, "models", self.models,
-                f"expected 1 to {MAX_MODELS} models")
-        require(self.models is None or self.health is not None, "models", self.models,
-                "needs --health H, each model's Health Points")
-        if self.multiple_wounds is not None:
-            multiple = game_dice(self.multiple_wounds, "multiple_wounds")
-            allowed = f"expected Multiple Wounds like 2, d3, d3+1 or 2d6 (at most {MAX_MULTIPLE_WOUNDS_DICE} dice)"
-            require(multiple.count <= MAX_MULTIPLE_WOUNDS_DICE and multiple.highest >= 1, "multiple_wounds",
-                    self.multiple_wounds, allowed)
-            require(self.health is not None, "multiple_wounds", self.multiple_wounds,
-                    "needs --health H: Multiple Wounds is capped at the target's Health Points")
-            object.__setattr__(self, "multiple_wounds", multiple)
+class _Sequence(Attributes):
+    """Roll an attack sequence (§3.2–§3.8): the to-hit rolls, then the wounds, saves and Health Points lost of
+    its attributes, sampled or exactly; what melee, shooting and automatic hits share."""
 
     # -- what the subclasses give
 
@@ -210,53 +84,6 @@ class _Sequence(Attack):
         raise NotImplementedError
 
     # -- the stages
-
-    @property
-    def outcomes(self) -> tuple[str, ...]:
-        names = ("health_lost", "hits", "wounds", "unsaved")
-        return names + ("kills",) if self.models is not None else names
-
-    def _defence(self) -> str:
-        """The wound, saves and target part of a description."""
-        strength = "Toxic" if self.toxic else f"S {self.strength}"
-        words = [f"{strength} vs R {self.resilience}", f"Armour {self.armour}" + (f" AP {self.ap}" if self.ap else "")]
-        words += [f"{name.capitalize()} {getattr(self, name)}+" for name in ("aegis", "fortitude")
-                  if getattr(self, name) is not None]
-        words += self.flags("battle_focus", "poison", "lethal_strike", "divine", "flaming", "flammable", "auto_wound")
-        words += [reroll.words(roll) for roll, reroll in (
-            ("to hit", self.reroll_hits), ("to wound", self.reroll_wounds), ("armour saves", self.reroll_armour),
-            ("special saves", self.reroll_special)) if reroll is not Reroll.NONE]
-        words += [f"Multiple Wounds ({self.multiple_wounds})"] if self.multiple_wounds is not None else []
-        if self.models is not None:
-            words.append(f"{plural(self.models, 'model')} of {self.health_points} HP")
-        elif self.health is not None:
-            words.append(f"{self.health} HP")
-        return ", ".join(words)
-
-    @property
-    def health_points(self) -> int:
-        return self.health if self.health is not None else 1
-
-    @property
-    def wound_check(self) -> Check:
-        strength = TOXIC_STRENGTH if self.toxic else self.strength
-        return Check(wound_need(strength, self.resilience), Natural.ONE_AND_SIX)  # §3.5
-
-    @property
-    def wound_reroll(self) -> Reroll:
-        """Which wounds are re-rolled: as asked, and every failed one with Flaming Attacks against a
-        Flammable target (§3.8)."""
-        return Reroll.FAILED if self.flaming and self.flammable else self.reroll_wounds
-
-    def wound_saves(self, lethal: bool) -> WoundSaves:
-        """What an ordinary (or a Lethal Strike) wound goes through."""
-        ap = LETHAL_AP if lethal else TOXIC_AP if self.toxic else self.ap  # §3.8 Lethal Strike, Toxic Attacks
-        need = armour_need(self.armour, ap)
-        armour = Check(need, Natural.SAVE) if need is not None else None
-        fortitude_allowed = not (lethal or self.flaming)  # §3.7
-        special = special_save(self.aegis, self.fortitude, self.divine, fortitude_allowed)
-        return WoundSaves(armour, special, self.divine, self.multiple_wounds, self.health_points, self.reroll_armour,
-                          self.reroll_special)
 
     def _removed(self, totals: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Cap the Health Points lost at the unit's and count the models removed."""
@@ -322,7 +149,8 @@ class _Sequence(Attack):
         if not fractions:
             return 0.0
         attacks = max(self.count.highest, 1)
-        wounds = self.multiple_wounds.highest if self.multiple_wounds is not None else 1
+        multiple = self.multiple
+        wounds = multiple.highest if multiple is not None else 1
         per_attack = (1 + self.battle_focus) * min(wounds, self.health_points)
         size = attacks * per_attack + 1
         return size * size * attacks / _FRACTION_RATE
@@ -420,14 +248,14 @@ class Melee(_Sequence):
 
     def check(self) -> None:
         object.__setattr__(self, "attacks", _attack_count(self.attacks, "attacks"))
-        _characteristic(self.offensive, "offensive", "the attacker's Offensive Skill")
-        _characteristic(self.defensive, "defensive", "the target's Defensive Skill")
+        check_characteristic(self.offensive, "offensive", "the attacker's Offensive Skill")
+        check_characteristic(self.defensive, "defensive", "the target's Defensive Skill")
         _modifier(self.hit_modifier, "hit_modifier")
         super().check()
 
     @property
     def count(self) -> DiceExpression:
-        return self.attacks
+        return checked_dice(self.attacks)
 
     @property
     def hit_check(self) -> Check:
@@ -485,7 +313,7 @@ class T9AShoot(_Sequence):
 
     @property
     def count(self) -> DiceExpression:
-        return self.shots
+        return checked_dice(self.shots)
 
     @property
     def hit_check(self) -> Check:
@@ -520,7 +348,7 @@ class T9AHits(_Sequence):
 
     @property
     def count(self) -> DiceExpression:
-        return self.hits
+        return checked_dice(self.hits)
 
     def _hits(self, rng: np.random.Generator, attacks, trials: int) -> dict[str, np.ndarray]:
         rolled = np.broadcast_to(np.asarray(attacks, dtype=np.int64), (trials,)).copy()

@@ -14,7 +14,7 @@ from ..attack import Attack, option
 from ..dice import EXACT_SECONDS, DiceExpression
 from ..errors import InputError, require
 from ..style import plural
-from .attacks import game_dice
+from .attributes import game_dice
 from .fight import (
     EVENTS,
     MAX_ROUNDS,
@@ -48,12 +48,14 @@ def read_part(text: Part | str, name: str) -> Part:
     values: dict[str, int] = {}
     harnessed = False
     for token in str(text).replace(",", " ").lower().split():
-        found = re.fullmatch(r"(ap|agi|a|o|s|i)(\d+)", token)
-        key = "i" if found and found.group(1) == "agi" else found.group(1) if found else None
-        require(token == "harnessed" or (found is not None and key not in values), name, text, MOUNT_FORM)
         if token == "harnessed":
             harnessed = True
             continue
+        found = re.fullmatch(r"(ap|agi|a|o|s|i)(\d+)", token)
+        if found is None:
+            raise InputError(name, text, MOUNT_FORM)
+        key = "i" if found.group(1) == "agi" else found.group(1)
+        require(key not in values, name, text, MOUNT_FORM)
         what, low = PART_BOUNDS[key]
         require(low <= int(found.group(2)) <= 10, name, text, f"expected {what} {low} to 10 in {MOUNT_EXAMPLE}")
         values[key] = int(found.group(2))

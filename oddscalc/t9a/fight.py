@@ -98,8 +98,9 @@ class Fight:
         Spear's own +1 AP is already its --ap); in a later round no one has Hatred (its re-rolls are the first
         round's)."""
         if not first_round:
-            return replace(self, **{side: replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
-                                    for side, unit in (("charger", self.charger), ("charged", self.charged))})
+            charger, charged = (replace(unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
+                                for unit in self.units)
+            return replace(self, charger=charger, charged=charged)
         fight = replace(self, charger=self.charger.charging()) if any(self.charger.charge) else self
         if self.charged.spear and not (self.flank or self.rear):
             fight = replace(fight, charged=replace(self.charged, agility=self.charged.agility + 2,
@@ -163,7 +164,7 @@ class Fight:
                     wounds = part.multiple_wounds.highest if part.multiple_wounds is not None else 1
                     each = (2 if "battle-focus" in part.attributes else 1) * min(wounds, target.health)
                 else:
-                    each = (unit.impact if blow.kind == "impact" else unit.stomp).highest
+                    each = unit.automatic_dice(blow.kind).highest
                 most[blow.side] += fight.count(blow, 0, 0) * each
         return min(self.charged.total, most[0]), min(self.charger.total, most[1])
 
@@ -313,6 +314,30 @@ def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
     return np.where(maximised, dice.sum(axis=1) - dice.min(axis=1), dice[:, 0] + dice[:, 1])
 
 
+def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...], lost: list[np.ndarray],
+                 playing: np.ndarray) -> None:
+    """One Initiative Step of the trials still `playing`: its blows, each trial's from the models standing as it
+    begins, add to each side's Health Points `lost`, together at most what that side has left."""
+    now = [lost[0][playing], lost[1][playing]]
+    codes = now[0].astype(np.int64) * (fight.charged.total + 1) + now[1]
+    if len(codes) and codes.min() == codes.max():  # one state (the first step): no sort
+        keys, inverse = codes[:1], np.zeros(len(codes), dtype=np.int64)
+    else:
+        keys, inverse = np.unique(codes, return_inverse=True)
+    table = np.array([[fight.count(blow, *divmod(int(key), fight.charged.total + 1)) for blow in blows]
+                      for key in keys], dtype=np.int64).reshape(-1, len(blows))
+    counts = table[inverse.ravel()].T  # each trial's attacks (or models striking) of each blow
+    dealt = [np.zeros(len(playing), dtype=np.int64), np.zeros(len(playing), dtype=np.int64)]  # to each side
+    for blow, each in zip(blows, counts):
+        for count, at in _states(each):
+            if count:
+                size = len(playing) if isinstance(at, slice) else len(at)
+                rolled = fight.attack(blow, count, 0).sample(rng, size)["health_lost"]
+                dealt[1 - blow.side][at] += np.asarray(rolled, dtype=np.int64)
+    for side, unit in enumerate(fight.units):
+        lost[side][playing] = now[side] + np.minimum(dealt[side], unit.total - now[side])
+
+
 def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int) -> dict[str, np.ndarray]:
     """Each trial's combat: every attack rolled by t9a melee's stages, step by step, then the dice of the
     Break Test, the Flee and the Pursuit."""
@@ -327,24 +352,7 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         now_fight = fight.in_round(first)
         charger, charged = now_fight.charger, now_fight.charged
         for _, blows in now_fight.schedule(first):
-            now = [lost[0][playing], lost[1][playing]]  # the step's blows come from the models standing as it begins
-            codes = now[0].astype(np.int64) * (charged.total + 1) + now[1]
-            if len(codes) and codes.min() == codes.max():  # one state (the first step): no sort
-                keys, inverse = codes[:1], np.zeros(len(codes), dtype=np.int64)
-            else:
-                keys, inverse = np.unique(codes, return_inverse=True)
-            table = np.array([[now_fight.count(blow, *divmod(int(key), charged.total + 1)) for blow in blows]
-                              for key in keys], dtype=np.int64).reshape(-1, len(blows))
-            counts = table[inverse.ravel()].T  # each trial's attacks (or models striking) of each blow
-            dealt = [np.zeros(len(playing), dtype=np.int64), np.zeros(len(playing), dtype=np.int64)]  # to each side
-            for blow, each in zip(blows, counts):
-                for count, at in _states(each):
-                    if count:
-                        size = len(playing) if isinstance(at, slice) else len(at)
-                        rolled = now_fight.attack(blow, count, 0).sample(rng, size)["health_lost"]
-                        dealt[1 - blow.side][at] += np.asarray(rolled, dtype=np.int64)
-            for side, unit in enumerate(now_fight.units):  # together at most what each side has left
-                lost[side][playing] = now[side] + np.minimum(dealt[side], unit.total - now[side])
+            _sample_step(rng, now_fight, blows, lost, playing)
         ours, theirs = fight.scores(lost[0], lost[1], before[0], before[1], first)
         won, tied = ours > theirs, ours == theirs
         margin = np.abs(ours - theirs)

@@ -169,10 +169,16 @@ class Fighter:
 
     def automatic(self, kind: str, count: int, target: Fighter, lost: int) -> Attack:
         """The Impact Hits or Stomp Attacks (X each) of its `count` models in contact on `target` (t9a hits)."""
-        each = self.impact if kind == "impact" else self.stomp
+        each = self.automatic_dice(kind)
         hits = DiceExpression(each.count * count, each.sides, each.modifier * count)
         return attack_on("automatic", hits, offensive=None, strength=self.special.strength, ap=self.special.ap,
                          attributes=(), multiple_wounds=None, target=target.defence(lost))
+
+    def automatic_dice(self, kind: str) -> DiceExpression:
+        """Each model's Impact Hits (X) or Stomp Attacks (X), by the blow's `kind`."""
+        each = self.impact if kind == "impact" else self.stomp
+        assert each is not None, kind  # Fight.schedule gives a side such a blow only when it has them
+        return each
 
     @property
     def total(self) -> int:

@@ -15,7 +15,7 @@ from ..dice import DiceExpression
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..roll import Roll
-from .attacks import game_dice
+from .attributes import checked_dice, game_dice
 
 MAX_DISTANCE = 30
 MAX_DISCIPLINE = 20
@@ -47,7 +47,7 @@ class _TwoDice(Attack):
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         total = self.roll.sample(rng, trials)["sum"]
-        return {"success": self.succeeds(total).astype(np.int64), "sum": total}
+        return {"success": np.asarray(self.succeeds(total)).astype(np.int64), "sum": total}
 
     def pmfs(self, number) -> dict[str, np.ndarray]:
         total = self.roll.pmfs(Fraction)["sum"]  # a handful of exact weights: summed exactly, then converted
@@ -113,7 +113,7 @@ class DisciplineTest(_TwoDice):
                 f"expected the Discipline tested against, 0 to {MAX_DISCIPLINE}")
         require(0 <= self.penalty <= MAX_DISCIPLINE, "penalty", self.penalty,
                 f"expected a penalty of 0 to {MAX_DISCIPLINE}")
-        require(not self.steadfast or self.penalty, "steadfast", "without --penalty",
+        require(not self.steadfast or self.penalty > 0, "steadfast", "without --penalty",
                 "Steadfast ignores a penalty: give the test's --penalty P")
         require(1 <= self.facings <= 4, "facings", self.facings, "expected 1 to 4 facings (front, flanks, rear)")
         require(self.facings == 1 or self.combat_reform, "facings", self.facings,
@@ -182,7 +182,7 @@ class Direction(Attack):
         hit = roll_pool(rng, direction_die(), 1, trials).total("hit").astype(np.int64)
         outcomes = {"hit": hit}
         if self.scatter is not None:
-            distance = np.where(hit == 1, 0, self.scatter.sample(rng, trials))
+            distance = np.where(hit == 1, 0, checked_dice(self.scatter).sample(rng, trials))
             outcomes["distance"] = distance
             if self.radius is not None:
                 outcomes["within"] = (distance <= self.radius).astype(np.int64)
@@ -192,7 +192,7 @@ class Direction(Attack):
         hit = number(Fraction(DIRECTION_HIT_FACES, 6))
         outcomes = {"hit": pmfs.array([1 - hit, hit])}
         if self.scatter is not None:
-            rolled = self.scatter.pmf(number)
+            rolled = checked_dice(self.scatter).pmf(number)
             distance = pmfs.mixture([(hit, pmfs.point(0, rolled)), (1 - hit, rolled)])
             outcomes["distance"] = distance
             if self.radius is not None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import game_dice
+from .attributes import game_dice
 from .sequence import ATTRIBUTES, TO_HIT, Defence, attack_on
+from .stages import Reroll
 
 MAIN = "health_lost"
 REROLLS = ("none", "failed", "ones", "successes")
@@ -189,12 +190,13 @@ def combat(attacker: Unit, target: Unit):
                   **{name: attacker[name] for name in ("charge_attacks", "charge_strength", "charge_ap")})
 
 
-def _combat_attributes(prefix: str, melee: Weapon | None) -> dict:
+def _combat_attributes(prefix: str, melee: Weapon | None) -> dict[str, bool | Reroll | str | None]:
     """A side's attack attributes in a round of combat, its first melee attack's: Combat's options."""
     from .combat import ATTACK_FLAGS, REROLLS
 
     names = set(melee["attributes"]) if melee else set()
-    values = {prefix + option: True for option, name in ATTACK_FLAGS.items() if name in names}
+    values: dict[str, bool | Reroll | str | None] = {
+        prefix + option: True for option, name in ATTACK_FLAGS.items() if name in names}
     values.update({prefix + option: reroll for (option, reroll), name in REROLLS.items() if name in names})
     values[prefix + "multiple_wounds"] = melee["multiple_wounds"] if melee else None
     return values

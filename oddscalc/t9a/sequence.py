@@ -58,7 +58,9 @@ def attack_on(kind: str, count: Any, *, offensive: int | None, strength: int | N
     common["reroll_hits"] = ("failed" if {"hatred", REROLL_HITS} & set(attributes) else
                              "ones" if "reroll-hit-ones" in attributes else "none")
     if kind == "shooting":  # Hard Target (X): -X to hit
+        assert aim is not None  # a roster refuses a shooting attack without its Aim (roster.check_unit)
         return T9AShoot(shots=count, aim=aim, modifier=modifier - target.hard_target, **common)
+    assert offensive is not None  # a melee attack has its Offensive Skill, or its unit's (a required field)
     defensive = target.defensive
     if target.parry and "ignores-parry" not in attributes:  # Paired Weapons ignore Parry
         defensive = min(max(defensive + 1, offensive), 10)

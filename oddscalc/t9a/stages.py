@@ -186,16 +186,18 @@ def hit_die(check: Check, reroll: Reroll, battle_focus: bool, poison: bool) -> D
 
     def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         read = FaceReader(faces)
-        hit = six = first_natural = None
-        for _ in range(rolls):  # §3.1: a failed roll is rolled once more; the second stands
+
+        def roll() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            """(hit, hit with a natural 6, the natural roll) of one roll to hit."""
             first = read.take()
             passes = check.passes(first, *(read.take() for _ in range(check.faces - 1)))
-            natural_six = passes & (first == 6)  # §3.8: a hopeless shot's first roll is its natural roll
-            if hit is None:
-                hit, six, first_natural = passes, natural_six, first
-            else:
-                again = reroll.again(~hit, first_natural)
-                hit, six = np.where(again, passes, hit), np.where(again, natural_six, six)
+            return passes, passes & (first == 6), first  # §3.8: a hopeless shot's first roll is its natural roll
+
+        hit, six, first_natural = roll()
+        if reroll is not Reroll.NONE:  # §3.1: a failed roll is rolled once more; the second stands
+            passes, natural_six, _ = roll()
+            again = reroll.again(~hit, first_natural)
+            hit, six = np.where(again, passes, hit), np.where(again, natural_six, six)
         poisoned = six & poison  # §3.8 Poison: the hit wounds without a roll
         extra = six & battle_focus  # §3.8 Battle Focus: one more hit, which rolls to wound
         return hit.astype(np.int64) - poisoned + extra, poisoned
@@ -242,8 +244,9 @@ def save_die(saves: WoundSaves) -> Die:
     if saves.special is not None:
         rolls = 2 if saves.divine and saves.special.save is Special.AEGIS else special_rolls
         sides += check_sides(saves.special.check) * rolls
-    wound_dice = expression_die(multiple.sides) if multiple is not None and multiple.count else None
-    if wound_dice is not None:
+    wound_dice: Die | None = None  # the die of Multiple Wounds (X) when X is rolled
+    if multiple is not None and multiple.count:
+        wound_dice = expression_die(multiple.sides)
         sides += wound_dice.sides * multiple.count
 
     def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -259,12 +262,10 @@ def save_die(saves: WoundSaves) -> Die:
             else:
                 kept = rerolled_check(read, saves.special.check, saves.special_reroll)
             saved |= kept
-        if multiple is None:
-            taken = 1
-        else:  # §3.8 Multiple Wounds: rolled per unsaved wound, capped at the Health Points
-            total = multiple.modifier + sum(
-                (wound_dice.rule(read.take()) for _ in range(multiple.count)), np.zeros(shape, dtype=np.int64)
-            )
+        taken: int | np.ndarray = 1
+        if multiple is not None:  # §3.8 Multiple Wounds: rolled per unsaved wound, capped at the Health Points
+            rolled = [wound_dice.rule(read.take()) for _ in range(multiple.count)] if wound_dice is not None else []
+            total = multiple.modifier + sum((np.asarray(dice) for dice in rolled), np.zeros(shape, dtype=np.int64))
             taken = np.minimum(np.maximum(total, 0), saves.health)
         unsaved = ~saved
         return unsaved, unsaved * taken
