@@ -35,6 +35,8 @@ def games() -> dict[str, Game]:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "PACKAGES":  # the registry's names, as they are now (contract.names())
+        return contract.names()
     if name == "GAMES":  # built on first use (PEP 562): a game is imported only when one is needed
         globals()["GAMES"] = built = games()
         return built

@@ -8,20 +8,17 @@ Each cell is one attack, built by the game's `matchup` from the roster's fields;
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from . import engine
-from .cells import cell_seed, outside_bounds, run_cells
-from .errors import did_you_mean, require
+from .cells import MAX_CELLS, cell_seed, outside_bounds, run_cells
+from .errors import InputError, did_you_mean, require
 from .options import RunOptions
-from .roster import Game, Roster, Weapon
-from .matchups import TOGETHER as TOGETHER  # a grid's cells, as the grid's importers know them
-from .matchups import InRange, Matchup, adjuster, in_range, read_settings
-from .matchups import _attack as _attack
-from .matchups import adjusted
-from .matchups import matchups as matchups
+from .roster import Game, Roster, Unit, Weapon
+from .grid_cells import TOGETHER, InRange, Matchup, adjusted, adjuster, assault_of, attack_of, in_range, read_settings
+from .grid_cells import attack_of as _attack  # noqa: F401  (its name before grid_cells.py, as a test knows it)
 from .goals import STAT_HELP, Statistic, run_details, summary_row
 
 
@@ -84,6 +81,41 @@ def rank(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
             row["target"].casefold()
 
     return [{"rank": i, **row} for i, row in enumerate(sorted(rows, key=order), 1)]
+
+
+def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False,
+             sources: tuple[str, str] = ("the roster", "the roster"), assault: bool | str = False) -> list[Matchup]:
+    """Every weapon of every attacker against every target, in order; with `together`, also
+    each attacker's weapons fired as one attack (where the game can combine them); with
+    `assault`, instead each attacker's assault on each target (both sides fight). A value the
+    attack refuses is named as the roster's: its file (`sources`: the attackers', the targets'),
+    unit, weapon and field."""
+    attackers, targets = tuple(attackers), tuple(targets)
+    if assault:
+        flag = assault if isinstance(assault, str) else game.engages
+        engage = game.assault
+        if engage is None or game.engages != flag:
+            raise InputError(flag, "on", f"{game.title} rosters have no {flag} here: " + (
+                f"theirs is grid --{game.engages}" if engage is not None else
+                "grid --assault is for Epic Armageddon rosters, --combat for The 9th Age's"))
+        require(not together, "together", "on", f"fires each formation's weapons together; --{flag} fights "
+                                                "instead: give one of them")
+        require(len(attackers) * len(targets) <= MAX_CELLS, "cells", f"{len(attackers) * len(targets):,}",
+                f"expected at most {MAX_CELLS:,} cells: choose fewer --attackers or --targets")
+        return [Matchup(attacker, Weapon(game.engages, ()), target, assault_of(engage, game, attacker, target, sources))
+                for attacker in attackers for target in targets]
+    join = game.together if together else None
+    require(not together or join is not None, "together", "on", f"{game.title} rosters fire each weapon on its own")
+    size = sum(len(attacker.weapons) + together for attacker in attackers) * len(targets)
+    require(size <= MAX_CELLS, "cells", f"{size:,}", f"expected at most {MAX_CELLS:,} cells: choose fewer "
+                                                     "--attackers or --targets")
+    pairs = []
+    for attacker in attackers:
+        pairs += [Matchup(attacker, weapon, target, attack_of(game, attacker, weapon, target, sources))
+                  for weapon in attacker.weapons for target in targets]
+        combined = [(target, join(attacker, target)) for target in targets] if join is not None else []
+        pairs += [Matchup(attacker, Weapon(TOGETHER, ()), target, attack) for target, attack in combined if attack]
+    return pairs
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""The cells of a roster grid: which attack each unit's weapon makes on each target (`matchups`), which
-weapons reach (`in_range`), and the `--set` values applied to them (`read_settings`, `adjuster`).
+"""A roster grid's cells: the attack a unit's weapon makes on a target (`attack_of`, `assault_of`, with
+`grid.matchups` choosing the pairs), which weapons reach (`in_range`), and the `--set` values applied to
+them (`read_settings`, `adjuster`, `adjusted`).
 
 A cell's attack is built by the game's `matchup` (or its `assault`, or `together`) from the roster's
 fields; a value an attack refuses is named where the roster writes it: its file, unit, weapon and field.
@@ -12,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from .attack import text
-from .cells import MAX_CELLS
 from .errors import InputError, did_you_mean, require
 from .roster import Game, Unit, Weapon
 
@@ -30,42 +30,7 @@ class Matchup:
 TOGETHER = "all weapons"  # the weapon name of a unit's weapons fired together
 
 
-def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], together: bool = False,
-             sources: tuple[str, str] = ("the roster", "the roster"), assault: bool | str = False) -> list[Matchup]:
-    """Every weapon of every attacker against every target, in order; with `together`, also
-    each attacker's weapons fired as one attack (where the game can combine them); with
-    `assault`, instead each attacker's assault on each target (both sides fight). A value the
-    attack refuses is named as the roster's: its file (`sources`: the attackers', the targets'),
-    unit, weapon and field."""
-    attackers, targets = tuple(attackers), tuple(targets)
-    if assault:
-        flag = assault if isinstance(assault, str) else game.engages
-        engage = game.assault
-        if engage is None or game.engages != flag:
-            raise InputError(flag, "on", f"{game.title} rosters have no {flag} here: " + (
-                f"theirs is grid --{game.engages}" if engage is not None else
-                "grid --assault is for Epic Armageddon rosters, --combat for The 9th Age's"))
-        require(not together, "together", "on", f"fires each formation's weapons together; --{flag} fights "
-                                                "instead: give one of them")
-        require(len(attackers) * len(targets) <= MAX_CELLS, "cells", f"{len(attackers) * len(targets):,}",
-                f"expected at most {MAX_CELLS:,} cells: choose fewer --attackers or --targets")
-        return [Matchup(attacker, Weapon(game.engages, ()), target, _assault(engage, game, attacker, target, sources))
-                for attacker in attackers for target in targets]
-    join = game.together if together else None
-    require(not together or join is not None, "together", "on", f"{game.title} rosters fire each weapon on its own")
-    size = sum(len(attacker.weapons) + together for attacker in attackers) * len(targets)
-    require(size <= MAX_CELLS, "cells", f"{size:,}", f"expected at most {MAX_CELLS:,} cells: choose fewer "
-                                                     "--attackers or --targets")
-    pairs = []
-    for attacker in attackers:
-        pairs += [Matchup(attacker, weapon, target, _attack(game, attacker, weapon, target, sources))
-                  for weapon in attacker.weapons for target in targets]
-        combined = [(target, join(attacker, target)) for target in targets] if join is not None else []
-        pairs += [Matchup(attacker, Weapon(TOGETHER, ()), target, attack) for target, attack in combined if attack]
-    return pairs
-
-
-def _attack(game: Game, attacker: Unit, weapon: Weapon, target: Unit, sources: tuple[str, str]) -> Any:
+def attack_of(game: Game, attacker: Unit, weapon: Weapon, target: Unit, sources: tuple[str, str]) -> Any:
     """The attack of one cell; a value of the roster that the attack refuses, named where it is written."""
     try:
         return game.matchup(attacker, weapon, target)
@@ -83,7 +48,7 @@ def _attack(game: Game, attacker: Unit, weapon: Weapon, target: Unit, sources: t
         raise InputError("file", source, f"{place}, field '{field}': {error.value}: {error.allowed}") from None
 
 
-def _assault(engage: Callable[[Unit, Unit], Any], game: Game, attacker: Unit, target: Unit,
+def assault_of(engage: Callable[[Unit, Unit], Any], game: Game, attacker: Unit, target: Unit,
              sources: tuple[str, str]) -> Any:
     """The assault of one cell (`engage`: the game's); a value the assault refuses named where the roster writes
     it (an `enemy_` field is the target's)."""
