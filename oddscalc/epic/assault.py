@@ -36,12 +36,11 @@ from ..dice import EXACT_SECONDS, DiceExpression
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..style import plural
-from .attacks import _expression
 from .engagement import Side
 from .kinds import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind
 from .rounds import ENGAGED, EVENTS, engagement_pmfs, engagement_sample, exact_seconds, result_gaps
-from .shooting import NOT_GIVEN
 from .saves import Ability
+from .target import NOT_GIVEN, _expression
 from .war_engines import Critical
 
 MAX_BONUS = 20

@@ -25,7 +25,7 @@ import numpy as np
 from .. import pmf as pmfs
 from ..dice import Check, DiceExpression, Natural
 from .saves import Ability, allocate_kills, failed_die, kills_given_hits, save_plan
-from .shooting import hits_pmf, roll_hits
+from .volleys import hits_pmf, roll_hits
 from .kinds import NORMAL, ExtraAt, Kind, Strike
 from .war_engines import Engines, HitKind
 

@@ -16,10 +16,13 @@ from dataclasses import fields, replace
 from ..errors import InputError
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import MAX_WAR_ENGINES, UNITS_PER_TEMPLATE, Barrage
+from .attacks import UNITS_PER_TEMPLATE, Barrage
+from .engine_profiles import EngineProfile
 from .saves import Ability
-from .shooting import NOT_GIVEN, EpicShoot, Volley
-from .war_engines import Critical, EngineProfile, Front, Reach
+from .shooting import EpicShoot
+from .target import MAX_WAR_ENGINES, NOT_GIVEN
+from .volleys import Volley
+from .war_engines import Critical, Front, Reach
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
