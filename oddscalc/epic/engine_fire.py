@@ -164,7 +164,8 @@ class _AtWarEngines(_Volleys):
     def engine_joint(self, number=float) -> np.ndarray:
         """joint[hits, kills, damage, shields, other units killed] of an attack on war engines (exact)."""
         engines = self.engines
-        (normal, first), (macro, second) = (self._batches() + [([], None)])[:2]
+        batches = self._batches() or [([], self._hit_kind(self.normal_saves, self.weapon))]  # none fired (§2.4)
+        (normal, first), (macro, second) = (batches + [([], None)])[:2]
         before = hits_pmf(normal, number)
         after = hits_pmf(macro, number)
         top, shields, count = engines.capacity, engines.shields, engines.count
