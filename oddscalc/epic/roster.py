@@ -272,6 +272,8 @@ def _mixed(weapon: Weapon, target: Unit, defence: dict, ability: Ability | None,
                        weapon=barrage_ability, **part)
     to_hit, fired = _to_hit(weapon, front["kind"])
     if fired is Ability.MACRO or ability is Ability.TITAN_KILLER:
+        if to_hit is None:  # a titan killer with no to-hit value against the part in front
+            return None
         return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=front["units"], formation=total,
                          weapon=ability or fired, **part)
     shots = weapon["shots"] or 1
