@@ -287,8 +287,8 @@ class Assault(Attack):
                 + ("units" if capacity is None else f"war engines (with {dashes}damage-capacity)"))
         self._check_engine(prefix)
         covered = [str(kind) for kind in get("other") if kind.cover_save is not None]
-        require(prefix or not covered, "other", "; ".join(covered), "the assaulting formation takes no cover save "
-                                                                    "(1.12.5): only the defender's units may")
+        require(bool(prefix) or not covered, "other", "; ".join(covered),
+                "the assaulting formation takes no cover save (1.12.5): only the defender's units may")
         pieces = len(self.side(prefix).pieces)
         require(pieces <= MAX_PIECES, prefix + "other", "; ".join(map(str, get("other"))),
                 f"expected at most {MAX_PIECES} kinds and war engines on a side (there are {pieces})")

@@ -19,7 +19,6 @@ from ..dice import Check, FaceReader, Natural, check_sides
 from ..errors import require
 from ..pool import Die, PoolRoll, roll_pool
 from ..style import plural
-from .engine_profiles import Formation
 from .joints import combine, pack, pmfs_of, zeros
 from .saves import BlastMarkers, SavePlan, outcome_roll
 from .target import MAX_UNITS, NOT_GIVEN, _OnFormation
@@ -130,12 +129,12 @@ class Barrage(_OnFormation):
 
     def check(self) -> None:
         barrage_row(self.bp)
-        require(self.units is not None or self.formation is not None or self.war_engines, "units", None,
+        require(self.units is not None or self.formation is not None or bool(self.war_engines), "units", None,
                 "is required: the units under the templates (--units U), or the formation's size "
                 f"(--formation F) with {UNITS_PER_TEMPLATE} units per template (--per-template)")
         require(self.per_template is None or not self.war_engines, "per_template", self.per_template,
                 "does not apply to war engines: give how many are under the templates with --engines-under N (§2.8)")
-        require(self.engines_under is None or self.war_engines, "engines_under", self.engines_under,
+        require(self.engines_under is None or bool(self.war_engines), "engines_under", self.engines_under,
                 "only applies with --war-engines W")
         most = self.engine_count
         require(self.engines_under is None or 1 <= self.engines_under <= max(most, 1), "engines_under",
@@ -169,7 +168,7 @@ class Barrage(_OnFormation):
             return 0
         if self.others_under is not None:
             return self.others_under
-        return min(self.units, max(self.templates - self.centred, 0) * UNITS_PER_TEMPLATE)
+        return min(self.unit_count, max(self.templates - self.centred, 0) * UNITS_PER_TEMPLATE)
 
     @property
     def other_check(self) -> Check:
@@ -201,6 +200,7 @@ class Barrage(_OnFormation):
             return self.centred
         if self.units is not None:
             return self.units
+        assert self.formation is not None  # `check`: without --units or --war-engines, --formation is given
         return min(self.formation, (self.per_template or UNITS_PER_TEMPLATE) * self.templates)
 
     @property
@@ -219,12 +219,12 @@ class Barrage(_OnFormation):
     def _under(self) -> list[tuple[int, int, int]]:
         """(part, war engine, attacks) of each war engine under a template's centre, front to back: half its
         own damage capacity, rounded up (3.2.1); the --war-engines first, then each --engine profile."""
-        formation = self.mixed or Formation((self.engines,))
+        formation = self.profiles
         engines = [(index, engine) for index, part in enumerate(formation.parts) for engine in range(part.count)]
         return [(index, engine, -(-formation.parts[index].capacity // 2)) for index, engine in engines[:self.centred]]
 
     def _mixed_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
-        formation, kinds = self.mixed, self._part_kinds(self.weapon)
+        formation, kinds = self.profiles, self._part_kinds(self.weapon)
         states = formation.start(trials)
         hits = np.zeros(trials, dtype=np.int16)
         for index, engine, attacks in self._under():
@@ -276,7 +276,7 @@ class Barrage(_OnFormation):
     def mixed_joint(self, number=float) -> np.ndarray:
         """joint[hits, kills + (W + 1) · fallen, damage, shields, other units killed] of a barrage at war engines
         of several profiles (exact): each under a template's centre attacked ⌈its DC / 2⌉ times."""
-        formation, kinds = self.mixed, self._part_kinds(self.weapon)
+        formation, kinds = self.profiles, self._part_kinds(self.weapon)
         others = self.others_reached
         shields = sum(part.count * part.shields for part in formation.parts)
         cells = ((sum(attacks for _, _, attacks in self._under()) + others + 1) * (formation.count + 1) *

@@ -15,7 +15,7 @@ from itertools import product
 import numpy as np
 
 from .. import pmf as pmfs
-from ..dice import Check
+from ..dice import Check, DiceExpression
 from ..errors import choose, require
 from ..pool import PoolRoll
 from .joints import combine, pack, zeros
@@ -40,7 +40,8 @@ class _AtWarEngines(_Volleys):
         engines of several profiles, macro-weapon hits after normal ones."""
         macro = any(v.macro for v in self.fire)
         choose(self, "tk_allocation", TkAllocation)
-        require(self.tk_allocation is TkAllocation.HIT or (self.war_engines and self.weapon is Ability.TITAN_KILLER),
+        titan_killer = bool(self.war_engines) and self.weapon is Ability.TITAN_KILLER
+        require(self.tk_allocation is TkAllocation.HIT or titan_killer,
                 "tk_allocation", self.tk_allocation, "only applies with --weapon titan-killer at --war-engines W")
         require(self.tk_allocation is TkAllocation.HIT or self.tk_save is TkSave.POINT, "tk_save", self.tk_save,
                 "with --tk-allocation damage each point is a hit of its own, saved on its own: leave out --tk-save")
@@ -65,7 +66,8 @@ class _AtWarEngines(_Volleys):
         choose(self, "reach", Reach, optional=True)
         choose(self, "front", Front)
         given = self.other_armour != NOT_GIVEN
-        require(self.war_engines or self.reach is None, "reach", self.reach, "only applies with --war-engines W")
+        require(bool(self.war_engines) or self.reach is None, "reach", self.reach,
+                "only applies with --war-engines W")
         require(self.front is Front.ENGINES or self.reaches is Reach.BOTH, "front", self.front,
                 "only applies with --reach both (the fire reaches the war engines and the other units)")
         if self.reaches is Reach.ENGINES:
@@ -73,7 +75,7 @@ class _AtWarEngines(_Volleys):
                     "only applies when the fire reaches the other units: --reach others or both")
             return
         require(given, "reach", self.reaches, "needs the other units' armour save: --other-armour A+ (or none)")
-        require(self.units > 0, "reach", self.reaches, "needs the formation's other units: --units U")
+        require(self.unit_count > 0, "reach", self.reaches, "needs the formation's other units: --units U")
         require(len(self._batches()) == 1, "mw_shots", self.mw_shots or "a macro volley",
                 "macro-weapon hits after normal hits on war engines and other units: give them as separate queries")
         require(self.tk_allocation is TkAllocation.HIT, "tk_allocation", self.tk_allocation,
@@ -99,13 +101,13 @@ class _AtWarEngines(_Volleys):
 
     def _mixed_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
         """War engines of several profiles (--engine): one kind of hits, each on its war engine's own saves."""
-        formation, kinds = self.mixed, self._batch_kinds()
+        formation, kinds = self.profiles, self._batch_kinds()
         states = formation.start(trials)
         pools, kind = self._one_batch()
         hits = roll_hits(rng, pools, trials)
         if pools:
-            if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
-                formation.strike(rng, states, _points(rng, kind.titan_killer, hits), [k.point() for k in kinds])
+            if (damage := self._tk_points(kind)) is not None:  # each hit's rolled points are allocated as hits
+                formation.strike(rng, states, _points(rng, damage, hits), [k.point() for k in kinds])
             else:
                 formation.strike(rng, states, hits, kinds)
         values = {**formation.tally(states), "hits": hits, "other_kills": np.zeros(trials, dtype=np.int16)}
@@ -123,16 +125,17 @@ class _AtWarEngines(_Volleys):
     def mixed_joint(self, number=float) -> np.ndarray:
         """joint[hits, kills + (W + 1) · fallen, damage, shields, 0] of an attack on war engines of several
         profiles (exact): each war engine's hits, allocated front to back, resolved on its own saves."""
-        formation, kinds = self.mixed, self._batch_kinds()
+        formation, kinds = self.profiles, self._batch_kinds()
         pools, kind = self._one_batch()
         before = hits_pmf(pools, number)
         codes = (formation.count + 1) * (formation.capacity + 1)
         shields = sum(part.count * part.shields for part in formation.parts)
         block = codes * (formation.capacity + 1) * (shields + 1)
-        most = kind.titan_killer.highest if self._by_points(kind) else 1
+        damage = self._tk_points(kind)
+        most = damage.highest if damage is not None else 1
         self._check_exact(len(before) * block, len(before) * most * block * formation.count, 1e8, number)
         joint = zeros((len(before), codes, formation.capacity + 1, shields + 1, 1), number)
-        by_points = self._by_points(kind)
+        by_points = damage is not None
         progress = [_Progress(part, part.fresh(number), each.point() if by_points else each, number)
                     for part, each in zip(formation.parts, kinds)]
         for h, slots, weight in self._slots(before, kind, number):
@@ -150,13 +153,14 @@ class _AtWarEngines(_Volleys):
         hits, lost = np.zeros(trials, dtype=np.int16), np.zeros(trials, dtype=np.int16)  # as `Engines.tally`
         for index, (pools, kind) in enumerate(self._batches()):
             more = roll_hits(rng, pools, trials)
-            mine, theirs = engines.beside(more, self.units, self.reaches, self.front)
-            if self._by_points(kind):  # each hit's rolled points are allocated as hits of their own
-                engines.strike(rng, state, _points(rng, kind.titan_killer, mine), kind.point(), standing=index > 0)
+            mine, theirs = engines.beside(more, self.unit_count, self.reaches, self.front)
+            if (damage := self._tk_points(kind)) is not None:  # each hit's rolled points are allocated as hits
+                engines.strike(rng, state, _points(rng, damage, mine), kind.point(), standing=index > 0)
             else:
                 engines.strike(rng, state, mine, kind, standing=index > 0)
             if self.reaches is not Reach.ENGINES:  # one batch only (§2.8): the other units' hits, front to back
-                lost += allocate_kills(rng, failed_die(self.other_saves), theirs, sum(s for s, _ in pools), self.units)
+                lost += allocate_kills(rng, failed_die(self.other_saves), theirs, sum(s for s, _ in pools),
+                                       self.unit_count)
             hits += more
         values = {**engines.tally(state), "hits": hits, "other_kills": lost}
         return pack(self._engine_outcomes(values, 0, int(any(v.shots for v in self.fired))), self.outcomes)
@@ -165,29 +169,31 @@ class _AtWarEngines(_Volleys):
         """joint[hits, kills, damage, shields, other units killed] of an attack on war engines (exact)."""
         engines = self.engines
         batches = self._batches() or [([], self._hit_kind(self.normal_saves, self.weapon))]  # none fired (§2.4)
-        (normal, first), (macro, second) = (batches + [([], None)])[:2]
+        normal, first = batches[0]
+        macro, second = batches[1] if len(batches) > 1 else ([], first)  # no macro-weapon hits: `second` unused
         before = hits_pmf(normal, number)
         after = hits_pmf(macro, number)
         top, shields, count = engines.capacity, engines.shields, engines.count
-        others = self.units if self.reaches is not Reach.ENGINES else 0
-        block = (count + 1) * (count * top + 1) * (count * shields + 1) * (others + 1)
-        most = first.titan_killer.highest if self._by_points(first) else 1  # points a hit can be allocated as
+        others = self.unit_count if self.reaches is not Reach.ENGINES else 0
+        cells = (count + 1) * (count * top + 1) * (count * shields + 1) * (others + 1)
+        damage = self._tk_points(first)
+        most = damage.highest if damage is not None else 1  # points a hit can be allocated as
         steps = len(before) * (1 + (len(before) * most) // 2 if most > 1 else 1)
         if len(after) > 1:  # macro-weapon hits after: every way the war engines stand, every number of them
             steps *= 2 ** count * len(after)
-        self._check_exact((len(before) + len(after) - 1) * block, steps * block * count,
+        self._check_exact((len(before) + len(after) - 1) * cells, steps * cells * count,
                           1e9 if len(after) > 1 else 1e8, number)
         joint = zeros((len(before) + len(after) - 1, count + 1, count * top + 1, count * shields + 1, others + 1),
                         number)
         fresh = engines.fresh(number)
-        states = _Progress(engines, fresh, first.point() if self._by_points(first) else first, number)
+        states = _Progress(engines, fresh, first.point() if damage is not None else first, number)
         saved = number(self.other_saves.chance()) if others else None
         for h1, slots, w1 in self._slots(before, first, number):
             mine, theirs = (int(n) for n in engines.beside(slots, others, self.reaches, self.front))
             own = [states.at(n) for n in engines.allocation(mine)]
             if len(after) == 1:  # no macro-weapon hits
                 block = combine([engines.outcome(state, number) for state in own], number)
-                lost = kills_given_hits(theirs, others, saved) if others else pmfs.point(0, number(1))
+                lost = kills_given_hits(theirs, others, saved) if saved is not None else pmfs.point(0, number(1))
                 block = np.multiply.outer(block, lost)
                 joint[h1, :block.shape[0], :block.shape[1], :block.shape[2], :block.shape[3]] += w1 * block
                 continue
@@ -204,17 +210,19 @@ class _AtWarEngines(_Volleys):
                     joint[h1 + h2, :block.shape[0], :block.shape[1], :block.shape[2], 0] += w1 * weight * w2 * block
         return joint
 
-    def _by_points(self, kind: HitKind) -> bool:
-        """Whether a titan killer's rolled points are allocated as hits of their own (--tk-allocation damage)."""
-        return kind.titan_killer is not None and self.tk_allocation is TkAllocation.DAMAGE
+    def _tk_points(self, kind: HitKind) -> DiceExpression | None:
+        """The D-value whose rolled points are allocated as hits of their own: a titan killer's with --tk-allocation
+        damage; else None (each hit is one hit)."""
+        return kind.titan_killer if self.tk_allocation is TkAllocation.DAMAGE else None
 
     def _slots(self, hits: np.ndarray, kind: HitKind, number):
         """(hits, hits allocated, chance) of the hits of one kind: each hit, or with --tk-allocation damage each
         point that the hits' D-values roll."""
-        if not self._by_points(kind):
+        damage = self._tk_points(kind)
+        if damage is None:
             yield from ((h, h, weight) for h, weight in enumerate(hits) if weight)
             return
-        each, points = kind.titan_killer.pmf(number), pmfs.point(0, number(1))
+        each, points = damage.pmf(number), pmfs.point(0, number(1))
         for h, weight in enumerate(hits):
             if weight:
                 yield from ((h, n, weight * chance) for n, chance in enumerate(points) if chance)

@@ -155,7 +155,7 @@ class Formation:
 
     def tally(self, states: list) -> dict[str, np.ndarray]:
         tallies = [part.tally(state) for part, state in zip(self.parts, states)]
-        total = {name: sum(one[name] for one in tallies) for name in tallies[0]}
-        total["fallen"] = sum((one["kills"] * part.capacity).astype(np.int16)
-                              for one, part in zip(tallies, self.parts))
+        total = {name: sum((one[name] for one in tallies[1:]), tallies[0][name]) for name in tallies[0]}
+        fallen = [(one["kills"] * part.capacity).astype(np.int16) for one, part in zip(tallies, self.parts)]
+        total["fallen"] = sum(fallen[1:], fallen[0])
         return total

@@ -143,7 +143,8 @@ class EpicShoot(_AtWarEngines):
                                                 f"{', reinforced' if self.vehicle_reinforced else ''})"
                                                 if self.vehicles else "")
         firing = ""
-        if self.suppressed:  # each marker silences one firing unit; past them, markers silence no more (§2.4)
+        if self.suppressed and self.firing_units is not None:  # suppression needs firing units (`_check_firing`)
+            # each marker silences one firing unit; past them, markers silence no more (§2.4)
             silent = (f"all {self.firing_units} firing units" if self.suppressed >= self.firing_units else
                       f"{self.suppressed} of {self.firing_units} firing units")
             firing = f", {silent} suppressed" + (f" ({plural(self.suppressed, 'blast marker')})"
@@ -173,7 +174,7 @@ class EpicShoot(_AtWarEngines):
         else:
             require(self.vehicle_armour != NOT_GIVEN, "vehicle_armour", "(not given)",
                     "a mixed formation's vehicles need their armour save with --vehicles: 2+ to 6+, or none")
-        require(not any(v.anti_tank for v in self.fire) or self.vehicles, "at_shots", self.at_shots,
+        require(not any(v.anti_tank for v in self.fire) or bool(self.vehicles), "at_shots", self.at_shots,
                 "AT fire at a mixed formation needs its vehicles: --vehicles V")
         require(not self.vehicle_reinforced or self.vehicle_armour is not None, "vehicle_armour", "none",
                 "reinforced armour needs an armour value, 2+ to 6+")
@@ -186,7 +187,7 @@ class EpicShoot(_AtWarEngines):
 
     @property
     def reached(self) -> int:
-        return self.units + self.vehicles
+        return self.unit_count + self.vehicles
 
     @cached_property
     def vehicle_saves(self) -> SavePlan:
@@ -205,10 +206,10 @@ class EpicShoot(_AtWarEngines):
             return self._engine_sample(rng, trials)
         normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
         hits = roll_hits(rng, normal, trials)
-        kills = allocate_kills(rng, failed_die(self.normal_saves), hits, sum(s for s, _ in normal), self.units)
+        kills = allocate_kills(rng, failed_die(self.normal_saves), hits, sum(s for s, _ in normal), self.unit_count)
         if macro:  # §2.3: then the macro-weapon hits, front to back over the units left
             more = roll_hits(rng, macro, trials)
-            left = self.units - kills
+            left = self.unit_count - kills
             for units in np.unique(left[left > 0]):
                 where = np.flatnonzero(left == units)
                 kills[where] += allocate_kills(rng, failed_die(self.macro_saves), more[where],
@@ -228,11 +229,11 @@ class EpicShoot(_AtWarEngines):
     def joint(self, number=float) -> np.ndarray:
         """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
         normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
-        joint = allocated(normal, self.units, self.normal_saves, number)
+        joint = allocated(normal, self.unit_count, self.normal_saves, number)
         if macro:  # §2.3: the macro-weapon hits fall on the units the normal hits left
             after = []
-            for kills in range(self.units + 1):
-                block = allocated(macro, self.units - kills, self.macro_saves, number)
+            for kills in range(self.unit_count + 1):
+                block = allocated(macro, self.unit_count - kills, self.macro_saves, number)
                 after.append(convolve2d(joint[:, kills:kills + 1], block))
             width = max(kills + part.shape[1] for kills, part in enumerate(after))
             total = _matrix([pmfs.zeros(width, number(0))] * max(part.shape[0] for part in after), width, number)

@@ -51,7 +51,7 @@ class _OnFormation(Attack):
     −1 to armour and cover saves (docs/rules.md §2.2), like crossfire but without its marker.
     """
 
-    units: int = option("Units the attack can reach (1 to 100).", metavar="U")
+    units: int | None = option("Units the attack can reach (1 to 100).", metavar="U")
     armour: int | None = option("Armour save, 2+ to 6+, or none.", metavar="A+", roll=True, none=True)
     modifier: int = option("Sum of to-hit modifiers: -1 cover, -1 double or marshal, +1 sustained fire (or "
                            "indirect barrage). +1 makes hitting easier.", 0, metavar="M")
@@ -109,7 +109,13 @@ class _OnFormation(Attack):
     @property
     def reached(self) -> int:
         """The units the attack can reach."""
-        return self.units
+        return self.unit_count
+
+    @property
+    def unit_count(self) -> int:
+        """--units as a number: 0 when not given (a shooting attack at war engines with no other units; a
+        barrage whose templates decide how many they cover)."""
+        return self.units or 0
 
     def check(self) -> None:
         least = 0 if self.war_engines else 1
@@ -155,14 +161,15 @@ class _OnFormation(Attack):
     def _check_war_engines(self) -> None:
         choose(self, "critical", Critical)
         choose(self, "tk_save", TkSave)
-        require(self.tk_save is TkSave.POINT or (self.war_engines and self.weapon is Ability.TITAN_KILLER
-                                                 and self.invulnerable), "tk_save", self.tk_save,
+        require(self.tk_save is TkSave.POINT or bool(self.war_engines and self.weapon is Ability.TITAN_KILLER
+                                                      and self.invulnerable), "tk_save", self.tk_save,
                 "only applies to a titan killer (--weapon titan-killer) at war engines (--war-engines W) with "
                 "--invulnerable")
         if self.tk_damage is not None:
-            object.__setattr__(self, "tk_damage", _expression(self.tk_damage, "tk_damage"))
-            require((self.tk_damage.count == 0 or self.tk_damage.sides in (3, 6)) and self.tk_damage.count <= 3
-                    and 1 <= self.tk_damage.highest <= 20, "tk_damage", self.tk_damage,
+            damage = _expression(self.tk_damage, "tk_damage")
+            object.__setattr__(self, "tk_damage", damage)
+            require((damage.count == 0 or damage.sides in (3, 6)) and damage.count <= 3
+                    and 1 <= damage.highest <= 20, "tk_damage", damage,
                     "expected a titan killer's damage in D6s and D3s, like 2, d3, d6 or d3+1 (at most 3 dice, at "
                     "most 20 points; Epic rolls no other dice)")
             require(self.weapon is Ability.TITAN_KILLER, "tk_damage", self.tk_damage,
@@ -201,9 +208,10 @@ class _OnFormation(Attack):
         return self.war_engines + sum(profile.count for profile in self.engine)
 
     @property
-    def mixed(self) -> Formation | None:
-        """War engines of several profiles (--engine): the --war-engines in front, then each profile."""
-        return Formation((self.engines, *(profile.engines for profile in self.engine))) if self.engine else None
+    def profiles(self) -> Formation:
+        """The war engines as a formation of profiles: the --war-engines in front, then each --engine profile
+        (war engines of several profiles when there are any)."""
+        return Formation((self.engines, *(profile.engines for profile in self.engine)))
 
     def _part_kinds(self, weapon: Ability) -> list[HitKind]:
         """How a hit of this weapon is resolved on each profile of a mixed formation: its own saves."""
@@ -217,12 +225,12 @@ class _OnFormation(Attack):
         """A mixed formation's exact outcomes: its joint's kills axis read as kills and fallen."""
         if not self.engine:
             return values
-        kills, fallen = self.mixed.decode(values["kills"])
+        kills, fallen = self.profiles.decode(values["kills"])
         return {**values, "kills": kills, "fallen": fallen}
 
     def _hit_kind(self, saves: SavePlan, weapon: Ability) -> HitKind:
         """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
-        damage = self.tk_damage if self.tk_damage is not None else DiceExpression(0, 6, 1)
+        damage = _expression(self.tk_damage, "tk_damage") if self.tk_damage is not None else DiceExpression(0, 6, 1)
         if weapon is not Ability.TITAN_KILLER:
             return HitKind(saves)
         return HitKind(saves, damage, per_hit=self.tk_save is TkSave.HIT)
@@ -256,10 +264,10 @@ class _OnFormation(Attack):
         kills, hits, lost = values["kills"], values["hits"], values.get("other_kills", 0)
         per = np.maximum(hits - values["shields"], 0) if self.disrupt else values["damage"] + lost
         markers = self.blast_markers + under_fire + extra + per + (kills + lost > 0) * int(self.crossfire)
-        others = (self.units or 0) - lost
+        others = self.unit_count - lost
         fallen = values["fallen"] if "fallen" in values else self.damage_capacity * kills
-        left = (self.damage_capacity or 0) * self.war_engines + sum(p.count * p.capacity for p in self.engine)
-        left = left - fallen + others
+        capacity = (self.damage_capacity or 0) * self.war_engines + sum(p.count * p.capacity for p in self.engine)
+        left = capacity - fallen + others
         broken = (markers >= left) * 1  # nothing left (0) is broken too
         if "other_kills" in self.outcomes:  # the fire reaches the other units: kills are every unit destroyed
             values = {**values, "kills": kills + lost, "engine_kills": kills}

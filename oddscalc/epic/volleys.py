@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..dice import Check, Natural, check_sides
-from ..errors import require
+from ..errors import InputError, require
 from ..pool import Die, roll_pool
 from ..style import plural
 from .saves import Ability, SavePlan, kills_given_hits, save_plan
@@ -42,7 +42,8 @@ class Volley:
     def parse(cls, text: str, name: str = "volley") -> Volley:
         """Read `4@3+`, `2@MW2+` or `3@AT5+`."""
         match = _VOLLEY.match(str(text))
-        require(match is not None, name, text, VOLLEY_ALLOWED)
+        if match is None:
+            raise InputError(name, text, VOLLEY_ALLOWED)
         kind = (match.group(2) or "").upper()
         shots = int(match.group(1))
         require(1 <= shots <= MAX_SHOTS, name, text, f"expected 1 to {MAX_SHOTS} shots in a volley")
@@ -150,7 +151,7 @@ class _Volleys(_OnFormation):
     @property
     def fired(self) -> list[Volley]:
         """The volleys fired: the suppressed units' share of every volley does not shoot (§2.4)."""
-        if not self.suppressed:
+        if not self.suppressed or self.firing_units is None:  # `_check_firing`: suppression needs firing units
             return self.fire
         shooting = max(self.firing_units - self.suppressed, 0)
         return [replace(v, shots=v.shots * shooting // self.firing_units) for v in self.fire]

@@ -236,14 +236,15 @@ class Engines:
         assert shields.flags.f_contiguous and damage.flags.f_contiguous  # from `start`: the flat arrays are views
         flat = (shields.ravel(order="F"), damage.ravel(order="F"))  # flat[engine · trials + trial]
         alive = damage < self.capacity
-        count = alive.sum(axis=1) if standing else None
-        order = np.argsort(~alive, axis=1, kind="stable") if standing else None
-        rows = np.flatnonzero(hits > 0) if not standing else np.flatnonzero((hits > 0) & (count > 0))
+        count = alive.sum(axis=1) if standing else None  # each trial's war engines still standing
+        order = np.argsort(~alive, axis=1, kind="stable") if standing else None  # those first
+        rows = np.flatnonzero(hits > 0) if count is None else np.flatnonzero((hits > 0) & (count > 0))
         for j in range(int(hits.max(initial=0))):
             rows = rows[hits[rows] > j]  # the trials with a (j+1)-th hit
             if not rows.size:
                 break
-            if standing:
+            target: np.ndarray | int
+            if order is not None and count is not None:  # `standing`: over the war engines still standing
                 target = order[rows, (j // self.capacity) % count[rows]]
             else:  # the same war engine in every trial: a column
                 target = engine if engine is not None else (j // self.capacity) % self.count
