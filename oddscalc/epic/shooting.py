@@ -12,6 +12,10 @@ Beyond one weapon's shots (seed 002):
 - **AP and AT fire at a mixed formation**: «Противопехотное АР оружие поражает только
   пехоту, противотанковое АТ только технику» (AP hits only infantry, AT hits only
   vehicles): each is allocated front to back over its own units.
+
+`EpicShoot` declares every option and resolves the fire at units and at a mixed formation's
+vehicles; its volleys are read in `volleys.py` (`_Volleys`), its fire at war engines is resolved
+in `engine_fire.py` (`_AtWarEngines`).
 """
 
 from __future__ import annotations
