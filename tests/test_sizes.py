@@ -11,8 +11,7 @@ import oddscalc
 LIMIT = 450
 PACKAGE = Path(oddscalc.__file__).parent
 OVER = {  # path in the package: its lines now (split along its seams, then drop it from here)
-    "battlescribe/epic.py": 773, "battlescribe/builder.py": 694, "epic/attacks.py": 637, "epic/shooting.py": 614,
-    "epic/war_engines.py": 525,
+    "battlescribe/epic.py": 773, "battlescribe/builder.py": 694,
 }
 FUNCTION_LIMIT = 60
 

@@ -6,7 +6,8 @@ _WHERE = {
     **dict.fromkeys(("UNITS_PER_TEMPLATE", "Barrage", "BarrageRow", "barrage_row"), "attacks"),
     "Assault": "assault",
     **dict.fromkeys(("Ability", "BlastMarkers", "SavePlan", "save_plan"), "saves"),
-    **dict.fromkeys(("EpicShoot", "Volley"), "shooting"),
+    "EpicShoot": "shooting",
+    "Volley": "volleys",
 }
 __all__ = sorted(_WHERE)
 EXPORTS = ("EpicShoot", "Barrage", "Assault", "Ability")  # what `oddscalc` offers at its top level

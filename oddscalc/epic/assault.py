@@ -36,12 +36,11 @@ from ..dice import EXACT_SECONDS, DiceExpression
 from ..errors import require
 from ..pool import Die, roll_pool
 from ..style import plural
-from .attacks import _expression
 from .engagement import Side
 from .kinds import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind
 from .rounds import ENGAGED, EVENTS, engagement_pmfs, engagement_sample, exact_seconds, result_gaps
-from .shooting import NOT_GIVEN
 from .saves import Ability
+from .target import NOT_GIVEN, _expression
 from .war_engines import Critical
 
 MAX_BONUS = 20
@@ -288,8 +287,8 @@ class Assault(Attack):
                 + ("units" if capacity is None else f"war engines (with {dashes}damage-capacity)"))
         self._check_engine(prefix)
         covered = [str(kind) for kind in get("other") if kind.cover_save is not None]
-        require(prefix or not covered, "other", "; ".join(covered), "the assaulting formation takes no cover save "
-                                                                    "(1.12.5): only the defender's units may")
+        require(bool(prefix) or not covered, "other", "; ".join(covered),
+                "the assaulting formation takes no cover save (1.12.5): only the defender's units may")
         pieces = len(self.side(prefix).pieces)
         require(pieces <= MAX_PIECES, prefix + "other", "; ".join(map(str, get("other"))),
                 f"expected at most {MAX_PIECES} kinds and war engines on a side (there are {pieces})")

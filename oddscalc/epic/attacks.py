@@ -1,44 +1,29 @@
-"""Epic Armageddon attacks (docs/rules.md §2): what an attack on a formation shares, barrages
-and the assault-result dice. Shooting is in `shooting.py`; saves, hit allocation and blast
-markers live in `saves.py`. Each attack samples
-natural faces (to-hit and save face rules, hits allocated front to back) and has an
-exact twin built from chances and pmf algebra; both give the same outcomes.
+"""Epic Armageddon barrages (docs/rules.md §2.5): the barrage table, one to-hit roll per unit under
+the templates, and war engines under a template's centre (§2.8). What every attack on a formation
+shares is in `target.py`, shooting in `shooting.py`; saves, hit allocation and blast markers live
+in `saves.py`. Each attack samples natural faces (to-hit and save face rules, hits allocated front
+to back) and has an exact twin built from chances and pmf algebra; both give the same outcomes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import Attack, option
-from ..dice import EXACT_SECONDS, Check, DiceExpression, FaceReader, Natural, check_sides
-from ..errors import choose, require
-from ..style import plural
+from ..attack import option
+from ..dice import Check, FaceReader, Natural, check_sides
+from ..errors import require
 from ..pool import Die, PoolRoll, roll_pool
-from .war_engines import Critical, EngineProfile, Engines, Formation, HitKind, TkSave, combine, pack, pmfs_of
-from .saves import (
-    Ability,
-    BlastMarkers,
-    SavePlan,
-    outcome_roll,
-    save_plan,
-)
+from ..style import plural
+from .joints import combine, pack, pmfs_of, zeros
+from .saves import BlastMarkers, SavePlan, outcome_roll
+from .target import MAX_UNITS, NOT_GIVEN, _OnFormation
+from .volleys import hit_die
 
-MAX_SHOTS = 200
-MAX_UNITS = 100
-MAX_BLAST_MARKERS = 100
-MAX_MODIFIER = 6
-MAX_WAR_ENGINES = 20
-MAX_CAPACITY = 20
-NOT_GIVEN = 0  # --vehicle-armour or --other-armour left out ("none" is a value)
-MAX_JOINT_GIB = 1.0  # an exact war-engine joint larger than this is refused: sample instead
-JOINT_RATIONAL_BYTES = 100  # about, per cell of a joint of Fractions
-RATIONAL_SLOWDOWN = 50  # exact rationals against floats, about
 UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread at 5 cm (a reading; --per-template)
 
 
@@ -51,10 +36,6 @@ class BarrageRow(NamedTuple):
     anti_tank: int  # AT to hit
 
 
-def _expression(value, name: str) -> DiceExpression:
-    return value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
-
-
 def barrage_row(bp: int) -> BarrageRow:
     """Look up the barrage table for `bp` barrage points (1..18)."""
     require(1 <= bp <= 18, "bp", bp, "expected 1 to 18 barrage points (the barrage table stops at 18)")
@@ -63,283 +44,6 @@ def barrage_row(bp: int) -> BarrageRow:
     templates = 1 if bp <= 7 else 2
     extra = 0 if bp <= 5 else 1 if bp <= 9 else 2 if bp <= 12 else 3 if bp <= 15 else 4
     return BarrageRow(templates, extra, 4, 5)
-
-
-# --- the parts every attack on a formation shares ---------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class _OnFormation(Attack):
-    """A target formation's saves and blast markers, and the weapon's special abilities.
-
-    `units` are the units the attack can reach (all of the formation's units unless
-    `formation` says it is bigger; `reached` is that number). `armour` is the armour save (4 for 4+; None for
-    no save), `cover_save` the infantry cover save, used instead of armour when better.
-    `modifier` is the sum of to-hit modifiers (+1 makes hitting easier). `in_cover` adds
-    the −1 to hit for a target in cover that `ignore_cover` cancels; with it, leave the
-    cover −1 out of `modifier`. `ignore_cover` also negates cover saves. `sniper` is
-    −1 to armour and cover saves (docs/rules.md §2.2), like crossfire but without its marker.
-    """
-
-    units: int = option("Units the attack can reach (1 to 100).", metavar="U")
-    armour: int | None = option("Armour save, 2+ to 6+, or none.", metavar="A+", roll=True, none=True)
-    modifier: int = option("Sum of to-hit modifiers: -1 cover, -1 double or marshal, +1 sustained fire (or "
-                           "indirect barrage). +1 makes hitting easier.", 0, metavar="M")
-    cover_save: int | None = option(
-        "Infantry cover save (4+ buildings, jungle, ruins; 5+ woods; 6+ scrub, marsh, river; 3+ fortifications), "
-        "used instead of armour when better. Count the -1 to hit for cover in --modifier, or give --in-cover. "
-        "Negated by --ignore-cover, macro-weapons and titan killers.", None, roll=True)
-    weapon: Ability = option("normal, macro (macro-weapon), titan-killer or lance.", Ability.NORMAL)
-    reinforced: bool = option("Reinforced armour: re-roll a failed save (a failed cover save with the armour "
-                              "value); not against macro-weapons, titan killers or lances.", False)
-    invulnerable: bool = option("Invulnerable save: an unmodified 6+ after every other save failed or was not "
-                                "allowed.", False)
-    crossfire: bool = option("Crossfire: -1 to armour and cover saves (not to hit, not to the invulnerable save); "
-                             "the first kill gives 2 blast markers.", False)
-    disrupt: bool = option("Disrupt: 1 blast marker per hit instead of per kill.", False)
-    ignore_cover: bool = option("Ignore cover: no cover saves, and cancels --in-cover's -1 to hit (it cannot see "
-                                "a cover -1 counted in --modifier).", False)
-    in_cover: bool = option("The target is in cover: -1 to hit, applied here so that --ignore-cover can cancel it "
-                            "(then leave the cover -1 out of --modifier).", False)
-    sniper: bool = option("Sniper: -1 to armour and cover saves (adds up with --crossfire; not the invulnerable "
-                          "save).", False)
-    thick_rear_armour: bool = option("Thick rear armour: crossfire's -1 to saves does not apply (its second "
-                                     "blast marker does).", False)
-    blast_markers: int = option("Blast markers already on the formation (0 to 100).", 0, metavar="B")
-    formation: int | None = option("The formation's size when it is bigger than the units the attack reaches "
-                                   "(default: those).", None, metavar="F")
-    war_engines: int = option("War engines of the target formation, the attack's target (1 to 20; §2.8): hits go "
-                              "in blocks of their damage capacity; --units are then the formation's other units, "
-                              "which count toward breaking.", 0, metavar="W")
-    damage_capacity: int | None = option("Each war engine's damage capacity, 1 to 20 (needs --war-engines).", None,
-                                         metavar="DC")
-    shields: int = option("Each war engine's void shields (or power fields), 0 to 20: each stops one hit, with no "
-                          "save, and stays down.", 0, metavar="S")
-    critical: Critical = option("What a war engine's critical hit (a 6 for each point of damage) does now: none "
-                                "(its effect comes later, the rulebook's default), damage (one more point, which "
-                                "rolls again), damage-once (one more point, which does not), destroyed or "
-                                "wounded (a D6 at once: 2-5 one more point, 6 destroyed).",
-                                Critical.NONE)
-    other_armour: int | None = option("A formation of war engines and other units: the other units' armour save, 2+ "
-                                      "to 6+, or none. Given, the attack reaches them too (§2.8).", NOT_GIVEN,
-                                      roll=True, none=True)
-    other_reinforced: bool = option("The other units of a formation with war engines have reinforced armour.", False)
-    tk_damage: DiceExpression | str | int | None = option("A titan killer's D-value against a war engine: points "
-                                                          "of damage per hit (d3, d6, d3+1; default 1; needs "
-                                                          "--weapon titan-killer).", None, metavar="D",
-                                                          reader=lambda text: _expression(text, "tk_damage"))
-    engine: tuple[EngineProfile, ...] = option(
-        "War engines of another profile in the same formation, behind the --war-engines (§2.8): N DC<d> [armour "
-        "A+|none] [shields S] [critical C] [reinforced] [invulnerable] [thick-rear-armour]; repeat for each "
-        "profile.", (), metavar="PROFILE", many=EngineProfile.parse)
-    tk_save: TkSave = option("A titan killer's hit on a war engine with --invulnerable (§2.8): point (an "
-                             "invulnerable save for each point of damage, the default) or hit (one save for the "
-                             "whole hit).", TkSave.POINT)
-
-    @property
-    def reached(self) -> int:
-        """The units the attack can reach."""
-        return self.units
-
-    def check(self) -> None:
-        least = 0 if self.war_engines else 1
-        require(self.units is None or least <= self.units <= MAX_UNITS, "units", self.units,
-                f"expected {least} to {MAX_UNITS} units" + (" beside the war engines" if self.war_engines else ""))
-        require(self.formation is None or 1 <= self.formation <= MAX_UNITS, "formation", self.formation,
-                f"expected the formation's size, 1 to {MAX_UNITS} units")
-        require(self.formation is None or self.formation >= self.reached, "formation", self.formation,
-                f"expected the formation's size, at least --units ({self.reached})")
-        require(
-            self.armour is None or 2 <= self.armour <= 6,
-            "armour",
-            self.armour,
-            "expected an armour save from 2+ to 6+, or none",
-        )
-        require(
-            self.cover_save is None or 2 <= self.cover_save <= 6,
-            "cover_save",
-            self.cover_save,
-            "expected a cover save from 2+ to 6+",
-        )
-        require(
-            abs(self.modifier) <= MAX_MODIFIER,
-            "modifier",
-            self.modifier,
-            f"expected the sum of to-hit modifiers, from -{MAX_MODIFIER} to +{MAX_MODIFIER}",
-        )
-        require(
-            0 <= self.blast_markers <= MAX_BLAST_MARKERS,
-            "blast_markers",
-            self.blast_markers,
-            f"expected 0 to {MAX_BLAST_MARKERS} blast markers already on the formation",
-        )
-        choose(self, "weapon", Ability)
-        require(
-            not self.reinforced or self.armour is not None,
-            "armour",
-            "none",
-            "reinforced armour needs an armour value, 2+ to 6+",
-        )
-        self._check_war_engines()
-
-    def _check_war_engines(self) -> None:
-        choose(self, "critical", Critical)
-        choose(self, "tk_save", TkSave)
-        require(self.tk_save is TkSave.POINT or (self.war_engines and self.weapon is Ability.TITAN_KILLER
-                                                 and self.invulnerable), "tk_save", self.tk_save,
-                "only applies to a titan killer (--weapon titan-killer) at war engines (--war-engines W) with "
-                "--invulnerable")
-        if self.tk_damage is not None:
-            object.__setattr__(self, "tk_damage", _expression(self.tk_damage, "tk_damage"))
-            require((self.tk_damage.count == 0 or self.tk_damage.sides in (3, 6)) and self.tk_damage.count <= 3
-                    and 1 <= self.tk_damage.highest <= 20, "tk_damage", self.tk_damage,
-                    "expected a titan killer's damage in D6s and D3s, like 2, d3, d6 or d3+1 (at most 3 dice, at "
-                    "most 20 points; Epic rolls no other dice)")
-            require(self.weapon is Ability.TITAN_KILLER, "tk_damage", self.tk_damage,
-                    "only applies with --weapon titan-killer")
-        require(0 <= self.war_engines <= MAX_WAR_ENGINES, "war_engines", self.war_engines,
-                f"expected 0 to {MAX_WAR_ENGINES} war engines")
-        require(self.engine_count <= MAX_WAR_ENGINES, "engine", " ; ".join(map(str, self.engine)),
-                f"expected at most {MAX_WAR_ENGINES} war engines in all (with --war-engines {self.war_engines})")
-        if not self.war_engines:
-            for name, default in (("damage_capacity", None), ("shields", 0), ("critical", Critical.NONE),
-                                  ("other_armour", NOT_GIVEN), ("other_reinforced", False), ("engine", ())):
-                require(getattr(self, name) == default, name, getattr(self, name) or "none",
-                        "only applies with --war-engines W")
-            return
-        require(self.damage_capacity is not None and 1 <= self.damage_capacity <= MAX_CAPACITY, "damage_capacity",
-                self.damage_capacity, f"is needed with --war-engines: each war engine's damage capacity, 1 to "
-                                      f"{MAX_CAPACITY}")
-        require(0 <= self.shields <= MAX_CAPACITY, "shields", self.shields,
-                f"expected 0 to {MAX_CAPACITY} void shields per war engine")
-        require(self.cover_save is None, "cover_save", self.cover_save,
-                "war engines take no infantry cover save (§2.8)")
-        require(self.formation is None, "formation", self.formation,
-                "with --war-engines, give the formation's other units as --units")
-        require(self.other_armour in (None, NOT_GIVEN) or 2 <= self.other_armour <= 6, "other_armour",
-                self.other_armour, "expected an armour save from 2+ to 6+, or none")
-        require(not self.other_reinforced or self.other_armour not in (None, NOT_GIVEN), "other_reinforced", True,
-                "reinforced armour needs the other units' armour value: --other-armour 2+ to 6+")
-
-    @property
-    def engines(self) -> Engines:
-        return Engines(self.war_engines, self.damage_capacity or 1, self.shields, self.critical)
-
-    @property
-    def engine_count(self) -> int:
-        """The formation's war engines, of every profile."""
-        return self.war_engines + sum(profile.count for profile in self.engine)
-
-    @property
-    def mixed(self) -> Formation | None:
-        """War engines of several profiles (--engine): the --war-engines in front, then each profile."""
-        return Formation((self.engines, *(profile.engines for profile in self.engine))) if self.engine else None
-
-    def _part_kinds(self, weapon: Ability) -> list[HitKind]:
-        """How a hit of this weapon is resolved on each profile of a mixed formation: its own saves."""
-        first = (self.armour, self.reinforced, self.invulnerable, self.thick_rear_armour)
-        defences = [first, *((p.armour, p.reinforced, p.invulnerable, p.thick_rear_armour) for p in self.engine)]
-        return [self._hit_kind(save_plan(armour, None, weapon, reinforced, invulnerable,
-                                         self.crossfire and not thick, self.ignore_cover, self.sniper), weapon)
-                for armour, reinforced, invulnerable, thick in defences]
-
-    def _decoded(self, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """A mixed formation's exact outcomes: its joint's kills axis read as kills and fallen."""
-        if not self.engine:
-            return values
-        kills, fallen = self.mixed.decode(values["kills"])
-        return {**values, "kills": kills, "fallen": fallen}
-
-    def _hit_kind(self, saves: SavePlan, weapon: Ability) -> HitKind:
-        """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
-        damage = self.tk_damage if self.tk_damage is not None else DiceExpression(0, 6, 1)
-        if weapon is not Ability.TITAN_KILLER:
-            return HitKind(saves)
-        return HitKind(saves, damage, per_hit=self.tk_save is TkSave.HIT)
-
-    def _check_exact(self, cells: int, work: int, rate: float, number) -> None:
-        """Refuse at once an exact war-engine answer whose joint would not fit in memory or would take longer than
-        EXACT_SECONDS: `cells` of the joint, `work` cell updates at about `rate` a second (measured, on the quick
-        side; rationals are far slower)."""
-        rational = number is not float
-        gib = cells * (JOINT_RATIONAL_BYTES if rational else 8) / 2**30
-        seconds = work / rate * (RATIONAL_SLOWDOWN if rational else 1)
-        require(gib <= MAX_JOINT_GIB and seconds <= EXACT_SECONDS, "exact", self.describe(),
-                f"the exact answer would need about {gib:,.1f} GiB and {seconds:,.0f} s; sample instead (leave out "
-                "--exact)")
-
-    def _others_armour(self) -> str:
-        """The other units' defence in an attack's words: `armour 5+, reinforced`, or `no armour`."""
-        armour = "no armour" if self.other_armour is None else f"armour {self.other_armour}+"
-        return armour + (", reinforced" if self.other_reinforced else "")
-
-    def _other_saves(self, weapon: Ability) -> SavePlan:
-        """The saves of a war-engine formation's other units: their armour (no cover save), this weapon."""
-        return save_plan(self.other_armour, None, weapon, self.other_reinforced, False, self.worse_saves,
-                         self.ignore_cover, self.sniper)
-
-    def _engine_outcomes(self, values: dict[str, np.ndarray], extra: int, under_fire) -> dict[str, np.ndarray]:
-        """Blast markers and breaking of a war-engine target (§2.8): a marker per point of damage and per other
-        unit killed (per hit not stopped by a shield with disrupt), +1 under fire, the first kill +1 in a
-        crossfire; broken when the markers reach the damage capacity of the war engines left plus the other
-        units left."""
-        kills, hits, lost = values["kills"], values["hits"], values.get("other_kills", 0)
-        per = np.maximum(hits - values["shields"], 0) if self.disrupt else values["damage"] + lost
-        markers = self.blast_markers + under_fire + extra + per + (kills + lost > 0) * int(self.crossfire)
-        others = (self.units or 0) - lost
-        fallen = values["fallen"] if "fallen" in values else self.damage_capacity * kills
-        left = (self.damage_capacity or 0) * self.war_engines + sum(p.count * p.capacity for p in self.engine)
-        left = left - fallen + others
-        broken = (markers >= left) * 1  # nothing left (0) is broken too
-        if "other_kills" in self.outcomes:  # the fire reaches the other units: kills are every unit destroyed
-            values = {**values, "kills": kills + lost, "engine_kills": kills}
-        return {**values, "blast_markers": markers, "broken": broken}
-
-    def _need(self, to_hit: int) -> int:
-        """The to-hit roll needed after modifiers (docs/rules.md §2.1)."""
-        cover = 1 if self.in_cover and not self.ignore_cover else 0  # −1 to hit for cover; ignore cover cancels it
-        return to_hit - self.modifier + cover
-
-    @property
-    def worse_saves(self) -> bool:
-        """Crossfire's -1 to saves, which thick rear armour ignores."""
-        return self.crossfire and not self.thick_rear_armour
-
-    @cached_property
-    def saves(self) -> SavePlan:
-        return save_plan(
-            self.armour, self.cover_save, self.weapon, self.reinforced, self.invulnerable, self.worse_saves,
-            self.ignore_cover, self.sniper,
-        )
-
-    def _defence(self) -> str:
-        """The target's part of a description: units, armour, cover, saves and what the weapon does."""
-        armour = "no armour" if self.armour is None else f"armour {self.armour}+"
-        words = [armour] + ([f"cover save {self.cover_save}+"] if self.cover_save else [])
-        words += self.flags("reinforced", "invulnerable", "in_cover", "crossfire", "sniper", "disrupt", "ignore_cover")
-        words += [f"{self.weapon.value} weapon"] if self.weapon is not Ability.NORMAL else []
-        words += [f"modifier {self.modifier:+d}"] if self.modifier else []
-        words += [f"{plural(self.blast_markers, 'blast marker')} already"] if self.blast_markers else []
-        words += [f"formation of {self.formation}"] if self.formation is not None else []
-        words += self.flags("thick_rear_armour")
-        if self.war_engines:
-            words += [f"DC {self.damage_capacity}", f"{plural(self.shields, 'void shield')}"]
-            words += [f"critical hit: {self.critical.value}"] if self.critical is not Critical.NONE else []
-            words += [f"behind them {p.count} × {str(p).split(' ', 1)[1]}" for p in self.engine]
-        if self.tk_damage is not None:
-            words.append(f"TK({self.tk_damage})")
-        words += ["one invulnerable save per TK hit"] if self.tk_save is TkSave.HIT else []
-        return ", ".join(words)
-
-    def _markers(self, extra: int = 0) -> BlastMarkers:
-        formation = self.formation if self.formation is not None else self.reached
-        return BlastMarkers(self.blast_markers, extra, formation, self.crossfire, self.disrupt)
-
-
-@lru_cache(maxsize=64)
-def hit_die(check: Check) -> Die:
-    """Return the die of one shot: 1 when it hits."""
-    return Die(check_sides(check), check.passes, ("hits",))
 
 
 @lru_cache(maxsize=64)
@@ -425,12 +129,12 @@ class Barrage(_OnFormation):
 
     def check(self) -> None:
         barrage_row(self.bp)
-        require(self.units is not None or self.formation is not None or self.war_engines, "units", None,
+        require(self.units is not None or self.formation is not None or bool(self.war_engines), "units", None,
                 "is required: the units under the templates (--units U), or the formation's size "
                 f"(--formation F) with {UNITS_PER_TEMPLATE} units per template (--per-template)")
         require(self.per_template is None or not self.war_engines, "per_template", self.per_template,
                 "does not apply to war engines: give how many are under the templates with --engines-under N (§2.8)")
-        require(self.engines_under is None or self.war_engines, "engines_under", self.engines_under,
+        require(self.engines_under is None or bool(self.war_engines), "engines_under", self.engines_under,
                 "only applies with --war-engines W")
         most = self.engine_count
         require(self.engines_under is None or 1 <= self.engines_under <= max(most, 1), "engines_under",
@@ -464,7 +168,7 @@ class Barrage(_OnFormation):
             return 0
         if self.others_under is not None:
             return self.others_under
-        return min(self.units, max(self.templates - self.centred, 0) * UNITS_PER_TEMPLATE)
+        return min(self.unit_count, max(self.templates - self.centred, 0) * UNITS_PER_TEMPLATE)
 
     @property
     def other_check(self) -> Check:
@@ -496,6 +200,7 @@ class Barrage(_OnFormation):
             return self.centred
         if self.units is not None:
             return self.units
+        assert self.formation is not None  # `check`: without --units or --war-engines, --formation is given
         return min(self.formation, (self.per_template or UNITS_PER_TEMPLATE) * self.templates)
 
     @property
@@ -514,12 +219,12 @@ class Barrage(_OnFormation):
     def _under(self) -> list[tuple[int, int, int]]:
         """(part, war engine, attacks) of each war engine under a template's centre, front to back: half its
         own damage capacity, rounded up (3.2.1); the --war-engines first, then each --engine profile."""
-        formation = self.mixed or Formation((self.engines,))
+        formation = self.profiles
         engines = [(index, engine) for index, part in enumerate(formation.parts) for engine in range(part.count)]
         return [(index, engine, -(-formation.parts[index].capacity // 2)) for index, engine in engines[:self.centred]]
 
     def _mixed_sample(self, rng: np.random.Generator, trials: int) -> PoolRoll:
-        formation, kinds = self.mixed, self._part_kinds(self.weapon)
+        formation, kinds = self.profiles, self._part_kinds(self.weapon)
         states = formation.start(trials)
         hits = np.zeros(trials, dtype=np.int16)
         for index, engine, attacks in self._under():
@@ -571,7 +276,7 @@ class Barrage(_OnFormation):
     def mixed_joint(self, number=float) -> np.ndarray:
         """joint[hits, kills + (W + 1) · fallen, damage, shields, other units killed] of a barrage at war engines
         of several profiles (exact): each under a template's centre attacked ⌈its DC / 2⌉ times."""
-        formation, kinds = self.mixed, self._part_kinds(self.weapon)
+        formation, kinds = self.profiles, self._part_kinds(self.weapon)
         others = self.others_reached
         shields = sum(part.count * part.shields for part in formation.parts)
         cells = ((sum(attacks for _, _, attacks in self._under()) + others + 1) * (formation.count + 1) *
@@ -585,14 +290,14 @@ class Barrage(_OnFormation):
                 attacks, state, blocks = under.get((index, engine), 0), part.fresh(number), []
                 for count, weight in enumerate(pmfs.binomial(attacks, hit)):
                     coded = formation.coded(index, state, number)
-                    block = _zeros((attacks + 1,) + coded.shape, number)
+                    block = zeros((attacks + 1,) + coded.shape, number)
                     block[count] = weight * coded
                     blocks.append(block)
                     state = part.after(state, 1, kinds[index], number)
                 parts.append(sum(blocks[1:], blocks[0])[..., None])
         if others:
             hit, saved = number(self.other_check.chance()), number(self._other_saves(self.weapon).chance())
-            unit = _zeros((2, 1, 1, 1, 2), number)
+            unit = zeros((2, 1, 1, 1, 2), number)
             unit[0, 0, 0, 0, 0], unit[1, 0, 0, 0, 0], unit[1, 0, 0, 0, 1] = 1 - hit, hit * saved, hit * (1 - saved)
             parts += [unit] * others
         return combine(parts, number)
@@ -610,7 +315,7 @@ class Barrage(_OnFormation):
         state, one = engines.fresh(number), []
         for count, weight in enumerate(hits):
             block = engines.outcome(state, number)
-            part = _zeros((len(hits),) + block.shape, number)
+            part = zeros((len(hits),) + block.shape, number)
             part[count] = block
             one.append(weight * part)
             state = engines.after(state, 1, kind, number)
@@ -619,7 +324,7 @@ class Barrage(_OnFormation):
         parts = [centred] * self.centred + [untouched] * (self.war_engines - self.centred)
         if self.others_reached:  # each other unit under the templates: missed, hit and saved, or destroyed
             hit, saved = number(self.other_check.chance()), number(self._other_saves(self.weapon).chance())
-            unit = _zeros((2, 1, 1, 1, 2), number)
+            unit = zeros((2, 1, 1, 1, 2), number)
             unit[0, 0, 0, 0, 0], unit[1, 0, 0, 0, 0], unit[1, 0, 0, 0, 1] = 1 - hit, hit * saved, hit * (1 - saved)
             parts += [unit] * self.others_reached
         return combine(parts, number)
@@ -630,8 +335,3 @@ class Barrage(_OnFormation):
             return pmfs_of(joint, self.outcomes, lambda values: self._engine_outcomes(
                 self._decoded(values), self.row.extra_blast_markers, 1), number)
         return self.markers.outcome_pmfs(self.joint(number))
-
-
-def _zeros(shape, number) -> np.ndarray:
-    return np.zeros(shape) if number is float else np.full(shape, Fraction(0), dtype=object)
-

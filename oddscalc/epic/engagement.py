@@ -25,7 +25,7 @@ import numpy as np
 from .. import pmf as pmfs
 from ..dice import Check, DiceExpression, Natural
 from .saves import Ability, allocate_kills, failed_die, kills_given_hits, save_plan
-from .shooting import hits_pmf, roll_hits
+from .volleys import hits_pmf, roll_hits
 from .kinds import NORMAL, ExtraAt, Kind, Strike
 from .war_engines import Engines, HitKind
 
@@ -116,7 +116,8 @@ class Piece:
         if self.kind.engine:
             state = self.engines.start(len(k))
             state[1][:, 0] = k
-            self.engines.strike(rng, state, sum(h for h, _ in hits), hit, standing=False, engine=0)
+            struck = sum((h for h, _ in hits[1:]), hits[0][0])  # one block at least (`Side.struck_sample`)
+            self.engines.strike(rng, state, struck, hit, standing=False, engine=0)
             return state[1][:, 0].astype(np.int64)
         k = k.copy()
         for h, width in hits:

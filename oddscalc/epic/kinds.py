@@ -122,7 +122,7 @@ class Kind:
         most = MAX_PIECES if self.engine else MAX_UNITS
         limits = [("count", self.count, 1, most), ("in-contact", self.contact, 0, self.count),
                   ("extra-attacks", self.extra_attacks, 0, MAX_EXTRA)]
-        if self.engine:
+        if self.capacity is not None:  # a war engine (`engine`)
             limits += [("damage capacity", self.capacity, 1, MAX_CAPACITY)]
             limits += [("cc-dice", self.cc_dice, 0, self.capacity)] if self.cc_dice is not None else []
         for what, value, low, high in limits:

@@ -16,10 +16,13 @@ from dataclasses import fields, replace
 from ..errors import InputError
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
-from .attacks import MAX_WAR_ENGINES, UNITS_PER_TEMPLATE, Barrage
+from .attacks import UNITS_PER_TEMPLATE, Barrage
+from .engine_profiles import EngineProfile
 from .saves import Ability
-from .shooting import NOT_GIVEN, EpicShoot, Volley
-from .war_engines import Critical, EngineProfile, Front, Reach
+from .shooting import EpicShoot
+from .target import MAX_WAR_ENGINES, NOT_GIVEN
+from .volleys import Volley
+from .war_engines import Critical, Front, Reach
 
 MAIN = "kills"
 SPECIALS = ("disrupt", "lance", "titan-killer", "ignore-cover", "sniper", "macro")
@@ -269,6 +272,8 @@ def _mixed(weapon: Weapon, target: Unit, defence: dict, ability: Ability | None,
                        weapon=barrage_ability, **part)
     to_hit, fired = _to_hit(weapon, front["kind"])
     if fired is Ability.MACRO or ability is Ability.TITAN_KILLER:
+        if to_hit is None:  # a titan killer with no to-hit value against the part in front
+            return None
         return EpicShoot(shots=weapon["shots"] or 1, to_hit=to_hit, units=front["units"], formation=total,
                          weapon=ability or fired, **part)
     shots = weapon["shots"] or 1

@@ -63,11 +63,11 @@ class SavePlan:
 
     def saved(self, *faces: np.ndarray) -> np.ndarray:
         """Apply the saves to one hit's natural faces (one array per entry of `sides`)."""
-        faces = list(faces)
+        left = list(faces)
         saved = np.zeros(np.shape(faces[0]) if faces else (), dtype=bool)
         for check in (self.first, self.reroll, INVULNERABLE if self.invulnerable else None):
             if check is not None:
-                saved = saved | check.passes(faces.pop(0))  # each later save only matters if all before failed
+                saved = saved | check.passes(left.pop(0))  # each later save only matters if all before failed
         return saved
 
     def chance(self) -> Fraction:
@@ -97,8 +97,9 @@ def save_plan(
     # save modifiers add up (crossfire −1, sniper −1) on armour and cover saves, never on the invulnerable
     worse = int(crossfire) + int(sniper)
     armour_save = Check(armour + worse, Natural.SAVE) if armour is not None else None  # 7+ is impossible
-    cover_allowed = cover_save is not None and not ignore_cover and weapon in (Ability.NORMAL, Ability.LANCE)
-    cover = Check(cover_save + worse, Natural.SAVE) if cover_allowed else None  # MW, TK and ignore cover negate it
+    cover_allowed = not ignore_cover and weapon in (Ability.NORMAL, Ability.LANCE)
+    # MW, TK and ignore cover negate the cover save
+    cover = Check(cover_save + worse, Natural.SAVE) if cover_save is not None and cover_allowed else None
     if weapon is Ability.TITAN_KILLER:  # no armour or cover save, even with reinforced armour
         first = None
     elif weapon is Ability.MACRO:  # only reinforced armour saves (without the re-roll)
@@ -219,7 +220,7 @@ class BlastMarkers:
             return {"kills": joint.sum(axis=0), "hits": joint.sum(axis=1),
                     "blast_markers": pmfs.trim(np.bincount(self.total(hits, kills).ravel(), weights=weights)),
                     "broken": np.bincount(self.broken(hits, kills).ravel(), weights=weights, minlength=2)}
-        markers: dict[int, object] = {}
+        markers: dict[int, pmfs.Number] = {}
         broken = [0 * joint[0, 0], 0 * joint[0, 0]]
         for (hits, kills), weight in np.ndenumerate(joint):
             if weight:

@@ -22,21 +22,21 @@ war engines still standing (2.2.6).
 
 Each rule comes twice, as elsewhere: the sampler updates every trial's war engines hit by
 hit (`Engines.strike`), and the exact twin carries one war engine's distribution over
-(shields up, damage) through the same hits (`Engines.after`).
+(shields up, damage) through the same hits (`Engines.after`). War engines of several profiles
+in one formation are in `engine_profiles.py`; the joints the exact twins add up, in `joints.py`.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from ..dice import DiceExpression
 from ..pool import uniform_faces
+from .joints import zeros
 from .saves import SavePlan
 
 CRITICAL = Fraction(1, 6)  # a critical hit on a 6 (3.2.3)
@@ -135,7 +135,7 @@ class Engines:
     # --- exact ------------------------------------------------------------------------------
     def fresh(self, number) -> np.ndarray:
         """One war engine before the attack: state[s, k] = P(s shields up, k damage); k = DC is destroyed."""
-        state = _zeros((self.shields + 1, self.capacity + 1), number)
+        state = zeros((self.shields + 1, self.capacity + 1), number)
         state[self.shields, 0] = number(1)
         return state
 
@@ -156,7 +156,7 @@ class Engines:
 
     def _points(self, state: np.ndarray, points: np.ndarray, saved, number) -> np.ndarray:
         """A titan killer's hit of `points` (its pmf) points, each a hit with this chance of being saved."""
-        total = _zeros(state.shape, number)
+        total = zeros(state.shape, number)
         current = state
         for count, weight in enumerate(points):
             if count:
@@ -168,7 +168,7 @@ class Engines:
     def _hit(self, state: np.ndarray, saved, number) -> np.ndarray:
         """One hit (or one point of a titan killer's damage): a shield takes it, else a save (`saved`
         is its chance), else one point of damage."""
-        new = _zeros(state.shape, number)
+        new = zeros(state.shape, number)
         top = self.capacity
         new[:-1, :] += state[1:, :]  # a shield up stops the hit and goes down
         hull = state[0, :].copy()
@@ -181,7 +181,7 @@ class Engines:
     def _damage(self, hull: np.ndarray, number) -> np.ndarray:
         """The hull's damage after one point of damage with its critical hit roll (k = DC: destroyed)."""
         top = self.capacity
-        after = _zeros(hull.shape, number)
+        after = zeros(hull.shape, number)
         crit = number(CRITICAL)
         for k, weight in enumerate(hull[:top]):
             if not weight:
@@ -209,7 +209,7 @@ class Engines:
     def outcome(self, state: np.ndarray, number) -> np.ndarray:
         """joint[destroyed, damage lost, shields down] of one war engine (a destroyed one lost all its DC)."""
         top = self.capacity
-        joint = _zeros((2, top + 1, self.shields + 1), number)
+        joint = zeros((2, top + 1, self.shields + 1), number)
         for s in range(self.shields + 1):
             for k in range(top + 1):
                 if state[s, k]:
@@ -236,14 +236,15 @@ class Engines:
         assert shields.flags.f_contiguous and damage.flags.f_contiguous  # from `start`: the flat arrays are views
         flat = (shields.ravel(order="F"), damage.ravel(order="F"))  # flat[engine · trials + trial]
         alive = damage < self.capacity
-        count = alive.sum(axis=1) if standing else None
-        order = np.argsort(~alive, axis=1, kind="stable") if standing else None
-        rows = np.flatnonzero(hits > 0) if not standing else np.flatnonzero((hits > 0) & (count > 0))
+        count = alive.sum(axis=1) if standing else None  # each trial's war engines still standing
+        order = np.argsort(~alive, axis=1, kind="stable") if standing else None  # those first
+        rows = np.flatnonzero(hits > 0) if count is None else np.flatnonzero((hits > 0) & (count > 0))
         for j in range(int(hits.max(initial=0))):
             rows = rows[hits[rows] > j]  # the trials with a (j+1)-th hit
             if not rows.size:
                 break
-            if standing:
+            target: np.ndarray | int
+            if order is not None and count is not None:  # `standing`: over the war engines still standing
                 target = order[rows, (j // self.capacity) % count[rows]]
             else:  # the same war engine in every trial: a column
                 target = engine if engine is not None else (j // self.capacity) % self.count
@@ -312,214 +313,3 @@ class Engines:
         small = np.int16  # at most 20 war engines of DC 20: the sums fit, and the outcomes that follow run faster
         return {"kills": destroyed.sum(axis=1, dtype=small), "damage": damage.sum(axis=1, dtype=small),
                 "shields": (self.shields - shields).sum(axis=1, dtype=small)}
-
-
-ENGINE_ALLOWED = ("expected war engines of another profile: N DC<d> [armour A+|none] [shields S] [critical C] "
-                  "[reinforced] [invulnerable] [thick-rear-armour], like '3 DC1 armour 5+ shields 1'")
-MAX_PROFILE = 20  # war engines, damage capacity, shields of one profile (as --war-engines, --damage-capacity)
-
-
-@dataclass(frozen=True)
-class EngineProfile:
-    """War engines of one profile in a formation of several (`--engine`): how many, their damage capacity,
-    armour, shields and critical hit, and their armour's abilities."""
-
-    count: int
-    capacity: int
-    armour: int | None = None
-    shields: int = 0
-    critical: Critical = Critical.NONE
-    reinforced: bool = False
-    invulnerable: bool = False
-    thick_rear_armour: bool = False
-
-    @classmethod
-    def parse(cls, text: str, name: str = "engine") -> EngineProfile:
-        """Read `3 DC1 armour 5+ shields 1 critical destroyed reinforced` (words in any order after N DC<d>)."""
-        from ..attack import is_whole
-        from ..errors import InputError
-
-        words = str(text).replace("=", " ").split()
-        capacity = re.fullmatch(r"dc(\d{1,2})", words[1], re.IGNORECASE) if len(words) >= 2 else None
-        if len(words) < 2 or not is_whole(words[0]) or capacity is None:
-            raise InputError(name, text, ENGINE_ALLOWED)
-        values: dict = {"count": int(words[0]), "capacity": int(capacity[1])}
-        rest = words[2:]
-        while rest:
-            word = rest.pop(0).casefold()
-            if word in ("reinforced", "invulnerable", "thick-rear-armour"):
-                values[word.replace("-", "_")] = True
-            elif word in ("armour", "shields", "critical") and rest:
-                value = rest.pop(0).casefold()
-                if word == "armour":
-                    roll = re.fullmatch(r"([2-6])\+?", value)
-                    if roll is None and value != "none":
-                        raise InputError(name, text, "expected armour 2+ to 6+, or none")
-                    values["armour"] = int(roll[1]) if roll else None
-                elif word == "shields":
-                    if not is_whole(value):
-                        raise InputError(name, text, ENGINE_ALLOWED)
-                    values["shields"] = int(value)
-                else:
-                    try:
-                        values["critical"] = Critical(value)
-                    except ValueError:
-                        raise InputError(name, text, "expected a critical hit of none, damage, damage-once, "
-                                                     "destroyed or wounded") from None
-            else:
-                raise InputError(name, text, ENGINE_ALLOWED)
-        profile = cls(**values)
-        for field_name, low in (("count", 1), ("capacity", 1), ("shields", 0)):
-            if not low <= getattr(profile, field_name) <= MAX_PROFILE:
-                raise InputError(name, text, f"{field_name.replace('capacity', 'damage capacity')}: expected {low} "
-                                             f"to {MAX_PROFILE}")
-        return profile
-
-    def __str__(self) -> str:
-        words = [str(self.count), f"DC{self.capacity}", "armour " + ("none" if self.armour is None else
-                                                                    f"{self.armour}+")]
-        words += [f"shields {self.shields}"] if self.shields else []
-        words += [f"critical {self.critical.value}"] if self.critical is not Critical.NONE else []
-        words += [word for word, on in (("reinforced", self.reinforced), ("invulnerable", self.invulnerable),
-                                        ("thick-rear-armour", self.thick_rear_armour)) if on]
-        return " ".join(words)
-
-    @property
-    def engines(self) -> Engines:
-        return Engines(self.count, self.capacity, self.shields, self.critical)
-
-
-@dataclass(frozen=True)
-class Formation:
-    """War engines of several profiles in one formation, front to back in the order given (`parts`): each
-    takes its own damage capacity in hits, round after round (3.2.1), and resolves them with its own saves.
-
-    Its outcomes add `fallen`, the damage capacity of the war engines destroyed (what breaking needs); the
-    exact joint carries kills and fallen on one axis, kills + (W + 1) · fallen."""
-
-    parts: tuple[Engines, ...]
-
-    @property
-    def count(self) -> int:
-        return sum(part.count for part in self.parts)
-
-    @property
-    def capacity(self) -> int:
-        """The damage capacity of every war engine together."""
-        return sum(part.count * part.capacity for part in self.parts)
-
-    def order(self) -> list[tuple[int, int]]:
-        """(part, war engine) of each hit of one round, front to back: each war engine its DC of them."""
-        return [(index, engine) for index, part in enumerate(self.parts) for engine in range(part.count)
-                for _ in range(part.capacity)]
-
-    def allocation(self, hits: int) -> list[list[int]]:
-        """Hits each war engine of each part takes (blocks of each one's damage capacity, round after round)."""
-        rounds, rest = divmod(hits, self.capacity)
-        shares = [[rounds * part.capacity] * part.count for part in self.parts]
-        for index, engine in self.order()[:rest]:
-            shares[index][engine] += 1
-        return shares
-
-    # --- exact ------------------------------------------------------------------------------
-    def coded(self, index: int, state: np.ndarray, number) -> np.ndarray:
-        """joint[kills + (W + 1) · fallen, damage lost, shields down] of one war engine of part `index`."""
-        part = self.parts[index]
-        joint = part.outcome(state, number)
-        code = 1 + (self.count + 1) * part.capacity
-        result = _zeros((code + 1,) + joint.shape[1:], number)
-        result[0], result[code] = joint[0], joint[1]
-        return result
-
-    def decode(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(kills, fallen) of the joint's first axis."""
-        return np.divmod(codes, self.count + 1)[::-1]
-
-    # --- sampled ----------------------------------------------------------------------------
-    def start(self, trials: int) -> list:
-        return [part.start(trials) for part in self.parts]
-
-    def strike(self, rng: np.random.Generator, states: list, hits: np.ndarray, kinds: Sequence[HitKind]) -> None:
-        """Resolve each trial's hits, allocated front to back, each with its war engine's own saves."""
-        order = self.order()
-        trials = len(hits)
-        flats = [(shields.ravel(order="F"), damage.ravel(order="F")) for shields, damage in states]
-        rows = np.flatnonzero(hits > 0)
-        for j in range(int(hits.max(initial=0))):
-            rows = rows[hits[rows] > j]
-            if not rows.size:
-                break
-            index, engine = order[j % len(order)]
-            self.parts[index]._resolve(rng, flats[index], engine * trials + rows, kinds[index])
-
-    def tally(self, states: list) -> dict[str, np.ndarray]:
-        tallies = [part.tally(state) for part, state in zip(self.parts, states)]
-        total = {name: sum(one[name] for one in tallies) for name in tallies[0]}
-        total["fallen"] = sum((one["kills"] * part.capacity).astype(np.int16)
-                              for one, part in zip(tallies, self.parts))
-        return total
-
-
-def _zeros(shape, number) -> np.ndarray:
-    if number is float:
-        return np.zeros(shape)
-    return np.full(shape, Fraction(0), dtype=object)
-
-
-def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The joint pmf of the sums of two independent n-dimensional outcomes."""
-    shape = tuple(x + y - 1 for x, y in zip(a.shape, b.shape))
-    exact = a.dtype == object or b.dtype == object
-    result = np.full(shape, Fraction(0), dtype=object) if exact else np.zeros(shape)
-    if np.count_nonzero(b) < np.count_nonzero(a):
-        a, b = b, a
-    for index in zip(*np.nonzero(a)):
-        result[tuple(slice(i, i + n) for i, n in zip(index, b.shape))] += a[index] * b
-    return result
-
-
-def combine(outcomes: list[np.ndarray], number) -> np.ndarray:
-    """The joint pmf of the sums of several independent outcomes (all of one dimension)."""
-    total = np.ones((1,) * outcomes[0].ndim, dtype=object if number is not float else float)
-    if number is not float:
-        total[(0,) * outcomes[0].ndim] = Fraction(1)
-    for one in outcomes:
-        total = convolve(total, one)
-    return total
-
-
-AXES = ("hits", "kills", "damage", "shields", "other_kills")  # a war-engine attack's joint, axis by axis
-
-
-def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes, number) -> dict[str, np.ndarray]:
-    """The pmf of every outcome from joint[hits, kills, damage, shields(, other units killed)]: `outcomes(values)`
-    adds blast markers and broken to the arrays of those."""
-    from .. import pmf as pmfs
-
-    values = outcomes(dict(zip(AXES, np.indices(joint.shape))))
-    where = np.nonzero(joint)
-    weights = joint[where]
-    result = {}
-    for name in names:
-        found = values[name][where].astype(np.int64)
-        if number is float:
-            result[name] = np.bincount(found, weights=weights.astype(float), minlength=2 if name == "broken" else 1)
-        else:
-            pmf = [Fraction(0)] * (int(found.max(initial=0)) + 1 if name != "broken" else 2)
-            for value, weight in zip(found, weights):
-                pmf[value] += weight
-            result[name] = pmfs.array(pmf)
-    return result
-
-
-def pack(values: dict[str, np.ndarray], names: tuple[str, ...]):
-    """Each trial's outcomes packed for the engine, in the order of `names`."""
-    from ..pool import PoolRoll
-
-    radices = tuple(int(values[name].max(initial=0)) + 1 if name != "broken" else 2 for name in names)
-    codes = np.zeros(len(values[names[0]]), dtype=np.int64)
-    stride = 1
-    for name, radix in zip(names, radices):
-        codes += values[name].astype(np.int64) * stride
-        stride *= radix
-    return PoolRoll(codes, names, radices)
