@@ -10,7 +10,7 @@ import oddscalc
 LIMIT = 450
 PACKAGE = Path(oddscalc.__file__).parent
 OVER = {  # path in the package: its lines now (split along its seams, then drop it from here)
-    "battlescribe/builder.py": 694, "epic/attacks.py": 637, "epic/shooting.py": 614,
+    "epic/attacks.py": 637, "epic/shooting.py": 614,
     "t9a/attacks.py": 544, "tables.py": 543, "epic/war_engines.py": 525, "grid.py": 518, "cli/options.py": 474,
     "studies.py": 457,
 }
