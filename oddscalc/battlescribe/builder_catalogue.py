@@ -42,14 +42,15 @@ class Data:
         from defusedxml.ElementTree import parse
 
         self.system_path, self.catalogue_path = system, catalogue
-        self.system = parse(system).getroot()
-        self.catalogue = parse(catalogue).getroot()
+        self.system: ET.Element = parse(system).getroot()
+        self.catalogue: ET.Element = parse(catalogue).getroot()
         self.by_id: dict[str, ET.Element] = {}
         for root in (self.system, self.catalogue):  # the catalogue's own element wins a shared id
             for element in root.iter():
-                if _tag(element) in INDEXED and element.get("id"):
-                    self.by_id[element.get("id")] = element
-        self.cost_types = {cost.get("id"): cost.get("name", "") for cost in _kids(self.system, "costTypes")}
+                if _tag(element) in INDEXED and (element_id := element.get("id")):
+                    self.by_id[element_id] = element
+        self.cost_types = {type_id: cost.get("name", "") for cost in _kids(self.system, "costTypes")
+                           if (type_id := cost.get("id"))}  # id: name; a cost type has an id (the schema's rule)
 
     @classmethod
     def open(cls, catalogue: str | Path) -> Data:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from .builder_catalogue import Data, Option, _kids, _number
 
 SPECIAL = {"model", "unit", "upgrade"}  # a condition's childId may name a selection type
+Value = bool | float | str  # what a modifier changes: hidden; a cost or a constraint's value; a name or a text
 
 
 @dataclass(eq=False)
@@ -40,7 +41,7 @@ class Selection:
             yield from child.walk()
 
     def ancestors(self) -> Iterator[Selection]:
-        node = self
+        node: Selection | None = self
         while node is not None:
             yield node
             node = node.parent
@@ -61,6 +62,9 @@ class Force:
             yield from selection.walk()
 
 
+Owner = Selection | Force | None  # what a modifier is evaluated for, and its parent
+
+
 class Conditions:
     """A roster of forces being built from one catalogue, and what its modifiers make of a value."""
 
@@ -70,8 +74,8 @@ class Conditions:
         self.cost_limit = cost_limit
         self.forces: list[Force] = []
 
-    def _modified(self, elements, field_name: str, value, owner: Selection | Force | None,
-                  parent: Selection | Force | None):
+    def _modified(self, elements: tuple[ET.Element, ...], field_name: str, value: Value, owner: Owner,
+                  parent: Owner) -> Value:
         """`value` after the modifiers of `elements` on `field_name`, evaluated for `owner`
         (the selection the elements make; `parent` is where a `parent` scope points)."""
         for element in elements:
@@ -83,7 +87,7 @@ class Conditions:
                     value = _apply(modifier.get("type", ""), value, modifier.get("value", ""), times)
         return value
 
-    def _times(self, modifier: ET.Element, owner, parent) -> int:
+    def _times(self, modifier: ET.Element, owner: Owner, parent: Owner) -> int:
         """How many times a modifier applies: 0 when its conditions fail, else its repeats (or 1)."""
         conditions = _kids(modifier, "conditions", "condition")
         groups = _kids(modifier, "conditionGroups", "conditionGroup")
@@ -102,13 +106,13 @@ class Conditions:
             total += int(rounded) * int(_number(repeat.get("repeats"), 1.0))
         return total
 
-    def _group_holds(self, group: ET.Element, owner, parent) -> bool:
+    def _group_holds(self, group: ET.Element, owner: Owner, parent: Owner) -> bool:
         results = [self._holds(condition, owner, parent) for condition in _kids(group, "conditions", "condition")]
         results += [self._group_holds(inner, owner, parent) for inner in _kids(group, "conditionGroups",
                                                                                "conditionGroup")]
         return any(results) if group.get("type") == "or" else all(results)
 
-    def _holds(self, condition: ET.Element, owner, parent) -> bool:
+    def _holds(self, condition: ET.Element, owner: Owner, parent: Owner) -> bool:
         kind, value = condition.get("type", ""), _number(condition.get("value"))
         if kind in ("instanceOf", "notInstanceOf"):
             scope = self._scope(condition.get("scope", ""), owner, parent)
@@ -122,7 +126,8 @@ class Conditions:
         return {"equalTo": count == value, "notEqualTo": count != value, "atLeast": count >= value,
                 "atMost": count <= value, "greaterThan": count > value, "lessThan": count < value}.get(kind, False)
 
-    def _scope(self, scope: str, owner, parent):
+    def _scope(self, scope: str, owner: Owner, parent: Owner) -> Selection | Force | Conditions | None:
+        """What a condition's scope names for `owner`: a selection, a force, the roster, or nothing."""
         if scope == "self":
             return owner
         if scope == "parent":
@@ -137,7 +142,7 @@ class Conditions:
             return next((item for item in owner.ancestors() if scope in item.option.ids()), None)
         return None
 
-    def _count(self, condition: ET.Element, owner, parent) -> float:
+    def _count(self, condition: ET.Element, owner: Owner, parent: Owner) -> float:
         field_name = condition.get("field", "")
         if field_name.startswith("limit::"):
             return self.cost_limit if self.cost_limit is not None else -1.0
@@ -148,6 +153,7 @@ class Conditions:
             return 0.0
         deep = condition.get("includeChildSelections") == "true"
         child = condition.get("childId", "")
+        pool: list[Selection]
         if isinstance(scope, Conditions):
             pool = [item for force in self.forces for item in (force.walk() if deep else force.selections)]
         elif isinstance(scope, Force):
@@ -167,7 +173,7 @@ def _is(selection: Selection, child_id: str, builder: Conditions) -> bool:
                for link in _kids(element, "categoryLinks", "categoryLink"))
 
 
-def _apply(kind: str, value, text: str, times: int):
+def _apply(kind: str, value: Value, text: str, times: int) -> Value:
     """One modifier on a value: set, increment, decrement, append (numbers stay numbers)."""
     if kind == "set":
         if isinstance(value, bool):

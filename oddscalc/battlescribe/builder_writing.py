@@ -9,6 +9,10 @@ import xml.etree.ElementTree as ET
 from .builder_catalogue import ROSTER, _kids, _number, _tag
 from .builder_conditions import Conditions, Selection
 
+Rule = tuple[ET.Element, str]  # a rule and its name as shown
+Cell = tuple[str, str, str]  # a characteristic's name, type id and text
+Profiled = tuple[ET.Element, str, list[Cell]]  # a profile, its name as shown, its characteristics
+
 
 class RosterWriting(Conditions):
     """The `.ros` of a roster being built; a part of the builder (`builder.Builder`)."""
@@ -44,7 +48,7 @@ class RosterWriting(Conditions):
 
     def _write(self, holder: ET.Element, selection: Selection, path: str) -> None:
         option, chain = selection.option, selection.option.chain
-        name = self._modified(chain, "name", option.name, selection, selection.parent)
+        name = self._modified_text(chain, "name", option.name, selection)
         attributes = {"id": _id("selection", path), "name": name,
                       "entryId": "::".join(item.get("id", "") for item in chain)}
         if option.groups:
@@ -109,9 +113,14 @@ class RosterWriting(Conditions):
                     totals[type_id] = totals.get(type_id, 0.0) + value
         return totals
 
-    def _infos(self, selection: Selection):
+    def _modified_text(self, chain: tuple[ET.Element, ...], field_name: str, text: str, selection: Selection) -> str:
+        """A name or a characteristic's text after the modifiers of `chain` on it (text stays text: `_apply`)."""
+        return str(self._modified(chain, field_name, text, selection, selection.parent))
+
+    def _infos(self, selection: Selection) -> tuple[list[Rule], list[Profiled]]:
         """The selection's rules (element, name) and profiles (element, name, cells), modified."""
-        rules, profiles = [], []
+        rules: list[Rule] = []
+        profiles: list[Profiled | None] = []
 
         def shown(chain: tuple[ET.Element, ...]) -> bool:
             hidden = any(item.get("hidden") == "true" for item in chain)
@@ -119,8 +128,7 @@ class RosterWriting(Conditions):
 
         def rule_of(chain: tuple[ET.Element, ...]) -> None:
             if shown(chain):
-                rules.append((chain[-1], self._modified(chain, "name", chain[-1].get("name", ""), selection,
-                                                        selection.parent)))
+                rules.append((chain[-1], self._modified_text(chain, "name", chain[-1].get("name", ""), selection)))
 
         def collect(holder: ET.Element, links: tuple[ET.Element, ...]) -> None:
             for rule in _kids(holder, "rules", "rule"):
@@ -142,34 +150,36 @@ class RosterWriting(Conditions):
             collect(element, ())
         return rules, [item for item in profiles if item is not None]
 
-    def _profile(self, profile: ET.Element, links: tuple[ET.Element, ...], selection: Selection):
+    def _profile(self, profile: ET.Element, links: tuple[ET.Element, ...], selection: Selection) -> Profiled | None:
         chain = links + (profile,)
         if self._modified(chain, "hidden", profile.get("hidden") == "true", selection, selection.parent):
             return None
-        cells = []
+        cells: list[Cell] = []
         for characteristic in _kids(profile, "characteristics", "characteristic"):
             type_id = characteristic.get("typeId", "")
-            text = self._modified(chain, type_id, characteristic.text or "", selection, selection.parent)
+            text = self._modified_text(chain, type_id, characteristic.text or "", selection)
             cells.append((characteristic.get("name", ""), type_id, text))
-        name = self._modified(chain, "name", profile.get("name", ""), selection, selection.parent)
+        name = self._modified_text(chain, "name", profile.get("name", ""), selection)
         return profile, name, cells
 
     def _categories(self, selection: Selection) -> list[tuple[ET.Element, bool]]:
         found: dict[str, tuple[ET.Element, bool]] = {}
         for element in selection.option.chain:
-            for link in _kids(element, "categoryLinks", "categoryLink"):
-                target = self.data.by_id.get(link.get("targetId", ""))
+            for link in _kids(element, "categoryLinks", "categoryLink"):  # by id: the id of the category found
+                target_id = link.get("targetId", "")
+                target = self.data.by_id.get(target_id)
                 if target is not None:
-                    found.setdefault(target.get("id"), (target, link.get("primary") == "true"))
+                    found.setdefault(target_id, (target, link.get("primary") == "true"))
             for modifier in _kids(element, "modifiers", "modifier"):
                 if modifier.get("field") == "category" and self._times(modifier, selection, selection.parent):
-                    target = self.data.by_id.get(modifier.get("value", ""))
+                    target_id = modifier.get("value", "")
+                    target = self.data.by_id.get(target_id)
                     if target is None:
                         continue
                     if modifier.get("type") == "add":
-                        found.setdefault(target.get("id"), (target, False))
+                        found.setdefault(target_id, (target, False))
                     elif modifier.get("type") == "remove":
-                        found.pop(target.get("id"), None)
+                        found.pop(target_id, None)
         return list(found.values())
 
 

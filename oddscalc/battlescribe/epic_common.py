@@ -53,11 +53,23 @@ class _Line:
 
     name: str
     copies: int
-    fields: dict
+    fields: dict[str, str]  # "ap", "at" or "mw": "4+"
     special: list[str]
     bp: int | None = None
     alternative: str | None = None  # the weapon whose other mode this is
     owner: str = ""  # the unit profile it belongs to (halving "one unit in two has …")
+
+
+@dataclass(frozen=True)
+class _Close:
+    """A profile's close combat weapon line (an assault weapon, small arms): what it adds to its units' assaults."""
+
+    name: str
+    at: str  # "cc": an assault weapon's, "ff": small arms'
+    extra: int  # its extra attacks (+NA)
+    ability: str  # "normal", "macro", "titan-killer": the weapon of its extra attacks
+    damage: str | None  # a titan killer's D-value ("d3"); None: 1
+    first_strike: bool
 
 
 @dataclass
@@ -120,7 +132,7 @@ class Reading:
         self.lines: list[_Line] = []
         self.halves: list[tuple[str, str]] = []  # (owner profile, weapon) that one unit in two carries
         self.selection = selection
-        self.close: list[tuple] = []  # a profile's close-combat weapon lines (`_close_line`), while it is read
+        self.close: list[_Close] = []  # a profile's close-combat weapon lines (`_close_line`), while it is read
 
     def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
         self.mapped.note(text, weapon, action)

@@ -30,26 +30,27 @@ class ProfileReading(Reading):
         kinds = [_key(part) for part in (profile.get("Type") or "").split(",")]
         notes = items(profile.get("Unit Notes"))
         who = self._who(profile)
-        flags, shields, sniper = set(), 0, False
+        flags: set[str] = set()
+        shields, sniper = 0, False
         for note in notes:
             key = _key(note)
             if key in ("reinforced armour", "invulnerable save", "invulnerable save (6+)", "thick rear armour"):
                 flags.add({"reinforced armour": "reinforced", "thick rear armour": "thick-rear-armour"}.get(
                     key, "invulnerable"))
-            elif SHIELDS.match(key):
-                shields = int(SHIELDS.match(key).group(1))
-            elif FIELDS.match(key):  # power fields work as void shields within an attack
-                number = FIELDS.match(key).group(1)
+            elif shield := SHIELDS.match(key):
+                shields = int(shield.group(1))
+            elif fields := FIELDS.match(key):  # power fields work as void shields within an attack
+                number = fields.group(1)
                 shields = int(number) if number.isdecimal() else self._random(number, None, "power fields")
             elif key == "sniper":
                 sniper = True
-            elif HALF.match(note):
-                self.halves.append((profile.name, next(group for group in HALF.match(note).groups() if group)))
+            elif half := HALF.match(note):
+                self.halves.append((profile.name, next(weapon for weapon in half.groups() if weapon)))
             elif key.startswith("halve units") or OTHER_MODE.match(note):
                 continue
             elif not self._no_effect(key):
                 self.note(f"{who}unit note {note!r} not modelled")
-        group = None
+        group: _Group | None = None
         flying = next((FLYING[kind] for kind in kinds if kind in FLYING), None)
         kind = flying or next((KINDS[kind] for kind in kinds if kind in KINDS), None)
         if kind is None and CHARACTER in kinds:
@@ -96,9 +97,10 @@ class ProfileReading(Reading):
         match = re.fullmatch(r"\s*([2-6])\s*\+?\s*", text or "")
         if match:
             return f"{match.group(1)}+"
-        if not (text or "").strip():
+        cell = (text or "").strip()
+        if not cell:
             self.note(f"{who}no Armour value in its profile", action="counted as no armour save")
-        elif text.strip().casefold() not in NOTHING | {"none", "n/a"}:
+        elif cell.casefold() not in NOTHING | {"none", "n/a"}:
             self.note(f"{who}Armour {text!r} not understood", action="counted as no armour save")
         return "none"
 

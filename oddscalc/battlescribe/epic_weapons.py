@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from .epic_common import NOTHING, Reading, _counted, _Group, _is_character, _key, _Line, _mean, _same
+from .epic_common import NOTHING, Reading, _Close, _counted, _Group, _is_character, _key, _Line, _mean, _same
 from .reader import Profile
 from .report import items, lines, unique
 
@@ -88,7 +88,11 @@ class WeaponReading(Reading):
             return None
         dice = DICE_COUNT.match(text)
         times, text = _counted(text) if not dice else (self._random(dice.group(1), name, "shots"), dice.group(2))
-        fields, special, bp, close, anti_aircraft, unknown = {}, [], None, False, False, []
+        fields: dict[str, str] = {}
+        special: list[str] = []
+        unknown: list[str] = []
+        bp: int | None = None
+        close, anti_aircraft = False, False
         for token in re.split(r"[,/]|\s+and\s+", text):
             token = token.strip()
             key = _key(token)
@@ -152,27 +156,27 @@ class WeaponReading(Reading):
             elif key == "first strike":
                 first = True
         at = "cc" if "assault" in _key(firepower) else "ff"
-        self.close.append((name, at, extra, ability, damage, first))
+        self.close.append(_Close(name, at, extra, ability, damage, first))
 
     def _close_attacks(self, group: _Group, who: str) -> None:
         """Its close-combat weapons' extra attacks on the profile's group: added up, at CC (assault weapons), FF
         (small arms) or both; a weapon's First Strike the unit's (§2.9's reading); weapons whose extra attacks
         differ in ability are counted as the one with most, and said."""
-        armed = [line for line in self.close if line[2]]
-        group.first_strike = group.first_strike or any(line[5] for line in self.close)
+        armed = [line for line in self.close if line.extra]
+        group.first_strike = group.first_strike or any(line.first_strike for line in self.close)
         if not armed:
             return
-        group.extra_attacks = min(sum(line[2] for line in armed), 3)
-        ats = {line[1] for line in armed}
+        group.extra_attacks = min(sum(line.extra for line in armed), 3)
+        ats = {line.at for line in armed}
         group.extra_at = ats.pop() if len(ats) == 1 else "own"
-        lead = max(armed, key=lambda line: line[2])
-        group.extra_ability, group.tk_damage = lead[3], lead[4]
-        others = [line[0] for line in armed if (line[3], line[4]) != (lead[3], lead[4])]
+        lead = max(armed, key=lambda line: line.extra)
+        group.extra_ability, group.tk_damage = lead.ability, lead.damage
+        others = [line.name for line in armed if (line.ability, line.damage) != (lead.ability, lead.damage)]
         if others:
-            self.note(f"{who}extra attacks of {', '.join(others)} counted as {lead[0]}'s ({lead[3]}) in assaults",
-                      action="counted as stated")
-        if sum(line[2] for line in armed) > 3:
-            self.note(f"{who}{sum(line[2] for line in armed)} extra attacks in assaults", action="counted as 3")
+            self.note(f"{who}extra attacks of {', '.join(others)} counted as {lead.name}'s ({lead.ability}) in "
+                      "assaults", action="counted as stated")
+        if sum(line.extra for line in armed) > 3:
+            self.note(f"{who}{sum(line.extra for line in armed)} extra attacks in assaults", action="counted as 3")
 
     def _special(self, token: str, weapon: str, special: list[str]) -> bool:
         """Read a special ability or a no-effect note into `special`; False when it is unknown."""
@@ -230,7 +234,7 @@ class WeaponReading(Reading):
             merged.append(self._barrage(group, alternative))
             owners[id(merged[-1])] = group[0].owner
         names: set[str] = set()
-        renamed = {}
+        renamed: dict[tuple[str | None, str], str] = {}  # (name, unit profile): the name it is imported with
         for weapon in merged:  # weapon names are unique within a unit
             old = weapon["name"]
             weapon["name"] = unique(old, names)
@@ -246,7 +250,7 @@ class WeaponReading(Reading):
         return merged
 
     def _barrage(self, group: list[_Line], alternative: str | None) -> dict:
-        bp = sum(line.bp * line.copies for line in group)
+        bp = sum(line.bp * line.copies for line in group if line.bp is not None)  # a barrage's lines have BP
         if bp > MAX_BP:
             self.note(f"{bp} BP in one barrage: the table ends at {MAX_BP} BP", group[0].name,
                       action=f"fired as {MAX_BP}")

@@ -121,8 +121,9 @@ class AttackReading(Reading):
         return self._row(title, "automatic", _times(value, min(models, FRONTAGE) * part.count), strength, ap, 1, 0,
                          its)
 
-    def _melee(self, part: _Part, wielder: bool, equipment: _Weapons, own: dict[str, Profiled | None], attributes: _Attributes,
-               extra_ranks: int, modifier: int, models: int, cap: int, named: bool) -> list[dict]:
+    def _melee(self, part: _Part, wielder: bool, equipment: _Weapons, own: dict[str, Profiled | None],
+               attributes: _Attributes, extra_ranks: int, modifier: int, models: int, cap: int,
+               named: bool) -> list[dict]:
         profile = part.profile
         attack_text = (profile.get("Att") or "").strip()
         if not attack_text:
@@ -213,7 +214,8 @@ class AttackReading(Reading):
                 self.note(f"{name}: it enchants a Hand Weapon, which a model with another close combat weapon "
                           "cannot choose")
 
-    def _weapon_rules(self, name: str, label: str, text: str | None, attributes: _Attributes) -> tuple[_Attributes, Melee]:
+    def _weapon_rules(self, name: str, label: str, text: str | None,
+                      attributes: _Attributes) -> tuple[_Attributes, Melee]:
         """A close combat weapon's attributes and its row of `MELEE`: its own, or the weapon whose rules
         its profile says it has (`Blades of Darag`: "Paired Weapons. …")."""
         its = _Attributes(list(attributes.names), attributes.multiple)
@@ -321,8 +323,8 @@ class AttackReading(Reading):
         value = self._value(text, 0, name, what)
         return None if value is None else _times(value, times)
 
-    def _row(self, name: str, kind: str, attacks: int | str | None, strength: int, ap: int, offensive: int, modifier: int,
-             attributes: _Attributes, aim: str | None = None) -> dict | None:
+    def _row(self, name: str, kind: str, attacks: int | str | None, strength: int, ap: int, offensive: int,
+             modifier: int, attributes: _Attributes, aim: str | None = None) -> dict | None:
         if not attacks:
             return None
         table = self.mapped.table
