@@ -10,8 +10,7 @@ import oddscalc
 
 LIMIT = 450
 PACKAGE = Path(oddscalc.__file__).parent
-OVER = {  # path in the package: its lines now (split along its seams, then drop it from here)
-    "battlescribe/epic.py": 773, "battlescribe/builder.py": 694,
+OVER: dict[str, int] = {  # path in the package: its lines now (split along its seams, then drop it from here)
 }
 FUNCTION_LIMIT = 60
 

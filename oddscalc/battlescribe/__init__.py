@@ -114,7 +114,8 @@ def read_xml(data: bytes, source: str, strict: bool = False) -> Imported:
     roster = parse(data, source)
     game = game_of(roster, source)
     mapped = mappers()[game].mapped_units(roster)
-    units, notes, left_out, names = [], [], [], set()
+    units, notes, left_out = [], [], []
+    names: set[str] = set()  # the units' names so far, casefolded
     for item in mapped:
         if not item.table or (strict and item.notes):
             notes += item.notes

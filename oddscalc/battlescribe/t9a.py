@@ -67,6 +67,7 @@ from .t9a_common import (
     _ridden,
     _same_profile,
     _type,
+    _by_name,
     _Weapons,
 )
 
@@ -80,18 +81,9 @@ SYSTEM = System("The 9th Age (2nd edition)", ids=("aa64-1e8e-66fc-9abf",),
 class _Reader(AttackReading, CombatReading):
     """Reads one unit: its models' defence, parts and weapons, noting what it does not take as given."""
 
-    ridden = False  # a ridden monster whose rider has no profile in the list: the monster alone
-
-    def __init__(self, selection: Selection) -> None:
-        self.selection = selection
-        self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
-
-    def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
-        self.mapped.note(text, weapon, action)
-
     def read(self) -> Mapped:
-        bodies = [item for item in self.selection.walk() if self._defensive(item) is not None
-                  and not _is_mount(self._defensive(item))]
+        bodies = [(item, defensive) for item in self.selection.walk()  # each model and its Defensive profile
+                  if (defensive := self._defensive(item)) is not None and not _is_mount(defensive)]
         if not bodies:
             mount = next((item for item in self.selection.walk() if self._defensive(item) is not None), None)
             if mount is not None:  # a mount's profile (its C values are the rider's) without the rider's own
@@ -99,29 +91,27 @@ class _Reader(AttackReading, CombatReading):
                                              f"are the rider's), but not the rider's own: the {self.selection.name}'s "
                                              "characteristics are missing")
             return self.mapped.leave_out("the list gives no Defensive profile for its models")
-        body = max(bodies, key=lambda item: item.number)
+        body, own = max(bodies, key=lambda pair: pair[0].number)
         self.ridden = body is not self.selection and _ridden(body) and not any(
             self._offensive(item) for item in self.selection.walk() if id(item) not in set(map(id, body.walk())))
         if self.ridden:  # a ridden monster (its Discipline the rider's, "C") whose rider has no profile here
             self.note(f"{body.name} is ridden, but the list gives no profile for its rider (the "
                       f"{self.selection.name}'s own Offensive values)",
                       action=f"imported as the {body.name} alone, without the rider's attacks")
-        models = sum(item.number for item in bodies if _same_profile(self._defensive(item),
-                                                                      self._defensive(body)))
-        for item in bodies:
-            if not _same_profile(self._defensive(item), self._defensive(body)):
-                self.note(f"{self._defensive(item).name}: another model's characteristics",
-                          action=f"counted as {self._defensive(body).name}")
+        models = sum(item.number for item, defensive in bodies if _same_profile(defensive, own))
+        for item, defensive in bodies:
+            if not _same_profile(defensive, own):
+                self.note(f"{defensive.name}: another model's characteristics", action=f"counted as {own.name}")
                 models += item.number
         if models > MAX_MODELS:
             self.note(f"{models} models: a roster unit has at most {MAX_MODELS}", action=f"counted as {MAX_MODELS}")
         table = self.mapped.table
         table["models"] = min(models, MAX_MODELS)
-        mount = next((item for item in body.walk() if item is not body and self._defensive(item) is not None
-                      and _is_mount(self._defensive(item))), None)
+        mount = next((item for item in body.walk() if item is not body
+                      and (defensive := self._defensive(item)) is not None and _is_mount(defensive)), None)
         parts = self._parts(body, mount)
         equipment = self._equipment(body, mount, parts)
-        self._defence(body, mount, equipment, parts)
+        self._defence(own, mount, equipment, parts)
         for _, effect in equipment.effects.values():
             table.update(effect.unit)  # the saves the unit re-rolls
         wielder = next((part for part in parts if not part.harnessed and not part.inanimate and (
@@ -157,7 +147,7 @@ class _Reader(AttackReading, CombatReading):
     # --- parts --------------------------------------------------------------------------------
     def _parts(self, body: Selection, mount: Selection | None) -> list[_Part]:
         """The model's parts: its own Offensive profiles (and its upgrades'), then its mount's."""
-        parts = []
+        parts: list[_Part] = []
         mounted = set(map(id, mount.walk())) if mount is not None else set()
         for owner, rider in ((body, True), (mount, False)):
             if owner is None:
@@ -205,12 +195,12 @@ class _Reader(AttackReading, CombatReading):
         defensive = self._defensive(body)
         for rule in items(defensive.get("Rules") if defensive else ""):
             if _named(rule)[0] in ARMOUR:
-                self._by_name(rule, found)
+                _by_name(rule, found)
         for part in parts:  # a Harnessed or Inanimate part's shooting weapons are used by the others
             if part.harnessed or part.inanimate:
                 for rule in part.rules:
                     if AIMED.match(" ".join(rule.split())) and not SAVE.match(_key(rule)):
-                        self._by_name(rule, found)
+                        _by_name(rule, found)
         return found
 
     @staticmethod
@@ -236,7 +226,7 @@ class _Reader(AttackReading, CombatReading):
             if _key(piece) in ATTRIBUTES or MULTIPLE_WOUNDS.match(_key(piece)):
                 found.attributes.append(_key(piece))
             else:
-                self._by_name(piece, found)
+                _by_name(piece, found)
 
     @staticmethod
     def _known(text: str) -> bool:
@@ -245,27 +235,11 @@ class _Reader(AttackReading, CombatReading):
         return (name in ARMOUR or name in MELEE or name in RANGED or aim is not None or key in ATTRIBUTES
                 or bool(MULTIPLE_WOUNDS.match(key)))
 
-    def _by_name(self, text: str, found: _Weapons, listed: _Weapons | None = None) -> bool:
-        """Read one equipment name from the game system's shared profiles into `found` (a profile in
-        `found` or in the unit's `listed` equipment wins); False when it is none."""
-        name, aim = _named(text)
-        if name in ARMOUR:
-            found.armour.setdefault(name, ARMOUR[name])
-        elif name in MELEE:
-            found.melee.setdefault(name, None)
-        elif name in RANGED or (aim is not None and not SAVE.match(_key(text))):
-            # a weapon and its Aim; a profile in the list wins over the game system's shared one
-            known = found.ranged.get(name) or (listed.ranged.get(name) if listed else None)
-            stats = known[2] if known and known[2] else RANGED.get(name)
-            found.ranged[name] = (_label(text), aim if aim is not None else known and known[1], stats)
-        else:
-            return False
-        return True
-
     # --- defence ------------------------------------------------------------------------------
-    def _defence(self, body: Selection, mount: Selection | None, equipment: _Weapons, parts: list[_Part]) -> None:
-        rider = self._defensive(body)
-        profile = self._defensive(mount) if mount is not None else rider
+    def _defence(self, rider: Profile, mount: Selection | None, equipment: _Weapons, parts: list[_Part]) -> None:
+        """The model's defence from its own Defensive profile (`rider`) and its mount's, its equipment and rules."""
+        mounted = self._defensive(mount) if mount is not None else None
+        profile = mounted or rider  # the mount's values where it has one (`C` in them is the rider's)
 
         def value(name: str) -> int:
             own = self._stat(rider.get(name), 1 if name != "Arm" else 0, rider.name, name)
@@ -325,7 +299,8 @@ class _Reader(AttackReading, CombatReading):
 
     def _suits(self, equipment: _Weapons) -> int:
         """The armour the equipment gives: the best suit of armour, a shield, and other armour."""
-        suits, other = [], 0
+        suits: list[int] = []
+        other = 0
         for name, (kind, save) in equipment.armour.items():
             if save is None:
                 self.note(f"armour {name!r}: its Save is not +N", action="imported without it")
@@ -339,7 +314,7 @@ class _Reader(AttackReading, CombatReading):
     def _two_handed(name: str, equipment: _Weapons) -> bool:
         row = equipment.melee.get(name)
         if row is None:
-            return MELEE.get(name, (0,) * 6)[5]
+            return name in MELEE and MELEE[name][5]
         return "two-handed" in _key(row[3])
 
 

@@ -20,7 +20,13 @@ from .t9a_common import (
     SHORT_RANGE_AP,
     SPECIAL_HITS,
     SUPPORT,
+    Aimed,
+    Count,
+    Melee,
+    Profiled,
+    Reading,
     _Attributes,
+    _by_name,
     _capped,
     _clean,
     _int,
@@ -34,7 +40,7 @@ from .t9a_common import (
 )
 
 
-class AttackReading:
+class AttackReading(Reading):
     """The weapons of one unit; a part of the importer's reader (`t9a._Reader`)."""
 
     def _attacks(self, part: _Part, wielder: bool, equipment: _Weapons, models: int, height: str,
@@ -43,7 +49,10 @@ class AttackReading:
         attributes = _Attributes()
         for name in equipment.attributes if wielder else ():
             attributes.take(name)
-        extra_ranks, modifier, own_melee, own_ranged, automatic = 0, 0, {}, {}, []
+        extra_ranks, modifier = 0, 0
+        own_melee: dict[str, Profiled | None] = {}
+        own_ranged: dict[str, Aimed] = {}
+        automatic: list[tuple[str, re.Match[str]]] = []  # automatic hits: the rule and what it says
         support = None  # Extra Support (X): supporting attacks up to X, whatever the height
         entry = [rule for rule in self.selection.rules if _key(rule).startswith("extra support")] if wielder else []
         for rule in list(part.rules) + [rule for rule in entry if _key(rule) not in map(_key, part.rules)]:
@@ -66,12 +75,12 @@ class AttackReading:
                 continue
             elif _named(rule)[0] in equipment.melee:  # a weapon whose profile the list gives
                 own_melee[_named(rule)[0]] = equipment.melee[_named(rule)[0]]
-            elif self._by_name(rule, part_equipment := _Weapons(), equipment):
+            elif _by_name(rule, part_equipment := _Weapons(), equipment):
                 own_melee.update(part_equipment.melee)
                 own_ranged.update({name: row for name, row in part_equipment.ranged.items()})
             else:
                 self.note(f"offensive rule {_clean(rule)!r} not modelled", part.name)
-        results = []
+        results: list[dict] = []
         if not part.inanimate:
             results += self._melee(part, wielder, equipment, own_melee, attributes, extra_ranks, modifier, models,
                                    support or SUPPORT.get(height, 1), named)
@@ -82,12 +91,12 @@ class AttackReading:
                 if shot:
                     results.append(shot)
         for label, special in automatic:
-            row = self._automatic(part, label, special, attributes, models, named)
-            if row:
-                results.append(row)
+            hits = self._automatic(part, label, special, attributes, models, named)
+            if hits:
+                results.append(hits)
         return results
 
-    def _automatic(self, part: _Part, label: str, special, attributes: _Attributes, models: int,
+    def _automatic(self, part: _Part, label: str, special: re.Match[str], attributes: _Attributes, models: int,
                    named: bool) -> dict | None:
         """Automatic hits (§3.10): Impact Hits, Stomp and Grind Attacks (X) from each model part in the
         front rank, at its Strength and AP; a Breath Attack's 2D6 from every model, at its brackets'."""
@@ -98,9 +107,8 @@ class AttackReading:
         if special.re is BREATH:  # its hits' attributes are those in its brackets, not the part's
             its = _Attributes()
             brackets = items(special.group(1))
-            values = {key: _int(value) for key, value in (re.match(r"(str|ap)\s*(\d+)", _key(item)).groups()
-                                                          for item in brackets
-                                                          if re.match(r"(str|ap)\s*\d+", _key(item)))}
+            figures = [found for item in brackets if (found := re.match(r"(str|ap)\s*(\d+)", _key(item)))]
+            values = {found.group(1): _int(found.group(2)) for found in figures}
             unread = [item for item in brackets if not re.match(r"(str|ap)\s*\d+", _key(item))
                       and not its.take(_key(item))]
             if unread:
@@ -113,8 +121,9 @@ class AttackReading:
         return self._row(title, "automatic", _times(value, min(models, FRONTAGE) * part.count), strength, ap, 1, 0,
                          its)
 
-    def _melee(self, part: _Part, wielder: bool, equipment: _Weapons, own: dict, attributes: _Attributes,
-               extra_ranks: int, modifier: int, models: int, cap: int, named: bool) -> list[dict]:
+    def _melee(self, part: _Part, wielder: bool, equipment: _Weapons, own: dict[str, Profiled | None],
+               attributes: _Attributes, extra_ranks: int, modifier: int, models: int, cap: int,
+               named: bool) -> list[dict]:
         profile = part.profile
         attack_text = (profile.get("Att") or "").strip()
         if not attack_text:
@@ -126,8 +135,9 @@ class AttackReading:
             count = self._count(attack_text, min(models, FRONTAGE) * part.count, part.name)
             its = _Attributes(list(attributes.names), attributes.multiple)
             set_ap = self._effects_on("melee", part, wielder, part.name, 1, its, equipment)
-            return [self._row(part.name, "melee", count, strength, ap if set_ap is None else set_ap, offensive, 0,
-                              its)] if count else []
+            attack = self._row(part.name, "melee", count, strength, ap if set_ap is None else set_ap, offensive, 0,
+                               its)
+            return [attack] if attack else []
         choices = dict(own)
         if wielder:
             choices.update({name: row for name, row in equipment.melee.items() if name not in choices})
@@ -136,7 +146,7 @@ class AttackReading:
             self._unreached(chosen, equipment)
         rows = []
         for name in chosen:
-            row = choices.get(name)
+            row: Profiled | None = choices.get(name)
             if row is None:  # by name, from the game system's shared profiles
                 row = (name.title(), *MELEE[name][:2], "") if name in MELEE else (name.title(), None, None, "")
             label, str_text, ap_text, attribute_text = row
@@ -168,13 +178,14 @@ class AttackReading:
     def _weapon_values(self, label: str, str_text: str | None, ap_text: str | None, strength: int,
                        ap: int) -> tuple[int, int] | None:
         """A weapon's Str and AP cells against its wielder's (`_relative`); None, reported, when one is not read."""
-        values = []
+        values: list[int] = []
         for what, text, base in (("Str", str_text, strength), ("AP", ap_text, ap)):
             value = _relative(text, base)
             if value is None:
                 self.note(f"{what} {(text or '').strip()!r} not understood", label, action="left out")
-            values.append(value)
-        return None if None in values else (values[0], values[1])
+            else:
+                values.append(value)
+        return (values[0], values[1]) if len(values) == 2 else None
 
     def _effects_on(self, kind: str, part: _Part, wielder: bool, weapon: str, choices: int, its: _Attributes,
                     equipment: _Weapons) -> int | None:
@@ -203,11 +214,12 @@ class AttackReading:
                 self.note(f"{name}: it enchants a Hand Weapon, which a model with another close combat weapon "
                           "cannot choose")
 
-    def _weapon_rules(self, name: str, label: str, text: str | None, attributes: _Attributes) -> tuple:
+    def _weapon_rules(self, name: str, label: str, text: str | None,
+                      attributes: _Attributes) -> tuple[_Attributes, Melee]:
         """A close combat weapon's attributes and its row of `MELEE`: its own, or the weapon whose rules
         its profile says it has (`Blades of Darag`: "Paired Weapons. …")."""
         its = _Attributes(list(attributes.names), attributes.multiple)
-        table_row = MELEE.get(name, ("", "", 0, 0, 0, False, None))
+        table_row: Melee = MELEE.get(name, ("", "", 0, 0, 0, False, None))
         unread = []
         for sentence in re.split(r"(?<=\.)\s+", text or ""):
             for attribute in items(sentence.rstrip(".")):
@@ -226,7 +238,7 @@ class AttackReading:
             self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
         return its, table_row
 
-    def _shooting(self, part: _Part, wielder: bool, name: str, row: tuple, equipment: _Weapons,
+    def _shooting(self, part: _Part, wielder: bool, name: str, row: Aimed, equipment: _Weapons,
                   attributes: _Attributes, models: int, named: bool) -> dict | None:
         label, aim, stats = row
         if stats is None:
@@ -295,7 +307,7 @@ class AttackReading:
         self.note(f"{what} {text!r} not understood", name, action=f"counted as {default}")
         return default
 
-    def _value(self, text: str, bonus: int, name: str, what: str = "Attack Value"):
+    def _value(self, text: str, bonus: int, name: str, what: str = "Attack Value") -> Count | None:
         """A number, or dice like `D6+1` as (dice, sides, plus), with a bonus added; None when not read."""
         key = text.casefold().replace(" ", "")
         if key.isdecimal():
@@ -306,17 +318,17 @@ class AttackReading:
         self.note(f"{what} {text!r} not understood", name, action="left out")
         return None
 
-    def _count(self, text: str, times: int, name: str, what: str = "Attack Value"):
+    def _count(self, text: str, times: int, name: str, what: str = "Attack Value") -> int | str | None:
         """`times` copies of a number or dice like `D6+1` (a number, or dice text); None when not read."""
         value = self._value(text, 0, name, what)
         return None if value is None else _times(value, times)
 
-    def _row(self, name: str, kind: str, attacks, strength: int, ap: int, offensive: int, modifier: int,
-             attributes: _Attributes, aim: str | None = None) -> dict | None:
+    def _row(self, name: str, kind: str, attacks: int | str | None, strength: int, ap: int, offensive: int,
+             modifier: int, attributes: _Attributes, aim: str | None = None) -> dict | None:
         if not attacks:
             return None
         table = self.mapped.table
-        attack = {"name": name, "kind": kind, "attacks": attacks, "aim": aim}
+        attack: dict[str, int | str | list[str] | None] = {"name": name, "kind": kind, "attacks": attacks, "aim": aim}
         toxic = "toxic" in attributes.names
         # a weapon's own value out of bounds is its line; the unit's own was reported with the unit
         strength = table["strength"] if strength == self.raw["Str"] else self._bounded(strength, "Str", note=name)

@@ -8,10 +8,10 @@ import re
 
 from .reader import Selection
 from .report import items
-from .t9a_common import HEIGHT_STOMP, SWIFT, _key, _Part, _type
+from .t9a_common import HEIGHT_STOMP, SWIFT, Reading, _key, _Part, _type
 
 
-class CombatReading:
+class CombatReading(Reading):
     """The combat fields of one unit; a part of the importer's reader (`t9a._Reader`)."""
 
     def _combat(self, body: Selection, first: _Part, parts: list[_Part], height: str, weapons: set[str]) -> None:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from .reader import Profile, Selection
+from .report import Mapped
 
 FRONTAGE = 5
 MAX_MODELS = 500  # the roster schema's caps
@@ -19,8 +20,9 @@ ARMOUR = {"shield": ("shield", 1), "light armour": ("suit", 1), "heavy armour": 
           "plate armour": ("suit", 3)}
 # name: (Str, AP, Attack Value +, Offensive Skill +, extra ranks, two-handed, (what it does only at times, what
 # the import does instead) or None)
+Melee = tuple[str, str, int, int, int, bool, tuple[str, str] | None]
 CHARGE = "fights as a hand weapon"
-MELEE = {
+MELEE: dict[str, Melee] = {
     "hand weapon": ("As User", "As User", 0, 0, 0, False, None),
     "great weapon": ("+2", "+2", 0, 0, 0, True, None),
     "halberd": ("+1", "+1", 0, 0, 0, True, None),
@@ -173,12 +175,19 @@ class _Part:
     rider: bool  # on the model's own selection (not its mount's)
 
 
+# a Melee Weapon profile in the list: (name, Str, AP, Attributes); None for one read by name from `MELEE`
+Profiled = tuple[str, str | None, str | None, str | None]
+# a shooting weapon's (Shots, Str, AP, Attributes): a Ranged Weapon profile in the list, or a row of `RANGED`
+Shots = tuple[str | None, str | None, str | None, str | None]
+Aimed = tuple[str, int | None, Shots | None]  # a shooting weapon: its label, its Aim, its values (when known)
+
+
 @dataclass
 class _Weapons:
     """The unit's equipment: melee weapons (name → profile or table row), ranged ones with their Aim."""
 
-    melee: dict[str, tuple] = field(default_factory=dict)
-    ranged: dict[str, tuple] = field(default_factory=dict)  # name → (label, aim or None, (shots, str, ap, attrs))
+    melee: dict[str, Profiled | None] = field(default_factory=dict)
+    ranged: dict[str, Aimed] = field(default_factory=dict)  # name → (label, aim or None, (shots, str, ap, attrs))
     armour: dict[str, tuple[str, int | None]] = field(default_factory=dict)  # name → (kind, +N or None)
     attributes: list[str] = field(default_factory=list)  # attack attributes bought for the unit (Poison Attacks)
     effects: dict[str, tuple[str, _Effect]] = field(default_factory=dict)  # of `EFFECTS`: key → (name, effect)
@@ -201,7 +210,10 @@ class _Attributes:
         return bool(wounds) or key in ATTRIBUTES
 
 
-def _times(value, count: int):
+Count = int | tuple[int, int, int]  # a number, or dice (n, sides, plus): `D6+1` is (1, 6, 1)
+
+
+def _times(value: Count, count: int) -> int | str:
     """`count` copies of a number or dice (n, sides, plus): a number, or dice text like `5d6+5`."""
     if isinstance(value, int):
         return value * count
@@ -211,7 +223,7 @@ def _times(value, count: int):
     return f"{dice * count}d{sides}" + (f"+{plus * count}" if plus else "")
 
 
-def _capped(value, cap: int):
+def _capped(value: Count, cap: int) -> int:
     """A supporting attack's value: at most `cap` (dice are capped at their mean, rounded down)."""
     if isinstance(value, int):
         return min(value, cap)
@@ -219,7 +231,7 @@ def _capped(value, cap: int):
     return min(math.floor(dice * (sides + 1) / 2 + plus), cap)
 
 
-def _plus(one, other):
+def _plus(one: int | str, other: int | str) -> int | str:
     """The sum of two counts (numbers, or dice text and a number)."""
     if isinstance(one, int) and isinstance(other, int):
         return one + other
@@ -246,3 +258,36 @@ def _is_mount(profile: Profile) -> bool:
 def _same_profile(one: Profile, other: Profile) -> bool:
     return [(key, value) for key, value in one.characteristics] == [(key, value) for key, value in
                                                                     other.characteristics]
+
+
+def _by_name(text: str, found: _Weapons, listed: _Weapons | None = None) -> bool:
+    """Read one equipment name from the game system's shared profiles into `found` (a profile in
+    `found` or in the unit's `listed` equipment wins); False when it is none."""
+    name, aim = _named(text)
+    if name in ARMOUR:
+        found.armour.setdefault(name, ARMOUR[name])
+    elif name in MELEE:
+        found.melee.setdefault(name, None)
+    elif name in RANGED or (aim is not None and not SAVE.match(_key(text))):
+        # a weapon and its Aim; a profile in the list wins over the game system's shared one
+        known = found.ranged.get(name) or (listed.ranged.get(name) if listed else None)
+        stats = known[2] if known and known[2] else RANGED.get(name)
+        found.ranged[name] = (_label(text), aim if aim is not None else known and known[1], stats)
+    else:
+        return False
+    return True
+
+
+class Reading:
+    """What each part of the importer's reader (`t9a._Reader`) holds: the unit's selection, its roster
+    table and report, whether it is a ridden monster read alone, and its fighting part's raw values."""
+
+    ridden = False  # a ridden monster whose rider has no profile in the list: the monster alone
+    raw: dict[str, int]  # the Off and Str of the part that wields the unit's weapons, before they are bounded
+
+    def __init__(self, selection: Selection) -> None:
+        self.selection = selection
+        self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
+
+    def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
+        self.mapped.note(text, weapon, action)

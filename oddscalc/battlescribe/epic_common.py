@@ -1,0 +1,166 @@
+"""The Epic Armageddon importer's tables and small readers (battlescribe/epic.py): the unit types and notes
+it reads, names and counts as the catalogues write them, a weapon line, a group of units of one profile, and
+what each part of the reader holds."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from .reader import Profile, Selection
+from .report import Mapped
+
+FLYING = {"aircraft": "aircraft", "spacecraft": "spacecraft", "spaceship": "spacecraft"}
+CHARACTER = "character"  # joins a unit: its weapons fire with the formation, it is no target of its own
+# notes that change no dice of one shot or barrage at a formation (docs/rules.md §2, §4.1)
+NO_EFFECT = {
+    "indirect fire", "indirect", "slow firing", "slow fire", "single shot", "one shot", "transport", "fearless",
+    "jump packs", "jump pack", "jetpacks", "tau jetpacks", "tau jet packs", "walker", "scout", "scouts", "teleport",
+    "planetfall", "self planetfall", "mounted", "mounted infantry", "inspiring", "commander", "supreme commander",
+    "leader", "leaders", "skimmer", "infiltrator", "infiltrators", "expendable", "independent", "first strike",
+    "extra attacks", "drop troops", "no units may enter", "may not take actions", "tunneller", "tunnellers",
+    "may not march", "support craft", "normal shot or barrage", "choose weapon system at the start of the battle",
+    "they shall know no fear",  # read for assaults (know_no_fear)
+}
+NOTHING = {"", "-", "n/a", "*"}  # a Firepower cell without a weapon (`*`: see the war engine's weapon upgrades)
+COUNT = re.compile(r"^(\d+)\s*[x×]\s*(.+)$", re.IGNORECASE)
+
+
+def _key(text: str | None) -> str:
+    return " ".join((text or "").casefold().replace("-", " ").split())
+
+
+def _same(one: str, other: str) -> bool:
+    """Two names of one thing: equal, one inside the other, or one the other's plural."""
+    one, other = _key(one), _key(other)
+    singular = lambda word: re.sub(r"(?:es|s|i)$", "", word)  # noqa: E731
+    return one == other or one in other or other in one or singular(one) == singular(other)
+
+
+def _mean(dice: str) -> float:
+    """The mean of `D6`, `2D3+1`, `3+D3` (BattleScribe's random shots and barrage points)."""
+    total = 0.0
+    for term in re.split(r"\s*\+\s*", dice.casefold().strip()):
+        match = re.fullmatch(r"(\d*)d(\d+)", term)
+        total += int(match.group(1) or 1) * (int(match.group(2)) + 1) / 2 if match else int(term)
+    return total
+
+
+@dataclass
+class _Line:
+    """One weapon line of the formation: its figures and how many copies fire."""
+
+    name: str
+    copies: int
+    fields: dict[str, str]  # "ap", "at" or "mw": "4+"
+    special: list[str]
+    bp: int | None = None
+    alternative: str | None = None  # the weapon whose other mode this is
+    owner: str = ""  # the unit profile it belongs to (halving "one unit in two has …")
+
+
+@dataclass(frozen=True)
+class _Close:
+    """A profile's close combat weapon line (an assault weapon, small arms): what it adds to its units' assaults."""
+
+    name: str
+    at: str  # "cc": an assault weapon's, "ff": small arms'
+    extra: int  # its extra attacks (+NA)
+    ability: str  # "normal", "macro", "titan-killer": the weapon of its extra attacks
+    damage: str | None  # a titan killer's D-value ("d3"); None: 1
+    first_strike: bool
+
+
+@dataclass
+class _Group:
+    """Units of one profile: a part of the formation as a target."""
+
+    name: str
+    count: int
+    kind: str
+    armour: str
+    flags: set[str] = field(default_factory=set)  # reinforced, invulnerable, thick-rear-armour
+    damage_capacity: int | None = None
+    shields: int = 0
+    critical: str = "none"
+    cc: str | None = None  # close-combat and firefight values ("4+", "none"), for assaults; None: not read
+    ff: str | None = None
+    fearless: bool = False
+    first_strike: bool = False
+    extra_attacks: int = 0  # its close-combat weapons' extra attacks (+NA), for assaults (docs/rules.md §2.9)
+    extra_at: str = "own"  # cc: an assault weapon's, ff: small arms', own: both
+    extra_ability: str = "normal"  # macro, titan-killer: the weapon of its extra attacks
+    tk_damage: str | None = None
+    inspiring: bool = False
+    know_no_fear: bool = False
+
+    def defence(self) -> tuple:
+        return (self.kind, self.armour, frozenset(self.flags), self.damage_capacity, self.shields, self.critical)
+
+    def assault_profile(self) -> str:
+        """How its units fight in an assault, as an `assault` kind without its count (docs/rules.md §2.9)."""
+        words = [f"DC{self.damage_capacity}"] if self.kind == "war-engine" and self.damage_capacity else []
+        words += [f"cc {self.cc}", f"ff {self.ff}", f"armour {self.armour}"]
+        words += [f"extra-attacks {self.extra_attacks}"] if self.extra_attacks else []
+        words += [f"extra-at {self.extra_at}"] if self.extra_attacks and self.extra_at != "own" else []
+        words += [f"extra-ability {self.extra_ability}"] if self.extra_attacks and self.extra_ability != "normal" else []
+        words += [f"tk-damage {self.tk_damage}"] if self.extra_attacks and self.tk_damage else []
+        words += [flag for flag in ("reinforced", "invulnerable") if flag in self.flags]
+        words += ["fearless"] if self.fearless else []
+        words += ["inspiring"] if self.inspiring else []
+        if self.kind == "war-engine" and self.critical != "none":
+            words += [f"critical {self.critical}"]
+        return " ".join(words)
+
+    def describe(self, kind: bool = True) -> str:
+        words = ([self.kind] if kind else []) + [f"armour {self.armour}", *sorted(self.flags)]
+        if self.damage_capacity is not None:
+            words += [f"DC {self.damage_capacity}", f"{self.shields} shields", f"critical {self.critical}"]
+        return ", ".join(words)
+
+
+class Reading:
+    """What each part of the importer's reader (`epic._Reader`) holds: the formation's selection, its roster
+    table and report, its target groups and weapon lines so far."""
+
+    described: dict[str, str] = {}  # the weapons a selection's own unit profiles name, with their Firepower
+
+    def __init__(self, selection: Selection) -> None:
+        self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
+        self.groups: list[_Group] = []
+        self.lines: list[_Line] = []
+        self.halves: list[tuple[str, str]] = []  # (owner profile, weapon) that one unit in two carries
+        self.selection = selection
+        self.close: list[_Close] = []  # a profile's close-combat weapon lines (`_close_line`), while it is read
+
+    def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
+        self.mapped.note(text, weapon, action)
+
+    def _who(self, profile: Profile) -> str:
+        """How the report names a profile of the formation: not at all when it is the formation's own."""
+        return "" if _key(profile.name) == _key(self.selection.name) else f"{profile.name}: "
+
+    def _random(self, dice: str, name: str | None, what: str) -> int:
+        count = math.floor(_mean(dice) + 0.5)
+        self.note(f"{dice.upper()} {what}: a random number", name, action=f"counted as {count}, its mean rounded")
+        return count
+
+    @staticmethod
+    def _no_effect(key: str) -> bool:
+        base = re.sub(r"\s*\(.*\)$", "", key)  # Transport (SM), Walker (Titan), Extra Attacks (+1)
+        return key in NO_EFFECT or base in NO_EFFECT
+
+
+def _is_character(profile: Profile) -> bool:
+    return CHARACTER in [_key(part) for part in (profile.get("Type") or "").split(",")]
+
+
+def _counted(name: str) -> tuple[int, str]:
+    """`2x Lascannon` → (2, "Lascannon"); `Pair of Land Raiders` → (2, …)."""
+    match = COUNT.match(name.strip())
+    if match:
+        return int(match.group(1)), match.group(2).strip()
+    if name.strip().casefold().startswith("pair of "):
+        return 2, name.strip()[8:]
+    return 1, name.strip()
