@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .errors import InputError, Refusal
 from .given import GIVEN, Given
+from .options import Method
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cli.output import Answer
@@ -64,7 +65,7 @@ def ask(words: Sequence[str], given: Optional[Given] = None) -> Asked:
         raise refused(error, queries_having) from None
     finally:
         GIVEN.reset(token)
-    if unused and answered.options is not None and answered.options.method == "exact":
+    if unused and answered.options is not None and answered.options.method == Method.EXACT:
         answered = dataclasses.replace(answered, notes=answered.notes + (
             f"note: --exact rolls no dice: {listed(unused)} {'is' if len(unused) == 1 else 'are'} not used",))
     return Asked(tuple(words), answered.attack, answered.options, answered)

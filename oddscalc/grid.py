@@ -15,7 +15,7 @@ import numpy as np
 from . import engine
 from .cells import MAX_CELLS, cell_seed, outside_bounds, run_cells
 from .errors import InputError, did_you_mean, require
-from .options import RunOptions
+from .options import Method, RunOptions
 from .roster import Game, Roster, Unit, Weapon
 from .grid_cells import TOGETHER, InRange, Matchup, adjusted, adjuster, assault_of, attack_of, in_range, read_settings
 from .grid_cells import attack_of as _attack  # noqa: F401  (its name before grid_cells.py, as a test knows it)
@@ -56,7 +56,7 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
                     row["per_100_points_stderr"] = dist.mean_stderr * 100 / points
             row.update(run_details(result))
             row["query"] = pair.attack.query()
-            if result.method != "exact" and seed is not None:  # the cell's own stream: its figures again
+            if result.method != Method.EXACT and seed is not None:  # the cell's own stream: its figures again
                 row["query"] += f" --trials {result.trials} --seed {cell_seed(seed, pair.attack)}"
             rows.append(row)
     return rows
@@ -169,7 +169,7 @@ class Grid:
     def same_streams(self) -> list[list[str]]:
         """Matchups that are the very same attack: sampled, they share one random stream (a cell's
         stream comes from its attack), so they show the very same figures. Groups of labels."""
-        if self.method == "exact":
+        if self.method == Method.EXACT:
             return []
         groups: dict[Any, list[str]] = {}
         for pair, result in zip(self.pairs, self.results):

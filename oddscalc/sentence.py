@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .options import Method
+
 # An outcome's clause: {mean} its mean, {any} P(≥ 1), {median} its median, {of} " of N units"
 # where the attack has units.
 CLAUSES = {
@@ -69,7 +71,7 @@ def of_query(attack: Any, result: Any, outcome: str, subject: bool = False) -> s
     outcomes' chances ("Kills 2.83 of 6 units on average; 59.2% to break the formation."); with
     `subject`, the attack first ("Epic shooting: 12 shots at 4+ ...: kills 2.83 ...")."""
     clauses = []
-    about = "" if result.method == "exact" else "about "
+    about = "" if result.method == Method.EXACT else "about "
     events = [name for name in result.outcomes if name in result.events]
     if outcome not in result.events:
         distribution = result[outcome]

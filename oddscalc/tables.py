@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from . import __version__
 from .distribution import interval
 from .engine import Result
+from .options import Method
 from .style import clean, is_probability, number, percent
 from .table import plain
 from .table import Format as Format  # the tables' names, as every importer of this module knows them
@@ -33,9 +34,9 @@ TAIL = 5e-5  # rows at either end of a pmf with P(= k) below this are left out, 
 MAX_ROWS = 60  # a pmf table with more values than this shows them in ranges of a round width
 
 
-def provenance(method: str, trials: int | None, seed: int | None, per_cell: bool = False) -> str:
+def provenance(method: Method | str, trials: int | None, seed: int | None, per_cell: bool = False) -> str:
     """The one line that says how an answer was made: version, method, trials and seed."""
-    if method == "exact":
+    if method == Method.EXACT:
         return f"oddscalc {__version__} · exact"
     return (f"oddscalc {__version__} · Monte Carlo, {trials:,} trials{' per cell' if per_cell else ''}, "
             f"seed {seed}")
@@ -176,7 +177,7 @@ def verification_notes(result: Result) -> tuple[str, ...]:
 
 def _figures(result: Result, values: Sequence[float] | np.ndarray) -> list[float]:
     """Floats for machines: exact ones cleaned of float noise (7.0, not 6.999999999999999)."""
-    return [clean(float(v)) if result.method == "exact" else float(v) for v in values]
+    return [clean(float(v)) if result.method == Method.EXACT else float(v) for v in values]
 
 
 def result_json(result: Result, command: str, description: str | None = None,

@@ -10,24 +10,20 @@ leaves such a unit out. Either way every such thing is one line of the report.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
-from importlib import import_module
-from importlib.util import find_spec
 from pathlib import Path
-from types import ModuleType
 
+from .. import contract
+from ..contract import GameImporter
 from ..errors import InputError
-from ..registry import PACKAGES
 from .reader import RosterFile, parse, read_bytes
 from .report import Note, System, unique
 
 SUFFIXES = (".ros", ".rosz")
 
 
-@cache
-def mappers() -> dict[str, ModuleType]:
+def mappers() -> dict[str, GameImporter]:
     """The importer of each game that has one (`battlescribe/<game>.py`), in the registry's order."""
-    return {name: import_module(f"{__name__}.{name}") for name in PACKAGES if find_spec(f"{__name__}.{name}")}
+    return {name: importer for name in contract.names() if (importer := contract.importer(name)) is not None}
 
 
 @dataclass(frozen=True)

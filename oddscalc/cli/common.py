@@ -232,6 +232,6 @@ class Shell:
 
     def notes(self, options: RunOptions) -> tuple[str, ...]:
         """A line for stderr when the cluster is given nothing to do: exact cells run here."""
-        if self.scheduler is not None and options.method == "exact":
+        if self.scheduler is not None and options.method == Method.EXACT:
             return ("note: --scheduler: exact cells are computed here, in process (a cluster only samples)",)
         return ()

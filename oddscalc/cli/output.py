@@ -18,6 +18,7 @@ import typer
 
 from .. import engine
 from ..errors import InputError
+from ..options import Method
 from ..tables import Format, QueryAnswer, StudyAnswer, precision_note, provenance
 from .errors import (
     OptionError,
@@ -215,9 +216,9 @@ def study_answer(rows: Sequence[dict], results: Sequence[Any], seed: Optional[in
                  extra: Optional[dict] = None, shown: Optional[Sequence[dict]] = None) -> StudyAnswer:
     """A study's rows, from its cells' `results`, with the header that says how they were made."""
     method, trials = results[0].method, results[0].trials
-    header = {"command": command_line(), "method": method, "trials": None if method == "exact" else trials,
+    header = {"command": command_line(), "method": method, "trials": None if method == Method.EXACT else trials,
               "seed": seed}
-    alike = {result.trials for result in results} == {trials} and method != "exact"  # (--precision: they differ)
+    alike = {result.trials for result in results} == {trials} and method != Method.EXACT  # (--precision: they differ)
     return StudyAnswer(tuple(rows), header, tuple(notes), extra or {}, None if shown is None else tuple(shown),
                        trials if alike else None)
 

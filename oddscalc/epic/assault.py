@@ -193,7 +193,7 @@ class Assault(Attack):
         return ENGAGED if self.engaged else ("win", "draw", "margin")
 
     @property
-    def events(self) -> tuple[str, ...]:  # type: ignore[override]
+    def events(self) -> tuple[str, ...]:
         return EVENTS if self.engaged else ("win", "draw")
 
     @property
