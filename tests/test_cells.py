@@ -183,3 +183,14 @@ def test_a_silent_scheduler_is_given_up_within_the_timeout(monkeypatch):
                             scheduler=cells.Cluster(cluster.scheduler_address, 1.5))
         assert error.value.allowed == "the scheduler was silent for 1.5 s (stopped, or out of reach)"
         assert time.monotonic() - started < 1.5 + 2 * cells.POLL + 1
+
+
+def test_a_cluster_gets_the_cells_in_order_in_a_few_batches_per_worker():
+    from oddscalc.cells import TASKS_PER_WORKER, batches
+
+    cut = batches(list(range(10)), 2)
+    assert [item for batch in cut for item in batch] == list(range(10))  # every cell once, in order
+    assert len(cut) == min(10, TASKS_PER_WORKER * 2) and {len(batch) for batch in cut} <= {1, 2}
+    assert batches(list(range(1001)), 2) == [list(range(i * 125 + min(i, 1), (i + 1) * 125 + min(i + 1, 1)))
+                                             for i in range(8)]  # 8 tasks of 125 or 126, the first one longer
+    assert batches(["a"], 3) == [["a"]] and batches([], 2) == [[]]

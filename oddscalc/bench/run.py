@@ -173,10 +173,14 @@ def main(argv: list[str] | None = None) -> None:
         seconds, peak = peak_memory_of_billion(int(options.billion))
         print(f"memory, canonical, {options.billion:.0e} trials: {seconds:.1f} s, peak {peak:.0f} MiB"
               f"{verdict(peak, 1024, above=False)}")
-    size, grid_trials = (4, 1000) if options.quick else (20, 100_000)
+    size, grid_trials = (4, 1000) if options.quick else (40, 100_000)
     print(f"\ngrid {size} x {size} ({size * size} cells), cells per second:")
-    for label, rate in grid_rates(size, grid_trials, cores, cluster=not options.no_cluster):
+    rates = grid_rates(size, grid_trials, cores, cluster=not options.no_cluster)
+    for label, rate in rates:
         print(f"  {label:44} {rate:8.1f} cells/s")
+    if not options.no_cluster and rates[-1][1] == rates[-1][1]:  # (nan: no Dask)
+        share = rates[-1][1] / rates[2][1]
+        print(f"  two-worker LocalCluster / in process on {cores} cores: {100 * share:.0f} %{verdict(share, 0.8)}")
     wall = cli_wall_time(1 if options.quick else 3)
     print(f"`oddscalc roll 2d6 --maximised 1 --trials 1e6 --format json`: {wall:.2f} s wall"
           f"{verdict(wall, 1.0, above=False)}")
