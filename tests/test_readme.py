@@ -15,10 +15,12 @@ TOML = next(body for kind, body in BLOCKS if kind == "toml")
 HERE = Path(__file__).resolve().parent
 LISTS = {"my_list.rosz": HERE / "data" / "battlescribe" / "bsdata" / "space_marines.rosz",
          "their_list.rosz": HERE / "data" / "battlescribe" / "bsdata" / "ork_war_horde.rosz"}
+FOLDERS = {"my_catalogues": HERE / "data" / "battlescribe" / "mini"}  # what the README's `cp -r` line makes
 
 
 def test_the_readme_copies_the_test_lists():
     assert all(f"tests/data/battlescribe/bsdata/{path.name} {name}" in README for name, path in LISTS.items())
+    assert all(f"cp -r tests/data/battlescribe/{path.name} {name}" in README for name, path in FOLDERS.items())
 
 
 def test_the_readme_quotes_a_note_the_import_prints(capsys):
@@ -52,6 +54,8 @@ def test_a_readme_command_runs_as_written(capsys, tmp_path, monkeypatch, line):
     (tmp_path / "army.toml").write_text(TOML, encoding="utf-8")
     for name, test_list in LISTS.items():  # what the README's `cp` line makes
         shutil.copy(test_list, tmp_path / name)
+    for name, folder in FOLDERS.items():
+        shutil.copytree(folder, tmp_path / name)
     words = shlex.split(line, comments=True)
     if ">" in words:  # a shell redirection: the command is what comes before it
         words = words[:words.index(">")]

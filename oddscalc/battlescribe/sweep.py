@@ -39,7 +39,7 @@ class Entry:
     assaults: bool = False  # a unit its grid engagement fights (grid --assault, grid --combat)
 
 
-def _choices(data: Data) -> list[tuple[str, str]]:
+def root_choices(data: Data) -> list[tuple[str, str]]:
     """Root options that can show a hidden entry: each option of each root upgrade (`-Community-`)."""
     builder = Builder(data, "sweep", COST_LIMIT)
     force = builder.force()
@@ -58,7 +58,7 @@ def _choices(data: Data) -> list[tuple[str, str]]:
     return found
 
 
-def _build(data: Data, name: str, choices: list[tuple[str, str]]) -> tuple[bytes | None, str, str]:
+def build_entry(data: Data, name: str, choices: list[tuple[str, str]]) -> tuple[bytes | None, str, str]:
     """The entry built into a list: (XML, the choice that showed it, why not)."""
     why = ""
     for choice in [None] + choices:
@@ -80,18 +80,21 @@ def _build(data: Data, name: str, choices: list[tuple[str, str]]) -> tuple[bytes
 def sweep_catalogue(path: Path, units: tuple[str, ...] = ("unit", "model")) -> list[Entry]:
     """Every root entry of a unit's type in one catalogue, built, imported and accounted for."""
     data = Data.open(path)
-    choices = _choices(data)
-    seen, entries = set(), []
+    choices = root_choices(data)
+    return [_sweep_entry(data, path.name, name, choices) for name in root_entries(data, units)]
+
+
+def root_entries(data: Data, units: tuple[str, ...] = ("unit", "model")) -> list[str]:
+    """The names of a catalogue's root entries of a unit's type, each once (not the `-Community-` choices)."""
+    seen: dict[str, None] = {}
     for option in data.roots():
-        if option.entry.get("type") not in units or option.name in seen or option.name.startswith("-"):
-            continue
-        seen.add(option.name)
-        entries.append(_sweep_entry(data, path.name, option.name, choices))
-    return entries
+        if option.entry.get("type") in units and not option.name.startswith("-"):
+            seen.setdefault(option.name)
+    return list(seen)
 
 
 def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
-    xml, choice, why = _build(data, name, choices)
+    xml, choice, why = build_entry(data, name, choices)
     if xml is None:
         return Entry(catalogue, name, "not built", [why])
     try:
@@ -138,17 +141,18 @@ def engine_profiles(units: list[dict]) -> int:
 
 def sweep(folder: Path, game: str) -> list[Entry]:
     """Every catalogue of one game in a folder (its importer's pattern: The 9th Age's `2nd-*.cat`)."""
+    return [entry for path in catalogues(folder, game) for entry in sweep_catalogue(path)]
+
+
+def catalogues(folder: Path, game: str) -> list[Path]:
+    """A game's catalogues in a folder: its importer's file pattern (The 9th Age's `2nd-*.cat`), of its system."""
     from defusedxml.ElementTree import parse
 
     from .. import battlescribe
 
     system = battlescribe.mappers()[game].SYSTEM
-    entries = []
-    for path in sorted(folder.glob(system.catalogues)):
-        if parse(path).getroot().get("gameSystemId") not in system.ids:
-            continue
-        entries += sweep_catalogue(path)
-    return entries
+    return [path for path in sorted(folder.glob(system.catalogues))
+            if parse(path).getroot().get("gameSystemId") in system.ids]
 
 
 STATUSES = ("clean", "notes", "left out", "not built", "crash")

@@ -13,7 +13,7 @@ from ..roll import Roll
 from .errors import input_error
 from .options import examples_epilog, option, query, shorten
 
-STUDIES = ("sweep", "grid", "profiles", "compare", "import")  # the commands of `studies.py`, as --help lists them
+STUDIES = ("sweep", "grid", "profiles", "balance", "compare", "import")  # the commands of `studies.py`, as --help lists them
 OTHERS = {"serve": "serve"}  # command → its module (in oddscalc.cli), imported when it runs
 ABOUT = "Odds for tabletop wargames: Monte Carlo and exact distributions for {games}."
 

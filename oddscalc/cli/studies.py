@@ -13,7 +13,7 @@ from ..attack import Attack, field_of, kind_of
 from ..attack import text as text_of
 from ..cells import outside_bounds
 from ..tables import precision_note
-from . import rosters
+from . import balance, rosters
 from .errors import OptionError
 from .options import Common, Study, command
 from .words import find_query, parse_query, query_args
@@ -139,6 +139,7 @@ def register(app: typer.Typer) -> None:
         'oddscalc sweep "roll 6d6 --success 5" --vary success=4..6 --goal at_least_2>=0.5',
     ])
     rosters.register(app)
+    balance.register(app)
     command(app, "compare", compare, study=True, examples=[
         'oddscalc compare "roll 2d6" "roll 2d6 --maximised 1" --plot charge.png',
         'oddscalc compare "roll 3d6" "roll 2d6+3" --exact --format markdown',

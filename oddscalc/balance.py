@@ -1,0 +1,357 @@
+"""A balance study: every entry of a game's army books against the same reference targets, by points.
+
+What the committees that balance these games do: judge each entry of each army book against the same
+targets, per point, and look for the outliers. `catalogue_entries` builds every entry of every
+catalogue in a folder into a list the way the apps save one and imports it (as the catalogue sweep
+does); `study` runs what each entry does to each reference target as cells, each the attack of a query
+a player can rerun, and `Balance` gives each entry its figures per 100 points, an index (1: the game's
+median per point), its rank within its army and across the game, and the outliers: entries whose index
+is more than `far` times, or less than 1/`far` of, the median index of the entries of their kind.
+
+A study keeps each entry it built and each cell it computed in a store (`Store`, JSON lines, under the
+catalogue's bytes or the cell's query, with the seed when sampled): stopped and run again, it builds and
+computes only what is missing, and gives the same bytes as a run that was never stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .cells import run_cells, study_seed
+from .errors import InputError, require
+from .options import Method, RunOptions
+from .roster import Game, Roster, Unit, build
+from .style import clean
+
+FAR = 2.0  # an outlier's index is this many times its kind's median index, or this many times less
+BATCH = 256  # cells run, then kept in the store, together
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One catalogue entry imported as roster units: its army (the catalogue), its name, its units, and how
+    many lines of the import's report say what is not modelled."""
+
+    army: str
+    name: str
+    units: tuple[Unit, ...]
+    notes: int = 0
+
+    @property
+    def points(self) -> int:
+        return sum(unit.points or 0 for unit in self.units)
+
+    def kind(self, game: Game) -> str:
+        """What its outliers are judged among: its first unit's `kind` (Epic) or `height` (The 9th Age)."""
+        for name in ("kind", "height"):
+            if name in game.schema.unit and self.units[0][name] is not None:
+                return str(self.units[0][name])
+        return game.name
+
+
+@dataclass(frozen=True)
+class Apart:
+    """An entry that cannot be modelled, and why (as the catalogue sweep says)."""
+
+    army: str
+    name: str
+    reason: str
+
+
+class Store:
+    """What a study computed, by key, in a JSON-lines file (or in memory without one): read when opened, each
+    new value appended and flushed at once, so a study stopped at any moment keeps all it finished."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path, self.values = path, {}
+        if path is not None and path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    kept = json.loads(line)
+                    self.values[kept["key"]] = kept["value"]
+                except (ValueError, KeyError, TypeError):  # a line cut short when the study was stopped
+                    continue
+
+    def get(self, key: str) -> Any:
+        return self.values.get(key)
+
+    def put_all(self, values: dict[str, Any]) -> None:
+        self.values.update(values)
+        if self.path is not None and values:
+            with self.path.open("a", encoding="utf-8") as file:
+                file.write("".join(json.dumps({"key": key, "value": value}) + "\n" for key, value in values.items()))
+
+
+def army_of(catalogue: str) -> str:
+    """A catalogue's file name as its army's: `Orks - Ghazghkull's Waaagh - EA.cat` → `Orks - Ghazghkull's Waaagh`."""
+    return Path(catalogue).stem.removesuffix(" - EA").removeprefix("2nd-")
+
+
+def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress | None = None
+                      ) -> tuple[list[Entry], list[Apart]]:
+    """Every root entry of every catalogue of `game` in `folder`, built and imported (each kept in `store`
+    under its catalogue's bytes and its name: a study run again does not build it again)."""
+    from .battlescribe.sweep import catalogues
+
+    paths = catalogues(Path(folder), game.name) if Path(folder).is_dir() else []
+    require(bool(paths), "folder", str(folder), f"expected a folder of {game.title} catalogues (.cat), like a "
+                                                "checkout of its BSData repository")
+    entries: list[Entry] = []
+    apart: list[Apart] = []
+    for done, path in enumerate(paths):
+        digest, army = hashlib.sha256(path.read_bytes()).hexdigest()[:16], army_of(path.name)
+        key = f"catalogue {digest}"
+        kept = store.get(key)
+        if kept is None:
+            kept = _catalogue(path)
+            store.put_all({key: kept})
+        for name, imported in kept:
+            if "reason" in imported:
+                apart.append(Apart(army, name, imported["reason"]))
+            else:
+                roster = build(imported["data"], f"{path.name}: {name}", game)
+                entries.append(Entry(army, name, roster.units, imported["notes"]))
+        if progress:
+            progress(done + 1, len(paths))
+    return entries, apart
+
+
+def _catalogue(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Each root entry of a catalogue, as the store keeps it: its roster data and report's length, or why not."""
+    from .battlescribe import read_xml
+    from .battlescribe.builder import Data
+    from .battlescribe.sweep import build_entry, root_choices, root_entries
+
+    data = Data.open(path)
+    choices = root_choices(data)
+    found: list[tuple[str, dict[str, Any]]] = []
+    for name in root_entries(data):
+        xml, _, why = build_entry(data, name, choices)
+        if xml is None:
+            found.append((name, {"reason": f"not built: {why}"}))
+            continue
+        try:
+            imported = read_xml(xml, name)
+        except InputError as error:
+            found.append((name, {"reason": error.allowed}))
+            continue
+        if not imported.data["unit"]:
+            lines = [note.line(False) for note in imported.notes]
+            found.append((name, {"reason": lines[0] if lines else "no unit profile oddscalc models"}))
+        elif not any(unit.get("points") for unit in imported.data["unit"]):
+            found.append((name, {"reason": "no points"}))
+        else:
+            found.append((name, {"data": imported.data, "notes": len(imported.notes)}))
+    return found
+
+
+# --- the cells ------------------------------------------------------------------------------
+
+
+def attacks_of(game: Game, unit: Unit, target: Unit) -> list[Any]:
+    """What a unit can do to a target: its weapons fired together where the game combines them, else each
+    weapon that can hurt it (the study keeps the best); nothing a refused value makes."""
+    try:
+        together = game.together(unit, target) if game.together is not None else None
+        if together is not None:
+            return [together]
+        return [attack for weapon in unit.weapons if (attack := game.matchup(unit, weapon, target)) is not None]
+    except InputError:
+        return []
+
+
+def engagement_of(game: Game, unit: Unit, target: Unit) -> Any:
+    """The unit's engagement of the target (an Epic assault, a 9th Age charge), or None."""
+    if game.assault is None:
+        return None
+    try:
+        return game.assault(unit, target)
+    except InputError:
+        return None
+
+
+def cell_key(attack: Any, method: str, seed: int | None) -> str:
+    """A cell's key in the store: its query's key, and its seed when sampled."""
+    return f"cell {attack.key()} {method}" + ("" if seed is None else f" seed {seed}")
+
+
+def figures(game: Game, target: Unit, attack: Any, result: Any) -> dict[str, float]:
+    """A cell as the study reads it: the mean of the game's main outcome, the share of the target that is
+    on average destroyed (the mean over what wipes it out), P(kill or break) (the target formation broken
+    where the attack says, else wiped out); and P(win) of an engagement."""
+    if "win" in result.outcomes:
+        return {"win": result["win"].at_least(1)}
+    main, whole = result[game.main], game.kill_threshold(target, attack)
+    broken = result["broken"].at_least(1) if "broken" in result.outcomes else main.at_least(whole)
+    return {"mean": main.mean, "share": min(main.mean / whole, 1.0), "p": broken}
+
+
+def compute(cells: list[tuple[Any, Unit]], game: Game, store: Store, options: RunOptions,
+            scheduler: Any = None, progress: Progress | None = None) -> dict[str, dict[str, float]]:
+    """Every cell's figures by its key: those in the store as kept, the others run (in batches, each kept
+    as it finishes) with the study's one seed, so that every cell draws the same stream however it is run."""
+    seed = None if options.method == Method.EXACT else study_seed(options.seed)
+    method = str(options.method)
+    unique = {cell_key(attack, method, seed): (attack, target) for attack, target in cells}
+    missing = [key for key in unique if store.get(key) is None]
+    run = options.replace(seed=seed)
+    for start in range(0, len(missing), BATCH):
+        keys = missing[start:start + BATCH]
+        results, _ = run_cells([unique[key][0] for key in keys], options=run, scheduler=scheduler)
+        store.put_all({key: figures(game, unique[key][1], unique[key][0], result)
+                       for key, result in zip(keys, results)})
+        if progress:
+            progress(min(start + BATCH, len(missing)), len(missing))
+    return {key: store.get(key) for key in unique}
+
+
+# --- the study ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Balance:
+    """A study's answer: each entry's row (figures against each target, per 100 points, index, ranks,
+    outlier), the entries apart, and how it was run."""
+
+    game: Game
+    targets: tuple[Unit, ...]
+    rows: tuple[dict[str, Any], ...]
+    apart: tuple[Apart, ...]
+    method: str
+    trials: int | None
+    seed: int | None
+    far: float
+
+    def outliers(self) -> list[dict[str, Any]]:
+        return [row for row in self.rows if row["outlier"]]
+
+    def notes(self, top: int = 10) -> list[str]:
+        """What the study found, in lines: the outliers by name, and how many entries are apart and why."""
+        lines = []
+        high = [row for row in self.rows if row["outlier"] == "high"]
+        low = [row for row in reversed(self.rows) if row["outlier"] == "low"]  # the weakest first
+        for label, found in (("strong", high), ("weak", low)):
+            if found:
+                shown = ", ".join(f"{row['entry']} ({row['army']}, {row['index']:.2f})" for row in found[:top])
+                more = f" and {len(found) - top} more" if len(found) > top else ""
+                lines.append(f"outliers, {label} for their points (index over {self.far:g}× or under 1/{self.far:g} "
+                             f"of their kind's median): {shown}{more}")
+        harmless = sum(1 for row in self.rows if row["value"] == 0)
+        if harmless:
+            lines.append(f"{harmless} entries hurt no reference target (no weapon oddscalc models, or none that can): "
+                         "index 0, no outliers")
+        if self.apart:
+            reasons = Counter(entry.reason.split(": ", 1)[-1] for entry in self.apart)
+            common = "; ".join(f"{count} × {reason}" for reason, count in reasons.most_common(3))
+            lines.append(f"{len(self.apart)} entries not modelled (the JSON lists each with its reason), most: {common}")
+        return lines
+
+    def json(self) -> dict[str, Any]:
+        return {"targets": [target.name for target in self.targets],
+                "apart": [{"army": entry.army, "entry": entry.name, "reason": entry.reason} for entry in self.apart]}
+
+
+def study(entries: Sequence[Entry], targets: Roster, apart: Sequence[Apart] = (), *, options: RunOptions,
+          engage: bool = False, far: float = FAR, store: Store | None = None, scheduler: Any = None,
+          progress: Progress | None = None) -> Balance:
+    """Every entry against every target (and, with `engage`, its engagement of each), ranked by points."""
+    require(far > 1, "far", far, "expected a factor above 1, like 2")
+    game, store = targets.game, store or Store()
+    require(bool(entries), "folder", "the catalogues", "hold no entry oddscalc can model")
+    method, seed = str(options.method), None if options.method == Method.EXACT else study_seed(options.seed)
+    plan = [[[attacks_of(game, unit, target) for unit in entry.units] for target in targets.units]
+            for entry in entries]
+    fights = [[engagement_of(game, entry.units[0], target) if engage else None for target in targets.units]
+              for entry in entries]
+    cells = [(attack, target) for entry_plan in plan for target, units in zip(targets.units, entry_plan)
+             for attacks in units for attack in attacks]
+    cells += [(fight, target) for row in fights for fight, target in zip(row, targets.units) if fight is not None]
+    found = compute(cells, game, store, options.replace(seed=seed), scheduler, progress)
+    rows = [_row(game, entry, targets.units, entry_plan, fight_row, found, method, seed, engage)
+            for entry, entry_plan, fight_row in zip(entries, plan, fights)]
+    ranked = _ranked(rows, far)
+    if seed is None:  # exact figures without their float noise (0.9999999999999998 is 1), as every exact answer
+        ranked = [{key: clean(value) if isinstance(value, float) else value for key, value in row.items()}
+                  for row in ranked]
+    return Balance(game, targets.units, tuple(ranked), tuple(apart), method,
+                   None if seed is None else options.trials, seed, far)
+
+
+def _row(game: Game, entry: Entry, targets: Sequence[Unit], plan: list[list[list[Any]]], fights: list[Any],
+         found: dict[str, dict[str, float]], method: str, seed: int | None, engage: bool) -> dict[str, Any]:
+    """An entry's row: its figures against each target (each unit's best attack; the entry's mean the sum,
+    its P(kill or break) its best unit's), per 100 points, and the queries that give them."""
+    row: dict[str, Any] = {"army": entry.army, "entry": entry.name, "kind": entry.kind(game), "points": entry.points,
+                           "notes": entry.notes}
+    queries: dict[str, list[str]] = {}
+    for target, units, fight in zip(targets, plan, fights):
+        best = [max(attacks, key=lambda attack: found[cell_key(attack, method, seed)]["mean"]) if attacks else None
+                for attacks in units]
+        chosen = [attack for attack in best if attack is not None]
+        mean = sum(found[cell_key(attack, method, seed)]["mean"] for attack in chosen)
+        share = min(sum(found[cell_key(attack, method, seed)]["share"] for attack in chosen), 1.0)
+        row[f"{target.name}.mean"] = mean
+        row[f"{target.name}.P(kill or break)"] = max((found[cell_key(a, method, seed)]["p"] for a in chosen),
+                                                      default=0.0)
+        row[f"{target.name}.per_100_points"] = 100 * mean / entry.points
+        row["value"] = row.get("value", 0.0) + 100 * share / entry.points
+        if engage:  # None where the entry or the target cannot fight it
+            row[f"{target.name}.P(win)"] = None if fight is None else found[cell_key(fight, method, seed)]["win"]
+        queries[target.name] = [attack.query() for attack in chosen] + ([fight.query()] if fight is not None else [])
+    row["queries"] = queries
+    return row
+
+
+def _ranked(rows: list[dict[str, Any]], far: float) -> list[dict[str, Any]]:
+    """The rows with each entry's index (its value, the targets' worth it destroys per 100 points, over the
+    game's median value), its ranks (in its army, in the game), and whether it is an outlier: its index far
+    from the median index of the entries of its kind that hurt a target (an entry that hurts none is no
+    outlier: a note counts them)."""
+    median = statistics.median([row["value"] for row in rows if row["value"] > 0] or [1.0])
+    kinds: dict[str, list[float]] = {}
+    for row in rows:
+        row["index"] = row["value"] / median
+        if row["index"] > 0:
+            kinds.setdefault(row["kind"], []).append(row["index"])
+    kind_median = {kind: statistics.median(values) for kind, values in kinds.items()}
+    for row in rows:
+        middle = kind_median.get(row["kind"], 0.0)
+        row["kind_median"] = middle
+        row["outlier"] = ("" if row["index"] == 0 else "high" if row["index"] > far * middle else
+                          "low" if row["index"] < middle / far else "")
+    ordered = sorted(rows, key=lambda row: (-row["index"], row["army"].casefold(), row["entry"].casefold()))
+    in_army: dict[str, int] = {}
+    for rank, row in enumerate(ordered, 1):
+        in_army[row["army"]] = in_army.get(row["army"], 0) + 1
+        row["rank"], row["army_rank"] = rank, in_army[row["army"]]
+    keys = ["rank", "army_rank", "army", "entry", "kind", "points", "notes", "value", "index", "kind_median", "outlier"]
+    return [{**{key: row[key] for key in keys}, **{k: v for k, v in row.items() if k not in keys}} for row in ordered]
+
+
+def reference(game: Game) -> Roster:
+    """The game's reference targets, shipped with oddscalc (`data/<game>_reference.toml`; docs/balance.md)."""
+    from importlib import resources
+
+    from .games import parse_roster
+
+    name = f"{game.name}_reference.toml"
+    source = resources.files("oddscalc.data") / name
+    require(source.is_file(), "targets", game.name, "has no reference targets: give a roster with --targets")
+    return parse_roster(source.read_text(encoding="utf-8"), name)
+
+
+def matrix(found: Balance, top: int) -> tuple[Any, list[str], list[str]]:
+    """The heatmap's values: the top and bottom `top` entries by index, each target's figure per 100 points."""
+    import numpy as np
+
+    shown = list(found.rows[:top]) + [row for row in found.rows[max(top, len(found.rows) - top):]]
+    columns = [f"{target.name}" for target in found.targets]
+    values = np.array([[row[f"{name}.per_100_points"] for name in columns] for row in shown], dtype=float)
+    return values, [f"{row['rank']}. {row['entry']} ({row['army']})" for row in shown], columns

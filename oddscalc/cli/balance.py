@@ -1,0 +1,155 @@
+"""`oddscalc balance`: every entry of a game's army books against the same reference targets, ranked by
+points, with the outliers named (the study is `oddscalc.balance`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from ..errors import InputError
+from ..games import listed
+from .options import Common, Study, command
+from .output import Answer, command_line, progress_bar
+
+if TYPE_CHECKING:
+    from ..balance import Balance
+
+SHOWN = ("rank", "army_rank", "entry", "army", "kind", "points", "index", "outlier")  # and each target's P(kill)
+
+
+def balance(
+    folders: Annotated[list[str], typer.Argument(
+        metavar="FOLDER...", help="Folders of BattleScribe catalogues (.cat), like a checkout of the game's BSData "
+                                  "repository.")],
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=f"{listed()} (default: the game whose "
+                                                                              "catalogues the folders hold).")] = None,
+    targets: Annotated[Optional[str], typer.Option(
+        "--targets", metavar="FILE", help="A roster of the targets to measure against (default: the game's "
+                                          "reference targets, docs/balance.md).")] = None,
+    engage: Annotated[bool, typer.Option(
+        "--engage", help="Also each entry's engagement of each target: P(win) of an Epic assault, of a 9th Age "
+                         "charge (a column per target).")] = False,
+    far: Annotated[float, typer.Option(
+        "--far", metavar="F", help="An outlier's index is over F times, or under 1/F of, its kind's median "
+                                   "(default 2).")] = 2.0,
+    top: Annotated[int, typer.Option(
+        "--top", metavar="N", help="A text table shows the top and bottom N entries (every format but text has "
+                                   "them all; default 10).")] = 10,
+    store: Annotated[Optional[str], typer.Option(
+        "--store", metavar="FILE", help="Keep each built entry and each cell in FILE: a study stopped and run "
+                                        "again computes only what is missing (same bytes).")] = None,
+    *,
+    study: Study,
+    common: Common,
+) -> Answer:
+    """Every entry of every catalogue against the same reference targets, by points: a balance study.
+
+    For each entry: its points; what it does to each target (the mean of the game's main outcome,
+    P(kill or break)) and per 100 points; its value, the targets' worth it destroys per 100 points,
+    and its index, that value over the game's median (1: a median entry); its rank in its army and
+    across the game; and the outliers, entries whose index is far from the median of their kind.
+    Entries that cannot be modelled are listed with the reason (JSON). Each row carries the
+    queries that give its figures. Exact with --exact (recommended: a few seconds for every
+    public Epic Armageddon catalogue); sampled cells draw from the study's seed.
+    """
+    from .. import balance as study_of
+    from ..given import current
+
+    options = common.check()
+    common.one_query("balance")
+    if top < 1:
+        raise InputError("top", top, "expected 1 or more rows")
+    if not far > 1:
+        raise InputError("far", far, "expected a factor above 1, like 2")
+    files = current().files
+    if not files.local:  # a folder, a roster and a store are this machine's files: never a request's
+        raise InputError("folder", folders[0], files.why)
+    chosen = _game(folders, game)
+    reference = study_of.reference(chosen) if targets is None else _targets(targets, chosen.name)
+    kept = study_of.Store(Path(store) if store else None)
+    entries: list[Any] = []
+    apart: list[Any] = []
+    with progress_bar("catalogues") as progress:
+        for folder in folders:
+            found, left = study_of.catalogue_entries(Path(folder), chosen, kept, progress)
+            entries, apart = entries + found, apart + left
+    with progress_bar("cells") as progress:
+        result = study_of.study(entries, reference, apart, options=options, engage=engage, far=far, store=kept,
+                                scheduler=study.cluster, progress=progress)
+    return _answer(result, common, top)
+
+
+def _game(folders: list[str], name: Optional[str]) -> Any:
+    """The game studied: --game, or the one whose catalogues the first folder holds."""
+    from .. import contract
+    from ..battlescribe.sweep import catalogues
+    from ..games import game
+
+    if name is not None:
+        return game(name)
+    folder = Path(folders[0])
+    held = [other for other in contract.names() if contract.importer(other) is not None and folder.is_dir()
+            and catalogues(folder, other)]
+    if len(held) != 1:
+        raise InputError("game", None, f"name the game of {folders[0]} ({listed()}): "
+                                       + ("it holds no catalogue of one" if not held else "it holds several games'"))
+    return game(held[0])
+
+
+def _targets(name: str, game: str) -> Any:
+    from ..games import load_roster
+
+    roster = load_roster(name)
+    if roster.game.name != game:
+        raise InputError("targets", name, f"holds {roster.game.name} units, not {game}")
+    return roster
+
+
+def _answer(result: Balance, common: Common, top: int) -> Answer:
+    """The study as an answer: every row in JSON and CSV; the top and bottom `top` in a text table."""
+    from ..tables import StudyAnswer
+    from .output import plot_of
+
+    rows = [_flat(row) for row in result.rows]
+    ends = rows[:top] + rows[max(top, len(rows) - top):]
+    targets = [f"{target.name}.P(kill or break)" for target in result.targets]
+    shown = [{key: row[key] for key in (*SHOWN, *targets)} for row in ends]
+    header = {"command": command_line(("--format", "--store")), "method": result.method, "trials": result.trials,
+              "seed": result.seed}  # (a store changes no figure: the same bytes with it or without)
+    content = StudyAnswer(tuple(rows), header, tuple(result.notes()), result.json(), tuple(shown), result.trials)
+    plot = plot_of(common.plot, lambda plots: _heatmap(plots, result, top), _first(result), result.seed)
+    return Answer(content, common.output_format, plot, (), None, options=common.run)
+
+
+def _flat(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as every format writes it: its queries one per line ("TARGET: QUERY")."""
+    queries = row["queries"]
+    return {**{k: v for k, v in row.items() if k != "queries"},
+            "queries": "\n".join(f"{target}: {query}" for target, each in queries.items() for query in each)}
+
+
+def _first(result: Balance) -> Any:
+    """What the plot's caption says of how the cells were made."""
+    from ..engine import Result
+    from ..options import Method
+
+    return Result({}, Method(result.method), result.trials, result.seed)
+
+
+def _heatmap(plots: Any, result: Balance, top: int) -> Any:
+    from .. import balance as study_of
+
+    values, rows, columns = study_of.matrix(result, top)
+    ax = plots.heatmap(values, rows, columns, f"{result.game.main} per 100 points")
+    ax.set_title(f"{result.game.title}: the top and bottom {top} entries by index, per 100 points", loc="left")
+    return ax
+
+
+def register(app: typer.Typer) -> None:
+    command(app, "balance", balance, study=True, examples=[
+        "oddscalc balance ../wh40k-epic-armageddon --exact",
+        "oddscalc balance ../The-9th-Age --exact --engage --format csv",
+        "oddscalc balance ../wh40k-epic-armageddon --exact --store study.jsonl --plot outliers.png",
+    ])

@@ -1,0 +1,192 @@
+"""The balance study (`oddscalc balance`, issue 37): every entry of a folder of catalogues against the reference
+targets, each row's figures the exact answers of its queries, the index and outliers as defined, a stopped study
+resumed from its store with the same bytes, and a clear line for what it cannot do."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+from clirun import assert_refused, run
+
+from oddscalc import asking, balance, games
+from oddscalc.errors import Refusal
+from oddscalc.options import RunOptions
+
+MINI = Path(__file__).parent / "data" / "battlescribe" / "mini"  # a game system and catalogue in BSData's shape
+
+
+def study_json(capsys, *words: str) -> dict:
+    result = run(capsys, "balance", *words, "--format", "json")
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def exact_of(query: str):
+    return asking.ask(shlex.split(query)[1:] + ["--exact"]).answer.content.result
+
+
+def test_each_row_is_the_exact_answer_of_its_queries(capsys):
+    data = study_json(capsys, str(MINI), "--exact")
+    assert [row["entry"] for row in data["rows"]] == ["Veterans", "Tactical"] and data["apart"] == []
+    targets = balance.reference(games.game("epic")).units
+    assert data["targets"] == [target.name for target in targets]
+    for row in data["rows"]:
+        queries = dict(line.split(": ", 1) for line in row["queries"].splitlines())
+        value = 0.0
+        for target in targets:
+            result = exact_of(queries[target.name])  # one formation, one attack: its figures are the row's
+            kills, whole = result["kills"], target["units"] if target["kind"] != "war-engine" else 1
+            assert row[f"{target.name}.mean"] == pytest.approx(kills.mean, abs=1e-12)
+            assert row[f"{target.name}.P(kill or break)"] == pytest.approx(result["broken"].at_least(1), abs=1e-12)
+            assert row[f"{target.name}.per_100_points"] == pytest.approx(100 * kills.mean / row["points"], abs=1e-12)
+            value += 100 * kills.mean / whole / row["points"]
+        assert row["value"] == pytest.approx(value, abs=1e-12)
+    # by hand: 4 and 6 shots at 5+ on 4+ armour (1/3 × 1/2 each, of 6 units), at 6+ on reinforced 4+ armour
+    # (1/6 × 1/4, of 10 vehicles), nothing on a Warlord behind its shields
+    veterans, tactical = data["rows"]
+    assert veterans["Tactical Detachment.mean"] == pytest.approx(4 / 6) and tactical["Tactical Detachment.mean"] == 1
+    assert veterans["Leman Russ Company.mean"] == pytest.approx(4 / 24)
+    assert veterans["value"] == pytest.approx(100 / 175 * (4 / 6 / 6 + 4 / 24 / 10))
+    assert tactical["value"] == pytest.approx(100 / 325 * (6 / 6 / 6 + 6 / 24 / 10))
+    assert veterans["index"] == pytest.approx(veterans["value"] / ((veterans["value"] + tactical["value"]) / 2))
+
+
+def test_the_value_index_ranks_and_outliers_as_defined():
+    rows = [{"army": army, "entry": entry, "kind": kind, "points": 100, "notes": 0, "value": value}
+            for army, entry, kind, value in [("A", "a1", "infantry", 1.0), ("A", "a2", "infantry", 3.0),
+                                             ("B", "b1", "infantry", 0.5), ("B", "b2", "war-engine", 0.2),
+                                             ("B", "b3", "infantry", 0.0), ("A", "a3", "infantry", 0.9)]]
+    ranked = balance._ranked(rows, far=2.0)
+    assert [row["entry"] for row in ranked] == ["a2", "a1", "a3", "b1", "b2", "b3"]
+    assert [row["rank"] for row in ranked] == [1, 2, 3, 4, 5, 6]
+    assert [row["army_rank"] for row in ranked] == [1, 2, 3, 1, 2, 3]
+    index = {row["entry"]: row["index"] for row in ranked}  # over the median of the values above 0: 0.9
+    assert index == pytest.approx({"a1": 1 / 0.9, "a2": 3 / 0.9, "b1": 0.5 / 0.9, "b2": 0.2 / 0.9, "b3": 0.0,
+                                   "a3": 1.0})
+    middle = {row["entry"]: row["kind_median"] for row in ranked}  # infantry: median of 1/.9, 3/.9, .5/.9, 1
+    assert middle["a1"] == pytest.approx((1 / 0.9 + 1.0) / 2) and middle["b2"] == pytest.approx(0.2 / 0.9)
+    outliers = {row["entry"]: row["outlier"] for row in ranked}
+    assert outliers == {"a2": "high", "a1": "", "a3": "", "b1": "", "b2": "", "b3": ""}  # b3 hurts nothing: none
+    assert [row["outlier"] for row in balance._ranked([dict(row) for row in rows], far=1.5)
+            if row["entry"] == "b1"] == ["low"]  # 0.556 under 1.056 / 1.5
+
+
+def test_a_stopped_study_resumes_from_its_store_with_the_same_bytes(capsys, tmp_path, monkeypatch):
+    whole = run(capsys, "balance", str(MINI), "--exact", "--format", "json").out
+    store = tmp_path / "study.jsonl"
+    monkeypatch.setattr(balance, "BATCH", 2)  # cells run two at a time, each pair kept as it finishes
+    real, calls = balance.run_cells, []
+
+    def stopping(attacks, **settings):
+        calls.append(len(attacks))
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # Ctrl-C during the second batch
+        return real(attacks, **settings)
+
+    monkeypatch.setattr(balance, "run_cells", stopping)
+    stopped = run(capsys, "balance", str(MINI), "--exact", "--store", store, "--format", "json")
+    assert stopped.code == 130 and stopped.out == ""
+    kept = [json.loads(line)["key"] for line in store.read_text().splitlines()]
+    assert sum(key.startswith("cell ") for key in kept) == 2 and sum(key.startswith("catalogue ") for key in kept) == 1
+    calls.clear()
+    monkeypatch.setattr(balance, "run_cells", real)
+    resumed = run(capsys, "balance", str(MINI), "--exact", "--store", store, "--format", "json")
+    assert resumed.code == 0 and resumed.out == whole  # the same bytes as the study never stopped
+    assert len(store.read_text().splitlines()) == len(set(json.loads(line)["key"] for line in store.read_text()
+                                                           .splitlines())) == 1 + 6  # each cell computed once
+
+
+def test_a_sampled_study_draws_each_cell_from_the_study_s_seed_however_it_is_run(tmp_path, monkeypatch):
+    game = games.game("epic")
+    entries, apart = balance.catalogue_entries(MINI, game, balance.Store())
+    targets = balance.reference(game)
+    options = RunOptions(trials=20_000, seed=11)
+    once = balance.study(entries, targets, apart, options=options)
+    monkeypatch.setattr(balance, "BATCH", 1)
+    store = balance.Store(tmp_path / "kept.jsonl")
+    again = balance.study(entries, targets, apart, options=options, store=store)
+    assert once.rows == again.rows and once.seed == again.seed == 11 and once.trials == 20_000
+    assert balance.study(entries, targets, apart, options=options, store=balance.Store(tmp_path / "kept.jsonl")).rows \
+        == once.rows  # every cell from the store
+    exact = balance.study(entries, targets, apart, options=RunOptions(method="exact"))
+    for sampled, computed in zip(once.rows, exact.rows):
+        assert sampled["entry"] == computed["entry"]
+        # 4 or 6 shots: sd ≤ 1.5 kills, so 5 standard errors of the mean at 20,000 trials are ≤ 0.053
+        assert sampled["Tactical Detachment.mean"] == pytest.approx(computed["Tactical Detachment.mean"], abs=0.053)
+
+
+def test_the_reference_targets_are_the_documented_ones():
+    text = (Path(__file__).parent.parent / "docs" / "balance.md").read_text(encoding="utf-8")
+    for name, kinds in (("epic", {"infantry", "armoured-vehicle", "war-engine"}), ("t9a", None)):
+        targets = balance.reference(games.game(name)).units
+        assert len(targets) == 3 and all(f"**{target.name}**" in text for target in targets)
+        if kinds:
+            assert {target["kind"] for target in targets} == kinds
+
+
+def test_the_heatmap_shows_the_rows_figures(capsys, tmp_path):
+    from oddscalc.cli.balance import _heatmap
+    from oddscalc import plots
+
+    found = balance.study(*balance.catalogue_entries(MINI, games.game("epic"), balance.Store())[:1],
+                          balance.reference(games.game("epic")), options=RunOptions(method="exact"))
+    values, labels, columns = balance.matrix(found, 1)
+    assert labels == ["1. Veterans (mini)", "2. Tactical (mini)"] and columns == [t.name for t in found.targets]
+    assert values.tolist() == [[row[f"{name}.per_100_points"] for name in columns] for row in found.rows]
+    ax = _heatmap(plots, found, 1)
+    assert [label.get_text() for label in ax.get_yticklabels()] == labels
+    assert "per 100 points" in ax.get_title(loc="left")
+    path = tmp_path / "outliers.png"
+    assert run(capsys, "balance", str(MINI), "--exact", "--plot", path).code == 0 and path.stat().st_size > 0
+
+
+@pytest.mark.parametrize("words, mentions", [
+    (("/nonexistent/folder", "--game", "epic"), ("--folder", "/nonexistent/folder", "catalogues")),
+    ((str(MINI), "--far", "1"), ("--far", "1")),
+    ((str(MINI), "--top", "0"), ("--top", "0")),
+    ((str(MINI), "--game", "t9a"), ("--folder", "The 9th Age")),
+    ((str(MINI), "--targets", "t9a"), ("--targets", "t9a", "not epic")),
+    (("/nonexistent/folder",), ("--game", "name the game")),
+])
+def test_what_a_study_cannot_do_is_one_line(capsys, words, mentions):
+    assert_refused(capsys, "balance", *words, "--exact", mentions=mentions)
+
+
+def test_the_page_never_opens_a_folder_a_request_names(tmp_path, monkeypatch):
+    folder = tmp_path / "catalogues"
+    shutil.copytree(MINI, folder)
+    looked = []
+    monkeypatch.setattr(balance, "catalogue_entries", lambda *args, **kwargs: looked.append(args))
+    with pytest.raises(Refusal, match="opens no file here"):
+        asking.ask(["balance", str(folder), "--exact"])  # as the page asks: no LocalFiles given
+    assert looked == []
+
+
+def test_a_study_on_a_cluster_prints_the_same_bytes(capsys, cluster):
+    words = (str(MINI), "--trials", "20000", "--seed", "5", "--format", "json")
+    here = run(capsys, "balance", *words)
+    there = run(capsys, "balance", *words, "--scheduler", cluster.scheduler_address)
+    assert here.code == there.code == 0
+    assert json.loads(there.out)["rows"] == json.loads(here.out)["rows"]  # (the command differs: --scheduler)
+
+
+@pytest.mark.parametrize("name, engagement", [("epic", "epic assault"), ("t9a", "t9a combat")])
+def test_engagements_are_columns_their_queries_give(name, engagement):
+    game = games.game(name)
+    entries = [balance.Entry("example", unit.name, (unit,)) for unit in games.load_roster(name).units]
+    found = balance.study(entries, balance.reference(game), options=RunOptions(method="exact"), engage=True)
+    checked = 0
+    for row in found.rows:
+        for target in found.targets:
+            win = row[f"{target.name}.P(win)"]
+            if win is None:  # the entry or the target cannot fight it (no close combat values)
+                continue
+            fight = row["queries"][target.name][-1]
+            assert fight.startswith(f"oddscalc {engagement} ")
+            assert win == pytest.approx(exact_of(fight)["win"].at_least(1), abs=1e-12)
+            checked += 1
+    assert checked >= 6
