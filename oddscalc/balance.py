@@ -204,12 +204,29 @@ def compute(cells: list[tuple[Any, Unit]], game: Game, store: Store, options: Ru
     run = options.replace(seed=seed)
     for start in range(0, len(missing), BATCH):
         keys = missing[start:start + BATCH]
-        results, _ = run_cells([unique[key][0] for key in keys], options=run, scheduler=scheduler)
-        store.put_all({key: figures(game, unique[key][1], unique[key][0], result)
-                       for key, result in zip(keys, results)})
+        try:
+            results, _ = run_cells([unique[key][0] for key in keys], options=run, scheduler=scheduler)
+            store.put_all({key: figures(game, unique[key][1], unique[key][0], result)
+                           for key, result in zip(keys, results)})
+        except InputError as error:
+            if error.name != "exact":
+                raise
+            store.put_all({key: _one(game, *unique[key], run, scheduler) for key in keys})  # which cell was it?
         if progress:
             progress(min(start + BATCH, len(missing)), len(missing))
     return {key: store.get(key) for key in unique}
+
+
+def _one(game: Game, attack: Any, target: Unit, options: RunOptions, scheduler: Any) -> dict[str, Any]:
+    """One cell's figures, or why it has none: an exact answer too costly to compute (`exact`, as the query
+    says it); the study leaves that figure out and counts it."""
+    try:
+        results, _ = run_cells([attack], options=options, scheduler=scheduler)
+    except InputError as error:
+        if error.name != "exact":
+            raise
+        return {"refused": error.allowed}
+    return figures(game, target, attack, results[0])
 
 
 # --- the study ------------------------------------------------------------------------------
@@ -228,6 +245,7 @@ class Balance:
     trials: int | None
     seed: int | None
     far: float
+    refused: int = 0  # cells whose exact answer would take too long: their figures left out
 
     def outliers(self) -> list[dict[str, Any]]:
         return [row for row in self.rows if row["outlier"]]
@@ -243,6 +261,9 @@ class Balance:
                 more = f" and {len(found) - top} more" if len(found) > top else ""
                 lines.append(f"outliers, {label} for their points (index over {self.far:g}× or under 1/{self.far:g} "
                              f"of their kind's median): {shown}{more}")
+        if self.refused:
+            lines.append(f"{self.refused} cells too costly to answer exactly (an engagement of many units, most "
+                         "often) are left out of their rows: sample them (leave out --exact)")
         harmless = sum(1 for row in self.rows if row["value"] == 0)
         if harmless:
             lines.append(f"{harmless} entries hurt no reference target (no weapon oddscalc models, or none that can): "
@@ -254,7 +275,7 @@ class Balance:
         return lines
 
     def json(self) -> dict[str, Any]:
-        return {"targets": [target.name for target in self.targets],
+        return {"targets": [target.name for target in self.targets], "notes": self.notes(), "refused": self.refused,
                 "apart": [{"army": entry.army, "entry": entry.name, "reason": entry.reason} for entry in self.apart]}
 
 
@@ -274,6 +295,7 @@ def study(entries: Sequence[Entry], targets: Roster, apart: Sequence[Apart] = ()
              for attacks in units for attack in attacks]
     cells += [(fight, target) for row in fights for fight, target in zip(row, targets.units) if fight is not None]
     found = compute(cells, game, store, options.replace(seed=seed), scheduler, progress)
+    refused = sum(1 for cell in found.values() if "refused" in cell)
     rows = [_row(game, entry, targets.units, entry_plan, fight_row, found, method, seed, engage)
             for entry, entry_plan, fight_row in zip(entries, plan, fights)]
     ranked = _ranked(rows, far)
@@ -281,7 +303,7 @@ def study(entries: Sequence[Entry], targets: Roster, apart: Sequence[Apart] = ()
         ranked = [{key: clean(value) if isinstance(value, float) else value for key, value in row.items()}
                   for row in ranked]
     return Balance(game, targets.units, tuple(ranked), tuple(apart), method,
-                   None if seed is None else options.trials, seed, far)
+                   None if seed is None else options.trials, seed, far, refused)
 
 
 def _row(game: Game, entry: Entry, targets: Sequence[Unit], plan: list[list[list[Any]]], fights: list[Any],
@@ -292,8 +314,10 @@ def _row(game: Game, entry: Entry, targets: Sequence[Unit], plan: list[list[list
                            "notes": entry.notes}
     queries: dict[str, list[str]] = {}
     for target, units, fight in zip(targets, plan, fights):
+        computed = [[attack for attack in attacks if "refused" not in found[cell_key(attack, method, seed)]]
+                    for attacks in units]
         best = [max(attacks, key=lambda attack: found[cell_key(attack, method, seed)]["mean"]) if attacks else None
-                for attacks in units]
+                for attacks in computed]
         chosen = [attack for attack in best if attack is not None]
         mean = sum(found[cell_key(attack, method, seed)]["mean"] for attack in chosen)
         share = min(sum(found[cell_key(attack, method, seed)]["share"] for attack in chosen), 1.0)
@@ -303,8 +327,9 @@ def _row(game: Game, entry: Entry, targets: Sequence[Unit], plan: list[list[list
         row[f"{target.name}.per_100_points"] = 100 * mean / entry.points
         row["value"] = row.get("value", 0.0) + 100 * share / entry.points
         if engage:  # None where the entry or the target cannot fight it
-            row[f"{target.name}.P(win)"] = None if fight is None else found[cell_key(fight, method, seed)]["win"]
-        queries[target.name] = [attack.query() for attack in chosen] + ([fight.query()] if fight is not None else [])
+            row[f"{target.name}.P(win)"] = None if fight is None else found[cell_key(fight, method, seed)].get("win")
+        fought = fight is not None and "win" in found[cell_key(fight, method, seed)]
+        queries[target.name] = [attack.query() for attack in chosen] + ([fight.query()] if fought else [])
     row["queries"] = queries
     return row
 

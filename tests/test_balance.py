@@ -190,3 +190,26 @@ def test_engagements_are_columns_their_queries_give(name, engagement):
             assert win == pytest.approx(exact_of(fight)["win"].at_least(1), abs=1e-12)
             checked += 1
     assert checked >= 6
+
+
+def test_a_cell_too_costly_to_answer_exactly_is_left_out_and_counted(monkeypatch):
+    from oddscalc.epic.assault import Assault
+    from oddscalc.errors import InputError
+
+    real = balance.run_cells
+
+    def costly(attacks, **settings):  # as an engagement of many units answers: one line, no figures
+        if any(isinstance(attack, Assault) for attack in attacks):
+            raise InputError("exact", "Epic assault", "the exact answer would take about 9 s; sample instead")
+        return real(attacks, **settings)
+
+    monkeypatch.setattr(balance, "run_cells", costly)
+    entries = [balance.Entry("example", unit.name, (unit,)) for unit in games.load_roster("epic").units]
+    found = balance.study(entries, balance.reference(games.game("epic")), options=RunOptions(method="exact"),
+                          engage=True)
+    assert all(row[f"{target.name}.P(win)"] is None for row in found.rows for target in found.targets)
+    assert all(" assault " not in row["queries"][target.name][-1] for row in found.rows for target in found.targets
+               if row["queries"][target.name])
+    assert found.refused > 0 and any(f"{found.refused} cells too costly" in line for line in found.json()["notes"])
+    plain = balance.study(entries, balance.reference(games.game("epic")), options=RunOptions(method="exact"))
+    assert [row["value"] for row in found.rows] == [row["value"] for row in plain.rows]  # the rest as without
