@@ -18,7 +18,7 @@ import oddscalc
 from oddscalc import contract, games, registry
 from oddscalc.attack import Attack
 from oddscalc.bench.core import Case, ExactCase
-from oddscalc.cli import options
+from oddscalc.cli import options, root_command
 from oddscalc.roster import Game
 
 
@@ -57,12 +57,11 @@ def toy(monkeypatch):
     monkeypatch.setattr(oddscalc, "__path__", [*oddscalc.__path__, str(Path(__file__).parent / "games")])
     monkeypatch.setattr(registry, "PACKAGES", (*registry.PACKAGES, "toy"))
     monkeypatch.delitem(games.__dict__, "GAMES", raising=False)  # built again, with Toy
-    tables = (options.LANGUAGE, options.QUERIES, options.ABOUT)
-    before = [set(table) for table in tables]
     yield
-    for table, keys in zip(tables, before):
-        for key in set(table) - keys:
+    for table in (options.LANGUAGE, options.QUERIES, options.ABOUT):  # Toy's queries, and only those
+        for key in [key for key in table if key.split()[0] == "toy"]:
             del table[key]
+    root_command().commands.pop("toy", None)  # the root command, built once, forgets Toy's group
     for module in [module for module in sys.modules if module == "oddscalc.toy" or module.startswith("oddscalc.toy.")]:
         del sys.modules[module]
     games.__dict__.pop("GAMES", None)
