@@ -98,8 +98,10 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
                       ) -> tuple[list[Entry], list[Apart]]:
     """Every root entry of every catalogue of `game` in `folder`, built and imported (each kept in `store`
     under its catalogue's bytes and its name: a study run again does not build it again)."""
+    from . import contract
     from .battlescribe.sweep import catalogues
 
+    require(contract.importer(game.name) is not None, "game", game.name, "has no BattleScribe catalogues")
     paths = catalogues(Path(folder), game.name) if Path(folder).is_dir() else []
     require(bool(paths), "folder", str(folder), f"expected a folder of {game.title} catalogues (.cat), like a "
                                                 "checkout of its BSData repository")
@@ -269,7 +271,7 @@ class Balance:
             lines.append(f"{harmless} entries hurt no reference target (no weapon oddscalc models, or none that can): "
                          "index 0, no outliers")
         if self.apart:
-            reasons = Counter(entry.reason.split(": ", 1)[-1] for entry in self.apart)
+            reasons = Counter(entry.reason.removeprefix(f"{entry.name}: ") for entry in self.apart)  # less its name
             common = "; ".join(f"{count} × {reason}" for reason, count in reasons.most_common(3))
             lines.append(f"{len(self.apart)} entries not modelled (the JSON lists each with its reason), most: {common}")
         return lines

@@ -210,6 +210,195 @@ def test_a_cell_too_costly_to_answer_exactly_is_left_out_and_counted(monkeypatch
     assert all(row[f"{target.name}.P(win)"] is None for row in found.rows for target in found.targets)
     assert all(" assault " not in row["queries"][target.name][-1] for row in found.rows for target in found.targets
                if row["queries"][target.name])
-    assert found.refused > 0 and any(f"{found.refused} cells too costly" in line for line in found.json()["notes"])
+    game = games.game("epic")
+    fights = {balance.cell_key(fight, "exact", None) for entry in entries for target in balance.reference(game).units
+              if (fight := balance.engagement_of(game, entry.units[0], target)) is not None}
+    assert found.refused == len(fights) > 0  # every engagement, each counted once
+    assert any(f"{found.refused} cells too costly" in line for line in found.json()["notes"])
     plain = balance.study(entries, balance.reference(games.game("epic")), options=RunOptions(method="exact"))
     assert [row["value"] for row in found.rows] == [row["value"] for row in plain.rows]  # the rest as without
+
+
+def test_an_army_is_named_by_its_catalogue():
+    assert balance.army_of("Orks - Ghazghkull's Waaagh - EA.cat") == "Orks - Ghazghkull's Waaagh"
+    assert balance.army_of("2nd-dreadElves.cat") == "dreadElves"
+    assert balance.army_of("Eldar - EA Legacy.cat") == "Eldar - EA Legacy"  # only a suffix is the game's mark
+
+
+def test_an_entry_s_kind_is_its_first_unit_s_kind_or_height():
+    epic, t9a = games.load_roster("epic"), games.load_roster("t9a")
+    assert balance.Entry("a", "b", epic.units[2:4]).kind(epic.game) == "armoured-vehicle"
+    giant = next(unit for unit in t9a.units if unit.name == "Giant")
+    assert balance.Entry("a", "b", (giant,)).kind(t9a.game) == str(giant["height"])
+    dust = games.load_roster("dust")
+    assert balance.Entry("a", "b", dust.units[:1]).kind(dust.game) == dust.units[0]["kind"]
+    assert balance.Entry("a", "b", epic.units[:2]).points == epic.units[0].points + epic.units[1].points
+
+
+def test_entries_apart_say_why(monkeypatch):
+    from types import SimpleNamespace
+
+    from oddscalc.battlescribe import sweep
+    from oddscalc.errors import InputError
+
+    real_build = sweep.build_entry
+    names = ["Tactical", "Veterans", "Ghost", "Empty", "Silent", "Free"]
+    monkeypatch.setattr(sweep, "root_entries", lambda data: names)
+
+    def build(data, name, choices):
+        if name == "Ghost":
+            return None, "", "hidden by every root option"
+        return real_build(data, "Tactical" if name not in ("Veterans",) else name, choices)
+
+    import oddscalc.battlescribe as battlescribe
+
+    real_xml = battlescribe.read_xml
+    note = SimpleNamespace(line=lambda long: "Empty: the list gives no unit profile (left out)")
+    fake = {"Empty": SimpleNamespace(data={"game": "epic", "unit": []}, notes=[note]),
+            "Silent": SimpleNamespace(data={"game": "epic", "unit": []}, notes=[])}
+
+    def read(xml, name):
+        if name == "Veterans":
+            raise InputError("file", name, "no unit of Epic Armageddon that oddscalc can model")
+        if name in fake:
+            return fake[name]
+        imported = real_xml(xml, name)
+        if name == "Free":
+            imported.data["unit"] = [{**unit, "points": 0} for unit in imported.data["unit"]]
+        return imported
+
+    monkeypatch.setattr(sweep, "build_entry", build)
+    monkeypatch.setattr(battlescribe, "read_xml", read)
+    calls = []
+    entries, apart = balance.catalogue_entries(MINI, games.game("epic"), balance.Store(),
+                                               lambda done, total: calls.append((done, total)))
+    assert [(entry.army, entry.name, entry.notes) for entry in entries] == [("mini", "Tactical", 0)]
+    assert apart == [balance.Apart("mini", "Veterans", "no unit of Epic Armageddon that oddscalc can model"),
+                     balance.Apart("mini", "Ghost", "not built: hidden by every root option"),
+                     balance.Apart("mini", "Empty", "Empty: the list gives no unit profile (left out)"),
+                     balance.Apart("mini", "Silent", "no unit profile oddscalc models"),
+                     balance.Apart("mini", "Free", "no points")]
+    assert calls == [(1, 1)]  # one catalogue done of one
+
+
+def test_the_notes_name_the_outliers_and_count_the_rest():
+    def row(entry, index, outlier, value=1.0):
+        return {"entry": entry, "army": "A", "index": index, "outlier": outlier, "value": value}
+
+    rows = (row("s1", 9.0, "high"), row("s2", 8.0, "high"), row("s3", 7.0, "high"), row("m", 1.0, ""),
+            row("w1", 0.3, "low"), row("w2", 0.2, "low"), row("z", 0.0, "", 0.0))
+    apart = (balance.Apart("A", "X", "X: structures only (left out)"), balance.Apart("A", "Y", "Y: structures only "
+             "(left out)"), balance.Apart("B", "v", "not built: hidden"))
+    found = balance.Balance(games.game("epic"), (), rows, apart, "exact", None, None, 2.0, refused=3)
+    assert found.notes(top=2) == [
+        "outliers, strong for their points (index over 2× or under 1/2 of their kind's median): s1 (A, 9.00), "
+        "s2 (A, 8.00) and 1 more",
+        "outliers, weak for their points (index over 2× or under 1/2 of their kind's median): w2 (A, 0.20), w1 (A, 0.30)",
+        "3 cells too costly to answer exactly (an engagement of many units, most often) are left out of their rows: "
+        "sample them (leave out --exact)",
+        "1 entries hurt no reference target (no weapon oddscalc models, or none that can): index 0, no outliers",
+        "3 entries not modelled (the JSON lists each with its reason), most: 2 × structures only (left out); "
+        "1 × not built: hidden"]
+    assert [row["entry"] for row in found.outliers()] == ["s1", "s2", "s3", "w1", "w2"]
+    assert found.json()["apart"][2] == {"army": "B", "entry": "v", "reason": "not built: hidden"}
+    assert found.json()["refused"] == 3 and found.json()["notes"] == found.notes()
+
+
+def test_an_outlier_is_strictly_beyond_the_factor():
+    rows = [{"army": "A", "entry": e, "kind": "infantry", "points": 100, "notes": 0, "value": v}
+            for e, v in (("a", 1.0), ("b", 2.0), ("c", 4.0))]
+    ranked = balance._ranked(rows, far=2.0)  # indexes 0.5, 1, 2 around a kind median of 1: none beyond 2×
+    assert [(row["entry"], row["index"], row["outlier"]) for row in ranked] == [("c", 2.0, ""), ("b", 1.0, ""),
+                                                                                ("a", 0.5, "")]
+    nothing = balance._ranked([{**row, "value": 0.0} for row in rows], far=2.0)
+    assert [(row["index"], row["outlier"], row["kind_median"]) for row in nothing] == [(0.0, "", 0.0)] * 3
+
+
+def test_a_study_checks_its_own_values_and_counts_what_it_left_out(monkeypatch):
+    game = games.game("epic")
+    entries, apart = balance.catalogue_entries(MINI, game, balance.Store())
+    targets = balance.reference(game)
+    for kwargs, name in (({"far": 1.0}, "far"), ({}, "folder")):
+        with pytest.raises(Exception) as error:
+            balance.study(entries if name == "far" else [], targets, options=RunOptions(method="exact"), **kwargs)
+        assert error.value.name == name
+    calls, store = [], balance.Store()
+    monkeypatch.setattr(balance, "BATCH", 2)
+    found = balance.study(entries, targets, options=RunOptions(method="exact"), store=store,
+                          progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(2, 6), (4, 6), (6, 6)] and found.trials is None and found.seed is None
+    assert not any("assault" in key for key in store.values)  # no engagement computed unless asked
+    assert not any(key.endswith(".P(win)") for key in found.rows[0])
+
+
+def test_a_formation_of_several_units_adds_its_shares_up_to_the_whole_target():
+    epic = games.load_roster("epic")
+    company = next(unit for unit in epic.units if unit.name == "Leman Russ Company")
+    target = games.parse_roster('game = "epic"\n[[unit]]\nname = "Lone Guardsman"\npoints = 10\nkind = "infantry"\n'
+                                'units = 1\narmour = "6+"\n', "lone.toml")
+    found = balance.study([balance.Entry("A", "Two companies", (company, company))], target,
+                          options=RunOptions(method="exact"))
+    row = found.rows[0]
+    single = exact_of(row["queries"]["Lone Guardsman"][0])["kills"].mean
+    assert single > 0.5 and row["Lone Guardsman.mean"] == pytest.approx(2 * single)  # the means add up,
+    assert row["value"] == pytest.approx(100 * 1.0 / (2 * company.points))  # the share stops at the whole target
+    ork = next(unit for unit in epic.units if unit.name == "Ork Warband")
+    titan = balance.reference(games.game("epic"))
+    harmless = balance.study([balance.Entry("A", "Orks", (ork,))], titan, options=RunOptions(method="exact")).rows[0]
+    empty = [target.name for target in titan.units if not harmless["queries"][target.name]]
+    assert empty and all(harmless[f"{name}.P(kill or break)"] == 0.0 and harmless[f"{name}.mean"] == 0
+                         for name in empty)
+
+
+def test_a_game_without_catalogues_is_refused(capsys):
+    assert_refused(capsys, "balance", str(MINI), "--game", "dust", "--exact", mentions=("--game", "dust", "epic"))
+
+
+def test_a_kind_s_outliers_are_judged_by_its_own_median():
+    rows = [{"army": "A", "entry": f"{kind}{i}", "kind": kind, "points": 100, "notes": 0, "value": value}
+            for kind, values in (("infantry", (2.0, 2.0, 2.0, 3.0)), ("war-engine", (1.0, 1.0, 1.0, 0.5, 0.5)))
+            for i, value in enumerate(values)]
+    ranked = {row["entry"]: row for row in balance._ranked(rows, far=2.0)}  # the game's median value: 1
+    assert ranked["infantry3"]["index"] == 3.0 and ranked["infantry3"]["kind_median"] == 2.0
+    assert ranked["infantry3"]["outlier"] == ""  # 3 is under 2 × its kind's median 2, though 3 × the game's
+    assert ranked["war-engine3"]["kind_median"] == 1.0 and ranked["war-engine3"]["outlier"] == ""
+
+
+def test_a_formation_fires_its_weapons_together_where_the_game_combines_them():
+    epic = games.load_roster("epic")
+    company = next(unit for unit in epic.units if unit.name == "Leman Russ Company")  # battle cannons, lascannons
+    found = balance.study([balance.Entry("A", "Company", (company,))], balance.reference(games.game("epic")),
+                          options=RunOptions(method="exact"))
+    queries = found.rows[0]["queries"]["Leman Russ Company"]
+    assert len(queries) == 1 and "--volley" in queries[0]  # one attack of both weapons, not the better one
+
+
+def test_a_sampled_study_s_store_keeps_each_seed_s_cells_apart(tmp_path):
+    game = games.game("epic")
+    entries, apart = balance.catalogue_entries(MINI, game, balance.Store())
+    targets, path = balance.reference(game), tmp_path / "kept.jsonl"
+    first = balance.study(entries, targets, apart, options=RunOptions(trials=5000, seed=1), store=balance.Store(path))
+    other = balance.study(entries, targets, apart, options=RunOptions(trials=5000, seed=2), store=balance.Store(path))
+    fresh = balance.study(entries, targets, apart, options=RunOptions(trials=5000, seed=2))
+    assert other.rows == fresh.rows and other.rows != first.rows  # seed 2 drew its own cells, not seed 1's
+
+
+def test_the_refusals_of_a_study_say_what_is_allowed():
+    from oddscalc.errors import InputError
+
+    game = games.game("epic")
+    entries = balance.catalogue_entries(MINI, game, balance.Store())[0]
+    for call, line in ((lambda: balance.study(entries, balance.reference(game), options=RunOptions(), far=1.0),
+                        "--far 1.0: expected a factor above 1, like 2"),
+                       (lambda: balance.study([], balance.reference(game), options=RunOptions()),
+                        "--folder the catalogues: hold no entry oddscalc can model"),
+                       (lambda: balance.reference(games.game("dust")),
+                        "--targets dust: has no reference targets: give a roster with --targets"),
+                       (lambda: balance.catalogue_entries(MINI, games.game("dust"), balance.Store()),
+                        "--game dust: has no BattleScribe catalogues"),
+                       (lambda: balance.catalogue_entries(MINI / "none", game, balance.Store()),
+                        f"--folder {MINI / 'none'}: expected a folder of Epic Armageddon catalogues (.cat), like a "
+                        "checkout of its BSData repository")):
+        with pytest.raises(InputError) as error:
+            call()
+        assert f"--{error.value.name} {error.value.value}: {error.value.allowed}" == line

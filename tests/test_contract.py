@@ -49,6 +49,14 @@ def test_a_part_that_breaks_the_contract_is_named(monkeypatch):
     monkeypatch.setitem(contract.WHERE, contract.GameBenchmark, "oddscalc.registry")  # no cases, no exact_cases
     with pytest.raises(TypeError, match=r"oddscalc.registry breaks the game contract .*: it lacks cases, exact_cases"):
         contract.benchmark("epic")
+    monkeypatch.setitem(contract.WHERE, contract.GameBenchmark, "oddscalc.bench.core")  # cases, no exact_cases
+    with pytest.raises(TypeError, match=r"oddscalc.bench.core breaks the game contract .*: it lacks exact_cases$"):
+        contract.benchmark("epic")
+    monkeypatch.setitem(contract.WHERE, contract.GameRoster, "oddscalc.{name}")  # a package without its GAME
+    with pytest.raises(TypeError, match=r"oddscalc.epic breaks the game contract .*: it lacks GAME$"):
+        contract.roster("epic")
+    assert contract.members(contract.GamePackage) == ["EXPORTS"]
+    assert contract.members(contract.GameImporter) == ["SYSTEM", "mapped_units"]
 
 
 @pytest.fixture

@@ -687,3 +687,15 @@ def test_a_combat_field_that_cannot_be_read_is_refused_on_load(more, name):
     with pytest.raises(InputError) as error:
         games.parse_roster(roster("t9a", T9A_A + T9A_FIGHTS + "\n" + more, "attacks = 1", T9A_T), "case.toml")
     assert f"field '{name}'" in error.value.allowed and "\n" not in str(error.value)
+
+
+def test_a_titan_killer_without_a_to_hit_value_against_the_part_in_front_makes_no_attack():
+    """A mixed formation with its infantry in front, shot at by an AT-only titan killer: no attack on that
+    part (it raised a TypeError, found when the roster module's types were checked)."""
+    roster = games.parse_roster('game = "epic"\n[[unit]]\nname = "Mixed"\npoints = 200\nkind = "infantry"\nunits = 4\n'
+                                'armour = "5+"\nvehicles = 2\nvehicle_armour = "4+"\nfront = "infantry"\n\n[[unit]]\n'
+                                'name = "Hunters"\npoints = 200\nkind = "infantry"\nunits = 2\narmour = "4+"\n\n'
+                                '[[unit.weapon]]\nname = "TK"\nshots = 1\nat = "4+"\nspecial = ["titan-killer"]\n',
+                                "mixed.toml")
+    mixed, hunters = roster.units
+    assert roster.game.matchup(hunters, hunters.weapons[0], mixed) is None

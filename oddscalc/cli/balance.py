@@ -88,7 +88,11 @@ def _game(folders: list[str], name: Optional[str]) -> Any:
     from ..games import game
 
     if name is not None:
-        return game(name)
+        chosen = game(name)
+        if contract.importer(chosen.name) is None:
+            raise InputError("game", name, "has no BattleScribe catalogues: expected "
+                                           + listed(tuple(n for n in contract.names() if contract.importer(n))))
+        return chosen
     folder = Path(folders[0])
     held = [other for other in contract.names() if contract.importer(other) is not None and folder.is_dir()
             and catalogues(folder, other)]

@@ -797,3 +797,17 @@ def test_war_engine_figures_past_their_limits_are_refused_by_name_and_value(fiel
         EpicShoot(shots=1, to_hit=4, armour=4, units=fields.pop("units", 2 if "war_engines" not in fields else 0),
                   **fields)
     assert (error.value.name, str(error.value.value)) == (name, str(value)) and words in error.value.allowed
+
+
+def test_fire_at_war_engines_from_a_formation_all_suppressed_hits_nothing_exactly_as_sampled():
+    """Every firing unit stopped by a blast marker (§2.4): no shot, exact and sampled alike (the exact twin
+    raised a ValueError on the empty fire, found when its types were checked)."""
+    from oddscalc import run
+    from oddscalc.epic.shooting import EpicShoot
+
+    attack = EpicShoot(shots=4, to_hit="4+", units=0, armour="4+", war_engines=1, damage_capacity=4, firing_units=2,
+                       suppressed=2)
+    exact = attack.exact()
+    assert set(exact) == set(attack.outcomes) and all(pmf[0] == 1.0 and not pmf[1:].any() for pmf in exact.values())
+    sampled = run(attack, trials=2000, seed=1)
+    assert all(sampled[name].highest == 0 for name in attack.outcomes)
