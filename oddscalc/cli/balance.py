@@ -16,6 +16,7 @@ from .output import Answer, command_line, progress_bar
 if TYPE_CHECKING:
     from ..balance import Balance
 
+GAME = "The game of the catalogues (default: the one whose catalogues the folders hold)."
 SHOWN = ("rank", "army_rank", "entry", "army", "kind", "points", "index", "outlier")  # and each target's P(kill)
 
 
@@ -23,8 +24,7 @@ def balance(
     folders: Annotated[list[str], typer.Argument(
         metavar="FOLDER...", help="Folders of BattleScribe catalogues (.cat), like a checkout of the game's BSData "
                                   "repository.")],
-    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=f"{listed()} (default: the game whose "
-                                                                              "catalogues the folders hold).")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=GAME)] = None,
     targets: Annotated[Optional[str], typer.Option(
         "--targets", metavar="FILE", help="A roster of the targets to measure against (default: the game's "
                                           "reference targets, docs/balance.md).")] = None,
@@ -51,8 +51,8 @@ def balance(
     and its index, that value over the game's median (1: a median entry); its rank in its army and
     across the game; and the outliers, entries whose index is far from the median of their kind.
     Entries that cannot be modelled are listed with the reason (JSON). Each row carries the
-    queries that give its figures. Exact with --exact (recommended: a few seconds for every
-    public Epic Armageddon catalogue); sampled cells draw from the study's seed.
+    queries that give its figures. Exact with --exact (recommended: about half a minute for
+    every public Epic Armageddon catalogue); sampled cells draw from the study's seed.
     """
     from .. import balance as study_of
     from ..given import current
