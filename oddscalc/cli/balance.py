@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from ..balance import Balance
 
 GAME = "The game of the catalogues (default: the one whose catalogues the folders hold)."
+WHERE = ("--format", "--store", "--scheduler", "--scheduler-timeout", "--threads")  # where and how it ran, never
+# what: left out of the answer's command, so a study gives the same bytes in process, on a cluster, from a store
 SHOWN = ("rank", "army_rank", "entry", "army", "kind", "points", "index", "outlier")  # and each target's P(kill)
 
 
@@ -120,8 +122,7 @@ def _answer(result: Balance, common: Common, top: int) -> Answer:
     ends = rows[:top] + rows[max(top, len(rows) - top):]
     targets = [f"{target.name}.P(kill or break)" for target in result.targets]
     shown = [{key: row[key] for key in (*SHOWN, *targets)} for row in ends]
-    header = {"command": command_line(("--format", "--store")), "method": result.method, "trials": result.trials,
-              "seed": result.seed}  # (a store changes no figure: the same bytes with it or without)
+    header = {"command": command_line(WHERE), "method": result.method, "trials": result.trials, "seed": result.seed}
     content = StudyAnswer(tuple(rows), header, tuple(result.notes()), result.json(), tuple(shown), result.trials)
     plot = plot_of(common.plot, lambda plots: _heatmap(plots, result, top), _first(result), result.seed)
     return Answer(content, common.output_format, plot, (), None, options=common.run)
