@@ -49,11 +49,10 @@ class Entry:
         return sum(unit.points or 0 for unit in self.units)
 
     def kind(self, game: Game) -> str:
-        """What its outliers are judged among: its first unit's `kind` (Epic) or `height` (The 9th Age)."""
-        for name in ("kind", "height"):
-            if name in game.schema.unit and self.units[0][name] is not None:
-                return str(self.units[0][name])
-        return game.name
+        """What its outliers are judged among: its first unit's kind, as its game names the field (`Game.kind`:
+        Epic's `kind`, The 9th Age's `height`); one kind for a game that names none."""
+        value = self.units[0][game.kind] if game.kind else None
+        return game.name if value is None else str(value)
 
 
 @dataclass(frozen=True)

@@ -157,6 +157,7 @@ class Game:
     engages_none: str = ""  # why a grid has no cell to fight
     # (set field, attack field, unit field): a --set of the first fills the second, left empty, from the attacking unit
     from_attacker: tuple[tuple[str, str, str], ...] = ()
+    kind: str = ""  # the unit field that says its kind: a balance study judges an entry's outliers among its kind
 
     def __repr__(self) -> str:
         return f"Game({self.name!r})"

@@ -28,6 +28,7 @@ def check_contract(name: str) -> None:
     assert exports and all(getattr(oddscalc, export).__module__.startswith(f"oddscalc.{name}.") for export in exports)
     game = contract.roster(name).GAME
     assert isinstance(game, Game) and game.name == name and game.main
+    assert game.kind == "" or game.kind in game.schema.unit  # the field a balance study groups its entries by
     group = typer.main.get_group(contract.commands(name).app)
     assert group.commands, name
     assert all(f"{name} {command}" in options.LANGUAGE for command in group.commands)

@@ -154,4 +154,4 @@ def describe_weapon(weapon: Weapon) -> str:
 
 GAME = Game(name="dust", title="Dust Tactics", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
-            describe_weapon=describe_weapon, reaches=reaches)
+            describe_weapon=describe_weapon, reaches=reaches, kind="kind")

@@ -429,4 +429,4 @@ GAME = Game(name="epic", title="Epic Armageddon", schema=SCHEMA, main=MAIN, matc
                           "without its assault kinds)",
             engages_none="no unit here can assault these targets (cc and ff given on both sides; no aircraft; a "
                          "mixed formation with its assault kinds)",
-            from_attacker=(("suppressed", "firing_units", "units"),))
+            from_attacker=(("suppressed", "firing_units", "units"),), kind="kind")

@@ -252,4 +252,4 @@ GAME = Game(name="t9a", title="The 9th Age", schema=SCHEMA, main=MAIN, matchup=m
             engages_apart="cannot charge (not ranked: a side without its attack_value, agility or discipline, or "
                           "over 60 models or 5 Health Points each)",
             engages_none="no unit here can charge these targets (attack_value, agility and discipline given on "
-                         "both sides)")
+                         "both sides)", kind="height")
