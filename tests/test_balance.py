@@ -402,3 +402,17 @@ def test_the_refusals_of_a_study_say_what_is_allowed():
         with pytest.raises(InputError) as error:
             call()
         assert f"--{error.value.name} {error.value.value}: {error.value.allowed}" == line
+
+
+def test_a_heatmap_of_a_long_study_keeps_to_the_rows_a_heatmap_can_show():
+    from oddscalc import plots
+    from oddscalc.cli.balance import _heatmap
+
+    targets = balance.reference(games.game("epic")).units
+    rows = tuple({"rank": i, "entry": f"e{i}", "army": "A", **{f"{t.name}.per_100_points": float(i) for t in targets}}
+                 for i in range(1, 301))
+    found = balance.Balance(games.game("epic"), targets, rows, (), "exact", None, None, 2.0)
+    ax = _heatmap(plots, found, 150)  # 300 rows asked for: the first and last 100
+    labels = [label.get_text() for label in ax.get_yticklabels()]
+    assert len(labels) == plots.MAX_HEATMAP and labels[0] == "1. e1 (A)" and labels[-1] == "300. e300 (A)"
+    assert "top and bottom 100 entries" in ax.get_title(loc="left")

@@ -144,8 +144,11 @@ def _first(result: Balance) -> Any:
 
 
 def _heatmap(plots: Any, result: Balance, top: int) -> Any:
+    """The top and bottom `top` entries per 100 points, each target a column (at most as many rows as a heatmap
+    can show: a larger --top is for the tables)."""
     from .. import balance as study_of
 
+    top = min(top, plots.MAX_HEATMAP // 2)
     values, rows, columns = study_of.matrix(result, top)
     ax = plots.heatmap(values, rows, columns, f"{result.game.main} per 100 points")
     ax.set_title(f"{result.game.title}: the top and bottom {top} entries by index, per 100 points", loc="left")
