@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -70,13 +72,26 @@ class Store:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path, self.values = path, {}
-        if path is not None and path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    kept = json.loads(line)
-                    self.values[kept["key"]] = kept["value"]
-                except (ValueError, KeyError, TypeError):  # a line cut short when the study was stopped
-                    continue
+        if path is None:
+            return
+        if not path.exists():  # made at the first value kept: a study refused before then leaves no file
+            if not (path.parent.is_dir() and os.access(path.parent, os.W_OK)):
+                raise InputError("store", str(path), "cannot keep a study there (no folder to write it in)")
+            return
+        try:
+            if not path.is_file() or not os.access(path, os.W_OK):
+                raise IsADirectoryError(0, "not a file to append to" if path.is_file() else "not a file")
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError("store", str(path), f"cannot keep a study there ({_why(error)})") from None
+        for number, line in enumerate(lines, 1):
+            try:
+                kept = json.loads(line)
+                self.values[kept["key"]] = kept["value"]
+            except (ValueError, KeyError, TypeError):
+                if number < len(lines):  # only the last line may be cut short (a study stopped while writing)
+                    raise InputError("store", str(path), f"line {number} is not a balance study's: expected a "
+                                                         "store this command wrote (a new file is made)") from None
 
     def get(self, key: str) -> Any:
         return self.values.get(key)
@@ -84,8 +99,16 @@ class Store:
     def put_all(self, values: dict[str, Any]) -> None:
         self.values.update(values)
         if self.path is not None and values:
-            with self.path.open("a", encoding="utf-8") as file:
-                file.write("".join(json.dumps({"key": key, "value": value}) + "\n" for key, value in values.items()))
+            try:
+                with self.path.open("a", encoding="utf-8") as file:
+                    file.write("".join(json.dumps({"key": key, "value": value}) + "\n"
+                                       for key, value in values.items()))
+            except OSError as error:  # (a full disk): what is kept so far stays
+                raise InputError("store", str(self.path), f"cannot keep a study there ({_why(error)})") from None
+
+
+def _why(error: Exception) -> str:
+    return getattr(error, "strerror", None) or str(error)
 
 
 def army_of(catalogue: str) -> str:
@@ -125,27 +148,21 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
 
 
 def _catalogue(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """Each root entry of a catalogue, as the store keeps it: its roster data and report's length, or why not."""
-    from .battlescribe import read_xml
+    """Each root entry of a catalogue, as the store keeps it: its roster data and report's length, or why not
+    (the sweep's reading of an entry: `sweep.import_entry`)."""
     from .battlescribe.builder import Data
-    from .battlescribe.sweep import build_entry, root_choices, root_entries
+    from .battlescribe.sweep import import_entry, root_choices, root_entries
 
     data = Data.open(path)
     choices = root_choices(data)
     found: list[tuple[str, dict[str, Any]]] = []
     for name in root_entries(data):
-        xml, _, why = build_entry(data, name, choices)
-        if xml is None:
-            found.append((name, {"reason": f"not built: {why}"}))
-            continue
-        try:
-            imported = read_xml(xml, name)
-        except InputError as error:
-            found.append((name, {"reason": error.allowed}))
-            continue
-        if not imported.data["unit"]:
-            lines = [note.line(False) for note in imported.notes]
-            found.append((name, {"reason": lines[0] if lines else "no unit profile oddscalc models"}))
+        imported, account = import_entry(data, path.name, name, choices)
+        if imported is None:
+            said = account.lines[0] if account.lines else "no unit profile oddscalc models"
+            reason = {"not built": f"not built: {said}", "crash": f"the import failed: {said}"}.get(account.status,
+                                                                                                    said)
+            found.append((name, {"reason": reason}))
         elif not any(unit.get("points") for unit in imported.data["unit"]):
             found.append((name, {"reason": "no points"}))
         else:
@@ -186,12 +203,15 @@ def cell_key(attack: Any, method: str, seed: int | None) -> str:
 def figures(game: Game, target: Unit, attack: Any, result: Any) -> dict[str, float]:
     """A cell as the study reads it: the mean of the game's main outcome, the share of the target that is
     on average destroyed (the mean over what wipes it out), P(kill or break) (the target formation broken
-    where the attack says, else wiped out); and P(win) of an engagement."""
+    where the attack says, else wiped out); and P(win) of an engagement; each with its standard error (0 exact)."""
     if "win" in result.outcomes:
-        return {"win": result["win"].at_least(1)}
+        win = result["win"].at_least(1)
+        return {"win": win, "win_stderr": result["win"].stderr(win)}
     main, whole = result[game.main], game.kill_threshold(target, attack)
-    broken = result["broken"].at_least(1) if "broken" in result.outcomes else main.at_least(whole)
-    return {"mean": main.mean, "share": min(main.mean / whole, 1.0), "p": broken}
+    event = result["broken"] if "broken" in result.outcomes else main
+    broken = event.at_least(1 if event is not main else whole)
+    return {"mean": main.mean, "mean_stderr": main.mean_stderr, "share": min(main.mean / whole, 1.0), "p": broken,
+            "p_stderr": event.stderr(broken)}
 
 
 def compute(cells: list[tuple[Any, Unit]], game: Game, store: Store, options: RunOptions,
@@ -287,6 +307,8 @@ def study(entries: Sequence[Entry], targets: Roster, apart: Sequence[Apart] = ()
     require(far > 1, "far", far, "expected a factor above 1, like 2")
     game, store = targets.game, store or Store()
     require(bool(entries), "folder", "the catalogues", "hold no entry oddscalc can model")
+    free = [entry.name for entry in entries if entry.points <= 0]
+    require(not free, "points", ", ".join(free[:3]), "expected every entry to have points (a study is per point)")
     method, seed = str(options.method), None if options.method == Method.EXACT else study_seed(options.seed)
     plan = [[[attacks_of(game, unit, target) for unit in entry.units] for target in targets.units]
             for entry in entries]
@@ -322,13 +344,20 @@ def _row(game: Game, entry: Entry, targets: Sequence[Unit], plan: list[list[list
         chosen = [attack for attack in best if attack is not None]
         mean = sum(found[cell_key(attack, method, seed)]["mean"] for attack in chosen)
         share = min(sum(found[cell_key(attack, method, seed)]["share"] for attack in chosen), 1.0)
+        cells = [found[cell_key(attack, method, seed)] for attack in chosen]
+        likeliest = max(cells, key=lambda cell: cell["p"], default={"p": 0.0, "p_stderr": 0.0})
         row[f"{target.name}.mean"] = mean
-        row[f"{target.name}.P(kill or break)"] = max((found[cell_key(a, method, seed)]["p"] for a in chosen),
-                                                      default=0.0)
+        row[f"{target.name}.P(kill or break)"] = likeliest["p"]
         row[f"{target.name}.per_100_points"] = 100 * mean / entry.points
+        if seed is not None:  # sampled: each figure's standard error (the cells' are independent)
+            row[f"{target.name}.mean_stderr"] = math.sqrt(sum(cell["mean_stderr"] ** 2 for cell in cells))
+            row[f"{target.name}.P(kill or break)_stderr"] = likeliest["p_stderr"]
         row["value"] = row.get("value", 0.0) + 100 * share / entry.points
         if engage:  # None where the entry or the target cannot fight it
-            row[f"{target.name}.P(win)"] = None if fight is None else found[cell_key(fight, method, seed)].get("win")
+            fought_cell = found[cell_key(fight, method, seed)] if fight is not None else {}
+            row[f"{target.name}.P(win)"] = fought_cell.get("win")
+            if seed is not None:
+                row[f"{target.name}.P(win)_stderr"] = fought_cell.get("win_stderr")
         fought = fight is not None and "win" in found[cell_key(fight, method, seed)]
         queries[target.name] = [attack.query() for attack in chosen] + ([fight.query()] if fought else [])
     row["queries"] = queries

@@ -4,7 +4,9 @@ resumed from its store with the same bytes, and a clear line for what it cannot 
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import shlex
 import shutil
 from pathlib import Path
@@ -113,10 +115,22 @@ def test_a_sampled_study_draws_each_cell_from_the_study_s_seed_however_it_is_run
     assert balance.study(entries, targets, apart, options=options, store=balance.Store(tmp_path / "kept.jsonl")).rows \
         == once.rows  # every cell from the store
     exact = balance.study(entries, targets, apart, options=RunOptions(method="exact"))
+    checked = 0
     for sampled, computed in zip(once.rows, exact.rows):
-        assert sampled["entry"] == computed["entry"]
-        # 4 or 6 shots: sd ≤ 1.5 kills, so 5 standard errors of the mean at 20,000 trials are ≤ 0.053
-        assert sampled["Tactical Detachment.mean"] == pytest.approx(computed["Tactical Detachment.mean"], abs=0.053)
+        assert sampled["entry"] == computed["entry"] and "Tactical Detachment.mean_stderr" not in computed
+        for target in targets.units:
+            exact_kills = exact_of(computed["queries"][target.name][0])["kills"]  # one attack a row: its standard error is the cell's
+            error, p_error = (sampled[f"{target.name}.mean_stderr"], sampled[f"{target.name}.P(kill or break)_stderr"])
+            assert error == pytest.approx(exact_kills.sd / math.sqrt(20_000), rel=0.05)  # the error a player reads
+            assert abs(sampled[f"{target.name}.mean"] - computed[f"{target.name}.mean"]) <= 5 * error
+            p, seen = computed[f"{target.name}.P(kill or break)"], sampled[f"{target.name}.P(kill or break)"]
+            if seen > 0:
+                assert p_error == pytest.approx(math.sqrt(p * (1 - p) / 20_000), rel=0.2)
+                assert abs(seen - p) <= 5 * p_error
+                checked += 1
+            else:  # never seen: no standard error (the table shows its exact interval); P(none in 20,000) ≥ e^-10
+                assert p_error == 0 and p < 10 / 20_000
+    assert checked >= 2  # Veterans and Tactical against the Tactical Detachment
 
 
 def test_the_reference_targets_are_the_documented_ones():
@@ -150,10 +164,22 @@ def test_the_heatmap_shows_the_rows_figures(capsys, tmp_path):
     ((str(MINI), "--top", "0"), ("--top", "0")),
     ((str(MINI), "--game", "t9a"), ("--folder", "The 9th Age")),
     ((str(MINI), "--targets", "t9a"), ("--targets", "t9a", "not epic")),
+    ((str(MINI), "--outcome", "kills"), ("--outcome kills", "main outcome")),
+    ((str(MINI), "--at-least", "3"), ("--at-least 3", "P(kill or break)")),
+    ((str(MINI), "--store", str(MINI)), ("--store", "cannot keep a study there")),
+    ((str(MINI), "--store", str(MINI / "mini.gst")), ("--store", "line 1 is not a balance study's")),
     (("/nonexistent/folder",), ("--game", "name the game")),
 ])
 def test_what_a_study_cannot_do_is_one_line(capsys, words, mentions):
     assert_refused(capsys, "balance", *words, "--exact", mentions=mentions)
+
+
+@pytest.mark.parametrize("words, mentions", [
+    (("--verify",), ("--verify", "verify a row's query")),
+    (("--precision", "0.1"), ("--precision 0.1", "--trials")),
+])
+def test_what_a_study_would_take_and_not_use_is_refused(capsys, words, mentions):
+    assert_refused(capsys, "balance", str(MINI), "--trials", "1000", *words, mentions=mentions)
 
 
 def test_the_page_never_opens_a_folder_a_request_names(tmp_path, monkeypatch):
@@ -242,7 +268,7 @@ def test_entries_apart_say_why(monkeypatch):
     from oddscalc.errors import InputError
 
     real_build = sweep.build_entry
-    names = ["Tactical", "Veterans", "Ghost", "Empty", "Silent", "Free"]
+    names = ["Tactical", "Veterans", "Ghost", "Empty", "Silent", "Free", "Broken"]
     monkeypatch.setattr(sweep, "root_entries", lambda data: names)
 
     def build(data, name, choices):
@@ -250,9 +276,7 @@ def test_entries_apart_say_why(monkeypatch):
             return None, "", "hidden by every root option"
         return real_build(data, "Tactical" if name not in ("Veterans",) else name, choices)
 
-    import oddscalc.battlescribe as battlescribe
-
-    real_xml = battlescribe.read_xml
+    real_xml = sweep.read_xml
     note = SimpleNamespace(line=lambda long: "Empty: the list gives no unit profile (left out)")
     fake = {"Empty": SimpleNamespace(data={"game": "epic", "unit": []}, notes=[note]),
             "Silent": SimpleNamespace(data={"game": "epic", "unit": []}, notes=[])}
@@ -260,6 +284,8 @@ def test_entries_apart_say_why(monkeypatch):
     def read(xml, name):
         if name == "Veterans":
             raise InputError("file", name, "no unit of Epic Armageddon that oddscalc can model")
+        if name == "Broken":
+            raise ZeroDivisionError("boom")
         if name in fake:
             return fake[name]
         imported = real_xml(xml, name)
@@ -268,7 +294,7 @@ def test_entries_apart_say_why(monkeypatch):
         return imported
 
     monkeypatch.setattr(sweep, "build_entry", build)
-    monkeypatch.setattr(battlescribe, "read_xml", read)
+    monkeypatch.setattr(sweep, "read_xml", read)
     calls = []
     entries, apart = balance.catalogue_entries(MINI, games.game("epic"), balance.Store(),
                                                lambda done, total: calls.append((done, total)))
@@ -277,7 +303,8 @@ def test_entries_apart_say_why(monkeypatch):
                      balance.Apart("mini", "Ghost", "not built: hidden by every root option"),
                      balance.Apart("mini", "Empty", "Empty: the list gives no unit profile (left out)"),
                      balance.Apart("mini", "Silent", "no unit profile oddscalc models"),
-                     balance.Apart("mini", "Free", "no points")]
+                     balance.Apart("mini", "Free", "no points"),
+                     balance.Apart("mini", "Broken", "the import failed: ZeroDivisionError: boom")]  # never a crash
     assert calls == [(1, 1)]  # one catalogue done of one
 
 
@@ -416,3 +443,30 @@ def test_a_heatmap_of_a_long_study_keeps_to_the_rows_a_heatmap_can_show():
     labels = [label.get_text() for label in ax.get_yticklabels()]
     assert len(labels) == plots.MAX_HEATMAP and labels[0] == "1. e1 (A)" and labels[-1] == "300. e300 (A)"
     assert "top and bottom 100 entries" in ax.get_title(loc="left")
+
+
+def test_a_folder_with_a_file_that_is_not_a_catalogue_is_one_line(capsys, tmp_path):
+    shutil.copytree(MINI, tmp_path / "catalogues")
+    (tmp_path / "catalogues" / "broken.cat").write_text("<catalogue unclosed", encoding="utf-8")
+    assert_refused(capsys, "balance", tmp_path / "catalogues", "--game", "epic", "--exact",
+                   mentions=("--folder", "broken.cat", "not a BattleScribe catalogue"))
+
+
+def test_a_refused_study_leaves_no_store_and_a_store_cut_short_is_read(capsys, tmp_path):
+    store = tmp_path / "study.jsonl"
+    assert_refused(capsys, "balance", tmp_path / "nothing", "--game", "epic", "--exact", "--store", store)
+    assert not store.exists()
+    whole = run(capsys, "balance", str(MINI), "--exact", "--store", store, "--format", "json").out
+    lines = store.read_text().splitlines()
+    store.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20])  # its last line cut short, as by a power cut
+    again = run(capsys, "balance", str(MINI), "--exact", "--store", store, "--format", "json")
+    assert again.code == 0 and again.out == whole
+
+
+def test_a_study_is_per_point():
+    epic = games.load_roster("epic")
+    free = dataclasses.replace(epic.units[0], points=0)
+    with pytest.raises(Exception) as error:
+        balance.study([balance.Entry("A", "Gift", (free,))], balance.reference(epic.game),
+                      options=RunOptions(method="exact"))
+    assert (error.value.name, error.value.value) == ("points", "Gift")

@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import traceback
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError
 from . import read_xml
@@ -93,25 +94,33 @@ def root_entries(data: Data, units: tuple[str, ...] = ("unit", "model")) -> list
     return list(seen)
 
 
-def _sweep_entry(data: Data, catalogue: str, name: str, choices) -> Entry:
+def import_entry(data: Data, catalogue: str, name: str, choices: list[tuple[str, str]]) -> tuple[Any, Entry]:
+    """One entry built into a list and imported: the import (None when the entry is not built, left out, or its
+    import crashed) and its account (the sweep's and the balance study's one reading of an entry)."""
     xml, choice, why = build_entry(data, name, choices)
     if xml is None:
-        return Entry(catalogue, name, "not built", [why])
+        return None, Entry(catalogue, name, "not built", [why])
     try:
         imported = read_xml(xml, name)
     except InputError as error:
-        return Entry(catalogue, name, "left out", [error.allowed], choice=choice)
+        return None, Entry(catalogue, name, "left out", [error.allowed], choice=choice)
     except Exception:  # the sweep's purpose: any crash is counted and shown, never hidden
-        return Entry(catalogue, name, "crash", [traceback.format_exc().strip().splitlines()[-1]], choice=choice)
-    notes = [note for note in imported.notes]
-    lines = [note.line(False) for note in notes]
+        return None, Entry(catalogue, name, "crash", [traceback.format_exc().strip().splitlines()[-1]], choice=choice)
+    lines = [note.line(False) for note in imported.notes]
     if not imported.data["unit"]:
-        return Entry(catalogue, name, "left out", lines, choice=choice)
+        return None, Entry(catalogue, name, "left out", lines, choice=choice)
+    return imported, Entry(catalogue, name, "notes" if lines else "clean", lines,
+                           any(note.weapon for note in imported.notes), choice)
+
+
+def _sweep_entry(data: Data, catalogue: str, name: str, choices: list[tuple[str, str]]) -> Entry:
+    imported, entry = import_entry(data, catalogue, name, choices)
+    if imported is None:
+        return entry
     fights, refused = engages(imported.data, name)
     if refused:  # what an import writes, the roster loader reads: a refusal is the importer's fault
-        return Entry(catalogue, name, "crash", [f"the roster loader refuses the import: {refused}"], choice=choice)
-    return Entry(catalogue, name, "notes" if notes else "clean", lines, any(note.weapon for note in notes), choice,
-                 engine_profiles(imported.data["unit"]), fights)
+        return Entry(catalogue, name, "crash", [f"the roster loader refuses the import: {refused}"], choice=entry.choice)
+    return replace(entry, engine_profiles=engine_profiles(imported.data["unit"]), assaults=fights)
 
 
 def engages(data: dict, name: str) -> tuple[bool, str]:
@@ -146,13 +155,23 @@ def sweep(folder: Path, game: str) -> list[Entry]:
 
 def catalogues(folder: Path, game: str) -> list[Path]:
     """A game's catalogues in a folder: its importer's file pattern (The 9th Age's `2nd-*.cat`), of its system."""
-    from defusedxml.ElementTree import parse
-
     from .. import battlescribe
 
     system = battlescribe.mappers()[game].SYSTEM
-    return [path for path in sorted(folder.glob(system.catalogues))
-            if parse(path).getroot().get("gameSystemId") in system.ids]
+    return [path for path in sorted(folder.glob(system.catalogues)) if _system_id(path) in system.ids]
+
+
+def _system_id(path: Path) -> str | None:
+    """The game system a catalogue is of; a file that is not one is refused in one line, naming it."""
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import parse
+
+    try:
+        return parse(path).getroot().get("gameSystemId")
+    except (ParseError, DefusedXmlException, OSError) as error:
+        raise InputError("folder", str(path), f"not a BattleScribe catalogue ({error})") from None
 
 
 STATUSES = ("clean", "notes", "left out", "not built", "crash")

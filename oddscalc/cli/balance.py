@@ -10,6 +10,7 @@ import typer
 
 from ..errors import InputError
 from ..games import listed
+from .errors import OptionError
 from .options import Common, Study, command
 from .output import Answer, command_line, progress_bar
 
@@ -61,6 +62,7 @@ def balance(
 
     options = common.check()
     common.one_query("balance")
+    _refuse_what_it_does_not_show(common, study)
     if top < 1:
         raise InputError("top", top, "expected 1 or more rows")
     if not far > 1:
@@ -81,6 +83,20 @@ def balance(
         result = study_of.study(entries, reference, apart, options=options, engage=engage, far=far, store=kept,
                                 scheduler=study.cluster, progress=progress)
     return _answer(result, common, top)
+
+
+def _refuse_what_it_does_not_show(common: Common, study: Study) -> None:
+    """The options a balance study would take and not use, refused: its rows are each game's main outcome's mean
+    and P(kill or break), each cell exact or sampled at --trials."""
+    unused = {"--outcome": (common.outcome, "a study reads each game's main outcome"),
+              "--at-least": (None if study.at_least == "1" else study.at_least,
+                             "a study shows P(kill or break), not P(≥ K)"),
+              "--verify": (True if common.verify else None, "a study shows figures, not distributions: verify a row's "
+                                                            "query"),
+              "--precision": (common.precision, "a study samples every cell at --trials")}
+    for option, (given, why) in unused.items():
+        if given is not None:
+            raise OptionError(None if given is True else given, f"not an option of balance: {why}", hint=option)
 
 
 def _game(folders: list[str], name: Optional[str]) -> Any:
@@ -116,15 +132,17 @@ def _targets(name: str, game: str) -> Any:
 def _answer(result: Balance, common: Common, top: int) -> Answer:
     """The study as an answer: every row in JSON and CSV; the top and bottom `top` in a text table."""
     from ..tables import StudyAnswer
-    from .output import plot_of
+    from .output import Plot, caption
 
     rows = [_flat(row) for row in result.rows]
     ends = rows[:top] + rows[max(top, len(rows) - top):]
-    targets = [f"{target.name}.P(kill or break)" for target in result.targets]
+    targets = [f"{target.name}.P(kill or break){error}" for target in result.targets
+               for error in ("", "_stderr") if error == "" or result.seed is not None]  # (sampled: ± its error)
     shown = [{key: row[key] for key in (*SHOWN, *targets)} for row in ends]
     header = {"command": command_line(WHERE), "method": result.method, "trials": result.trials, "seed": result.seed}
     content = StudyAnswer(tuple(rows), header, tuple(result.notes()), result.json(), tuple(shown), result.trials)
-    plot = plot_of(common.plot, lambda plots: _heatmap(plots, result, top), _first(result), result.seed)
+    plot = Plot(lambda plots: _heatmap(plots, result, top), caption(result.method, result.trials, result.seed, True),
+                common.plot)
     return Answer(content, common.output_format, plot, (), None, options=common.run)
 
 
@@ -133,14 +151,6 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
     queries = row["queries"]
     return {**{k: v for k, v in row.items() if k != "queries"},
             "queries": "\n".join(f"{target}: {query}" for target, each in queries.items() for query in each)}
-
-
-def _first(result: Balance) -> Any:
-    """What the plot's caption says of how the cells were made."""
-    from ..engine import Result
-    from ..options import Method
-
-    return Result({}, Method(result.method), result.trials, result.seed)
 
 
 def _heatmap(plots: Any, result: Balance, top: int) -> Any:
