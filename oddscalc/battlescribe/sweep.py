@@ -13,6 +13,7 @@ first root choice that shows it (`-Community-`: NetEA, EpicUK ...; a list's own 
 from __future__ import annotations
 
 import argparse
+import sys
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -269,7 +270,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --epic and/or --t9a")
     report, details, crashed = ["# The catalogue sweep", "", *INTRO.splitlines(), ""], [], 0
     for game, folder in games:
-        entries = sweep(folder, game)
+        try:
+            entries = sweep(folder, game)
+        except InputError as error:  # a file of the folder that is not a catalogue: one line, nothing written
+            print(f"error: --{game} {error.value}: {error.allowed}", file=sys.stderr)
+            return 2
         crashed += sum(entry.status == "crash" for entry in entries)
         from .. import battlescribe
 

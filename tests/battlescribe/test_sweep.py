@@ -103,3 +103,14 @@ def test_the_sweep_counts_an_import_the_roster_loader_refuses_as_a_crash(monkeyp
                                 "armour save"]
     monkeypatch.undo()
     assert sweep.engages(battlescribe.load(MINI.parent / "bsdata" / "riot.rosz").data, "riot")[1] == ""
+
+
+def test_a_folder_holding_a_file_that_is_not_a_catalogue_is_one_line(tmp_path, capsys):
+    for name in ("mini.gst", "mini.cat"):
+        (tmp_path / name).write_bytes((MINI / name).read_bytes())
+    (tmp_path / "broken.cat").write_text("<catalogue unclosed", encoding="utf-8")
+    markdown = tmp_path / "sweep.md"
+    assert sweep.main(["--epic", str(tmp_path), "--markdown", str(markdown)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: --epic {tmp_path / 'broken.cat'}: not a BattleScribe "
+                                                   "catalogue (") and not markdown.exists()
