@@ -22,7 +22,7 @@ _EXPORTS = {
     "monte_carlo": "engine", "Attack": "attack", "InputError": "errors", "RunOptions": "options",
     "Cancel": "options", "Cancelled": "options", "ask": "asking", "Asked": "asking", "Refusal": "errors",
     # game-free attacks
-    "DiceExpression": "dice", "Roll": "roll", "HitAndSave": "roll",
+    "DiceExpression": "dice", "Roll": "roll", "HitAndSave": "hits",
     # studies and rosters
     "sweep": "studies", "compare": "studies", "Statistic": "studies", "Goal": "studies",
     "run_cells": "cells", "run_grid": "grid", "load_roster": "games", "GAMES": "games",

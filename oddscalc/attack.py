@@ -26,13 +26,14 @@ import types
 import typing
 from enum import Enum
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
-import numpy as np
-
-from . import pmf as pmfs
 from .dice import parse_roll
+from .terms import in_floats
 from .errors import InputError, did_you_mean
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ROLL = {"roll": True}  # field metadata: a roll needed, written "4+" in a query
 ROLL_OR_NONE = {"roll": True, "none": True}  # a roll needed, or "none" (no roll at all)
@@ -113,17 +114,18 @@ class Attack:
     def sample(self, rng: np.random.Generator, trials: int) -> Any:
         raise NotImplementedError
 
-    def pmfs(self, number: Callable[[Any], Any]) -> Mapping[str, np.ndarray]:
-        """Return the exact pmf of every outcome, chances converted by `number`."""
+    def pmfs(self, number: Callable[[Any], Any]) -> Mapping[str, np.ndarray | Sequence[Any]]:
+        """Return the exact pmf of every outcome, chances converted by `number`: an array of the pmf
+        algebra (`pmf`), or a tuple of numbers where no array is needed (`terms`)."""
         raise NotImplementedError
 
-    def exact(self, fractions: bool = False) -> dict[str, np.ndarray] | dict[str, tuple[Fraction, ...]]:
-        """Return the exact pmfs: float arrays, or with `fractions` tuples of Fractions (P(0), P(1), ...)."""
-        number = Fraction if fractions else float
-        computed = self.pmfs(number)
+    def exact(self, fractions: bool = False) -> dict[str, np.ndarray | tuple[float, ...]] | dict[str, tuple[Fraction, ...]]:
+        """Return the exact pmfs (P(0), P(1), ...): in floats (an array, or a tuple where the twin
+        made one), or with `fractions` tuples of Fractions."""
+        computed = self.pmfs(Fraction if fractions else float)
         if fractions:
             return {name: tuple(Fraction(p) for p in computed[name]) for name in self.outcomes}
-        return {name: pmfs.convert(computed[name], number) for name in self.outcomes}
+        return {name: in_floats(computed[name]) for name in self.outcomes}
 
     # --- the query that computes this attack ---------------------------------------
 

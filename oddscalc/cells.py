@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import engine
+from . import engine, sampling
 from .options import SCHEDULER_TIMEOUT, Cancel, Cancelled, Method, RunOptions, Seed
 from .errors import InputError, require
 
@@ -147,7 +147,7 @@ def outside_bounds(labels: Sequence[str], results: Sequence[engine.Result | None
 
 def study_seed(seed: Seed) -> int:
     """A study's seed as one whole number (fresh when None), from which every cell's stream derives."""
-    root = engine.check_seed(seed)  # a seed RunOptions accepted
+    root = sampling.check_seed(seed)  # a seed RunOptions accepted
     if isinstance(root, int):
         return root
     state = root.generate_state(2, np.uint64)
@@ -167,7 +167,7 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], options: 
             if progress:
                 progress(len(results), len(items))
         return results
-    with ThreadPoolExecutor(max_workers=workers) as executor, engine.stopping_on_interrupt(executor, cancel) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as executor, sampling.stopping_on_interrupt(executor, cancel) as pool:
         for result in pool.map(function, items):
             results.append(result)
             if progress:

@@ -1,17 +1,20 @@
-"""`Distribution`: the value both the Monte Carlo and the exact path return."""
+"""`Distribution`: the value both the Monte Carlo and the exact path return.
+
+It keeps its probabilities as a tuple of floats and reads its figures (mean, P(≥ k), quantiles)
+in plain Python, exactly rounded sums: an answer computed without arrays is read without numpy.
+Its arrays (`pmf`, `cdf`, `at_least_all`, `outcomes`) are made when first asked for.
+"""
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Sequence
 
-import numpy as np
-
-
-def _frozen(values: np.ndarray) -> np.ndarray:
-    values = np.array(values, dtype=float)
-    values.setflags(write=False)
-    return values
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def interval(p: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -27,7 +30,17 @@ def interval(p: float, trials: int, confidence: float = 0.95) -> tuple[float, fl
     return float(beta.ppf(tail, seen, trials - seen + 1)), float(beta.ppf(1 - tail, seen + 1, trials - seen))
 
 
-@dataclass(frozen=True, eq=False)
+def _probabilities(pmf: Any) -> list[float]:
+    """A pmf's values as floats (from an array, a tuple or a list; Fractions too)."""
+    if getattr(pmf, "ndim", 1) != 1:
+        raise ValueError("a pmf is a non-empty 1-D array")
+    try:
+        return [float(p) for p in (pmf.tolist() if hasattr(pmf, "tolist") else pmf)]
+    except TypeError:  # a nested sequence
+        raise ValueError("a pmf is a non-empty 1-D array") from None
+
+
+@dataclass(frozen=True, eq=False, init=False)
 class Distribution:
     """A probability mass function over the outcomes 0..k, and how it was made.
 
@@ -35,52 +48,67 @@ class Distribution:
     Standard errors are those of the Monte Carlo estimate (0 when exact).
     """
 
-    pmf: np.ndarray
-    trials: int | None = None
+    probabilities: tuple[float, ...]  # P(0), P(1), ... P(highest): trailing zeros dropped
+    trials: int | None
 
-    def __post_init__(self) -> None:
-        pmf = np.asarray(self.pmf, dtype=float)
-        if pmf.ndim != 1 or pmf.size == 0:
+    def __init__(self, pmf: np.ndarray | Sequence[Any], trials: int | None = None) -> None:
+        values = _probabilities(pmf)
+        if not values:
             raise ValueError("a pmf is a non-empty 1-D array")
-        if (pmf < -1e-12).any():
+        if any(p < -1e-12 for p in values):
             raise ValueError("probabilities cannot be negative")
-        pmf = np.maximum(pmf, 0.0)  # float round-off (1 - p computed as -2e-16) is not a probability
-        nonzero = np.flatnonzero(pmf)
-        pmf = pmf[: nonzero[-1] + 1] if nonzero.size else pmf[:1]
-        object.__setattr__(self, "pmf", _frozen(pmf))
-        if self.trials is not None and self.trials < 1:
+        values = [p if p > 0.0 else 0.0 for p in values]  # float round-off (1 - p as -2e-16) is not a probability
+        while len(values) > 1 and values[-1] == 0.0:
+            values.pop()
+        object.__setattr__(self, "probabilities", tuple(values))
+        object.__setattr__(self, "trials", trials)
+        if trials is not None and trials < 1:
             raise ValueError("a sampled distribution needs at least one trial")
 
     @classmethod
-    def from_counts(cls, counts: np.ndarray) -> Distribution:
+    def from_counts(cls, counts: np.ndarray | Sequence[int]) -> Distribution:
         """Build from a histogram: counts[k] trials gave outcome k."""
-        counts = np.asarray(counts)
-        trials = int(counts.sum())
-        return cls(counts / trials, trials)
+        values = [int(c) for c in (counts.tolist() if hasattr(counts, "tolist") else counts)]
+        trials = sum(values)
+        return cls([c / trials for c in values], trials)
 
     @classmethod
     def from_samples(cls, samples: np.ndarray) -> Distribution:
         """Build from the outcomes of individual trials (non-negative integers)."""
+        import numpy as np
+
         samples = np.asarray(samples)
         if samples.size and samples.min() < 0:
             raise ValueError("outcomes must be non-negative integers")
         return cls.from_counts(np.bincount(samples.astype(np.intp)))
 
     @classmethod
-    def from_pmf(cls, pmf: np.ndarray) -> Distribution:
+    def from_pmf(cls, pmf: np.ndarray | Sequence[Any]) -> Distribution:
         """Build an exact distribution (Fractions are converted to floats)."""
-        return cls(np.asarray(pmf, dtype=float), None)
+        return cls(pmf, None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Distribution):
             return NotImplemented
-        return self.trials == other.trials and np.array_equal(self.pmf, other.pmf)
+        return self.trials == other.trials and self.probabilities == other.probabilities
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         how = "exact" if self.exact else f"{self.trials} trials"
         return f"Distribution(mean={self.mean:.4g}, sd={self.sd:.4g}, max={self.highest}, {how})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as what makes it (not its arrays made on the way)
+        return Distribution, (self.probabilities, self.trials)
+
+    @cached_property
+    def pmf(self) -> np.ndarray:
+        """The probabilities as a read-only float array (index = outcome)."""
+        import numpy as np
+
+        values = np.array(self.probabilities, dtype=float)
+        values.setflags(write=False)
+        return values
 
     @property
     def exact(self) -> bool:
@@ -89,19 +117,22 @@ class Distribution:
     @property
     def highest(self) -> int:
         """The largest outcome with a non-zero probability."""
-        return len(self.pmf) - 1
+        return len(self.probabilities) - 1
 
     @property
     def outcomes(self) -> np.ndarray:
-        return np.arange(len(self.pmf))
+        import numpy as np
 
-    @property
+        return np.arange(len(self.probabilities))
+
+    @cached_property
     def mean(self) -> float:
-        return float(self.outcomes @ self.pmf)
+        return math.fsum(k * p for k, p in enumerate(self.probabilities))
 
-    @property
+    @cached_property
     def variance(self) -> float:
-        return max(float((self.outcomes - self.mean) ** 2 @ self.pmf), 0.0)
+        mean = self.mean
+        return max(math.fsum((k - mean) ** 2 * p for k, p in enumerate(self.probabilities)), 0.0)
 
     @property
     def sd(self) -> float:
@@ -114,19 +145,15 @@ class Distribution:
 
     def at_least(self, k: int) -> float:
         """P(outcome ≥ k)."""
-        if k <= 0:
-            return 1.0
-        return float(self.pmf[k:].sum()) if k < len(self.pmf) else 0.0
+        return 1.0 if k <= 0 else math.fsum(self.probabilities[k:])
 
     def at_most(self, k: int) -> float:
         """P(outcome ≤ k)."""
-        if k < 0:
-            return 0.0
-        return float(self.pmf[: k + 1].sum())
+        return 0.0 if k < 0 else math.fsum(self.probabilities[: k + 1])
 
     def probability(self, k: int) -> float:
         """P(outcome = k)."""
-        return float(self.pmf[k]) if 0 <= k < len(self.pmf) else 0.0
+        return self.probabilities[k] if 0 <= k < len(self.probabilities) else 0.0
 
     def stderr(self, p: float) -> float:
         """Standard error of an estimated probability p (0 when exact, or when p is 0 or 1)."""
@@ -144,21 +171,30 @@ class Distribution:
         """Standard error of P(outcome ≥ k)."""
         return self.stderr(self.at_least(k))
 
+    def _cumulative(self) -> list[float]:
+        """P(outcome ≤ k) for k = 0..highest, summed in order (as numpy's cumsum), at most 1."""
+        return [min(total, 1.0) for total in itertools.accumulate(self.probabilities)]
+
     @property
     def cdf(self) -> np.ndarray:
         """P(outcome ≤ k) for k = 0..highest."""
-        return np.asarray(np.minimum(np.cumsum(self.pmf), 1.0))
+        import numpy as np
+
+        return np.array(self._cumulative())
 
     @property
     def at_least_all(self) -> np.ndarray:
         """P(outcome ≥ k) for k = 0..highest."""
-        return np.asarray(np.minimum(np.cumsum(self.pmf[::-1])[::-1], 1.0))
+        import numpy as np
+
+        tails = itertools.accumulate(reversed(self.probabilities))
+        return np.array([min(total, 1.0) for total in tails][::-1])
 
     def quantile(self, q: float) -> int:
         """The smallest k with P(outcome ≤ k) ≥ q."""
         if not 0 <= q <= 1:
             raise ValueError("q must be in [0, 1]")
-        return min(int(np.searchsorted(self.cdf, q - 1e-12)), self.highest)
+        return next((k for k, total in enumerate(self._cumulative()) if total >= q - 1e-12), self.highest)
 
     @property
     def median(self) -> int:
@@ -166,10 +202,11 @@ class Distribution:
 
     def cdf_gap(self, other: Distribution) -> float:
         """The largest absolute difference between the two CDFs."""
-        size = max(len(self.pmf), len(other.pmf))
-        mine = np.cumsum(np.pad(self.pmf, (0, size - len(self.pmf))))
-        theirs = np.cumsum(np.pad(other.pmf, (0, size - len(other.pmf))))
-        return float(np.abs(mine - theirs).max())
+        mine, theirs = self.probabilities, other.probabilities
+        size = max(len(mine), len(theirs))
+        pairs = zip(itertools.accumulate(mine + (0.0,) * (size - len(mine))),
+                    itertools.accumulate(theirs + (0.0,) * (size - len(theirs))))
+        return max(abs(a - b) for a, b in pairs)
 
 
 def dkw_bound(trials: int, alpha: float = 1e-3) -> float:

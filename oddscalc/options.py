@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeGuard, Union
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TRIALS = 1_000_000  # the one default number of trials, library and command line alike
 SCHEDULER_TIMEOUT = 10.0  # seconds to wait for a Dask scheduler, a worker, or a lost cluster to come back
@@ -82,8 +85,18 @@ def every_core() -> int:
     return os.cpu_count() or 1
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+def _whole(value: Any) -> TypeGuard[int]:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)  # numpy's whole numbers too
+
+
+def _numpy_seed(value: Any) -> bool:
+    """Whether `value` is a numpy Generator or SeedSequence: none can exist before numpy.random is
+    imported, so an exact answer's options are checked without importing it."""
+    if "numpy.random" not in sys.modules:
+        return False
+    import numpy.random as random  # not sys.modules' entry: this waits while another thread imports it
+
+    return isinstance(value, (random.Generator, random.SeedSequence))
 
 
 @dataclass(frozen=True)
@@ -122,7 +135,7 @@ class RunOptions:
         if self.precision is not None and not (isinstance(self.precision, (int, float)) and not isinstance(
                 self.precision, bool) and 1e-9 <= self.precision < math.inf):
             raise InputError("precision", self.precision, "expected a standard error from 1e-9 up, e.g. 0.01")
-        if not (self.seed is None or isinstance(self.seed, (np.random.Generator, np.random.SeedSequence)) or (
+        if not (self.seed is None or _numpy_seed(self.seed) or (
                 _whole(self.seed) and 0 <= self.seed <= MAX_SEED)):
             raise InputError("seed", self.seed, "expected a whole number from 0 to 2^128 - 1")
         given = self.method.value if isinstance(self.method, Enum) else self.method

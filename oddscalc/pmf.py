@@ -7,12 +7,13 @@ tests): give it Fractions and it stays in Fractions.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
+
+from . import terms
 
 Number = float | Fraction
 
@@ -48,31 +49,16 @@ def point(value: int, like: object = 1.0) -> np.ndarray:
 
 
 def binomial(n: int, p: Number) -> np.ndarray:
-    """Return the pmf of the number of successes in `n` trials of chance `p` (floats are shared: read-only)."""
+    """Return the pmf of the number of successes in `n` trials of chance `p` (floats are shared:
+    read-only); the terms are `terms.binomial`'s."""
     if isinstance(p, Fraction):
-        q = 1 - p
-        if p.denominator == q.denominator:  # integer weights over one denominator: C(n,k)·a^k·b^(n-k) / d^n
-            a, b, d = p.numerator, q.numerator, p.denominator
-            total = d**n
-            return array(Fraction(math.comb(n, k) * a**k * b ** (n - k), total) for k in range(n + 1))
-        return array(math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+        return array(terms.binomial(n, p))
     return _float_binomial(int(n), float(p))
 
 
 @lru_cache(maxsize=4096)
 def _float_binomial(n: int, p: float) -> np.ndarray:
-    """Binomial(n, p) in floats: ratios of neighbours multiplied out from the mode, then scaled to
-    sum 1 (relative error about n·2e-16, where log-gamma formulas lose n·log(n)·2e-16)."""
-    pmf = np.zeros(n + 1)
-    if p <= 0 or p >= 1:
-        pmf[n if p >= 1 else 0] = 1.0
-    else:
-        mode, odds = min(int((n + 1) * p), n), p / (1 - p)
-        k = np.arange(n + 1, dtype=float)
-        pmf[mode] = 1.0
-        pmf[mode + 1:] = np.cumprod((n - k[mode:n]) / (k[mode:n] + 1) * odds)
-        pmf[:mode] = np.cumprod(k[mode:0:-1] / (n - k[mode:0:-1] + 1) / odds)[::-1]
-        pmf /= pmf.sum()
+    pmf = np.array(terms.binomial(n, p))
     pmf.setflags(write=False)
     return pmf
 
@@ -205,12 +191,3 @@ def trim(pmf: np.ndarray) -> np.ndarray:
 def as_float(pmf: np.ndarray) -> np.ndarray:
     """Return a float copy of a pmf."""
     return np.asarray(pmf, dtype=float)
-
-
-def convert(pmf: np.ndarray, number: Callable[[Any], Any]) -> np.ndarray:
-    """Return the pmf in the number type `number` (float, or Fraction for exact rationals)."""
-    if number is float:
-        return as_float(pmf)
-    if any(isinstance(value, (float, np.floating)) for value in pmf):
-        raise TypeError("an exact pmf was computed in floats: pass every chance through `number`")
-    return np.array([number(value) for value in pmf], dtype=object)

@@ -1,5 +1,5 @@
 """Game-free queries: a dice expression, maximised or minimised, summed or counted as
-successes (docs/rules.md §3.1); and a pool of dice that must hit, then get past a save."""
+successes (docs/rules.md §3.1). (A pool of dice that must hit, then get past a save, is `hits`.)"""
 
 from __future__ import annotations
 
@@ -11,22 +11,11 @@ import numpy as np
 
 from . import pmf as pmfs
 from .attack import Attack, option
-from .dice import (
-    EXACT_SECONDS,
-    Check,
-    DiceExpression,
-    FaceReader,
-    Natural,
-    check_sides,
-    exact_seconds,
-    expression_die,
-    keep_die,
-    keep_pmf,
-    net_extra,
-    shifted,
-)
+from .dice import EXACT_SECONDS, DiceExpression, net_extra
 from .errors import require
+from .hits import HitAndSave  # noqa: F401  (its home before it had its own module: old imports keep working)
 from .pool import Die, roll_pool
+from .totals import exact_seconds, expression_die, keep_die, keep_pmf, shifted
 
 MAX_EXTRA = 20
 
@@ -118,40 +107,3 @@ class Roll(Attack):
         if extra >= 0:  # successes are the highest faces: keep at most `count` of them
             return {"successes": pmfs.transform(showing, lambda b: min(b, count))}
         return {"successes": pmfs.transform(showing, lambda b: max(b + extra, 0))}  # the |extra| highest go first
-
-
-@dataclass(frozen=True)
-class HitAndSave(Attack):
-    """`dice` D6 hit on `to_hit`+; each hit is then saved on `save`+ (natural 1s fail).
-
-    The benchmark's canonical attack. Outcomes: `unsaved`, `hits`.
-    """
-
-    dice: int
-    to_hit: int
-    save: int
-
-    outcomes = ("unsaved", "hits")
-
-    def check(self) -> None:
-        require(0 <= self.dice <= 1000, "dice", self.dice, "expected 0 to 1000 dice")
-
-    @cached_property
-    def _die(self) -> Die:
-        hit, save = Check(self.to_hit, Natural.SAVE), Check(self.save, Natural.SAVE)
-
-        def rule(*faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            read = FaceReader(faces)
-            hits = read.check(hit)
-            return hits & ~read.check(save), hits
-
-        return Die(check_sides(hit) + check_sides(save), rule, self.outcomes)
-
-    def sample(self, rng: np.random.Generator, trials: int):
-        return roll_pool(rng, self._die, self.dice, trials)
-
-    def pmfs(self, number) -> dict[str, np.ndarray]:
-        hit = number(Check(self.to_hit, Natural.SAVE).chance())
-        fail = number(1 - Check(self.save, Natural.SAVE).chance())
-        hits = pmfs.binomial(self.dice, hit)
-        return {"unsaved": pmfs.thin(hits, fail), "hits": hits}

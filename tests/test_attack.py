@@ -128,7 +128,7 @@ def test_the_command_line_reads_an_option_as_the_attack_does(capsys):
 
 def test_an_attack_in_words_is_its_query_less_the_program():
     from oddscalc.attack import option
-    from oddscalc.roll import HitAndSave
+    from oddscalc.hits import HitAndSave
 
     @dataclasses.dataclass(frozen=True)
     class Plain(Attack):  # an attack that does not put itself in words of its own

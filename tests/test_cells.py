@@ -12,7 +12,7 @@ from conftest import dask_or_skip
 
 from oddscalc import cells, engine
 from oddscalc.errors import InputError
-from oddscalc.roll import HitAndSave
+from oddscalc.hits import HitAndSave
 
 try:
     import distributed

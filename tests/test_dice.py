@@ -13,13 +13,11 @@ from oddscalc.dice import (
     DiceExpression,
     FaceReader,
     Natural,
-    exact_seconds,
-    keep_pmf,
     net_extra,
     rerolled,
-    sum_pmf,
 )
 from oddscalc.errors import InputError
+from oddscalc.totals import exact_seconds, keep_pmf, sum_pmf
 
 F = Fraction
 

@@ -1,4 +1,6 @@
 import math
+import pickle
+from fractions import Fraction as F
 
 import numpy as np
 import pytest
@@ -120,3 +122,55 @@ def test_a_rare_events_interval_is_exact_and_never_seen_gives_about_three_over_n
     assert high == 1 and low ** 50 == pytest.approx(0.05)
     low, high = interval(4 / 50, 50)  # a share of a study's cell: the same range
     assert binom.cdf(4, 50, high) == pytest.approx(0.025) and binom.sf(3, 50, low) == pytest.approx(0.025)
+
+
+def test_a_tuple_an_array_and_fractions_make_the_same_distribution():
+    values = (F(1, 6), F(1, 3), F(0), F(1, 2), F(0))
+    from_fractions = Distribution.from_pmf(values)
+    from_floats = Distribution.from_pmf(tuple(float(v) for v in values))
+    from_array = Distribution.from_pmf(np.array([float(v) for v in values]))
+    assert from_fractions == from_floats == from_array
+    assert from_array.probabilities == (1 / 6, 1 / 3, 0.0, 0.5)  # trailing zero dropped
+    assert from_array.pmf.tolist() == list(from_array.probabilities)
+
+
+def test_figures_are_exactly_rounded_sums():
+    values = [F(1, 7)] * 7
+    d = Distribution.from_pmf(values)
+    exact_mean = sum(k * F(1, 7) for k in range(7))
+    assert abs(d.mean - float(exact_mean)) <= 2 * math.ulp(3.0)
+    assert d.at_least(3) == math.fsum([1 / 7] * 4)
+    assert d.at_most(2) == math.fsum([1 / 7] * 3)
+    assert d.variance == pytest.approx(float(sum((k - exact_mean) ** 2 * F(1, 7) for k in range(7))), rel=1e-15)
+
+
+def test_the_arrays_are_the_running_sums():
+    rng = np.random.default_rng(4)
+    d = Distribution.from_counts(rng.integers(0, 50, size=40))
+    assert d.cdf.tolist() == np.minimum(np.cumsum(d.pmf), 1.0).tolist()
+    assert d.at_least_all.tolist() == np.minimum(np.cumsum(d.pmf[::-1])[::-1], 1.0).tolist()
+    assert d.outcomes.tolist() == list(range(len(d.pmf)))
+    for q in (0.0, 0.1, 0.5, 0.9, 1.0):
+        assert d.quantile(q) == min(int(np.searchsorted(d.cdf, q - 1e-12)), d.highest)
+
+
+def test_the_gap_between_two_cdfs():
+    a, b = Distribution.from_pmf([0.5, 0.5]), Distribution.from_pmf([0.25, 0.25, 0.5])
+    assert a.cdf_gap(b) == b.cdf_gap(a) == 0.5
+    assert a.cdf_gap(a) == 0.0
+
+
+def test_a_distribution_is_pickled_as_what_makes_it():
+    d = Distribution.from_counts([3, 0, 5])
+    d.pmf  # its array, made on the way, is not sent
+    again = pickle.loads(pickle.dumps(d))
+    assert again == d and again.trials == 8 and "pmf" not in vars(again)
+
+
+def test_counts_are_read_exactly():
+    d = Distribution.from_counts(np.array([1, 2, 0, 3]))
+    assert d.probabilities == (1 / 6, 2 / 6, 0.0, 3 / 6) and d.trials == 6
+    with pytest.raises(ValueError):
+        Distribution.from_pmf([[0.5, 0.5]])
+    with pytest.raises(ValueError):
+        Distribution.from_pmf(np.array([[0.5], [0.5]]))

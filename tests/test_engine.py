@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from agreement import SEED, agreement_failures
 
-from oddscalc import engine
+from oddscalc import engine, sampling
 from oddscalc.dice import DiceExpression
 from oddscalc.errors import InputError
 from oddscalc.roll import Roll
@@ -29,7 +29,7 @@ def test_the_agreement_check_catches_a_wrong_sampler():
 
 
 def test_the_result_does_not_depend_on_the_number_of_threads():
-    trials = 3 * engine.CHUNK + 17
+    trials = 3 * sampling.CHUNK + 17
     one = engine.monte_carlo(TWO_D6, trials=trials, seed=SEED, threads=1)
     two = engine.monte_carlo(TWO_D6, trials=trials, seed=SEED, threads=2)
     assert one["sum"] == two["sum"]
@@ -37,9 +37,9 @@ def test_the_result_does_not_depend_on_the_number_of_threads():
 
 
 def test_every_trial_is_counted():
-    result = engine.monte_carlo(TWO_D6, trials=engine.CHUNK + 5, seed=SEED)
+    result = engine.monte_carlo(TWO_D6, trials=sampling.CHUNK + 5, seed=SEED)
     counts = np.rint(result["sum"].pmf * result.trials)
-    assert counts.sum() == engine.CHUNK + 5
+    assert counts.sum() == sampling.CHUNK + 5
 
 
 def test_a_different_seed_gives_a_different_sample():
@@ -92,7 +92,7 @@ def test_pool_rolls_become_joint_histograms():
 
     die = Die((6, 6), lambda a, s: ((a >= 4) & (s < 5), a >= 4), ("kills", "hits"))
     rolled = roll_pool(np.random.default_rng(1), die, 10, 5000)
-    counts = engine.histograms(rolled, ("hits", "kills"))
+    counts = sampling.histograms(rolled, ("hits", "kills"))
     assert np.array_equal(counts["hits"], np.bincount(rolled.total("hits")))
     assert np.array_equal(counts["kills"][: rolled.total("kills").max() + 1], np.bincount(rolled.total("kills")))
 
@@ -102,9 +102,9 @@ def test_pools_with_many_joint_values_are_counted_field_by_field(monkeypatch):
 
     die = Die((6, 6), lambda a, s: ((a >= 4) & (s < 5), a >= 4), ("kills", "hits"))
     rolled = roll_pool(np.random.default_rng(1), die, 10, 5000)
-    joint = engine.histograms(rolled, ("hits", "kills"))
-    monkeypatch.setattr(engine, "JOINT_LIMIT", 4)
-    separate = engine.histograms(rolled, ("hits", "kills"))
+    joint = sampling.histograms(rolled, ("hits", "kills"))
+    monkeypatch.setattr(sampling, "JOINT_LIMIT", 4)
+    separate = sampling.histograms(rolled, ("hits", "kills"))
     for name in ("hits", "kills"):
         size = max(len(joint[name]), len(separate[name]))
         assert np.array_equal(np.pad(joint[name], (0, size - len(joint[name]))),

@@ -47,6 +47,41 @@ def test_the_library_s_first_exact_answer_imports_the_attack_s_own_modules_only(
     assert [module for module in modules if module.startswith(others)] == []  # another game's modules
 
 
+ANSWER = ("from oddscalc import HitAndSave, run\n"
+          "result = run(HitAndSave(10, 4, 5), method='exact')\n"
+          "unsaved = result['unsaved']\n"
+          "print(unsaved.mean, unsaved.sd, unsaved.at_least(3), unsaved.at_most(2), unsaved.probability(4), "
+          "unsaved.median, unsaved.cdf_gap(result['hits']))\n"
+          "run(HitAndSave(10, 4, 5), method='exact', fractions=True)\n")
+
+
+def test_an_exact_answer_without_arrays_imports_no_numpy_and_is_read_without_it():
+    """The benchmark's first answer, set beside icepool's: a pool of dice that hit and save is two
+    binomials (`terms`), and a `Distribution` reads its figures in plain Python."""
+    assert forbidden(loaded(ANSWER), ("numpy",)) == []
+
+
+def test_the_figures_read_without_numpy_are_those_read_with_it():
+    code = f"{ANSWER}\nimport numpy\nprint(unsaved.pmf @ unsaved.outcomes, unsaved.at_least_all[3], unsaved.cdf[2])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    mean, sd, at_least, at_most, probability, median, gap, dot, tail, head = map(float, out)
+    assert mean == pytest.approx(10 / 3, rel=1e-15) and mean == pytest.approx(dot, rel=1e-15)
+    assert sd == pytest.approx((10 * (1 / 3) * (2 / 3)) ** 0.5, rel=1e-15)
+    assert at_least == pytest.approx(tail, rel=1e-15) and at_most == pytest.approx(head, rel=1e-15)
+    assert probability == pytest.approx(210 * 2**6 / 3**10, rel=1e-15) and median == 3
+    assert 0 < gap < 1
+
+
+def test_a_run_samples_after_an_exact_answer_without_numpy():
+    """The seed is checked without numpy (none of its generators can exist before it is imported),
+    and a Generator given once it is, is taken."""
+    code = (f"{ANSWER}\nsampled = run(HitAndSave(10, 4, 5), trials=1000, seed=3)\n"
+            "import numpy\nagain = run(HitAndSave(10, 4, 5), trials=1000, seed=numpy.random.default_rng(3))\n"
+            "print(sampled.trials, sampled.seed, again.trials)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[-3:] == ["1000", "3", "1000"]
+
+
 def test_the_command_line_s_first_answer_imports_no_study_no_plot_and_one_game():
     code = ("import sys\nsys.argv = ['oddscalc', 'epic', 'shoot', '--shots', '12', '--to-hit', '4+', '--units', '6', "
             "'--armour', '4+', '--exact']\nfrom oddscalc.cli import main\nmain()")

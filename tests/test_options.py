@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import enum
+import subprocess
+import sys
 import threading
 
 import numpy as np
 import pytest
 
-from oddscalc import Cancel, Cancelled, RunOptions, cells, engine, studies
+from oddscalc import Cancel, Cancelled, RunOptions, cells, engine, sampling, studies
 from oddscalc.dice import DiceExpression
 from oddscalc.errors import InputError
 from oddscalc.roll import Roll
@@ -105,7 +107,7 @@ def test_cancelling_one_run_leaves_another_in_the_same_process_running():
             outcome["first"] = "cancelled"
 
     def second() -> None:
-        outcome["second"] = engine.run(TWO_D6, trials=3 * engine.CHUNK, seed=2, threads=2, cancel=steady)
+        outcome["second"] = engine.run(TWO_D6, trials=3 * sampling.CHUNK, seed=2, threads=2, cancel=steady)
 
     threads = [threading.Thread(target=first), threading.Thread(target=second)]
     for thread in threads:
@@ -115,7 +117,7 @@ def test_cancelling_one_run_leaves_another_in_the_same_process_running():
     for thread in threads:
         thread.join(120)
     assert outcome["first"] == "cancelled" and doomed.cancelled and not steady.cancelled
-    assert outcome["second"]["sum"] == engine.run(TWO_D6, trials=3 * engine.CHUNK, seed=2, threads=1)["sum"]
+    assert outcome["second"]["sum"] == engine.run(TWO_D6, trials=3 * sampling.CHUNK, seed=2, threads=1)["sum"]
 
 
 def test_a_cancelled_token_stops_a_serial_run_and_a_study_at_once():
@@ -139,7 +141,7 @@ def test_a_study_cancelled_midway_stops_its_cells():
 
     attacks = [Roll(DiceExpression.parse(f"{n}d6")) for n in range(1, 40)]
     with pytest.raises(Cancelled):
-        cells.run_cells(attacks, trials=engine.CHUNK * 4, seed=1, threads=1, cancel=cancel, progress=progress)
+        cells.run_cells(attacks, trials=sampling.CHUNK * 4, seed=1, threads=1, cancel=cancel, progress=progress)
     assert seen == [1]  # the first cell finished; the second stopped at its first chunk
 
 
@@ -185,3 +187,28 @@ def test_every_core_is_at_least_one(monkeypatch):
     assert options.every_core() == 1
     monkeypatch.setattr(options.os, "cpu_count", lambda: 3)
     assert options.every_core() == 3
+
+
+def test_a_seed_is_checked_while_another_thread_imports_numpy():
+    """The page checks a query's options in one thread while another's first sample imports
+    numpy.random: its half-made module in sys.modules is waited for, never read (it was a 500)."""
+    code = """
+import sys, threading
+from oddscalc.options import RunOptions
+failures, done = [], threading.Event()
+def check():
+    while not done.is_set():
+        try:
+            RunOptions(seed=1)
+        except Exception as error:
+            failures.append(repr(error))
+            return
+checker = threading.Thread(target=check)
+checker.start()
+import numpy.random
+done.set()
+checker.join()
+print(failures or "none", "numpy.random" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["none", "True"]

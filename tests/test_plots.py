@@ -166,7 +166,7 @@ def test_save_writes_atomically_and_leaves_nothing_on_failure(tmp_path):
 
 def test_a_sweep_plot_has_a_title_a_percent_axis_and_the_goal():
     from oddscalc import studies
-    from oddscalc.roll import HitAndSave
+    from oddscalc.hits import HitAndSave
 
     goal = studies.Goal.parse("at_least_2>=0.5")
     found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 8)}, goal=goal, method="exact")
@@ -265,7 +265,7 @@ def test_tail_labels_never_print_over_one_another():
 def test_a_long_title_is_wrapped_within_the_figure():
     """A sweep of a long query: its title and subtitle wrap, every line inside the figure (it was cut)."""
     from oddscalc import studies
-    from oddscalc.roll import HitAndSave
+    from oddscalc.hits import HitAndSave
 
     found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 4)}, method="exact")
     long = "Epic shooting: 12 shots at 4+, 6 shots at MW 2+ on 6 units, armour 4+, crossfire, sniper, " * 3

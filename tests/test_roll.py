@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import cases
 import pytest
-from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
+from agreement import as_pmf, enumerate_faces, exact_list
 
 from oddscalc.dice import DiceExpression
 from oddscalc.errors import InputError
@@ -50,19 +50,3 @@ def test_bad_roll_options(options, name):
 def test_successes_refuse_a_modifier():
     with pytest.raises(InputError):
         Roll(DiceExpression.parse("2d6+1"), success=4)
-
-
-@pytest.mark.parametrize("dice, to_hit, save", [(10, 4, 5), (3, 2, 2), (7, 6, 7), (0, 4, 4)])
-def test_hit_and_save_agrees_with_exact(dice, to_hit, save):
-    from oddscalc.roll import HitAndSave
-
-    assert_agrees(HitAndSave(dice, to_hit, save))
-
-
-def test_hit_and_save_exact_values():
-    from oddscalc.roll import HitAndSave
-
-    exact = HitAndSave(10, 4, 5).exact(fractions=True)
-    # each die kills with 1/2 · 2/3 = 1/3
-    assert sum(k * p for k, p in enumerate(exact["unsaved"])) == F(10, 3)
-    assert exact_list(exact["hits"])[10] == F(1, 1024)

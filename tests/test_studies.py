@@ -8,7 +8,8 @@ from oddscalc import engine, studies
 from oddscalc.dice import DiceExpression
 from oddscalc.distribution import Distribution
 from oddscalc.errors import InputError
-from oddscalc.roll import HitAndSave, Roll
+from oddscalc.hits import HitAndSave
+from oddscalc.roll import Roll
 
 @pytest.mark.parametrize("text, values", [("1..4", ["1", "2", "3", "4"]), ("2..10:4", ["2", "6", "10"]),
                                           ("none,hit,miss", ["none", "hit", "miss"]), ("-2..0", ["-2", "-1", "0"])])

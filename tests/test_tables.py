@@ -12,7 +12,8 @@ import pytest
 from oddscalc import distribution, engine, style, tables
 from oddscalc.dice import DiceExpression
 from oddscalc.distribution import Distribution
-from oddscalc.roll import HitAndSave, Roll
+from oddscalc.hits import HitAndSave
+from oddscalc.roll import Roll
 from oddscalc.studies import Statistic, summary_row
 
 TWO_D6 = Roll(DiceExpression.parse("2d6"))

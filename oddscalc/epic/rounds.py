@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import pmf as pmfs
-from ..dice import keep_pmf
+from ..totals import keep_pmf
 from .engagement import Side, groups
 
 ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers", "enemy_blast_markers")

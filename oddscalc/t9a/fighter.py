@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..attack import Attack
-from ..dice import DiceExpression, keep_pmf
+from ..dice import DiceExpression
+from ..totals import keep_pmf
 from .sequence import Defence, attack_on
 
 MAX_MODELS = 60
@@ -246,7 +247,7 @@ class Fighter:
 @lru_cache(maxsize=8192)
 def lost_pmf(attack: Attack, number) -> np.ndarray:
     """The pmf of the Health Points an attack takes (t9a melee's, t9a hits')."""
-    return attack.pmfs(number)["health_lost"]
+    return np.asarray(attack.pmfs(number)["health_lost"])  # an array already (the t9a attacks' twins make arrays)
 
 
 def capped(pmf: np.ndarray, room: int, number) -> np.ndarray:

@@ -23,10 +23,10 @@ from ..dice import (
     FaceReader,
     Natural,
     check_sides,
-    expression_die,
 )
 from ..errors import InputError
 from ..pool import Die, roll_pool
+from ..totals import expression_die
 
 
 class Cover(str, Enum):

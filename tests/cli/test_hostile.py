@@ -121,7 +121,7 @@ def test_more_threads_than_cores_run_on_the_cores(monkeypatch):
     """--threads 64 starts no more threads (and no more chunks in flight) than there are cores."""
     import concurrent.futures
 
-    from oddscalc.roll import HitAndSave
+    from oddscalc.hits import HitAndSave
 
     started = []
 
