@@ -4,15 +4,23 @@ made of; and the helpers of the measuring (`best_time`, `verdict`, `grid_roster`
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
 import numpy as np
 
 from ..attack import Attack
 from ..dice import DiceExpression
-from ..roll import HitAndSave, Roll
+from ..hits import HitAndSave
+from ..roll import Roll
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,23 @@ def best_time(function: Callable[[], object], repeat: int) -> float:
         function()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+@lru_cache(maxsize=1)
+def _bytecode_folder() -> str:
+    folder = tempfile.mkdtemp(prefix="oddscalc-bench-bytecode-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def fresh_process(arguments: list[str], **options: Any) -> subprocess.CompletedProcess[Any]:
+    """Run `python ARGUMENTS` in a fresh process as an installed package runs: its modules' bytecode
+    cached after the first run (in this run's own folder, PYTHONPYCACHEPREFIX), whatever
+    PYTHONDONTWRITEBYTECODE says here. numpy and icepool bring theirs from their install; without
+    this, a checkout's modules alone would be compiled from source in every process."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    environment["PYTHONPYCACHEPREFIX"] = _bytecode_folder()
+    return subprocess.run([sys.executable, *arguments], env=environment, **options)
 
 
 def grid_roster(size: int) -> str:

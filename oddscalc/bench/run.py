@@ -11,8 +11,6 @@ Targets are printed next to the figures; nothing here is a test.
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import threading
 
 import numpy as np
@@ -20,9 +18,9 @@ import numpy as np
 from .. import engine
 from .. import contract
 from ..options import every_core
-from ..roll import HitAndSave
+from ..hits import HitAndSave
 from . import core, exact, web
-from .core import Case, best_time, grid_roster, verdict
+from .core import Case, best_time, fresh_process, grid_roster, verdict
 
 BASELINE_CHUNK = 1_000_000
 
@@ -69,21 +67,20 @@ def peak_memory_of_billion(trials: int) -> tuple[float, float]:
     # parent's peak from before exec.
     code = (
         "import re, time\n"
-        "from oddscalc import engine\nfrom oddscalc.roll import HitAndSave\n"
+        "from oddscalc import engine\nfrom oddscalc.hits import HitAndSave\n"
         f"start = time.perf_counter(); engine.monte_carlo(HitAndSave(10, 4, 5), trials={trials}, seed=1)\n"
         "seconds = time.perf_counter() - start\n"
         "peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
         "print(seconds, peak / 1024)\n"
     )
-    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    output = fresh_process(["-c", code], capture_output=True, text=True, check=True).stdout
     seconds, peak = output.split()
     return float(seconds), float(peak)
 
 
 def cli_wall_time(repeat: int = 3) -> float:
-    command = [sys.executable, "-m", "oddscalc", "roll", "2d6", "--maximised", "1", "--trials", "1e6",
-               "--format", "json"]
-    return best_time(lambda: subprocess.run(command, capture_output=True, check=True), repeat)
+    command = ["-m", "oddscalc", "roll", "2d6", "--maximised", "1", "--trials", "1e6", "--format", "json"]
+    return best_time(lambda: fresh_process(command, capture_output=True, check=True), repeat)
 
 
 def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[str, float]]:
