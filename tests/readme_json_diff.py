@@ -6,11 +6,13 @@ Each `oddscalc ...` line of the old README's sh blocks runs at both revisions (g
 worktrees in a scratch folder, this checkout's Python), with `--format json` and a fixed
 `--seed` where the command takes them, in a folder holding the README's `army.toml`.
 Plots are dropped. Prints one line per command: same, DIFFERENT, or skipped (with why),
-and exits 1 if any differ. Not a test: it needs git history.
+and exits 1 if any differ; where only numbers differ, it says by how much at most (relative:
+a change of the order a sum's rounding makes is about 1e-16). Not a test: it needs git history.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -53,6 +55,28 @@ def as_json(words: list[str]) -> list[str]:
     return [*out, "--format", "json", "--seed", "7"]
 
 
+def gaps(old: object, new: object) -> float | None:
+    """The largest relative gap between the numbers of two JSON values, or None when anything but
+    a number differs (a key, a string, a length)."""
+    if isinstance(old, (int, float)) and isinstance(new, (int, float)) and not isinstance(old, bool):
+        return abs(old - new) / max(abs(old), abs(new)) if old != new else 0.0
+    if isinstance(old, dict) and isinstance(new, dict) and old.keys() == new.keys():
+        found = [gaps(old[key], new[key]) for key in old]
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        found = [gaps(a, b) for a, b in zip(old, new)]
+    else:
+        return 0.0 if old == new else None
+    return None if None in found else max(found, default=0.0)
+
+
+def how_different(old: bytes, new: bytes) -> str:
+    try:
+        gap = gaps(json.loads(old), json.loads(new))
+    except ValueError:
+        return ""
+    return "" if gap is None else f" (numbers only: largest relative gap {gap:.1e})"
+
+
 def run(tree: Path, folder: Path, words: list[str]) -> tuple[int, bytes]:
     env = {**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "100"}
     done = subprocess.run([sys.executable, "-m", "oddscalc", *words], cwd=folder, env=env, capture_output=True,
@@ -89,7 +113,7 @@ def main(old: str, new: str) -> int:
                 print(f"same: {line}")
             else:
                 differ += 1
-                print(f"DIFFERENT (exit {code_new}): {line}")
+                print(f"DIFFERENT (exit {code_new}){how_different(out_old, out_new)}: {line}")
     finally:
         for tree in trees.values():
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
