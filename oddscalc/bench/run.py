@@ -3,7 +3,8 @@
 For each case: a plain numpy baseline (roll every die with `rng.integers(1, 7, ...)`,
 compare, sum, stage by stage), the engine on one thread and on every core, and the
 ratios. Also the raw speed of the random generator, the two-core scaling on 10⁸
-trials, the peak memory of 10⁹ trials, and the wall time of a command-line query; then
+trials, the canonical query end to end (a fresh process each, start-up included), the peak
+memory of 10⁹ trials, and the wall time of a command-line query; then
 exact mode against icepool (bench/exact.py), and the page's figures (bench/web.py).
 Targets are printed next to the figures; nothing here is a test.
 """
@@ -11,6 +12,7 @@ Targets are printed next to the figures; nothing here is a test.
 from __future__ import annotations
 
 import argparse
+import inspect
 import threading
 
 import numpy as np
@@ -76,6 +78,19 @@ def peak_memory_of_billion(trials: int) -> tuple[float, float]:
     output = fresh_process(["-c", code], capture_output=True, text=True, check=True).stdout
     seconds, peak = output.split()
     return float(seconds), float(peak)
+
+
+def end_to_end(trials: int, repeat: int) -> tuple[float, float]:
+    """Wall seconds of the canonical query, `trials` trials on one thread, each in a fresh process,
+    start-up included: plain numpy (the baseline's own source, numpy alone imported) and oddscalc's
+    library (`run`, as a notebook's first cell)."""
+    baseline = (f"import numpy as np\n{inspect.getsource(core.count_outcomes)}\n"
+                f"{inspect.getsource(core.baseline_canonical)}\nrng = np.random.default_rng(1)\n"
+                f"for start in range(0, {trials}, {BASELINE_CHUNK}):\n"
+                f"    baseline_canonical(rng, min({BASELINE_CHUNK}, {trials} - start))\n")
+    ours = f"from oddscalc import HitAndSave, run\nrun(HitAndSave(10, 4, 5), trials={trials}, seed=1, threads=1)\n"
+    plain = best_time(lambda: fresh_process(["-c", baseline], check=True), 1)  # seconds long: once is enough
+    return plain, best_time(lambda: fresh_process(["-c", ours], check=True), repeat)
 
 
 def cli_wall_time(repeat: int = 3) -> float:
@@ -165,6 +180,11 @@ def main(argv: list[str] | None = None) -> None:
     both = engine_rate(canonical, scaling, cores, repeat)
     print(f"\nscaling, canonical, {scaling:.0e} trials: {single:.3g}/s on 1 thread, {both:.3g}/s on {cores}: "
           f"{both / single:.2f}x{verdict(both / single, 1.7)}")
+
+    base_seconds, our_seconds = end_to_end(scaling, repeat)
+    print(f"end to end, canonical, {scaling:.0e} trials on one thread, a fresh process each, start-up included: "
+          f"plain numpy {base_seconds:.2f} s, oddscalc {our_seconds:.2f} s: "
+          f"{base_seconds / our_seconds:.1f}x{verdict(base_seconds / our_seconds, 12.0)}")
 
     if options.billion:
         seconds, peak = peak_memory_of_billion(int(options.billion))

@@ -14,7 +14,7 @@ from oddscalc.distribution import Distribution, dkw_bound
 def test_quick_benchmark_prints_every_figure(capsys):
     run.main(["--quick", "--no-cluster"])
     out = capsys.readouterr().out
-    for text in ("random generator", "canonical", "maximised 2d6", "scaling", "grid 4 x 4", "wall",
+    for text in ("random generator", "canonical", "maximised 2d6", "scaling", "end to end", "grid 4 x 4", "wall",
                  "server time of exact queries", "first paint", "load: 20 requests from 8 clients"):
         assert text in out
     # the load test's mix: 2 of its 20 requests are refused, the rest answered, none lost (each client its own)
