@@ -32,11 +32,9 @@ def interval(p: float, trials: int, confidence: float = 0.95) -> tuple[float, fl
 
 def _probabilities(pmf: Any) -> list[float]:
     """A pmf's values as floats (from an array, a tuple or a list; Fractions too)."""
-    if getattr(pmf, "ndim", 1) != 1:
-        raise ValueError("a pmf is a non-empty 1-D array")
     try:
-        return [float(p) for p in (pmf.tolist() if hasattr(pmf, "tolist") else pmf)]
-    except TypeError:  # a nested sequence
+        return [float(p) for p in (pmf.tolist() if hasattr(pmf, "tolist") else pmf)]  # tolist: an array's, at once
+    except TypeError:  # nested (an array of 2 dimensions) or not a sequence (one of 0)
         raise ValueError("a pmf is a non-empty 1-D array") from None
 
 

@@ -174,3 +174,42 @@ def test_counts_are_read_exactly():
         Distribution.from_pmf([[0.5, 0.5]])
     with pytest.raises(ValueError):
         Distribution.from_pmf(np.array([[0.5], [0.5]]))
+
+
+def test_what_is_not_a_pmf_is_refused_saying_so():
+    for bad in ([], np.array([[0.5], [0.5]]), np.array(0.5), [[0.5, 0.5]], 0.5):
+        with pytest.raises(ValueError, match="a pmf is a non-empty 1-D array"):
+            Distribution.from_pmf(bad)
+    with pytest.raises(ValueError, match="probabilities cannot be negative"):
+        Distribution.from_pmf([0.5, -1e-11, 0.5])
+    with pytest.raises(ValueError, match="needs at least one trial"):
+        Distribution([1.0], 0)
+    with pytest.raises(ValueError, match="outcomes must be non-negative integers"):
+        Distribution.from_samples(np.array([1, -1]))
+    with pytest.raises(ValueError, match=r"q must be in \[0, 1\]"):
+        Distribution.from_pmf([1.0]).quantile(1.5)
+
+
+def test_rounding_below_zero_is_no_probability():
+    d = Distribution.from_pmf([-1e-12, 1.0, -1e-13])  # 1 - p computed as -1e-13: a zero
+    assert d.probabilities == (0.0, 1.0) and d.probability(0) == 0.0
+    assert Distribution([1.0], 1).trials == 1  # one trial is a sample
+
+
+def test_outside_the_outcomes():
+    d = Distribution.from_pmf([0.7, 0.2])  # (left short of 1: read as given)
+    assert d.at_least(0) == d.at_least(-2) == 1.0  # every outcome is at least 0
+    assert d.at_most(-1) == d.at_most(-2) == 0.0
+    assert d.probability(0) == 0.7 and d.probability(-1) == 0.0 and d.probability(2) == 0.0
+    assert d.quantile(0.95) == d.highest == 1  # never reached: the highest outcome
+
+
+def test_a_cumulative_sum_past_one_by_rounding_is_one():
+    d = Distribution.from_counts([14, 12, 20, 28, 35, 11, 4])  # summed in order: 1 + 2.2e-16
+    assert d.cdf[-1] == 1.0 and d.at_least_all[0] == 1.0 and max(d.cdf) <= 1.0
+
+
+def test_a_sampled_event_s_error_is_none_when_it_is_certain_within_rounding():
+    d = Distribution.from_counts([500, 500])
+    assert d.stderr(1e-13) == 0.0 and d.stderr(1 - 1e-13) == 0.0 and d.stderr(0.5) == pytest.approx(math.sqrt(0.25 / 1000))
+    assert d.interval(0.5, 0.99) != d.interval(0.5) and d.interval(0.5, 0.99)[0] < d.interval(0.5)[0]

@@ -4,6 +4,7 @@ from agreement import SEED, agreement_failures
 
 from oddscalc import engine, sampling
 from oddscalc.dice import DiceExpression
+from oddscalc.distribution import dkw_bound
 from oddscalc.errors import InputError
 from oddscalc.roll import Roll
 
@@ -109,3 +110,38 @@ def test_pools_with_many_joint_values_are_counted_field_by_field(monkeypatch):
         size = max(len(joint[name]), len(separate[name]))
         assert np.array_equal(np.pad(joint[name], (0, size - len(joint[name]))),
                               np.pad(separate[name], (0, size - len(separate[name]))))
+
+
+def test_an_exact_result_carries_fractions_only_when_asked_and_the_attack_s_events():
+    from oddscalc.hits import HitAndSave
+
+    plain, rational = engine.exact(HitAndSave(3, 4, 5)), engine.exact(HitAndSave(3, 4, 5), fractions=True)
+    assert plain.rationals is None and rational.rationals is not None
+    assert rational.rationals["unsaved"] == HitAndSave(3, 4, 5).exact(fractions=True)["unsaved"]
+    assert plain.events == () and plain["unsaved"].probabilities == pytest.approx(rational["unsaved"].probabilities)
+
+    class Event(WrongTwin):
+        events = ("hits",)
+
+    assert engine.exact(Event()).events == ("hits",)
+
+
+def test_verify_measures_the_gap_against_the_bound_of_its_trials_and_alpha():
+    verified = engine.verify(engine.run(TWO_D6, trials=5000, seed=SEED), engine.run(TWO_D6, method="exact"),
+                             alpha=0.01)
+    check = verified["sum"]
+    assert check.alpha == 0.01 and check.bound == dkw_bound(5000, 0.01)
+
+
+def test_a_sampled_run_computes_no_exact_half_and_reports_progress():
+    seen = []
+
+    class NoTwin(WrongTwin):
+        def exact(self, fractions=False):
+            raise AssertionError("a Monte Carlo run computed the exact twin")
+
+    engine.run(NoTwin(), trials=3 * sampling.CHUNK, seed=1, threads=1, progress=lambda done, total: seen.append(done))
+    assert seen == [sampling.CHUNK, 2 * sampling.CHUNK, 3 * sampling.CHUNK]
+    seen.clear()
+    engine.monte_carlo(NoTwin(), trials=2 * sampling.CHUNK, seed=1, threads=1, progress=lambda d, t: seen.append(t))
+    assert seen == [2 * sampling.CHUNK] * 2

@@ -8,6 +8,7 @@ from agreement import assert_agrees, exact_list
 
 from oddscalc import pmf as pmfs
 from oddscalc.dice import Check, Natural
+from oddscalc.errors import InputError
 from oddscalc.hits import HitAndSave
 
 F = Fraction
@@ -41,3 +42,11 @@ def test_the_float_answer_is_the_exact_one_in_floats():
     floats, exact = HitAndSave(30, 3, 4).exact(), HitAndSave(30, 3, 4).exact(fractions=True)
     for name in ("unsaved", "hits"):
         assert floats[name] == pytest.approx([float(p) for p in exact[name]], rel=1e-13, abs=1e-300)
+
+
+def test_a_pool_of_0_to_1000_dice():
+    assert HitAndSave(1000, 4, 5).dice == 1000 and HitAndSave(0, 4, 5).exact()["unsaved"] == (1.0,)
+    for dice in (-1, 1001):
+        with pytest.raises(InputError) as refused:
+            HitAndSave(dice, 4, 5)
+        assert str(refused.value) == f"dice {dice}: expected 0 to 1000 dice"
