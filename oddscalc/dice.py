@@ -103,7 +103,7 @@ def check_sides(check: Check, rerolls: int = 0) -> tuple[int, ...]:
     return (6,) * (check.faces * (rerolls + 1))
 
 
-# --- keep highest / keep lowest (docs/rules.md §3.1): the totals in `totals` -------------
+# --- keep highest / keep lowest (docs/rules.md §3.1): the totals' weights and cost in `terms` ----
 
 
 def net_extra(maximised: int, minimised: int) -> int:
@@ -112,7 +112,6 @@ def net_extra(maximised: int, minimised: int) -> int:
 
 
 EXACT_SECONDS = 2.0  # an exact answer that would take longer is refused at once: sample instead
-
 
 # --- rolls needed ----------------------------------------------------------------------
 

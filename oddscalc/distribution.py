@@ -180,13 +180,17 @@ class Distribution:
 
         return np.array(self._cumulative())
 
+    @cached_property
+    def tails(self) -> tuple[float, ...]:
+        """P(outcome ≥ k) for k = 0..highest, summed from the top in order (as numpy's cumsum), at most 1."""
+        return tuple([min(total, 1.0) for total in itertools.accumulate(reversed(self.probabilities))][::-1])
+
     @property
     def at_least_all(self) -> np.ndarray:
-        """P(outcome ≥ k) for k = 0..highest."""
+        """P(outcome ≥ k) for k = 0..highest, as an array (`tails`)."""
         import numpy as np
 
-        tails = itertools.accumulate(reversed(self.probabilities))
-        return np.array([min(total, 1.0) for total in tails][::-1])
+        return np.array(self.tails)
 
     def quantile(self, q: float) -> int:
         """The smallest k with P(outcome ≤ k) ≥ q."""

@@ -162,7 +162,7 @@ def transform(pmf: np.ndarray, function: Callable[[int], int]) -> np.ndarray:
     if not _exact(pmf):  # floats: one pass, every value at once
         values = np.array([function(x) for x in range(len(pmf))], dtype=np.intp)
         return np.bincount(values, weights=np.asarray(pmf, dtype=float), minlength=1)
-    return mixture([(weight, point(function(x), pmf)) for x, weight in enumerate(pmf) if weight])
+    return array(terms.transform(pmf, function))
 
 
 def scale(pmf: np.ndarray, factor: int) -> np.ndarray:

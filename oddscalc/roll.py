@@ -1,23 +1,32 @@
 """Game-free queries: a dice expression, maximised or minimised, summed or counted as
-successes (docs/rules.md §3.1). (A pool of dice that must hit, then get past a save, is `hits`.)"""
+successes (docs/rules.md §3.1). (A pool of dice that must hit, then get past a save, is `hits`.)
+
+An exact roll is computed in integer weights over one denominator where that is quick (always
+for Fractions; in floats for rolls like 2d6 or 10d6 maximised, each probability an exactly
+rounded quotient), with no numpy; a large roll in floats is numpy's (`totals`), as is sampling.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
-
-from . import pmf as pmfs
+from . import terms
 from .attack import Attack, option
 from .dice import EXACT_SECONDS, DiceExpression, net_extra
 from .errors import require
 from .hits import HitAndSave  # noqa: F401  (its home before it had its own module: old imports keep working)
-from .pool import Die, roll_pool
-from .totals import exact_seconds, expression_die, keep_die, keep_pmf, shifted
+from .terms import exact_seconds
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .pool import Die
 
 MAX_EXTRA = 20
+QUICK = 1e-3  # seconds: a roll whose integer weights take less (by `exact_seconds`) is answered in them, floats too
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,9 @@ class Roll(Attack):
     @cached_property
     def _pool(self) -> tuple[Die, int]:
         """The die to roll and how many of it per trial."""
+        from .pool import Die  # the sampler's: imported when the dice are rolled
+        from .totals import expression_die, keep_die
+
         count, sides, extra, need = self.dice.count, self.dice.sides, self.extra, self.success
         if extra:
             return keep_die(count, sides, extra, need), 1
@@ -82,6 +94,10 @@ class Roll(Attack):
         return Die((sides,), lambda face: face >= need, ("successes",)), count
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
+        import numpy as np
+
+        from .pool import roll_pool
+
         die, count = self._pool
         totals = roll_pool(rng, die, count, trials).codes.astype(np.int64)
         if self.success is None:
@@ -94,16 +110,28 @@ class Roll(Attack):
             return 0.0
         return exact_seconds(self.dice.count, self.dice.sides, self.extra, fractions)
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: Callable[[Any], Any]) -> dict[str, Any]:
         count, sides, extra = self.dice.count, self.dice.sides, self.extra
         if self.success is None:
             seconds = self.exact_seconds(number is not float)
             require(seconds <= EXACT_SECONDS, "exact", self.describe(),
                     f"the exact answer would take about {seconds:.0f} s; sample instead (drop --exact"
                     f"{' and --fractions' if number is not float else ''}, or use --trials)")
-            return {"sum": shifted(keep_pmf(count, sides, extra, number), self.dice.modifier)}
+            return {"sum": terms.shifted(self._kept(number), self.dice.modifier)}
         chance = number(Fraction(sides - self.success + 1, sides))
-        showing = pmfs.binomial(count + abs(extra), chance)
+        showing = terms.binomial(count + abs(extra), chance)
         if extra >= 0:  # successes are the highest faces: keep at most `count` of them
-            return {"successes": pmfs.transform(showing, lambda b: min(b, count))}
-        return {"successes": pmfs.transform(showing, lambda b: max(b + extra, 0))}  # the |extra| highest go first
+            return {"successes": terms.transform(showing, lambda b: min(b, count))}
+        return {"successes": terms.transform(showing, lambda b: max(b + extra, 0))}  # the |extra| highest go first
+
+    def _kept(self, number: Callable[[Any], Any]) -> Any:
+        """The pmf of the kept (or summed) total before the modifier: integer weights over
+        sides**(dice rolled) where they are quick, else numpy's floats."""
+        count, sides, extra = self.dice.count, self.dice.sides, self.extra
+        if number is float and exact_seconds(count, sides, extra, True) > QUICK:
+            from .totals import keep_pmf
+
+            return keep_pmf(count, sides, extra, float)
+        weights = terms.keep_weights(count, sides, extra) if extra else terms.sum_weights(count, sides)
+        denominator = sides ** (count + abs(extra))
+        return tuple(number(Fraction(weight, denominator)) for weight in weights)

@@ -55,8 +55,9 @@ def shown_values(distribution) -> tuple[list[int], str | None]:
 
     The rule: rows at either end whose P(= k) is below TAIL (0.005 %) are not shown.
     """
-    ks = [int(k) for k in distribution.outcomes if distribution.pmf[k] > 0]
-    kept = [k for k in ks if distribution.pmf[k] >= TAIL]
+    probabilities = distribution.probabilities
+    ks = [k for k, p in enumerate(probabilities) if p > 0]
+    kept = [k for k in ks if probabilities[k] >= TAIL]
     if not kept or len(kept) == len(ks):
         return ks, None
     low, high = kept[0], kept[-1]
@@ -187,7 +188,8 @@ def result_json(result: Result, command: str, description: str | None = None,
     for name, distribution in result.outcomes.items():
         mean, sd = _figures(result, [distribution.mean, distribution.sd])
         outcomes[name] = {"mean": mean, "sd": sd, "mean_stderr": distribution.mean_stderr,
-                          "pmf": _figures(result, distribution.pmf), "at_least": _figures(result, distribution.at_least_all)}
+                          "pmf": _figures(result, distribution.probabilities),
+                          "at_least": _figures(result, distribution.tails)}
         if name in result.events:
             probability = distribution.at_least(1)
             outcomes[name]["probability"] = _figures(result, [probability])[0]
@@ -217,7 +219,7 @@ def result_csv(result: Result) -> str:
     """Tidy rows, one per outcome and value: P(= k), P(≥ k), their standard errors, and how they were made."""
     rows = []
     for name, distribution in result.outcomes.items():
-        pmf, at_least = _figures(result, distribution.pmf), _figures(result, distribution.at_least_all)
+        pmf, at_least = _figures(result, distribution.probabilities), _figures(result, distribution.tails)
         rationals = (result.rationals or {}).get(name)
         for k in range(len(pmf)):
             rows.append((name, k, repr(pmf[k]), repr(at_least[k]), distribution.stderr(pmf[k]),

@@ -13,35 +13,9 @@ from typing import Any, Callable
 import numpy as np
 
 from . import pmf as pmfs
+from . import terms
 from .pool import Die
-
-
-def keep_weights(dice: int, sides: int = 6, extra: int = 0) -> list[int]:
-    """The number of face sequences (of sides**(dice + |extra|)) giving each kept total, exactly.
-
-    extra > 0 keeps the highest (maximised), extra < 0 the lowest (minimised).
-    Dynamic programme over face values from the favoured end: how many dice show each
-    face, weighted by the binomial count, and how many of them are kept.
-    """
-    total_dice = dice + abs(extra)
-    faces = range(sides, 0, -1) if extra >= 0 else range(1, sides + 1)
-    ways = {(0, 0): 1}  # (dice placed so far, kept total) → number of face sequences
-    for face in faces:
-        grown: dict[tuple[int, int], int] = {}
-        for (placed, kept_total), count in ways.items():
-            for showing in range(total_dice - placed + 1):
-                kept = min(showing, max(dice - placed, 0))
-                key = (placed + showing, kept_total + kept * face)
-                grown[key] = grown.get(key, 0) + count * math.comb(total_dice - placed, showing)
-        ways = grown
-    weights = [0] * (dice * sides + 1)
-    for (placed, kept_total), count in ways.items():
-        if placed == total_dice:
-            weights[kept_total] += count
-    return weights
-
-
-ENUMERATE = 500_000  # pools whose face multisets fill fewer cells than this are counted one multiset at a time
+from .terms import enumerable, fft_size
 
 
 @lru_cache(maxsize=32)
@@ -68,11 +42,6 @@ def _enumerated(dice: int, sides: int, extra: int) -> tuple[np.ndarray, np.ndarr
     return kept @ faces, chances
 
 
-def _enumerable(total: int, sides: int) -> bool:
-    """Whether the table of every multiset (one row of `sides` counts each) is small."""
-    return math.comb(total + sides - 1, sides - 1) * sides <= ENUMERATE
-
-
 def keep_probabilities(dice: int, sides: int = 6, extra: int = 0) -> np.ndarray:
     """The float pmf of the kept total of `dice` of `dice + |extra|` dice (as `keep_weights`).
 
@@ -85,7 +54,7 @@ def keep_probabilities(dice: int, sides: int = 6, extra: int = 0) -> np.ndarray:
     per v. A minimised roll is the maximised roll of the faces turned over (x → S + 1 - x).
     """
     total, drop = dice + abs(extra), abs(extra)
-    if _enumerable(total, sides):
+    if enumerable(total, sides):
         totals, chances = _enumerated(dice, sides, extra)
         return np.bincount(totals, weights=chances, minlength=dice * sides + 1)
     if extra < 0:  # keep the lowest: the highest of the reversed faces, t ↔ dice·(S + 1) - t
@@ -110,7 +79,7 @@ def keep_probabilities(dice: int, sides: int = 6, extra: int = 0) -> np.ndarray:
             result[start] += weights[0]
             continue
         length = most * upper + 1
-        size = _fft_size(length)
+        size = fft_size(length)
         uniform = np.zeros(size)
         uniform[1:upper + 1] = 1.0 / upper
         transform = np.fft.rfft(uniform)
@@ -122,11 +91,6 @@ def keep_probabilities(dice: int, sides: int = 6, extra: int = 0) -> np.ndarray:
     return np.maximum(result, 0.0)  # rounding leaves ±1e-17 where a chance is 0
 
 
-def _fft_size(length: int) -> int:
-    """The power of two at or above `length` (no wrap-around in the circular convolution)."""
-    return 1 << (length - 1).bit_length()
-
-
 def keep_pmf(dice: int, sides: int = 6, extra: int = 0, number: Callable[[Any], Any] = Fraction) -> np.ndarray:
     """The exact pmf (index = total) of `dice` kept of `dice + |extra|`: floats, or Fractions."""
     if not extra:
@@ -134,7 +98,7 @@ def keep_pmf(dice: int, sides: int = 6, extra: int = 0, number: Callable[[Any], 
     if number is float:
         return keep_probabilities(dice, sides, extra)
     denominator = sides ** (dice + abs(extra))
-    return pmfs.array([Fraction(weight, denominator) for weight in keep_weights(dice, sides, extra)])
+    return pmfs.array([Fraction(weight, denominator) for weight in terms.keep_weights(dice, sides, extra)])
 
 
 def sum_pmf(count: int, sides: int, number: Callable[[Any], Any] = Fraction) -> np.ndarray:
@@ -142,35 +106,8 @@ def sum_pmf(count: int, sides: int, number: Callable[[Any], Any] = Fraction) -> 
     rationals from integer weights over one denominator, sides**count."""
     if number is float:
         return pmfs.power(np.concatenate([[0.0], np.full(sides, 1.0 / sides)]), count)
-    weights, base, n = np.array([1], dtype=object), np.array([0] + [1] * sides, dtype=object), count
-    while n:  # repeated squaring, on Python integers
-        if n & 1:
-            weights = np.convolve(weights, base)
-        n >>= 1
-        if n:
-            base = np.convolve(base, base)
     denominator = sides**count
-    return pmfs.array([Fraction(int(weight), denominator) for weight in weights])
-
-
-_WEIGHT_RATE = 2e6  # (state, choice) steps per second by keep_weights (measured)
-
-
-def exact_seconds(dice: int, sides: int, extra: int, fractions: bool) -> float:
-    """Estimated seconds of an exact kept or summed roll: a cost model fitted to measured times
-    (`python -m oddscalc.bench` prints both), 1.5 times on the safe side."""
-    total, drop = dice + abs(extra), abs(extra)
-    if not extra:  # the largest convolutions dominate: about size² float or integer products
-        size = dice * sides
-        return size * size / (2e7 if fractions else 5e9)
-    if fractions:
-        return sides * total * total * dice * sides / 4 / _WEIGHT_RATE
-    if _enumerable(total, sides):
-        return math.comb(total + sides - 1, sides - 1) * 2.5e-6  # building the table (measured 1.6 to 2.2 µs a row)
-    # keep_probabilities, per face v: the weights (about 2e-5 s per dropped die), Horner's steps
-    # (2.4e-6 s each, dice of them) and their products on the transform (1.7e-9 s each)
-    products = sum(dice * _fft_size(dice * (sides - v) + 1) / 2 for v in range(1, sides))
-    return 1.5 * (sides * drop * 2.1e-5 + sides * dice * 2.4e-6 + products * 1.7e-9)
+    return pmfs.array([Fraction(weight, denominator) for weight in terms.sum_weights(count, sides)])
 
 
 @lru_cache(maxsize=64)
@@ -191,10 +128,8 @@ def keep_die(dice: int, sides: int = 6, extra: int = 0, success: int | None = No
 
 
 def shifted(pmf: np.ndarray, modifier: int) -> np.ndarray:
-    """The pmf of max(X + modifier, 0): a total below 0 counts as 0."""
-    if modifier >= 0:
-        return np.concatenate([pmfs.zeros(modifier, pmf), pmf])
-    return np.concatenate([[pmf[: -modifier + 1].sum()], pmf[-modifier + 1:]])
+    """The pmf of max(X + modifier, 0), as an array (`terms.shifted`'s)."""
+    return np.asarray(terms.shifted(pmf, modifier))
 
 
 def _d3_rule(face: np.ndarray) -> np.ndarray:

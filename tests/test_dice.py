@@ -17,7 +17,8 @@ from oddscalc.dice import (
     rerolled,
 )
 from oddscalc.errors import InputError
-from oddscalc.totals import exact_seconds, keep_pmf, sum_pmf
+from oddscalc.terms import exact_seconds
+from oddscalc.totals import keep_pmf, sum_pmf
 
 F = Fraction
 

@@ -91,12 +91,13 @@ def test_the_largest_rolls_are_answered_exactly_in_floats(capsys, args):
     ["roll", "200d100", "--exact", "--fractions"],
 ])
 def test_rationals_too_big_to_compute_are_refused_before_any_work(capsys, monkeypatch, args):
-    from oddscalc import totals
+    from oddscalc import terms, totals
 
     def never(*_: object) -> None:
         raise AssertionError("the refusal came after the work started")
 
-    monkeypatch.setattr(totals, "keep_weights", never)
+    monkeypatch.setattr(terms, "keep_weights", never)
+    monkeypatch.setattr(terms, "sum_weights", never)
     monkeypatch.setattr(totals, "sum_pmf", never)
     assert_refused(capsys, *args, mentions=("--exact", args[1], "sample instead", "--fractions"))
 

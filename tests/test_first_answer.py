@@ -94,3 +94,13 @@ def test_the_command_line_s_first_answer_imports_no_study_no_plot_and_one_game()
 def test_a_plain_table_needs_no_rich():
     code = ("import sys\nsys.argv = ['oddscalc', 'roll', '2d6', '--exact']\nfrom oddscalc.cli import main\nmain()")
     assert forbidden(loaded(code), ("rich",) + NEVER) == []
+
+
+@pytest.mark.parametrize("words", [["roll", "2d6", "--exact"], ["roll", "2d6", "--maximised", "1", "--exact", "--format", "json"],
+                                   ["roll", "10d6", "--success", "5", "--minimised", "2", "--exact", "--format", "csv"],
+                                   ["roll", "3d6-2", "--exact", "--fractions", "--format", "markdown"]])
+def test_a_small_roll_s_exact_answer_on_the_command_line_imports_no_numpy(words):
+    """Integer weights (`terms`) and a table read from the distribution's tuple: no arrays at all."""
+    code = f"import sys\nsys.argv = ['oddscalc', *{words!r}]\nfrom oddscalc.cli import main\nmain()"
+    modules = loaded(code)
+    assert forbidden(modules, ("numpy",)) == [] and "oddscalc.roll" in modules

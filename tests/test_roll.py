@@ -5,6 +5,7 @@ import pytest
 from agreement import as_pmf, enumerate_faces, exact_list
 
 from oddscalc.dice import DiceExpression
+from oddscalc.terms import exact_seconds
 from oddscalc.errors import InputError
 from oddscalc.roll import Roll
 
@@ -50,3 +51,23 @@ def test_bad_roll_options(options, name):
 def test_successes_refuse_a_modifier():
     with pytest.raises(InputError):
         Roll(DiceExpression.parse("2d6+1"), success=4)
+
+
+@pytest.mark.parametrize("text, maximised, minimised", [
+    ("2d6", 0, 0), ("2d6", 1, 0), ("10d6", 3, 0), ("4d6", 0, 2), ("3d3+1", 0, 0), ("2d10-3", 1, 0), ("12d6", 0, 0),
+    ("40d100", 0, 0)])
+def test_a_roll_in_integer_weights_is_numpy_s_floats_to_within_rounding(text, maximised, minimised):
+    """Small rolls are exactly rounded quotients of integer weights (no numpy); large ones numpy's
+    floats: the two ways agree wherever both can answer."""
+    from oddscalc import totals
+    from oddscalc.roll import QUICK
+
+    roll = Roll(DiceExpression.parse(text), maximised=maximised, minimised=minimised)
+    dice = roll.dice
+    weights = tuple(float(p) for p in roll._kept(F))  # always the integer weights
+    floats = totals.keep_pmf(dice.count, dice.sides, roll.extra, float)
+    assert weights == pytest.approx(list(floats), rel=1e-12, abs=1e-15)
+    small = exact_seconds(dice.count, dice.sides, roll.extra, True) <= QUICK
+    assert isinstance(roll._kept(float), tuple) is small  # the integer weights where they are quick, else an array
+    answer = roll.exact()["sum"]
+    assert list(answer) == pytest.approx(list(totals.shifted(floats, dice.modifier)), rel=1e-12, abs=1e-15)

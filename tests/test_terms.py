@@ -1,6 +1,7 @@
 """Pmfs as tuples of Python numbers (`terms`): the binomial's terms, exact and in floats, and
 their reading in floats; the array algebra's binomial is the same terms."""
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -47,3 +48,31 @@ def test_in_floats_keeps_a_tuple_a_tuple_and_an_array_an_array():
     assert terms.in_floats([F(1, 2), 0, F(1, 2)]) == (0.5, 0.0, 0.5)
     array = terms.in_floats(np.array([F(1, 4), F(3, 4)], dtype=object))
     assert isinstance(array, np.ndarray) and array.dtype == float and array.tolist() == [0.25, 0.75]
+
+
+@pytest.mark.parametrize("count, sides", [(1, 6), (2, 6), (3, 3), (4, 6), (5, 2), (7, 10)])
+def test_sum_weights_count_every_sequence_of_faces(count, sides):
+    brute = [0] * (count * sides + 1)
+    for faces in itertools.product(range(1, sides + 1), repeat=count):
+        brute[sum(faces)] += 1
+    assert terms.sum_weights(count, sides) == brute
+
+
+def test_convolve_adds_weights_of_independent_totals():
+    assert terms.convolve([1, 1], [1, 2, 1]) == [1, 3, 3, 1]
+    assert terms.convolve([0, 2], [3]) == [0, 6]
+
+
+def test_shifted_adds_the_modifier_and_a_total_below_zero_counts_as_zero():
+    assert terms.shifted((F(1, 2), F(1, 2)), 2) == (0, 0, F(1, 2), F(1, 2))
+    assert all(isinstance(p, Fraction) for p in terms.shifted((F(1, 2), F(1, 2)), 2))
+    assert terms.shifted((0.25, 0.25, 0.25, 0.25), -2) == (0.75, 0.25)
+    assert terms.shifted((0.25, 0.25, 0.25, 0.25), -9) == (1.0,)
+    assert terms.shifted((0.5, 0.5), 0) == (0.5, 0.5)
+
+
+def test_transform_moves_each_weight_where_it_lands():
+    assert terms.transform((F(1, 4), F(1, 4), F(1, 2)), lambda x: min(x, 1)) == (F(1, 4), F(3, 4))
+    assert terms.transform((0.5, 0.0, 0.5, 0.0), lambda x: 3 - x) == (0.0, 0.5, 0.0, 0.5)  # a weightless x adds nothing
+    assert terms.transform((0.5, 0.5, 0.0), lambda x: 2 * x) == (0.5, 0.0, 0.5)  # no trailing zero from a weightless x
+    assert tuple(pmfs.transform(np.array([F(1, 4), F(3, 4)], dtype=object), lambda x: x + 1)) == (0, F(1, 4), F(3, 4))
