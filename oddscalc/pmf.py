@@ -69,16 +69,8 @@ def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def power(pmf: np.ndarray, n: int) -> np.ndarray:
-    """Return the pmf of the sum of `n` independent copies (repeated squaring)."""
-    result = point(0, pmf)
-    base = pmf
-    while n:
-        if n & 1:
-            result = convolve(result, base)
-        n >>= 1
-        if n:
-            base = convolve(base, base)
-    return result
+    """Return the pmf of the sum of `n` independent copies (repeated squaring: `terms.power`)."""
+    return terms.power(pmf, n, convolve, point(0, pmf))
 
 
 def compound(count: np.ndarray, each: np.ndarray) -> np.ndarray:

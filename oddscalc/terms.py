@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 if TYPE_CHECKING:
     import numpy as np
+
+T = TypeVar("T")
 
 
 def binomial(n: int, p: float | Fraction) -> tuple[float, ...] | tuple[Fraction, ...]:
@@ -62,16 +64,22 @@ def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
     return out
 
 
-def sum_weights(count: int, sides: int) -> list[int]:
-    """How many of the sides**count face sequences of `count` dice give each total (index = total)."""
-    weights, base, n = [1], [0] + [1] * sides, count
-    while n:  # repeated squaring
+def power(base: T, n: int, convolve: Callable[[T, T], T], one: T) -> T:
+    """The sum of `n` independent copies of `base` by repeated squaring, for any kind of pmf and its
+    `convolve` (`one`: the pmf of a certain 0)."""
+    result = one
+    while n:
         if n & 1:
-            weights = convolve(weights, base)
+            result = convolve(result, base)
         n >>= 1
         if n:
             base = convolve(base, base)
-    return weights
+    return result
+
+
+def sum_weights(count: int, sides: int) -> list[int]:
+    """How many of the sides**count face sequences of `count` dice give each total (index = total)."""
+    return power([0] + [1] * sides, count, convolve, [1])
 
 
 def keep_weights(dice: int, sides: int = 6, extra: int = 0) -> list[int]:
