@@ -76,3 +76,14 @@ def test_transform_moves_each_weight_where_it_lands():
     assert terms.transform((0.5, 0.0, 0.5, 0.0), lambda x: 3 - x) == (0.0, 0.5, 0.0, 0.5)  # a weightless x adds nothing
     assert terms.transform((0.5, 0.5, 0.0), lambda x: 2 * x) == (0.5, 0.0, 0.5)  # no trailing zero from a weightless x
     assert tuple(pmfs.transform(np.array([F(1, 4), F(3, 4)], dtype=object), lambda x: x + 1)) == (0, F(1, 4), F(3, 4))
+
+
+def test_keep_weights_keeps_the_highest_of_d6_unless_told():
+    assert terms.keep_weights(2) == terms.sum_weights(2, 6)  # six sides, nothing dropped: the plain sum
+    assert terms.keep_weights(1, 6, 1) == [0, 1, 3, 5, 7, 9, 11]  # the higher of two D6
+    assert terms.keep_weights(1, 6, -1) == [0, 11, 9, 7, 5, 3, 1]  # the lower
+
+
+def test_transform_of_one_outcome_and_of_no_weight():
+    assert terms.transform((F(1),), lambda x: x + 2) == (0, 0, F(1))
+    assert terms.transform((0.0, 0.0), lambda x: x + 1) == (0.0,)
