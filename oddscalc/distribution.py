@@ -1,7 +1,8 @@
 """`Distribution`: the value both the Monte Carlo and the exact path return.
 
-It keeps its probabilities as a tuple of floats and reads its figures (mean, P(≥ k), quantiles)
-in plain Python, exactly rounded sums: an answer computed without arrays is read without numpy.
+It keeps its probabilities as a tuple of floats and reads its figures in plain Python (the mean
+and variance as exactly rounded sums; P(≥ k) and P(≤ k) summed in order from either end, once):
+an answer computed without arrays is read without numpy.
 Its arrays (`pmf`, `cdf`, `at_least_all`, `outcomes`) are made when first asked for.
 """
 
@@ -142,12 +143,12 @@ class Distribution:
         return 0.0 if self.trials is None else self.sd / math.sqrt(self.trials)
 
     def at_least(self, k: int) -> float:
-        """P(outcome ≥ k)."""
-        return 1.0 if k <= 0 else math.fsum(self.probabilities[k:])
+        """P(outcome ≥ k): `tails[k]`, the figure the JSON and CSV formats list."""
+        return 1.0 if k <= 0 else self.tails[k] if k < len(self.probabilities) else 0.0
 
     def at_most(self, k: int) -> float:
         """P(outcome ≤ k)."""
-        return 0.0 if k < 0 else math.fsum(self.probabilities[: k + 1])
+        return 0.0 if k < 0 else self._cumulative[min(k, self.highest)]
 
     def probability(self, k: int) -> float:
         """P(outcome = k)."""
@@ -169,16 +170,17 @@ class Distribution:
         """Standard error of P(outcome ≥ k)."""
         return self.stderr(self.at_least(k))
 
-    def _cumulative(self) -> list[float]:
+    @cached_property
+    def _cumulative(self) -> tuple[float, ...]:
         """P(outcome ≤ k) for k = 0..highest, summed in order (as numpy's cumsum), at most 1."""
-        return [min(total, 1.0) for total in itertools.accumulate(self.probabilities)]
+        return tuple(min(total, 1.0) for total in itertools.accumulate(self.probabilities))
 
     @property
     def cdf(self) -> np.ndarray:
         """P(outcome ≤ k) for k = 0..highest."""
         import numpy as np
 
-        return np.array(self._cumulative())
+        return np.array(self._cumulative)
 
     @cached_property
     def tails(self) -> tuple[float, ...]:
@@ -196,7 +198,7 @@ class Distribution:
         """The smallest k with P(outcome ≤ k) ≥ q."""
         if not 0 <= q <= 1:
             raise ValueError("q must be in [0, 1]")
-        return next((k for k, total in enumerate(self._cumulative()) if total >= q - 1e-12), self.highest)
+        return next((k for k, total in enumerate(self._cumulative) if total >= q - 1e-12), self.highest)
 
     @property
     def median(self) -> int:
