@@ -134,4 +134,6 @@ class Roll(Attack):
             return keep_pmf(count, sides, extra, float)
         weights = terms.keep_weights(count, sides, extra) if extra else terms.sum_weights(count, sides)
         denominator = sides ** (count + abs(extra))
+        if number is float:  # a quotient of whole numbers is exactly rounded (as float(Fraction(w, d)))
+            return tuple(weight / denominator for weight in weights)
         return tuple(number(Fraction(weight, denominator)) for weight in weights)

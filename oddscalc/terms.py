@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def in_floats(pmf: Any) -> Any:
     return pmf.astype(float, copy=False)
 
 
-def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+def convolve(a: list[int], b: list[int]) -> list[int]:
     """The weights of the sum of two independent totals, from their integer weights."""
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
@@ -77,12 +78,15 @@ def power(base: T, n: int, convolve: Callable[[T, T], T], one: T) -> T:
     return result
 
 
-def sum_weights(count: int, sides: int) -> list[int]:
+@lru_cache(maxsize=256)
+def sum_weights(count: int, sides: int) -> tuple[int, ...]:
     """How many of the sides**count face sequences of `count` dice give each total (index = total)."""
-    return power([0] + [1] * sides, count, convolve, [1])
+    weights: list[int] = power([0] + [1] * sides, count, convolve, [1])
+    return tuple(weights)
 
 
-def keep_weights(dice: int, sides: int = 6, extra: int = 0) -> list[int]:
+@lru_cache(maxsize=256)
+def keep_weights(dice: int, sides: int = 6, extra: int = 0) -> tuple[int, ...]:
     """The number of face sequences (of sides**(dice + |extra|)) giving each kept total, exactly.
 
     extra > 0 keeps the highest (maximised), extra < 0 the lowest (minimised).
@@ -104,11 +108,13 @@ def keep_weights(dice: int, sides: int = 6, extra: int = 0) -> list[int]:
     for (placed, kept_total), count in ways.items():
         if placed == total_dice:
             weights[kept_total] += count
-    return weights
+    return tuple(weights)
 
 
-def shifted(pmf: Sequence[Any] | np.ndarray, modifier: int) -> tuple[Any, ...]:
-    """The pmf of max(X + modifier, 0): a total below 0 counts as 0."""
+def shifted(pmf: Sequence[Any] | np.ndarray, modifier: int) -> Any:
+    """The pmf of max(X + modifier, 0): a total below 0 counts as 0 (without a modifier, `pmf` itself)."""
+    if not modifier:
+        return pmf
     terms = tuple(pmf)
     if modifier >= 0:
         return (terms[0] * 0,) * modifier + terms  # the number type's zero
