@@ -2,8 +2,9 @@
 successes (docs/rules.md §3.1). (A pool of dice that must hit, then get past a save, is `hits`.)
 
 An exact roll is computed in integer weights over one denominator where that is quick (always
-for Fractions; in floats for rolls like 2d6 or 10d6 maximised, each probability an exactly
-rounded quotient), with no numpy; a large roll in floats is numpy's (`totals`), as is sampling.
+for Fractions; in floats for rolls like 2d6, 10d6, 2d6 maximised or 4d6 minimised twice, each
+probability an exactly rounded quotient), with no numpy; a large roll in floats (10d6 maximised,
+200d6) is numpy's (`totals`), as is sampling.
 """
 
 from __future__ import annotations
