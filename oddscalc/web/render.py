@@ -49,10 +49,10 @@ class Kept:
 
 
 def size_of(asked: Any) -> int:
-    """About the bytes an answer holds (its distributions' arrays, a study's rows), to keep it within a cap."""
+    """About the bytes an answer holds (its distributions, a study's rows), to keep it within a cap."""
     content = asked.answer.content
     if isinstance(content, QueryAnswer):
-        arrays = sum(3 * 8 * len(distribution.pmf) for distribution in content.result.outcomes.values())
+        arrays = sum(distribution.nbytes for distribution in content.result.outcomes.values())
         rationals = sum(64 * len(values) for values in (content.result.rationals or {}).values())
         return 4096 + arrays + rationals
     return 4096 + sum(64 + 96 * len(row) for row in getattr(content, "rows", ()))  # a study's rows (a look: none)

@@ -214,3 +214,15 @@ def test_an_uploaded_rosters_answer_has_no_permalink_and_its_plot_inside():
     import base64
 
     assert base64.b64decode(view.svg.removeprefix("data:image/svg+xml;base64,")).startswith(b"<?xml")
+
+
+def test_an_answer_kept_counts_what_its_distributions_hold():
+    """The cache of answers keeps within its cap by `size_of`: a query's is its distributions' own
+    count of what they hold (`Distribution.nbytes`) and its Fractions, never less."""
+    from oddscalc.web.render import size_of
+
+    asked = ask(["roll", "40d100", "--exact", "--fractions"])
+    result = asked.answer.content.result
+    held = sum(distribution.nbytes for distribution in result.outcomes.values())
+    assert held >= 100 * len(result["sum"].probabilities)
+    assert size_of(asked) == 4096 + held + 64 * len(result.rationals["sum"])
