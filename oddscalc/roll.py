@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import terms
@@ -28,6 +28,16 @@ if TYPE_CHECKING:
 
 MAX_EXTRA = 20
 QUICK = 1e-3  # seconds: a roll whose integer weights take less (by `exact_seconds`) is answered in them, floats too
+
+
+def _weights(count: int, sides: int, extra: int) -> tuple[int, ...]:
+    """How many face sequences give each kept (or summed) total."""
+    return terms.keep_weights(count, sides, extra) if extra else terms.sum_weights(count, sides)
+
+
+# a quick roll's weights are kept (a few hundred whole numbers at most); a large one's, which a server
+# could be asked for many times over, are not
+_quick_weights = lru_cache(maxsize=256)(_weights)
 
 
 @dataclass(frozen=True)
@@ -129,11 +139,12 @@ class Roll(Attack):
         """The pmf of the kept (or summed) total before the modifier: integer weights over
         sides**(dice rolled) where they are quick, else numpy's floats."""
         count, sides, extra = self.dice.count, self.dice.sides, self.extra
-        if number is float and exact_seconds(count, sides, extra, True) > QUICK:
+        quick = exact_seconds(count, sides, extra, True) <= QUICK
+        if number is float and not quick:
             from .totals import keep_pmf
 
             return keep_pmf(count, sides, extra, float)
-        weights = terms.keep_weights(count, sides, extra) if extra else terms.sum_weights(count, sides)
+        weights = (_quick_weights if quick else _weights)(count, sides, extra)
         denominator = sides ** (count + abs(extra))
         if number is float:  # a quotient of whole numbers is exactly rounded (as float(Fraction(w, d)))
             return tuple(weight / denominator for weight in weights)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 if TYPE_CHECKING:
@@ -78,14 +77,12 @@ def power(base: T, n: int, convolve: Callable[[T, T], T], one: T) -> T:
     return result
 
 
-@lru_cache(maxsize=256)
 def sum_weights(count: int, sides: int) -> tuple[int, ...]:
     """How many of the sides**count face sequences of `count` dice give each total (index = total)."""
     weights: list[int] = power([0] + [1] * sides, count, convolve, [1])
     return tuple(weights)
 
 
-@lru_cache(maxsize=256)
 def keep_weights(dice: int, sides: int = 6, extra: int = 0) -> tuple[int, ...]:
     """The number of face sequences (of sides**(dice + |extra|)) giving each kept total, exactly.
 

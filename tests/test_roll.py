@@ -71,3 +71,17 @@ def test_a_roll_in_integer_weights_is_numpy_s_floats_to_within_rounding(text, ma
     assert isinstance(roll._kept(float), tuple) is small  # the integer weights where they are quick, else an array
     answer = roll.exact()["sum"]
     assert list(answer) == pytest.approx(list(totals.shifted(floats, dice.modifier)), rel=1e-12, abs=1e-15)
+
+
+def test_only_a_quick_roll_s_weights_are_kept_in_memory():
+    """A server asked for many large exact rolls keeps none of their weights (a 60d100's are 6,000 big
+    whole numbers); a quick roll's, a few hundred small ones at most, are kept for the next ask."""
+    from oddscalc import roll
+
+    roll._quick_weights.cache_clear()
+    Roll(DiceExpression.parse("30d20")).exact(fractions=True)
+    Roll(DiceExpression.parse("30d20")).exact()
+    assert roll._quick_weights.cache_info().currsize == 0
+    Roll(DiceExpression.parse("2d6"), maximised=1).exact()
+    Roll(DiceExpression.parse("2d6"), maximised=1).exact(fractions=True)
+    assert roll._quick_weights.cache_info().currsize == 1 and roll._quick_weights.cache_info().hits == 1
