@@ -178,8 +178,3 @@ def trim(pmf: np.ndarray) -> np.ndarray:
     pmf = np.asarray(pmf) if not isinstance(pmf, np.ndarray) else pmf
     nonzero = np.flatnonzero(pmf != 0)
     return pmf[: (nonzero[-1] + 1 if nonzero.size else 1)]
-
-
-def as_float(pmf: np.ndarray) -> np.ndarray:
-    """Return a float copy of a pmf."""
-    return np.asarray(pmf, dtype=float)

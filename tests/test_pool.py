@@ -10,6 +10,7 @@ from oddscalc import pmf as pmfs
 from oddscalc import pool
 from oddscalc.distribution import Distribution, dkw_bound
 from oddscalc.pool import Die, atom_count, roll_pool, uniform_faces
+from oddscalc.terms import in_floats
 
 F = Fraction
 
@@ -33,7 +34,7 @@ class PoolAttack:
 
     def exact(self, fractions=False):
         result = {name: pmfs.power(pmfs.array(each), self.dice) for name, each in zip(self.die.fields, self.each)}
-        return {k: v if fractions else pmfs.as_float(v) for k, v in result.items()}
+        return {k: v if fractions else in_floats(v) for k, v in result.items()}
 
 
 def test_atoms_merge_equal_outcomes():

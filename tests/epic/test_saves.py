@@ -19,6 +19,7 @@ from oddscalc.epic.saves import (
     save_plan,
 )
 from oddscalc.pool import flag_table
+from oddscalc.terms import in_floats
 
 F = Fraction
 
@@ -148,7 +149,7 @@ class Allocation:
     def exact(self, fractions=False):
         saved = self.plan.chance()
         pmf = kills_given_hits(self.hits, self.units, saved if fractions else float(saved))
-        return {"kills": pmf if fractions else pmfs.as_float(pmf)}
+        return {"kills": pmf if fractions else in_floats(pmf)}
 
 
 @pytest.mark.parametrize(
