@@ -386,7 +386,7 @@ def test_serve_refuses_a_port_in_use(capsys):
 
 
 def test_a_query_is_run_once_for_its_page_and_its_plot(monkeypatch):
-    app = create_app(Limits(kept=10_000, drawn=200_000))
+    app = create_app(Limits(kept=20_000, drawn=200_000))
     page = app.state.page
     runs = []
     real = Runner.run
@@ -415,7 +415,7 @@ def test_a_query_is_run_once_for_its_page_and_its_plot(monkeypatch):
         client.get("/", params={"q": "roll 5d6 --exact"})
         client.get("/", params={"q": "roll 6d6 --exact"})
         assert page.answers.keys() == [("roll", "5d6", "--exact"), ("roll", "6d6", "--exact")]
-        assert page.answers.size <= 10_000
+        assert page.answers.size <= 20_000
 
 
 def test_only_words_that_fix_the_figures_are_a_key():
