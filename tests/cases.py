@@ -337,6 +337,11 @@ T9A = {
         models=10, width=10, attacks=1, offensive=2, defensive=3, strength=2, resilience=3, agility=3, discipline=6,
         stubborn=True, enemy_models=6, enemy_width=3, enemy_attacks=2, enemy_offensive=5, enemy_defensive=5,
         enemy_strength=5, enemy_resilience=4, enemy_agility=5, enemy_discipline=9, enemy_height="large"),
+    "combat: one model against two with Standards, both wiped out often, two rounds": Combat(
+        models=1, width=1, health=2, attacks=2, offensive=4, defensive=4, strength=4, resilience=4, agility=2,
+        discipline=7, standard=True, enemy_models=2, enemy_width=2, enemy_attacks=1, enemy_offensive=4,
+        enemy_defensive=4, enemy_strength=4, enemy_resilience=4, enemy_agility=3, enemy_discipline=7,
+        enemy_standard=True, rounds=2),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

@@ -170,14 +170,29 @@ class Fight:
 
     def scores(self, charger_lost, charged_lost, charger_before, charged_before, first_round: bool):
         """(the charger's combat score, the charged unit's): Health Points each made the other lose this round,
-        the Charge +1 (first round), Rank Bonus, Standard +1, Flank +1 / Rear +2 (the charger's)."""
+        the Charge +1 (first round), and for a unit still Engaged (models left, and an enemy with models left:
+        "No More Foes") its Rank Bonus, Standard +1 and the charger's Flank +1 / Rear +2. A Standard Bearer
+        removed is not Engaged; a unit that wiped out its foes provides no Standard or Flank bonus."""
+        engaged = (self.charger.left(charger_lost) > 0) & (self.charged.left(charged_lost) > 0)
         facing = REAR_BONUS if self.rear else FLANK_BONUS if self.flank else 0
         if facing and self.facing_bonus is FacingBonus.RANKED:  # one more with 2 Full Ranks or more
             facing = facing + (self.charger.full_ranks(charger_lost) >= 2)
         mine = (charged_lost - charged_before + (CHARGE_BONUS if first_round else 0)
-                + self.charger.rank_bonus(charger_lost) + self.charger.standard + facing)
-        theirs = charger_lost - charger_before + self.charged.rank_bonus(charged_lost) + self.charged.standard
+                + engaged * (self.charger.rank_bonus(charger_lost) + self.charger.standard + facing))
+        theirs = (charger_lost - charger_before
+                  + engaged * (self.charged.rank_bonus(charged_lost) + self.charged.standard))
         return mine, theirs
+
+    def result(self, charger_lost, charged_lost, charger_before, charged_before, first_round: bool):
+        """(the charger won, a draw, the scores' difference) of a round that ends in these states: the higher
+        combat score wins, a tie is a draw; a unit whose every foe was wiped out while it stands always counts
+        as winning (rulebook, Break Test: No More Foes), so a unit wiped out loses to one left standing."""
+        ours, theirs = self.scores(charger_lost, charged_lost, charger_before, charged_before, first_round)
+        mine, their = self.charger.left(charger_lost) > 0, self.charged.left(charged_lost) > 0
+        alone = mine != their  # one side stands, the other is gone
+        won = np.where(alone, mine, ours > theirs)
+        tied = ~alone & (ours == theirs)
+        return won, tied, np.abs(ours - theirs)
 
     def steadfast(self, charger_lost, charged_lost):
         """(the charger is Steadfast, the charged unit is): more Full Ranks than the enemy; the charged unit not
@@ -269,11 +284,12 @@ def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
             joint = round_joint(fight, int(c0), int(e0), first, number, dealt) * states[c0, e0]
             cs, es = np.nonzero(joint != 0)
             p = joint[cs, es]
-            ours, theirs = fight.scores(cs, es, int(c0), int(e0), first)
-            won, tied, margin = ours > theirs, ours == theirs, np.abs(ours - theirs)
+            won, tied, margin = fight.result(cs, es, int(c0), int(e0), first)
             steadfast = fight.steadfast(cs, es)
             penalty = np.where(np.where(won, steadfast[1], steadfast[0]), 0, margin)
-            standing = np.where(won, charged.left(es), charger.left(cs)) > 0  # a loser with no model takes none
+            # a loser with no model takes no Break Test; one left standing loses only to a unit standing (No More
+            # Foes), so whoever pursues it is in base contact
+            standing = np.where(won, charged.left(es), charger.left(cs)) > 0
             broke = p * np.where(tied | ~standing, zero, np.where(won, fails[1][penalty], fails[0][penalty]))
             taken = broke * np.where(won, caught[1], caught[0])
             ends = np.full(len(p), last) | (charger.left(cs) == 0) | (charged.left(es) == 0)
@@ -353,9 +369,7 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         charger, charged = now_fight.charger, now_fight.charged
         for _, blows in now_fight.schedule(first):
             _sample_step(rng, now_fight, blows, lost, playing)
-        ours, theirs = fight.scores(lost[0], lost[1], before[0], before[1], first)
-        won, tied = ours > theirs, ours == theirs
-        margin = np.abs(ours - theirs)
+        won, tied, margin = fight.result(lost[0], lost[1], before[0], before[1], first)
         np.copyto(out["win"], won, where=going)
         np.copyto(out["draw"], tied, where=going)
         np.copyto(out["score"], margin, where=going)

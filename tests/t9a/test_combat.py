@@ -32,12 +32,12 @@ def duel(**more):
 
 def test_one_model_charges_one_worked_by_hand():
     """Agility 3 + 1 (Charging Momentum): the charger strikes first. It kills (1/4): it wins by 2 (1 Health Point
-    and the Charge), no one left to test. It misses (3/4): the enemy strikes back and kills (1/4): 1 all, a draw
-    (both winners); or misses too: the charger wins by 1, the enemy (no Full Rank, not Steadfast) tests at 7 - 1
-    and fails on 7 or more (21/36), and is caught with 721/1296."""
+    and the Charge), no one left to test. It misses (3/4): the enemy strikes back and kills (1/4): 1 all, but the
+    enemy stands alone and wins (No More Foes); or misses too: the charger wins by 1, the enemy (no Full Rank, not
+    Steadfast) tests at 7 - 1 and fails on 7 or more (21/36), and is caught with 721/1296."""
     exact = duel().exact(fractions=True)
     assert exact["win"][1] == F(1, 4) + F(9, 16) == F(13, 16)
-    assert exact["draw"][1] == F(3, 16)
+    assert exact["draw"][1] == 0
     assert exact["break"][1] == F(9, 16) * F(21, 36)
     assert exact["caught"][1] == F(9, 16) * F(21, 36) * CAUGHT
     # the charged unit is the only one that can break here: its break and catch are the loser's
@@ -47,16 +47,66 @@ def test_one_model_charges_one_worked_by_hand():
                                                                                                           F(1, 4)]
 
 
-def test_a_second_round_fights_on_from_a_draw_or_a_held_break_test():
+def test_a_second_round_fights_on_from_a_held_break_test():
     """--rounds 2: a held Break Test fights again, without the Charge or its +1 Agility: both strike at once at
-    step 3. The first round's draw left the charger dead: no second round. In the second round both die (1/16)
-    or neither does (9/16): a draw; one dies: no one left to test."""
+    step 3. In the second round both die (1/16): 1 all, a draw; neither does (9/16): a draw; one dies: the other
+    wins, no one left to test."""
     one, two = duel().exact(fractions=True), duel(rounds=2).exact(fractions=True)
     held = F(9, 16) * F(15, 36)  # round 1: both standing, the enemy lost and held
-    assert two["draw"][1] == F(3, 16) + held * (F(1, 16) + F(9, 16))
+    assert two["draw"][1] == held * (F(1, 16) + F(9, 16))
+    assert two["win"][1] == F(1, 4) + F(9, 16) * F(21, 36) + held * F(3, 16)
     assert two["break"][1] == one["break"][1]  # no Break Test in the second round: someone died or a draw
     assert steps(duel().fight, True) == [(4, (True, False)), (3, (False, True))]
     assert steps(duel().fight, False) == [(3, (True, True))]
+
+
+ONE_AGAINST_TWO = dict(models=1, width=1, attacks=1, offensive=4, defensive=4, strength=4, resilience=4, agility=2,
+                       discipline=7, enemy_models=2, enemy_width=2, enemy_attacks=1, enemy_offensive=4,
+                       enemy_defensive=4, enemy_strength=4, enemy_resilience=4, enemy_agility=3, enemy_discipline=7)
+
+
+def test_a_unit_wiped_out_does_not_win_or_pursue():
+    """One model charges two (all at step 3, each attack kills with 1/4). The charger dies (7/16): the enemy stands
+    alone and wins (No More Foes), whatever the score (a charger that also killed one is ahead 2-1): no Break Test,
+    so no pursuit by a unit with no model left. The charger stands and kills one (1/4 · 9/16): it wins 2-0, the
+    enemy tests at -2 and breaks on 6 or more (26/36); neither kills (27/64): it wins 1-0, breaks on 7 or more."""
+    exact = Combat(**ONE_AGAINST_TWO).exact(fractions=True)
+    broke = F(1, 4) * F(9, 16) * F(26, 36) + F(27, 64) * F(21, 36)
+    assert exact["win"][1] == F(9, 16) and exact["draw"][1] == 0
+    assert exact["break"][1] == broke == F(89, 256)
+    assert exact["caught"][1] == broke * CAUGHT == F(64169, 331776)  # 56959/248832 when the dead charger pursued
+
+
+def test_a_standard_bearer_removed_is_not_engaged():
+    """One model a side, the enemy's a Standard Bearer, both strike at step 3 (kills with 1/4 each). Both die
+    (1/16): the charger's Health Point and Charge (2) beat the enemy's Health Point (1): its Standard is gone. The
+    charger alone kills (3/16): it wins. The enemy alone (3/16): it wins, alone. Neither (9/16): 1 (the Charge)
+    to 1 (the Standard), a draw."""
+    one = dict(ONE_AGAINST_TWO, enemy_models=1, enemy_width=1, enemy_standard=True)
+    exact = Combat(**one).exact(fractions=True)
+    assert exact["win"][1] == F(1, 4) and exact["draw"][1] == F(9, 16)  # 3/16 and 3/16 when a dead Standard scored
+    assert exact["break"][1] == 0  # no one stands to lose
+
+
+def test_a_unit_that_wiped_out_its_foes_wins_and_gives_no_standard_or_facing():
+    """No More Foes: a unit no longer Engaged gives no Standard, Flank or Rank Bonus (the Charge and the Health
+    Points count), and counts as winning; a unit with no model left gives none of them either."""
+    fight = duel(models=10, width=5, health=2, standard=True, flank=True, enemy_standard=True, enemy_models=10,
+                 enemy_width=5).fight
+    # both engaged, 2 Full Ranks each: the charger's Charge, ranks +1, Standard, flank +1 and +1 (2 Full Ranks)
+    assert fight.scores(0, 0, 0, 0, True) == (1 + 1 + 1 + 2, 1 + 1)
+    assert fight.scores(2, 10, 0, 0, True) == (10 + 1, 2)  # the enemy wiped out: the charger's HP and Charge only
+    assert fight.scores(20, 0, 0, 0, True) == (1, 20)  # the charger wiped out: the enemy's ranks and Standard gone
+    won, tied, margin = fight.result(18, 10, 0, 0, False)  # 1 model left, 10 to 18: the charger stands alone
+    assert (bool(won), bool(tied), int(margin)) == (True, False, 8)
+    won, tied, _ = fight.result(20, 10, 0, 0, False)  # both gone: the scores decide, 10 to 20
+    assert (bool(won), bool(tied)) == (False, False)
+    won, tied, _ = fight.result(20, 5, 0, 0, False)  # 5 to 20, the enemy alone
+    assert (bool(won), bool(tied)) == (False, False)
+    won, tied, margin = Combat(**ONE_AGAINST_TWO).fight.result(1, 1, 0, 0, True)  # 2 to 1, but the enemy stands
+    assert (bool(won), bool(tied), int(margin)) == (False, False, 1)
+    won, tied, _ = duel().fight.result(1, 1, 0, 0, False)  # both gone, 1 to 1: a draw
+    assert (bool(won), bool(tied)) == (False, True)
 
 
 def test_agility_above_ten_strikes_at_step_ten():
@@ -76,7 +126,8 @@ def test_the_combat_score_counts_ranks_standard_charge_and_facing():
     fight = duel(flank=True).fight
     assert fight.scores(0, 0, 0, 0, True) == (1 + 1, 0)  # the Charge and the flank
     assert duel(rear=True).fight.scores(0, 0, 0, 0, False) == (2, 0)  # the rear, no Charge in a later round
-    assert duel(enemy_standard=True).fight.scores(0, 1, 0, 0, True) == (1 + 1, 1)  # a point lost, the standard
+    assert duel(enemy_standard=True).fight.scores(0, 0, 0, 0, True) == (1, 1)  # the Charge, the Standard
+    assert duel(enemy_standard=True).fight.scores(0, 1, 0, 0, True) == (1 + 1, 0)  # the Standard Bearer removed
 
 
 def test_steadfast_and_disrupted_ranks():
@@ -209,7 +260,7 @@ def test_an_exact_combat_too_long_to_wait_for_is_refused_at_once(capsys):
 
 def test_spears_strike_first_when_charged_in_front_and_fight_in_an_extra_rank():
     """A Spear charged in its front: +2 Agility in the first round (step 5, before the charger's 4): it kills
-    first with 1/4 (1 all: a draw, the Charge against the Health Point), else the charger kills with 1/4 (wins by
+    first with 1/4 (1 all, the Charge against the Health Point, but it stands alone and wins), else the charger kills with 1/4 (wins by
     2) or neither (wins by 1): P(win) = 3/4 · 1/4 + 9/16. Not in a flank, not in the second round; its supporting
     ranks one more (Fight in Extra Rank), and --extra-ranks more."""
     spear = duel(enemy_spear=True)
@@ -217,7 +268,8 @@ def test_spears_strike_first_when_charged_in_front_and_fight_in_an_extra_rank():
     assert steps(spear.fight.in_round(False), False) == [(3, (True, True))]
     assert steps(duel(enemy_spear=True, flank=True).fight.in_round(True), True) == steps(duel().fight, True)
     exact = spear.exact(fractions=True)
-    assert exact["win"][1] == F(3, 4) * F(1, 4) + F(9, 16) and exact["draw"][1] == F(1, 4)
+    assert exact["win"][1] == F(3, 4) * F(1, 4) + F(9, 16) and exact["draw"][1] == 0
+    assert 1 - exact["win"][1] == F(1, 4)  # the spear's kill
     unit = Fighter(models=20, width=5, health=1, attacks=2, offensive=3, defensive=3, strength=3, resilience=3,
                    agility=3, discipline=7)
     assert unit.strikes(unit.parts[0], 0, True) == 10 + 5
@@ -229,7 +281,7 @@ def test_spears_strike_first_when_charged_in_front_and_fight_in_an_extra_rank():
 def test_impact_hits_strike_at_step_ten_in_the_first_round():
     """One charging model with Impact Hits (1): an automatic hit at step 10 (4+ to wound, no save: 1/2), then its
     attack at step 4 if the enemy still stands (1/4), then the enemy's (1/4). Killed by the hit or the attack, the
-    enemy loses by 2; else the enemy's kill makes it 1 all; else the charger wins by 1."""
+    enemy loses by 2; else the enemy's kill makes it 1 all, the enemy alone wins; else the charger wins by 1."""
     attack = duel(impact_hits=1)
     assert attack.fight.schedule(True)[0] == (10, (Blow(0, "impact"),))
     not_charging = attack.fight.schedule(False)
@@ -237,7 +289,7 @@ def test_impact_hits_strike_at_step_ten_in_the_first_round():
     dead = F(1, 2) + F(1, 2) * F(1, 4)
     exact = attack.exact(fractions=True)
     assert exact["win"][1] == dead + (1 - dead) * F(3, 4)
-    assert exact["draw"][1] == (1 - dead) * F(1, 4)
+    assert exact["draw"][1] == 0 and 1 - exact["win"][1] == (1 - dead) * F(1, 4)
     assert "Impact Hits (1))" in attack.describe() and attack.query().endswith("--impact-hits 1")
 
 
@@ -271,11 +323,11 @@ def test_heights_set_full_ranks_and_the_supporting_attacks_cap():
 
 
 def test_stomp_attacks_strike_at_step_zero_on_standard_height_only():
-    """The duel, the charger with Stomp Attacks (1): it strikes first (1/4 kills); else the enemy kills (1/4) and
-    no stomp comes from the dead; else the stomp hits at step 0 and wounds 4+ with no save (1/2): a kill, won by 2.
+    """The duel, the charger with Stomp Attacks (1): it strikes first (1/4 kills); else the enemy kills (1/4), wins
+    alone, and no stomp comes from the dead; else the stomp hits at step 0 and wounds 4+ with no save (1/2): a kill, won by 2.
     Not on Large models, nor on those that cannot be stomped."""
     exact = duel(stomp=1).exact(fractions=True)
-    assert exact["win"][1] == F(13, 16) and exact["draw"][1] == F(3, 16)
+    assert exact["win"][1] == F(13, 16) and exact["draw"][1] == 0
     assert exact["enemy_health_lost"][1] == F(1, 4) + F(9, 16) * F(1, 2)
     assert list(exact["score"]) == [F(3, 16), F(9, 32), F(1, 4) + F(9, 32)]
     assert duel(stomp=1).fight.schedule(False)[-1] == (0, (Blow(0, "stomp"),))  # every round
@@ -288,9 +340,9 @@ def test_stomp_attacks_strike_at_step_zero_on_standard_height_only():
 
 def test_a_mount_strikes_at_its_own_agility():
     """Rider and mount, one attack each at step 4: the enemy dies with 1 - (3/4)² = 7/16, else it strikes back
-    (1/4: a draw), else the charger wins by 1. A mount of Agility 1 strikes at step 2, after the enemy."""
+    (1/4: it wins alone), else the charger wins by 1. A mount of Agility 1 strikes at step 2, after the enemy."""
     exact = duel(mount="A1 O3 S3 I3").exact(fractions=True)
-    assert exact["win"][1] == F(7, 16) + F(9, 16) * F(3, 4) and exact["draw"][1] == F(9, 16) * F(1, 4)
+    assert exact["win"][1] == F(7, 16) + F(9, 16) * F(3, 4) and 1 - exact["win"][1] == F(9, 16) * F(1, 4)
     slow = duel(mount="A1 O3 S3 I1")
     assert slow.fight.schedule(True) == [(4, (Blow(0, "melee", 0),)), (3, (Blow(1, "melee"),)),
                                          (2, (Blow(0, "melee", 1),))]
@@ -349,10 +401,10 @@ def test_flank_models_matched_or_the_engaged_edge():
 
 def test_hatred_re_rolls_failed_hits_in_the_first_round_only():
     """The duel with Hatred: the charger hits on 4+ re-rolled (3/4), wounds 4+: it kills first with 3/8, else the
-    enemy kills (1/4: a draw), else it wins by 1. In a second round it has no Hatred; --reroll-hits failed
+    enemy kills (1/4: it wins alone), else it wins by 1. In a second round it has no Hatred; --reroll-hits failed
     re-rolls every round."""
     exact = duel(hatred=True).exact(fractions=True)
-    assert exact["win"][1] == F(3, 8) + F(5, 8) * F(3, 4) and exact["draw"][1] == F(5, 8) * F(1, 4)
+    assert exact["win"][1] == F(3, 8) + F(5, 8) * F(3, 4) and 1 - exact["win"][1] == F(5, 8) * F(1, 4)
     fight = duel(hatred=True, rounds=2).fight
     assert fight.in_round(True).charger.attributes == ("hatred",) and fight.in_round(False).charger.attributes == ()
     always = duel(reroll_hits="failed").fight
@@ -463,9 +515,9 @@ def test_the_query_passes_each_sides_options_to_its_unit():
 
 def test_a_lance_or_a_devastating_charge_counts_in_the_first_round_only():
     """Charging with +2 Strength (a Lance): the charger wounds on 2+ (5/6) in the first round, so it kills first
-    with 1/2 · 5/6 = 5/12, else the enemy kills (1/4: a draw), else it wins by 1. In the second round no bonus."""
+    with 1/2 · 5/6 = 5/12, else the enemy kills (1/4: it wins alone), else it wins by 1. In the second round no bonus."""
     exact = duel(charge_strength=2).exact(fractions=True)
-    assert exact["win"][1] == F(5, 12) + F(7, 12) * F(3, 4) and exact["draw"][1] == F(7, 12) * F(1, 4)
+    assert exact["win"][1] == F(5, 12) + F(7, 12) * F(3, 4) and 1 - exact["win"][1] == F(7, 12) * F(1, 4)
     fight = duel(charge_attacks=1, charge_strength=2, charge_ap=1, strength=9, rounds=2).fight
     first, later = fight.in_round(True).charger, fight.in_round(False).charger
     assert (first.attacks, first.strength, first.ap) == (2, 10, 1) and (later.attacks, later.strength) == (1, 9)
@@ -501,11 +553,11 @@ def test_a_charging_mounts_momentum_is_a_switch():
     assert both.fight.schedule(True)[0] == (4, (Blow(0, "melee", 0), Blow(0, "melee", 1)))
     assert rider.fight.schedule(True) == [(4, (Blow(0, "melee", 0),)), (3, (Blow(0, "melee", 1), Blow(1, "melee")))]
     assert rider.fight.schedule(False) == both.fight.schedule(False)  # no one charges in a later round
-    # rider: the rider kills first (1/4); else the mount and the enemy at once (1/4 each): a draw only when the
-    # enemy kills and the mount does not (1 against the Charge's 1; both killing is 2 to 1)
+    # rider: the rider kills first (1/4); else the mount and the enemy at once (1/4 each): the charger loses only
+    # when the enemy kills and the mount does not (1 against the Charge's 1, the enemy alone; both killing is 2 to 1)
     exact = rider.exact(fractions=True)
-    assert exact["draw"][1] == F(3, 4) * F(3, 4) * F(1, 4)
-    assert both.exact(fractions=True)["draw"][1] == F(9, 16) * F(1, 4)  # the enemy strikes back after both
+    assert 1 - exact["win"][1] == F(3, 4) * F(3, 4) * F(1, 4)
+    assert 1 - both.exact(fractions=True)["win"][1] == F(9, 16) * F(1, 4)  # the enemy strikes back after both
     assert "mount momentum rider" in rider.describe()
 
 
