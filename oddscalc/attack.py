@@ -84,6 +84,28 @@ class Attack:
     def check(self) -> None:
         """Refuse values the attack cannot take (`InputError` naming the field); each attack its own."""
 
+    TRAITS: ClassVar[frozenset[str]] = frozenset()  # fields that describe a unit as its profile has it
+
+    def idle(self) -> dict[str, str]:
+        """The fields set off their defaults that change nothing in this attack, each with what it needs to
+        count ("only applies with --flank or --rear"). A typed query refuses them, or notes them (`check_query`);
+        a roster or a grid, which gives every field its unit has, keeps them, and the query it writes leaves them
+        out."""
+        return {}
+
+    def check_query(self) -> tuple[str, ...]:
+        """Refuse, in one line, the first option of a typed query that changes nothing in it (`idle`); a unit's
+        trait that does nothing against this enemy (`TRAITS`: Cannot be Stomped with no stomp against it) is
+        kept, as a player copies a profile whole: the notes say so."""
+        notes = []
+        for name, needs in self.idle().items():
+            value = text(getattr(self, name), field_of(type(self), name))
+            if name not in self.TRAITS:
+                raise InputError(name, value, needs)
+            option = "--" + name.replace("_", "-") + ("" if value == "true" else f" {value}")
+            notes.append(f"{option} changes nothing here: it {needs}")
+        return tuple(notes)
+
     @classmethod
     def read(cls, name: str, text: str) -> Any:
         """The value of the field `name` (or its option's spelling, `to-hit`) from the text a
@@ -134,10 +156,11 @@ class Attack:
         return [text(getattr(self, name)) for name in self.ARGUMENTS]
 
     def options(self) -> dict[str, str]:
-        """Every option of the query, as text: required fields, then those off their defaults."""
-        required, chosen = {}, {}
+        """Every option of the query, as text: required fields, then those off their defaults (less the idle
+        ones, which change nothing)."""
+        required, chosen, idle = {}, {}, self.idle()
         for field in ordered_fields(type(self)):
-            if field.name in self.ARGUMENTS:
+            if field.name in self.ARGUMENTS or field.name in idle:
                 continue
             value = getattr(self, field.name)
             if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING or (

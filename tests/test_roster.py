@@ -67,7 +67,10 @@ def COMBAT(**more) -> dict:  # noqa: N802 (a table's shorthand)
     values = dict(models=1, width=5, attacks=2, offensive=4, defensive=4, strength=4, resilience=4, agility=4,
                   discipline=7, enemy_models=1, enemy_width=5, enemy_attacks=1, enemy_offensive=4,
                   enemy_defensive=4, enemy_strength=4, enemy_resilience=4, enemy_agility=3, enemy_discipline=6)
-    attack = Combat(**{**values, **more})
+    values.update(more)
+    for prefix in ("", "enemy_"):  # a roster's 5 wide, in a unit of fewer models: as wide as the unit
+        values[prefix + "width"] = min(values[prefix + "width"], values[prefix + "models"])
+    attack = Combat(**values)
     return {name: pmf.mean(values) for name, values in attack.exact(fractions=True).items()}
 
 

@@ -260,7 +260,7 @@ def query(group: typer.Typer, path: str, attack: type[Attack], *, examples: Sequ
 
         built = make(**options)  # an attack, or (attack, notes) when the builder has something to say
         attack, notes = built if isinstance(built, tuple) else (built, ())
-        return answer(attack, common, notes)
+        return answer(attack, common, (*notes, *attack.check_query()))
 
     signed(run, parameters)
     command(group, path, run, examples=examples, help=help)

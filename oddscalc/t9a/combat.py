@@ -5,7 +5,7 @@ Steadfast, Flee and Pursuit; optionally a second round. The mechanics are `fight
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -18,6 +18,7 @@ from .attributes import game_dice
 from .fight import (
     EVENTS,
     MAX_ROUNDS,
+    MAX_STEP,
     OUTCOMES,
     FacingBonus,
     Fight,
@@ -113,6 +114,11 @@ def _side_options(who: str, prefix: str) -> dict[str, tuple[str, Any]]:
 
 
 SIDES = (("", "The charger"), ("enemy_", "The charged unit"))
+
+
+def dashed(prefix: str) -> str:
+    """A side's options as typed: "" or "enemy-"."""
+    return prefix.replace("_", "-")
 ATTACK_FLAGS = {"battle_focus": "battle-focus", "poison": "poison", "lethal_strike": "lethal-strike",
                 "divine": "divine", "flaming": "flaming", "toxic": "toxic", "auto_wound": "auto-wound",
                 "hatred": "hatred", "ignores_parry": "ignores-parry"}  # option → the attribute's name (sequence)
@@ -245,6 +251,8 @@ class Combat(Attack):
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
     break_outcome = "enemy_break"  # a grid's p_break: the charged unit broke
 
+    TRAITS = frozenset(prefix + name for prefix in ("", "enemy_") for name in (
+        "stubborn", "stomp", "cannot_be_stomped", "flammable", "flaming", "divine", "ignores_parry", "parry"))
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",
                "lightning_reflexes", "spear", "extra_ranks", "cannot_be_stomped", "stubborn", "unbreakable")
@@ -335,9 +343,59 @@ class Combat(Attack):
         for name, high in (("charge_attacks", 2), ("charge_strength", 3), ("charge_ap", 3)):
             require(0 <= getattr(self, name) <= high, name, getattr(self, name), f"expected 0 to {high}")
         require(not (self.flank and self.rear), "rear", "on", "the charger strikes one facing: --flank or --rear")
+        for prefix in ("", "enemy_"):
+            width, models = getattr(self, prefix + "width"), getattr(self, prefix + "models")
+            require(width <= models, prefix + "width", width,
+                    f"expected 1 to {models}: a front rank no wider than the unit's {plural(models, 'model')}")
+            require(not (getattr(self, prefix + "great_weapon") and getattr(self, prefix + "spear")),
+                    prefix + "spear", "on", f"a model fights with one weapon: --{dashed(prefix)}great-weapon or "
+                                            f"--{dashed(prefix)}spear")
         self._automatic_hits("impact_hits", self.width)
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
         self._attacks_read()
+
+    def idle(self) -> dict[str, str]:
+        """The options off their defaults that change nothing in this combat (a typed query refuses them)."""
+        fight, idle = self.fight, {}
+        facing = "only applies with --flank or --rear (the charger in the enemy's flank or rear)"
+        for name, default, needed, needs in (
+                ("facing_bonus", FacingBonus.RANKED, self.flank or self.rear, facing),
+                ("flank_models", FlankModels.MATCHED, self.flank or self.rear, facing),
+                ("mount_momentum", MountMomentum.ALL, getattr(self, "mount") is not None,
+                 "only applies with --mount (a charging mount's Agility)"),
+                ("high_agility", HighAgility.STEP_TEN,
+                 any(step > MAX_STEP for step, _ in replace(fight, high_agility=HighAgility.FIRST).in_round(True)
+                     .schedule(True)),
+                 "only applies when an Agility goes above 10 (Charging Momentum +1, a Spear's +2)"),
+                ("line_bonus", LineBonus.NONE, any(unit.line_formation for unit in fight.units),
+                 "only applies to a unit in Line Formation (--width 8 or more)"),
+                ("last_rank", LastRank.COUNTS, any(min(unit.models, unit.width - 1) >= unit.height.full_rank
+                                                   for unit in fight.units),
+                 "only applies where an incomplete last rank can hold a Full Rank's models (5, 3 Large, 1 "
+                 "Gigantic): a --width over that")):
+            if getattr(self, name) is not default and not needed:
+                idle[name] = needs
+        for side, (prefix, other) in enumerate((("", "enemy_"), ("enemy_", ""))):
+            unit, enemy = fight.units[side], fight.units[1 - side]
+            for name, unused, needs in (
+                    ("hatred", Reroll(getattr(self, prefix + "reroll_hits")) is Reroll.FAILED,
+                     f"changes nothing with --{dashed(prefix)}reroll-hits failed (every failed roll re-rolled)"),
+                    ("stubborn", unit.unbreakable, f"changes nothing beside --{dashed(prefix)}unbreakable"),
+                    ("stomp", not enemy.stompable(), "reaches only an enemy of Standard Height without "
+                                                     f"--{dashed(other)}cannot-be-stomped (Stomp Attacks)"),
+                    ("cannot_be_stomped", enemy.stomp is None or unit.height is not Height.STANDARD,
+                     f"only applies against --{dashed(other)}stomp, to a unit of Standard Height"),
+                    ("flammable", not getattr(self, other + "flaming"),
+                     f"only applies against Flaming Attacks (--{dashed(other)}flaming)"),
+                    ("flaming", not (enemy.fortitude or enemy.flammable),
+                     f"only applies against --{dashed(other)}fortitude or --{dashed(other)}flammable"),
+                    ("divine", enemy.aegis is None, f"only applies against an Aegis save (--{dashed(other)}aegis)"),
+                    ("ignores_parry", not enemy.parry, f"only applies against --{dashed(other)}parry"),
+                    ("parry", getattr(self, other + "ignores_parry"),
+                     f"changes nothing against --{dashed(other)}ignores-parry")):
+                if getattr(self, prefix + name) not in (None, False) and unused:
+                    idle[prefix + name] = needs
+        return idle
 
     def _attacks_read(self) -> None:
         """Each side's attacks as t9a melee reads them, refused in one line naming this query's option: a Melee

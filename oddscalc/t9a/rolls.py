@@ -18,7 +18,8 @@ from ..roll import Roll
 from .attributes import checked_dice, game_dice
 
 MAX_DISTANCE = 30
-MAX_DISCIPLINE = 20
+MAX_DISCIPLINE = 10  # a characteristic is at most 10 after every modifier (a Break Test's penalty apart)
+MAX_PENALTY = 20
 TWO_DICE = DiceExpression(2, 6)
 DIRECTION_HIT_FACES = 2  # the direction die: 2 HIT faces and 4 arrows (§3.1)
 
@@ -90,7 +91,8 @@ class DisciplineTest(_TwoDice):
     facings cannot reform at all. Outcomes: success, sum.
     """
 
-    discipline: int = option("The Discipline tested, 0 to 20.", metavar="V")
+    discipline: int = option("The Discipline tested, 0 to 10 (a characteristic after its modifiers; a test's "
+                             "penalty is --penalty).", metavar="V")
     penalty: int = option("A penalty to the Discipline (a Break test's, or Combat Reform's: the combat score "
                           "lost by), 0 to 20.", 0, metavar="P")
     steadfast: bool = option("The unit ignores the penalty (Steadfast).", False)
@@ -110,9 +112,9 @@ class DisciplineTest(_TwoDice):
 
     def check(self) -> None:
         require(0 <= self.discipline <= MAX_DISCIPLINE, "discipline", self.discipline,
-                f"expected the Discipline tested against, 0 to {MAX_DISCIPLINE}")
-        require(0 <= self.penalty <= MAX_DISCIPLINE, "penalty", self.penalty,
-                f"expected a penalty of 0 to {MAX_DISCIPLINE}")
+                f"expected the Discipline tested against, 0 to {MAX_DISCIPLINE} (a characteristic is at most 10 "
+                "after its modifiers; give a test's penalty as --penalty)")
+        require(0 <= self.penalty <= MAX_PENALTY, "penalty", self.penalty, f"expected a penalty of 0 to {MAX_PENALTY}")
         require(not self.steadfast or self.penalty > 0, "steadfast", "without --penalty",
                 "Steadfast ignores a penalty: give the test's --penalty P")
         require(1 <= self.facings <= 4, "facings", self.facings, "expected 1 to 4 facings (front, flanks, rear)")

@@ -163,7 +163,8 @@ COMBAT_FIELDS = ("attack_value", "agility", "discipline")
 
 def combat(attacker: Unit, target: Unit):
     """The attacker's charge on the target (docs/rules.md §3.11): a round of close combat, each side with its
-    first melee attack's Strength, AP and Offensive Skill (its own characteristics without one); None where a
+    first melee attack's Strength, AP and Offensive Skill (its own characteristics without one), its front rank
+    no wider than its models (a lone monster of a roster 5 wide fights 1 wide); None where a
     side has no Attack Value, Agility or Discipline, or more models or Health Points than a combat takes."""
     from .combat import DEFENCE, Combat
     from .fighter import MAX_MODELS
@@ -174,7 +175,7 @@ def combat(attacker: Unit, target: Unit):
             return None
         melee = next((weapon for weapon in unit.weapons if weapon["kind"] == "melee"), None)
         values.update({prefix + name: value for name, value in (
-            ("models", unit["models"]), ("width", unit["width"]), ("health", unit["health"]),
+            ("models", unit["models"]), ("width", min(unit["width"], unit["models"])), ("health", unit["health"]),
             ("attacks", unit["attack_value"]), ("offensive", (melee and melee["offensive"]) or unit["offensive"]),
             ("defensive", unit["defensive"]), ("strength", (melee and melee["strength"]) or unit["strength"]),
             ("resilience", unit["resilience"]), ("agility", unit["agility"]), ("discipline", unit["discipline"]),

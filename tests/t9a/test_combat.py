@@ -3,6 +3,7 @@ Test with Steadfast, Flee and Pursuit; figures worked by hand."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from dataclasses import replace
 from fractions import Fraction as F
@@ -232,11 +233,12 @@ def test_a_combat_in_words():
 ])
 def test_a_combat_s_bounds_are_its_bounds(name, low, high):
     for prefix in ("", "enemy_"):
+        unit = {} if name == "models" else {prefix + "models": 60}  # a unit as wide as its front rank can be
         for value in (low, high):
-            duel(**{prefix + name: value}, rounds=1)  # the bounds themselves are answered
+            duel(**{prefix + name: value, **unit}, rounds=1)  # the bounds themselves are answered
         for value in (low - 1, high + 1):
             with pytest.raises(InputError) as error:
-                duel(**{prefix + name: value})
+                duel(**{prefix + name: value, **unit})
             assert (error.value.name, error.value.value) == (prefix + name, value)
             assert error.value.allowed == f"expected {low} to {high}"
 
@@ -570,3 +572,85 @@ def test_the_charged_units_break_is_apart_from_the_chargers():
     unbreakable = duel(models=15, width=5, offensive=1, strength=1, enemy_models=5, enemy_width=5, enemy_offensive=6,
                        enemy_strength=6, enemy_defensive=10, enemy_resilience=10, enemy_unbreakable=True)
     assert unbreakable.exact(fractions=True)["enemy_break"][1] == 0
+
+
+@pytest.mark.parametrize("prefix", ["", "enemy_"])
+def test_a_front_rank_wider_than_the_unit_or_two_weapons_are_refused(prefix):
+    with pytest.raises(InputError) as error:
+        duel(**{prefix + "models": 5, prefix + "width": 6})
+    assert (error.value.name, error.value.value) == (prefix + "width", 6)
+    assert error.value.allowed == "expected 1 to 5: a front rank no wider than the unit's 5 models"
+    duel(**{prefix + "models": 5, prefix + "width": 5})
+    with pytest.raises(InputError) as error:
+        duel(**{prefix + "great_weapon": True, prefix + "spear": True})
+    dashes = prefix.replace("_", "-")
+    assert error.value.name == prefix + "spear"
+    assert error.value.allowed == f"a model fights with one weapon: --{dashes}great-weapon or --{dashes}spear"
+
+
+IDLE = [  # (options, the option refused, what it needs): each changes nothing in the query given
+    (dict(facing_bonus="flat"), "facing_bonus", "only applies with --flank or --rear"),
+    (dict(flank_models="edge"), "flank_models", "only applies with --flank or --rear"),
+    (dict(mount_momentum="rider"), "mount_momentum", "only applies with --mount"),
+    (dict(high_agility="first"), "high_agility", "only applies when an Agility goes above 10"),
+    (dict(line_bonus="kept", models=10, width=7), "line_bonus", "only applies to a unit in Line Formation"),
+    (dict(last_rank="ignored", models=10, width=5), "last_rank", "only applies where an incomplete last rank"),
+    (dict(hatred=True, reroll_hits="failed"), "hatred", "changes nothing with --reroll-hits failed"),
+    (dict(enemy_hatred=True, enemy_reroll_hits="failed"), "enemy_hatred",
+     "changes nothing with --enemy-reroll-hits failed"),
+    (dict(stubborn=True, unbreakable=True), "stubborn", "changes nothing beside --unbreakable"),
+    (dict(stomp=1, enemy_height="large"), "stomp", "reaches only an enemy of Standard Height"),
+    (dict(enemy_stomp="d6", cannot_be_stomped=True), "enemy_stomp", "reaches only an enemy of Standard Height"),
+    (dict(cannot_be_stomped=True), "cannot_be_stomped", "only applies against --enemy-stomp"),
+    (dict(enemy_flammable=True), "enemy_flammable", "only applies against Flaming Attacks (--flaming)"),
+    (dict(flaming=True), "flaming", "only applies against --enemy-fortitude or --enemy-flammable"),
+    (dict(divine=True), "divine", "only applies against an Aegis save (--enemy-aegis)"),
+    (dict(enemy_ignores_parry=True), "enemy_ignores_parry", "only applies against --parry"),
+    (dict(parry=True, enemy_ignores_parry=True), "parry", "changes nothing against --enemy-ignores-parry"),
+]
+
+
+@pytest.mark.parametrize("options, name, needs", IDLE)
+def test_an_option_that_changes_nothing_is_refused_or_noted_on_the_command_line(options, name, needs, capsys):
+    """Each option off its default that changes nothing in the combat given. A setting of the query is refused in
+    one line naming it (exit 2); a unit's trait (what its profile has: Cannot be Stomped where no one stomps) is
+    answered, saying so in a note. The same combat built as a roster builds it is answered, and the query it
+    writes leaves the option out."""
+    from oddscalc.cli.main import main
+
+    attack = duel(**options)
+    assert list(attack.idle())[:1] == [name] and attack.idle()[name].startswith(needs)
+    option = f"--{name.replace('_', '-')}"
+    assert option not in attack.query()
+    typed = shlex.split(attack.query())[1:] + [option] + ([] if options[name] is True else [str(options[name])])
+    code = main(typed + ["--exact", "--format", "json"])
+    out, err = capsys.readouterr()
+    if name in Combat.TRAITS:
+        assert code == 0 and any(line.startswith(option) and f" changes nothing here: it {needs}" in line
+                                 for line in json.loads(out)["notes"])
+        assert json.loads(out)["outcomes"]["win"]["mean"] == float(attack.exact()["win"][1])
+    else:
+        assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith(f"error: {option} ")
+        assert needs in err
+
+
+def test_the_settings_refused_and_the_traits_noted():
+    """What a combat refuses when it changes nothing, against what it only notes: the unit's own traits."""
+    refused = {name for _, name, _ in IDLE} - Combat.TRAITS
+    assert refused == {"facing_bonus", "flank_models", "mount_momentum", "high_agility", "line_bonus", "last_rank",
+                       "hatred", "enemy_hatred"}
+
+
+@pytest.mark.parametrize("options", [
+    dict(facing_bonus="flat", flank=True), dict(flank_models="edge", rear=True),
+    dict(mount_momentum="rider", mount="A1 O3 S3 I3"), dict(high_agility="first", agility=10),
+    dict(high_agility="first", enemy_agility=9, enemy_spear=True), dict(line_bonus="kept", models=16, width=8),
+    dict(last_rank="ignored", models=12, width=6), dict(hatred=True, reroll_hits="ones"),
+    dict(stomp=1), dict(enemy_stomp=1),
+    dict(flaming=True, enemy_fortitude=5),
+    dict(flaming=True, enemy_flammable=True), dict(divine=True, enemy_aegis=5), dict(parry=True),
+])
+def test_an_option_that_counts_is_not_idle(options):
+    assert duel(**options).idle() == {}
+    # Cannot be Stomped counts against a stomp: the stomp it stops is what changes nothing
+    assert list(duel(cannot_be_stomped=True, enemy_stomp=1).idle()) == ["enemy_stomp"]

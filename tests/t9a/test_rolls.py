@@ -83,9 +83,19 @@ def test_steadfast_waives_the_penalty():
 def test_a_unit_engaged_on_two_facings_cannot_reform():
     """«Если подразделение атаковано противниками с двух и более направлений ... реформироваться не может»."""
     for facings in (2, 3):
-        test = DisciplineTest(discipline=12, combat_reform=True, facings=facings).exact(fractions=True)
+        test = DisciplineTest(discipline=10, combat_reform=True, facings=facings).exact(fractions=True)
         assert test["success"][1] == 0
-    assert DisciplineTest(discipline=12, combat_reform=True, facings=1).exact(fractions=True)["success"][1] == 1
+    assert DisciplineTest(discipline=10, combat_reform=True, facings=1).exact(fractions=True)["success"][1] == \
+        two_dice_at_most(10)
+
+
+@pytest.mark.parametrize("discipline", [11, 13, 20, -1])
+def test_a_discipline_above_ten_is_refused(discipline):
+    """A characteristic is at most 10 after its modifiers (docs/rules.md §3.9): a Discipline of 13 is no test."""
+    with pytest.raises(InputError) as error:
+        DisciplineTest(discipline=discipline)
+    assert (error.value.name, error.value.value) == ("discipline", discipline)
+    assert error.value.allowed.startswith("expected the Discipline tested against, 0 to 10")
 
 
 @pytest.mark.parametrize("fields, name", [
@@ -132,3 +142,10 @@ def test_direction_refusals():
     assert error.value.name == "scatter"
     assert Direction().outcomes == ("hit",) and Direction(scatter="d6", radius=2).outcomes == ("hit", "distance",
                                                                                                 "within")
+
+
+def test_a_roll_maximised_five_times_is_answered():
+    """Maximised Roll "can stack" (docs/rules.md §3.1): five instances roll 7 dice and keep the highest 2, so a
+    charge of 12 needs two sixes among seven."""
+    at_least_two_sixes = 1 - Fraction(5, 6) ** 7 - 7 * Fraction(1, 6) * Fraction(5, 6) ** 6
+    assert Charge(distance=12, maximised=5).exact(fractions=True)["success"][1] == at_least_two_sixes
