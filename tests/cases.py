@@ -180,9 +180,15 @@ EPIC = {
         units=6, cc=4, ff=3, armour=4, other=("2 cc 6+ ff 6+ armour 5+ in-contact 0",), enemy_units=12, enemy_cc=4,
         enemy_ff=6, enemy_armour=6, enemy_blast_markers=3),
     "engagement: mixed kinds on both sides, a fearless kind, cover and first strike": Assault(
-        units=3, cc=3, ff=5, armour=4, in_contact=2, other=("2 cc 5+ ff 4+ armour 5+ reinforced in-contact 1",),
+        units=3, cc=3, ff=5, armour=4, in_contact=2, other=("2 cc 5+ ff 4+ armour 5+ reinforced in-contact 2",),
         first_strike=True, enemy_units=4, enemy_cc=4, enemy_ff=5, enemy_armour=6, enemy_cover_save=5,
         enemy_other=("2 cc 4+ ff 4+ armour 4+ fearless",), keep_highest=True),
+    "engagement: two kinds in contact in part, the units that fail their saves removed": Assault(
+        units=3, cc=3, ff=5, armour=4, in_contact=1, other=("2 cc 5+ ff 4+ armour 5+ in-contact 1",),
+        enemy_units=4, enemy_cc=4, enemy_ff=5, enemy_armour=5, enemy_in_contact=2),
+    "engagement: the same, losses in contact first": Assault(
+        units=3, cc=3, ff=5, armour=4, in_contact=1, other=("2 cc 5+ ff 4+ armour 5+ in-contact 1",),
+        enemy_units=4, enemy_cc=4, enemy_ff=5, enemy_armour=5, enemy_in_contact=2, casualties="in-contact-first"),
     "engagement: an assault on a war engine (DC3, critical damage)": Assault(
         units=6, cc=4, ff=4, armour=5, enemy_units=1, enemy_damage_capacity=3, enemy_cc=3, enemy_ff=4,
         enemy_armour=4, enemy_reinforced=True, enemy_critical="damage"),
@@ -191,7 +197,7 @@ EPIC = {
         enemy_armour=4, engines_count="remaining"),
     "engagement: war engines that assault, dice split, extra attacks, a loser's critical hits": Assault(
         units=2, damage_capacity=2, cc=4, ff=5, armour=5, cc_dice=1, extra_attacks=1, critical="destroyed",
-        other=("2 cc 5+ ff 4+ armour 6+ in-contact 1",), enemy_units=5, enemy_cc=4, enemy_ff=5, enemy_armour=5,
+        other=("2 cc 5+ ff 4+ armour 6+ in-contact 2",), enemy_units=5, enemy_cc=4, enemy_ff=5, enemy_armour=5,
         enemy_other=("1 DC2 cc 5+ ff 5+ armour 4+ in-contact 0 critical damage-once",), rounds=2),
     "engagement: macro-weapon extra attacks, Inspiring, They Shall Know No Fear, blast markers both sides": Assault(
         units=4, cc=4, ff=4, armour=4, extra_attacks=1, extra_ability="macro", inspiring=True, know_no_fear=True,

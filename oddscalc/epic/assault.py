@@ -40,10 +40,18 @@ from .engagement import Side
 from .kinds import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind
 from .rounds import ENGAGED, EVENTS, engagement_pmfs, engagement_sample, exact_seconds, result_gaps
 from .saves import Ability
-from .target import NOT_GIVEN, _expression
-from .war_engines import Critical
+from .target import NOT_GIVEN
+from .war_engines import Critical, tk_damage
 
 MAX_BONUS = 20
+
+
+class Casualties(str, Enum):
+    """Which units of a kind fall when only some are in base contact (1.12.5 "as for shooting", 1.9.6; an open
+    reading of oddscalc's before)."""
+
+    FAILED_SAVE = "failed-save"  # the unit that failed its save is removed
+    IN_CONTACT_FIRST = "in-contact-first"  # the losses come off the units in base contact first
 
 
 class EnginesCount(str, Enum):
@@ -115,7 +123,7 @@ class Assault(Attack):
     tk_damage: DiceExpression | str | None = option("A titan killer's D-value against a war engine: points of damage "
                                                     "per hit (d3, d6; default 1; needs --extra-ability "
                                                     "titan-killer).", None, metavar="D",
-                                                    reader=lambda text: _expression(text, "tk_damage"))
+                                                    reader=lambda text: tk_damage(text, "tk_damage"))
     inspiring: bool = option("Its units are Inspiring (2.1.5): +1 to its result for each of them left.", False)
     know_no_fear: bool = option("They Shall Know No Fear (Space Marines): half its blast markers count (rounded "
                                 "down; one is still not none), and half the extra hits when it loses.", False)
@@ -161,7 +169,7 @@ class Assault(Attack):
     enemy_extra_ability: Ability = option("Its extra attacks' weapon: normal, macro or titan-killer.", Ability.NORMAL)
     enemy_tk_damage: DiceExpression | str | None = option("Its titan killer's D-value against a war engine.", None,
                                                           metavar="D",
-                                                          reader=lambda text: _expression(text, "enemy_tk_damage"))
+                                                          reader=lambda text: tk_damage(text, "enemy_tk_damage"))
     enemy_inspiring: bool = option("Its units are Inspiring: +1 to its result for each of them left.", False)
     enemy_know_no_fear: bool = option("They Shall Know No Fear: half its blast markers count, half its extra hits.",
                                       False)
@@ -178,6 +186,10 @@ class Assault(Attack):
                                          "formation's markers (3.3.3, an open reading): starting (its starting damage "
                                          "capacity, the text's word) or remaining (the capacity it has left).",
                                          EnginesCount.STARTING)
+    casualties: Casualties = option("Which units fall when only some of a kind are in base contact (--in-contact, "
+                                    "2.9 of oddscalc rules): failed-save (a unit that fails its save is removed, "
+                                    "1.12.5 \"as for shooting\") or in-contact-first (the losses come off the units in "
+                                    "contact first, so fewer fight at CC in the next round).", Casualties.FAILED_SAVE)
     rounds: int = option("Rounds fought at most: a tie fights another round with the units left (1.12.7); still "
                          "tied after them, a draw.", 3, metavar="R")
 
@@ -218,7 +230,8 @@ class Assault(Attack):
         return Side((self.kind(prefix), *value("other")), blast_markers=value("blast_markers"),
                     broken=self.enemy_broken if prefix else False, support=value("support"),
                     support_ff=value("support_ff"), bonus=value("bonus"), first_strike=value("first_strike"),
-                    know_no_fear=value("know_no_fear"), engines_count=self.engines_count.value)
+                    know_no_fear=value("know_no_fear"), engines_count=self.engines_count.value,
+                    removal=self.casualties.value)
 
     def describe(self) -> str:
         roll = ", each side's highest die kept" if self.keep_highest else ""
@@ -227,7 +240,8 @@ class Assault(Attack):
         return (f"Epic assault: {self._words('')} against {self._words('enemy_')}"
                 + (f", at most {plural(self.rounds, 'round')}" if self.rounds != 3 else "") + roll
                 + (", a damaged war engine counts what it has left"
-                   if self.engines_count is EnginesCount.REMAINING else ""))
+                   if self.engines_count is EnginesCount.REMAINING else "")
+                + (", losses in contact first" if self.casualties is Casualties.IN_CONTACT_FIRST else ""))
 
     def _words(self, prefix: str) -> str:
         side, kind = self.side(prefix), self.kind(prefix)
@@ -276,6 +290,22 @@ class Assault(Attack):
         require(not (self.enemy_broken and self.enemy_blast_markers), "enemy_blast_markers", self.enemy_blast_markers,
                 "a broken formation counts one blast marker per unit (--enemy-broken): give no other")
 
+    def idle(self) -> dict[str, str]:
+        split = self.engaged and (self.side("").split or self.side("enemy_").split)
+        if self.casualties is Casualties.IN_CONTACT_FIRST and not split:
+            return {"casualties": "only applies when some units of a kind are in base contact and some are not "
+                                  "(--in-contact K, or in-contact K in --other)"}
+        return {}
+
+    def check_query(self) -> tuple[str, ...]:
+        """A typed engagement where neither side rolls an attack is no engagement: refused (the library still
+        answers it, the result roll with the units' modifiers, as the tests of those modifiers use it)."""
+        require(not self.engaged or bool(self.side("").attacks(0) or self.side("enemy_").attacks(0)), "cc",
+                "none" if self.cc is None else f"{self.cc}+",
+                "neither side rolls an attack (no CC or FF value its units fight with, no supporting fire): give "
+                "one a value, or leave out --units and --enemy-units for the result roll alone")
+        return super().check_query()
+
     def _check_side(self, prefix: str) -> None:
         def get(name: str) -> Any:
             return getattr(self, prefix + name)
@@ -289,7 +319,7 @@ class Assault(Attack):
         covered = [str(kind) for kind in get("other") if kind.cover_save is not None]
         require(bool(prefix) or not covered, "other", "; ".join(covered),
                 "the assaulting formation takes no cover save (1.12.5): only the defender's units may")
-        pieces = len(self.side(prefix).pieces)
+        pieces = self.side(prefix).parts
         require(pieces <= MAX_PIECES, prefix + "other", "; ".join(map(str, get("other"))),
                 f"expected at most {MAX_PIECES} kinds and war engines on a side (there are {pieces})")
         size = self.side(prefix).size  # every combination of losses a side can reach: held in memory

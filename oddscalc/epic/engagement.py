@@ -16,7 +16,7 @@ first (an open reading, §2.9).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, Sequence
 
@@ -173,6 +173,7 @@ class Side:
     first_strike: bool = False
     know_no_fear: bool = False  # They Shall Know No Fear: half its blast markers count, half its extra hits
     engines_count: str = "starting"  # a damaged war engine counts its starting damage capacity, or "remaining"
+    removal: str = "failed-save"  # which units fall: those that failed their save, or "in-contact-first"
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
@@ -180,19 +181,35 @@ class Side:
            **values: Any) -> Side:
         """A side of one kind: the kind's fields and the side's in one call."""
         side_fields = {"blast_markers", "broken", "support", "support_ff", "bonus", "first_strike", "know_no_fear",
-                       "engines_count"}
+                       "engines_count", "removal"}
         kind = Kind(units, cc, ff, armour, in_contact, **{k: v for k, v in values.items() if k not in side_fields})
         return cls((kind,), **{k: v for k, v in values.items() if k in side_fields})
 
     @cached_property
     def pieces(self) -> tuple[Piece, ...]:
+        """The axes of its state: a war engine each; a kind of units one, or, when only some of it is in base
+        contact and a unit that fails its save is the one removed (1.12.5 "as for shooting", 1.9.6: the default
+        reading), two: those in contact and those apart, each losing its own units."""
         out: list[Piece] = []
         for kind in self.kinds:
             if kind.engine:
                 out += [Piece(kind, int(i < kind.contact)) for i in range(kind.count)]
+            elif self.removal == "failed-save" and 0 < kind.contact < kind.count:
+                out += [Piece(replace(kind, count=kind.contact, in_contact=None), kind.contact),
+                        Piece(replace(kind, count=kind.count - kind.contact, in_contact=0), 0)]
             else:
                 out.append(Piece(kind, kind.contact))
         return tuple(out)
+
+    @property
+    def parts(self) -> int:
+        """Its kinds and war engines as a player counts them (a war engine each, a kind one)."""
+        return sum(kind.count if kind.engine else 1 for kind in self.kinds)
+
+    @property
+    def split(self) -> bool:
+        """Whether a kind has units both in base contact and apart (where the two readings of losses differ)."""
+        return any(not kind.engine and 0 < kind.contact < kind.count for kind in self.kinds)
 
     @cached_property
     def dims(self) -> tuple[int, ...]:

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..dice import DiceExpression
 from ..errors import InputError
 from .saves import Ability
-from .war_engines import Critical
+from .war_engines import Critical, tk_damage
 
 Strike = tuple  # how an attack's hits are saved: (Ability, a titan killer's D-value or None)
 NORMAL: Strike = (Ability.NORMAL, None)
@@ -95,7 +94,10 @@ class Kind:
             elif word == "extra-ability" and rest and rest[0].casefold() in {"normal", "macro", "titan-killer"}:
                 values["extra_ability"] = Ability(rest.pop(0).casefold())
             elif word == "tk-damage" and rest:
-                values["tk_damage"] = str(DiceExpression.parse(rest.pop(0), name))
+                try:
+                    values["tk_damage"] = str(tk_damage(rest.pop(0), name))
+                except InputError as error:
+                    raise InputError(name, text, f"tk-damage: {error.allowed}") from None
             elif word in ("cc", "ff", "armour", "cover") and rest:
                 value = rest.pop(0).casefold()
                 roll = re.fullmatch(r"([2-6])\+?", value)
@@ -139,6 +141,11 @@ class Kind:
             raise InputError(name, text, "extra-ability: expected normal, macro or titan-killer")
         if self.tk_damage is not None and self.extra_ability is not Ability.TITAN_KILLER:
             raise InputError(name, text, "tk-damage only applies with extra-ability titan-killer")
+        if self.tk_damage is not None:
+            try:
+                tk_damage(self.tk_damage, name)
+            except InputError as error:
+                raise InputError(name, text, f"tk-damage: {error.allowed}") from None
 
     def __str__(self) -> str:
         value = lambda v: "none" if v is None else f"{v}+"  # noqa: E731

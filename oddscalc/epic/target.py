@@ -17,7 +17,7 @@ from ..errors import choose, require
 from ..style import plural
 from .engine_profiles import EngineProfile, Formation
 from .saves import Ability, BlastMarkers, SavePlan, save_plan
-from .war_engines import Critical, Engines, HitKind, TkSave
+from .war_engines import Critical, Engines, HitKind, TkSave, tk_damage
 
 MAX_SHOTS = 200
 MAX_UNITS = 100
@@ -97,7 +97,7 @@ class _OnFormation(Attack):
     tk_damage: DiceExpression | str | int | None = option("A titan killer's D-value against a war engine: points "
                                                           "of damage per hit (d3, d6, d3+1; default 1; needs "
                                                           "--weapon titan-killer).", None, metavar="D",
-                                                          reader=lambda text: _expression(text, "tk_damage"))
+                                                          reader=lambda text: tk_damage(text, "tk_damage"))
     engine: tuple[EngineProfile, ...] = option(
         "War engines of another profile in the same formation, behind the --war-engines (§2.8): N DC<d> [armour "
         "A+|none] [shields S] [critical C] [reinforced] [invulnerable] [thick-rear-armour]; repeat for each "
@@ -166,12 +166,7 @@ class _OnFormation(Attack):
                 "only applies to a titan killer (--weapon titan-killer) at war engines (--war-engines W) with "
                 "--invulnerable")
         if self.tk_damage is not None:
-            damage = _expression(self.tk_damage, "tk_damage")
-            object.__setattr__(self, "tk_damage", damage)
-            require((damage.count == 0 or damage.sides in (3, 6)) and damage.count <= 3
-                    and 1 <= damage.highest <= 20, "tk_damage", damage,
-                    "expected a titan killer's damage in D6s and D3s, like 2, d3, d6 or d3+1 (at most 3 dice, at "
-                    "most 20 points; Epic rolls no other dice)")
+            object.__setattr__(self, "tk_damage", tk_damage(self.tk_damage, "tk_damage"))
             require(self.weapon is Ability.TITAN_KILLER, "tk_damage", self.tk_damage,
                     "only applies with --weapon titan-killer")
         require(0 <= self.war_engines <= MAX_WAR_ENGINES, "war_engines", self.war_engines,

@@ -35,6 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..dice import DiceExpression
+from ..errors import require
 from ..pool import uniform_faces
 from .joints import zeros
 from .saves import SavePlan
@@ -51,6 +52,19 @@ class Critical(str, Enum):
     DAMAGE_ONCE = "damage-once"  # one more point, which does not roll again (the other reading)
     DESTROYED = "destroyed"
     WOUNDED = "wounded"  # a D6 at once: 2-5 one more point (which rolls again), 6 destroyed, 1 none (bio-titans)
+
+
+TK_DAMAGE = ("expected a titan killer's damage in D6s and D3s, like 2, d3, d6 or d3+1 (at most 3 dice, at most 20 "
+             "points; Epic rolls no other dice)")
+
+
+def tk_damage(value: DiceExpression | str | int, name: str) -> DiceExpression:
+    """A titan killer's D-value (3.2.5: points of damage per hit) from its text, or a one-line refusal naming
+    `name`: D6s and D3s only (docs/rules.md §2.8), at most 3 dice and 20 points."""
+    damage = value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
+    require((damage.count == 0 or damage.sides in (3, 6)) and damage.count <= 3 and 1 <= damage.highest <= 20,
+            name, damage, TK_DAMAGE)
+    return damage
 
 
 WOUNDED_POINT = Fraction(4, 6)  # "Wounded": 2-5 on its D6, one more point

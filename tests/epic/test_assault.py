@@ -3,13 +3,17 @@ rounds on a tie, the loser's extra hits, fearless and broken formations; figures
 
 from __future__ import annotations
 
+import json
+import shlex
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 from oddscalc.epic.assault import Assault
 from oddscalc.epic.engagement import Side
 from oddscalc.epic.rounds import modifiers, result_gaps
+from oddscalc.epic.saves import Ability
 from oddscalc.errors import InputError
 
 # P(2D6 = s) = (6 − |s − 7|)/36; P(highest of 2D6 = k) = (2k − 1)/36
@@ -210,12 +214,53 @@ def test_every_switch_of_a_side_is_said():
         "(2 units, CC 6+, FF none, armour 3+, reinforced), at most 2 rounds, each side's highest die kept")
 
 
-def test_a_side_s_dice_lose_those_in_contact_first():
-    """5 units, 2 in contact (CC 3+), the rest by FF 5+: after 1 loss 1 in contact; after 3, none (2 by FF)."""
+def test_a_side_s_dice_lose_those_that_failed_or_those_in_contact_first():
+    """5 units, 2 in contact (CC 3+), the rest by FF 5+. The unit that fails its save is removed (failed-save, the
+    default): its state is (lost in contact, lost apart). In contact first: after 1 loss 1 in contact; after 3,
+    none (2 by FF)."""
     side = Side.of(units=5, cc=3, ff=5, in_contact=2, armour=4)
-    assert [(count, check.need) for count, check in side.dice(0)] == [(2, 3), (3, 5)]
-    assert [(count, check.need) for count, check in side.dice(1)] == [(1, 3), (3, 5)]
-    assert [(count, check.need) for count, check in side.dice(3)] == [(2, 5)]
+    dice = lambda side, code: [(count, check.need) for count, check in side.dice(code)]  # noqa: E731
+    assert dice(side, 0) == [(2, 3), (3, 5)]
+    code = lambda lost_in_contact, lost_apart: int(side.code(np.array([[lost_in_contact, lost_apart]]))[0])  # noqa
+    assert dice(side, code(1, 0)) == [(1, 3), (3, 5)] and dice(side, code(0, 1)) == [(2, 3), (2, 5)]
+    assert dice(side, code(2, 1)) == [(2, 5)]
+    first = Side.of(units=5, cc=3, ff=5, in_contact=2, armour=4, removal="in-contact-first")
+    assert dice(first, 0) == [(2, 3), (3, 5)] and dice(first, 1) == [(1, 3), (3, 5)] and dice(first, 3) == [(2, 5)]
+
+
+def test_two_hits_on_one_unit_in_contact_and_one_apart_by_each_reading():
+    """Two units, one in contact (CC 3+), one apart (FF 5+), armour 4+, take 2 hits: one each (front to back), each
+    saved with 1/2. The unit that fails is removed: the one in contact alone (1/4: the FF die is left) or the one
+    apart alone (1/4: the CC die); in contact first, one loss (1/2) is always the one in contact."""
+    def next_dice(removal):
+        side = Side.of(units=2, cc=3, ff=5, in_contact=1, armour=4, removal=removal)
+        after = side._after(0, 2, (Ability.NORMAL, None), F)
+        found = {}
+        for code in np.flatnonzero(after != 0):
+            key = tuple((count, check.need) for count, check in side.dice(int(code)))
+            found[key] = found.get(key, 0) + after[code]
+        return found
+
+    assert next_dice("failed-save") == {((1, 3), (1, 5)): F(1, 4), ((1, 5),): F(1, 4), ((1, 3),): F(1, 4), (): F(1, 4)}
+    assert next_dice("in-contact-first") == {((1, 3), (1, 5)): F(1, 4), ((1, 5),): F(1, 2), (): F(1, 4)}
+
+
+def test_the_casualties_reading_is_a_switch_that_counts_only_where_a_kind_is_split(capsys):
+    from clirun import run
+
+    words = shlex.split(BOTH.format(mine="--in-contact 3 --rounds 2", theirs="--enemy-in-contact 5"))
+    first = run(capsys, *words, "--casualties", "in-contact-first", "--format", "json")
+    failed = run(capsys, *words, "--format", "json")
+    assert first.code == failed.code == 0
+    assert json.loads(first.out)["outcomes"]["win"]["mean"] != json.loads(failed.out)["outcomes"]["win"]["mean"]
+    pair = dict(units=2, cc=4, ff=5, armour=None, in_contact=1, enemy_units=1, enemy_cc=4, enemy_ff=None,
+                enemy_armour=None)
+    split = Assault(**pair, casualties="in-contact-first")
+    assert split.describe().endswith("losses in contact first") and split.idle() == {}
+    whole = run(capsys, *shlex.split(BOTH.format(mine="", theirs="")), "--casualties", "in-contact-first")
+    assert whole.code == 2 and whole.err.strip() == (
+        "error: --casualties in-contact-first: only applies when some units of a kind are in base contact and some "
+        "are not (--in-contact K, or in-contact K in --other)")
 
 
 def test_a_result_bonus_is_added_to_its_own_side():
@@ -244,11 +289,32 @@ def test_a_loser_that_was_not_broken_loses_as_many_units_as_the_margin():
     (BOTH.format(mine="", theirs="--enemy-ff 1+"), "error: --enemy-ff 1+: expected 2+ to 6+, or none"),
     (BOTH.format(mine="--bonus 21", theirs=""), "error: --bonus 21: expected a whole number from -20 to 20"),
     (BOTH.format(mine="--bonus 20 --extra-attacks 3 --rounds 5", theirs=""), None),  # the bounds: answered
+    ("epic assault --units 2 --cc none --ff none --armour 4+ --enemy-units 3 --enemy-cc none --enemy-ff none "
+     "--enemy-armour 5+", "error: --cc none: neither side rolls an attack (no CC or FF value its units fight with, "
+                          "no supporting fire): give one a value, or leave out --units and --enemy-units for the "
+                          "result roll alone"),
+    ("epic assault --units 2 --cc 4+ --ff none --in-contact 0 --armour 4+ --enemy-units 3 --enemy-cc none "
+     "--enemy-ff 4+ --enemy-armour 5+", "error: --cc 4+: neither side rolls an attack (no CC or FF value its units "
+                                        "fight with, no supporting fire): give one a value, or leave out --units "
+                                        "and --enemy-units for the result roll alone"),
+    ("epic assault --units 2 --cc none --ff none --armour 4+ --enemy-units 3 --enemy-cc none --enemy-ff none "
+     "--enemy-armour 5+ --support 1 --support-ff 5+", None),  # supporting fire is an attack
+    (BOTH.format(mine="--extra-attacks 1 --extra-ability titan-killer --tk-damage 2d10", theirs=""),
+     "error: --tk-damage 2d10: expected a titan killer's damage in D6s and D3s, like 2, d3, d6 or d3+1 (at most 3 "
+     "dice, at most 20 points; Epic rolls no other dice)"),
+    (BOTH.format(mine="", theirs="--enemy-extra-attacks 1 --enemy-extra-ability titan-killer --enemy-tk-damage d8"),
+     "error: --enemy-tk-damage 1d8: expected a titan killer's damage in D6s and D3s, like 2, d3, d6 or d3+1 (at "
+     "most 3 dice, at most 20 points; Epic rolls no other dice)"),
+    (BOTH.format(mine="--other '1 cc 4+ ff 4+ armour 4+ extra-attacks 1 extra-ability titan-killer tk-damage 2d10'",
+                 theirs=""), "error: --other 1 cc 4+ ff 4+ armour 4+ extra-attacks 1 extra-ability titan-killer "
+                             "tk-damage 2d10: tk-damage: expected a titan killer's damage in D6s and D3s, like 2, d3, "
+                             "d6 or d3+1 (at most 3 dice, at most 20 points; Epic rolls no other dice)"),
+    (BOTH.format(mine="--extra-attacks 1 --extra-ability titan-killer --tk-damage d3+1", theirs=""), None),
 ])
 def test_more_refusals_of_an_assault_in_one_line(capsys, words, line):
     from clirun import run
 
-    result = run(capsys, *words.split())
+    result = run(capsys, *shlex.split(words))
     assert (result.err.strip() or None) == line and result.code == (2 if line else 0)
 
 
