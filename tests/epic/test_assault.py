@@ -23,8 +23,8 @@ WIN_2D6 = (1 - TIE_2D6) / 2  # 575/1296
 
 def one_on_one(**more):
     """One unit a side, CC 4+, no save, no firefight: each kills the other with 1/2."""
-    return Assault(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_cc=4, enemy_ff=None, enemy_armour=None,
-                   **more)
+    base = dict(units=1, cc=4, ff=None, armour=None, enemy_units=1, enemy_cc=4, enemy_ff=None, enemy_armour=None)
+    return Assault(**{**base, **more})
 
 
 def exact(attack, name):
@@ -383,3 +383,71 @@ def test_the_exact_estimate_lets_a_company_against_a_company_through():
 
     company = Side.of(units=20, cc=4, ff=4, in_contact=20, armour=5)
     assert exact_seconds(company, company, 3, rational=False) < 2 < exact_seconds(company, company, 5, rational=True)
+
+
+def gap_over(x):
+    """P(our 2D6 - theirs > x)."""
+    return sum(p for gap, p in result_gaps(False) if gap > x)
+
+
+def odds(p, q):
+    """(P(win), P(the enemy's unit destroyed)) of one round, one unit a side with no save: ours kills with p, theirs
+    with q, at once. Both die: a stall, the defender wins; one alone: it wins without a roll; neither: the roll, +1
+    each for no blast markers, and the loser's margin in extra hits destroys its one unit."""
+    neither = (1 - p) * (1 - q)
+    return p * (1 - q) + neither * WIN_2D6, p + neither * WIN_2D6
+
+
+# each option of a side's attacks and saves, through the query, worked by hand: (options, p, q)
+BY_HAND = [
+    (dict(), F(1, 2), F(1, 2)),
+    (dict(extra_attacks=1), 1 - F(1, 2) ** 2, F(1, 2)),
+    (dict(enemy_extra_attacks=1), F(1, 2), 1 - F(1, 2) ** 2),
+    # armour 4+ reinforced: a hit fails both saves with 1/4; a macro-weapon's allows the save without its re-roll
+    (dict(enemy_armour=4, enemy_reinforced=True, extra_attacks=1), 1 - (1 - F(1, 8)) ** 2, F(1, 2)),
+    (dict(enemy_armour=4, enemy_reinforced=True, extra_attacks=1, extra_ability="macro"),
+     1 - (1 - F(1, 8)) * (1 - F(1, 4)), F(1, 2)),
+    # armour 4+ and an invulnerable 6+: a hit kills with 1/2 · 5/12; a titan killer's allows only the 6+
+    (dict(enemy_armour=4, enemy_invulnerable=True), F(1, 2) * F(1, 2) * F(5, 6), F(1, 2)),
+    (dict(enemy_armour=4, enemy_invulnerable=True, extra_attacks=1, extra_ability="titan-killer"),
+     1 - (1 - F(5, 24)) * (1 - F(5, 12)), F(1, 2)),
+    (dict(armour=4, invulnerable=True, enemy_extra_attacks=1, enemy_extra_ability="titan-killer"), F(1, 2),
+     1 - (1 - F(5, 24)) * (1 - F(5, 12))),
+    (dict(armour=4, reinforced=True, enemy_extra_attacks=1, enemy_extra_ability="macro"), F(1, 2),
+     1 - (1 - F(1, 8)) * (1 - F(1, 4))),
+]
+
+
+@pytest.mark.parametrize("options, p, q", BY_HAND)
+def test_each_sides_attack_and_save_options_worked_by_hand(options, p, q):
+    """An option lost between the query and its side would leave p or q as they were."""
+    exact = one_on_one(rounds=1, **options).exact(fractions=True)
+    win, destroyed = odds(p, q)
+    assert (exact["win"][1], exact["destroyed"][1]) == (win, destroyed)
+
+
+def test_the_defenders_war_engine_dice_at_cc_and_other_kinds_worked_by_hand():
+    """Ours: one unit, no attack, no save. Theirs: a war engine of DC2 (CC 4+, no FF) rolls 2 dice at CC (kills
+    ours with 3/4), or 1 with --enemy-cc-dice 1 (1/2). Ours standing, the roll: the war engine counts as 2 units
+    (+1 to it), both +1 for no blast markers: ours loses on a 2D6 gap of 0 or less and its one unit goes."""
+    base = dict(units=1, cc=None, ff=None, armour=None, enemy_units=1, enemy_damage_capacity=2, enemy_cc=4,
+                enemy_ff=None, enemy_armour=None, rounds=1)
+    lose_roll = 1 - gap_over(0)
+    for options, q in ((dict(), F(3, 4)), (dict(enemy_cc_dice=1), F(1, 2))):
+        assert Assault(**base, **options).exact(fractions=True)["losses"][1] == q + (1 - q) * lose_roll
+    # another kind behind the enemy's: a second unit CC 4+ (ours dies with 3/4); our hit (1/2) kills its first
+    # unit: 1 kill (+1) and 1 unit each, else it has 2 to our 1 (+1 to it)
+    other = one_on_one(rounds=1, enemy_other=("1 cc 4+ ff none armour none",)).exact(fractions=True)
+    assert other["win"][1] == F(1, 4) * (F(1, 2) * gap_over(-1) + F(1, 2) * gap_over(1))
+
+
+def test_the_enemys_they_shall_know_no_fear_worked_by_hand():
+    """Two units a side, no attacks, one blast marker on theirs. Ours +1 (no markers) and +1 (fewer): the enemy's
+    units go with its margin. With They Shall Know No Fear its marker halves to none (ours loses the +1 for fewer,
+    it is still not 'none' for the enemy) and it takes half the margin, rounded down."""
+    base = dict(units=2, cc=None, ff=None, armour=None, enemy_units=2, enemy_cc=None, enemy_ff=None,
+                enemy_armour=None, enemy_blast_markers=1, rounds=1)
+    plain = Assault(**base).exact(fractions=True)
+    fearless = Assault(**base, enemy_know_no_fear=True).exact(fractions=True)
+    assert (plain["win"][1], plain["kills"][0]) == (gap_over(-2), 1 - gap_over(-2))
+    assert (fearless["win"][1], fearless["kills"][0]) == (gap_over(-1), 1 - gap_over(0))

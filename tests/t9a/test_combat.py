@@ -654,3 +654,66 @@ def test_an_option_that_counts_is_not_idle(options):
     assert duel(**options).idle() == {}
     # Cannot be Stomped counts against a stomp: the stomp it stops is what changes nothing
     assert list(duel(cannot_be_stomped=True, enemy_stomp=1).idle()) == ["enemy_stomp"]
+
+
+BREAKS = F(21, 36)  # 2D6 above 7 - 1: the duellist beaten by 1 breaks
+PLAIN = F(1, 4)  # the duel's kill with one attack: 4+ to hit, 4+ to wound, no save
+
+
+def duel_odds(p, q, enemy_first=False):
+    """(P(win), P(break)) of the duel (one model a side, 1 Health Point) when the charger's attack kills with p and
+    the enemy's with q: the first to strike kills and wins alone (No More Foes); both miss: the charger wins by 1
+    (the Charge) and the enemy breaks on 7 or more."""
+    both_miss = (1 - p) * (1 - q)
+    return (1 - q if enemy_first else p + both_miss), both_miss * BREAKS
+
+
+# each option of a side's attacks or defence, worked by hand through the duel: (options, p, q)
+BY_HAND = [
+    (dict(reroll_wounds="failed"), F(1, 2) * F(3, 4), PLAIN),
+    (dict(enemy_reroll_wounds="failed"), PLAIN, F(1, 2) * F(3, 4)),
+    (dict(poison=True), F(1, 6) + F(2, 6) * F(1, 2), PLAIN),  # a 6 wounds; a 4 or 5 wounds on 4+
+    (dict(enemy_poison=True), PLAIN, F(1, 3)),
+    (dict(battle_focus=True), F(2, 6) * F(1, 2) + F(1, 6) * F(3, 4), PLAIN),  # a 6: two hits, either wounds
+    (dict(enemy_battle_focus=True), PLAIN, F(7, 24)),
+    (dict(lethal_strike=True, enemy_armour=3), F(1, 2) * (F(2, 6) * F(1, 2) + F(1, 6)), PLAIN),  # a 6: no save
+    (dict(enemy_armour=3), F(1, 2) * F(1, 2) * F(1, 2), PLAIN),
+    (dict(toxic=True, enemy_armour=2), PLAIN, PLAIN),  # Strength 3, AP 10: no save
+    (dict(enemy_armour=2), PLAIN * F(2, 3), PLAIN),
+    (dict(enemy_toxic=True, armour=2), PLAIN, PLAIN),
+    (dict(auto_wound=True), F(1, 2), PLAIN),
+    (dict(fortitude=5), PLAIN, PLAIN * F(2, 3)),
+    (dict(enemy_fortitude=5), PLAIN * F(2, 3), PLAIN),
+    (dict(flammable=True, enemy_flaming=True), PLAIN, F(1, 2) * F(3, 4)),  # failed wounds re-rolled
+    (dict(enemy_flaming=True, fortitude=5), PLAIN, PLAIN),  # no Fortitude against Flaming Attacks
+    (dict(distracting=True), PLAIN, F(1, 3) * F(1, 2)),  # the enemy hits on 5+
+    (dict(enemy_distracting=True), F(1, 3) * F(1, 2), PLAIN),
+    (dict(enemy_reroll_armour="failed", enemy_armour=2), PLAIN * F(4, 9), PLAIN),  # 5+ re-rolled: saves 5/9
+    (dict(enemy_divine=True, aegis=4), PLAIN, PLAIN * F(3, 4)),  # a saved Aegis re-rolled: saves 1/4
+    (dict(aegis=4), PLAIN, PLAIN * F(1, 2)),
+    (dict(enemy_lightning_reflexes=True), PLAIN, F(2, 3) * F(1, 2)),
+    (dict(lightning_reflexes=True), F(2, 3) * F(1, 2), PLAIN),
+]
+
+
+@pytest.mark.parametrize("options, p, q", BY_HAND)
+def test_each_sides_attack_options_worked_by_hand(options, p, q):
+    """An option lost on its way from the query to its side would leave p and q as they were: each is checked
+    against the figure worked by hand, through the whole combat."""
+    exact = duel(**options).exact(fractions=True)
+    win, broke = duel_odds(p, q)
+    assert (exact["win"][1], exact["enemy_break"][1]) == (win, broke)
+    assert exact["caught"][1] == broke * CAUGHT
+
+
+def test_the_charged_units_great_weapon_swiftstride_and_extra_ranks_worked_by_hand():
+    """Agility 5: the charged duellist strikes first (step 5 against 4); with a Great Weapon it strikes at step 0,
+    after the charger. With Swiftstride its Flee is Maximised: caught with 247/648. An extra rank: its third rank
+    supports too (15 models 5 wide: 5 front, 10 supporting)."""
+    assert duel(enemy_agility=5).exact(fractions=True)["win"][1] == duel_odds(PLAIN, PLAIN, enemy_first=True)[0]
+    assert duel(enemy_agility=5, enemy_great_weapon=True).exact(fractions=True)["win"][1] == duel_odds(PLAIN, PLAIN)[0]
+    fleeing = duel(enemy_swiftstride=True).exact(fractions=True)
+    assert fleeing["caught"][1] == duel_odds(PLAIN, PLAIN)[1] * F(247, 648)
+    wide = dict(enemy_models=15, enemy_width=5)
+    assert duel(**wide).fight.count(Blow(1, "melee"), 0, 0) == 5 + 5
+    assert duel(**wide, enemy_extra_ranks=1).fight.count(Blow(1, "melee"), 0, 0) == 5 + 10
