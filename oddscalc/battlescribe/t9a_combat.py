@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from ..errors import InputError
+from ..t9a.attributes import game_dice
 from .reader import Selection
 from .report import items
 from .t9a_common import HEIGHT_STOMP, SWIFT, Reading, _key, _Part, _type
@@ -38,11 +40,17 @@ class CombatReading(Reading):
         types = {_key(profile.get("Type")) for item in body.walk() for profile in item.profiles
                  if _type(profile) == "size"}
         for name, pattern, implied in (
-                ("impact_hits", r"impact hits \((\w+)\)", None),  # when it charges (a chariot's, a mount's)
-                ("stomp", r"stomp attacks \((\w+)\)", None if "construct" in types else HEIGHT_STOMP.get(height))):
+                ("impact_hits", r"impact hits \(([^)]+)\)", None),  # when it charges (a chariot's, a mount's)
+                ("stomp", r"stomp attacks \(([^)]+)\)", None if "construct" in types else HEIGHT_STOMP.get(height))):
             value = next((match.group(1) for rule in rules if (match := re.fullmatch(pattern, rule))), implied)
-            if value is not None:
-                table[name] = re.sub(r"^1d", "d", value)
+            if value is None:
+                continue
+            dice = value.split(",")[0]  # "D3+1, Chariot Host": the dice (Chariot Host is a rule, reported as one)
+            try:  # any dice the rules roll: 1, d3, d6+1, d3+3 (D6 and D3 only)
+                table[name] = re.sub(r"^1d", "d", str(game_dice(dice.replace(" ", ""), name)))
+            except InputError:
+                self.note(f"{name.replace('_', ' ')} ({value})", action="left out of a round of combat (not dice "
+                                                                          "of the game)")
         chosen = {_key(item.name) for item in self.selection.walk() if item.number}
         if any("great weapon" in name for name in chosen):
             table["great_weapon"] = True

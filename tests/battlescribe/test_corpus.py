@@ -521,9 +521,11 @@ COMBAT = {  # (Attack Value, Agility, Discipline, flags: swiftstride, great_weap
                                            ("charge_strength", 2), ("charge_ap", 2)),
                        "Marshal": (3, 5, 9, "swiftstride", ("mount", "A1 O3 S3 I3 harnessed"), "cannot_be_stomped", ("charge_strength", 2),
                                    ("charge_ap", 2))},
-    "undying_dynasties.rosz": {"Nomarch": (2, 3, 9, "swiftstride", ("mount", "A2 O2 S3 I2 harnessed"), ("height", "large")),
+    "undying_dynasties.rosz": {"Nomarch": (2, 3, 9, ("impact_hits", "d3+3"), "swiftstride", ("mount", "A2 O2 S3 I2 harnessed"),
+                                           ("height", "large")),
                                "Shabti Archers": (3, 3, 8, ("height", "large"), ("stomp", "1")),
-                               "Skeleton Chariots": (4, 2, 7, "swiftstride", ("mount", "A2 O2 S3 I2 harnessed"), ("height", "large"))},
+                               "Skeleton Chariots": (4, 2, 7, ("impact_hits", "d3+1"), "swiftstride",
+                                                     ("mount", "A2 O2 S3 I2 harnessed"), ("height", "large"))},
 }
 
 

@@ -816,3 +816,19 @@ def test_what_a_charge_adds_is_read_from_lances_and_devastating_charge(tmp_path,
     gear = selection(weapon, kind="upgrade") if weapon else ""
     fields = imported(tmp_path, selection("Riders", children=rider + gear)).data["unit"][0]
     assert tuple(fields.get(name) for name in ("charge_attacks", "charge_strength", "charge_ap")) == bonus
+
+
+@pytest.mark.parametrize("rule, read", [
+    ("Impact Hits (D6+1)", "d6+1"), ("Impact Hits (D3+1, Chariot Host)", "d3+1"), ("Impact Hits (2)", "2"),
+    ("Impact Hits (1D3)", "d3"), ("Impact Hits (X)", None), ("Impact Hits (D8)", None),
+])
+def test_impact_hits_take_any_dice_of_the_game(tmp_path, rule, read):
+    """Impact Hits (X): any D6 or D3 expression the catalogues give (the Skeleton Chariots' D3+1 and a Chosen
+    Chariot's D6+1 in the real books); anything else is reported and left out of a round of combat."""
+    rider = model("Rider", 3, defensive=PLAIN, offensive=[attack(Agi="3")],
+                  extra=profile("Rider Global", "1 Global", Dis="7"))
+    result = imported(tmp_path, selection("Chariots", children=rider, rules=rules(rule)))
+    assert result.data["unit"][0].get("impact_hits") == read
+    left = [line for line in result.report() if "impact hits" in line]
+    assert left == ([] if read else [f"Chariots: impact hits ({rule[13:-1].lower()}) (left out of a round of combat "
+                                      "(not dice of the game))"])
