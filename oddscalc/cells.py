@@ -115,13 +115,17 @@ def batches(items: Sequence[Any], workers: int) -> list[list[Any]]:
 
 
 def run_cells(attacks: Sequence[Any], *, options: RunOptions | None = None, scheduler: str | Cluster | None = None,
-              progress: engine.Progress | None = None, **settings: Any) -> tuple[list[engine.Result], int | None]:
+              progress: engine.Progress | None = None, refused: list[str | None] | None = None,
+              **settings: Any) -> tuple[list[Any], int | None]:
     """Run every cell; return the results in order and the seed used.
 
     `options` (or its fields as keywords, see `RunOptions`) say how; each cell runs on one
     thread, `threads` cells at once (default: every core), or on the Dask cluster at
     `scheduler` (an address, or a `Cluster` with its timeout). Exact cells always run in
-    process. `progress(done, total)` is called as cells finish.
+    process. `progress(done, total)` is called as cells finish. With `refused` (a list), a cell
+    whose exact answer is refused as too costly (an `InputError` of `exact`, said before any work)
+    gives None, and `refused` gets its line at that cell's place (None for the others): the rest
+    are answered.
     """
     options = RunOptions.of(options, **settings)
     require(len(attacks) <= MAX_CELLS, "cells", len(attacks), f"expected at most {MAX_CELLS:,} cells")
@@ -133,7 +137,20 @@ def run_cells(attacks: Sequence[Any], *, options: RunOptions | None = None, sche
         return _run_on_dask(cluster.address, attacks, seed, shipped, cluster.timeout, options.cancel), seed
     cancel = options.cancel or Cancel()  # every cell's, so that Ctrl-C stops them all
     options = options.replace(cancel=cancel)
-    return parallel_map(lambda attack: run_cell(attack, seed, options), attacks, options, progress), seed
+    if refused is None:
+        return parallel_map(lambda attack: run_cell(attack, seed, options), attacks, options, progress), seed
+
+    def answered(attack: Any) -> Any:
+        try:
+            return run_cell(attack, seed, options)
+        except InputError as error:
+            if error.name != "exact":
+                raise
+            return error.allowed
+
+    found = parallel_map(answered, attacks, options, progress)
+    refused[:] = [found_one if isinstance(found_one, str) else None for found_one in found]
+    return [None if isinstance(found_one, str) else found_one for found_one in found], seed
 
 
 def outside_bounds(labels: Sequence[str], results: Sequence[engine.Result | None]) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Sequence
 
 from . import engine, style
 from .errors import InputError
+from .options import Method
 
 _STAT = re.compile(r"^(?:(?P<outcome>[a-z_]+)\.)?(?P<stat>mean|sd|median|p10|p90|at_least_\d+|at_most_\d+|"
                    r"exactly_\d+)$")
@@ -129,23 +130,30 @@ class Goal:
         return style.number(value, error or None)
 
 
+def figure(result: engine.Result, value: float) -> float:
+    """A figure of a row as the query's JSON gives it: an exact one without its float noise (`style.clean`), so a
+    row and its query agree to the last digit."""
+    return style.clean(value) if result.method == Method.EXACT else value
+
+
 def summary_row(result: engine.Result, outcome: str, at_least: Iterable[int] = ()) -> dict[str, Any]:
     """The statistics of one outcome as a flat row (for tidy tables); a yes/no outcome's is its probability."""
     dist = result[outcome]
-    if outcome in result.events:
+    if outcome in result.events:  # its mean is its probability: both kept (CLI.md, fifth round)
         p = dist.at_least(1)
-        return {"outcome": outcome, "probability": p, "probability_stderr": dist.stderr(p)}
+        return {"outcome": outcome, "mean": figure(result, dist.mean), "mean_stderr": dist.mean_stderr,
+                "probability": figure(result, p), "probability_stderr": dist.stderr(p)}
     row: dict[str, Any] = {
         "outcome": outcome,
-        "mean": dist.mean,
+        "mean": figure(result, dist.mean),
         "mean_stderr": dist.mean_stderr,
-        "sd": dist.sd,
+        "sd": figure(result, dist.sd),
         "median": dist.median,
         "p10": dist.quantile(0.1),
         "p90": dist.quantile(0.9),
     }
     for k in at_least:
-        row[f"at_least_{k}"] = dist.at_least(k)
+        row[f"at_least_{k}"] = figure(result, dist.at_least(k))
         row[f"at_least_{k}_stderr"] = dist.at_least_stderr(k)
     return row
 

@@ -19,7 +19,7 @@ from .options import Method, RunOptions
 from .roster import Game, Roster, Unit, Weapon
 from .grid_cells import TOGETHER, InRange, Matchup, adjusted, adjuster, assault_of, attack_of, in_range, read_settings
 from .grid_cells import attack_of as _attack  # noqa: F401  (its name before grid_cells.py, as a test knows it)
-from .goals import STAT_HELP, Statistic, run_details, summary_row
+from .goals import STAT_HELP, Statistic, figure, run_details, summary_row
 
 
 KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "probability", "p_kill", "p_break", "per_100_points")
@@ -31,8 +31,8 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
               all_outcomes: bool = False, outcome: str | None = None, seed: int | None = None) -> list[dict[str, Any]]:
     """One tidy row per matchup that can hurt its target, and outcome: statistics, P(kill the
     target unit), per 100 points (of `outcome` where the cell has it, else of its main one), the
-    query that computes the same figures (a sampled cell's with its trials and its own stream's
-    seed, from the study's `seed`)."""
+    query that computes the same figures (an exact cell's with --exact, a sampled cell's with its trials and its
+    own stream's seed, from the study's `seed`)."""
     rows = []
     for pair, result in zip(pairs, results):
         base = {"attacker": pair.attacker.name, "weapon": pair.weapon.name, "target": pair.target.name}
@@ -45,18 +45,21 @@ def grid_rows(game: Game, pairs: Sequence[Matchup], results: Sequence[engine.Res
                 counted = getattr(pair.attack, "kill_outcome", "kills" if "kills" in result.outcomes else result.main)
                 dist, kills = result[shown], result[counted]
                 p_kill = kills.at_least(game.kill_threshold(pair.target, pair.attack))
-                row["p_kill"], row["p_kill_stderr"] = p_kill, kills.stderr(p_kill)
+                row["p_kill"], row["p_kill_stderr"] = figure(result, p_kill), kills.stderr(p_kill)
                 if hasattr(pair.attack, "break_outcome"):  # an engagement's: the target broke
                     broke = result[pair.attack.break_outcome]
-                    row["p_break"], row["p_break_stderr"] = broke.at_least(1), broke.stderr(broke.at_least(1))
+                    row["p_break"] = figure(result, broke.at_least(1))
+                    row["p_break_stderr"] = broke.stderr(broke.at_least(1))
                 points = pair.attacker.points
                 row["points"] = points
                 if points:
-                    row["per_100_points"] = dist.mean * 100 / points
+                    row["per_100_points"] = figure(result, dist.mean * 100 / points)
                     row["per_100_points_stderr"] = dist.mean_stderr * 100 / points
             row.update(run_details(result))
             row["query"] = pair.attack.query()
-            if result.method != Method.EXACT and seed is not None:  # the cell's own stream: its figures again
+            if result.method == Method.EXACT:
+                row["query"] += " --exact"
+            elif seed is not None:  # the cell's own stream: its figures again
                 row["query"] += f" --trials {result.trials} --seed {cell_seed(seed, pair.attack)}"
             rows.append(row)
     return rows
@@ -127,6 +130,7 @@ class Grid:
     results: tuple[engine.Result | None, ...]  # None where the weapon cannot attack the target
     seed: int | None
     reach: InRange | None = None  # what a distance left out
+    costly: tuple[str | None, ...] = ()  # by pair: why its exact answer was not computed (too costly), or None
 
     @property
     def method(self) -> str:
@@ -180,16 +184,27 @@ class Grid:
 
     def notes(self, sort: str) -> list[str]:
         """What a reader of the table is told: the ranking column, what a distance left out, the
-        matchups left out, and the cells that share a stream."""
+        matchups left out, the cells too costly to answer exactly, and the cells that share a stream."""
         apart = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" for c in self.cannot_hurt())
+        costly = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" for c in self.too_costly())
         same = "; ".join(" = ".join(group) for group in self.same_streams())
         return ([f"ranked by {sort}"] + (self.reach.notes() if self.reach else [])
                 + [f"{self.game.engages_apart if self.assaults else 'cannot hurt (not ranked)'}: {apart}"] * bool(apart)
+                + [f"not computed, too costly to answer exactly (sample them: leave out --exact): {costly}"]
+                * bool(costly)
                 + [f"the same attack, so one random stream and the very same figures: {same}"] * bool(same))
 
+    def too_costly(self) -> list[dict[str, str]]:
+        """The cells whose exact answer would take too long: not computed, each with its query and why."""
+        return [{"attacker": p.attacker.name, "weapon": p.weapon.name, "target": p.target.name,
+                 "query": p.attack.query(), "why": why} for p, why in zip(self.pairs, self.costly) if why]
+
     def json(self) -> dict[str, Any]:
-        """What JSON carries beside the rows: the matchups left out, and a distance's leavings."""
-        return {"cannot_hurt": self.cannot_hurt(), **(self.reach.json() if self.reach else {})}
+        """What JSON carries beside the rows: the matchups left out, the cells too costly to answer exactly, and a
+        distance's leavings."""
+        costly = self.too_costly()
+        return {"cannot_hurt": self.cannot_hurt(), **({"too_costly": costly} if costly else {}),
+                **(self.reach.json() if self.reach else {})}
 
     @property
     def live(self) -> list[engine.Result]:
@@ -204,8 +219,9 @@ class Grid:
 
     def cannot_hurt(self) -> list[dict[str, str]]:
         """The matchups left out of the ranking: weapons that cannot hurt the target."""
+        costly = self.costly or (None,) * len(self.pairs)
         return [{"attacker": p.attacker.name, "weapon": p.weapon.name, "target": p.target.name}
-                for p, r in zip(self.pairs, self.results) if r is None]
+                for p, r, why in zip(self.pairs, self.results, costly) if r is None and not why]
 
     def frame(self, **options: Any):
         """The ranked rows as a pandas DataFrame."""
@@ -321,12 +337,17 @@ class Plan:
         """Run every cell (`options` or its fields as keywords, see `RunOptions`)."""
         options = RunOptions.of(options, **settings)
         live = [i for i, pair in enumerate(self.pairs) if pair.attack is not None]
+        refused: list[str | None] | None = [] if options.method == Method.EXACT else None
         finished, seed = run_cells([self.pairs[i].attack for i in live], options=options, scheduler=scheduler,
-                                   progress=progress)
+                                   progress=progress, refused=refused)
         results: list[engine.Result | None] = [None] * len(self.pairs)
-        for i, result in zip(live, finished):
-            results[i] = result
-        return Grid(self.game, self.pairs, tuple(results), seed, self.reach)
+        costly: list[str | None] = [None] * len(self.pairs)
+        for i, result, why in zip(live, finished, refused or [None] * len(live)):
+            results[i], costly[i] = result, why
+        if live and all(result is None for result in results):  # every cell refused: the first one's line
+            first = live[0]
+            raise InputError("exact", self.pairs[first].attack.describe(), str(costly[first]))
+        return Grid(self.game, self.pairs, tuple(results), seed, self.reach, tuple(costly))
 
 
 def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Sequence[str] | None = None,

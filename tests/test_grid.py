@@ -352,7 +352,8 @@ def test_a_grid_at_war_engines_ranks_by_the_outcome_asked_for_and_says_so(capsys
                   "--format", "json").json()["rows"]
     killed = {(row["attacker"], row["weapon"], row["target"]): row["p_kill"] for row in default}
     for row in rows[:5]:
-        exact = parse_query(row["query"]).attack.exact()
+        assert row["query"].endswith(" --exact")
+        exact = parse_query(row["query"].removesuffix(" --exact")).attack.exact()
         damage = sum(k * p for k, p in enumerate(exact["damage"]))
         assert row["mean"] == pytest.approx(damage, abs=1e-12)
         assert row["p_kill"] == killed[(row["attacker"], row["weapon"], row["target"])]  # P(destroyed), as before

@@ -528,7 +528,7 @@ def test_the_table_shows_what_the_cell_computes():
     assert row["p_kill"] == pytest.approx(float(sum(damage[4:])), abs=1e-12)
     assert row["at_least_3"] == pytest.approx(float(sum(damage[3:])), abs=1e-12)
     assert row["per_100_points"] == pytest.approx(8 / 3 * 100 / 10, abs=1e-12)
-    assert row["query"] == "oddscalc dust incendiary 1 --models 4 --count 2"
+    assert row["query"] == "oddscalc dust incendiary 1 --models 4 --count 2 --exact"
 
 
 # --- every cell is its query -----------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from dataclasses import replace
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -607,7 +608,31 @@ def test_every_cell_of_a_grid_of_real_lists_is_its_query(mine, theirs):
     assert pairs
     for pair in pairs:
         typed = parse_query(pair.attack.query()).attack
-        assert typed == pair.attack, pair.attack.query()
+        idle = {name: getattr(pair.attack, name) for name in pair.attack.idle()}  # left out: they change nothing
+        assert replace(typed, **idle) == pair.attack, pair.attack.query()
+
+
+@pytest.mark.parametrize("mine, theirs, engagement, method", [
+    ("space_marines.rosz", "ork_war_horde.rosz", "--assault", ["--exact"]),
+    ("undying_dynasties.rosz", "dark_gods.rosz", "--combat", ["--exact"]),
+    ("sonnstahl.rosz", "dread_elves.rosz", "--combat", ["--trials", "3000", "--seed", "11"]),
+    ("black_legion.rosz", "biel_tan.rosz", "--assault", ["--trials", "3000", "--seed", "12"]),
+])
+def test_a_grid_cell_s_query_gives_its_figures_to_the_last_digit(capsys, mine, theirs, engagement, method):
+    """Every row's query, run as a player runs it, answers the row's figures exactly: an exact grid's queries
+    carry --exact, a sampled grid's the trials and the seed of the cell's own stream; P(win) is both the row's
+    probability and its mean."""
+    result = run(capsys, "grid", str(CORPUS / mine), "--against", str(CORPUS / theirs), engagement, *method,
+                 "--format", "json")
+    assert result.code == 0, result.err
+    rows = result.json()["rows"]
+    assert rows
+    for row in rows[:12]:
+        assert row["mean"] == row["probability"]
+        answer = run(capsys, *shlex.split(row["query"])[1:], "--format", "json")
+        assert answer.code == 0, (row["query"], answer.err)
+        win = answer.json()["outcomes"]["win"]
+        assert (win["probability"], win["mean"]) == (row["probability"], row["mean"]), row["query"]
 
 
 def test_titan_cells_a_player_accepts(capsys):
@@ -637,7 +662,7 @@ def test_titan_cells_a_player_accepts(capsys):
     answer = exact_json(capsys, "grid", CORPUS / "steel_legion.rosz", "--against", CORPUS / "titan_legions.rosz")
     rows = {(row["attacker"], row["weapon"], row["target"]): row for row in answer["rows"]}
     row = rows[("Infantry Company", "Autocannon", "Warlord Battle Titan")]
-    assert row["p_kill"] == 0 and row["query"] == autocannon.query()
+    assert row["p_kill"] == 0 and row["query"] == autocannon.query() + " --exact"
 
 
 def test_cells_at_a_war_engine_with_infantry_beside_it(capsys):
@@ -656,7 +681,7 @@ def test_cells_at_a_war_engine_with_infantry_beside_it(capsys):
     answer = exact_json(capsys, "grid", CORPUS / "steel_legion.rosz", "--against", CORPUS / "cadia_hq.rosz")
     row = {(row["attacker"], row["weapon"]): row for row in answer["rows"]}[("Basilisk Battery", "Heavy Bolter")]
     assert row["mean"] == pytest.approx(float(pmf.mean(exact["kills"])), abs=1e-12) and row["p_kill"] == 0
-    assert row["query"] == bolter.query() and "--reach others" in row["query"]
+    assert row["query"] == bolter.query() + " --exact" and "--reach others" in row["query"]
 
 
 def test_the_import_command_reads_a_real_list(capsys, tmp_path):
@@ -698,3 +723,25 @@ def test_a_death_wheel_is_destroyed_by_its_critical_hit_in_a_grid():
     kills = marginal(walk(6, 5, count=1, capacity=4, shields=2, armour=4, reinforced=True, critical="destroyed"), 1)
     exact = pair.attack.exact(fractions=True)["kills"]
     assert list(exact) == kills and kills[1] > 0  # 4 hits past 2 shields cannot reach DC 4 without one
+
+
+def test_a_cell_too_costly_to_answer_exactly_is_said_and_the_rest_answered(capsys):
+    """Tactical Space Marines on an Ork War Horde's Warband (every combination of losses of five kinds a side) would
+    take longer than an exact answer may: that cell is not computed, its query and why are said, and the other
+    cells are answered; its query refuses --exact with the same line, and samples."""
+    words = ["grid", str(CORPUS / "space_marines.rosz"), "--against", str(CORPUS / "ork_war_horde.rosz"),
+             "--assault", "--exact"]
+    result = run(capsys, *words, "--format", "json")
+    assert result.code == 0, result.err
+    data = result.json()
+    costly = data["too_costly"]
+    assert [(cell["attacker"], cell["target"]) for cell in costly] == [("Tactical", "Warband")]
+    assert ("Tactical", "Warband") not in {(row["attacker"], row["target"]) for row in data["rows"]}
+    assert {"attacker": "Tactical", "weapon": "assault", "target": "Warband"} not in data["cannot_hurt"]
+    assert len(data["rows"]) >= 4
+    typed = run(capsys, *shlex.split(costly[0]["query"])[1:], "--exact")
+    assert typed.code == 2 and typed.err.strip().endswith(costly[0]["why"])
+    assert run(capsys, *shlex.split(costly[0]["query"])[1:], "--trials", "2000").code == 0
+    table = run(capsys, *words)
+    assert "not computed, too costly to answer exactly (sample them: leave out --exact): Tactical: assault → Warband" \
+        in table.out

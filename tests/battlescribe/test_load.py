@@ -55,7 +55,8 @@ def test_a_grid_cell_of_a_real_list_is_the_query_typed_by_hand(capsys, mine, the
     row = next(row for row in answer["rows"] if (row["attacker"], row["weapon"], row["target"]) ==
                (attacker, weapon, target))
     assert row["mean"] == pytest.approx(float(expected), abs=1e-12)
-    assert parse_query(row["query"]).attack == typed
+    assert row["query"].endswith(" --exact")
+    assert parse_query(row["query"].removesuffix(" --exact")).attack == typed
 
 
 def test_a_list_works_wherever_a_roster_file_does(capsys):

@@ -3,6 +3,7 @@ target, `profiles` lists the units, and a bad roster, option or file gets one li
 
 import csv
 import io
+import shlex
 
 import pytest
 from clirun import assert_refused, run
@@ -332,14 +333,14 @@ def test_grid_assault_ranks_each_formation_s_assault_by_its_chance_to_win(capsys
     exact = attack.exact()
     assert marines_on_boyz["probability"] == pytest.approx(exact["win"][1], abs=1e-15)
     assert marines_on_boyz["p_kill"] == pytest.approx(exact["kills"][8], abs=1e-15)  # all 8 destroyed
-    assert marines_on_boyz["query"] == attack.query()
+    assert marines_on_boyz["query"] == attack.query() + " --exact"
     marines_on_titan = next(r for r in rows if r["attacker"] == "Marines" and r["target"] == "Titan")
     attack = Assault(units=6, cc=4, ff=3, armour=4, enemy_units=1, enemy_damage_capacity=6, enemy_cc=3, enemy_ff=3,
                      enemy_armour=4)
     exact = attack.exact()
     assert marines_on_titan["probability"] == pytest.approx(exact["win"][1], abs=1e-15)
     assert marines_on_titan["p_kill"] == pytest.approx(exact["destroyed"][1], abs=1e-15)  # all 6 points of damage
-    assert marines_on_titan["query"] == attack.query()
+    assert marines_on_titan["query"] == attack.query() + " --exact"
     assert {"attacker": "Mounted", "weapon": "assault", "target": "Boyz"} in data["cannot_hurt"]
     assert {"attacker": "Titan", "weapon": "assault", "target": "Mounted"} in data["cannot_hurt"]
     text = run(capsys, "grid", assaults, "--assault", "--exact").out
@@ -362,7 +363,7 @@ def test_grid_assault_fights_a_mixed_formation_kind_by_kind(capsys, tmp_path):
     attack = Assault(units=4, cc=4, ff=4, armour=4, other=(Kind.parse("2 cc 6+ ff 5+ armour 5+ in-contact 0"),),
                      enemy_units=8, enemy_cc=4, enemy_ff=6, enemy_armour=6, enemy_cover_save=5, enemy_fearless=True)
     assert row["probability"] == pytest.approx(attack.exact()["win"][1], abs=1e-15)
-    assert row["query"] == attack.query() and "--other '2 cc 6+ ff 5+ armour 5+ in-contact 0'" in row["query"]
+    assert row["query"] == attack.query() + " --exact" and "--other '2 cc 6+ ff 5+ armour 5+ in-contact 0'" in row["query"]
 
 
 @pytest.mark.parametrize("extra, mentions", [
@@ -406,12 +407,12 @@ def test_grid_combat_ranks_each_unit_s_charge_by_its_chance_to_win(capsys):
     # p_break: the charged unit broke (the charger won, the loser broke), not the loser whoever it is
     assert knights["p_break"] == pytest.approx(exact["enemy_break"][1], abs=1e-15)
     assert exact["enemy_break"][1] < exact["break"][1]
-    assert knights["query"] == attack.query()
-    assert ask(attack.query().split()[1:] + ["--exact"]).answer.content.result["win"].mean == knights["probability"]
+    assert knights["query"] == attack.query() + " --exact"
+    assert ask(shlex.split(knights["query"])[1:]).answer.content.result["win"].mean == knights["probability"]
     greybeards = next(row for row in rows if (row["attacker"], row["target"]) == ("Greybeards", "Knights"))
     from oddscalc.cli.words import parse_query
 
-    wiped = sum(parse_query(greybeards["query"]).attack.exact()["enemy_health_lost"][6:])  # 6 knights, 1 HP each
+    wiped = sum(parse_query(greybeards["query"].removesuffix(" --exact")).attack.exact()["enemy_health_lost"][6:])  # 6 knights, 1 HP each
     assert greybeards["p_kill"] == pytest.approx(wiped, abs=1e-15) and wiped > 0.05
     assert {"attacker": "Wood Archers", "weapon": "combat", "target": "Knights"} in data["cannot_hurt"]
     assert {"attacker": "Knights", "weapon": "combat", "target": "Giant"} in data["cannot_hurt"]
