@@ -121,6 +121,18 @@ def matchups(game: Game, attackers: Iterable[Unit], targets: Iterable[Unit], tog
     return pairs
 
 
+def apart_why(game: Game, pair: Matchup) -> str | None:
+    """Why an engagement's cell is not fought: which side cannot take part, and why (`Game.cannot_engage`); None
+    for a weapon's cell, or one that is fought."""
+    if pair.attack is not None or game.cannot_engage is None or pair.weapon != Weapon(game.engages, ()):
+        return None
+    for unit in (pair.attacker, pair.target):
+        why = game.cannot_engage(unit)
+        if why:
+            return f"{unit.name}: {why}"
+    return None
+
+
 @dataclass(frozen=True)
 class Grid:
     """Every weapon of some units against some targets, run: the matchups and their results."""
@@ -185,7 +197,8 @@ class Grid:
     def notes(self, sort: str) -> list[str]:
         """What a reader of the table is told: the ranking column, what a distance left out, the
         matchups left out, the cells too costly to answer exactly, and the cells that share a stream."""
-        apart = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" for c in self.cannot_hurt())
+        apart = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" + (f" ({c['why']})" if "why" in c else "")
+                          for c in self.cannot_hurt())
         costly = "; ".join(f"{c['attacker']}: {c['weapon']} → {c['target']}" for c in self.too_costly())
         same = "; ".join(" = ".join(group) for group in self.same_streams())
         return ([f"ranked by {sort}"] + (self.reach.notes() if self.reach else [])
@@ -220,8 +233,9 @@ class Grid:
     def cannot_hurt(self) -> list[dict[str, str]]:
         """The matchups left out of the ranking: weapons that cannot hurt the target."""
         costly = self.costly or (None,) * len(self.pairs)
-        return [{"attacker": p.attacker.name, "weapon": p.weapon.name, "target": p.target.name}
-                for p, r, why in zip(self.pairs, self.results, costly) if r is None and not why]
+        return [{"attacker": p.attacker.name, "weapon": p.weapon.name, "target": p.target.name,
+                 **({"why": why} if (why := apart_why(self.game, p)) else {})}
+                for p, r, too in zip(self.pairs, self.results, costly) if r is None and not too]
 
     def frame(self, **options: Any):
         """The ranked rows as a pandas DataFrame."""
@@ -366,8 +380,10 @@ def plan_grid(roster: Roster, targets: Roster | None = None, *, attackers: Seque
     reach = in_range(roster.game, roster.select(attackers, "attackers"), distance)
     pairs = matchups(roster.game, reach.units, targets.select(target_names, "targets"), together,
                      (roster.source, targets.source), assault)
-    require(any(pair.attack is not None for pair in pairs), "file", roster.source,
-            roster.game.engages_none if assault else "no weapon here can attack these targets")
+    if not any(pair.attack is not None for pair in pairs):
+        whys = "; ".join(dict.fromkeys(why for pair in pairs if (why := apart_why(roster.game, pair))))
+        raise InputError("file", roster.source, (roster.game.engages_none + (f": {whys}" if whys else "")) if assault
+                         else "no weapon here can attack these targets")
     chosen = read_settings(settings, [pair.attack for pair in pairs])
     adjust = adjuster(chosen, roster.game)
     pairs = [adjusted(pair, adjust, roster.game, chosen) if pair.attack else pair for pair in pairs]

@@ -153,6 +153,7 @@ class Game:
     together: Callable[[Unit, Unit], Any] | None = None  # every weapon of a unit fired as one attack, or None
     assault: Callable[[Unit, Unit], Any] | None = None  # a unit's engagement of a target (both sides fight), or None
     engages: str = "assault"  # the grid option of that engagement and each of its cells' name (grid --assault)
+    cannot_engage: Callable[[Unit], str | None] | None = None  # why a unit takes no part in that engagement
     engages_apart: str = ""  # what a grid of engagements says of the cells it cannot fight
     engages_none: str = ""  # why a grid has no cell to fight
     # (set field, attack field, unit field): a --set of the first fills the second, left empty, from the attacking unit

@@ -21,14 +21,14 @@ gives it is one line of the report.
 
 from __future__ import annotations
 
-from .epic_common import _counted, _is_character, _key, _same
+from .epic_common import _Character, _counted, _is_character, _key, _same
 from .epic_profiles import ProfileReading
 from .epic_profiles import critical_effect as critical_effect
 from .epic_profiles import table_effects as table_effects
 from .epic_target import TargetReading
 from .epic_weapons import WeaponReading
 from .reader import Profile, RosterFile, Selection
-from .report import Mapped, System, counted, lines
+from .report import Mapped, System, counted, items, lines
 
 SYSTEM = System("Epic Armageddon", ids=("8f10-ee06-8dc1-beb6",), names=("epic armageddon",),
                 header=("Shots count every unit's copies of a weapon; a formation's barrages fire as one.",),
@@ -77,6 +77,10 @@ class _Reader(ProfileReading, WeaponReading, TargetReading):
         self._weapons_of(profile, count, sniper)
         if group is not None:
             self._close_attacks(group, self._who(profile))
+        elif _is_character(profile):  # it joins a unit: its close-combat weapons and Inspiring are that unit's
+            keys = {_key(note) for note in items(profile.get("Unit Notes"))}
+            self.characters += [_Character(profile.name, tuple(self.close), "inspiring" in keys,
+                                           "first strike" in keys)] * count
 
     def _finish(self) -> Mapped:
         mapped = self.mapped

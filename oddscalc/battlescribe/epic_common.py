@@ -72,6 +72,16 @@ class _Close:
     first_strike: bool
 
 
+@dataclass(frozen=True)
+class _Character:
+    """A character (it joins a unit, docs/rules.md §4.1): what it brings to that unit's assaults."""
+
+    name: str
+    close: tuple[_Close, ...]  # its close-combat weapons (a Power Weapon's +1A, macro)
+    inspiring: bool
+    first_strike: bool = False
+
+
 @dataclass
 class _Group:
     """Units of one profile: a part of the formation as a target."""
@@ -133,6 +143,7 @@ class Reading:
         self.halves: list[tuple[str, str]] = []  # (owner profile, weapon) that one unit in two carries
         self.selection = selection
         self.close: list[_Close] = []  # a profile's close-combat weapon lines (`_close_line`), while it is read
+        self.characters: list[_Character] = []  # the characters that join its units (their assault extras)
 
     def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
         self.mapped.note(text, weapon, action)
@@ -150,6 +161,26 @@ class Reading:
     def _no_effect(key: str) -> bool:
         base = re.sub(r"\s*\(.*\)$", "", key)  # Transport (SM), Walker (Titan), Extra Attacks (+1)
         return key in NO_EFFECT or base in NO_EFFECT
+
+    def _close_attacks(self, group: _Group, who: str) -> None:
+        """Its close-combat weapons' extra attacks on the profile's group: added up, at CC (assault weapons), FF
+        (small arms) or both; a weapon's First Strike the unit's (§2.9's reading); weapons whose extra attacks
+        differ in ability are counted as the one with most, and said."""
+        armed = [line for line in self.close if line.extra]
+        group.first_strike = group.first_strike or any(line.first_strike for line in self.close)
+        if not armed:
+            return
+        group.extra_attacks = min(sum(line.extra for line in armed), 3)
+        ats = {line.at for line in armed}
+        group.extra_at = ats.pop() if len(ats) == 1 else "own"
+        lead = max(armed, key=lambda line: line.extra)
+        group.extra_ability, group.tk_damage = lead.ability, lead.damage
+        others = [line.name for line in armed if (line.ability, line.damage) != (lead.ability, lead.damage)]
+        if others:
+            self.note(f"{who}extra attacks of {', '.join(others)} counted as {lead.name}'s ({lead.ability}) in "
+                      "assaults", action="counted as stated")
+        if sum(line.extra for line in armed) > 3:
+            self.note(f"{who}{sum(line.extra for line in armed)} extra attacks in assaults", action="counted as 3")
 
 
 def _is_character(profile: Profile) -> bool:

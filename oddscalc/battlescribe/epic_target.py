@@ -4,6 +4,8 @@ its CC and FF or the kinds of its `assault` list."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .epic_common import FLYING, Reading, _Group
 
 MAX_UNITS = 100  # the roster schema's cap
@@ -67,11 +69,16 @@ class TargetReading(Reading):
             return
         self.mapped.table.update(cc=lead.cc, ff=lead.ff)
         kinds: dict[str, int] = {}
+        joined = self._joined(lead)
         for group in sorted(groups, key=lambda group: group is not lead):  # stable: the lead first
             if group.cc is not None and group.ff is not None:
-                kinds[group.assault_profile()] = kinds.get(group.assault_profile(), 0) + group.count
+                count = group.count - (len(joined) if group is lead else 0)
+                if count > 0:
+                    kinds[group.assault_profile()] = kinds.get(group.assault_profile(), 0) + count
+        for unit in joined:
+            kinds[unit.assault_profile()] = kinds.get(unit.assault_profile(), 0) + 1
         texts = [f"{count} {profile}" for profile, count in kinds.items()]
-        special = any(group.extra_attacks or group.inspiring for group in groups)
+        special = any(group.extra_attacks or group.inspiring for group in [*groups, *joined])
         if (len(texts) > 1 or special) and self._fits(texts):
             self.mapped.table["assault"] = texts
         elif len(texts) > 1 or any(group.cc is None or group.ff is None for group in groups):
@@ -86,6 +93,31 @@ class TargetReading(Reading):
             self.mapped.table["first_strike"] = True
         if any(group.know_no_fear for group in groups):
             self.mapped.table["know_no_fear"] = True
+
+    def _joined(self, lead: _Group) -> list[_Group]:
+        """The units of the lead profile that a character joins, one each (docs/rules.md §4.1: a character joins a
+        unit; oddscalc's reading: one of its main part's most numerous profile): that unit's assaults with the
+        character's close-combat weapons' extra attacks on top (at most 3), Inspiring and First Strike."""
+        joined = []
+        for character in self.characters[:lead.count]:
+            own = replace(lead, extra_attacks=0, extra_at="own", extra_ability="normal", tk_damage=None)
+            self.close, kept = list(character.close), self.close
+            self._close_attacks(own, f"{character.name}: ")
+            self.close = kept
+            unit = replace(lead, inspiring=lead.inspiring or character.inspiring,
+                           first_strike=lead.first_strike or character.first_strike or own.first_strike)
+            if own.extra_attacks:
+                if lead.extra_attacks and (lead.extra_ability, lead.tk_damage) != (own.extra_ability, own.tk_damage):
+                    self.note(f"{character.name}: its extra attacks ({own.extra_ability}) beside {lead.name}'s "
+                              f"({lead.extra_ability}) in assaults", action=f"counted as {own.extra_ability}")
+                unit = replace(unit, extra_attacks=min(lead.extra_attacks + own.extra_attacks, 3),
+                               extra_at=own.extra_at if own.extra_at == lead.extra_at or not lead.extra_attacks
+                               else "own", extra_ability=own.extra_ability, tk_damage=own.tk_damage)
+            joined.append(unit)
+        for character in self.characters[lead.count:]:
+            self.note(f"{character.name}: a character with no unit of {lead.name} left to join",
+                      action="left out of assaults")
+        return joined
 
     @staticmethod
     def _fits(texts: list[str]) -> bool:

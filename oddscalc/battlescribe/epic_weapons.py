@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from .epic_common import NOTHING, Reading, _Close, _counted, _Group, _is_character, _key, _Line, _mean, _same
+from .epic_common import NOTHING, Reading, _Close, _counted, _is_character, _key, _Line, _mean, _same
 from .reader import Profile
 from .report import items, lines, unique
 
@@ -157,26 +157,6 @@ class WeaponReading(Reading):
                 first = True
         at = "cc" if "assault" in _key(firepower) else "ff"
         self.close.append(_Close(name, at, extra, ability, damage, first))
-
-    def _close_attacks(self, group: _Group, who: str) -> None:
-        """Its close-combat weapons' extra attacks on the profile's group: added up, at CC (assault weapons), FF
-        (small arms) or both; a weapon's First Strike the unit's (§2.9's reading); weapons whose extra attacks
-        differ in ability are counted as the one with most, and said."""
-        armed = [line for line in self.close if line.extra]
-        group.first_strike = group.first_strike or any(line.first_strike for line in self.close)
-        if not armed:
-            return
-        group.extra_attacks = min(sum(line.extra for line in armed), 3)
-        ats = {line.at for line in armed}
-        group.extra_at = ats.pop() if len(ats) == 1 else "own"
-        lead = max(armed, key=lambda line: line.extra)
-        group.extra_ability, group.tk_damage = lead.ability, lead.damage
-        others = [line.name for line in armed if (line.ability, line.damage) != (lead.ability, lead.damage)]
-        if others:
-            self.note(f"{who}extra attacks of {', '.join(others)} counted as {lead.name}'s ({lead.ability}) in "
-                      "assaults", action="counted as stated")
-        if sum(line.extra for line in armed) > 3:
-            self.note(f"{who}{sum(line.extra for line in armed)} extra attacks in assaults", action="counted as 3")
 
     def _special(self, token: str, weapon: str, special: list[str]) -> bool:
         """Read a special ability or a no-effect note into `special`; False when it is unknown."""

@@ -344,14 +344,26 @@ def _assault_kinds(unit: Unit) -> list | None:
                  critical=Critical(unit["critical"]) if engine else Critical.NONE)]
 
 
+def cannot_assault(unit: Unit) -> str | None:
+    """Why a formation takes no part in an assault (None: it can): an aircraft or spacecraft, or no kinds to fight
+    with (`_assault_kinds`)."""
+    if unit["kind"] in OFF_TABLE:
+        return f"{'an aircraft' if unit['kind'] == 'aircraft' else 'a spacecraft'}: no ground assault"
+    if _assault_kinds(unit) is None:
+        if unit["vehicles"] or unit["other_units"] or unit["other_engines"]:
+            return "a mixed formation without its assault kinds (assault = [...])"
+        return "no cc or ff value"
+    return None
+
+
 def assault(attacker: Unit, target: Unit):
     """The attacker's assault on the target (docs/rules.md §2.9): every unit of both formations in it, kind by
     kind, those in base contact by CC (all of them, unless `--set in-contact=K`), the target's cover save its
-    first kind's. None where a side is an aircraft or cannot be fought (`_assault_kinds`)."""
+    first kind's. None where a side cannot be fought (`cannot_assault`)."""
     from .assault import Assault
 
     sides = (attacker, target)
-    if any(unit["kind"] in OFF_TABLE for unit in sides):
+    if any(cannot_assault(unit) is not None for unit in sides):
         return None
     values: dict = {}
     for prefix, unit in zip(("", "enemy_"), sides):
@@ -424,9 +436,8 @@ def describe_weapon(weapon: Weapon) -> str:
 
 GAME = Game(name="epic", title="Epic Armageddon", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
-            describe_weapon=describe_weapon, together=together, assault=assault,
-            engages_apart="cannot assault (not ranked: a side without cc or ff, an aircraft, or a mixed formation "
-                          "without its assault kinds)",
+            describe_weapon=describe_weapon, together=together, assault=assault, cannot_engage=cannot_assault,
+            engages_apart="cannot assault (not ranked)",
             engages_none="no unit here can assault these targets (cc and ff given on both sides; no aircraft; a "
                          "mixed formation with its assault kinds)",
             from_attacker=(("suppressed", "firing_units", "units"),), kind="kind")

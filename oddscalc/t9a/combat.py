@@ -29,7 +29,7 @@ from .fight import (
     combat_pmfs,
     combat_sample,
 )
-from .fighter import MAX_MODELS, MAX_WIDTH, Fighter, Height, LastRank, LineBonus, Part
+from .fighter import MAX_HEALTH, MAX_MODELS, MAX_WIDTH, Fighter, Height, LastRank, LineBonus, Part
 from .sequence import REROLL_HITS
 from .stages import Reroll, read_armour
 
@@ -161,7 +161,7 @@ class Combat(Attack):
 
     models: int = option(f"The charger: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
     width: int = option("The charger: models in its front rank, 1 to 10.", metavar="W")
-    health: int = option("The charger: each model's Health Points, 1 to 5.", 1, metavar="H")
+    health: int = option(f"The charger: each model's Health Points, 1 to {MAX_HEALTH}.", 1, metavar="H")
     attacks: int = option("The charger: each model's Attack Value, 1 to 10 (a second-rank model makes one "
                                   "Supporting Attack).", metavar="A")
     offensive: int = option("The charger: Offensive Skill, 1 to 10.", metavar="O")
@@ -196,7 +196,7 @@ class Combat(Attack):
                             "(a Lance +2, a Light Lance +1, Devastating Charge (+X AP)), 0 to 3.", 0, metavar="N")
     enemy_models: int = option(f"The charged unit: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
     enemy_width: int = option("The charged unit: models in its front rank, 1 to 10.", metavar="W")
-    enemy_health: int = option("The charged unit: each model's Health Points, 1 to 5.", 1, metavar="H")
+    enemy_health: int = option(f"The charged unit: each model's Health Points, 1 to {MAX_HEALTH}.", 1, metavar="H")
     enemy_attacks: int = option("The charged unit: each model's Attack Value, 1 to 10 (a second-rank model makes one "
                                   "Supporting Attack).", metavar="A")
     enemy_offensive: int = option("The charged unit: Offensive Skill, 1 to 10.", metavar="O")
@@ -323,7 +323,7 @@ class Combat(Attack):
     def check(self) -> None:
         for prefix in ("", "enemy_"):
             object.__setattr__(self, prefix + "armour", read_armour(getattr(self, prefix + "armour"), prefix + "armour"))
-            for name, low, high in (("models", 1, MAX_MODELS), ("width", 1, MAX_WIDTH), ("health", 1, 5),
+            for name, low, high in (("models", 1, MAX_MODELS), ("width", 1, MAX_WIDTH), ("health", 1, MAX_HEALTH),
                                     ("attacks", 1, 10), ("offensive", 1, 10), ("defensive", 1, 10),
                                     ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10),
                                     ("discipline", 2, 10), ("ap", 0, 10), ("extra_ranks", 0, 2)):

@@ -21,6 +21,7 @@ from ..totals import keep_pmf
 from .sequence import Defence, attack_on
 
 MAX_MODELS = 60
+MAX_HEALTH = 10  # a characteristic's most (a Gigantic monster's 6 to 8 Health Points fight)
 MAX_WIDTH = 10  # a front rank of 10 with Attack Value 10 and its support: 110 attacks (t9a melee takes 200)
 MAX_RANK_BONUS = 3
 LINE_WIDTH = 8  # a unit in ranks of 8 models or more is in Line Formation (rulebook, Units), whatever its Height

@@ -10,7 +10,7 @@ unit's fighting models) or shooting (`shots` at `aim`+), a number or dice (`2d6`
 from __future__ import annotations
 
 from ..roster import Field, Game, Schema, Unit, Weapon
-from ..style import plural
+from ..style import listed, plural
 from .attributes import game_dice
 from .sequence import ATTRIBUTES, TO_HIT, Defence, attack_on
 from .stages import Reroll
@@ -161,17 +161,31 @@ def kill_threshold(target: Unit, attack=None) -> int:
 COMBAT_FIELDS = ("attack_value", "agility", "discipline")
 
 
+def cannot_fight(unit: Unit) -> str | None:
+    """Why a unit cannot take part in a round of combat (None: it can): a field it lacks, or more models or Health
+    Points than a combat takes."""
+    from .fighter import MAX_HEALTH, MAX_MODELS
+
+    missing = [name for name in COMBAT_FIELDS if unit[name] is None]
+    if missing:
+        return f"no {listed(missing)} (the list gives none a round of combat can read)"
+    if unit["models"] > MAX_MODELS:
+        return f"{unit['models']} models (a round of combat takes 1 to {MAX_MODELS})"
+    if unit["health"] > MAX_HEALTH:
+        return f"{unit['health']} Health Points each (a round of combat takes 1 to {MAX_HEALTH})"
+    return None
+
+
 def combat(attacker: Unit, target: Unit):
     """The attacker's charge on the target (docs/rules.md §3.11): a round of close combat, each side with its
     first melee attack's Strength, AP and Offensive Skill (its own characteristics without one), its front rank
-    no wider than its models (a lone monster of a roster 5 wide fights 1 wide); None where a
-    side has no Attack Value, Agility or Discipline, or more models or Health Points than a combat takes."""
+    no wider than its models (a lone monster of a roster 5 wide fights 1 wide); None where a side cannot fight
+    (`cannot_fight`)."""
     from .combat import DEFENCE, Combat
-    from .fighter import MAX_MODELS
 
     values: dict = {}
     for prefix, unit in (("", attacker), ("enemy_", target)):
-        if any(unit[name] is None for name in COMBAT_FIELDS) or unit["models"] > MAX_MODELS or unit["health"] > 5:
+        if cannot_fight(unit) is not None:
             return None
         melee = next((weapon for weapon in unit.weapons if weapon["kind"] == "melee"), None)
         values.update({prefix + name: value for name, value in (
@@ -250,7 +264,6 @@ def describe_weapon(weapon: Weapon) -> str:
 GAME = Game(name="t9a", title="The 9th Age", schema=SCHEMA, main=MAIN, matchup=matchup,
             kill_threshold=kill_threshold, check_unit=check_unit, describe_unit=describe_unit,
             describe_weapon=describe_weapon, assault=combat, engages="combat",
-            engages_apart="cannot charge (not ranked: a side without its attack_value, agility or discipline, or "
-                          "over 60 models or 5 Health Points each)",
+            cannot_engage=cannot_fight, engages_apart="cannot charge (not ranked)",
             engages_none="no unit here can charge these targets (attack_value, agility and discipline given on "
                          "both sides)", kind="height")

@@ -476,8 +476,10 @@ ASSAULT_KINDS = {
                                         "7 cc 6+ ff 5+ armour 5+"]},
     "cadia_hq.rosz": {"Cadian Regimental HQ": ["1 DC4 cc 5+ ff 4+ armour 4+ reinforced fearless",
                                                "7 cc 5+ ff 4+ armour 5+", "1 cc 4+ ff 5+ armour 5+ extra-attacks 1 extra-at cc extra-ability macro"]},
-    "space_marines.rosz": {"Tactical": ["6 cc 4+ ff 4+ armour 4+", "3 cc 6+ ff 6+ armour 5+",
-                                        "1 cc 4+ ff 4+ armour 3+ extra-attacks 1 extra-at cc extra-ability macro"]},
+    # the Captain (a character) joins one Tactical unit: its Power Weapon's +1A, macro-weapon, at CC
+    "space_marines.rosz": {"Tactical": ["5 cc 4+ ff 4+ armour 4+", "3 cc 6+ ff 6+ armour 5+",
+                                        "1 cc 4+ ff 4+ armour 3+ extra-attacks 1 extra-at cc extra-ability macro",
+                                        "1 cc 4+ ff 4+ armour 4+ extra-attacks 1 extra-at cc extra-ability macro"]},
     "ork_war_horde.rosz": {"Warband": ["6 cc 4+ ff 6+ armour 6+", "3 cc 3+ ff 5+ armour 4+ extra-attacks 1 extra-at cc",
                                        "2 cc 6+ ff 5+ armour 5+",
                                        "2 cc 6+ ff 6+ armour none"]},

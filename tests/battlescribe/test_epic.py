@@ -543,3 +543,23 @@ def test_close_combat_weapons_give_their_extra_attacks_to_the_assault(tmp_path):
     roster = build(result.data, "list", games.game("epic"))
     attack = roster.game.assault(roster.units[0], roster.units[0])
     assert attack.extra_ability.value == "titan-killer" and str(attack.tk_damage) == "1d3" and attack.extra_attacks == 2
+
+
+def test_a_character_joins_one_unit_in_assaults_with_its_extra_attacks_and_inspiring(tmp_path):
+    """docs/rules.md §4.1: a Chaplain (Inspiring, a Crozius: assault weapon, +1A, macro-weapon) joins one of the
+    four Assault Marines: that unit is its own assault kind, with the extra attack and Inspiring, the other three as
+    they were. A second character joins another one."""
+    marines = selection("Assault Marines", unit("Assault Marine", Armour="4+", CC="3+", FF="5+"),
+                        kind="model", number=4)
+    chaplain = selection("Chaplain", unit("Chaplain", Type="Character", Weapons="Crozius", Range="(contact)",
+                                          Firepower="Assault Weapons", Notes="Macro-weapon, +1A",
+                                          Unit_Notes="Invulnerable Save, Inspiring"), kind="upgrade")
+    result = imported(tmp_path, selection("Assault", children=marines + chaplain))
+    assert result.data["unit"][0]["assault"] == [
+        "3 cc 3+ ff 5+ armour 4+", "1 cc 3+ ff 5+ armour 4+ extra-attacks 1 extra-at cc extra-ability macro inspiring"]
+    leader = selection("Sergeant", unit("Sergeant", Type="Character", Weapons="Power Fist", Range="(contact)",
+                                        Firepower="Assault Weapons", Notes="+2A"), kind="upgrade")
+    both = imported(tmp_path, selection("Assault", children=marines + chaplain + leader)).data["unit"][0]
+    assert both["assault"] == ["2 cc 3+ ff 5+ armour 4+",
+                               "1 cc 3+ ff 5+ armour 4+ extra-attacks 1 extra-at cc extra-ability macro inspiring",
+                               "1 cc 3+ ff 5+ armour 4+ extra-attacks 2 extra-at cc"]
