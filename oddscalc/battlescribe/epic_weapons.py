@@ -51,6 +51,11 @@ class WeaponReading(Reading):
                 differ = f" ({here} here, {own} there)" if here != own else ""
                 self.note(f"{profile.name}: {name!r} is the gun the model's own profile gives{differ}", name,
                           action="counted once, as the model's own profile gives it")
+                others = [" ".join(firepower.split()) for firepower, _ in modes[1:]
+                          if re.match(r"^or\b", firepower, re.IGNORECASE)]
+                if others:  # "Soopagun or Supa-Zzap Gun": the choices of the entries it joins, not a gun's modes
+                    self.note(f"{profile.name}: {name!r} {' '.join(others)}: the other gun its profile names is "
+                              "another entry's choice (the list took this one)", name, action="left out")
                 continue
             self._block(name, modes, copies, profile.name, sniper)
 

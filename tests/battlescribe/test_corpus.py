@@ -415,7 +415,10 @@ REPORTS = {
     "bad_moons.rosz": [
         "Blitz Brigade: Oddboyz: unit note 'Oddboyz' not modelled (imported without it)",
         "Blitz Brigade, Soopagun: Oddboyz: 'Soopagun' is the gun the model's own profile gives (counted "
-        "once, as the model's own profile gives it)"],
+        "once, as the model's own profile gives it)",
+        # "Soopagun or Supa-Zzap Gun": the Oddboyz' guns, each another entry (Gunwagon w/ Supa-Zzap Gun), not modes
+        "Blitz Brigade, Soopagun: Oddboyz: 'Soopagun' or MW3+: the other gun its profile names is another entry's "
+        "choice (the list took this one) (left out)"],
     "riot.rosz": ["Spyrer Hunters: Spyrer: no Armour value in its profile (counted as no armour save)"],
     "highborn_elves.rosz": [
         "High Prince: Ancient Dragon is ridden, but the list gives no profile for its rider (the High Prince's own "

@@ -23,8 +23,6 @@ NOT_MODELLED = re.compile(r"AA$")  # anti-aircraft fire: no ground target, said 
 
 # (list, characteristic, value, mutated): why the import cannot change
 UNCHANGED = {
-    ("bad_moons.rosz", "Firepower", "2BP&lt;BR&gt;or MW3+", "2BP&lt;BR&gt;or MW4+"):
-        "the Oddboyz' other gun (the Supa-Zzap Gun), not the one this list took",
     ("space_marines.rosz", "DC", "2", "3"): "a Thunderhawk's DC: an aircraft is no target of ground fire",
     ("space_marines.rosz", "CC", "6+", "5+"): "a Thunderhawk's CC: an aircraft fights no assault here",
     ("space_marines.rosz", "FF", "4+", "5+"): "a Thunderhawk's FF: likewise",
