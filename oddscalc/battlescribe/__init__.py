@@ -41,11 +41,24 @@ class Imported:
         """One line per thing not modelled: unit, weapon, the text, and what the import did."""
         return [note.line(self.strict) for note in self.notes]
 
+    def apart(self) -> list[str]:
+        """One line per unit that takes no part in its game's engagement (grid --assault, grid --combat), and why
+        (`Game.cannot_engage`)."""
+        from .. import games
+        from ..roster import build
+
+        game = games.game(self.game)
+        if game.cannot_engage is None or not self.data["unit"]:
+            return []
+        units = build(self.data, self.source, game).units
+        return [f"{unit.name}: not in grid --{game.engages}: {why}" for unit in units
+                if (why := game.cannot_engage(unit))]
+
     def header(self) -> list[str]:
         lines = [f"Imported by oddscalc from {Path(self.source).name}.",
                  "Edit freely: every field is documented in `oddscalc profiles --help` and docs/rules.md.",
                  *mappers()[self.game].SYSTEM.header]
-        return lines + [f"Note: {line}" for line in self.report()]
+        return lines + [f"Note: {line}" for line in [*self.report(), *self.apart()]]
 
 
 def _without_none(table: dict) -> dict:

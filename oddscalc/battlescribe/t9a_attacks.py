@@ -40,6 +40,9 @@ from .t9a_common import (
 )
 
 
+NEEDED = ("Off", "Str")  # what an attack reads of a part: a blank one is reported (AP "-" is AP 0, as lists write it)
+
+
 class AttackReading(Reading):
     """The weapons of one unit; a part of the importer's reader (`t9a._Reader`)."""
 
@@ -294,6 +297,9 @@ class AttackReading(Reading):
         """A characteristic: a number; a random one (`D6+5`) at its mean, rounded, and reported."""
         key = (text or "").casefold().replace(" ", "")
         if not key or key in ("-", "*"):
+            if what in NEEDED and default:  # an attack's skill or Strength the list does not give: never silent
+                self.note(f"{what} {text!r}: the list gives no value" if text else f"no {what} in the list", name,
+                          action=f"counted as {default}")
             return default
         if re.fullmatch(r"-?\d+", key):
             return int(key)

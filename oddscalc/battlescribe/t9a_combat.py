@@ -13,6 +13,17 @@ from .report import items
 from .t9a_common import HEIGHT_STOMP, SWIFT, Reading, _key, _Part, _type
 
 
+def _mean_attacks(text: str) -> int | None:
+    """A random Attack Value's mean, rounded half up (`D6+1`: 5), or None when it is no dice of the game."""
+    import math
+
+    try:
+        dice = game_dice(text.replace(" ", ""), "attack_value")
+    except InputError:
+        return None
+    return math.floor(dice.count * (dice.sides + 1) / 2 + dice.modifier + 0.5) if dice.count else None
+
+
 class CombatReading(Reading):
     """The combat fields of one unit; a part of the importer's reader (`t9a._Reader`)."""
 
@@ -31,6 +42,10 @@ class CombatReading(Reading):
             key = (text or "").strip()
             if re.fullmatch(r"\d+", key) and low <= int(key) * times <= 10:
                 table[name] = int(key) * times
+            elif name == "attack_value" and (value := _mean_attacks(key)) is not None and 1 <= value * times <= 10:
+                table[name] = value * times  # a random Attack Value (D6+1): a round of combat takes a number
+                self.note(f"Att {key}: a random value", first.name,
+                          action=f"counted as {value}, its mean rounded, in a round of combat")
         if any("standard bearer" in _key(item.name) for item in self.selection.walk() if item.number):
             table["standard"] = True
         rules = {_key(rule) for item in self.selection.walk() for rule in item.rules}

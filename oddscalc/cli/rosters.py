@@ -205,7 +205,7 @@ def import_list(
         text = to_toml(imported.data, imported.header())
     except InputError as error:
         raise input_error(error) from None
-    for line in imported.report():
+    for line in [*imported.report(), *imported.apart()]:
         typer.echo(f"note: {line}", err=True)
     if write is None:
         typer.echo(text, nl=False)

@@ -384,6 +384,8 @@ REPORTS = {
     "daemon_legions.rosz": [
         "Omen of Savar: defensive rule 'Aegis (4+, against Magical Attacks)' not modelled (imported without it)",
         "Omen of Savar, Omen of Savar: Off D6+5: a random value (counted as 9, its mean rounded)",
+        "Omen of Savar, Omen of Savar: Att D6+2: a random value (counted as 6, its mean rounded, in a round of "
+        "combat)",
         "Brazen Beasts, Daredevil: offensive rule 'Devastating Charge (+2 Att, +2 Str, +2 AP)' not modelled "
         "(imported without it)",
         "Lemures: the list gives no Defensive profile for its models (left out)"],
@@ -511,7 +513,7 @@ ASSAULT_NOTES = {  # what the import says of assaults: a missing value
 COMBAT = {  # (Attack Value, Agility, Discipline, flags: swiftstride, great_weapon, lightning_reflexes, (field, value))
     "beast_herds.rosz": {"Cyclops": (5, 3, 8, ("height", "gigantic"), ("stomp", "d6"))},
     "daemon_legions.rosz": {"Brazen Beasts": (1, 4, 8, "swiftstride", ("impact_hits", "2"), ("height", "large"), ("stomp", "1"), ("mount", "A2 O4 S5 I2 AP2 harnessed"), "cannot_be_stomped",
-                                            ("charge_attacks", 2), ("charge_strength", 2), ("charge_ap", 2)), "Omen of Savar": (None, 6, 10, "swiftstride")},
+                                            ("charge_attacks", 2), ("charge_strength", 2), ("charge_ap", 2)), "Omen of Savar": (6, 6, 10, "swiftstride")},
     "dark_gods.rosz": {"Barbarian Horsemen": (1, 3, 8, "swiftstride", ("mount", "A1 O3 S4 I3 harnessed"), "cannot_be_stomped",
                                               ("charge_strength", 1), ("charge_ap", 1)), "Chosen": (3, 5, 8),
                        "Chosen Lord": (5, 7, 9, "swiftstride", "great_weapon", ("mount", "A1 O3 S4 I3 harnessed"), "cannot_be_stomped")},
@@ -750,3 +752,24 @@ def test_a_cell_too_costly_to_answer_exactly_is_said_and_the_rest_answered(capsy
     table = run(capsys, *words)
     assert "not computed, too costly to answer exactly (sample them: leave out --exact): Tactical: assault → Warband" \
         in table.out
+
+
+def test_monsters_and_characters_are_charged_and_the_import_says_who_cannot_fight(capsys):
+    """The Cyclops (6 Health Points) and the Hydra fight in grid --combat, charging and charged; a unit that cannot
+    take part says why in the grid (the High Prince's Discipline is its missing rider's) and in the import, and an
+    Epic aircraft likewise."""
+    beasts = run(capsys, "grid", str(CORPUS / "beast_herds.rosz"), "--combat", "--exact", "--format", "json").json()
+    assert ("Cyclops", "Cyclops") in {(row["attacker"], row["target"]) for row in beasts["rows"]}
+    elves = run(capsys, "grid", str(CORPUS / "dread_elves.rosz"), "--combat", "--exact", "--format", "json").json()
+    fought = {(row["attacker"], row["target"]) for row in elves["rows"]}
+    assert ("Hydra", "Dread Prince") in fought and ("Dread Prince", "Hydra") in fought
+    highborn = run(capsys, "grid", str(CORPUS / "highborn_elves.rosz"), "--combat", "--exact", "--format", "json")
+    why = "High Prince: no discipline (the list gives none a round of combat can read)"
+    assert {"attacker": "Flame Wardens", "weapon": "combat", "target": "High Prince", "why": why} \
+        in highborn.json()["cannot_hurt"]
+    imported = run(capsys, "import", str(CORPUS / "highborn_elves.rosz"))
+    assert "note: High Prince: not in grid --combat: no discipline (the list gives none a round of combat can read)" \
+        in imported.err.splitlines()
+    assert "# Note: High Prince: not in grid --combat: no discipline" in imported.out
+    marines = run(capsys, "import", str(CORPUS / "space_marines.rosz"))
+    assert "note: Thunderhawk: not in grid --assault: an aircraft: no ground assault" in marines.err.splitlines()

@@ -166,6 +166,7 @@ def test_supporting_attacks_ranks_and_dice(tmp_path):
          "attributes": ["ignores-parry"]},
         {"name": "Lance", "kind": "melee", "attacks": "5d3+15", "attributes": []}]
     assert result.report() == [
+        "Spearmen, Spearman: Att D3+1: a random value (counted as 3, its mean rounded, in a round of combat)",
         "Spearmen: Spear: +1 Armour Penetration more in the first round of combat when not charging (counted "
         "without it)",
         "Spearmen: Lance: +2 Strength, +2 Armour Penetration on the charge only (fights as a hand weapon)"]
@@ -279,6 +280,7 @@ def test_missing_characteristics_take_the_lowest_and_out_of_bounds_ones_are_repo
     assert {key: result.data["unit"][0][key] for key in ("defensive", "armour", "offensive", "strength")} == {
         "defensive": 1, "armour": 0, "offensive": 10, "strength": 1}
     assert result.report() == ["Ghosts: Def 0: a roster holds 1 to 10 (counted as 1)",
+                               "Ghosts, Ghost: no Str in the list (counted as 1)",  # never a silent default
                                "Ghosts: Off 12: a roster holds 1 to 10 (counted as 10)"]
 
 
@@ -749,6 +751,7 @@ def test_a_shooting_part_with_unread_values_says_so_once_and_a_profile_without_s
     assert (unit["strength"], unit["offensive"]) == (1, 1)
     assert unit["weapon"] == [{"name": "Sling", "kind": "shooting", "attacks": 5, "aim": "4+", "attributes": []}]
     assert result.report() == [  # each line once, whichever reader met the value first
+        "Slingers, Slinger: no Off in the list (counted as 1)",
         "Slingers, Slinger: Str 'x' not understood (counted as 1)",
         "Slingers, Slinger: AP 'y' not understood (counted as 0)",
         f"Slingers, Sling: weapon rules {seventy + '…'!r} not modelled (imported without it)",

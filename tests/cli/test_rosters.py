@@ -341,12 +341,12 @@ def test_grid_assault_ranks_each_formation_s_assault_by_its_chance_to_win(capsys
     assert marines_on_titan["probability"] == pytest.approx(exact["win"][1], abs=1e-15)
     assert marines_on_titan["p_kill"] == pytest.approx(exact["destroyed"][1], abs=1e-15)  # all 6 points of damage
     assert marines_on_titan["query"] == attack.query() + " --exact"
-    assert {"attacker": "Mounted", "weapon": "assault", "target": "Boyz"} in data["cannot_hurt"]
-    assert {"attacker": "Titan", "weapon": "assault", "target": "Mounted"} in data["cannot_hurt"]
+    mixed = "Mounted: a mixed formation without its assault kinds (assault = [...])"  # each cell says which and why
+    assert {"attacker": "Mounted", "weapon": "assault", "target": "Boyz", "why": mixed} in data["cannot_hurt"]
+    assert {"attacker": "Titan", "weapon": "assault", "target": "Mounted", "why": mixed} in data["cannot_hurt"]
     text = run(capsys, "grid", assaults, "--assault", "--exact").out
-    assert "ranked by probability" in text and ("cannot assault (not ranked: a side without cc or ff, an aircraft, "
-                                                "or a mixed formation without its assault kinds): "
-                                                "Marines: assault → Mounted") in text
+    assert "ranked by probability" in text and f"cannot assault (not ranked): Marines: assault → Mounted ({mixed})" \
+        in text
 
 
 def test_grid_assault_fights_a_mixed_formation_kind_by_kind(capsys, tmp_path):
@@ -414,8 +414,11 @@ def test_grid_combat_ranks_each_unit_s_charge_by_its_chance_to_win(capsys):
 
     wiped = sum(parse_query(greybeards["query"].removesuffix(" --exact")).attack.exact()["enemy_health_lost"][6:])  # 6 knights, 1 HP each
     assert greybeards["p_kill"] == pytest.approx(wiped, abs=1e-15) and wiped > 0.05
-    assert {"attacker": "Wood Archers", "weapon": "combat", "target": "Knights"} in data["cannot_hurt"]
-    assert {"attacker": "Knights", "weapon": "combat", "target": "Giant"} in data["cannot_hurt"]
+    missing = "no attack_value, agility and discipline (the list gives none a round of combat can read)"
+    assert {"attacker": "Wood Archers", "weapon": "combat", "target": "Knights", "why": f"Wood Archers: {missing}"} \
+        in data["cannot_hurt"]
+    assert {"attacker": "Knights", "weapon": "combat", "target": "Giant", "why": f"Giant: {missing}"} \
+        in data["cannot_hurt"]
 
 
 @pytest.mark.parametrize("words, line", [

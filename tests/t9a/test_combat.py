@@ -160,7 +160,7 @@ def test_supporting_attacks_and_a_flank():
 
 
 @pytest.mark.parametrize("more, name", [
-    (dict(models=61), "models"), (dict(enemy_width=11), "enemy_width"), (dict(health=6), "health"),
+    (dict(models=61), "models"), (dict(enemy_width=11), "enemy_width"), (dict(health=11), "health"),
     (dict(agility=11), "agility"), (dict(enemy_discipline=1), "enemy_discipline"), (dict(aegis=7), "aegis"),
     (dict(flank=True, rear=True), "rear"), (dict(rounds=3), "rounds"),
 ])
@@ -227,7 +227,7 @@ def test_a_combat_in_words():
 
 
 @pytest.mark.parametrize("name, low, high", [
-    ("models", 1, 60), ("width", 1, 10), ("health", 1, 5), ("attacks", 1, 10), ("offensive", 1, 10),
+    ("models", 1, 60), ("width", 1, 10), ("health", 1, 10), ("attacks", 1, 10), ("offensive", 1, 10),
     ("defensive", 1, 10), ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10), ("discipline", 2, 10),
     ("ap", 0, 10), ("extra_ranks", 0, 2),
 ])
