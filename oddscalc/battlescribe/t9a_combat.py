@@ -42,10 +42,10 @@ class CombatReading(Reading):
             key = (text or "").strip()
             if re.fullmatch(r"\d+", key) and low <= int(key) * times <= 10:
                 table[name] = int(key) * times
-            elif name == "attack_value" and (value := _mean_attacks(key)) is not None and 1 <= value * times <= 10:
-                table[name] = value * times  # a random Attack Value (D6+1): a round of combat takes a number
+            elif name == "attack_value" and (mean := _mean_attacks(key)) is not None and 1 <= mean * times <= 10:
+                table[name] = mean * times  # a random Attack Value (D6+1): a round of combat takes a number
                 self.note(f"Att {key}: a random value", first.name,
-                          action=f"counted as {value}, its mean rounded, in a round of combat")
+                          action=f"counted as {mean}, its mean rounded, in a round of combat")
         if any("standard bearer" in _key(item.name) for item in self.selection.walk() if item.number):
             table["standard"] = True
         rules = {_key(rule) for item in self.selection.walk() for rule in item.rules}
