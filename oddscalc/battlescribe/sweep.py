@@ -182,7 +182,7 @@ FIGHTS = {  # what the sweep says of the entries a game's grid engagement fights
     "epic": "formations grid --assault fights (their CC and FF read, each profile that fights otherwise a kind of "
             "its own, war engines too; no aircraft; docs/rules.md §2.9)",
     "t9a": "units grid --combat charges with (their Attack Value, Agility and Discipline read; at most 60 models and "
-           "5 Health Points each; docs/rules.md §3.11)",
+           "10 Health Points each; docs/rules.md §3.11)",
 }
 
 

@@ -71,7 +71,7 @@ def test_the_sweep_counts_the_formations_an_assault_grid_fights():
             "profile that fights otherwise a kind of its own, war engines too; no aircraft; docs/rules.md §2.9).") in \
         sweep.table(entries, "T", shooting=True)
     assert ("Of 3 entries imported, 2 (66.7 %) are units grid --combat charges with (their Attack Value, Agility "
-            "and Discipline read; at most 60 models and 5 Health Points each; docs/rules.md §3.11).") in \
+            "and Discipline read; at most 60 models and 10 Health Points each; docs/rules.md §3.11).") in \
         sweep.table(entries, "T", shooting=False, fights=sweep.FIGHTS["t9a"])
 
 
