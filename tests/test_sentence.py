@@ -113,13 +113,14 @@ def test_an_engagement_counts_its_kills_of_the_enemy_and_its_own_losses():
 
 def test_a_combat_says_its_win_draw_break_and_caught():
     """One model a side, to hit and to wound 4+, no save (docs/rules.md §3.11's worked example): 13/16 to win,
-    3/16 to draw, 9/16 · 21/36 that the loser breaks, and that times 721/1296 that it is caught."""
+    never a draw (the enemy that kills the charger stands alone: No More Foes), 9/16 · 21/36 that the loser breaks,
+    and that times 721/1296 that it is caught."""
     duel = " ".join(f"--{prefix}{name} {value}" for prefix in ("", "enemy-") for name, value in (
         ("models", 1), ("width", 1), ("attacks", 1), ("offensive", 3), ("defensive", 3), ("strength", 3),
         ("resilience", 3), ("agility", 3), ("discipline", 7)))
     broke = Fraction(9, 16) * Fraction(21, 36)
     assert said(f"t9a combat {duel} --exact") == (
-        f"{13 / 16 * 100:.3g}% to win; {3 / 16 * 100:.3g}% to draw; {float(broke) * 100:.3g}% that the loser breaks; "
+        f"{13 / 16 * 100:.3g}% to win; 0% to draw; {float(broke) * 100:.3g}% that the loser breaks; "
         f"{float(broke * Fraction(721, 1296)) * 100:.3g}% that it is caught as it flees; "
         f"{float(broke) * 100:.3g}% to break the charged unit; {float(broke * Fraction(721, 1296)) * 100:.3g}% to "
         "catch it.")  # the loser is always the charged unit here

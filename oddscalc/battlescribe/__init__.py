@@ -44,10 +44,9 @@ class Imported:
     def apart(self) -> list[str]:
         """One line per unit that takes no part in its game's engagement (grid --assault, grid --combat), and why
         (`Game.cannot_engage`)."""
-        from .. import games
         from ..roster import build
 
-        game = games.game(self.game)
+        game = contract.roster(self.game).GAME
         if game.cannot_engage is None or not self.data["unit"]:
             return []
         units = build(self.data, self.source, game).units
