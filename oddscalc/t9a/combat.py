@@ -5,7 +5,7 @@ Steadfast, Flee and Pursuit; optionally a second round. The mechanics are `fight
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -363,9 +363,8 @@ class Combat(Attack):
                 ("flank_models", FlankModels.MATCHED, self.flank or self.rear, facing),
                 ("mount_momentum", MountMomentum.ALL, getattr(self, "mount") is not None,
                  "only applies with --mount (a charging mount's Agility)"),
-                ("high_agility", HighAgility.STEP_TEN,
-                 any(step > MAX_STEP for step, _ in replace(fight, high_agility=HighAgility.FIRST).in_round(True)
-                     .schedule(True)),
+                ("high_agility", HighAgility.STEP_TEN,  # (set off its default, it is FIRST: no step capped)
+                 any(step > MAX_STEP for step, _ in fight.in_round(True).schedule(True)),
                  "only applies when an Agility goes above 10 (Charging Momentum +1, a Spear's +2)"),
                 ("line_bonus", LineBonus.NONE, any(unit.line_formation for unit in fight.units),
                  "only applies to a unit in Line Formation (--width 8 or more)"),

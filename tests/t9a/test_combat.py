@@ -593,6 +593,7 @@ IDLE = [  # (options, the option refused, what it needs): each changes nothing i
     (dict(flank_models="edge"), "flank_models", "only applies with --flank or --rear"),
     (dict(mount_momentum="rider"), "mount_momentum", "only applies with --mount"),
     (dict(high_agility="first"), "high_agility", "only applies when an Agility goes above 10"),
+    (dict(high_agility="first", agility=9), "high_agility", "only applies when an Agility goes above 10"),  # 10
     (dict(line_bonus="kept", models=10, width=7), "line_bonus", "only applies to a unit in Line Formation"),
     (dict(last_rank="ignored", models=10, width=5), "last_rank", "only applies where an incomplete last rank"),
     (dict(hatred=True, reroll_hits="failed"), "hatred", "changes nothing with --reroll-hits failed"),
@@ -717,3 +718,24 @@ def test_the_charged_units_great_weapon_swiftstride_and_extra_ranks_worked_by_ha
     wide = dict(enemy_models=15, enemy_width=5)
     assert duel(**wide).fight.count(Blow(1, "melee"), 0, 0) == 5 + 5
     assert duel(**wide, enemy_extra_ranks=1).fight.count(Blow(1, "melee"), 0, 0) == 5 + 10
+
+
+@pytest.mark.parametrize("name, high", [("charge_attacks", 2), ("charge_strength", 3), ("charge_ap", 3)])
+def test_a_charges_bonus_is_refused_past_its_bound_saying_the_value(name, high):
+    duel(**{name: high})  # the bound itself is answered
+    with pytest.raises(InputError) as error:
+        duel(**{name: high + 1})
+    assert (error.value.name, error.value.value, error.value.allowed) == (name, high + 1, f"expected 0 to {high}")
+
+
+@pytest.mark.parametrize("more, name, value, allowed", [
+    (dict(rounds=3), "rounds", 3, "expected 1 to 2 rounds"),
+    (dict(enemy_aegis=7), "enemy_aegis", 7, "expected 2+ to 6+"),
+    (dict(reroll_hits="successes"), "reroll_hits", "successes", "expected none, failed or ones"),
+    (dict(enemy_great_weapon=True, enemy_spear=True), "enemy_spear", "on",
+     "a model fights with one weapon: --enemy-great-weapon or --enemy-spear"),
+])
+def test_a_combats_refusal_names_the_option_its_value_and_what_is_allowed(more, name, value, allowed):
+    with pytest.raises(InputError) as error:
+        duel(**more)
+    assert (error.value.name, error.value.value, error.value.allowed) == (name, value, allowed)
