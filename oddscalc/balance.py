@@ -134,7 +134,7 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
         key = f"catalogue {digest}"
         kept = store.get(key)
         if kept is None:
-            kept = _catalogue(path)
+            kept = _catalogue(path, folder)
             store.put_all({key: kept})
         for name, imported in kept:
             if "reason" in imported:
@@ -147,13 +147,19 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
     return entries, apart
 
 
-def _catalogue(path: Path) -> list[tuple[str, dict[str, Any]]]:
+def _catalogue(path: Path, folder: Path) -> list[tuple[str, dict[str, Any]]]:
     """Each root entry of a catalogue, as the store keeps it: its roster data and report's length, or why not
-    (the sweep's reading of an entry: `sweep.import_entry`)."""
+    (the sweep's reading of an entry: `sweep.import_entry`); a catalogue without its game system beside it
+    refused in one line."""
     from .battlescribe.builder import Data
+    from .battlescribe.builder_catalogue import BuildError
     from .battlescribe.sweep import import_entry, root_choices, root_entries
 
-    data = Data.open(path)
+    try:
+        data = Data.open(path)
+    except BuildError as error:
+        raise InputError("folder", str(folder), f"holds {path.name} but not its game system (.gst) beside it "
+                                                f"({error}): copy the catalogue repository whole") from None
     choices = root_choices(data)
     found: list[tuple[str, dict[str, Any]]] = []
     for name in root_entries(data):

@@ -160,16 +160,18 @@ def test_the_heatmap_shows_the_rows_figures(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("words, mentions", [
-    (("/nonexistent/folder", "--game", "epic"), ("--folder", "/nonexistent/folder", "catalogues")),
+    (("/nonexistent/folder", "--game", "epic"), ("FOLDER /nonexistent/folder", "no such folder", "catalogues")),
     ((str(MINI), "--far", "1"), ("--far", "1")),
     ((str(MINI), "--top", "0"), ("--top", "0")),
-    ((str(MINI), "--game", "t9a"), ("--folder", "The 9th Age")),
+    ((str(MINI), "--game", "t9a"), (f"FOLDER {MINI}", "The 9th Age")),
     ((str(MINI), "--targets", "t9a"), ("--targets", "t9a", "not epic")),
     ((str(MINI), "--outcome", "kills"), ("--outcome kills", "main outcome")),
-    ((str(MINI), "--at-least", "3"), ("--at-least 3", "P(kill or break)")),
+    ((str(MINI), "--at-least", "3"), ("--at-least", "no such option of balance")),  # its help offers none
     ((str(MINI), "--store", str(MINI)), ("--store", "cannot keep a study there")),
     ((str(MINI), "--store", str(MINI / "mini.gst")), ("--store", "line 1 is not a balance study's")),
-    (("/nonexistent/folder",), ("--game", "name the game")),
+    (("/nonexistent/folder",), ("FOLDER /nonexistent/folder", "no such folder")),
+    (("--game", "t9a"), ("FOLDER", "is needed", "The 9th Age BattleScribe catalogues")),
+    ((), ("FOLDER", "is needed", "catalogues")),
 ])
 def test_what_a_study_cannot_do_is_one_line(capsys, words, mentions):
     assert_refused(capsys, "balance", *words, "--exact", mentions=mentions)
@@ -450,7 +452,7 @@ def test_a_folder_with_a_file_that_is_not_a_catalogue_is_one_line(capsys, tmp_pa
     shutil.copytree(MINI, tmp_path / "catalogues")
     (tmp_path / "catalogues" / "broken.cat").write_text("<catalogue unclosed", encoding="utf-8")
     assert_refused(capsys, "balance", tmp_path / "catalogues", "--game", "epic", "--exact",
-                   mentions=("--folder", "broken.cat", "not a BattleScribe catalogue"))
+                   mentions=("FOLDER", "broken.cat", "not a BattleScribe catalogue"))
 
 
 def test_a_refused_study_leaves_no_store_and_a_store_cut_short_is_read(capsys, tmp_path):
@@ -494,3 +496,16 @@ def test_every_public_catalogue_is_studied_and_its_rows_are_their_queries(capsys
             assert mean == pytest.approx(row[f"{target}.mean"], abs=1e-12)
             checked += 1
     assert checked >= 25
+
+
+def test_a_catalogue_without_its_game_system_is_one_line(capsys, tmp_path):
+    """A folder holding a .cat and no .gst: said in one line (it was an internal BuildError)."""
+    shutil.copy(next(MINI.glob("*.cat")), tmp_path)
+    result = run(capsys, "balance", str(tmp_path), "--exact")
+    assert result.code == 2 and result.err.count("\n") == 1
+    assert result.err.startswith(f"error: FOLDER {tmp_path}: holds ") and "but not its game system (.gst)" in result.err
+
+
+def test_the_help_of_balance_offers_only_what_it_takes(capsys):
+    help_text = run(capsys, "balance", "--help").out
+    assert "--at-least" not in help_text and "--engage" in help_text and "--trials" in help_text

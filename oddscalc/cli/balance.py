@@ -24,9 +24,9 @@ SHOWN = ("rank", "army_rank", "entry", "army", "kind", "points", "index", "outli
 
 
 def balance(
-    folders: Annotated[list[str], typer.Argument(
-        metavar="FOLDER...", help="Folders of BattleScribe catalogues (.cat), like a checkout of the game's BSData "
-                                  "repository.")],
+    folders: Annotated[Optional[list[str]], typer.Argument(
+        metavar="FOLDER...", help="Folders of BattleScribe catalogues (.cat, and the game system's .gst), like a "
+                                  "checkout of the game's BSData repository.")] = None,
     game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=GAME)] = None,
     targets: Annotated[Optional[str], typer.Option(
         "--targets", metavar="FILE", help="A roster of the targets to measure against (default: the game's "
@@ -62,7 +62,8 @@ def balance(
 
     options = common.check()
     common.one_query("balance")
-    _refuse_what_it_does_not_show(common, study)
+    _refuse_what_it_does_not_show(common)
+    folders = _folders(folders, game)
     if top < 1:
         raise InputError("top", top, "expected 1 or more rows")
     if not far > 1:
@@ -85,12 +86,26 @@ def balance(
     return _answer(result, common, top)
 
 
-def _refuse_what_it_does_not_show(common: Common, study: Study) -> None:
+def _folders(folders: Optional[list[str]], game: Optional[str]) -> list[str]:
+    """The folders given, each one that is there; none given: what the study needs, in one line."""
+    from ..games import game as named
+
+    if not folders:
+        title = named(game).title if game is not None else "a game's"
+        raise OptionError(None, f"is needed: a folder of {title} BattleScribe catalogues (.cat, with the game "
+                                "system's .gst), like a checkout of its BSData repository", hint="FOLDER")
+    for folder in folders:
+        if not Path(folder).is_dir():
+            raise InputError("folder", folder, "no such folder: expected a folder of BattleScribe catalogues (.cat, "
+                                               "with the game system's .gst)")
+    return folders
+
+
+def _refuse_what_it_does_not_show(common: Common) -> None:
     """The options a balance study would take and not use, refused: its rows are each game's main outcome's mean
-    and P(kill or break), each cell exact or sampled at --trials."""
+    and P(kill or break), each cell exact or sampled at --trials (--at-least it has not: its help does not offer
+    it)."""
     unused = {"--outcome": (common.outcome, "a study reads each game's main outcome"),
-              "--at-least": (None if study.at_least == "1" else study.at_least,
-                             "a study shows P(kill or break), not P(≥ K)"),
               "--verify": (True if common.verify else None, "a study shows figures, not distributions: verify a row's "
                                                             "query"),
               "--precision": (common.precision, "a study samples every cell at --trials")}
@@ -166,7 +181,7 @@ def _heatmap(plots: Any, result: Balance, top: int) -> Any:
 
 
 def register(app: typer.Typer) -> None:
-    command(app, "balance", balance, study=True, examples=[
+    command(app, "balance", balance, study=True, without=("at_least",), examples=[
         "oddscalc balance ../wh40k-epic-armageddon --exact",
         "oddscalc balance ../The-9th-Age --exact --engage --format csv",
         "oddscalc balance ../wh40k-epic-armageddon --exact --store study.jsonl --plot outliers.png",

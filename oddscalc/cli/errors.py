@@ -67,7 +67,7 @@ def stopped(error: KeyboardInterrupt) -> int:
 # The library's names of the values it refuses whose option is spelled otherwise (the rest are
 # `--name`, `to_hit` as `--to-hit`); the command's own parameter, when it has one, wins.
 SPELLED = {"output_format": "--format", "from_square": "--from", "to_square": "--to", "settings": "--set",
-           "target_names": "--targets", "file": "FILE", "query": "QUERY", "cells": "--attackers"}
+           "target_names": "--targets", "file": "FILE", "query": "QUERY", "cells": "--attackers", "folder": "FOLDER"}
 
 
 def input_error(error: InputError) -> OptionError:

@@ -69,18 +69,19 @@ LOOKS: set[str] = set()  # the paths of LANGUAGE that sample nothing (`look`)
 
 
 def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: Optional[str] = None,
-            study: bool = False) -> Callable:
+            study: bool = False, without: Sequence[str] = ()) -> Callable:
     """Register `run(**own, common=Common)` (and `study=Study` for a study) as the query or study
     `name` with its own options, the study ones and the common ones: in `LANGUAGE`, the words
     that `oddscalc.ask` answers, and in `group`, the command line's command, which takes its
     own options (`Shell`) and asks the rest.
 
     Typer reads a command's options from its signature; this is the one place that adds
-    the common options to a signature, so that no command has to repeat them.
+    the common options to a signature, so that no command has to repeat them. `without`: the study or common
+    options this command has not (a balance study has no P(≥ K) columns), so its --help does not offer them.
     """
     own = [p for p in inspect.signature(run, eval_str=True).parameters.values()
            if p.name not in ("common", "study") and p.kind is not p.VAR_KEYWORD]
-    parameters = own + (STUDY if study else []) + COMMON
+    parameters = own + [p for p in (STUDY if study else []) + COMMON if p.name not in without]
 
     def answer(**options: Any) -> Any:
         common = Common.take(options)
