@@ -19,7 +19,7 @@ import hashlib
 import json
 import math
 import os
-import statistics
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +28,7 @@ from typing import Any, Callable, Sequence
 from .cells import run_cells, study_seed
 from .errors import InputError, require
 from .options import Method, RunOptions
+from .ranking import Apart, rank
 from .roster import Game, Roster, Unit, build
 from .style import clean
 
@@ -55,15 +56,6 @@ class Entry:
         Epic's `kind`, The 9th Age's `height`); one kind for a game that names none."""
         value = self.units[0][game.kind] if game.kind else None
         return game.name if value is None else str(value)
-
-
-@dataclass(frozen=True)
-class Apart:
-    """An entry that cannot be modelled, and why (as the catalogue sweep says)."""
-
-    army: str
-    name: str
-    reason: str
 
 
 class Store:
@@ -291,14 +283,11 @@ class Balance:
         if self.refused:
             lines.append(f"{self.refused} cells too costly to answer exactly (an engagement of many units, most "
                          "often) are left out of their rows: sample them (leave out --exact)")
-        harmless = sum(1 for row in self.rows if row["value"] == 0)
-        if harmless:
-            lines.append(f"{harmless} entries hurt no reference target (no weapon oddscalc models, or none that can): "
-                         "index 0, no outliers")
         if self.apart:
-            reasons = Counter(entry.reason.removeprefix(f"{entry.name}: ") for entry in self.apart)  # less its name
-            common = "; ".join(f"{count} × {reason}" for reason, count in reasons.most_common(3))
-            lines.append(f"{len(self.apart)} entries not modelled (the JSON lists each with its reason), most: {common}")
+            reasons = Counter(re.sub(r" as .*: .* \(its points", " as another entry (its points",  # one copy's
+                                     entry.reason.removeprefix(f"{entry.name}: ")) for entry in self.apart)
+            common = "; ".join(f"{count} × {reason}" for reason, count in reasons.most_common(4))
+            lines.append(f"{len(self.apart)} entries not ranked (the JSON lists each with its reason), most: {common}")
         return lines
 
     def json(self) -> dict[str, Any]:
@@ -327,73 +316,99 @@ def study(entries: Sequence[Entry], targets: Roster, apart: Sequence[Apart] = ()
     refused = sum(1 for cell in found.values() if "refused" in cell)
     rows = [_row(game, entry, targets.units, entry_plan, fight_row, found, method, seed, engage)
             for entry, entry_plan, fight_row in zip(entries, plan, fights)]
-    ranked = _ranked(rows, far)
+    ranked, unranked = rank(rows, far)
     if seed is None:  # exact figures without their float noise (0.9999999999999998 is 1), as every exact answer
         ranked = [{key: clean(value) if isinstance(value, float) else value for key, value in row.items()}
                   for row in ranked]
-    return Balance(game, targets.units, tuple(ranked), tuple(apart), method,
+    return Balance(game, targets.units, tuple(ranked), (*apart, *unranked), method,
                    None if seed is None else options.trials, seed, far, refused)
 
 
 def _row(game: Game, entry: Entry, targets: Sequence[Unit], plan: list[list[list[Any]]], fights: list[Any],
          found: dict[str, dict[str, float]], method: str, seed: int | None, engage: bool) -> dict[str, Any]:
     """An entry's row: its figures against each target (each unit's best attack; the entry's mean the sum,
-    its P(kill or break) its best unit's), per 100 points, and the queries that give them."""
+    its P(kill or break) its best unit's), per 100 points, its value (and engagement value), what drives it,
+    and the queries that give them."""
     row: dict[str, Any] = {"army": entry.army, "entry": entry.name, "kind": entry.kind(game), "points": entry.points,
                            "notes": entry.notes}
     queries: dict[str, list[str]] = {}
+    shares: list[tuple[float, str]] = []  # (share of a target, what took it) for the row's `driver`
+    errors: list[float] = []
+    fights_found: list[tuple[Unit, dict[str, Any]]] = []
     for target, units, fight in zip(targets, plan, fights):
-        computed = [[attack for attack in attacks if "refused" not in found[cell_key(attack, method, seed)]]
-                    for attacks in units]
-        best = [max(attacks, key=lambda attack: found[cell_key(attack, method, seed)]["mean"]) if attacks else None
-                for attacks in computed]
+        def cell(attack: Any) -> dict[str, float]:
+            return found[cell_key(attack, method, seed)]
+
+        computed = [[attack for attack in attacks if "refused" not in cell(attack)] for attacks in units]
+        best = [max(attacks, key=lambda attack: cell(attack)["mean"]) if attacks else None for attacks in computed]
         chosen = [attack for attack in best if attack is not None]
-        mean = sum(found[cell_key(attack, method, seed)]["mean"] for attack in chosen)
-        share = min(sum(found[cell_key(attack, method, seed)]["share"] for attack in chosen), 1.0)
-        cells = [found[cell_key(attack, method, seed)] for attack in chosen]
+        mean = sum(cell(attack)["mean"] for attack in chosen)
+        share = min(sum(cell(attack)["share"] for attack in chosen), 1.0)
+        cells = [cell(attack) for attack in chosen]
         likeliest = max(cells, key=lambda cell: cell["p"], default={"p": 0.0, "p_stderr": 0.0})
         row[f"{target.name}.mean"] = mean
         row[f"{target.name}.P(kill or break)"] = likeliest["p"]
         row[f"{target.name}.per_100_points"] = 100 * mean / entry.points
+        whole = game.kill_threshold(target, chosen[0]) if chosen else 1
+        errors += [c["mean_stderr"] / whole for c in cells] if share < 1.0 else []
+        if chosen:
+            shares.append((share, f"{target.name}: {_what(max(chosen, key=lambda a: cell(a)['share']))}"))
         if seed is not None:  # sampled: each figure's standard error (the cells' are independent)
             row[f"{target.name}.mean_stderr"] = math.sqrt(sum(cell["mean_stderr"] ** 2 for cell in cells))
             row[f"{target.name}.P(kill or break)_stderr"] = likeliest["p_stderr"]
         row["value"] = row.get("value", 0.0) + 100 * share / entry.points
-        if engage:  # None where the entry or the target cannot fight it
-            fought_cell = found[cell_key(fight, method, seed)] if fight is not None else {}
+        fought_cell = found[cell_key(fight, method, seed)] if fight is not None else {}
+        if engage:  # None where the entry or the target cannot fight it: `engage_why` says why
             row[f"{target.name}.P(win)"] = fought_cell.get("win")
             if seed is not None:
                 row[f"{target.name}.P(win)_stderr"] = fought_cell.get("win_stderr")
-        fought = fight is not None and "win" in found[cell_key(fight, method, seed)]
-        queries[target.name] = [attack.query() for attack in chosen] + ([fight.query()] if fought else [])
+            fights_found.append((target, fought_cell))
+        queries[target.name] = [attack.query() for attack in chosen] + ([fight.query()] if "win" in fought_cell
+                                                                           else [])
+    row["value_stderr"] = 100 * math.sqrt(sum(error ** 2 for error in errors)) / entry.points
+    if engage:
+        row.update(_engaged(game, entry, fights_found))
+    row["driver"] = max(shares)[1] if shares else ""
     row["queries"] = queries
     return row
 
 
-def _ranked(rows: list[dict[str, Any]], far: float) -> list[dict[str, Any]]:
-    """The rows with each entry's index (its value, the targets' worth it destroys per 100 points, over the
-    game's median value), its ranks (in its army, in the game), and whether it is an outlier: its index far
-    from the median index of the entries of its kind that hurt a target (an entry that hurts none is no
-    outlier: a note counts them)."""
-    median = statistics.median([row["value"] for row in rows if row["value"] > 0] or [1.0])
-    kinds: dict[str, list[float]] = {}
-    for row in rows:
-        row["index"] = row["value"] / median
-        if row["index"] > 0:
-            kinds.setdefault(row["kind"], []).append(row["index"])
-    kind_median = {kind: statistics.median(values) for kind, values in kinds.items()}
-    for row in rows:
-        middle = kind_median.get(row["kind"], 0.0)
-        row["kind_median"] = middle
-        row["outlier"] = ("" if row["index"] == 0 else "high" if row["index"] > far * middle else
-                          "low" if row["index"] < middle / far else "")
-    ordered = sorted(rows, key=lambda row: (-row["index"], row["army"].casefold(), row["entry"].casefold()))
-    in_army: dict[str, int] = {}
-    for rank, row in enumerate(ordered, 1):
-        in_army[row["army"]] = in_army.get(row["army"], 0) + 1
-        row["rank"], row["army_rank"] = rank, in_army[row["army"]]
-    keys = ["rank", "army_rank", "army", "entry", "kind", "points", "notes", "value", "index", "kind_median", "outlier"]
-    return [{**{key: row[key] for key in keys}, **{k: v for k, v in row.items() if k not in keys}} for row in ordered]
+WEAPON_WORDS = ("weapon", "killer", "ignore cover", "sniper", "disrupt", "crossfire")  # a description's words of the
+# weapon, not of its target ("reinforced", "armour 4+")
+
+
+def _engaged(game: Game, entry: Entry, fights: list[tuple[Unit, dict[str, Any]]]) -> dict[str, Any]:
+    """An entry's engagement value (its mean P(win) over the targets it fights, per 100 points), its standard
+    error, and why it has no P(win) of a target (once when the entry itself cannot fight)."""
+    wins = [cell for _, cell in fights if "win" in cell]
+    why = [(target, _why_not_fought(game, entry, target, cell)) for target, cell in fights if "win" not in cell]
+    own = next((reason for _, reason in why if reason.startswith("this entry")), None)
+    value = 100 * sum(cell["win"] for cell in wins) / len(wins) / entry.points if wins else None
+    error = (100 * math.sqrt(sum(cell["win_stderr"] ** 2 for cell in wins)) / len(wins) / entry.points
+             if wins else None)
+    return {"engage_value": value, "engage_value_stderr": error,
+            "engage_why": own or "; ".join(f"{target.name}: {reason}" for target, reason in why)}
+
+
+def _what(attack: Any) -> str:
+    """An attack in a few words, as a row's `driver` says it: its description less its query's name and its target
+    ("20 shots at 3+", "4 BP, macro weapon")."""
+    words = attack.describe().split(": ", 1)[-1]
+    weapon, _, target = words.partition(" on ")
+    extra = [part for part in target.split(", ")[1:] if any(word in part for word in WEAPON_WORDS)]
+    return ", ".join([weapon, *extra]) if target else words
+
+
+def _why_not_fought(game: Game, entry: Entry, target: Unit, cell: dict[str, Any]) -> str:
+    """Why an entry's engagement of a target has no P(win): which side cannot fight it, or its exact answer too
+    costly."""
+    if "refused" in cell:
+        return "not computed: too costly to answer exactly (sample it)"
+    for unit, who in ((entry.units[0], "this entry"), (target, "the target")):
+        reason = game.cannot_engage(unit) if game.cannot_engage is not None else None
+        if reason:
+            return f"{who} cannot fight ({reason})"
+    return f"{game.title} has no engagement of these two"
 
 
 def reference(game: Game) -> Roster:

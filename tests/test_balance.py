@@ -10,6 +10,7 @@ import math
 import os
 import shlex
 import shutil
+import statistics
 from pathlib import Path
 
 import pytest
@@ -56,26 +57,6 @@ def test_each_row_is_the_exact_answer_of_its_queries(capsys):
     assert veterans["value"] == pytest.approx(100 / 175 * (4 / 6 / 6 + 4 / 24 / 10))
     assert tactical["value"] == pytest.approx(100 / 325 * (6 / 6 / 6 + 6 / 24 / 10))
     assert veterans["index"] == pytest.approx(veterans["value"] / ((veterans["value"] + tactical["value"]) / 2))
-
-
-def test_the_value_index_ranks_and_outliers_as_defined():
-    rows = [{"army": army, "entry": entry, "kind": kind, "points": 100, "notes": 0, "value": value}
-            for army, entry, kind, value in [("A", "a1", "infantry", 1.0), ("A", "a2", "infantry", 3.0),
-                                             ("B", "b1", "infantry", 0.5), ("B", "b2", "war-engine", 0.2),
-                                             ("B", "b3", "infantry", 0.0), ("A", "a3", "infantry", 0.9)]]
-    ranked = balance._ranked(rows, far=2.0)
-    assert [row["entry"] for row in ranked] == ["a2", "a1", "a3", "b1", "b2", "b3"]
-    assert [row["rank"] for row in ranked] == [1, 2, 3, 4, 5, 6]
-    assert [row["army_rank"] for row in ranked] == [1, 2, 3, 1, 2, 3]
-    index = {row["entry"]: row["index"] for row in ranked}  # over the median of the values above 0: 0.9
-    assert index == pytest.approx({"a1": 1 / 0.9, "a2": 3 / 0.9, "b1": 0.5 / 0.9, "b2": 0.2 / 0.9, "b3": 0.0,
-                                   "a3": 1.0})
-    middle = {row["entry"]: row["kind_median"] for row in ranked}  # infantry: median of 1/.9, 3/.9, .5/.9, 1
-    assert middle["a1"] == pytest.approx((1 / 0.9 + 1.0) / 2) and middle["b2"] == pytest.approx(0.2 / 0.9)
-    outliers = {row["entry"]: row["outlier"] for row in ranked}
-    assert outliers == {"a2": "high", "a1": "", "a3": "", "b1": "", "b2": "", "b3": ""}  # b3 hurts nothing: none
-    assert [row["outlier"] for row in balance._ranked([dict(row) for row in rows], far=1.5)
-            if row["entry"] == "b1"] == ["low"]  # 0.556 under 1.056 / 1.5
 
 
 def test_a_stopped_study_resumes_from_its_store_with_the_same_bytes(capsys, tmp_path, monkeypatch):
@@ -316,9 +297,11 @@ def test_the_notes_name_the_outliers_and_count_the_rest():
         return {"entry": entry, "army": "A", "index": index, "outlier": outlier, "value": value}
 
     rows = (row("s1", 9.0, "high"), row("s2", 8.0, "high"), row("s3", 7.0, "high"), row("m", 1.0, ""),
-            row("w1", 0.3, "low"), row("w2", 0.2, "low"), row("z", 0.0, "", 0.0))
+            row("w1", 0.3, "low"), row("w2", 0.2, "low"))
     apart = (balance.Apart("A", "X", "X: structures only (left out)"), balance.Apart("A", "Y", "Y: structures only "
-             "(left out)"), balance.Apart("B", "v", "not built: hidden"))
+             "(left out)"), balance.Apart("B", "v", "not built: hidden"),
+             balance.Apart("B", "c1", "the same entry as A: s1 (its points and figures): ranked there"),
+             balance.Apart("C", "c2", "the same entry as A: m (its points and figures): ranked there"))
     found = balance.Balance(games.game("epic"), (), rows, apart, "exact", None, None, 2.0, refused=3)
     assert found.notes(top=2) == [
         "outliers, strong for their points (index over 2× or under 1/2 of their kind's median): s1 (A, 9.00), "
@@ -326,22 +309,11 @@ def test_the_notes_name_the_outliers_and_count_the_rest():
         "outliers, weak for their points (index over 2× or under 1/2 of their kind's median): w2 (A, 0.20), w1 (A, 0.30)",
         "3 cells too costly to answer exactly (an engagement of many units, most often) are left out of their rows: "
         "sample them (leave out --exact)",
-        "1 entries hurt no reference target (no weapon oddscalc models, or none that can): index 0, no outliers",
-        "3 entries not modelled (the JSON lists each with its reason), most: 2 × structures only (left out); "
-        "1 × not built: hidden"]
+        "5 entries not ranked (the JSON lists each with its reason), most: 2 × structures only (left out); "
+        "2 × the same entry as another entry (its points and figures): ranked there; 1 × not built: hidden"]
     assert [row["entry"] for row in found.outliers()] == ["s1", "s2", "s3", "w1", "w2"]
     assert found.json()["apart"][2] == {"army": "B", "entry": "v", "reason": "not built: hidden"}
     assert found.json()["refused"] == 3 and found.json()["notes"] == found.notes()
-
-
-def test_an_outlier_is_strictly_beyond_the_factor():
-    rows = [{"army": "A", "entry": e, "kind": "infantry", "points": 100, "notes": 0, "value": v}
-            for e, v in (("a", 1.0), ("b", 2.0), ("c", 4.0))]
-    ranked = balance._ranked(rows, far=2.0)  # indexes 0.5, 1, 2 around a kind median of 1: none beyond 2×
-    assert [(row["entry"], row["index"], row["outlier"]) for row in ranked] == [("c", 2.0, ""), ("b", 1.0, ""),
-                                                                                ("a", 0.5, "")]
-    nothing = balance._ranked([{**row, "value": 0.0} for row in rows], far=2.0)
-    assert [(row["index"], row["outlier"], row["kind_median"]) for row in nothing] == [(0.0, "", 0.0)] * 3
 
 
 def test_a_study_checks_its_own_values_and_counts_what_it_left_out(monkeypatch):
@@ -382,16 +354,6 @@ def test_a_formation_of_several_units_adds_its_shares_up_to_the_whole_target():
 
 def test_a_game_without_catalogues_is_refused(capsys):
     assert_refused(capsys, "balance", str(MINI), "--game", "dust", "--exact", mentions=("--game", "dust", "epic"))
-
-
-def test_a_kind_s_outliers_are_judged_by_its_own_median():
-    rows = [{"army": "A", "entry": f"{kind}{i}", "kind": kind, "points": 100, "notes": 0, "value": value}
-            for kind, values in (("infantry", (2.0, 2.0, 2.0, 3.0)), ("war-engine", (1.0, 1.0, 1.0, 0.5, 0.5)))
-            for i, value in enumerate(values)]
-    ranked = {row["entry"]: row for row in balance._ranked(rows, far=2.0)}  # the game's median value: 1
-    assert ranked["infantry3"]["index"] == 3.0 and ranked["infantry3"]["kind_median"] == 2.0
-    assert ranked["infantry3"]["outlier"] == ""  # 3 is under 2 × its kind's median 2, though 3 × the game's
-    assert ranked["war-engine3"]["kind_median"] == 1.0 and ranked["war-engine3"]["outlier"] == ""
 
 
 def test_a_formation_fires_its_weapons_together_where_the_game_combines_them():
@@ -509,3 +471,45 @@ def test_a_catalogue_without_its_game_system_is_one_line(capsys, tmp_path):
 def test_the_help_of_balance_offers_only_what_it_takes(capsys):
     help_text = run(capsys, "balance", "--help").out
     assert "--at-least" not in help_text and "--engage" in help_text and "--trials" in help_text
+
+
+def test_an_engagement_that_cannot_be_fought_says_why_and_each_row_says_what_drives_it():
+    """--engage: a Tactical Detachment fights each Epic reference target (its P(win) the assault's exact answer);
+    an aircraft formation fights none, and says so once; the driver names the target it takes most of and its
+    attack in a few words."""
+    epic = games.load_roster("epic")
+    tactical = next(unit for unit in epic.units if unit.name == "Tactical Detachment")
+    flyers = games.parse_roster('game = "epic"\n[[unit]]\nname = "Thunderbolts"\npoints = 150\nkind = "aircraft"\n'
+                                'units = 2\narmour = "6+"\ncc = "6+"\nff = "5+"\n[[unit.weapon]]\nname = "Cannons"\n'
+                                'shots = 4\nap = "4+"\nat = "6+"\n', "air.toml").units[0]
+    targets = balance.reference(games.game("epic"))
+    found = balance.study([balance.Entry("A", "Tactical", (tactical,)), balance.Entry("A", "Air", (flyers,))],
+                          targets, options=RunOptions(method="exact"), engage=True)
+    rows = {row["entry"]: row for row in found.rows}
+    fought = rows["Tactical"]
+    for target in targets.units:
+        query = next(q for q in fought["queries"][target.name] if "assault" in q)
+        assert fought[f"{target.name}.P(win)"] == pytest.approx(exact_of(query)["win"].at_least(1), abs=1e-12)
+    assert fought["engage_why"] == "" and fought["engage_value"] == pytest.approx(
+        100 * sum(fought[f"{t.name}.P(win)"] for t in targets.units) / 3 / tactical.points)
+    assert rows["Air"]["engage_why"] == "this entry cannot fight (an aircraft: no ground assault)"
+    assert rows["Air"]["engage_value"] is None and rows["Air"]["index"] == rows["Air"]["shoot_index"]
+    assert fought["driver"].startswith("Tactical Detachment: ") and "shots at" in fought["driver"]
+
+
+@pytest.mark.skipif(not os.environ.get("ODDSCALC_BSDATA"), reason="set ODDSCALC_BSDATA to a folder holding checkouts "
+                    "of BSData/wh40k-epic-armageddon (its catalogues carry no licence to copy)")
+def test_the_real_epic_study_ranks_each_entry_once_within_its_kind(capsys):
+    """The issue's complaints, on every public Epic catalogue: the Eldar spacecraft sold by a dozen craftworlds is one
+    row (also_in names the others), spacecraft are judged among spacecraft, nothing of value 0 is ranked."""
+    data = study_json(capsys, str(Path(os.environ["ODDSCALC_BSDATA"]) / "wh40k-epic-armageddon"), "--exact")
+    rows = data["rows"]
+    spacecraft = [row for row in rows if row["entry"] == "Spacecraft" and row["army"].startswith("Eldar")]
+    assert len({(row["points"], row["queries"]) for row in spacecraft}) == len(spacecraft)  # each once
+    assert any(row["also_in"].count("Eldar") >= 5 for row in spacecraft)
+    assert all(row["value"] > 0 for row in rows)
+    kinds = {row["kind"] for row in rows}
+    for kind in kinds:
+        indexes = sorted(row["index"] for row in rows if row["kind"] == kind)
+        assert statistics.median(indexes) == pytest.approx(1.0, abs=0.05)  # each kind's middle is 1
+    assert any(entry["reason"].startswith("the same entry as ") for entry in data["apart"])

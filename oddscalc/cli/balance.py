@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 GAME = "The game of the catalogues (default: the one whose catalogues the folders hold)."
 WHERE = ("--format", "--store", "--scheduler", "--scheduler-timeout", "--threads")  # where and how it ran, never
 # what: left out of the answer's command, so a study gives the same bytes in process, on a cluster, from a store
-SHOWN = ("rank", "army_rank", "entry", "army", "kind", "points", "index", "outlier")  # and each target's P(kill)
+SHOWN = ("rank", "kind_rank", "entry", "army", "kind", "points", "index", "outlier")  # and the suggested points,
+# each target's P(kill or break)
 
 
 def balance(
@@ -49,13 +50,12 @@ def balance(
 ) -> Answer:
     """Every entry of every catalogue against the same reference targets, by points: a balance study.
 
-    For each entry: its points; what it does to each target (the mean of the game's main outcome,
-    P(kill or break)) and per 100 points; its value, the targets' worth it destroys per 100 points,
-    and its index, that value over the game's median (1: a median entry); its rank in its army and
-    across the game; and the outliers, entries whose index is far from the median of their kind.
-    Entries that cannot be modelled are listed with the reason (JSON). Each row carries the
-    queries that give its figures. Exact with --exact (recommended: about half a minute for
-    every public Epic Armageddon catalogue); sampled cells draw from the study's seed.
+    Each entry: what it does to each target and per 100 points; its index, its value over its kind's
+    median (1: its kind's middle; with --engage, averaged with its engagements'); its ranks; whether
+    it is an outlier and what drives it; the points that would put it at its kind's median (a band).
+    Copies are ranked once (also_in); what cannot be modelled or hurts nothing is apart, with why
+    (JSON). Rows carry their queries. --exact: about half a minute for every public Epic catalogue
+    (minutes with --engage); sampled cells draw from the study's seed (docs/balance.md).
     """
     from .. import balance as study_of
     from ..given import current
@@ -153,12 +153,20 @@ def _answer(result: Balance, common: Common, top: int) -> Answer:
     ends = rows[:top] + rows[max(top, len(rows) - top):]
     targets = [f"{target.name}.P(kill or break){error}" for target in result.targets
                for error in ("", "_stderr") if error == "" or result.seed is not None]  # (sampled: ± its error)
-    shown = [{key: row[key] for key in (*SHOWN, *targets)} for row in ends]
+    shown = [{**{key: row[key] for key in SHOWN}, "suggested points": _band(row),
+              **{key: row[key] for key in targets}} for row in ends]
     header = {"command": command_line(WHERE), "method": result.method, "trials": result.trials, "seed": result.seed}
     content = StudyAnswer(tuple(rows), header, tuple(result.notes()), result.json(), tuple(shown), result.trials)
     plot = Plot(lambda plots: _heatmap(plots, result, top), caption(result.method, result.trials, result.seed, True),
                 common.plot)
     return Answer(content, common.output_format, plot, (), None, options=common.run)
+
+
+def _band(row: dict[str, Any]) -> str:
+    """An entry's suggested points as a player reads them: `160 (115–220)`."""
+    if row["suggested_points"] is None:
+        return ""
+    return f"{row['suggested_points']} ({row['suggested_points_low']}–{row['suggested_points_high']})"
 
 
 def _flat(row: dict[str, Any]) -> dict[str, Any]:

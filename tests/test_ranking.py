@@ -1,0 +1,93 @@
+"""A balance study's rows ranked (docs/balance.md; oddscalc/ranking.py): what is set apart, each entry's index
+within its kind, outliers, ranks and suggested points; figures worked by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from oddscalc import ranking
+
+
+def row(army, entry, kind, value, points=100, queries=None, **more):
+    return {"army": army, "entry": entry, "kind": kind, "points": points, "notes": 0, "value": value,
+            "queries": queries if queries is not None else {"T": [f"{army} {entry}"]}, **more}
+
+
+def ranked(rows, far=2.0):
+    found, apart = ranking.rank(rows, far)
+    return {row["entry"]: row for row in found}, found, apart
+
+
+def test_each_index_is_within_its_kind_and_the_ranks_read_it():
+    """Infantry values 1, 3, 0.5, 0.9 (median 0.95); one war engine 0.2 (its own median): each index its value over
+    its kind's median; a war engine of 0.2 is its kind's middle (1), never compared with infantry's 3."""
+    rows = [row("A", "a1", "infantry", 1.0), row("A", "a2", "infantry", 3.0), row("B", "b1", "infantry", 0.5),
+            row("B", "b2", "war-engine", 0.2), row("A", "a3", "infantry", 0.9)]
+    by, found, apart = ranked(rows)
+    assert apart == []
+    assert {entry: r["index"] for entry, r in by.items()} == pytest.approx(
+        {"a1": 1 / 0.95, "a2": 3 / 0.95, "b1": 0.5 / 0.95, "b2": 1.0, "a3": 0.9 / 0.95})
+    assert [r["entry"] for r in found] == ["a2", "a1", "b2", "a3", "b1"]
+    assert [(r["rank"], r["kind_rank"], r["army_rank"]) for r in found] == [(1, 1, 1), (2, 2, 2), (3, 1, 1),
+                                                                            (4, 3, 3), (5, 4, 2)]
+    assert by["a2"]["outlier"] == "high" and by["a2"]["far_out"] == "3.2× its kind's median"  # 3/0.95 over 1
+    assert {r["entry"] for r in found if r["outlier"]} == {"a2"}  # 0.5/0.95 = 0.53: not under 1/2
+
+
+def test_an_outlier_is_strictly_beyond_the_factor():
+    by, _, _ = ranked([row("A", entry, "infantry", value) for entry, value in (("a", 1.0), ("b", 2.0), ("c", 4.0))])
+    assert [(by[e]["index"], by[e]["outlier"]) for e in "abc"] == [(0.5, ""), (1.0, ""), (2.0, "")]
+    low, _, _ = ranked([row("A", entry, "infantry", value) for entry, value in (("a", 1.0), ("b", 2.0), ("c", 4.0))],
+                       far=1.5)
+    assert (low["a"]["outlier"], low["c"]["outlier"]) == ("low", "high")
+
+
+def test_an_entry_that_hurts_nothing_or_copies_another_is_apart_and_said():
+    """The copy (same points, kind and queries) of A's entry in B and C is ranked once, in A (first by army), its
+    row naming where else it appears; an entry of value 0 (and no engagement) is apart."""
+    same = {"T": ["oddscalc epic shoot --shots 4"]}
+    rows = [row("C", "Spacecraft", "spacecraft", 2.0, queries=same), row("A", "Spacecraft", "spacecraft", 2.0,
+                                                                          queries=same),
+            row("B", "Orbit", "spacecraft", 2.0, queries=same), row("B", "Spacecraft", "spacecraft", 2.0, points=150,
+                                                                     queries=same),
+            row("A", "Bunker", "infantry", 0.0)]
+    by, found, apart = ranked(rows)
+    assert [r["entry"] + "/" + r["army"] for r in found] == ["Spacecraft/A", "Spacecraft/B"]  # 150 points: not a copy
+    assert [r["also_in"] for r in found] == ["B: Orbit; C: Spacecraft", ""]
+    assert [(a.army, a.name, a.reason) for a in apart] == [
+        ("A", "Bunker", "hurts no reference target (no weapon oddscalc models that can, and no engagement won): "
+                        "not ranked"),
+        ("B", "Orbit", "the same entry as A: Spacecraft (its points and figures): ranked there"),
+        ("C", "Spacecraft", "the same entry as A: Spacecraft (its points and figures): ranked there")]
+    assert ranked([row("A", "Brawlers", "infantry", 0.0, engage_value=0.3)])[1]  # an engagement won is ranked
+
+
+def test_suggested_points_put_an_entry_at_its_kinds_median_within_its_quartiles():
+    """Five infantry entries of 100 points, values 1 to 5 (median 3: indexes 1/3 to 5/3; quartiles 2/3 and 4/3).
+    The entry of value 5 (index 5/3) at its kind's median would cost 100 × 5/3 ≈ 165 (rounded to 5); between its
+    kind's third and first quartile: 100 × (5/3)/(4/3) = 125 to 100 × (5/3)/(2/3) = 250."""
+    by, _, _ = ranked([row("A", str(value), "infantry", float(value)) for value in (1, 2, 3, 4, 5)])
+    top = by["5"]
+    assert (top["suggested_points"], top["suggested_points_low"], top["suggested_points_high"]) == (165, 125, 250)
+    assert by["3"]["suggested_points"] == 100  # the median entry is priced right
+    assert (by["1"]["suggested_points_low"], by["1"]["suggested_points_high"]) == (25, 50)
+
+
+def test_a_sampled_index_widens_the_suggested_band_by_two_standard_errors():
+    rows = [row("A", str(value), "infantry", float(value), value_stderr=0.0) for value in (1, 2, 3, 4)]
+    rows.append(row("A", "5", "infantry", 5.0, value_stderr=0.3))  # its index's error: 0.3 / 3 = 0.1
+    by, _, _ = ranked(rows)
+    assert by["5"]["index_stderr"] == pytest.approx(0.1)
+    assert by["5"]["suggested_points_low"] == 5 * round(100 * (5 / 3 - 0.2) / (4 / 3) / 5)  # 110
+    assert by["5"]["suggested_points_high"] == 5 * round(100 * (5 / 3 + 0.2) / (2 / 3) / 5)  # 280
+
+
+def test_an_engagement_adds_its_own_index_and_the_index_is_their_mean():
+    """Shooting values 1, 2, 3 (median 2), engagement values 0.2, 0.4 and none (median 0.3): the index of an entry
+    that fights is the mean of its two indexes, of one that cannot its shooting index."""
+    rows = [row("A", "a", "infantry", 1.0, engage_value=0.2), row("A", "b", "infantry", 2.0, engage_value=0.4),
+            row("A", "c", "infantry", 3.0, engage_value=None)]
+    by, _, _ = ranked(rows)
+    assert by["a"]["engage_index"] == pytest.approx(2 / 3) and by["b"]["engage_index"] == pytest.approx(4 / 3)
+    assert by["a"]["index"] == pytest.approx((0.5 + 2 / 3) / 2) and by["c"]["index"] == pytest.approx(1.5)
+    assert by["c"]["engage_index"] is None
