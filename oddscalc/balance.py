@@ -21,14 +21,15 @@ import math
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .cells import run_cells, study_seed
 from .errors import InputError, require
 from .options import Method, RunOptions
-from .ranking import Apart, rank
+from .ranking import Apart, compare, compare_notes, rank
+from .releases import releases as releases
 from .roster import Game, Roster, Unit, build
 from .style import clean
 
@@ -265,6 +266,7 @@ class Balance:
     seed: int | None
     far: float
     refused: int = 0  # cells whose exact answer would take too long: their figures left out
+    compared: dict[str, Any] | None = None  # against an old release (`compared`): what moved
 
     def outliers(self) -> list[dict[str, Any]]:
         return [row for row in self.rows if row["outlier"]]
@@ -288,11 +290,12 @@ class Balance:
                                      entry.reason.removeprefix(f"{entry.name}: ")) for entry in self.apart)
             common = "; ".join(f"{count} × {reason}" for reason, count in reasons.most_common(4))
             lines.append(f"{len(self.apart)} entries not ranked (the JSON lists each with its reason), most: {common}")
-        return lines
+        return lines + (compare_notes(self.compared) if self.compared is not None else [])
 
     def json(self) -> dict[str, Any]:
         return {"targets": [target.name for target in self.targets], "notes": self.notes(), "refused": self.refused,
-                "apart": [{"army": entry.army, "entry": entry.name, "reason": entry.reason} for entry in self.apart]}
+                "apart": [{"army": entry.army, "entry": entry.name, "reason": entry.reason} for entry in self.apart],
+                **({"compared": self.compared} if self.compared is not None else {})}
 
 
 def study(entries: Sequence[Entry], targets: Roster, apart: Sequence[Apart] = (), *, options: RunOptions,
@@ -409,6 +412,13 @@ def _why_not_fought(game: Game, entry: Entry, target: Unit, cell: dict[str, Any]
         if reason:
             return f"{who} cannot fight ({reason})"
     return f"{game.title} has no engagement of these two"
+
+
+def compared(new: Balance, old: Balance) -> Balance:
+    """A study with an old release's beside it: each row its old points and index and how far they moved, and what
+    moved (`ranking.compare`)."""
+    rows, moved = compare(new.rows, old.rows)
+    return replace(new, rows=tuple(rows), compared=moved)
 
 
 def reference(game: Game) -> Roster:

@@ -124,3 +124,61 @@ def _quartiles(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[float, float, 
 
 def _rounded(points: float) -> int:
     return int(ROUND * round(points / ROUND))
+
+
+# --- two releases side by side --------------------------------------------------------------
+
+
+COMPARED = ("old_points", "points_moved", "old_index", "index_moved", "old_outlier")
+
+
+def compare(rows: Sequence[dict[str, Any]], old: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                                                    dict[str, Any]]:
+    """The new release's rows with the old one's figures beside them (`COMPARED`: its points, index and outlier mark
+    there, and how far each moved; None where the entry is new), and what moved: the entries whose points moved,
+    the outliers that came and those that went, the entries new and gone. An entry is matched by its army and
+    name, a copy by the entry it copies (`also_in`)."""
+    before = {key: row for row in old for key in _names(row)}
+    after = {key: row for row in rows for key in _names(row)}
+    out = []
+    for row in rows:
+        was = before.get((row["army"], row["entry"]))
+        figures = dict.fromkeys(COMPARED) if was is None else {
+            "old_points": was["points"], "points_moved": row["points"] - was["points"], "old_index": was["index"],
+            "index_moved": row["index"] - was["index"], "old_outlier": was["outlier"]}
+        out.append({**row, **figures})
+    moved = [_named(row) | {"old_points": row["old_points"], "points": row["points"]}
+             for row in out if row["points_moved"]]
+    come = [_named(row) | {"outlier": row["outlier"]} for row in out
+            if row["outlier"] and (row["old_outlier"] is None or row["old_outlier"] != row["outlier"])]
+    gone = [_named(row) | {"old_outlier": row["outlier"]} for row in old if row["outlier"]
+            and (after.get((row["army"], row["entry"])) or {}).get("outlier") != row["outlier"]]
+    new = [_named(row) for row in out if row["old_points"] is None]
+    left = [{"army": army, "entry": entry} for army, entry in before if (army, entry) not in after]
+    return out, {"points_moved": moved, "outliers_come": come, "outliers_gone": gone, "new": new, "gone": left}
+
+
+def compare_notes(found: dict[str, Any], shown: int = 5) -> list[str]:
+    """What moved between the releases, in lines."""
+    lines = []
+    for key, said in (("points_moved", "moved in points"), ("outliers_come", "outliers that came"),
+                      ("outliers_gone", "outliers that went"), ("new", "new entries"), ("gone", "entries gone")):
+        items = found[key]
+        if items:
+            names = ", ".join(f"{item['entry']} ({item['army']}" + (
+                f", {item['old_points']} → {item['points']}" if key == "points_moved" else
+                f", {item.get('outlier') or item.get('old_outlier')}" if key.startswith("outliers") else "") + ")"
+                for item in items[:shown])
+            more = f" and {len(items) - shown} more" if len(items) > shown else ""
+            lines.append(f"against the old release, {len(items)} {said}: {names}{more}")
+    return lines
+
+
+def _names(row: dict[str, Any]) -> list[tuple[str, str]]:
+    """(army, entry) of a ranked row and of each copy it stands for (its `also_in`: "ARMY: ENTRY; …")."""
+    copies = [tuple(part.split(": ", 1)) for part in (row.get("also_in") or "").split("; ") if ": " in part]
+    return [(row["army"], row["entry"]), *((army, entry) for army, entry in copies)]
+
+
+def _named(row: dict[str, Any]) -> dict[str, Any]:
+    return {"army": row["army"], "entry": row["entry"]}

@@ -11,6 +11,7 @@ import os
 import shlex
 import shutil
 import statistics
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -513,3 +514,31 @@ def test_the_real_epic_study_ranks_each_entry_once_within_its_kind(capsys):
         indexes = sorted(row["index"] for row in rows if row["kind"] == kind)
         assert statistics.median(indexes) == pytest.approx(1.0, abs=0.05)  # each kind's middle is 1
     assert any(entry["reason"].startswith("the same entry as ") for entry in data["apart"])
+
+
+def test_a_release_is_compared_with_an_old_one_a_folder_or_a_git_revision(capsys, tmp_path):
+    """The mini catalogue with its Veterans re-priced 175 → 200: each row says its old points and index and how
+    far each moved; the same from a git checkout's older revision (FOLDER@REVISION)."""
+    new = tmp_path / "new"
+    shutil.copytree(MINI, new)
+    cat = new / "mini.cat"
+    cat.write_text(cat.read_text(encoding="utf-8").replace('value="175.0"', 'value="200.0"'), encoding="utf-8")
+    data = study_json(capsys, str(new), "--exact", "--compare", str(MINI))
+    veterans = next(row for row in data["rows"] if row["entry"] == "Veterans")
+    assert (veterans["points"], veterans["old_points"], veterans["points_moved"]) == (200, 175, 25)
+    assert veterans["index_moved"] == pytest.approx(veterans["index"] - veterans["old_index"])
+    assert data["compared"]["points_moved"] == [{"army": "mini", "entry": "Veterans", "old_points": 175,
+                                                 "points": 200}]
+    assert "against the old release, 1 moved in points: Veterans (mini, 175 → 200)" in data["notes"]
+    repo = tmp_path / "repo"
+    shutil.copytree(MINI, repo)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git[:3] + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-qm", "old"], check=True)
+    shutil.copy(cat, repo / "mini.cat")
+    subprocess.run(git + ["commit", "-qam", "new"], check=True)
+    again = study_json(capsys, str(repo), "--exact", "--compare", f"{repo}@HEAD~1")
+    assert again["compared"] == data["compared"]
+    assert_refused(capsys, "balance", str(repo), "--exact", "--compare", f"{repo}@nosuch",
+                   mentions=("--compare", "no such revision"))

@@ -91,3 +91,27 @@ def test_an_engagement_adds_its_own_index_and_the_index_is_their_mean():
     assert by["a"]["engage_index"] == pytest.approx(2 / 3) and by["b"]["engage_index"] == pytest.approx(4 / 3)
     assert by["a"]["index"] == pytest.approx((0.5 + 2 / 3) / 2) and by["c"]["index"] == pytest.approx(1.5)
     assert by["c"]["engage_index"] is None
+
+
+def test_two_releases_side_by_side_say_what_moved():
+    """The new release re-prices a1 (100 → 150) and makes a2 an outlier no more, b1 is new, c1 gone; a copy is
+    matched through the entry it copies (also_in)."""
+    def judged(army, entry, points, index, outlier, also_in=""):
+        return {"army": army, "entry": entry, "points": points, "index": index, "outlier": outlier,
+                "also_in": also_in}
+
+    old = [judged("A", "a1", 100, 1.0, ""), judged("A", "a2", 100, 3.0, "high", also_in="B: a2"),
+           judged("C", "c1", 50, 1.0, "")]
+    new = [judged("A", "a1", 150, 0.7, ""), judged("B", "a2", 100, 1.5, ""), judged("B", "b1", 80, 0.2, "low")]
+    rows, moved = ranking.compare(new, old)
+    by = {row["entry"]: row for row in rows}
+    assert (by["a1"]["old_points"], by["a1"]["points_moved"], by["a1"]["old_index"]) == (100, 50, 1.0)
+    assert by["a1"]["index_moved"] == pytest.approx(-0.3)
+    assert (by["a2"]["old_outlier"], by["a2"]["points_moved"]) == ("high", 0)  # B's copy of A's a2, then
+    assert all(by["b1"][key] is None for key in ranking.COMPARED)
+    assert moved == {"points_moved": [{"army": "A", "entry": "a1", "old_points": 100, "points": 150}],
+                     "outliers_come": [{"army": "B", "entry": "b1", "outlier": "low"}],
+                     "outliers_gone": [{"army": "A", "entry": "a2", "old_outlier": "high"}],
+                     "new": [{"army": "B", "entry": "b1"}],
+                     "gone": [{"army": "A", "entry": "a2"}, {"army": "C", "entry": "c1"}]}  # A sells a2 no more
+    assert ranking.compare_notes(moved)[0] == "against the old release, 1 moved in points: a1 (A, 100 → 150)"

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from ..balance import Balance
 
 GAME = "The game of the catalogues (default: the one whose catalogues the folders hold)."
+COMPARE = ("Another release to set beside this one: a folder, or FOLDER@REVISION of a git checkout (a tag, a "
+           "commit); repeat for several folders. Rows add its points and index, and how far each moved; notes and "
+           "JSON say what moved in points, which outliers came or went.")
 WHERE = ("--format", "--store", "--scheduler", "--scheduler-timeout", "--threads")  # where and how it ran, never
 # what: left out of the answer's command, so a study gives the same bytes in process, on a cluster, from a store
 SHOWN = ("rank", "kind_rank", "entry", "army", "kind", "points", "index", "outlier")  # and the suggested points,
@@ -44,6 +47,7 @@ def balance(
     store: Annotated[Optional[str], typer.Option(
         "--store", metavar="FILE", help="Keep each built entry and each cell in FILE: a study stopped and run "
                                         "again computes only what is missing (same bytes).")] = None,
+    compare: Annotated[Optional[list[str]], typer.Option("--compare", metavar="OLD", help=COMPARE)] = None,
     *,
     study: Study,
     common: Common,
@@ -74,16 +78,28 @@ def balance(
     chosen = _game(folders, game)
     reference = study_of.reference(chosen) if targets is None else _targets(targets, chosen.name)
     kept = study_of.Store(Path(store) if store else None)
+    result = _studied([Path(folder) for folder in folders], "", chosen, reference, kept, options, engage, far, study)
+    if compare:  # the old release, each cell it shares with the new one computed once (the store)
+        with study_of.releases(compare) as olds:
+            before = _studied(olds, "old release's ", chosen, reference, kept, options, engage, far, study)
+            result = study_of.compared(result, before)
+    return _answer(result, common, top)
+
+
+def _studied(folders: list[Path], release: str, game: Any, reference: Any, kept: Any, options: Any, engage: bool,
+             far: float, study: Study) -> Balance:
+    """One release's study: its folders' entries, every cell (the store's kept, the others run)."""
+    from .. import balance as study_of
+
     entries: list[Any] = []
     apart: list[Any] = []
-    with progress_bar("catalogues") as progress:
+    with progress_bar(release + "catalogues") as progress:
         for folder in folders:
-            found, left = study_of.catalogue_entries(Path(folder), chosen, kept, progress)
+            found, left = study_of.catalogue_entries(folder, game, kept, progress)
             entries, apart = entries + found, apart + left
-    with progress_bar("cells") as progress:
-        result = study_of.study(entries, reference, apart, options=options, engage=engage, far=far, store=kept,
-                                scheduler=study.cluster, progress=progress)
-    return _answer(result, common, top)
+    with progress_bar(release + "cells") as progress:
+        return study_of.study(entries, reference, apart, options=options, engage=engage, far=far, store=kept,
+                              scheduler=study.cluster, progress=progress)
 
 
 def _folders(folders: Optional[list[str]], game: Optional[str]) -> list[str]:
