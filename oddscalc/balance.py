@@ -433,11 +433,16 @@ def reference(game: Game) -> Roster:
     return parse_roster(source.read_text(encoding="utf-8"), name)
 
 
+def ends(found: Balance, top: int) -> list[dict[str, Any]]:
+    """The top and bottom `top` ranked rows (every row once, however few)."""
+    return list(found.rows[:top]) + [row for row in found.rows[max(top, len(found.rows) - top):]]
+
+
 def matrix(found: Balance, top: int) -> tuple[Any, list[str], list[str]]:
     """The heatmap's values: the top and bottom `top` entries by index, each target's figure per 100 points."""
     import numpy as np
 
-    shown = list(found.rows[:top]) + [row for row in found.rows[max(top, len(found.rows) - top):]]
+    shown = ends(found, top)
     columns = [f"{target.name}" for target in found.targets]
     values = np.array([[row[f"{name}.per_100_points"] for name in columns] for row in shown], dtype=float)
     return values, [f"{row['rank']}. {row['entry']} ({row['army']})" for row in shown], columns

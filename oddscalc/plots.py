@@ -224,6 +224,59 @@ def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], lab
     return ax
 
 
+def panels(count: int, size: tuple[float, float]) -> list[Axes]:
+    """`count` axes side by side on one new figure (a study's two views of its rows)."""
+    first = _axes(None, size)
+    figure = first.figure
+    first.remove()
+    return list(figure.subplots(1, count, gridspec_kw={"width_ratios": [3, 2][:count]}))
+
+
+def ranking(labels: Sequence[str], indexes: Sequence[float], kinds: Sequence[str], far: float,
+            ax: Axes | None = None, title: str | None = None, order: Sequence[str] | None = None) -> Axes:
+    """Entries' indexes as horizontal bars (1: the median of its kind), one colour per kind, each bar labelled
+    with its index, and the outlier lines at `far` and 1/`far`."""
+    ax = _axes(ax, (9, max(4, 0.32 * len(labels) + 1.5)))
+    order = list(order or sorted(set(kinds)))  # each kind's colour: its place in `order`
+    colours = {kind: f"C{order.index(kind) % 10}" for kind in order}
+    positions = range(len(labels))[::-1]
+    ax.barh(list(positions), indexes, color=[colours[kind] for kind in kinds])
+    for y, value in zip(positions, indexes):
+        ax.text(value, y, f" {number(value)}", va="center", fontsize=8)
+    ax.set_yticks(list(positions), labels, fontsize=8)
+    for x in (1 / far, 1, far):
+        ax.axvline(x, color="grey", linewidth=0.8, linestyle="-" if x == 1 else ":")
+    ax.set_xscale("log")
+    ax.set_xlabel("index: its value over its kind's median (log scale; dotted: the outlier lines)")
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=colours[kind], label=kind) for kind in order if kind in kinds]
+    ax.legend(handles=handles, frameon=False, fontsize=8, loc="lower right")
+    _title(ax, title, "")
+    return ax
+
+
+def value_points(points: Sequence[float], values: Sequence[float], kinds: Sequence[str], ax: Axes | None = None,
+                 title: str | None = None, order: Sequence[str] | None = None) -> Axes:
+    """Each entry's value per 100 points against its points, one colour per kind, with each kind's median value
+    as a line of its colour."""
+    ax = _axes(ax)
+    for number_, kind in enumerate(order or sorted(set(kinds))):
+        chosen = [(x, y) for x, y, k in zip(points, values, kinds) if k == kind]
+        if not chosen:
+            continue
+        xs, ys = zip(*chosen)
+        colour = f"C{number_ % 10}"
+        ax.scatter(xs, ys, s=8, color=colour, label=kind, alpha=0.7)
+        ax.axhline(float(np.median(ys)), color=colour, linewidth=0.8)
+    ax.set_xlabel("points")
+    ax.set_ylabel("value per 100 points")
+    ax.set_yscale("log")
+    ax.legend(frameon=False, fontsize=8)
+    _title(ax, title, "")
+    return ax
+
+
 def line(xs: Sequence[float], series: Sequence[tuple[str, Sequence[float]]], xlabel: str, ylabel: str,
          ax: Axes | None = None) -> Axes:
     """Draw one line per series against xs."""

@@ -125,18 +125,27 @@ def test_the_reference_targets_are_the_documented_ones():
             assert {target["kind"] for target in targets} == kinds
 
 
-def test_the_heatmap_shows_the_rows_figures(capsys, tmp_path):
-    from oddscalc.cli.balance import _heatmap
+def test_the_plot_shows_the_rows_indexes_and_every_value_against_its_points(capsys, tmp_path):
+    """The first panel: the top and bottom entries, each bar its row's index, labelled with its rank, name and
+    army and its index as the table writes it; the outlier lines at 1/far, 1 and far; its title whole. The second:
+    every ranked row's value against its points, one colour per kind as in the first panel."""
     from oddscalc import plots
+    from oddscalc.cli.balance import _figure
+    from oddscalc.style import number
 
     found = balance.study(*balance.catalogue_entries(MINI, games.game("epic"), balance.Store())[:1],
                           balance.reference(games.game("epic")), options=RunOptions(method="exact"))
-    values, labels, columns = balance.matrix(found, 1)
-    assert labels == ["1. Veterans (mini)", "2. Tactical (mini)"] and columns == [t.name for t in found.targets]
-    assert values.tolist() == [[row[f"{name}.per_100_points"] for name in columns] for row in found.rows]
-    ax = _heatmap(plots, found, 1)
-    assert [label.get_text() for label in ax.get_yticklabels()] == labels
-    assert "per 100 points" in ax.get_title(loc="left")
+    left = _figure(plots, found, 1)
+    right = left.figure.axes[1]
+    assert [label.get_text() for label in left.get_yticklabels()] == ["1. Veterans (mini)", "2. Tactical (mini)"]
+    bars = sorted(left.patches, key=lambda bar: -bar.get_y())[:2]  # from the top
+    assert [bar.get_width() for bar in bars] == [row["index"] for row in found.rows]
+    assert [text.get_text() for text in left.texts] == [f" {number(row['index'])}" for row in found.rows]
+    assert sorted(line.get_xdata()[0] for line in left.lines) == [0.5, 1, 2.0]
+    assert left.get_title(loc="left") == ("Epic Armageddon: the top and bottom 1 entries, each by its index within its "
+                                          "kind")
+    points = [tuple(xy) for collection in right.collections for xy in collection.get_offsets()]
+    assert sorted(points) == sorted((row["points"], row["value"]) for row in found.rows)
     path = tmp_path / "outliers.png"
     assert run(capsys, "balance", str(MINI), "--exact", "--plot", path).code == 0 and path.stat().st_size > 0
 
@@ -397,15 +406,14 @@ def test_the_refusals_of_a_study_say_what_is_allowed():
         assert f"--{error.value.name} {error.value.value}: {error.value.allowed}" == line
 
 
-def test_a_heatmap_of_a_long_study_keeps_to_the_rows_a_heatmap_can_show():
+def test_the_plot_of_a_long_study_keeps_to_the_rows_it_can_show():
     from oddscalc import plots
-    from oddscalc.cli.balance import _heatmap
+    from oddscalc.cli.balance import _figure
 
-    targets = balance.reference(games.game("epic")).units
-    rows = tuple({"rank": i, "entry": f"e{i}", "army": "A", **{f"{t.name}.per_100_points": float(i) for t in targets}}
-                 for i in range(1, 301))
-    found = balance.Balance(games.game("epic"), targets, rows, (), "exact", None, None, 2.0)
-    ax = _heatmap(plots, found, 150)  # 300 rows asked for: the first and last 100
+    rows = tuple({"rank": i, "entry": f"e{i}", "army": "A", "kind": "infantry", "index": 3 / i, "points": 100,
+                  "value": 3 / i} for i in range(1, 301))
+    found = balance.Balance(games.game("epic"), (), rows, (), "exact", None, None, 2.0)
+    ax = _figure(plots, found, 150)  # 300 rows asked for: the first and last 100
     labels = [label.get_text() for label in ax.get_yticklabels()]
     assert len(labels) == plots.MAX_HEATMAP and labels[0] == "1. e1 (A)" and labels[-1] == "300. e300 (A)"
     assert "top and bottom 100 entries" in ax.get_title(loc="left")

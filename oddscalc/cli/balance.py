@@ -173,7 +173,7 @@ def _answer(result: Balance, common: Common, top: int) -> Answer:
               **{key: row[key] for key in targets}} for row in ends]
     header = {"command": command_line(WHERE), "method": result.method, "trials": result.trials, "seed": result.seed}
     content = StudyAnswer(tuple(rows), header, tuple(result.notes()), result.json(), tuple(shown), result.trials)
-    plot = Plot(lambda plots: _heatmap(plots, result, top), caption(result.method, result.trials, result.seed, True),
+    plot = Plot(lambda plots: _figure(plots, result, top), caption(result.method, result.trials, result.seed, True, WHERE),
                 common.plot)
     return Answer(content, common.output_format, plot, (), None, options=common.run)
 
@@ -192,16 +192,24 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
             "queries": "\n".join(f"{target}: {query}" for target, each in queries.items() for query in each)}
 
 
-def _heatmap(plots: Any, result: Balance, top: int) -> Any:
-    """The top and bottom `top` entries per 100 points, each target a column (at most as many rows as a heatmap
-    can show: a larger --top is for the tables)."""
+def _figure(plots: Any, result: Balance, top: int) -> Any:
+    """The study as a committee reads it: the top and bottom `top` ranked entries' indexes (every ranked entry is
+    worth something: those that hurt nothing are apart), and every ranked entry's value against its points, per
+    kind. Returns the first panel."""
     from .. import balance as study_of
 
     top = min(top, plots.MAX_HEATMAP // 2)
-    values, rows, columns = study_of.matrix(result, top)
-    ax = plots.heatmap(values, rows, columns, f"{result.game.main} per 100 points")
-    ax.set_title(f"{result.game.title}: the top and bottom {top} entries by index, per 100 points", loc="left")
-    return ax
+    shown = study_of.ends(result, top)
+    rows = len(shown)
+    left, right = plots.panels(2, (16, max(5, 0.32 * rows + 2)))
+    kinds = sorted({row["kind"] for row in result.rows})  # one colour per kind, the same in both panels
+    plots.ranking([f"{row['rank']}. {row['entry']} ({row['army']})" for row in shown], [row["index"] for row in shown],
+                  [row["kind"] for row in shown], result.far, ax=left, order=kinds,
+                  title=f"{result.game.title}: the top and bottom {top} entries, each by its index within its kind")
+    plots.value_points([row["points"] for row in result.rows], [row["value"] for row in result.rows],
+                       [row["kind"] for row in result.rows], ax=right, order=kinds,
+                       title="Every ranked entry: its value against its points, by kind (lines: each kind's median)")
+    return left
 
 
 def register(app: typer.Typer) -> None:

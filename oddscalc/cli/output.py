@@ -117,9 +117,10 @@ def command_line(without: Sequence[str] = ("--format",)) -> str:
     return "oddscalc " + shlex.join(kept)
 
 
-def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: bool = False) -> str:
-    """A plot's footer: the command (without --plot and --format), then how it was made."""
-    return f"{command_line(('--format', '--plot'))}  ·  {provenance(method, trials, seed, per_cell)}"
+def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: bool = False,
+            without: Sequence[str] = ()) -> str:
+    """A plot's footer: the command (without --plot, --format and the options `without`), then how it was made."""
+    return f"{command_line(('--format', '--plot', *without))}  ·  {provenance(method, trials, seed, per_cell)}"
 
 
 @dataclass(frozen=True)
