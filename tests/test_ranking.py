@@ -115,3 +115,55 @@ def test_two_releases_side_by_side_say_what_moved():
                      "new": [{"army": "B", "entry": "b1"}],
                      "gone": [{"army": "A", "entry": "a2"}, {"army": "C", "entry": "c1"}]}  # A sells a2 no more
     assert ranking.compare_notes(moved)[0] == "against the old release, 1 moved in points: a1 (A, 100 → 150)"
+
+
+def test_a_kind_whose_median_index_is_not_one_judges_and_prices_by_it():
+    """With engagements the index is a mean of two indexes, so a kind's median index need not be 1: shooting values
+    1, 2, 4 (median 2), engagement values 0.5, 0.1, 0.4 (median 0.4): indexes (0.5 + 1.25)/2 = 0.875, (1 + 0.25)/2
+    = 0.625, (2 + 1)/2 = 1.5; median 0.875. The outlier lines, how far out and the suggested points read that
+    median, not 1."""
+    rows = [row("A", "a", "infantry", 1.0, engage_value=0.5), row("A", "b", "infantry", 2.0, engage_value=0.1),
+            row("A", "c", "infantry", 4.0, engage_value=0.4)]
+    by, _, _ = ranked(rows, far=1.6)
+    assert {e: by[e]["index"] for e in "abc"} == pytest.approx({"a": 0.875, "b": 0.625, "c": 1.5})
+    assert all(by[e]["kind_median"] == pytest.approx(0.875) for e in "abc")
+    assert by["c"]["outlier"] == "high"  # 1.5 > 1.6 × 0.875 = 1.4 (not 1.6 / 0.875 = 1.83)
+    assert by["b"]["outlier"] == ""  # 0.625 is over 0.875 / 1.6 = 0.547
+    assert by["c"]["far_out"] == "1.7× its kind's median"
+    assert by["c"]["suggested_points"] == 170  # 100 × 1.5 / 0.875 = 171.4
+
+
+def test_what_moved_is_said_in_words():
+    """Outliers that came (a row no outlier before, or another one) and went (one no longer that outlier), entries
+    new and gone, and more than `shown` said as "and N more"; an entry's name may hold ": "."""
+    def judged(army, entry, points, outlier, also_in=""):
+        return {"army": army, "entry": entry, "points": points, "index": 1.0, "outlier": outlier, "also_in": also_in}
+
+    old = [judged("A", "x", 100, "low"), judged("A", "y", 100, "high"), judged("A", "z", 100, ""),
+           judged("A", "w", 100, "low"), judged("A", "Lord: Mounted", 100, "", also_in="C: v; B: Lord: Mounted")]
+    new = [judged("A", "x", 100, "high"), judged("A", "y", 100, ""), judged("A", "z", 100, "low"),
+           judged("A", "w", 100, "low"), judged("B", "Lord: Mounted", 100, ""), judged("A", "n1", 50, ""),
+           judged("A", "n2", 50, "")]  # w stays low: neither come nor gone
+    rows, moved = ranking.compare(new, old)
+    assert [item["entry"] for item in moved["outliers_come"]] == ["x", "z"]
+    assert [(item["entry"], item["old_outlier"]) for item in moved["outliers_gone"]] == [("x", "low"), ("y", "high")]
+    assert moved["new"] == [{"army": "A", "entry": "n1"}, {"army": "A", "entry": "n2"}]
+    assert moved["gone"] == [{"army": "A", "entry": "Lord: Mounted"}, {"army": "C", "entry": "v"}]
+    assert next(r for r in rows if r["entry"] == "Lord: Mounted")["old_points"] == 100  # matched as B's copy
+    assert ranking.compare_notes(moved, shown=1) == [
+        "against the old release, 2 outliers that came: x (A, high) and 1 more",
+        "against the old release, 2 outliers that went: x (A, low) and 1 more",
+        "against the old release, 2 new entries: n1 (A) and 1 more",
+        "against the old release, 2 entries gone: Lord: Mounted (A) and 1 more"]
+    assert ranking.compare_notes(moved, shown=2)[2] == "against the old release, 2 new entries: n1 (A), n2 (A)"
+
+
+def test_a_sampled_index_of_two_parts_has_their_errors_combined():
+    """An index that is the mean of a shooting and an engagement index: its error is the root of the sum of their
+    squared errors, halved. Values 1, 2, 3 (median 2), the last ± 0.4; engagements 0.1, 0.2, 0.3 (median 0.2), the
+    last ± 0.06: errors 0.2 and 0.3, so 0.5 × √(0.04 + 0.09)."""
+    rows = [row("A", "a", "infantry", 1.0, engage_value=0.1, value_stderr=0.0, engage_value_stderr=0.0),
+            row("A", "b", "infantry", 2.0, engage_value=0.2, value_stderr=0.0, engage_value_stderr=0.0),
+            row("A", "c", "infantry", 3.0, engage_value=0.3, value_stderr=0.4, engage_value_stderr=0.06)]
+    by, _, _ = ranked(rows)
+    assert by["c"]["index_stderr"] == pytest.approx(0.5 * (0.04 + 0.09) ** 0.5)
