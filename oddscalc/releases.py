@@ -27,12 +27,29 @@ def releases(names: Sequence[str]) -> Iterator[list[Path]]:
             if not revision:
                 folders.append(Path(path))
                 continue
+            require(not revision.startswith("-"), "compare", name, "expected FOLDER@REVISION: a revision does not "
+                                                                   "start with '-'")
             out = Path(scratch) / str(number)
             out.mkdir()
-            archive = subprocess.run(["git", "-C", path, "archive", "--format=tar", revision], capture_output=True)
+            archive = subprocess.run(["git", "-C", path, "archive", "--format=tar", "--end-of-options", revision],
+                                     capture_output=True)
             require(archive.returncode == 0, "compare", name, "no such revision in that git checkout ("
                     + (archive.stderr.decode(errors="replace").strip().splitlines() or ["git failed"])[0] + ")")
-            with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-                tar.extractall(out, filter="data")  # its files only, inside the folder
+            _extract(archive.stdout, out, name)
             folders.append(out)
         yield folders
+
+
+def _extract(archive: bytes, out: Path, name: str) -> None:
+    """The plain files and folders of a tar, inside `out` only (tarfile's "data" filter, or the same check where
+    this Python lacks it)."""
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(out, filter="data")
+            return
+        inside = out.resolve()
+        for member in tar.getmembers():
+            target = (out / member.name).resolve()
+            require((member.isfile() or member.isdir()) and target.is_relative_to(inside), "compare", name,
+                    f"the revision holds {member.name!r}, not a plain file inside the folder")
+        tar.extractall(out)

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -550,3 +551,48 @@ def test_a_release_is_compared_with_an_old_one_a_folder_or_a_git_revision(capsys
     assert again["compared"] == data["compared"]
     assert_refused(capsys, "balance", str(repo), "--exact", "--compare", f"{repo}@nosuch",
                    mentions=("--compare", "no such revision"))
+    written = tmp_path / "written.tar"
+    assert_refused(capsys, "balance", str(repo), "--exact", "--compare", f"{repo}@--output={written}",
+                   mentions=("--compare", "does not start with '-'"))
+    assert not written.exists()  # never handed to git as an option
+
+
+def test_an_old_release_is_written_out_only_as_plain_files_inside_its_folder(tmp_path, monkeypatch):
+    """Where this Python's tarfile lacks the "data" filter, a member outside the folder or a link is refused."""
+    import io
+    import tarfile
+    from oddscalc.errors import InputError
+    from oddscalc.releases import _extract
+    def archive(name: str, kind: bytes = tarfile.REGTYPE) -> bytes:
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            member = tarfile.TarInfo(name)
+            member.type, member.size = kind, 0 if kind != tarfile.REGTYPE else 2
+            if kind == tarfile.SYMTYPE:
+                member.linkname = "/etc/passwd"
+            tar.addfile(member, io.BytesIO(b"ok") if kind == tarfile.REGTYPE else None)
+        return buffer.getvalue()
+    monkeypatch.delattr(tarfile, "data_filter", raising=False)
+    out = tmp_path / "out"
+    out.mkdir()
+    _extract(archive("mini.cat"), out, "repo@old")
+    assert (out / "mini.cat").read_text() == "ok"
+    for bad in (archive("../escaped.cat"), archive("link.cat", tarfile.SYMTYPE)):
+        with pytest.raises(InputError, match="not a plain file inside the folder"):
+            _extract(bad, out, "repo@old")
+    assert not (tmp_path / "escaped.cat").exists() and not (out / "link.cat").exists()
+
+
+def test_the_table_shows_each_rows_suggested_points_and_band_as_a_player_reads_them(capsys):
+    """The text table's "suggested points" cell is the row's figures, `POINTS (LOW–HIGH)`, under its header."""
+    rows = {row["entry"]: row for row in study_json(capsys, str(MINI), "--exact")["rows"]}
+    text = run(capsys, "balance", str(MINI), "--exact")
+    assert text.code == 0, text.err
+    lines = text.out.splitlines()
+    header = next(line for line in lines if line.startswith("rank"))
+    start = header.index("suggested points")
+    for entry, row in rows.items():
+        line = next(line for line in lines[lines.index(header) + 2:] if f" {entry} " in line)
+        cell = re.split(r"\s{2,}", line[start:])[0]  # text: it starts where its header starts
+        band = f"{row['suggested_points']} ({row['suggested_points_low']}–{row['suggested_points_high']})"
+        assert cell == band and row["suggested_points_low"] < row["suggested_points"] < row["suggested_points_high"]

@@ -4,7 +4,6 @@ from."""
 
 from __future__ import annotations
 
-import math
 import re
 
 from .report import items
@@ -37,8 +36,8 @@ from .t9a_common import (
     _relative,
     _times,
     _Weapons,
+    dice_mean,
 )
-
 
 NEEDED = ("Off", "Str")  # what an attack reads of a part: a blank one is reported (AP "-" is AP 0, as lists write it)
 
@@ -303,11 +302,8 @@ class AttackReading(Reading):
             return default
         if re.fullmatch(r"-?\d+", key):
             return int(key)
-        dice = DICE.match(key)
-        if dice:
-            count, sides, plus = int(dice.group(1) or 1), int(dice.group(2)), int(dice.group(3) or 0)
-            mean = count * (sides + 1) / 2 + plus
-            value = math.floor(mean + 0.5)
+        value = dice_mean(key)
+        if value is not None:
             self.note(f"{what} {text}: a random value", name, action=f"counted as {value}, its mean rounded")
             return value
         self.note(f"{what} {text!r} not understood", name, action=f"counted as {default}")

@@ -10,18 +10,7 @@ from ..errors import InputError
 from ..t9a.attributes import game_dice
 from .reader import Selection
 from .report import items
-from .t9a_common import HEIGHT_STOMP, SWIFT, Reading, _key, _Part, _type
-
-
-def _mean_attacks(text: str) -> int | None:
-    """A random Attack Value's mean, rounded half up (`D6+1`: 5), or None when it is no dice of the game."""
-    import math
-
-    try:
-        dice = game_dice(text.replace(" ", ""), "attack_value")
-    except InputError:
-        return None
-    return math.floor(dice.count * (dice.sides + 1) / 2 + dice.modifier + 0.5) if dice.count else None
+from .t9a_common import HEIGHT_STOMP, SWIFT, Reading, _key, _Part, _type, dice_mean
 
 
 class CombatReading(Reading):
@@ -42,7 +31,7 @@ class CombatReading(Reading):
             key = (text or "").strip()
             if re.fullmatch(r"\d+", key) and low <= int(key) * times <= 10:
                 table[name] = int(key) * times
-            elif name == "attack_value" and (mean := _mean_attacks(key)) is not None and 1 <= mean * times <= 10:
+            elif name == "attack_value" and (mean := dice_mean(key)) is not None and 1 <= mean * times <= 10:
                 table[name] = mean * times  # a random Attack Value (D6+1): a round of combat takes a number
                 self.note(f"Att {key}: a random value", first.name,
                           action=f"counted as {mean}, its mean rounded, in a round of combat")

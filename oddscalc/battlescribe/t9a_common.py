@@ -56,6 +56,18 @@ AIMED = re.compile(r"^(.+?)\s*\((\d)\+\)$")  # "Aspen Bow (5+)", "Repeater Handb
 COUNTED = re.compile(r"\s*[\[(]\d+[\])]\s*")  # "[3]", "(2)" in a weapon's name
 PART = re.compile(r"^(.*?)\s*(?:\((\d+)\))?\s*(?:offensive)?$", re.IGNORECASE)  # "Charioteer (2) Offensive"
 DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
+
+
+def dice_mean(text: str) -> int | None:
+    """Dice as a list writes them (`D6+1`, `2D3`; case and spaces ignored) at their mean, rounded half up (`D6+1`:
+    5, a random characteristic a round of combat takes as a number); None when the text is no dice."""
+    dice = DICE.match(text.casefold().replace(" ", ""))
+    if not dice:
+        return None
+    count, sides, plus = int(dice.group(1) or 1), int(dice.group(2)), int(dice.group(3) or 0)
+    return math.floor(count * (sides + 1) / 2 + plus + 0.5) if count else None
+
+
 SWIFT = {"cavalry", "beast"}  # model types with Swiftstride (rulebook, Classification of Models)
 HEIGHT_STOMP = {"large": "1", "gigantic": "d6"}  # Stomp Attacks (X) a Height gives (Classification of Models)
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff"), None)  # zero-width characters in names

@@ -23,11 +23,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import pmf as pmfs
-from ..dice import Check, DiceExpression, Natural
+from ..dice import Check, Natural
 from .saves import Ability, allocate_kills, failed_die, kills_given_hits, save_plan
 from .volleys import hits_pmf, roll_hits
 from .kinds import NORMAL, ExtraAt, Kind, Strike
-from .war_engines import Engines, HitKind
+from .war_engines import Engines, HitKind, tk_damage
 
 ORDER = {Ability.NORMAL: 0, Ability.MACRO: 1, Ability.TITAN_KILLER: 2}  # normal hits first, then the others (2.2.6)
 
@@ -135,7 +135,7 @@ def _hit_kind(kind: Kind, strike: Strike | None) -> HitKind:
         return HitKind(NO_SAVE)
     ability, points = strike
     saves = save_plan(kind.armour, kind.cover_save, ability, kind.reinforced, kind.invulnerable)
-    return HitKind(saves, DiceExpression.parse(points, "tk_damage") if points else None)
+    return HitKind(saves, tk_damage(points, "tk_damage") if points else None)
 
 
 def groups(keys: np.ndarray):

@@ -31,10 +31,6 @@ JOINT_RATIONAL_BYTES = 100  # about, per cell of a joint of Fractions
 RATIONAL_SLOWDOWN = 50  # exact rationals against floats, about
 
 
-def _expression(value, name: str) -> DiceExpression:
-    return value if isinstance(value, DiceExpression) else DiceExpression.parse(str(value), name)
-
-
 # --- the parts every attack on a formation shares ---------------------------------------
 
 
@@ -225,7 +221,7 @@ class _OnFormation(Attack):
 
     def _hit_kind(self, saves: SavePlan, weapon: Ability) -> HitKind:
         """How a hit of this weapon is resolved on a war engine: a titan killer's D-value, or its saves."""
-        damage = _expression(self.tk_damage, "tk_damage") if self.tk_damage is not None else DiceExpression(0, 6, 1)
+        damage = tk_damage(self.tk_damage, "tk_damage") if self.tk_damage is not None else DiceExpression(0, 6, 1)
         if weapon is not Ability.TITAN_KILLER:
             return HitKind(saves)
         return HitKind(saves, damage, per_hit=self.tk_save is TkSave.HIT)

@@ -119,6 +119,8 @@ SIDES = (("", "The charger"), ("enemy_", "The charged unit"))
 def dashed(prefix: str) -> str:
     """A side's options as typed: "" or "enemy-"."""
     return prefix.replace("_", "-")
+
+
 ATTACK_FLAGS = {"battle_focus": "battle-focus", "poison": "poison", "lethal_strike": "lethal-strike",
                 "divine": "divine", "flaming": "flaming", "toxic": "toxic", "auto_wound": "auto-wound",
                 "hatred": "hatred", "ignores_parry": "ignores-parry"}  # option → the attribute's name (sequence)
