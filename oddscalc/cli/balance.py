@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..games import listed
 from .errors import OptionError
 from .options import Common, Study, command
-from .output import Answer, command_line, progress_bar
+from .output import Answer, command_line, progress_bar, sooner
 
 if TYPE_CHECKING:
     from ..balance import Balance
@@ -93,11 +93,11 @@ def _studied(folders: list[Path], release: str, game: Any, reference: Any, kept:
 
     entries: list[Any] = []
     apart: list[Any] = []
-    with progress_bar(release + "catalogues") as progress:
+    with progress_bar(release + "catalogues", "--store FILE keeps the built entries for the next run") as progress:
         for folder in folders:
             found, left = study_of.catalogue_entries(folder, game, kept, progress)
             entries, apart = entries + found, apart + left
-    with progress_bar(release + "cells") as progress:
+    with progress_bar(release + "cells", sooner(options)) as progress:
         return study_of.study(entries, reference, apart, options=options, engage=engage, far=far, store=kept,
                               scheduler=study.cluster, progress=progress)
 

@@ -28,6 +28,8 @@ from .errors import (
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 LONG_RUN = 60.0  # seconds still to go that a player is told of
+SAMPLED_SOONER = "fewer --trials, or --precision E, ends sooner"  # what ends a long run sooner
+EXACT_SOONER = "sampling (leave out --exact) ends sooner"
 VERIFY_FAILED = 1  # exit code when a sampled CDF is outside its DKW bound
 
 
@@ -36,8 +38,9 @@ class TerminalProgress:
     PROGRESS_AFTER seconds; then, if the run will take more than LONG_RUN seconds by its rate
     so far, one line saying so (on a terminal or not)."""
 
-    def __init__(self, label: str, bar: bool = True) -> None:
+    def __init__(self, label: str, bar: bool = True, sooner: str = SAMPLED_SOONER) -> None:
         self.started = time.monotonic()
+        self.sooner = sooner
         self.label = label
         self.show = bar
         self.bar: Any = None  # Rich's Progress, made when first shown (Rich is imported then)
@@ -53,7 +56,7 @@ class TerminalProgress:
             left = elapsed * (total - done) / done
             if left > LONG_RUN:
                 typer.echo(f"note: this run will take about {_duration(elapsed + left)} at its rate so far "
-                           "(Ctrl-C stops it; fewer --trials, or --precision E, ends sooner)", err=True)
+                           f"(Ctrl-C stops it; {self.sooner})", err=True)
         if not self.show:
             return
         if self.bar is None:
@@ -76,6 +79,13 @@ class TerminalProgress:
             self.bar.stop()
 
 
+def sooner(options: Any) -> str:
+    """What ends a long study sooner: sampling, for an exact one; fewer trials, for a sampled one."""
+    from ..options import Method
+
+    return EXACT_SOONER if options.method == Method.EXACT else SAMPLED_SOONER
+
+
 def _duration(seconds: float) -> str:
     """`3 min`, `2.5 h`, `4 days`: a run's length in the unit a player reads it in."""
     if seconds < 90 * 60:
@@ -86,16 +96,18 @@ def _duration(seconds: float) -> str:
 
 
 @contextmanager
-def progress_bar(label: str = "sampling") -> Iterator[Optional[Callable[[int, int], None]]]:
+def progress_bar(label: str = "sampling", sooner: str = SAMPLED_SOONER
+                 ) -> Iterator[Optional[Callable[[int, int], None]]]:
     """A progress callback for `engine.run` and the studies: the one the shell gives (`ask.Given`):
-    on a terminal, a bar, and a line when the run will be long, whatever stderr is."""
+    on a terminal, a bar, and a line when the run will be long, whatever stderr is, saying what ends it sooner
+    (`sooner`: EXACT_SOONER for an exact study)."""
     from ..given import current
 
     given = current()
     if not given.terminal:
         yield given.progress
         return
-    bar = TerminalProgress(label, bar=sys.stderr is not None and sys.stderr.isatty())
+    bar = TerminalProgress(label, bar=sys.stderr is not None and sys.stderr.isatty(), sooner=sooner)
     try:
         yield bar
     finally:

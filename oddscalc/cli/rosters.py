@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..games import listed
 from ..tables import Format, precision_note
 from .options import Common, Study, command
-from .output import Answer, plot_of, progress_bar, study_answer
+from .output import Answer, plot_of, progress_bar, sooner, study_answer
 
 if TYPE_CHECKING:
     from ..grid import Grid, View
@@ -103,7 +103,7 @@ def grid(
     plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),
                      distance=distance, together=together, assault=_engagement(assault, combat))
     view.check(plan)
-    with progress_bar("cells") as progress:
+    with progress_bar("cells", sooner(options)) as progress:
         result = plan.run(options=options, scheduler=study.cluster, progress=progress)
     return grid_answer(result, view, common, imported)
 

@@ -17,7 +17,7 @@ from . import balance, rosters
 from .errors import OptionError
 from .options import Common, Study, command
 from .words import find_query, parse_query, query_args
-from .output import Answer, plot_of, progress_bar, study_answer
+from .output import Answer, plot_of, progress_bar, sooner, study_answer
 
 # --- sweep -----------------------------------------------------------------------------
 
@@ -57,7 +57,7 @@ def sweep(
     attack = parse_query(query, extra=first_values(kind, values)).attack
     outcome = common.outcome_of([attack])
     statistic = studies.Statistic.chosen(stat, wanted, outcome, attack.outcomes)
-    with progress_bar("cells") as progress:
+    with progress_bar("cells", sooner(options)) as progress:
         result = studies.sweep(attack, values, goal=wanted, seek=seek, options=options,
                                scheduler=study.cluster, progress=progress)
     note, failed = result.goal_report(vary[0].partition("=")[2])
@@ -115,7 +115,7 @@ def compare(
     if len(queries) < 2:
         raise OptionError(len(queries), "expected at least two quoted queries to compare", hint="QUERY")
     attacks = [parse_query(text).attack for text in queries]
-    with progress_bar("cells") as progress:
+    with progress_bar("cells", sooner(options)) as progress:
         result = studies.compare(attacks, outcome=common.outcome, options=options,
                                  scheduler=study.cluster, progress=progress)
     rows = [{**row, "query": text} for row, text in zip(result.rows(study.ks), queries)]  # each query as typed

@@ -271,6 +271,21 @@ def test_a_run_that_will_be_long_says_so_once_and_a_short_one_not(monkeypatch, c
     assert (output._duration(5400), output._duration(3 * 86400)) == ("1.5 h", "3 days")
 
 
+def test_a_long_exact_study_says_to_sample_not_to_take_fewer_trials(monkeypatch, capsys):
+    """An exact study has no trials to cut: its note says what does end it sooner."""
+    from oddscalc.cli import output
+    from oddscalc.options import RunOptions
+
+    now = [0.0]
+    monkeypatch.setattr(output.time, "monotonic", lambda: now[0])
+    study = output.TerminalProgress("cells", bar=False, sooner=output.sooner(RunOptions(method="exact")))
+    now[0] = 3.0
+    study(1, 100)
+    assert capsys.readouterr().err == ("note: this run will take about 5 min at its rate so far (Ctrl-C stops it; "
+                                       "sampling (leave out --exact) ends sooner)\n")
+    assert output.sooner(RunOptions()) == output.SAMPLED_SOONER
+
+
 def test_a_second_ctrl_c_says_nothing_more_and_keeps_the_code(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "oddscalc", "roll", "10d6", "--trials", "1e12"], cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
