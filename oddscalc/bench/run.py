@@ -127,6 +127,39 @@ def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[
     return rates
 
 
+def balance_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[str, float]]:
+    """Cells per second of a balance study (`oddscalc balance`) of `size` made-up Epic formations against the
+    reference targets, shooting and assaults (--engage), sampled: in process on every core, and on a two-worker
+    LocalCluster (the cells sent in batches, `balance.BATCH`)."""
+    from .. import balance
+    from ..games import parse_roster
+    from ..options import RunOptions
+    from ..style import plural
+
+    text = grid_roster(size).replace('kind = "infantry"\n', 'kind = "infantry"\ncc = "4+"\nff = "5+"\n')
+    roster = parse_roster(text, "benchmark balance")
+    entries = [balance.Entry("bench", unit.name, (unit,)) for unit in roster.units]
+    targets = balance.reference(roster.game)
+    options = RunOptions(trials=trials, seed=1, threads=cores)
+
+    def cells_per_second(scheduler: str | None) -> float:
+        counted: list[int] = []
+        seconds = best_time(lambda: balance.study(entries, targets, options=options, engage=True,
+                                                  scheduler=scheduler, progress=lambda done, _: counted.append(done)),
+                            1)
+        return counted[-1] / seconds
+    rates = [(f"{trials:.0e} trials, in process ({plural(cores, 'thread')})", cells_per_second(None))]
+    if cluster:
+        try:
+            from distributed import LocalCluster
+        except ImportError:
+            return rates + [("LocalCluster (install the dask extra)", float("nan"))]
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
+            cells_per_second(local.scheduler_address)  # warm up: the workers import the engines
+            rates.append((f"{trials:.0e} trials, two-worker LocalCluster", cells_per_second(local.scheduler_address)))
+    return rates
+
+
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     """The benchmark's options (`--quick`: the smallest sizes, a smoke run)."""
     parser = argparse.ArgumentParser(prog="python -m oddscalc.bench", description=(__doc__ or "").splitlines()[0])
@@ -197,6 +230,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {label:44} {rate:8.1f} cells/s")
     if not options.no_cluster and rates[-1][1] == rates[-1][1]:  # (nan: no Dask)
         share = rates[-1][1] / rates[2][1]
+        print(f"  two-worker LocalCluster / in process on {cores} cores: {100 * share:.0f} %{verdict(share, 0.8)}")
+    size = 6 if options.quick else 40
+    print(f"\nbalance study, {size} Epic formations x the reference targets, shooting and assaults, cells per second:")
+    rates = balance_rates(size, 1000 if options.quick else 20_000, cores, cluster=not options.no_cluster)
+    for label, rate in rates:
+        print(f"  {label:44} {rate:8.1f} cells/s")
+    if len(rates) == 2 and rates[1][1] == rates[1][1]:
+        share = rates[1][1] / rates[0][1]
         print(f"  two-worker LocalCluster / in process on {cores} cores: {100 * share:.0f} %{verdict(share, 0.8)}")
     wall = cli_wall_time(1 if options.quick else 3)
     print(f"`oddscalc roll 2d6 --maximised 1 --trials 1e6 --format json`: {wall:.2f} s wall"

@@ -17,8 +17,26 @@ def test_quick_benchmark_prints_every_figure(capsys):
     for text in ("random generator", "canonical", "maximised 2d6", "scaling", "end to end", "grid 4 x 4", "wall",
                  "server time of exact queries", "first paint", "load: 20 requests from 8 clients"):
         assert text in out
+    assert "balance study, 6 Epic formations x the reference targets" in out and "trials, in process (" in out
     # the load test's mix: 2 of its 20 requests are refused, the rest answered, none lost (each client its own)
     assert "answered 18, refused 2, told to wait 0, busy 0, errors 0" in out and "server memory" in out
+
+
+def test_the_balance_figures_count_the_studys_cells_in_process_and_on_a_cluster(monkeypatch):
+    """Each rate is the study's cells (6 formations x 3 reference targets, shooting and assaults) over its time."""
+    monkeypatch.setattr(run, "best_time", lambda go, repeat: (go(), 2.0)[1])
+    rates = run.balance_rates(6, 100, 1, cluster=False)
+    from oddscalc import balance
+    from oddscalc.games import parse_roster
+    text = run.grid_roster(6).replace('kind = "infantry"\n', 'kind = "infantry"\ncc = "4+"\nff = "5+"\n')
+    roster = parse_roster(text, "bench")
+    targets = balance.reference(roster.game).units
+    fights = sum(balance.engagement_of(roster.game, unit, target) is not None
+                 for unit in roster.units for target in targets)
+    shots = {balance.cell_key(attack, "monte-carlo", 1) for unit in roster.units for target in targets
+             for attack in balance.attacks_of(roster.game, unit, target)}
+    assert fights > 0 and [label for label, _ in rates] == ["1e+02 trials, in process (1 thread)"]
+    assert rates[0][1] == pytest.approx((len(shots) + fights) / 2.0)
 
 
 @pytest.mark.parametrize("case", run.all_cases(), ids=lambda case: case.name)
