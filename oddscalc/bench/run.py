@@ -178,6 +178,26 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     return options
 
 
+def studies(options: argparse.Namespace, cores: int) -> None:
+    """The studies' figures: a grid's cells per second, and a balance study's, in process and on a cluster."""
+    size, grid_trials = (4, 1000) if options.quick else (40, 100_000)
+    print(f"\ngrid {size} x {size} ({size * size} cells), cells per second:")
+    _show(grid_rates(size, grid_trials, cores, cluster=not options.no_cluster), rates_on_every_core=2, cores=cores)
+    size = 6 if options.quick else 40
+    print(f"\nbalance study, {size} Epic formations x the reference targets, shooting and assaults, cells per second:")
+    _show(balance_rates(size, 1000 if options.quick else 20_000, cores, cluster=not options.no_cluster),
+          rates_on_every_core=0, cores=cores)
+
+
+def _show(rates: list[tuple[str, float]], rates_on_every_core: int, cores: int) -> None:
+    """Each rate on its line, then the cluster's (the last, when run) over the in-process rate on every core."""
+    for label, rate in rates:
+        print(f"  {label:44} {rate:8.1f} cells/s")
+    if "LocalCluster" in rates[-1][0] and rates[-1][1] == rates[-1][1]:  # (nan: no Dask)
+        share = rates[-1][1] / rates[rates_on_every_core][1]
+        print(f"  two-worker LocalCluster / in process on {cores} cores: {100 * share:.0f} %{verdict(share, 0.8)}")
+
+
 def main(argv: list[str] | None = None) -> None:
     options = arguments(argv)
     trials, repeat = int(options.trials), options.repeat
@@ -223,22 +243,7 @@ def main(argv: list[str] | None = None) -> None:
         seconds, peak = peak_memory_of_billion(int(options.billion))
         print(f"memory, canonical, {options.billion:.0e} trials: {seconds:.1f} s, peak {peak:.0f} MiB"
               f"{verdict(peak, 1024, above=False)}")
-    size, grid_trials = (4, 1000) if options.quick else (40, 100_000)
-    print(f"\ngrid {size} x {size} ({size * size} cells), cells per second:")
-    rates = grid_rates(size, grid_trials, cores, cluster=not options.no_cluster)
-    for label, rate in rates:
-        print(f"  {label:44} {rate:8.1f} cells/s")
-    if not options.no_cluster and rates[-1][1] == rates[-1][1]:  # (nan: no Dask)
-        share = rates[-1][1] / rates[2][1]
-        print(f"  two-worker LocalCluster / in process on {cores} cores: {100 * share:.0f} %{verdict(share, 0.8)}")
-    size = 6 if options.quick else 40
-    print(f"\nbalance study, {size} Epic formations x the reference targets, shooting and assaults, cells per second:")
-    rates = balance_rates(size, 1000 if options.quick else 20_000, cores, cluster=not options.no_cluster)
-    for label, rate in rates:
-        print(f"  {label:44} {rate:8.1f} cells/s")
-    if len(rates) == 2 and rates[1][1] == rates[1][1]:
-        share = rates[1][1] / rates[0][1]
-        print(f"  two-worker LocalCluster / in process on {cores} cores: {100 * share:.0f} %{verdict(share, 0.8)}")
+    studies(options, cores)
     wall = cli_wall_time(1 if options.quick else 3)
     print(f"`oddscalc roll 2d6 --maximised 1 --trials 1e6 --format json`: {wall:.2f} s wall"
           f"{verdict(wall, 1.0, above=False)}")
