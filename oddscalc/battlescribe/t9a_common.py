@@ -7,6 +7,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from ..t9a.attributes import GAME_DICE
 from .reader import Profile, Selection
 from .report import Mapped
 
@@ -60,12 +61,13 @@ DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
 
 def dice_mean(text: str) -> int | None:
     """Dice as a list writes them (`D6+1`, `2D3`; case and spaces ignored) at their mean, rounded half up (`D6+1`:
-    5, a random characteristic a round of combat takes as a number); None when the text is no dice."""
+    5, a random characteristic a round of combat takes as a number); None when the text is no dice of the game
+    (D6 and D3 only, `t9a.attributes.GAME_DICE`: a D10 in a list is reported as not understood)."""
     dice = DICE.match(text.casefold().replace(" ", ""))
     if not dice:
         return None
     count, sides, plus = int(dice.group(1) or 1), int(dice.group(2)), int(dice.group(3) or 0)
-    return math.floor(count * (sides + 1) / 2 + plus + 0.5) if count else None
+    return math.floor(count * (sides + 1) / 2 + plus + 0.5) if count and sides in GAME_DICE else None
 
 
 SWIFT = {"cavalry", "beast"}  # model types with Swiftstride (rulebook, Classification of Models)

@@ -838,8 +838,10 @@ def test_impact_hits_take_any_dice_of_the_game(tmp_path, rule, read):
 
 
 @pytest.mark.parametrize(("text", "mean"), [("D6+1", 5), ("d3+1", 3), ("2D3", 4), ("D 6", 4), ("3d6", 11),
-                                             ("D3", 2), ("0d6", None), ("D6-1", None), ("6", None), ("x", None)])
+                                             ("D3", 2), ("0d6", None), ("D6-1", None), ("6", None), ("x", None),
+                                             ("D10", None), ("2d4+1", None)])
 def test_a_random_characteristic_is_read_at_its_mean_rounded_half_up(text, mean):
-    """One reader for Att, Str, Def... given as dice: (sides + 1) / 2 per die plus the bonus, halves rounded up."""
+    """One reader for Att, Str, Def... given as dice: (sides + 1) / 2 per die plus the bonus, halves rounded up;
+    the game's dice only (D6, D3), as the importer read a random Attack Value before."""
     from oddscalc.battlescribe.t9a_common import dice_mean
     assert dice_mean(text) == mean
