@@ -157,7 +157,13 @@ class Attack:
 
     def options(self) -> dict[str, str]:
         """Every option of the query, as text: required fields, then those off their defaults (less the idle
-        ones, which change nothing)."""
+        ones, which change nothing). Worked once per attack (its fields never change): a study asks a cell's
+        key many times."""
+        if "_options" not in self.__dict__:
+            self.__dict__["_options"] = self._written_options()
+        return dict(self.__dict__["_options"])
+
+    def _written_options(self) -> dict[str, str]:
         required, chosen, idle = {}, {}, self.idle()
         for field in ordered_fields(type(self)):
             if field.name in self.ARGUMENTS or field.name in idle:

@@ -22,10 +22,13 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .cells import run_cells, study_seed
+from .options import every_core
+from .processes import in_processes
 from .errors import InputError, require
 from .options import Method, RunOptions
 from .ranking import Apart, compare, compare_notes, rank
@@ -120,23 +123,24 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
     paths = catalogues(Path(folder), game.name) if Path(folder).is_dir() else []
     require(bool(paths), "folder", str(folder), f"expected a folder of {game.title} catalogues (.cat), like a "
                                                 "checkout of its BSData repository")
+    keys = {path: f"catalogue {hashlib.sha256(path.read_bytes()).hexdigest()[:16]}" for path in paths}
+    missing = [path for path in paths if store.get(keys[path]) is None]
+    done = len(paths) - len(missing)
+    for kept, path in zip(in_processes(partial(_catalogue, folder=folder), missing, every_core()), missing):
+        store.put_all({keys[path]: kept})  # each kept as it comes: a study stopped keeps what was built
+        done += 1
+        if progress:
+            progress(done, len(paths))
     entries: list[Entry] = []
     apart: list[Apart] = []
-    for done, path in enumerate(paths):
-        digest, army = hashlib.sha256(path.read_bytes()).hexdigest()[:16], army_of(path.name)
-        key = f"catalogue {digest}"
-        kept = store.get(key)
-        if kept is None:
-            kept = _catalogue(path, folder)
-            store.put_all({key: kept})
-        for name, imported in kept:
+    for path in paths:
+        army = army_of(path.name)
+        for name, imported in store.get(keys[path]):
             if "reason" in imported:
                 apart.append(Apart(army, name, imported["reason"]))
             else:
                 roster = build(imported["data"], f"{path.name}: {name}", game)
                 entries.append(Entry(army, name, roster.units, imported["notes"]))
-        if progress:
-            progress(done + 1, len(paths))
     return entries, apart
 
 
@@ -221,32 +225,28 @@ def compute(cells: list[tuple[Any, Unit]], game: Game, store: Store, options: Ru
     method = str(options.method)
     unique = {cell_key(attack, method, seed): (attack, target) for attack, target in cells}
     missing = [key for key in unique if store.get(key) is None]
-    run = options.replace(seed=seed)
-    for start in range(0, len(missing), BATCH):
-        keys = missing[start:start + BATCH]
-        try:
-            results, _ = run_cells([unique[key][0] for key in keys], options=run, scheduler=scheduler)
-            store.put_all({key: figures(game, unique[key][1], unique[key][0], result)
-                           for key, result in zip(keys, results)})
-        except InputError as error:
-            if error.name != "exact":
-                raise
-            store.put_all({key: _one(game, *unique[key], run, scheduler) for key in keys})  # which cell was it?
+    batches = [missing[start:start + BATCH] for start in range(0, len(missing), BATCH)]
+    workers = options.cores if seed is None and scheduler is None else 1  # exact cells: Python, on every core
+    run = options.replace(seed=seed, **({"cancel": None} if workers > 1 else {}))  # a worker's own Cancel
+    work = partial(_figures, game.name, run, scheduler)
+    done = 0
+    for found, keys in zip(in_processes(work, [[unique[key] for key in keys] for keys in batches], workers), batches):
+        store.put_all(dict(zip(keys, found)))
+        done += len(keys)
         if progress:
-            progress(min(start + BATCH, len(missing)), len(missing))
+            progress(done, len(missing))
     return {key: store.get(key) for key in unique}
 
 
-def _one(game: Game, attack: Any, target: Unit, options: RunOptions, scheduler: Any) -> dict[str, Any]:
-    """One cell's figures, or why it has none: an exact answer too costly to compute (`exact`, as the query
-    says it); the study leaves that figure out and counts it."""
-    try:
-        results, _ = run_cells([attack], options=options, scheduler=scheduler)
-    except InputError as error:
-        if error.name != "exact":
-            raise
-        return {"refused": error.allowed}
-    return figures(game, target, attack, results[0])
+def _figures(game_name: str, options: RunOptions, scheduler: Any, cells: list[tuple[Any, Unit]]
+             ) -> list[dict[str, Any]]:
+    """The figures of a batch of cells (`figures`), or for an exact cell too costly to answer its line."""
+    from .games import game
+
+    refused: list[str | None] = []
+    results, _ = run_cells([attack for attack, _ in cells], options=options, scheduler=scheduler, refused=refused)
+    return [{"refused": line} if line else figures(game(game_name), target, attack, result)
+            for (attack, target), result, line in zip(cells, results, refused or [None] * len(cells))]
 
 
 # --- the study ------------------------------------------------------------------------------

@@ -42,7 +42,8 @@ KEYS = ["rank", "kind_rank", "army_rank", "army", "entry", "kind", "points", "no
 def rank(rows: Sequence[dict[str, Any]], far: float) -> tuple[list[dict[str, Any]], list[Apart]]:
     """The rows that are ranked, ranked and judged within their kind; and the entries set apart, with why."""
     ranked, apart = _fielded(rows)
-    for key, name in (("value", "shoot_index"), ("engage_value", "engage_index")):
+    engaged = any("engage_value" in row for row in ranked)  # a study without engagements has no column of them
+    for key, name in (("value", "shoot_index"), ("engage_value", "engage_index"))[:2 if engaged else 1]:
         middle = _middles(ranked, key)
         for row in ranked:
             figure, kind = row.get(key), row["kind"]

@@ -65,6 +65,7 @@ def test_a_stopped_study_resumes_from_its_store_with_the_same_bytes(capsys, tmp_
     whole = run(capsys, "balance", str(MINI), "--exact", "--format", "json").out
     store = tmp_path / "study.jsonl"
     monkeypatch.setattr(balance, "BATCH", 2)  # cells run two at a time, each pair kept as it finishes
+    monkeypatch.setattr(balance, "in_processes", lambda work, items, workers: map(work, items))  # this process's
     real, calls = balance.run_cells, []
 
     def stopping(attacks, **settings):
@@ -217,14 +218,10 @@ def test_a_cell_too_costly_to_answer_exactly_is_left_out_and_counted(monkeypatch
     from oddscalc.epic.assault import Assault
     from oddscalc.errors import InputError
 
-    real = balance.run_cells
+    def costly(attack, number):  # as an engagement of many units answers: one line, no figures
+        raise InputError("exact", "Epic assault", "the exact answer would take about 9 s; sample instead")
 
-    def costly(attacks, **settings):  # as an engagement of many units answers: one line, no figures
-        if any(isinstance(attack, Assault) for attack in attacks):
-            raise InputError("exact", "Epic assault", "the exact answer would take about 9 s; sample instead")
-        return real(attacks, **settings)
-
-    monkeypatch.setattr(balance, "run_cells", costly)
+    monkeypatch.setattr(Assault, "pmfs", costly)
     entries = [balance.Entry("example", unit.name, (unit,)) for unit in games.load_roster("epic").units]
     found = balance.study(entries, balance.reference(games.game("epic")), options=RunOptions(method="exact"),
                           engage=True)
@@ -596,3 +593,15 @@ def test_the_table_shows_each_rows_suggested_points_and_band_as_a_player_reads_t
         cell = re.split(r"\s{2,}", line[start:])[0]  # text: it starts where its header starts
         band = f"{row['suggested_points']} ({row['suggested_points_low']}–{row['suggested_points_high']})"
         assert cell == band and row["suggested_points_low"] < row["suggested_points"] < row["suggested_points_high"]
+
+
+def test_engagements_are_in_a_study_by_default_and_no_engage_leaves_them_out(capsys):
+    """Shooting and engagement both in each row unless --no-engage: the default is --engage's bytes (less the
+    command it records), and --no-engage has no P(win) column and an index of shooting alone."""
+    default = run(capsys, "balance", str(MINI), "--exact", "--format", "csv")
+    engaged = run(capsys, "balance", str(MINI), "--exact", "--engage", "--format", "csv")
+    alone = run(capsys, "balance", str(MINI), "--exact", "--no-engage", "--format", "csv")
+    assert default.code == engaged.code == alone.code == 0 and default.out == engaged.out
+    header, shooting = default.out.splitlines()[0].split(","), alone.out.splitlines()[0].split(",")
+    assert "Tactical Detachment.P(win)" in header and "engage_why" in header
+    assert not [name for name in shooting if "P(win)" in name or name.startswith("engage")]

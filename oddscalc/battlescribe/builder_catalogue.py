@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 CATALOGUE = "http://www.battlescribe.net/schema/catalogueSchema"
@@ -22,10 +23,26 @@ def _tag(element: ET.Element) -> str:
     return element.tag.rpartition("}")[2]
 
 
-def _kids(element: ET.Element, group: str, tag: str | None = None) -> list[ET.Element]:
-    """The children of `element`'s `<group>` (of one tag when given), in document order."""
+@lru_cache(maxsize=1 << 16)
+def _kids(element: ET.Element, group: str, tag: str | None = None) -> tuple[ET.Element, ...]:
+    """The children of `element`'s `<group>` (of one tag when given), in document order (asked many times of
+    the same element while a list is built: worked once; the data is never changed)."""
     found = [child for child in element if _tag(child) == group]
-    return [item for holder in found for item in holder if tag is None or _tag(item) == tag]
+    return tuple(item for holder in found for item in holder if tag is None or _tag(item) == tag)
+
+
+@lru_cache(maxsize=8)
+def _system(path: Path, stamp: tuple[int, int, int]) -> ET.Element:
+    """A game system's parsed root, read once while its file is unchanged (`stamp`: its time and size): every
+    catalogue of a folder names the same one; nothing changes the tree."""
+    from defusedxml.ElementTree import parse
+
+    return parse(path).getroot()
+
+
+def _root_of(path: Path) -> ET.Element:
+    status = path.stat()
+    return _system(path, (status.st_mtime_ns, status.st_size, status.st_ino))
 
 
 def _number(text: str | None, default: float = 0.0) -> float:
@@ -38,12 +55,12 @@ def _number(text: str | None, default: float = 0.0) -> float:
 class Data:
     """A game system and one catalogue, with every element that has an id indexed by it."""
 
-    def __init__(self, system: Path, catalogue: Path) -> None:
+    def __init__(self, system: Path, catalogue: Path, root: ET.Element | None = None) -> None:
         from defusedxml.ElementTree import parse
 
         self.system_path, self.catalogue_path = system, catalogue
-        self.system: ET.Element = parse(system).getroot()
-        self.catalogue: ET.Element = parse(catalogue).getroot()
+        self.system: ET.Element = _root_of(Path(system))
+        self.catalogue: ET.Element = parse(catalogue).getroot() if root is None else root
         self.by_id: dict[str, ET.Element] = {}
         for root in (self.system, self.catalogue):  # the catalogue's own element wins a shared id
             for element in root.iter():
@@ -58,10 +75,11 @@ class Data:
         from defusedxml.ElementTree import parse
 
         catalogue = Path(catalogue)
-        wanted = parse(catalogue).getroot().get("gameSystemId")
+        root = parse(catalogue).getroot()
+        wanted = root.get("gameSystemId")
         for candidate in sorted(catalogue.parent.glob("*.gst")):
-            if parse(candidate).getroot().get("id") == wanted:
-                return cls(candidate, catalogue)
+            if _root_of(candidate).get("id") == wanted:
+                return cls(candidate, catalogue, root)
         raise BuildError(f"{catalogue.name}: no game system {wanted} beside it")
 
     def target(self, link: ET.Element) -> ET.Element:

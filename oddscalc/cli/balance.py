@@ -36,8 +36,9 @@ def balance(
         "--targets", metavar="FILE", help="A roster of the targets to measure against (default: the game's "
                                           "reference targets, docs/balance.md).")] = None,
     engage: Annotated[bool, typer.Option(
-        "--engage", help="Also each entry's engagement of each target: P(win) of an Epic assault, of a 9th Age "
-                         "charge (a column per target).")] = False,
+        "--engage/--no-engage", help="Each entry's engagement of each target too (the default): P(win) of an Epic "
+                                     "assault, of a 9th Age charge, a column per target; --no-engage: what "
+                                     "entries shoot only.")] = True,
     far: Annotated[float, typer.Option(
         "--far", metavar="F", help="An outlier's index is over F times, or under 1/F of, its kind's median "
                                    "(default 2).")] = 2.0,
@@ -55,11 +56,12 @@ def balance(
     """Every entry of every catalogue against the same reference targets, by points: a balance study.
 
     Each entry: what it does to each target and per 100 points; its index, its value over its kind's
-    median (1: its kind's middle; with --engage, averaged with its engagements'); its ranks; whether
+    median (1: its kind's middle; averaged with its engagements' unless --no-engage); its ranks; whether
     it is an outlier and what drives it; the points that would put it at its kind's median (a band).
     Copies are ranked once (also_in); what cannot be modelled or hurts nothing is apart, with why
-    (JSON). Rows carry their queries. --exact: about half a minute for every public Epic catalogue
-    (minutes with --engage); sampled cells draw from the study's seed (docs/balance.md).
+    (JSON). Rows carry their queries. --exact: under a minute for every public Epic catalogue, shooting
+    and assaults (half a minute with --no-engage); sampled cells draw from the study's seed
+    (docs/balance.md).
     """
     from .. import balance as study_of
     from ..given import current

@@ -16,126 +16,47 @@ first (an open reading, §2.9).
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, Sequence
 
 import numpy as np
 
 from .. import pmf as pmfs
 from ..dice import Check, Natural
-from .saves import Ability, allocate_kills, failed_die, kills_given_hits, save_plan
+from .kinds import NORMAL, Kind, Strike
+from .pieces import Piece
+from .saves import Ability
 from .volleys import hits_pmf, roll_hits
-from .kinds import NORMAL, ExtraAt, Kind, Strike
-from .war_engines import Engines, HitKind, tk_damage
 
 ORDER = {Ability.NORMAL: 0, Ability.MACRO: 1, Ability.TITAN_KILLER: 2}  # normal hits first, then the others (2.2.6)
 
-NO_SAVE = save_plan(None, None, Ability.NORMAL, False, False)  # the loser's extra hits (1.12.7)
+
+class Attacks(tuple):
+    """A side's attacks in one state (`Side.attacks`): a tuple whose hash is worked once, as the enemy's memo
+    is asked by it for every pair of states."""
+
+    def __hash__(self) -> int:
+        if "hash" not in self.__dict__:
+            self.__dict__["hash"] = tuple.__hash__(self)
+        return self.__dict__["hash"]
 
 
-@dataclass(frozen=True)
-class Piece:
-    """One axis of a side's state: a kind of units (state: units lost) or one war engine (state: its damage)."""
-
-    kind: Kind
-    contact: int  # units of the kind in base contact; a war engine: 1 in contact, 0 apart
-
-    @property
-    def top(self) -> int:
-        """The state's highest value: every unit lost, or the war engine destroyed."""
-        return self.kind.capacity if self.kind.capacity is not None else self.kind.count
-
-    def alive(self, k: Any) -> Any:
-        return (k < self.top) * 1 if self.kind.engine else self.kind.count - k
-
-    def counted(self, k: Any, remaining: bool = False) -> Any:
-        """Units it counts as, for outnumbering and a broken formation's blast markers: a war engine standing as
-        many as its starting damage capacity (3.3.3), or with `remaining` as its damage capacity left (the open
-        reading's other side)."""
-        if remaining and self.kind.engine:
-            return self.alive(k) * (self.top - k)
-        return self.alive(k) * (self.kind.capacity or 1)
-
-    def near(self, k: int) -> int:
-        """Its units in base contact: those of the kind's still standing (those in contact fall first)."""
-        return self.contact * self.alive(k) if self.kind.engine else max(0, self.contact - k)
-
-    def widths(self, k: int) -> tuple[int, int]:
-        """(slots in contact, slots apart) in one round of hits (3.2.1): one a unit, a war engine its capacity."""
-        near = self.near(k)
-        slots = self.kind.capacity or 1
-        return near * slots, (self.alive(k) - near) * slots
-
-    def pools(self, k: int) -> list[tuple[int, int | None, Strike]]:
-        """(dice, value, strike) of its attacks (1.12.5; its extra attacks 2.2.3, with their weapon's ability,
-        2.2.6; a war engine 3.3.2)."""
-        kind, extra, strike = self.kind, self.kind.extra_attacks, self.kind.extra_strike
-        if kind.capacity is not None:
-            if k >= self.top:
-                return []
-            near = kind.cc_dice if kind.cc_dice is not None else kind.capacity * self.contact
-            dice = [(near, kind.cc, NORMAL), (kind.capacity - near, kind.ff, NORMAL)]
-            at_cc = extra if self.contact and kind.extra_at is not ExtraAt.FF else 0
-            at_ff = extra if kind.extra_at is ExtraAt.FF or (kind.extra_at is ExtraAt.OWN and not self.contact) else 0
-            return dice + [(at_cc, kind.cc, strike), (at_ff, kind.ff, strike)]
-        near = self.near(k)
-        apart = self.alive(k) - near
-        dice = [(near, kind.cc, NORMAL), (apart, kind.ff, NORMAL)]
-        extras = {ExtraAt.OWN: [(near * extra, kind.cc), (apart * extra, kind.ff)],
-                  ExtraAt.CC: [(near * extra, kind.cc)], ExtraAt.FF: [(apart * extra, kind.ff)]}[kind.extra_at]
-        return dice + [(count, value, strike) for count, value in extras]
-
-    def hit_kind(self, strike: Strike | None) -> HitKind:
-        """How a hit of `strike` is saved by it (None: the loser's extra hits, no save)."""
-        return _hit_kind(self.kind, strike)
-
-    @cached_property
-    def engines(self) -> Engines:
-        return Engines(1, self.top, 0, self.kind.critical)
-
-    def after(self, k: int, hits: Sequence[tuple[int, int]], hit: HitKind, number) -> np.ndarray:
-        """The pmf of its state after `hits`, (hits, slots) of each of its blocks, saved as `hit` says."""
-        if self.kind.engine:
-            state = self.engines.fresh(number)
-            state[0, 0], state[0, k] = number(0), number(1)
-            return self.engines.after(state, sum(h for h, _ in hits), hit, number)[0]
-        kills = pmfs.point(0, number(1))
-        saved = number(hit.saves.chance())
-        for h, width in hits:
-            if width:
-                kills = pmfs.convolve(kills, kills_given_hits(h, width, saved))
-        out = pmfs.zeros(self.top + 1, number(0))
-        out[k:k + len(kills)] = kills
-        return out
-
-    def sampled(self, rng: np.random.Generator, k: np.ndarray, hits: Sequence[tuple[np.ndarray, int]],
-                strike: Strike | None) -> np.ndarray:
-        """Each trial's state after its `hits`, every save rolled; `strike` None: no save (the extra hits)."""
-        hit = self.hit_kind(strike)
-        if self.kind.engine:
-            state = self.engines.start(len(k))
-            state[1][:, 0] = k
-            struck = sum((h for h, _ in hits[1:]), hits[0][0])  # one block at least (`Side.struck_sample`)
-            self.engines.strike(rng, state, struck, hit, standing=False, engine=0)
-            return state[1][:, 0].astype(np.int64)
-        k = k.copy()
-        for h, width in hits:
-            if width:
-                k += (np.minimum(h, width) if strike is None else
-                      allocate_kills(rng, failed_die(hit.saves), h, max(int(h.max(initial=0)), 1), width))
-        return k
+MEMO_SIDES = 64  # the sides whose worked pmfs are kept: a study meets the same reference targets cell after cell
+_MEMOS: OrderedDict[Any, dict] = OrderedDict()
+_MEMOS_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=256)
-def _hit_kind(kind: Kind, strike: Strike | None) -> HitKind:
-    """How a hit of `strike` is saved by units of `kind` (2.2.6 a macro-weapon's, 2.2.9 a titan killer's;
-    None: the loser's extra hits, no save)."""
-    if strike is None:
-        return HitKind(NO_SAVE)
-    ability, points = strike
-    saves = save_plan(kind.armour, kind.cover_save, ability, kind.reinforced, kind.invulnerable)
-    return HitKind(saves, tk_damage(points, "tk_damage") if points else None)
+def _shared_memo(side: Any) -> dict:
+    """The one memo of every side equal to `side` (its pmfs depend on its fields only), the latest sides kept."""
+    with _MEMOS_LOCK:
+        memo = _MEMOS.pop(side, None)
+        _MEMOS[side] = {} if memo is None else memo
+        while len(_MEMOS) > MEMO_SIDES:
+            _MEMOS.popitem(last=False)
+        return _MEMOS[side]
 
 
 def groups(keys: np.ndarray):
@@ -152,6 +73,12 @@ def spread(hits: Any, widths: Sequence[int]) -> list[Any]:
     total = sum(widths)
     if not total:
         return [hits * 0 for _ in widths]
+    if isinstance(hits, (int, np.integer)):  # one number of hits: the exact engagement's, worked without arrays
+        whole, left, out = *divmod(int(hits), total), []
+        for width in widths:
+            out.append(whole * width + min(max(left, 0), width))
+            left -= width
+        return out
     rounds, rest = np.divmod(hits, total)
     out, offset = [], 0
     for width in widths:
@@ -175,6 +102,9 @@ class Side:
     engines_count: str = "starting"  # a damaged war engine counts its starting damage capacity, or "remaining"
     removal: str = "failed-save"  # which units fall: those that failed their save, or "in-contact-first"
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "memo", _shared_memo(self))
 
     @classmethod
     def of(cls, units: int, cc: int | None, ff: int | None, armour: int | None, in_contact: int | None = None,
@@ -275,7 +205,7 @@ class Side:
             for count, value, strike in pools + [(self.support, self.support_ff, NORMAL)]:
                 if count and value is not None:
                     merged.setdefault(strike, {})[value] = merged.setdefault(strike, {}).get(value, 0) + count
-            self.memo[key] = tuple(
+            self.memo[key] = Attacks(
                 (strike, tuple((count, Check(value, Natural.EPIC)) for value, count in merged[strike].items()))
                 for strike in sorted(merged, key=lambda strike: (ORDER[strike[0]], str(strike[1]))))
         return self.memo[key]
@@ -299,74 +229,105 @@ class Side:
 
     def _after(self, code: int, hits: int, strike: Strike | None, number) -> np.ndarray:
         """The pmf over codes after `hits` of `strike` on the side in state `code` (None: the loser's extra hits,
-        unsaved)."""
-        extra = strike is None
-        blocks = self._blocks(code, extra)
+        unsaved): what the enemy rolled to get them does not matter, so each is worked once."""
+        key = ("after", code, hits, strike, number)
+        if key not in self.memo:
+            self.memo[key] = self._worked_after(code, hits, strike, number)
+        return self.memo[key]
+
+    def _worked_after(self, code: int, hits: int, strike: Strike | None, number) -> np.ndarray:
+        blocks_key = ("blocks", code, strike is None)
+        if blocks_key not in self.memo:
+            self.memo[blocks_key] = self._blocks(code, strike is None)
+        blocks = self.memo[blocks_key]
         struck = spread(hits, [width for _, width in blocks])
         joint = pmfs.point(0, number(1))
         for i, piece in enumerate(self.pieces):
-            mine = [(int(h), width) for (j, width), h in zip(blocks, struck) if j == i]
+            mine = tuple((h, width) for (j, width), h in zip(blocks, struck) if j == i)
             k = int(self.states[code, i])
-            if not mine or not sum(h for h, _ in mine):
-                after = pmfs.zeros(piece.top + 1, number(0))
-                after[k] = number(1)
-            else:
-                after = piece.after(k, mine, piece.hit_kind(strike), number)
-            joint = np.multiply.outer(joint, after).ravel()
+            key = ("piece", i, k, mine, strike, number)  # many codes share a piece's state and hits
+            if key not in self.memo:
+                self.memo[key] = self._piece_after(piece, k, mine, strike, number)
+            joint = self.memo[key] if i == 0 else np.multiply.outer(joint, self.memo[key]).ravel()
         return joint
+
+    @staticmethod
+    def _piece_after(piece: Piece, k: int, mine: tuple[tuple[int, int], ...], strike: Strike | None,
+                     number) -> np.ndarray:
+        """The pmf of one piece's state after its `mine` (hits, slots) blocks of hits, from state `k`."""
+        if not any(h for h, _ in mine):
+            after = pmfs.zeros(piece.top + 1, number(0))
+            after[k] = number(1)
+            return after
+        return piece.after(k, mine, piece.hit_kind(strike), number)
 
     def attacked(self, code: int, attacks, number) -> np.ndarray:
         """The pmf over its codes after the enemy's `attacks` (`Side.attacks`) in state `code`: the normal hits,
         then the macro-weapons' and titan killers' on the units left (2.2.6)."""
-        dist = pmfs.zeros(self.size, number(0))
-        dist[code] = number(1)
-        for strike, pools in attacks:
-            after = pmfs.zeros(self.size, number(0))
-            for at in np.flatnonzero(dist != 0):
-                after = after + dist[at] * self.struck(int(at), pools, strike, number)
-            dist = after
+        key = ("attacked", code, attacks, number)
+        if key not in self.memo:
+            self.memo[key] = self._worked_attacked(code, attacks, number)
+        return self.memo[key]
+
+    def _worked_attacked(self, code: int, attacks, number) -> np.ndarray:
+        if not attacks:
+            dist = pmfs.zeros(self.size, number(0))
+            dist[code] = number(1)
+            return dist
+        dist = self.struck(code, attacks[0][1], attacks[0][0], number)
+        for strike, pools in attacks[1:]:  # each state the earlier strikes left, struck again
+            at = np.flatnonzero(dist != 0)
+            dist = dist[at] @ np.stack([self.struck(int(state), pools, strike, number) for state in at])
         return dist
 
     def struck(self, code: int, pools: tuple[tuple[int, Check], ...], strike: Strike, number) -> np.ndarray:
         """The pmf over its codes after `pools` of dice of one strike attack it in state `code`."""
         key = ("struck", code, pools, strike, number)
         if key not in self.memo:
-            total = pmfs.zeros(self.size, number(0))
-            for h, weight in enumerate(hits_pmf(pools, number)):
-                if weight:
-                    total = total + weight * self._after(code, h, strike, number)
-            self.memo[key] = total
+            hits = hits_pmf(pools, number)
+            self.memo[key] = hits @ self._after_rows(code, strike, number, len(hits))
         return self.memo[key]
 
-    def extra(self, codes: np.ndarray, margins: np.ndarray, number) -> tuple[np.ndarray, np.ndarray]:
-        """(codes, chances), a row of branches for each loser in state `codes` taking `margins` extra hits
+    def _after_rows(self, code: int, strike: Strike | None, number, count: int) -> np.ndarray:
+        """rows[h] = the pmf over codes after h hits (`_after`), for h below `count` at least: one matrix, so
+        that a roll's pmf of hits weighs them all at once."""
+        key = ("rows", code, strike, number)
+        rows = self.memo.get(key)
+        if rows is None or len(rows) < count:
+            have = [] if rows is None else list(rows)
+            rows = np.stack(have + [self._after(code, h, strike, number) for h in range(len(have), count)])
+            self.memo[key] = rows
+        return rows[:count]
+
+    def extra(self, codes: np.ndarray, margins: np.ndarray, number) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(row, code, chance) of each branch of each loser in state `codes[row]` taking `margins[row]` extra hits
         (1.12.7: no save of any kind; a war engine a point of damage each, 3.3.3), or destroyed when it was broken
-        before the assault (1.12.8); the fearless take none (2.1.3). Rows are padded with chance 0."""
-        span = self.most + 1
+        before the assault (1.12.8); the fearless take none (2.1.3)."""
         margins = np.asarray(margins) // 2 if self.know_no_fear else np.asarray(margins)  # They Shall Know No Fear
-        keys = np.asarray(codes, dtype=np.int64) * span + np.minimum(margins, self.most)
-        unique, inverse = np.unique(keys, return_inverse=True)
-        rows = [self._extra_row(int(key // span), int(key % span), number) for key in unique]
-        width = max(len(row[0]) for row in rows) if rows else 1
-        out_codes = np.zeros((len(rows), width), dtype=np.int64)
-        chances = np.zeros((len(rows), width)) if number is float else np.full((len(rows), width), number(0),
-                                                                                dtype=object)
-        for r, (branch, chance) in enumerate(rows):
-            out_codes[r, :len(branch)], chances[r, :len(chance)] = branch, chance
-        return out_codes[inverse.ravel()], chances[inverse.ravel()]
+        margins = np.minimum(margins, self.most)
+        parts = []
+        for code, chosen in groups(np.asarray(codes, dtype=np.int64)):
+            rows = margins[chosen]
+            dense = self._extra_rows(code, number, int(rows.max()) + 1)[rows]  # a loser's row of codes each
+            row, branch = np.nonzero(dense)  # each loser's branches: the codes it may end in
+            parts.append((chosen[row], branch, dense[row, branch]))
+        if not parts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), pmfs.zeros(0, number(0))
+        return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
 
-    def _extra_row(self, code: int, margin: int, number) -> tuple[np.ndarray, np.ndarray]:
-        key = ("extra", code, min(margin, self.most), number)
-        if key not in self.memo:
-            if self.broken:
-                state = [k if piece.kind.fearless else piece.top for piece, k in zip(self.pieces, self.states[code])]
-                pmf = pmfs.zeros(self.size, number(0))
-                pmf[int(self.code(np.array([state]))[0])] = number(1)
-            else:
-                pmf = self._after(code, key[2], None, number)
-            branches = np.flatnonzero(pmf != 0)
-            self.memo[key] = branches, pmf[branches]
-        return self.memo[key]
+    def _extra_rows(self, code: int, number, count: int) -> np.ndarray:
+        """rows[margin] = the pmf over codes after `margin` extra hits on the side in state `code`, margins
+        below `count` at least."""
+        if not self.broken:
+            return self._after_rows(code, None, number, count)
+        destroyed = pmfs.zeros(self.size, number(0))
+        destroyed[self.destroyed(code)] = number(1)
+        return np.stack([destroyed] * count)
+
+    def destroyed(self, code: int) -> int:
+        """The code of a broken side that lost the assault (1.12.8): every unit destroyed but the fearless."""
+        return int(self.code(np.array([[k if piece.kind.fearless else piece.top
+                                        for piece, k in zip(self.pieces, self.states[code])]]))[0])
 
     # --- sampled ----------------------------------------------------------------------------
     def attacked_sample(self, rng: np.random.Generator, code: int, attacks, trials: int) -> np.ndarray:
@@ -400,7 +361,7 @@ class Side:
         out = codes.copy()
         for code, chosen in groups(codes):
             if self.broken:
-                out[chosen] = self._extra_row(code, 0, float)[0][0]
+                out[chosen] = self.destroyed(code)
                 continue
             hits = margins[chosen] // 2 if self.know_no_fear else margins[chosen]  # They Shall Know No Fear
             out[chosen] = self.code(self.struck_sample(rng, code, hits, None))

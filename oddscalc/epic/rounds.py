@@ -115,11 +115,28 @@ def _round_joint(mine: Side, theirs: Side, their_code: int, my_code: int, number
     return _round_joint(theirs, mine, my_code, their_code, number).T
 
 
+def _round_joints(mine: Side, theirs: Side, keys: np.ndarray, chances: np.ndarray, number) -> np.ndarray:
+    """joint[their code, my code] after a round from each pair of states `keys` (their code × my size + my code)
+    weighed by `chances`: when both strike at once, each side's pmfs after the round stacked and multiplied in
+    one product of matrices."""
+    pairs = [divmod(key, mine.size) for key in keys.tolist()]
+    if mine.first_strike != theirs.first_strike:
+        return sum((_round_joint(mine, theirs, their_code, my_code, number) * weight
+                    for (their_code, my_code), weight in zip(pairs, chances)), pmfs.zeros(1, number(0)))
+    theirs_after = np.stack([theirs.attacked(their_code, mine.attacks(my_code), number) for their_code, my_code
+                             in pairs])
+    mine_after = np.stack([mine.attacked(my_code, theirs.attacks(their_code), number) for their_code, my_code
+                           in pairs])
+    return (theirs_after * chances[:, None]).T @ mine_after
+
+
 def _merged(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(unique keys, their weights summed): floats by bincount, exact numbers added one by one."""
     unique, inverse = np.unique(keys, return_inverse=True)
     if weights.dtype != object:
         return unique, np.bincount(inverse.ravel(), weights=weights, minlength=len(unique))
+    if not len(weights):
+        return unique, weights
     summed = [weights[0] * 0] * len(unique)
     for at, weight in zip(inverse.ravel().tolist(), weights):
         summed[at] += weight
@@ -134,14 +151,11 @@ def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, n
     gaps = [(gap, number(p)) for gap, p in result_gaps(keep_highest)]
     keys, chances = np.zeros(1, dtype=np.int64), pmfs.array([number(1)])  # their code × my size + my code
     for round_ in range(rounds):
-        cells = []
-        for key, weight in zip(keys.tolist(), chances):
-            joint = _round_joint(mine, theirs, *divmod(key, mine.size), number) * weight
-            at = np.flatnonzero(joint != 0)
-            cells.append((at, joint.ravel()[at]))
-        if not cells:
+        if not len(keys):
             break
-        pairs, joint = _merged(np.concatenate([c[0] for c in cells]), np.concatenate([c[1] for c in cells]))
+        joint = _round_joints(mine, theirs, keys, chances, number).ravel()
+        pairs = np.flatnonzero(joint != 0)
+        joint = joint[pairs]
         theirs_at, mine_at = np.divmod(pairs, mine.size)
         kills, losses = theirs.casualties[theirs_at], mine.casualties[mine_at]
         their_left, my_left = theirs.left[theirs_at], mine.left[mine_at]
@@ -154,24 +168,18 @@ def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, n
         ahead = (modifiers(mine, theirs, kills[fight], my_left[fight], their_left[fight], mine.inspiring[mine_at])
                  - modifiers(theirs, mine, losses[fight], their_left[fight], my_left[fight],
                              theirs.inspiring[theirs_at]))
-        tied_keys, tied = [], []
-        for gap, p in gaps:
-            total, weights = ahead + gap, joint * p
-            won, lose, tie = total > 0, total < 0, total == 0
-            branches, odds = theirs.extra(theirs_at[won], total[won], number)
-            tally.add((weights[won][:, None] * odds).ravel(), branches.ravel(),
-                      np.repeat(mine_at[won], branches.shape[1]), win=1, draw=0,
-                      margin=np.repeat(total[won], branches.shape[1]))
-            branches, odds = mine.extra(mine_at[lose], -total[lose], number)
-            tally.add((weights[lose][:, None] * odds).ravel(), np.repeat(theirs_at[lose], branches.shape[1]),
-                      branches.ravel(), win=0, draw=0, margin=np.repeat(-total[lose], branches.shape[1]))
-            if round_ + 1 == rounds:
-                tally.add(weights[tie], theirs_at[tie], mine_at[tie], win=0, draw=1, margin=0)
-            else:
-                tied_keys.append(theirs_at[tie] * mine.size + mine_at[tie])
-                tied.append(weights[tie])
-        if round_ + 1 < rounds:
-            keys, chances = _merged(np.concatenate(tied_keys), np.concatenate(tied))
+        total = (ahead[:, None] + np.array([gap for gap, _ in gaps])[None, :]).ravel()  # every gap at once
+        weights = (joint[:, None] * pmfs.array([p for _, p in gaps])[None, :]).ravel()
+        theirs_at, mine_at = np.repeat(theirs_at, len(gaps)), np.repeat(mine_at, len(gaps))
+        won, lose, tie = total > 0, total < 0, total == 0
+        row, branches, odds = theirs.extra(theirs_at[won], total[won], number)
+        tally.add(weights[won][row] * odds, branches, mine_at[won][row], win=1, draw=0, margin=total[won][row])
+        row, branches, odds = mine.extra(mine_at[lose], -total[lose], number)
+        tally.add(weights[lose][row] * odds, theirs_at[lose][row], branches, win=0, draw=0, margin=-total[lose][row])
+        if round_ + 1 == rounds:
+            tally.add(weights[tie], theirs_at[tie], mine_at[tie], win=0, draw=1, margin=0)
+        else:
+            keys, chances = _merged(theirs_at[tie] * mine.size + mine_at[tie], weights[tie])
     return tally.arrays()
 
 

@@ -257,8 +257,8 @@ def test_they_shall_know_no_fear():
     one = Side.of(units=2, cc=4, ff=4, armour=4, blast_markers=1, know_no_fear=True)
     clean = Side.of(units=2, cc=4, ff=4, armour=4)
     assert modifiers(one, clean, 0, 2, 2) == 0 and modifiers(clean, one, 0, 2, 2) == 1
-    codes, chances = one.extra(np.array([0, 0]), np.array([3, 1]), F)
-    assert [one.casualties[c[0]] for c in codes] == [1, 0] and chances[:, 0].tolist() == [1, 1]
+    rows, codes, chances = one.extra(np.array([0, 0]), np.array([3, 1]), F)
+    assert rows.tolist() == [0, 1] and [one.casualties[c] for c in codes] == [1, 0] and chances.tolist() == [1, 1]
 
 
 def test_the_defending_formation_s_blast_markers_after_the_assault():
@@ -342,8 +342,9 @@ def test_blast_markers_the_result_compares():
 def test_a_broken_loser_is_destroyed_but_its_fearless_units():
     """1.12.8 and 2.1.3: a formation broken before the assault that loses is destroyed, except its fearless units."""
     side = Side((Kind(2, 4, 4, 4, fearless=True), Kind(3, 4, 4, 4)), broken=True)
-    codes, chances = side.extra(np.array([0]), np.array([1]), F)
-    assert [tuple(int(k) for k in side.states[c]) for c in codes[0]] == [(0, 3)] and list(chances[0]) == [1]
+    rows, codes, chances = side.extra(np.array([0]), np.array([1]), F)
+    assert rows.tolist() == [0] and [tuple(int(k) for k in side.states[c]) for c in codes] == [(0, 3)]
+    assert list(chances) == [1]
     sampled = side.extra_sample(np.random.default_rng(1), np.array([0, 0]), np.array([1, 5]))
     assert [tuple(int(k) for k in side.states[c]) for c in sampled] == [(0, 3), (0, 3)]
 

@@ -1,0 +1,116 @@
+"""Python work on every core (oddscalc/processes.py): answers in order, in worker processes only where forking
+is safe, errors and stops reaching the caller, no worker left behind; a balance study the same on one process
+or two."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+from oddscalc.processes import in_processes
+
+MINI = Path(__file__).parent / "data" / "battlescribe" / "mini"
+
+
+def _in_a_fresh_process(code: str) -> str:
+    """Run `code` in a new Python (no thread but its main one, as the command line); return what it printed."""
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_answers_come_in_order_from_worker_processes():
+    out = _in_a_fresh_process("""
+        import os
+        from oddscalc.processes import in_processes
+
+        def work(item):
+            return item * item, os.getpid()
+
+        found = list(in_processes(work, list(range(40)), 2))
+        print([square for square, _ in found] == [i * i for i in range(40)])
+        print(len({pid for _, pid in found}), os.getpid() in {pid for _, pid in found})
+    """)
+    assert out.split() == ["True", "2", "False"]  # two workers, neither of them this process
+
+
+def _pid(_: object) -> int:
+    return os.getpid()
+
+
+def test_with_another_thread_running_the_work_stays_in_this_process():
+    """A thread's locks would be copied held into a fork: a server's study runs in process."""
+    waiting = threading.Event()
+    other = threading.Thread(target=waiting.wait)
+    other.start()
+    try:
+        assert set(in_processes(_pid, list(range(6)), 2)) == {os.getpid()}
+    finally:
+        waiting.set()
+        other.join()
+
+
+def test_one_worker_or_one_item_is_this_process():
+    assert set(in_processes(_pid, list(range(4)), 1)) == {os.getpid()}
+    assert list(in_processes(_pid, [0], 2)) == [os.getpid()]
+
+
+def test_an_error_in_a_worker_reaches_the_caller_and_no_worker_stays():
+    out = _in_a_fresh_process("""
+        import multiprocessing
+        from oddscalc.processes import in_processes
+
+        def work(item):
+            if item == 5:
+                raise ValueError(f"item {item} refused")
+            return item
+
+        try:
+            list(in_processes(work, list(range(12)), 2))
+        except ValueError as error:
+            print(error)
+        print(len(multiprocessing.active_children()))
+    """)
+    assert out.splitlines() == ["item 5 refused", "0"]
+
+
+def test_a_caller_that_stops_reading_stops_the_workers():
+    out = _in_a_fresh_process("""
+        import multiprocessing, time
+        from oddscalc.processes import in_processes
+
+        def work(item):
+            time.sleep(0.2 if item else 0)
+            return item
+
+        answers = in_processes(work, list(range(20)), 2)
+        print(next(answers))
+        answers.close()
+        print(len(multiprocessing.active_children()))
+    """)
+    assert out.splitlines() == ["0", "0"]
+
+
+def test_a_study_on_two_processes_gives_the_bytes_of_one(capsys, monkeypatch):
+    """The exact cells in batches of two, spread over two workers, and the same study in this process."""
+    from clirun import run
+
+    from oddscalc import balance
+
+    command = ["balance", str(MINI), "--exact", "--engage", "--format", "json"]
+    out = _in_a_fresh_process(f"""
+        import sys
+        from oddscalc import balance
+        from oddscalc.cli.main import main
+
+        balance.BATCH = 2
+        sys.exit(main({command!r}))
+    """)
+    monkeypatch.setattr(balance, "in_processes", lambda work, items, workers: map(work, items))
+    here = run(capsys, *command)
+    assert here.code == 0 and out == here.out and len(multiprocessing.active_children()) == 0
