@@ -312,11 +312,12 @@ T9A = {
     "combat: ten knights in two ranks in the flank, the other readings": Combat(
         **{**KNIGHTS, "models": 10}, **SPEARMEN, flank=True, facing_bonus="flat", last_rank="ignored",
         high_agility="first", rounds=2),
-    "combat: ogres (3 Health, Aegis) charge the rear, the same Agility after the charge": Combat(
+    "combat: ogres (3 Health, Aegis) charge the rear, the same Agility after the charge, Charge +1 while one stands": Combat(
         models=3, width=3, health=3, attacks=3, offensive=3, defensive=3, strength=4, resilience=4, agility=2,
         discipline=7, armour=1, aegis=6, rear=True, enemy_models=12, enemy_width=4, enemy_attacks=1,
         enemy_offensive=4, enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3,
-        enemy_discipline=8, enemy_armour=2, enemy_ap=1, enemy_standard=True, enemy_swiftstride=True, rounds=2),
+        enemy_discipline=8, enemy_armour=2, enemy_ap=1, enemy_standard=True, enemy_swiftstride=True, rounds=2,
+        charge_bonus="models"),
     "combat: knights with lances on horses (a mount part) charge spearmen in the flank, edge models": Combat(
         **KNIGHTS, mount="A1 O3 S3 I3", cannot_be_stomped=True, charge_strength=2, charge_ap=2, **SPEARMEN, flank=True,
         flank_models="edge", mount_momentum="rider",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -127,19 +128,26 @@ def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[
     return rates
 
 
+def study_entries(size: int) -> tuple[list[Any], Any]:
+    """The bench's balance study: `size` made-up Epic formations (`grid_roster`, with CC and FF to assault),
+    and the game's reference targets."""
+    from .. import balance
+    from ..games import parse_roster
+
+    text = grid_roster(size).replace('kind = "infantry"\n', 'kind = "infantry"\ncc = "4+"\nff = "5+"\n')
+    roster = parse_roster(text, "benchmark balance")
+    return [balance.Entry("bench", unit.name, (unit,)) for unit in roster.units], balance.reference(roster.game)
+
+
 def balance_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[str, float]]:
     """Cells per second of a balance study (`oddscalc balance`) of `size` made-up Epic formations against the
     reference targets, shooting and assaults (--engage), sampled: in process on every core, and on a two-worker
     LocalCluster (the cells sent in batches, `balance.BATCH`)."""
     from .. import balance
-    from ..games import parse_roster
     from ..options import RunOptions
     from ..style import plural
 
-    text = grid_roster(size).replace('kind = "infantry"\n', 'kind = "infantry"\ncc = "4+"\nff = "5+"\n')
-    roster = parse_roster(text, "benchmark balance")
-    entries = [balance.Entry("bench", unit.name, (unit,)) for unit in roster.units]
-    targets = balance.reference(roster.game)
+    entries, targets = study_entries(size)
     options = RunOptions(trials=trials, seed=1, threads=cores)
 
     def cells_per_second(scheduler: str | None) -> float:
@@ -178,6 +186,24 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     return options
 
 
+def exact_balance_rates(size: int, cores: int) -> list[tuple[str, float]]:
+    """Cells per second of the same balance study (`balance_rates`) exact, from cold (no worked pmf kept): in
+    one process, and on `cores` forked processes (`processes.in_processes`)."""
+    from .. import balance
+    from ..epic import engagement
+    from ..options import Method, RunOptions
+
+    entries, targets = study_entries(size)
+    rates = []
+    for workers in sorted({1, cores}):
+        counted: list[int] = []
+        engagement.forget()
+        seconds = best_time(lambda: balance.study(entries, targets, options=RunOptions(method=Method.EXACT, threads=workers),
+                                                  engage=True, progress=lambda done, _: counted.append(done)), 1)
+        rates.append(("exact, one process" if workers == 1 else f"exact, {workers} processes", counted[-1] / seconds))
+    return rates
+
+
 def studies(options: argparse.Namespace, cores: int) -> None:
     """The studies' figures: a grid's cells per second, and a balance study's, in process and on a cluster."""
     size, grid_trials = (4, 1000) if options.quick else (40, 100_000)
@@ -187,6 +213,10 @@ def studies(options: argparse.Namespace, cores: int) -> None:
     print(f"\nbalance study, {size} Epic formations x the reference targets, shooting and assaults, cells per second:")
     _show(balance_rates(size, 1000 if options.quick else 20_000, cores, cluster=not options.no_cluster),
           rates_on_every_core=0, cores=cores)
+    exact = exact_balance_rates(size, cores)
+    for label, rate in exact:
+        print(f"  {label:44} {rate:8.1f} cells/s")
+    print(f"  exact, every core / one process: {100 * exact[-1][1] / exact[0][1]:.0f} %")
 
 
 def _show(rates: list[tuple[str, float]], rates_on_every_core: int, cores: int) -> None:

@@ -49,6 +49,12 @@ _MEMOS: OrderedDict[Any, dict] = OrderedDict()
 _MEMOS_LOCK = threading.Lock()
 
 
+def forget() -> None:
+    """Drop every side's worked pmfs (a benchmark's cold start)."""
+    with _MEMOS_LOCK:
+        _MEMOS.clear()
+
+
 def _shared_memo(side: Any) -> dict:
     """The one memo of every side equal to `side` (its pmfs depend on its fields only), the latest sides kept."""
     with _MEMOS_LOCK:

@@ -20,6 +20,7 @@ from .fight import (
     MAX_ROUNDS,
     MAX_STEP,
     OUTCOMES,
+    ChargeBonus,
     FacingBonus,
     Fight,
     FlankModels,
@@ -246,6 +247,9 @@ class Combat(Attack):
                                            MountMomentum.ALL)
     high_agility: HighAgility = option("Where an Agility above 10 strikes (an open reading): step-10 (with the "
                                        "others there) or first (before them).", HighAgility.STEP_TEN)
+    charge_bonus: ChargeBonus = option("Who has the Charge +1 (an open reading, when both units die at one step): "
+                                       "side (the charger, whatever is left) or models (while one stands).",
+                                       ChargeBonus.SIDE)
 
     COMMAND = "t9a combat"
     outcomes = OUTCOMES
@@ -279,7 +283,7 @@ class Combat(Attack):
     @property
     def fight(self) -> Fight:
         return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear, self.facing_bonus,
-                     self.high_agility, self.pursuit, self.flank_models, self.mount_momentum)
+                     self.high_agility, self.pursuit, self.flank_models, self.mount_momentum, self.charge_bonus)
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
@@ -288,7 +292,8 @@ class Combat(Attack):
             ("facing_bonus", self.facing_bonus, FacingBonus.RANKED), ("last_rank", self.last_rank, LastRank.COUNTS),
             ("high_agility", self.high_agility, HighAgility.STEP_TEN), ("pursuit", self.pursuit, Pursuit.ALWAYS),
             ("flank_models", self.flank_models, FlankModels.MATCHED), ("line_bonus", self.line_bonus, LineBonus.NONE),
-            ("mount_momentum", self.mount_momentum, MountMomentum.ALL))
+            ("mount_momentum", self.mount_momentum, MountMomentum.ALL), ("charge_bonus", self.charge_bonus,
+                                                                        ChargeBonus.SIDE))
             if value is not default]
         return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
                 + "".join(f", {reading}" for reading in readings))

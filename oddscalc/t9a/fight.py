@@ -33,6 +33,15 @@ class FacingBonus(str, Enum):
     FLAT = "flat"  # flank +1, rear +2
 
 
+class ChargeBonus(str, Enum):
+    """Who gets the Charge +1 to its combat score (rulebook, Combat Score: "each side with one or more Charging
+    models"; an open reading): the side that charged, whatever is left of it, or only while one of its models
+    stands (it matters when both units are wiped out at the same Initiative Step: the scores then decide)."""
+
+    SIDE = "side"
+    MODELS = "models"
+
+
 class Pursuit(str, Enum):
     """Whether the winner pursues a broken unit (an open reading): always, or it tries to Restrain Pursuit, a
     Discipline Test, and pursues only when it fails."""
@@ -87,6 +96,7 @@ class Fight:
     pursuit: Pursuit = Pursuit.ALWAYS
     flank_models: FlankModels = FlankModels.MATCHED
     mount_momentum: MountMomentum = MountMomentum.ALL
+    charge_bonus: ChargeBonus = ChargeBonus.SIDE
 
     @property
     def units(self) -> tuple[Fighter, Fighter]:
@@ -177,7 +187,10 @@ class Fight:
         facing = REAR_BONUS if self.rear else FLANK_BONUS if self.flank else 0
         if facing and self.facing_bonus is FacingBonus.RANKED:  # one more with 2 Full Ranks or more
             facing = facing + (self.charger.full_ranks(charger_lost) >= 2)
-        mine = (charged_lost - charged_before + (CHARGE_BONUS if first_round else 0)
+        charge = CHARGE_BONUS if first_round else 0
+        if self.charge_bonus is ChargeBonus.MODELS:  # only while one of its Charging models stands
+            charge = charge * (self.charger.left(charger_lost) > 0)
+        mine = (charged_lost - charged_before + charge
                 + engaged * (self.charger.rank_bonus(charger_lost) + self.charger.standard + facing))
         theirs = (charger_lost - charger_before
                   + engaged * (self.charged.rank_bonus(charged_lost) + self.charged.standard))

@@ -48,3 +48,18 @@ def test_each_baseline_runs_the_same_kind_of_attack(case):
     assert values.shape == (200_000,)
     assert abs(values.mean() - main.mean) <= 5 * main.sd / np.sqrt(values.size) + 1e-12
     assert Distribution.from_samples(values).cdf_gap(main) <= dkw_bound(values.size, 1e-6)
+
+
+def test_the_exact_balance_figures_count_the_studys_cells_on_one_process_and_on_every_core(monkeypatch):
+    """The same study exact: its cells (shooting and assaults, each counted once) over its time, one process
+    and then every core's."""
+    monkeypatch.setattr(run, "best_time", lambda go, repeat: (go(), 4.0)[1])
+    from oddscalc import balance
+    entries, targets = run.study_entries(3)
+    cells = {balance.cell_key(attack, "exact", None) for entry in entries for target in targets.units
+             for attack in balance.attacks_of(targets.game, entry.units[0], target)}
+    cells |= {balance.cell_key(fight, "exact", None) for entry in entries for target in targets.units
+              if (fight := balance.engagement_of(targets.game, entry.units[0], target)) is not None}
+    rates = run.exact_balance_rates(3, 2)
+    assert [label for label, _ in rates] == ["exact, one process", "exact, 2 processes"]
+    assert [rate for _, rate in rates] == [pytest.approx(len(cells) / 4.0)] * 2

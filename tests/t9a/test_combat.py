@@ -12,7 +12,7 @@ import pytest
 
 from oddscalc.errors import InputError
 from oddscalc.t9a.combat import Combat, read_part
-from oddscalc.t9a.fight import Blow, caught_chance
+from oddscalc.t9a.fight import EVENTS, Blow, caught_chance
 from oddscalc.t9a.fighter import Fighter, Height, LineBonus, Part, break_chance
 
 CAUGHT = F(721, 1296)  # P(2D6 pursuit >= 2D6 flee)
@@ -739,3 +739,20 @@ def test_a_combats_refusal_names_the_option_its_value_and_what_is_allowed(more, 
     with pytest.raises(InputError) as error:
         duel(**more)
     assert (error.value.name, error.value.value, error.value.allowed) == (name, value, allowed)
+
+
+def test_the_charge_bonus_of_a_charger_wiped_out_is_an_open_reading():
+    """Agility 3 + 1 against 4: both strike at step 4, and both die with 1/4 · 1/4. Then the scores decide (No More
+    Foes needs one left standing): 1 Health Point each, and the Charge +1 makes the charger's 2 with --charge-bonus
+    side (the default: it charged); with models (no Charging model stands) it is 1 all, a draw. Else as before."""
+    side = duel(enemy_agility=4).exact(fractions=True)
+    models = duel(enemy_agility=4, charge_bonus="models").exact(fractions=True)
+    both_die = F(1, 4) * F(1, 4)
+    assert side["draw"][1] == 0 and models["draw"][1] == both_die
+    assert side["win"][1] - models["win"][1] == both_die
+    assert [side[name] for name in ("break", "health_lost")] == [models[name] for name in ("break", "health_lost")]
+    alone, plain = duel(charge_bonus="models").exact(fractions=True), duel().exact(fractions=True)
+    assert [alone[name] for name in EVENTS] == [plain[name] for name in EVENTS]  # never both at once: No More Foes
+    # but the charger killed first scores its Health Point only: 0 against 1 (3/16), no longer 1 all
+    assert list(alone["score"]) == [0, F(3, 16) + F(9, 16), F(1, 4)] and list(plain["score"])[0] == F(3, 16)
+    assert "charge bonus models" in duel(charge_bonus="models").describe()
