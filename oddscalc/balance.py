@@ -152,11 +152,17 @@ def _catalogue(path: Path, folder: Path) -> list[tuple[str, dict[str, Any]]]:
     from .battlescribe.builder_catalogue import BuildError
     from .battlescribe.sweep import import_entry, root_choices, root_entries
 
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+
     try:
         data = Data.open(path)
     except BuildError as error:
         raise InputError("folder", str(folder), f"holds {path.name} but not its game system (.gst) beside it "
                                                 f"({error}): copy the catalogue repository whole") from None
+    except (ParseError, DefusedXmlException) as error:
+        raise InputError("folder", str(path), f"not a BattleScribe catalogue ({error})") from None
     choices = root_choices(data)
     found: list[tuple[str, dict[str, Any]]] = []
     for name in root_entries(data):

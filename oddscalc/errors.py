@@ -19,6 +19,10 @@ class InputError(ValueError):
         self.allowed = allowed
         super().__init__(f"{name} {value!s}: {allowed}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole (a study's worker process hands its refusals back)."""
+        return type(self), (self.name, self.value, self.allowed)
+
 
 def require(condition: bool, name: str, value: Any, allowed: str) -> None:
     """Raise `InputError(name, value, allowed)` unless `condition` holds."""
@@ -56,3 +60,6 @@ class Refusal(Exception):
         self.line = line
         self.option = option
         self.value = value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.line, self.option, self.value)

@@ -4,7 +4,6 @@ or two."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import subprocess
 import sys
@@ -113,4 +112,31 @@ def test_a_study_on_two_processes_gives_the_bytes_of_one(capsys, monkeypatch):
     """)
     monkeypatch.setattr(balance, "in_processes", lambda work, items, workers: map(work, items))
     here = run(capsys, *command)
-    assert here.code == 0 and out == here.out and len(multiprocessing.active_children()) == 0
+    assert here.code == 0 and out == here.out
+
+
+def test_a_refusal_travels_whole_from_a_worker():
+    import pickle
+
+    from oddscalc.errors import InputError, Refusal
+
+    error = pickle.loads(pickle.dumps(InputError("folder", "x.cat", "not a BattleScribe catalogue (line 3)")))
+    assert (error.name, error.value, error.allowed) == ("folder", "x.cat", "not a BattleScribe catalogue (line 3)")
+    refusal = pickle.loads(pickle.dumps(Refusal("error: --dice 0: expected 1 to 60", "--dice", "0")))
+    assert (refusal.line, refusal.option, refusal.value) == ("error: --dice 0: expected 1 to 60", "--dice", "0")
+
+
+def test_a_catalogue_broken_after_its_first_line_is_one_line_from_a_worker(tmp_path):
+    """Its game system is read from its root element alone; the import (in a worker, with two catalogues to read)
+    finds the rest broken and says so in one line, exit 2."""
+    folder = tmp_path / "catalogues"
+    folder.mkdir()
+    for path in MINI.iterdir():
+        (folder / path.name).write_bytes(path.read_bytes())
+    whole = (MINI / "mini.cat").read_text(encoding="utf-8")
+    (folder / "broken.cat").write_text(whole[:whole.index("<selectionEntries>")] + "<selectionEntries><oops>",
+                                       encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "oddscalc", "balance", str(folder), "--exact"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"error: FOLDER {folder / 'broken.cat'}: not a BattleScribe catalogue (")

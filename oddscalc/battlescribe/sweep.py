@@ -167,10 +167,12 @@ def _system_id(path: Path) -> str | None:
     from xml.etree.ElementTree import ParseError
 
     from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import parse
+    from defusedxml.ElementTree import iterparse
 
-    try:
-        return parse(path).getroot().get("gameSystemId")
+    try:  # its root element's attribute: the rest of the file is read when it is imported
+        for _, root in iterparse(path, events=("start",)):
+            return root.get("gameSystemId")
+        return None
     except (ParseError, DefusedXmlException, OSError) as error:
         raise InputError("folder", str(path), f"not a BattleScribe catalogue ({error})") from None
 

@@ -225,7 +225,12 @@ class Assault(Attack):
                     tk_damage=None if value("tk_damage") is None else str(value("tk_damage")))
 
     def side(self, prefix: str) -> Side:
-        """One side as the engagement reads it (`prefix` "" or "enemy_")."""
+        """One side as the engagement reads it (`prefix` "" or "enemy_"), made once (its fields never change)."""
+        if "side " + prefix not in self.__dict__:
+            self.__dict__["side " + prefix] = self._side(prefix)
+        return self.__dict__["side " + prefix]
+
+    def _side(self, prefix: str) -> Side:
         value = lambda name: getattr(self, prefix + name)  # noqa: E731
         return Side((self.kind(prefix), *value("other")), blast_markers=value("blast_markers"),
                     broken=self.enemy_broken if prefix else False, support=value("support"),

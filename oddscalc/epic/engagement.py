@@ -112,6 +112,10 @@ class Side:
     def __post_init__(self) -> None:
         object.__setattr__(self, "memo", _shared_memo(self))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without its memo: made again where it lands, with that process's memo of equal sides."""
+        return Side, tuple(getattr(self, name) for name in self.__dataclass_fields__ if name != "memo")
+
     @classmethod
     def of(cls, units: int, cc: int | None, ff: int | None, armour: int | None, in_contact: int | None = None,
            **values: Any) -> Side:
