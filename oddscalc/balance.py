@@ -117,7 +117,7 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
     """Every root entry of every catalogue of `game` in `folder`, built and imported (each kept in `store`
     under its catalogue's bytes and its name: a study run again does not build it again)."""
     from . import contract
-    from .battlescribe.sweep import catalogues
+    from .battlescribe.sweep import catalogues, study_entries
 
     require(contract.importer(game.name) is not None, "game", game.name, "has no BattleScribe catalogues")
     paths = catalogues(Path(folder), game.name) if Path(folder).is_dir() else []
@@ -126,7 +126,7 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
     keys = {path: f"catalogue {hashlib.sha256(path.read_bytes()).hexdigest()[:16]}" for path in paths}
     missing = [path for path in paths if store.get(keys[path]) is None]
     done = len(paths) - len(missing)
-    for kept, path in zip(in_processes(partial(_catalogue, folder=folder), missing, every_core()), missing):
+    for kept, path in zip(in_processes(partial(study_entries, folder=folder), missing, every_core()), missing):
         store.put_all({keys[path]: kept})  # each kept as it comes: a study stopped keeps what was built
         done += 1
         if progress:
@@ -142,41 +142,6 @@ def catalogue_entries(folder: Path, game: Game, store: Store, progress: Progress
                 roster = build(imported["data"], f"{path.name}: {name}", game)
                 entries.append(Entry(army, name, roster.units, imported["notes"]))
     return entries, apart
-
-
-def _catalogue(path: Path, folder: Path) -> list[tuple[str, dict[str, Any]]]:
-    """Each root entry of a catalogue, as the store keeps it: its roster data and report's length, or why not
-    (the sweep's reading of an entry: `sweep.import_entry`); a catalogue without its game system beside it
-    refused in one line."""
-    from .battlescribe.builder import Data
-    from .battlescribe.builder_catalogue import BuildError
-    from .battlescribe.sweep import import_entry, root_choices, root_entries
-
-    from xml.etree.ElementTree import ParseError
-
-    from defusedxml import DefusedXmlException
-
-    try:
-        data = Data.open(path)
-    except BuildError as error:
-        raise InputError("folder", str(folder), f"holds {path.name} but not its game system (.gst) beside it "
-                                                f"({error}): copy the catalogue repository whole") from None
-    except (ParseError, DefusedXmlException) as error:
-        raise InputError("folder", str(path), f"not a BattleScribe catalogue ({error})") from None
-    choices = root_choices(data)
-    found: list[tuple[str, dict[str, Any]]] = []
-    for name in root_entries(data):
-        imported, account = import_entry(data, path.name, name, choices)
-        if imported is None:
-            said = account.lines[0] if account.lines else "no unit profile oddscalc models"
-            reason = {"not built": f"not built: {said}", "crash": f"the import failed: {said}"}.get(account.status,
-                                                                                                    said)
-            found.append((name, {"reason": reason}))
-        elif not any(unit.get("points") for unit in imported.data["unit"]):
-            found.append((name, {"reason": "no points"}))
-        else:
-            found.append((name, {"data": imported.data, "notes": len(imported.notes)}))
-    return found
 
 
 # --- the cells ------------------------------------------------------------------------------

@@ -177,6 +177,40 @@ def _system_id(path: Path) -> str | None:
         raise InputError("folder", str(path), f"not a BattleScribe catalogue ({error})") from None
 
 
+def study_entries(path: Path, folder: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Each root entry of a catalogue as a balance study keeps it (`balance.catalogue_entries`): its roster data
+    and report's length, or why not (`import_entry`); a catalogue without its game system beside it, or broken,
+    refused in one line naming `folder` (the study's) or the file."""
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+
+    from .builder import Data
+    from .builder_catalogue import BuildError
+
+    try:
+        data = Data.open(path)
+    except BuildError as error:
+        raise InputError("folder", str(folder), f"holds {path.name} but not its game system (.gst) beside it "
+                                                f"({error}): copy the catalogue repository whole") from None
+    except (ParseError, DefusedXmlException) as error:
+        raise InputError("folder", str(path), f"not a BattleScribe catalogue ({error})") from None
+    choices = root_choices(data)
+    found: list[tuple[str, dict[str, Any]]] = []
+    for name in root_entries(data):
+        imported, account = import_entry(data, path.name, name, choices)
+        if imported is None:
+            said = account.lines[0] if account.lines else "no unit profile oddscalc models"
+            reason = {"not built": f"not built: {said}", "crash": f"the import failed: {said}"}.get(account.status,
+                                                                                                    said)
+            found.append((name, {"reason": reason}))
+        elif not any(unit.get("points") for unit in imported.data["unit"]):
+            found.append((name, {"reason": "no points"}))
+        else:
+            found.append((name, {"data": imported.data, "notes": len(imported.notes)}))
+    return found
+
+
 STATUSES = ("clean", "notes", "left out", "not built", "crash")
 
 
