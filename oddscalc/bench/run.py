@@ -128,6 +128,27 @@ def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[
     return rates
 
 
+def assault_grid_seconds(size: int) -> float:
+    """Seconds of a size × size grid of exact Epic assaults (`grid --assault --exact`: each made-up formation with
+    CC 4+ and FF 5+ against each), from cold (no worked pmf kept), in process."""
+    import re
+
+    from ..cells import run_cells
+    from ..epic import engagement
+    from ..games import parse_roster
+    from ..grid import matchups
+
+    roster = parse_roster(re.sub(r"(points = \d+\n)", '\\1cc = "4+"\nff = "5+"\n', grid_roster(size)),
+                          "benchmark assaults")
+    attacks = [pair.attack for pair in matchups(roster.game, roster.units, roster.units, assault=True)]
+    assert len(attacks) == size * size and all(attack.engaged for attack in attacks)
+
+    def cold() -> None:
+        engagement.forget()
+        run_cells(attacks, method="exact")
+    return best_time(cold, 1)
+
+
 def study_entries(size: int) -> tuple[list[Any], Any]:
     """The bench's balance study: `size` made-up Epic formations (`grid_roster`, with CC and FF to assault),
     and the game's reference targets."""
@@ -217,6 +238,10 @@ def studies(options: argparse.Namespace, cores: int) -> None:
     for label, rate in exact:
         print(f"  {label:44} {rate:8.1f} cells/s")
     print(f"  exact, every core / one process: {100 * exact[-1][1] / exact[0][1]:.0f} %")
+    size = 5 if options.quick else 20
+    seconds = assault_grid_seconds(size)
+    print(f"\ngrid --assault --exact {size} x {size} ({size * size} assaults), from cold: {seconds:.2f} s"
+          + verdict(seconds, 2.0, above=False))
 
 
 def _show(rates: list[tuple[str, float]], rates_on_every_core: int, cores: int) -> None:

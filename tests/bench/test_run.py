@@ -63,3 +63,17 @@ def test_the_exact_balance_figures_count_the_studys_cells_on_one_process_and_on_
     rates = run.exact_balance_rates(3, 2)
     assert [label for label, _ in rates] == ["exact, one process", "exact, 2 processes"]
     assert [rate for _, rate in rates] == [pytest.approx(len(cells) / 4.0)] * 2
+
+
+def test_the_assault_grid_figure_times_every_assault_from_cold(monkeypatch):
+    """size × size exact assaults, every one engaged (both sides fight), each timing from no worked pmf."""
+    from oddscalc.epic import engagement
+    from oddscalc.epic.assault import Assault
+
+    forgotten, fought = [], []
+    monkeypatch.setattr(engagement, "forget", lambda: forgotten.append(1))
+    real = Assault.pmfs
+    monkeypatch.setattr(Assault, "pmfs", lambda self, number: (fought.append(self.key()), real(self, number))[1])
+    monkeypatch.setattr(run, "best_time", lambda go, repeat: (go(), 3.0)[1])
+    assert run.assault_grid_seconds(3) == 3.0
+    assert forgotten == [1] and len(fought) == len(set(fought)) == 9
