@@ -4,13 +4,19 @@ or two."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
 
+import pytest
+
+from oddscalc import processes
 from oddscalc.processes import in_processes
 
 MINI = Path(__file__).parent / "data" / "battlescribe" / "mini"
@@ -23,19 +29,67 @@ def _in_a_fresh_process(code: str) -> str:
     return done.stdout
 
 
-def test_the_answers_come_in_order_from_worker_processes():
-    out = _in_a_fresh_process("""
-        import os
-        from oddscalc.processes import in_processes
+@pytest.fixture
+def forking(monkeypatch):
+    """This test process forks as if it had no other thread (another test's cluster may have left some: the
+    workers here run only the functions below)."""
+    monkeypatch.setattr(processes.threading, "active_count", lambda: 1)
 
-        def work(item):
-            return item * item, os.getpid()
 
-        found = list(in_processes(work, list(range(40)), 2))
-        print([square for square, _ in found] == [i * i for i in range(40)])
-        print(len({pid for _, pid in found}), os.getpid() in {pid for _, pid in found})
-    """)
-    assert out.split() == ["True", "2", "False"]  # two workers, neither of them this process
+def _square(item: int) -> tuple[int, int]:
+    return item * item, os.getpid()
+
+
+def _refusing(item: int) -> int:
+    if item == 5:
+        raise ValueError(f"item {item} refused")
+    return item
+
+
+def _slow(item: int) -> int:
+    time.sleep(0.2 if item else 0)
+    return item
+
+
+def _handlers(_: object) -> tuple[object, ...]:
+    return tuple(signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
+
+
+def _ours() -> list[multiprocessing.Process]:
+    return [child for child in multiprocessing.active_children() if child.name.startswith("ForkProcess")]
+
+
+def test_the_answers_come_in_order_from_worker_processes(forking):
+    found = list(in_processes(_square, list(range(40)), 2))
+    assert [square for square, _ in found] == [i * i for i in range(40)]
+    pids = {pid for _, pid in found}
+    assert len(pids) == 2 and os.getpid() not in pids and _ours() == []  # two workers, neither this process
+
+
+def test_a_worker_leaves_ctrl_c_to_the_study_and_a_stop_ends_it_quietly(forking):
+    """Forked with the command line's handlers (a stop raised as an exception), a worker ignores Ctrl-C (the study
+    stops it) and takes SIGTERM and SIGHUP as any process does."""
+    before = [signal.signal(number, lambda *_: None) for number in (signal.SIGTERM, signal.SIGHUP)]
+    try:
+        found = set(in_processes(_handlers, list(range(4)), 2))
+    finally:
+        for number, handler in zip((signal.SIGTERM, signal.SIGHUP), before):
+            signal.signal(number, handler)
+    assert found == {(signal.SIG_IGN, signal.SIG_DFL, signal.SIG_DFL)}
+
+
+def test_an_error_in_a_worker_reaches_the_caller_and_no_worker_stays(forking):
+    with pytest.raises(ValueError, match="item 5 refused"):
+        list(in_processes(_refusing, list(range(12)), 2))
+    assert _ours() == []
+
+
+def test_a_caller_that_stops_reading_stops_the_workers(forking):
+    answers = in_processes(_slow, list(range(20)), 2)
+    assert next(answers) == 0
+    busy = _ours()  # both workers at a slow item: stopped, not waited for
+    answers.close()
+    assert _ours() == [] and len(busy) == 2 and {child.exitcode for child in busy} == {-signal.SIGTERM}
 
 
 def _pid(_: object) -> int:
@@ -57,42 +111,6 @@ def test_with_another_thread_running_the_work_stays_in_this_process():
 def test_one_worker_or_one_item_is_this_process():
     assert set(in_processes(_pid, list(range(4)), 1)) == {os.getpid()}
     assert list(in_processes(_pid, [0], 2)) == [os.getpid()]
-
-
-def test_an_error_in_a_worker_reaches_the_caller_and_no_worker_stays():
-    out = _in_a_fresh_process("""
-        import multiprocessing
-        from oddscalc.processes import in_processes
-
-        def work(item):
-            if item == 5:
-                raise ValueError(f"item {item} refused")
-            return item
-
-        try:
-            list(in_processes(work, list(range(12)), 2))
-        except ValueError as error:
-            print(error)
-        print(len(multiprocessing.active_children()))
-    """)
-    assert out.splitlines() == ["item 5 refused", "0"]
-
-
-def test_a_caller_that_stops_reading_stops_the_workers():
-    out = _in_a_fresh_process("""
-        import multiprocessing, time
-        from oddscalc.processes import in_processes
-
-        def work(item):
-            time.sleep(0.2 if item else 0)
-            return item
-
-        answers = in_processes(work, list(range(20)), 2)
-        print(next(answers))
-        answers.close()
-        print(len(multiprocessing.active_children()))
-    """)
-    assert out.splitlines() == ["0", "0"]
 
 
 def test_a_study_on_two_processes_gives_the_bytes_of_one(capsys, monkeypatch):
