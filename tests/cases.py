@@ -297,6 +297,8 @@ EPIC = {
 T9A = {
     # a round of close combat (docs/rules.md §3.11): steps, combat score, Break Test, Flee and Pursuit
     "combat: 5 knights charge 20 spearmen (front, one round)": Combat(**KNIGHTS, **SPEARMEN),
+    "combat: knights charge Stubborn spearmen, fought to the end (--rounds end)": Combat(
+        **KNIGHTS, **SPEARMEN, enemy_stubborn=True, rounds="end"),
     "combat: knights with Swiftstride in the flank, two rounds": Combat(**KNIGHTS, **SPEARMEN, swiftstride=True,
                                                                        flank=True, rounds=2),
     "combat: Great Weapons against Lightning Reflexes, two rounds": Combat(

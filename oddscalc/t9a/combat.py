@@ -29,6 +29,7 @@ from .fight import (
     Pursuit,
     combat_pmfs,
     combat_sample,
+    read_rounds,
 )
 from .fighter import MAX_HEALTH, MAX_MODELS, MAX_WIDTH, Fighter, Height, LastRank, LineBonus, Part
 from .sequence import REROLL_HITS
@@ -154,12 +155,13 @@ class Combat(Attack):
     each step's attacks at once from the models standing, as t9a melee rolls them; the combat score
     (Health Points the enemy lost, the Charge +1, Rank Bonus, Standard, Flank +1 / Rear +2); the loser's Break
     Test on 2D6 (the difference its penalty, none when Steadfast); a broken unit flees 2D6 and is caught when
-    the Pursuit's 2D6 is as high. --rounds 2 fights on when no one broke.
+    the Pursuit's 2D6 is as high. --rounds N fights on while no one broke and both stand (--rounds end: until
+    then, at most 10 rounds).
 
     Outcomes: win (the charger wins the last round fought), draw, health_lost (the charger's), enemy_health_lost,
     break (the loser broke), caught (and was caught: destroyed), score (the combat scores' difference; win
     says whose), enemy_break (the charged unit broke: "will my charge break them?"), enemy_caught (and was
-    caught).
+    caught), rounds (the rounds fought).
     """
 
     models: int = option(f"The charger: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
@@ -226,8 +228,8 @@ class Combat(Attack):
                          "Supporting Attacks.", False)
     rear: bool = option("The charger strikes the enemy's rear: +2 to its combat score; the enemy makes no "
                         "Supporting Attacks.", False)
-    rounds: int = option(f"Rounds of combat fought at most, 1 to {MAX_ROUNDS}: the second when no one broke.", 1,
-                         metavar="K")
+    rounds: int = option(f"Rounds of combat fought at most, 1 to {MAX_ROUNDS}, or end ({MAX_ROUNDS}): each after the "
+                         "first while no one broke and both stand.", 1, metavar="K", reader=read_rounds)
     facing_bonus: FacingBonus = option("The charger's flank or rear bonus (an open reading, §3.11): ranked (flank +1, "
                                        "rear +2, one more with 2 Full Ranks or more) or flat (+1, +2).",
                                        FacingBonus.RANKED)

@@ -14,16 +14,22 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import pmf as pmfs
-from ..attack import Attack
+from ..attack import Attack, read_whole
 from .fighter import MAX_RANK_BONUS, Fighter, break_chance, capped, lost_pmf, two_d6
 
-MAX_ROUNDS = 2
+MAX_ROUNDS = 10  # rounds fought at most (--rounds end: until a side breaks, flees or is destroyed, or these)
 MAX_STEP = 10  # Initiative Steps run from 10 down to 0; a higher Agility strikes at 10 (an open reading)
 CHARGE_BONUS = 1
 FLANK_BONUS, REAR_BONUS = 1, 2
 OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught", "score", "enemy_break",
-            "enemy_caught")
+            "enemy_caught", "rounds")
 EVENTS = ("win", "draw", "break", "caught", "enemy_break", "enemy_caught")
+
+
+def read_rounds(text: str) -> int:
+    """`--rounds`: a whole number, or `end`: MAX_ROUNDS, the combat fought until a side breaks, flees or is
+    destroyed, or the cap (docs/rules.md §3.11)."""
+    return MAX_ROUNDS if str(text).strip().lower() == "end" else read_whole(text, "rounds")
 
 
 class FacingBonus(str, Enum):
@@ -278,7 +284,7 @@ def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
     most = charger.total + charged.total + CHARGE_BONUS + 2 * MAX_RANK_BONUS + 2 + REAR_BONUS + 1
     tally = {name: zeros(2) for name in EVENTS}
     tally.update(health_lost=zeros(charger.total + 1), enemy_health_lost=zeros(charged.total + 1),
-                 score=zeros(most + 1))
+                 score=zeros(most + 1), rounds=zeros(rounds + 1))
     fails = [np.array([unit.break_fails(penalty, number) for penalty in range(most + 1)], dtype=tally["win"].dtype)
              for unit in (charger, charged)]  # by the loser (0 the charger, 1 the charged unit), by its penalty
     caught = []  # P(the loser is caught), by the loser
@@ -316,6 +322,7 @@ def combat_pmfs(fight: Fight, rounds: int, number) -> dict[str, np.ndarray]:
                                           ("enemy_caught", 1, theirs_taken), ("enemy_caught", 0, done - theirs_taken)):
                 np.add.at(tally[name], np.broadcast_to(np.asarray(values, dtype=np.int64), p.shape), weights)
             np.add.at(following, (cs, es), np.where(ends, zero, p - broke))
+            tally["rounds"][round_ + 1] += done.sum()  # the combats this round ends
         states = following
     return {name: tally[name] if name in EVENTS else pmfs.trim(tally[name]) for name in OUTCOMES}
 
@@ -378,6 +385,7 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         first = round_ == 0
         before = [0, 0] if first else [lost[0].copy(), lost[1].copy()]
         playing = np.flatnonzero(going)
+        out["rounds"][playing] = round_ + 1
         now_fight = fight.in_round(first)
         charger, charged = now_fight.charger, now_fight.charged
         for _, blows in now_fight.schedule(first):

@@ -162,7 +162,7 @@ def test_supporting_attacks_and_a_flank():
 @pytest.mark.parametrize("more, name", [
     (dict(models=61), "models"), (dict(enemy_width=11), "enemy_width"), (dict(health=11), "health"),
     (dict(agility=11), "agility"), (dict(enemy_discipline=1), "enemy_discipline"), (dict(aegis=7), "aegis"),
-    (dict(flank=True, rear=True), "rear"), (dict(rounds=3), "rounds"),
+    (dict(flank=True, rear=True), "rear"), (dict(rounds=11), "rounds"), (dict(rounds="ever"), "rounds"),
 ])
 def test_a_combat_refuses_by_name(more, name):
     with pytest.raises(InputError) as error:
@@ -729,7 +729,7 @@ def test_a_charges_bonus_is_refused_past_its_bound_saying_the_value(name, high):
 
 
 @pytest.mark.parametrize("more, name, value, allowed", [
-    (dict(rounds=3), "rounds", 3, "expected 1 to 2 rounds"),
+    (dict(rounds=11), "rounds", 11, "expected 1 to 10 rounds"),
     (dict(enemy_aegis=7), "enemy_aegis", 7, "expected 2+ to 6+"),
     (dict(reroll_hits="successes"), "reroll_hits", "successes", "expected none, failed or ones"),
     (dict(enemy_great_weapon=True, enemy_spear=True), "enemy_spear", "on",
@@ -756,3 +756,19 @@ def test_the_charge_bonus_of_a_charger_wiped_out_is_an_open_reading():
     # but the charger killed first scores its Health Point only: 0 against 1 (3/16), no longer 1 all
     assert list(alone["score"]) == [0, F(3, 16) + F(9, 16), F(1, 4)] and list(plain["score"])[0] == F(3, 16)
     assert "charge bonus models" in duel(charge_bonus="models").describe()
+
+
+def test_a_fight_goes_on_round_after_round_and_says_how_many_were_fought():
+    """The duel: round 1 ends unless the enemy held (9/16 · 15/36); round 2 (both at step 3, no Charge) ends
+    unless both miss (9/16: 0 all, a draw, fought on). --rounds end is 10 rounds."""
+    held = F(9, 16) * F(15, 36)
+    assert list(duel().exact(fractions=True)["rounds"]) == [0, 1]
+    assert list(duel(rounds=2).exact(fractions=True)["rounds"]) == [0, 1 - held, held]
+    assert list(duel(rounds=3).exact(fractions=True)["rounds"]) == [0, 1 - held, held * F(7, 16), held * F(9, 16)]
+    end = duel(rounds="end")
+    assert end.rounds == 10 and end.exact(fractions=True) == duel(rounds=10).exact(fractions=True)
+    # a draw: both die at once in a later round (1/16: 1 all, no Charge), or still 0 all after the tenth
+    draw = held * sum(F(9, 16) ** (k - 2) * F(1, 16) for k in range(2, 11)) + held * F(9, 16) ** 9
+    assert end.exact(fractions=True)["draw"][1] == draw
+    with pytest.raises(InputError, match="rounds 11"):
+        duel(rounds=11)
