@@ -107,9 +107,9 @@ def of_study(content: Any) -> str:
         if goal:
             return content.notes[0][:1].upper() + content.notes[0][1:] + "." if content.notes else ""
         varied = [name for name in rows[0] if name not in ("outcome", "mean", "mean_stderr")][:1]
-        means = [row["mean"] for row in rows]
-        return (f"{len(rows)} values of {varied[0] if varied else 'the option'}: the mean {rows[0]['outcome']} "
-                f"goes from {about}{short(means[0])} to {short(means[-1])}.")
+        main = [row for row in rows if row["outcome"] == rows[0]["outcome"]]  # a row per outcome per value
+        return (f"{len(main)} values of {varied[0] if varied else 'the option'}: the mean {rows[0]['outcome']} "
+                f"goes from {about}{short(main[0]['mean'])} to {short(main[-1]['mean'])}.")
     if kind == "compare":
         first, second = rows[0], rows[1]
         beats = first.get("P(> #2)")

@@ -124,3 +124,13 @@ def test_a_combat_says_its_win_draw_break_and_caught():
         f"{float(broke * Fraction(721, 1296)) * 100:.3g}% that it is caught as it flees; "
         f"{float(broke) * 100:.3g}% to break the charged unit; {float(broke * Fraction(721, 1296)) * 100:.3g}% to "
         "catch it.")  # the loser is always the charged unit here
+
+
+def test_a_sweep_of_a_query_with_several_outcomes_counts_its_values_and_reads_its_main_outcome():
+    """A barrage answers kills, blast markers and broken: a row each per value; the sentence counts the values
+    (not the rows) and follows kills from the first value to the last (each its own query's exact mean)."""
+    content = ask(["sweep", "epic barrage --units 4 --armour 4+", "--vary", "bp=1..18", "--exact"]).answer.content
+    first, last = (ask(["epic", "barrage", "--units", "4", "--armour", "4+", "--bp", str(bp), "--exact"])
+                   .answer.content.result["kills"].mean for bp in (1, 18))
+    assert len(content.rows) == 54 and sentence.of_study(content) == (
+        f"18 values of bp: the mean kills goes from {sentence.short(first)} to {sentence.short(last)}.")
