@@ -164,11 +164,16 @@ def distribution(dist: Distribution, name: str, ax: Axes | None = None, title: s
     return ax
 
 
+TRACK = "#E3E6EA"  # a yes/no outcome's 100 % behind its bar
+
+
 def event(dist: Distribution, name: str, ax: Axes | None = None, title: str | None = None) -> Axes:
-    """Draw a yes/no outcome as its probability: one bar with its 95 % interval when sampled."""
+    """Draw a yes/no outcome as its probability: its bar (with its 95 % interval when sampled) over a track of
+    100 %, so that a reader sees the odds against the whole and never one bar alone."""
     ax = _axes(ax, (8, 2.6))
     p = dist.at_least(1)
     error = Z95 * dist.stderr(p) * 100
+    ax.barh([0], [100], color=TRACK, height=0.5, label="100 %")  # the whole: what the bar is out of
     ax.barh([0], [100 * p], color="#4C72B0", xerr=[error] if error else None, capsize=4, height=0.5)
     ax.set_xlim(0, 100)
     ax.set_yticks([0], [f"P({name})"])

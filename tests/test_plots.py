@@ -74,8 +74,9 @@ def test_small_tails_are_labelled_with_their_digits():
 def test_a_yes_no_outcome_is_drawn_as_its_probability_with_its_interval():
     sampled = Distribution.from_counts(np.array([4000, 6000]))
     ax = plots.event(sampled, "broken", title="Epic barrage: 6 BP on 3 units, armour 4+")
-    (bar,) = bars(ax)
-    assert bar.get_width() == pytest.approx(60.0)
+    track, bar = bars(ax)  # the odds against the whole: 100 % behind, the probability over it
+    assert (track.get_x(), track.get_width(), track.get_facecolor()) == (0, 100, matplotlib.colors.to_rgba(plots.TRACK))
+    assert bar.get_x() == 0 and bar.get_width() == pytest.approx(60.0) and bar.get_facecolor() != track.get_facecolor()
     (container,) = [c for c in ax.containers if getattr(c, "errorbar", None) is not None]
     (segment,) = container.errorbar.lines[2][0].get_segments()
     half = abs(segment[1][0] - segment[0][0]) / 2
