@@ -243,9 +243,10 @@ def result_tables(result: Result, outcome: str | None = None) -> list[Table]:
 
 
 def render_result(result: Result, fmt: Format, command: str, description: str = "", outcome: str | None = None,
-                  notes: Sequence[str] = (), width: int | None = None) -> str:
+                  notes: Sequence[str] = (), width: int | None = None, said: str = "") -> str:
     """Render a query's answer: its description and command, the detail of one outcome (the main one
-    by default: a pmf table, or a probability for a yes/no outcome), and every outcome in brief."""
+    by default: a pmf table, or a probability for a yes/no outcome), and every outcome in brief; a forum's
+    formats (Markdown, BBCode) start with the answer in one sentence, `said`, as the page does."""
     if fmt is Format.JSON:
         return json.dumps(result_json(result, command, description, notes), indent=2)
     if fmt is Format.CSV:
@@ -258,11 +259,16 @@ def render_result(result: Result, fmt: Format, command: str, description: str = 
         return "\n".join([*head, command, describe(result), "", body, *([""] + notes if notes else [])])
     if fmt is Format.MARKDOWN:
         title = [f"**{description}**  "] if description else []
-        return "\n\n".join(["\n".join([*title, f"`{command}`  ", describe(result)]),
+        return "\n\n".join([*said_first(said), "\n".join([*title, f"`{command}`  ", describe(result)]),
                             *(piece.markdown() for piece in pieces), *notes])
     title = [f"[b]{description}[/b]"] if description else []
-    return "\n\n".join(["\n".join([*title, f"[code]{command}[/code]", describe(result)]),
+    return "\n\n".join([*said_first(said), "\n".join([*title, f"[code]{command}[/code]", describe(result)]),
                         *(piece.bbcode() for piece in pieces), *notes])
+
+
+def said_first(said: str) -> list[str]:
+    """The answer in one sentence, the first paragraph of a forum post (none when there is none)."""
+    return [said] if said else []
 
 
 # --- a study's rows ----------------------------------------------------------------------
@@ -332,9 +338,11 @@ class QueryAnswer:
     description: str
     outcome: str
     notes: tuple[str, ...] = ()
+    said: str = ""  # the answer in one sentence (`sentence.of_query`), as the page and a forum post start
 
     def render(self, fmt: Format, width: int | None = None) -> str:
-        return render_result(self.result, fmt, self.command, self.description, self.outcome, self.notes, width)
+        return render_result(self.result, fmt, self.command, self.description, self.outcome, self.notes, width,
+                             self.said)
 
     def tables(self) -> list[Table]:
         return result_tables(self.result, self.outcome)
@@ -357,9 +365,13 @@ class StudyAnswer:
         return self.shown if self.shown is not None and fmt in TEXT else self.rows
 
     def render(self, fmt: Format, width: int | None = None) -> str:
+        from .sentence import of_study
+
         rows = self._rows(fmt)
         columns = list(dict.fromkeys(key for row in rows for key in row))
-        return render_rows(columns, rows, fmt, self.header, self.notes, self.extra, width, self.trials)
+        shown = render_rows(columns, rows, fmt, self.header, self.notes, self.extra, width, self.trials)
+        forum = fmt in (Format.MARKDOWN, Format.BBCODE) and self.rows
+        return "\n\n".join([*said_first(of_study(self) if forum else ""), shown])
 
     def tables(self) -> list[Table]:
         rows = self._rows(Format.TABLE)

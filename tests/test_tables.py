@@ -592,3 +592,18 @@ def test_a_plain_table_is_drawn_without_importing_rich():
             "print(Table(('kills', 'P(= k)'), ((0, '97.85%'), (1, '2.15%'))).text()); print('rich' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["kills   P(= k)", "──────────────", "    0   97.85%", "    1    2.15%", "False"]
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode"])
+def test_a_forum_post_starts_with_the_pages_sentence(fmt):
+    """Markdown and BBCode start with the answer in one sentence, the one the page shows (`sentence.of_query`
+    of the same answer, worked here again), then the title; a plain table has none."""
+    from oddscalc import asking, sentence
+
+    asked = asking.ask(["epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+",
+                        "--exact"])
+    content = asked.answer.content
+    said = sentence.of_query(asked.attack, content.result, content.outcome)
+    post = content.render(tables.Format(fmt))
+    assert post.split("\n\n", 1)[0] == said and said.startswith("Kills ") and said.endswith(".")
+    assert said not in content.render(tables.Format.TABLE)

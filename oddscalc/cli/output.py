@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 import typer
 
-from .. import engine
+from .. import engine, sentence
 from ..errors import InputError
 from ..options import Method
 from ..tables import Format, QueryAnswer, StudyAnswer, precision_note, provenance
@@ -248,7 +248,8 @@ def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> Answer:
     with progress_bar() as progress:
         result = engine.run(attack, options=options, progress=progress)
     description = attack.describe()
-    content = QueryAnswer(result, command_line(), description, outcome, tuple(notes))
+    content = QueryAnswer(result, command_line(), description, outcome, tuple(notes),
+                          sentence.of_query(attack, result, outcome))
 
     def draw(plots: Any) -> Any:
         drawing = plots.event if outcome in result.events else plots.distribution

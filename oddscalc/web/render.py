@@ -161,7 +161,7 @@ def shown(asked: Any, words: Sequence[str], kept: Optional[Kept] = None, uploade
     content = answer.content
     if isinstance(content, QueryAnswer):
         seed, title, how = content.result.seed, content.description, describe(content.result)
-        said = sentence.of_query(asked.attack, content.result, content.outcome)
+        said = content.said
         tables = tuple(table.html() for table in content.tables())
         fixed = pinned(words, seed)
         outcomes = tuple((name, link(with_outcome(fixed, name)), name == content.outcome)

@@ -8,6 +8,8 @@ import shlex
 import pytest
 from clirun import assert_refused, run
 
+from oddscalc import asking, sentence
+from oddscalc.given import Given, LocalFiles
 from oddscalc.contract import names
 
 
@@ -96,7 +98,10 @@ def test_grid_all_outcomes_csv_and_heatmap(capsys, roster, tmp_path):
 
 def test_grid_markdown_for_forums(capsys, roster):
     out = run(capsys, "grid", roster, "--exact", "--format", "markdown").out
-    assert out.startswith("`oddscalc grid ") and "| rank | attacker | weapon | target |" in out
+    said, rest = out.split("\n\n", 1)  # the page's one sentence first, then the command and the table
+    page = asking.ask(["grid", str(roster), "--exact"], Given(files=LocalFiles())).answer.content
+    assert said == sentence.of_study(page) and said.endswith(".") and "cells; first by" in said
+    assert rest.startswith("`oddscalc grid ") and "| rank | attacker | weapon | target |" in out
     header = out.splitlines().index(next(line for line in out.splitlines() if line.startswith("| rank |")))
     assert out.splitlines()[header + 1].startswith("|---:|:---|:---|:---|---:|")  # names left, figures right
 
