@@ -237,6 +237,24 @@ class Grid:
                  **({"why": why} if (why := apart_why(self.game, p)) else {})}
                 for p, r, too in zip(self.pairs, self.results, costly) if r is None and not too]
 
+    def blank_means(self, values: np.ndarray) -> str:
+        """What a blank cell of its heatmap (`matrix`) means, said after its label ("" when none is blank): an
+        engagement that cannot be fought, a weapon that cannot hurt, or a cell not computed (too costly exactly)."""
+        if not np.isnan(values).any():
+            return ""
+        never = [pair.attack is None for pair in self.pairs]
+        why = [self.game.engages_apart.removesuffix(" (not ranked)") if self.assaults
+               else "the weapon cannot hurt the target"] * any(never)
+        why += ["not computed (too costly exactly: sample it)"] * any(self.costly)
+        return "; a blank cell: " + " or ".join(why or ["no value"])
+
+    @property
+    def heading(self) -> str:
+        """A heatmap's title: what each cell is."""
+        if self.assaults:
+            return f"{self.game.title}: each attacker's {self.game.engages} against each target"
+        return f"{self.game.title}: every weapon against every target"
+
     def frame(self, **options: Any):
         """The ranked rows as a pandas DataFrame."""
         from .tables import frame

@@ -390,8 +390,7 @@ def grid_heatmap(found, statistic=None, ax: Axes | None = None) -> Axes:
     probability = is_probability(statistic) if isinstance(statistic, str) else \
         (statistic is not None and statistic.is_probability(first))
     ax = heatmap(values, row_labels, column_labels, label, ax=ax, probability=probability)
-    blank = "; a blank cell: the weapon cannot hurt the target" if np.isnan(values).any() else ""
-    _title(ax, f"{found.game.title}: every weapon against every target", label + blank)
+    _title(ax, found.heading, label + found.blank_means(values))
     ax.set_xlabel("target")
     ax.set_ylabel("attacker: weapon")
     return ax

@@ -278,3 +278,32 @@ def test_a_long_title_is_wrapped_within_the_figure():
     assert extent.x1 <= figure.bbox.x1 and extent.y1 <= figure.bbox.y1 and extent.x0 >= 0
     assert ax.get_title(loc="left").count("\n") >= 3  # three lines of title at least, then the subtitle
     assert ax.get_title(loc="left").replace("\n", " ").startswith(long.strip()[:120])
+
+
+def test_an_assault_grid_says_a_blank_cell_cannot_assault_or_was_not_computed(monkeypatch):
+    """grid --assault: the Guns have CC and FF, the Tanks none (a cell that cannot be fought: "cannot assault",
+    not "cannot hurt"); an exact answer refused as too costly is blank too, and said to be not computed."""
+    from oddscalc import games
+    from oddscalc.epic.assault import Assault
+    from oddscalc.errors import InputError
+    from oddscalc.grid import run_grid
+
+    text = GRID_ROSTER.format(tank_gun="Bolters", tank_at="").replace(
+        'units = 2\narmour = "4+"', 'units = 2\narmour = "4+"\ncc = "4+"\nff = "5+"') + (
+        '\n[[unit]]\nname = "Scouts"\nkind = "infantry"\nunits = 3\narmour = "5+"\ncc = "5+"\nff = "4+"\n')
+    roster = games.parse_roster(text, "grid.toml")
+    found = run_grid(roster, method="exact", assault=True)
+    ax = plots.grid_heatmap(found)
+    assert " ".join(ax.get_title(loc="left").split()) == ("Epic Armageddon: each attacker's assault against each "
+                                                          "target P(win); a blank cell: cannot assault")
+    real = Assault.pmfs
+
+    def costly(self, number):  # the Guns on the Guns: as an engagement of many war engines answers
+        if self.units == self.enemy_units == 2:
+            raise InputError("exact", self.describe(), "the exact answer would take about 9 s; sample instead")
+        return real(self, number)
+
+    monkeypatch.setattr(Assault, "pmfs", costly)
+    found = run_grid(roster, method="exact", assault=True)
+    assert " ".join(plots.grid_heatmap(found).get_title(loc="left").split()).endswith(
+        "a blank cell: cannot assault or not computed (too costly exactly: sample it)")

@@ -414,6 +414,5 @@ def grid_heatmap(found: Any, statistic: Any = None, ax: Any = None) -> Chart:
     first = next(result for result in found.results if result is not None)
     probability = is_probability(statistic) if isinstance(statistic, str) else \
         (statistic is not None and statistic.is_probability(first))
-    blank = "; a blank cell: the weapon cannot hurt the target" if np.isnan(values).any() else ""
-    return heatmap(values, rows, columns, label, probability, f"{found.game.title}: every weapon against every target",
-                   f"attacker: weapon by target{blank}")
+    return heatmap(values, rows, columns, label, probability, found.heading,
+                   f"attacker: weapon by target{found.blank_means(values)}")

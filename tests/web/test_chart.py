@@ -129,3 +129,19 @@ def test_tail_labels_keep_apart_on_the_page_too():
         boxes.append((x - half, y - font, x + half, y))
     assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
                    for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def test_the_pages_assault_grid_says_what_its_blank_cell_means():
+    """The page's heatmap (SVG) and the saved plot say the same of a blank cell: a cell that cannot be fought
+    "cannot assault", never "cannot hurt"."""
+    from oddscalc import games
+    from oddscalc.grid import run_grid
+
+    roster = games.parse_roster('game = "epic"\n[[unit]]\nname = "Guns"\nkind = "infantry"\nunits = 2\n'
+                                'armour = "4+"\ncc = "4+"\nff = "5+"\n[[unit]]\nname = "Tanks"\n'
+                                'kind = "armoured-vehicle"\nunits = 1\narmour = "4+"\n', "grid.toml")
+    found = run_grid(roster, method="exact", assault=True)
+    drawn = chart.grid_heatmap(found)
+    assert "each attacker's assault against each target" in drawn.label
+    svg = drawn.svg()
+    assert "a blank cell: cannot assault" in svg and "cannot hurt" not in svg
