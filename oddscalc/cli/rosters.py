@@ -110,8 +110,9 @@ def grid(
 
 def grid_answer(result: Grid, view: View, common: Common, imported: tuple[str, ...]) -> Answer:
     """A grid's answer: its ranked rows, its heatmap (of --stat, or of --outcome's mean) and its notes."""
+    extra = {**result.json(), **({"import_notes": list(imported)} if imported else {})}  # JSON says them too
     rows = study_answer(view.rows(result), result.live, result.seed,
-                        [*result.notes(view.ranked_by(result)), *result.outcome_notes(common.outcome)], result.json(),
+                        [*result.notes(view.ranked_by(result)), *result.outcome_notes(common.outcome)], extra,
                         shown=view.rows(result, text=True))
     heat = view.stat
     if heat is None and common.outcome and all(common.outcome in cell.outcomes for cell in result.live):

@@ -236,6 +236,9 @@ def test_an_uploaded_list_grids_as_the_command_line_grids_the_file(client, capsy
     monkeypatch.chdir(tmp_path)
     assert response.text == cli_json(capsys, ["grid", "steel_legion.rosz", "--exact", "--attackers",
                                               "Basilisk Battery"])
+    said = run(capsys, "grid", "steel_legion.rosz", "--exact", "--attackers", "Basilisk Battery").err.splitlines()
+    notes = json.loads(response.text)["import_notes"]  # what the import reads the list as, in the JSON too
+    assert notes and notes == [line for line in said if line.startswith("note (steel_legion.rosz): ")]
     page = client.post("/grid", content=body, headers={"content-type": kind})
     assert page.status_code == 200 and "<table class=sortable>" in page.text
     link, query = re.search(r'<td data-label="query"><a href="(/\?q=[^"]+)">([^<]+)</a>', page.text).groups()
