@@ -28,6 +28,7 @@ CLAUSES = {
     "unsaved": "gets {mean} wounds past the saves on average",
     "margin": "wins by {mean} on average",
     "losses": "loses {mean} of its own units on average",
+    "rounds": "fights {mean} rounds on average",
 }
 EVENTS = {  # a yes/no outcome's clause: {p} its probability
     "broken": "{p} to break the formation",
@@ -41,6 +42,31 @@ EVENTS = {  # a yes/no outcome's clause: {p} its probability
     "caught": "{p} that it is caught as it flees",
     "enemy_break": "{p} to break the charged unit",
     "enemy_caught": "{p} to catch it",
+}
+
+WORDS = {  # an outcome as a player names it (the page's labels); the others: their name, spaced
+    "health_lost": "Health Points lost",
+    "enemy_health_lost": "enemy Health Points lost",
+    "blast_markers": "Blast markers",
+    "enemy_blast_markers": "enemy Blast markers",
+    "engine_kills": "war engines destroyed",
+    "other_kills": "other units killed",
+    "break": "a side breaks",
+    "caught": "a side is caught",
+    "enemy_break": "the charged unit breaks",
+    "enemy_caught": "the charged unit is caught",
+    "score": "score difference",
+}
+
+
+def words(outcome: str) -> str:
+    """An outcome in words: `enemy_health_lost` is "enemy Health Points lost", `kills` "kills"."""
+    return WORDS.get(outcome, outcome.replace("_", " "))
+
+
+CHARGER = {  # a combat's: the charger's own Break Test and flight (its `break` less the charged unit's)
+    "break": "{p} that the charger breaks",
+    "caught": "{p} that the charger is caught",
 }
 
 
@@ -89,9 +115,15 @@ def of_query(attack: Any, result: Any, outcome: str, subject: bool = False) -> s
                 mean=about + short(distribution.mean), any=chance(distribution.at_least(1)),
                 median=short(distribution.quantile(0.5)),
                 of=f" of {units}" if isinstance(units, int) and units > 0 else ""))
+    chances = {name: result[name].at_least(1) for name in events}
+    if {"break", "enemy_break"} <= set(chances):  # a combat: who breaks, by name (only the loser tests)
+        chances["break"] -= chances["enemy_break"]
+        chances["caught"] = chances.get("caught", 0.0) - chances.get("enemy_caught", 0.0)
+        events = [*(name for name in events if name not in ("break", "caught")), "break", "caught"]
     for name in sorted(events, key=lambda name: name != outcome):
-        p = about + chance(result[name].at_least(1))
-        clauses.append(EVENTS.get(name, f"{{p}} {name.replace('_', ' ')}").format(p=p))
+        wording = CHARGER.get(name) if "enemy_break" in chances else None
+        clauses.append((wording or EVENTS.get(name, f"{{p}} {name.replace('_', ' ')}")).format(
+            p=about + chance(max(chances[name], 0.0))))
     sentence = "; ".join(clauses)
     return f"{attack.describe()}: {sentence}." if subject else f"{sentence[:1].upper()}{sentence[1:]}."
 

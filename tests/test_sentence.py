@@ -120,10 +120,15 @@ def test_a_combat_says_its_win_draw_break_and_caught():
         ("resilience", 3), ("agility", 3), ("discipline", 7)))
     broke = Fraction(9, 16) * Fraction(21, 36)
     assert said(f"t9a combat {duel} --exact") == (
-        f"{13 / 16 * 100:.3g}% to win; 0% to draw; {float(broke) * 100:.3g}% that the loser breaks; "
-        f"{float(broke * Fraction(721, 1296)) * 100:.3g}% that it is caught as it flees; "
-        f"{float(broke) * 100:.3g}% to break the charged unit; {float(broke * Fraction(721, 1296)) * 100:.3g}% to "
-        "catch it.")  # the loser is always the charged unit here
+        f"{13 / 16 * 100:.3g}% to win; 0% to draw; {float(broke) * 100:.3g}% to break the charged unit; "
+        f"{float(broke * Fraction(721, 1296)) * 100:.3g}% to catch it; 0% that the charger breaks; 0% that the "
+        "charger is caught.")  # the loser is always the charged unit here: the charger never tests
+    # the enemy strikes first (Agility 5 against 3 + 1) with a Standard, on a charger of 2 Health Points: it
+    # wounds (1/4), the charger misses back (3/4): 1 + the Standard against the Charge, lost by 1, broken on 7 or
+    # more (21/36); a charger that kills back stands alone, and both missing is 1 all (no test)
+    stronger = duel.replace("--enemy-agility 3", "--enemy-agility 5") + " --enemy-standard --health 2"
+    lost = Fraction(1, 4) * Fraction(3, 4) * Fraction(21, 36)
+    assert f"{float(lost) * 100:.3g}% that the charger breaks" in said(f"t9a combat {stronger} --exact")
 
 
 def test_a_sweep_of_a_query_with_several_outcomes_counts_its_values_and_reads_its_main_outcome():

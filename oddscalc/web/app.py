@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
 
-from .. import __version__
+from .. import __version__, sentence
 from ..options import Cancel, Cancelled
 from ..style import plural
 from . import forms
@@ -74,6 +74,7 @@ def create_app(limits: Limits = Limits(), hosts: Optional[Hosts] = None) -> Any:
         root.get_command(None, name)
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
     templates.filters["options_whole"] = options_whole
+    templates.filters["words"] = sentence.words  # an outcome as a player names it
     routes = [
         Route("/", home), Route("/run", run_form), Route("/plot.svg", plot), Route("/plot.png", plot),
         Route("/grid", grid, methods=["GET", "POST"]), Route("/compare", study), Route("/sweep", study),

@@ -562,5 +562,23 @@ def test_the_charge_question_from_the_form(client, capsys):
     assert client.get("/api/query", params={"q": query}).text == cli_json(capsys, shlex.split(query))
     exact = parse_query(query.replace(" --exact", "")).attack.exact()
     page = client.get(response.headers["location"]).text
-    assert f"{exact['win'][1] * 100:.3g}% to win" in page and f"{exact['break'][1] * 100:.3g}% that the loser breaks" \
-        in page and f"{exact['caught'][1] * 100:.3g}% that it is caught as it flees" in page
+    charger_breaks = exact["break"][1] - exact["enemy_break"][1]  # only the loser tests: the rest is the charger's
+    assert f"{exact['win'][1] * 100:.3g}% to win" in page and f"{exact['enemy_break'][1] * 100:.3g}% to break the " \
+        "charged unit" in page and f"{exact['enemy_caught'][1] * 100:.3g}% to catch it" in page
+    assert f"{charger_breaks * 100:.3g}% that the charger breaks" in page and "the loser" not in page
+
+
+def test_the_pages_outcomes_are_named_in_words_and_link_their_outcome(client):
+    """The outcome menu reads as a player names things ("enemy Health Points lost", never
+    `enemy_health_lost`), each label linking the very outcome of its words."""
+    from oddscalc.sentence import words
+
+    duel = " ".join(f"--{prefix}{name} {value}" for prefix in ("", "enemy-") for name, value in (
+        ("models", 1), ("width", 1), ("attacks", 1), ("offensive", 3), ("defensive", 3), ("strength", 3),
+        ("resilience", 3), ("agility", 3), ("discipline", 7)))
+    page = client.get("/", params={"q": f"t9a combat {duel} --exact"}).text
+    menu = re.search(r'<nav class="outcomes".*?</nav>', page, re.S).group(0)
+    labels = re.findall(r'data-outcome="([a-z_]+)">([^<]+)</', menu)
+    assert ("enemy_health_lost", "enemy Health Points lost") in labels and ("enemy_break", "the charged unit breaks") \
+        in labels and all(label == words(name) and "_" not in label for name, label in labels)
+    assert [name for name, _ in labels][:2] == ["win", "draw"] and len(labels) == 10
