@@ -456,15 +456,20 @@ def test_every_public_catalogue_is_studied_and_its_rows_are_their_queries(capsys
     assert len(data["rows"]) > 100 and not any(entry["reason"].startswith("the import failed")
                                                for entry in data["apart"])
     checked = 0
+    fought = 0
     for row in random.Random(3).sample(data["rows"], 25):
         means: dict[str, float] = {}
         for line in row["queries"].splitlines():  # one query per unit of the entry and target: their means add up
             target, query = line.split(": ", 1)
+            if query.startswith(("oddscalc epic assault ", "oddscalc t9a combat ")):  # its engagement (the default)
+                assert row[f"{target}.P(win)"] == pytest.approx(exact_of(query)["win"].at_least(1), abs=1e-12)
+                fought += 1
+                continue
             means[target] = means.get(target, 0.0) + exact_of(query)[main].mean
         for target, mean in means.items():
             assert mean == pytest.approx(row[f"{target}.mean"], abs=1e-12)
             checked += 1
-    assert checked >= 25
+    assert checked >= 25 and fought >= 10
 
 
 def test_a_catalogue_without_its_game_system_is_one_line(capsys, tmp_path):
@@ -514,11 +519,15 @@ def test_the_real_epic_study_ranks_each_entry_once_within_its_kind(capsys):
     spacecraft = [row for row in rows if row["entry"] == "Spacecraft" and row["army"].startswith("Eldar")]
     assert len({(row["points"], row["queries"]) for row in spacecraft}) == len(spacecraft)  # each once
     assert any(row["also_in"].count("Eldar") >= 5 for row in spacecraft)
-    assert all(row["value"] > 0 for row in rows)
+    assert all(row["value"] > 0 or (row["engage_value"] or 0) > 0 for row in rows)  # each hurts or wins something
     kinds = {row["kind"] for row in rows}
-    for kind in kinds:
-        indexes = sorted(row["index"] for row in rows if row["kind"] == kind)
-        assert statistics.median(indexes) == pytest.approx(1.0, abs=0.05)  # each kind's middle is 1
+    for kind in kinds:  # each kind's middle is 1 for what it shoots and for what it wins (of those that do)
+        mine = [row for row in rows if row["kind"] == kind]
+        for name in ("shoot_index", "engage_index"):
+            indexes = [row[name] for row in mine if row[name]]
+            assert not indexes or statistics.median(indexes) == pytest.approx(1.0, abs=1e-9)
+        middle = statistics.median(row["index"] for row in mine)  # the index's own middle, which the outliers use
+        assert all(row["kind_median"] == pytest.approx(middle, abs=1e-12) for row in mine)
     assert any(entry["reason"].startswith("the same entry as ") for entry in data["apart"])
 
 

@@ -56,7 +56,7 @@ def balance(
     """Every entry of every catalogue against the same reference targets, by points: a balance study.
 
     Each entry: what it does to each target and per 100 points; its index, its value over its kind's
-    median (1: its kind's middle; averaged with its engagements' unless --no-engage); its ranks; whether
+    median, averaged with its engagements' unless --no-engage (each 1 at its kind's middle); its ranks; whether
     it is an outlier and what drives it; the points that would put it at its kind's median (a band).
     Copies are ranked once (also_in); what cannot be modelled or hurts nothing is apart, with why
     (JSON). Rows carry their queries. --exact: under a minute for every public Epic catalogue, shooting
