@@ -198,7 +198,7 @@ def compute(cells: list[tuple[Any, Unit]], game: Game, store: Store, options: Ru
     missing = [key for key in unique if store.get(key) is None]
     batches = [missing[start:start + BATCH] for start in range(0, len(missing), BATCH)]
     workers = options.cores if seed is None and scheduler is None else 1  # exact cells: Python, on every core
-    run = options.replace(seed=seed, **({"cancel": None} if workers > 1 else {}))  # a worker's own Cancel
+    run = options.replace(seed=seed, **({"cancel": None, "threads": 1} if workers > 1 else {}))  # a worker's own
     work = partial(_figures, game.name, run, scheduler)
     done = 0
     for found, keys in zip(in_processes(work, [[unique[key] for key in keys] for keys in batches], workers), batches):

@@ -194,3 +194,25 @@ def test_a_cluster_gets_the_cells_in_order_in_a_few_batches_per_worker():
     assert batches(list(range(1001)), 2) == [list(range(i * 125 + min(i, 1), (i + 1) * 125 + min(i + 1, 1)))
                                              for i in range(8)]  # 8 tasks of 125 or 126, the first one longer
     assert batches(["a"], 3) == [["a"]] and batches([], 2) == [[]]
+
+
+def test_exact_cells_run_on_one_thread_unless_threads_are_asked_for(monkeypatch):
+    """An exact twin is Python: two threads only share the interpreter, so exact cells run one after another on
+    the calling thread; --threads N given is honoured (never silently dropped)."""
+    import threading
+
+    from oddscalc import cells
+    from oddscalc.roll import Roll
+
+    seen: list[int] = []
+    real = cells.run_cell
+    monkeypatch.setattr(cells, "run_cell", lambda attack, seed, options: (seen.append(threading.get_ident()),
+                                                                         real(attack, seed, options))[1])
+    attacks = [Roll(f"{n}d6") for n in range(1, 7)]
+    cells.run_cells(attacks, method="exact")
+    assert set(seen) == {threading.get_ident()}
+    seen.clear()
+    from oddscalc import options
+    monkeypatch.setattr(options, "every_core", lambda: 4)  # (as on a machine of several cores)
+    cells.run_cells(attacks, method="exact", threads=2)
+    assert threading.get_ident() not in seen and len(seen) == 6

@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -45,24 +45,52 @@ class Attacks(tuple):
 
 
 MEMO_SIDES = 64  # the sides whose worked pmfs are kept: a study meets the same reference targets cell after cell
+MEMO_BYTES = 512 << 20  # and the most their arrays hold together (a server answers assault after assault)
+SIZE, KEPT = "bytes", "kept"  # a memo's own entries: the bytes of its arrays; whether the shared list holds it
 _MEMOS: OrderedDict[Any, dict] = OrderedDict()
 _MEMOS_LOCK = threading.Lock()
+_HELD = [0]  # the bytes the memos of that list keep, together
 
 
 def forget() -> None:
     """Drop every side's worked pmfs (a benchmark's cold start)."""
     with _MEMOS_LOCK:
-        _MEMOS.clear()
+        while _MEMOS:
+            _let_go(_MEMOS.popitem(last=False)[1])
+
+
+def _let_go(memo: dict) -> None:
+    """A memo leaves the shared list: its bytes no longer count (a side still working keeps it until done)."""
+    memo[KEPT] = False
+    _HELD[0] -= memo[SIZE]
 
 
 def _shared_memo(side: Any) -> dict:
     """The one memo of every side equal to `side` (its pmfs depend on its fields only), the latest sides kept."""
     with _MEMOS_LOCK:
         memo = _MEMOS.pop(side, None)
-        _MEMOS[side] = {} if memo is None else memo
+        _MEMOS[side] = {SIZE: 0, KEPT: True} if memo is None or not memo[KEPT] else memo
         while len(_MEMOS) > MEMO_SIDES:
-            _MEMOS.popitem(last=False)
+            _let_go(_MEMOS.popitem(last=False)[1])
         return _MEMOS[side]
+
+
+def _held(memo: dict, change: int) -> None:
+    """Count `change` bytes more (or fewer) in `memo`; past MEMO_BYTES, the oldest sides' memos go first, then
+    this one's own pmfs (each is worked again when asked)."""
+    with _MEMOS_LOCK:
+        memo[SIZE] += change
+        if not memo[KEPT]:
+            return
+        _HELD[0] += change
+        for side in list(_MEMOS):
+            if _HELD[0] <= MEMO_BYTES or _MEMOS[side] is memo:
+                break
+            _let_go(_MEMOS.pop(side))
+        if _HELD[0] > MEMO_BYTES:
+            _HELD[0] -= memo[SIZE]
+            memo.clear()
+            memo.update({SIZE: 0, KEPT: True})
 
 
 def groups(keys: np.ndarray):
@@ -111,6 +139,14 @@ class Side:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "memo", _shared_memo(self))
+
+    def kept(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """What `make` works out for `key`, worked once and kept in the side's memo (within MEMO_BYTES)."""
+        if key not in self.memo:
+            value = make()
+            _held(self.memo, getattr(value, "nbytes", 0))
+            self.memo[key] = value
+        return self.memo[key]
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled without its memo: made again where it lands, with that process's memo of equal sides."""
@@ -208,17 +244,17 @@ class Side:
     def attacks(self, code: int) -> tuple[tuple[Strike, tuple[tuple[int, Check], ...]], ...]:
         """(strike, (dice, check) pools) it rolls in state `code`, its supporting fire included (1.12.6): the
         normal attacks first, then its macro-weapons' and titan killers' (their hits allocated after, 2.2.6)."""
-        key = ("attacks", code)
-        if key not in self.memo:
-            merged: dict[Strike, dict[int, int]] = {}
-            pools = [pool for i, piece in enumerate(self.pieces) for pool in piece.pools(int(self.states[code, i]))]
-            for count, value, strike in pools + [(self.support, self.support_ff, NORMAL)]:
-                if count and value is not None:
-                    merged.setdefault(strike, {})[value] = merged.setdefault(strike, {}).get(value, 0) + count
-            self.memo[key] = Attacks(
-                (strike, tuple((count, Check(value, Natural.EPIC)) for value, count in merged[strike].items()))
-                for strike in sorted(merged, key=lambda strike: (ORDER[strike[0]], str(strike[1]))))
-        return self.memo[key]
+        return self.kept(("attacks", code), lambda: self._worked_attacks(code))
+
+    def _worked_attacks(self, code: int) -> Attacks:
+        merged: dict[Strike, dict[int, int]] = {}
+        pools = [pool for i, piece in enumerate(self.pieces) for pool in piece.pools(int(self.states[code, i]))]
+        for count, value, strike in pools + [(self.support, self.support_ff, NORMAL)]:
+            if count and value is not None:
+                merged.setdefault(strike, {})[value] = merged.setdefault(strike, {}).get(value, 0) + count
+        return Attacks(
+            (strike, tuple((count, Check(value, Natural.EPIC)) for value, count in merged[strike].items()))
+            for strike in sorted(merged, key=lambda strike: (ORDER[strike[0]], str(strike[1]))))
 
     def dice(self, code: int) -> tuple[tuple[int, Check], ...]:
         """(dice, check) of every attack it rolls in state `code`, whatever their hits' saves."""
@@ -240,25 +276,19 @@ class Side:
     def _after(self, code: int, hits: int, strike: Strike | None, number) -> np.ndarray:
         """The pmf over codes after `hits` of `strike` on the side in state `code` (None: the loser's extra hits,
         unsaved): what the enemy rolled to get them does not matter, so each is worked once."""
-        key = ("after", code, hits, strike, number)
-        if key not in self.memo:
-            self.memo[key] = self._worked_after(code, hits, strike, number)
-        return self.memo[key]
+        return self.kept(("after", code, hits, strike, number),
+                         lambda: self._worked_after(code, hits, strike, number))
 
     def _worked_after(self, code: int, hits: int, strike: Strike | None, number) -> np.ndarray:
-        blocks_key = ("blocks", code, strike is None)
-        if blocks_key not in self.memo:
-            self.memo[blocks_key] = self._blocks(code, strike is None)
-        blocks = self.memo[blocks_key]
+        blocks = self.kept(("blocks", code, strike is None), lambda: self._blocks(code, strike is None))
         struck = spread(hits, [width for _, width in blocks])
         joint = pmfs.point(0, number(1))
         for i, piece in enumerate(self.pieces):
             mine = tuple((h, width) for (j, width), h in zip(blocks, struck) if j == i)
             k = int(self.states[code, i])
-            key = ("piece", i, k, mine, strike, number)  # many codes share a piece's state and hits
-            if key not in self.memo:
-                self.memo[key] = self._piece_after(piece, k, mine, strike, number)
-            joint = self.memo[key] if i == 0 else np.multiply.outer(joint, self.memo[key]).ravel()
+            after = self.kept(("piece", i, k, mine, strike, number),  # many codes share a piece's state and hits
+                              lambda: self._piece_after(piece, k, mine, strike, number))
+            joint = after if i == 0 else np.multiply.outer(joint, after).ravel()
         return joint
 
     @staticmethod
@@ -274,10 +304,7 @@ class Side:
     def attacked(self, code: int, attacks, number) -> np.ndarray:
         """The pmf over its codes after the enemy's `attacks` (`Side.attacks`) in state `code`: the normal hits,
         then the macro-weapons' and titan killers' on the units left (2.2.6)."""
-        key = ("attacked", code, attacks, number)
-        if key not in self.memo:
-            self.memo[key] = self._worked_attacked(code, attacks, number)
-        return self.memo[key]
+        return self.kept(("attacked", code, attacks, number), lambda: self._worked_attacked(code, attacks, number))
 
     def _worked_attacked(self, code: int, attacks, number) -> np.ndarray:
         if not attacks:
@@ -292,11 +319,10 @@ class Side:
 
     def struck(self, code: int, pools: tuple[tuple[int, Check], ...], strike: Strike, number) -> np.ndarray:
         """The pmf over its codes after `pools` of dice of one strike attack it in state `code`."""
-        key = ("struck", code, pools, strike, number)
-        if key not in self.memo:
+        def worked() -> np.ndarray:
             hits = hits_pmf(pools, number)
-            self.memo[key] = hits @ self._after_rows(code, strike, number, len(hits))
-        return self.memo[key]
+            return hits @ self._after_rows(code, strike, number, len(hits))
+        return self.kept(("struck", code, pools, strike, number), worked)
 
     def _after_rows(self, code: int, strike: Strike | None, number, count: int) -> np.ndarray:
         """rows[h] = the pmf over codes after h hits (`_after`), for h below `count` at least: one matrix, so
@@ -305,8 +331,10 @@ class Side:
         rows = self.memo.get(key)
         if rows is None or len(rows) < count:
             have = [] if rows is None else list(rows)
-            rows = np.stack(have + [self._after(code, h, strike, number) for h in range(len(have), count)])
-            self.memo[key] = rows
+            made = np.stack(have + [self._after(code, h, strike, number) for h in range(len(have), count)])
+            if rows is not None and self.memo.pop(key, None) is not None:
+                _held(self.memo, -rows.nbytes)  # (a longer matrix takes its place)
+            rows = self.kept(key, lambda: made)
         return rows[:count]
 
     def extra(self, codes: np.ndarray, margins: np.ndarray, number) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -393,3 +393,24 @@ def test_a_side_of_too_many_combinations_of_losses_is_refused_in_one_line(capsys
     assert (result.code, result.out) == (2, "") and len(result.err.strip().splitlines()) == 1
     assert "expected at most 1,000,000 combinations of losses on a side (these kinds and war engines make " \
            "1,588,867)" in result.err
+
+
+def test_the_worked_pmfs_kept_stay_within_their_budget_and_change_no_answer(monkeypatch):
+    """Every side's memo together holds at most MEMO_BYTES of arrays (a server answers assault after assault):
+    past it the oldest sides' pmfs go, then the side's own, and the answer is the same to the last digit."""
+    from oddscalc.epic import engagement
+    from oddscalc.epic.assault import Assault
+
+    def fights():  # made afresh after each forget(): an assault keeps the sides (and memos) it was made with
+        return [Assault(units=units, cc=4, ff=5, armour=4, enemy_units=8, enemy_cc=5, enemy_ff=4, enemy_armour=5,
+                        rounds=3) for units in (4, 6, 8)]
+    engagement.forget()
+    free = [fight.exact(fractions=True) for fight in fights()]
+    unbounded = engagement._HELD[0]
+    assert unbounded == sum(memo[engagement.SIZE] for memo in engagement._MEMOS.values()) > 0
+    monkeypatch.setattr(engagement, "MEMO_BYTES", unbounded // 10)
+    engagement.forget()
+    tight = [fight.exact(fractions=True) for fight in fights()]
+    held = sum(memo[engagement.SIZE] for memo in engagement._MEMOS.values())
+    assert tight == free and held == engagement._HELD[0] <= unbounded // 10
+    engagement.forget()
