@@ -78,11 +78,15 @@ def _shared_memo(side: Any) -> dict:
 def _held(memo: dict, change: int) -> None:
     """Count `change` bytes more (or fewer) in `memo`; past MEMO_BYTES, the oldest sides' memos go first, then
     this one's own pmfs (each is worked again when asked)."""
+    if not change:
+        return
     with _MEMOS_LOCK:
         memo[SIZE] += change
         if not memo[KEPT]:
             return
         _HELD[0] += change
+        if _HELD[0] <= MEMO_BYTES:
+            return
         for side in list(_MEMOS):
             if _HELD[0] <= MEMO_BYTES or _MEMOS[side] is memo:
                 break
