@@ -351,6 +351,26 @@ T9A = {
         discipline=7, standard=True, enemy_models=2, enemy_width=2, enemy_attacks=1, enemy_offensive=4,
         enemy_defensive=4, enemy_strength=4, enemy_resilience=4, enemy_agility=3, enemy_discipline=7,
         enemy_standard=True, rounds=2),
+    # characters joined to units and Duels (docs/rules.md §3.11, Characters and Duels)
+    "combat: a character each, a Duel with Overkill (Multiple Wounds), three rounds": Combat(
+        models=4, width=4, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
+        enemy_models=5, enemy_width=5, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3, enemy_strength=3,
+        enemy_resilience=3, enemy_agility=3, enemy_discipline=6,
+        character="attacks 3 offensive 5 defensive 5 strength 4 resilience 4 agility 5 health 2 discipline 9 "
+                  "multiple-wounds 2",
+        enemy_character="A2 O4 D4 S4 R4 I4 H2 V8 armour 4+", challenge=True, rounds=3),
+    "combat: a Duel refused by a Stubborn Battle Standard Bearer, three rounds": Combat(
+        models=6, width=3, attacks=1, offensive=4, defensive=4, strength=4, resilience=4, agility=4, discipline=7,
+        standard=True, enemy_models=8, enemy_width=4, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3,
+        enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=6,
+        character="A3 O5 D5 S4 R4 I5 H2 V9",
+        enemy_character="attacks 2 offensive 4 defensive 4 strength 4 resilience 4 agility 4 health 2 discipline 9 "
+                        "stubborn battle-standard", challenge_refused=True, rounds=3),
+    "combat: a Battle Standard Bearer with a Great Weapon lends its Discipline, fought on to four rounds": Combat(
+        models=5, width=5, attacks=1, offensive=4, defensive=4, strength=4, resilience=4, agility=4, discipline=6,
+        enemy_models=3, enemy_width=3, enemy_health=2, enemy_attacks=2, enemy_offensive=4, enemy_defensive=4,
+        enemy_strength=4, enemy_resilience=4, enemy_agility=4, enemy_discipline=7,
+        character="A2 O5 D5 S5 R4 I5 H3 V8 battle-standard great-weapon", rounds=4, pursuit="restrain"),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

@@ -1,6 +1,7 @@
 """The 9th Age: a round of close combat end to end, as one query (`t9a combat`; docs/rules.md §3.11): the
-charging unit and the charged one strike in Initiative Order, the combat score, the loser's Break Test with
-Steadfast, Flee and Pursuit; optionally a second round. The mechanics are `fight.py`'s."""
+charging unit and the charged one, each with a character if one is joined, strike in Initiative Order; the combat
+score, the loser's Break Test with Steadfast, Flee and Pursuit; round after round with --rounds. The mechanics are
+`fight.py`'s (the exact twin `fight_exact.py`, the sampler `fight_sampled.py`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .fight import (
     MAX_ROUNDS,
     MAX_STEP,
     OUTCOMES,
+    SLAIN,
     ChargeBonus,
     FacingBonus,
     Fight,
@@ -27,120 +29,31 @@ from .fight import (
     HighAgility,
     MountMomentum,
     Pursuit,
-    combat_pmfs,
-    combat_sample,
     read_rounds,
 )
-from .fighter import MAX_HEALTH, MAX_MODELS, MAX_WIDTH, Fighter, Height, LastRank, LineBonus, Part
-from .sequence import REROLL_HITS
+from .fight_exact import combat_pmfs
+from .fight_sampled import combat_sample
+from .fighter import (
+    MAX_HEALTH,
+    MAX_MODELS,
+    MAX_WIDTH,
+    Fighter,
+    Height,
+    LastRank,
+    LineBonus,
+    Part,
+)
+from .profiles import Hero, read_character, read_part
+from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, both_sides, dashed
 from .stages import Reroll, read_armour
+from .troop import Challenge
+
+ANNOTATED = (Part, Hero)  # the side options' annotations name them (sides.py); the command line reads them here
 
 MAX_IMPACT = 200  # the automatic hits t9a hits takes
-PART_BOUNDS = {"a": ("Attack Value", 1), "o": ("Offensive Skill", 1), "s": ("Strength", 1), "i": ("Agility", 0),
-               "ap": ("Armour Penetration", 0)}
-MOUNT_EXAMPLE = ("a mount's profile like 'A1 O3 S3 I3': its Attack Value, Offensive Skill, Strength and Agility (I), "
-                 "0 or 1 to 10, then AP<n> and harnessed if it has them")
-MOUNT_FORM = f"expected {MOUNT_EXAMPLE}"
 
-
-def read_part(text: Part | str, name: str) -> Part:
-    """A mount's close combat profile from `A1 O3 S3 I3 [AP1] [harnessed]` (its order free), or a one-line
-    error naming `name`."""
-    if isinstance(text, Part):
-        return text
-    values: dict[str, int] = {}
-    harnessed = False
-    for token in str(text).replace(",", " ").lower().split():
-        if token == "harnessed":
-            harnessed = True
-            continue
-        found = re.fullmatch(r"(ap|agi|a|o|s|i)(\d+)", token)
-        if found is None:
-            raise InputError(name, text, MOUNT_FORM)
-        key = "i" if found.group(1) == "agi" else found.group(1)
-        require(key not in values, name, text, MOUNT_FORM)
-        what, low = PART_BOUNDS[key]
-        require(low <= int(found.group(2)) <= 10, name, text, f"expected {what} {low} to 10 in {MOUNT_EXAMPLE}")
-        values[key] = int(found.group(2))
-    require(all(key in values for key in "aosi"), name, text, MOUNT_FORM)
-    return Part(attacks=values["a"], offensive=values["o"], strength=values["s"], agility=values["i"],
-                ap=values.get("ap", 0), harnessed=harnessed)
 
 # --- the query --------------------------------------------------------------------------
-
-def _side_options(who: str, prefix: str) -> dict[str, tuple[str, Any]]:
-    """The options each side has, beyond its profile: name → (annotation, declaration), its help `who`'s."""
-    bools = {
-        "cannot_be_stomped": "Cannot be Stomped (Cavalry).",
-        "stubborn": "Stubborn: its Break Test ignores the combat score difference.",
-        "unbreakable": "Unbreakable: it passes every Break Test.",
-        "battle_focus": "its attacks have Battle Focus: a natural 6 to hit is one extra hit.",
-        "poison": "its attacks have Poison Attacks: a natural 6 to hit wounds without a roll.",
-        "lethal_strike": "its attacks have Lethal Strike: a natural 6 to wound has AP 10 and ignores Fortitude.",
-        "divine": "its attacks are Divine Attacks: a successful Aegis save is re-rolled.",
-        "flaming": "its attacks are Flaming Attacks: no Fortitude save.",
-        "toxic": "its attacks are Toxic Attacks: Strength 3 and AP 10 whatever its --strength and --ap.",
-        "auto_wound": "its hits wound automatically.",
-        "hatred": "Hatred: it re-rolls failed to-hit rolls in the first round.",
-        "ignores_parry": "its attacks ignore Parry (Paired Weapons).",
-        "flammable": "Flammable: Flaming Attacks at it re-roll failed wounds.",
-        "parry": "Parry (a Hand Weapon and a Shield, on foot): against its enemy's attacks, Defensive Skill +1 or the "
-                 "attacker's Offensive Skill, the higher.",
-        "distracting": "Distracting: attacks at it -1 to hit (not with another negative to-hit modifier).",
-    }
-    options: dict[str, tuple[str, Any]] = {
-        "height": ("Height", option(f"{who}: its models' Height: standard, large or gigantic (a Full Rank of 5, 3 "
-                                    "or 1 models; Supporting Attacks at most 1, 3 or 5 each; only Standard Height is "
-                                    "stomped).", Height.STANDARD)),
-        "mount": ("Part | str | None", option(
-            f"{who}: a mount's attacks, a second model part striking at its own Agility: 'A1 O3 S3 I3' (AP<n>, "
-            "harnessed: no Supporting Attacks). Impact Hits and Stomp Attacks are then the mount's.", None,
-            metavar="PROFILE", reader=lambda text: read_part(text, prefix + "mount"))),
-        "stomp": ("DiceExpression | str | int | None", option(
-            f"{who}: Stomp Attacks (X) of each model in base contact (1, d3, d6): automatic hits at Initiative Step 0 "
-            "of every round, on a Standard Height enemy that can be stomped (t9a hits).", None, metavar="X",
-            reader=lambda text: game_dice(text, prefix + "stomp"))),
-        "multiple_wounds": ("DiceExpression | str | int | None", option(
-            f"{who}: Multiple Wounds (X) of its attacks (2, d3, d6), capped at the enemy's Health Points.", None,
-            metavar="X", reader=lambda text: game_dice(text, prefix + "multiple_wounds"))),
-        "reroll_hits": ("Reroll", option(f"{who}: its to-hit rolls re-rolled: none, failed (every round), ones.",
-                                         Reroll.NONE)),
-        "reroll_wounds": ("Reroll", option(f"{who}: its to-wound rolls re-rolled: none, failed, ones.", Reroll.NONE)),
-        "fortitude": ("int | None", option(f"{who}: Fortitude save X+ (2+ to 6+).", None, roll=True)),
-        "reroll_armour": ("Reroll", option(f"{who}: re-rolls its failed armour saves (failed), only 1s (ones), or must "
-                                           "re-roll its successful ones (successes).", Reroll.NONE)),
-        "reroll_special": ("Reroll", option(f"{who}: the same for its Aegis or Fortitude save.", Reroll.NONE)),
-    }
-    options.update({name: ("bool", option(f"{who}: {text[0].upper()}{text[1:]}", False)) for name, text in bools.items()})
-    return options
-
-
-SIDES = (("", "The charger"), ("enemy_", "The charged unit"))
-
-
-def dashed(prefix: str) -> str:
-    """A side's options as typed: "" or "enemy-"."""
-    return prefix.replace("_", "-")
-
-
-ATTACK_FLAGS = {"battle_focus": "battle-focus", "poison": "poison", "lethal_strike": "lethal-strike",
-                "divine": "divine", "flaming": "flaming", "toxic": "toxic", "auto_wound": "auto-wound",
-                "hatred": "hatred", "ignores_parry": "ignores-parry"}  # option → the attribute's name (sequence)
-DEFENCE = ("fortitude", "flammable", "parry", "distracting", "reroll_armour", "reroll_special")  # as Fighter names them
-TARGET_OPTIONS = {"defensive", "resilience", "armour", "aegis", "health", "models", *DEFENCE}  # a Melee's, the target's
-REROLLS = {("reroll_hits", Reroll.FAILED): REROLL_HITS, ("reroll_hits", Reroll.ONES): "reroll-hit-ones",
-           ("reroll_wounds", Reroll.FAILED): "reroll-wounds", ("reroll_wounds", Reroll.ONES): "reroll-wound-ones"}
-
-
-def _both_sides(cls: type) -> type:
-    """Declare each side's options (`_side_options`) on `cls` twice: the charger's, then the charged unit's."""
-    annotations = cls.__dict__["__annotations__"]
-    for prefix, who in SIDES:
-        for name, (annotation, declared) in _side_options(who, prefix).items():
-            annotations[prefix + name] = annotation
-            setattr(cls, prefix + name, declared)
-    return cls
-
 
 PER_STATE = {False: 5e-4, True: 2.5e-3}  # seconds a state's step takes in a later round, floats / fractions: the
 #                                         most measured here (knights with mounts and stomps, 5 to 60 a side)
@@ -148,7 +61,7 @@ FIRST_ROUND = 0.1  # the first round's share of a later round's cost (it starts 
 
 
 @dataclass(frozen=True, kw_only=True)
-@_both_sides
+@both_sides
 class Combat(Attack):
     """A round of close combat of The 9th Age (docs/rules.md §3.11): the charging unit (the options) against
     the charged one (--enemy-...): Initiative Steps from Agility 10 down (the charger +1, Charging Momentum),
@@ -252,10 +165,14 @@ class Combat(Attack):
     charge_bonus: ChargeBonus = option("Who has the Charge +1 (an open reading, when both units die at one step): "
                                        "side (the charger, whatever is left) or models (while one stands).",
                                        ChargeBonus.SIDE)
+    challenge: bool = option("The charger's character issues a Duel and the charged unit's accepts (both need "
+                             "--character and --enemy-character): they strike only each other, round after round "
+                             "until one falls; up to 3 Health Points past the last count as Overkill.", False)
+    challenge_refused: bool = option("The charger's character issues a Duel and the charged unit's refuses it: "
+                                     "the refusing character makes no attacks, lends no Discipline or Stubborn, "
+                                     "and as a Battle Standard Bearer gives no +1.", False)
 
     COMMAND = "t9a combat"
-    outcomes = OUTCOMES
-    events = EVENTS
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
     break_outcome = "enemy_break"  # a grid's p_break: the charged unit broke
 
@@ -264,6 +181,23 @@ class Combat(Attack):
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",
                "lightning_reflexes", "spear", "extra_ranks", "cannot_be_stomped", "stubborn", "unbreakable")
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        return OUTCOMES + SLAIN * self.heroic
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return EVENTS + SLAIN * self.heroic
+
+    @property
+    def heroic(self) -> bool:
+        """Whether a character is joined to either side."""
+        return getattr(self, "character") is not None or getattr(self, "enemy_character") is not None
+
+    def hero(self, prefix: str) -> Hero | None:
+        value = getattr(self, prefix + "character")
+        return None if value is None else read_character(value, prefix + "character")
 
     def fighter(self, prefix: str) -> Fighter:
         """One side's unit (`prefix` "" the charger, "enemy_" the charged unit); Impact Hits the charger's."""
@@ -284,8 +218,14 @@ class Combat(Attack):
 
     @property
     def fight(self) -> Fight:
+        heroes = (self.hero(""), self.hero("enemy_"))
+        challenge = (Challenge.ACCEPTED if self.challenge else Challenge.REFUSED if self.challenge_refused
+                     else Challenge.NONE)
         return Fight(self.fighter(""), self.fighter("enemy_"), self.flank, self.rear, self.facing_bonus,
-                     self.high_agility, self.pursuit, self.flank_models, self.mount_momentum, self.charge_bonus)
+                     self.high_agility, self.pursuit, self.flank_models, self.mount_momentum, self.charge_bonus,
+                     tuple(None if hero is None else hero.fighter for hero in heroes),  # type: ignore[arg-type]
+                     tuple(hero is not None and hero.battle_standard for hero in heroes),  # type: ignore[arg-type]
+                     challenge)
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
@@ -297,7 +237,8 @@ class Combat(Attack):
             ("mount_momentum", self.mount_momentum, MountMomentum.ALL), ("charge_bonus", self.charge_bonus,
                                                                         ChargeBonus.SIDE))
             if value is not default]
-        return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}"
+        duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
+        return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}{duel}"
                 + "".join(f", {reading}" for reading in readings))
 
     def _words(self, prefix: str) -> str:
@@ -327,6 +268,8 @@ class Combat(Attack):
         words += [f"re-roll {value} {what} saves" for value, what in ((unit.reroll_armour, "armour"),
                                                                       (unit.reroll_special, "special"))
                   if value != "none"]
+        hero = self.hero(prefix)
+        words += [f"with a character ({hero})"] if hero is not None else []
         return "(" + ", ".join(words) + ")"
 
     def check(self) -> None:
@@ -360,6 +303,14 @@ class Combat(Attack):
                     prefix + "spear", "on", f"a model fights with one weapon: --{dashed(prefix)}great-weapon or "
                                             f"--{dashed(prefix)}spear")
         self._automatic_hits("impact_hits", self.width)
+        for prefix in ("", "enemy_"):
+            if getattr(self, prefix + "character") is not None:
+                object.__setattr__(self, prefix + "character", self.hero(prefix))
+        for name in ("challenge", "challenge_refused"):
+            require(not getattr(self, name) or self.hero("") is not None and self.hero("enemy_") is not None, name, "on",
+                    "a Duel needs a character on each side: --character and --enemy-character")
+        require(not (self.challenge and self.challenge_refused), "challenge_refused", "on",
+                "a Duel is accepted (--challenge) or refused (--challenge-refused), not both")
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
         self._attacks_read()
 
@@ -437,6 +388,9 @@ class Combat(Attack):
         fight = self.fight
         charged, charger = fight.reach()
         states = (charged + 1) * (charger + 1)
+        for troop in fight.troops:  # a character struck from the first step (a Duel): the root of its states, as
+            if troop.duel and troop.hero is not None:  # measured; else it is whole until its unit is gone
+                states *= (troop.health + 1) ** 0.5
         return PER_STATE[fractions] * len(fight.schedule(True)) * states * (self.rounds - 1 + FIRST_ROUND)
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:

@@ -189,41 +189,48 @@ class Fighter:
 
     def left(self, lost: Any) -> Any:
         """Models standing with `lost` Health Points lost (lost points carry from model to model)."""
-        return -(-(self.total - lost) // self.health)
+        return self.total - lost if self.health == 1 else -(-(self.total - lost) // self.health)
 
     def full_ranks(self, lost: Any) -> Any:
-        """Full Ranks: of 5, 3 or 1 models or more by Height, the last one too when it still holds that many (an
-        open reading); none when the unit is narrower than a full rank."""
-        left, size = self.left(lost), self.height.full_rank
+        return self.ranks_of(self.left(lost))
+
+    def ranks_of(self, left: Any) -> Any:
+        """Full Ranks of `left` models: of 5, 3 or 1 models or more by Height, the last one too when it still holds
+        that many (an open reading); none when the unit is narrower than a full rank."""
+        size = self.height.full_rank
         if self.width < size:
             return left * 0
         return left // self.width + (left % self.width >= size) * (self.last_rank is LastRank.COUNTS)
 
     def rank_bonus(self, lost: Any) -> Any:
+        return self.bonus_of(self.full_ranks(lost))
+
+    def bonus_of(self, ranks: Any) -> Any:
         """+1 for each Full Rank after the first, at most +3; none in Line Formation (`line_bonus`)."""
-        ranks = self.full_ranks(lost)
         if self.line_formation and self.line_bonus is LineBonus.NONE:
             return ranks * 0
         if isinstance(ranks, np.ndarray):
             return np.clip(ranks - 1, 0, MAX_RANK_BONUS)
         return min(max(int(ranks) - 1, 0), MAX_RANK_BONUS)
 
-    def in_contact(self, lost: int, facing: int | None = None) -> int:
-        """Its front-rank models in base contact (at most `facing`, in a flank or rear)."""
+    def in_contact(self, lost: int, facing: int | None = None, hero: int = 0) -> int:
+        """Its rank-and-file front-rank models in base contact (at most `facing`, in a flank or rear), beside its
+        character (`hero` 1), which takes one of those places."""
         left = self.left(lost)
-        return min(left, self.width, facing if facing is not None else left)
+        return max(min(left, self.width - hero, (facing if facing is not None else left + hero) - hero), 0)
 
-    def supporters(self, lost: int) -> int:
+    def supporters(self, lost: int, hero: int = 0) -> int:
         """Its models that make Supporting Attacks: the second rank's, one rank more for each Fight in Extra
-        Rank (a Spear's) and for Line Formation; casualties come off the back."""
+        Rank (a Spear's) and for Line Formation; casualties come off the back (a character stands in front)."""
         ranks = 1 + self.extra_ranks + self.spear + self.line_formation
-        return min(max(self.left(lost) - self.width, 0), self.width * ranks)
+        return min(max(self.left(lost) - (self.width - hero), 0), self.width * ranks)
 
-    def strikes(self, part: Part, lost: int, supporting: bool, facing: int | None = None) -> int:
+    def strikes(self, part: Part, lost: int, supporting: bool, facing: int | None = None, hero: int = 0) -> int:
         """A part's attacks: its Attack Value from each model in base contact, its Supporting Attacks (at most its
         Height's cap each, none when Harnessed) from the ranks behind, front facing only."""
-        support = self.supporters(lost) if supporting and not part.harnessed else 0
-        return self.in_contact(lost, facing) * part.attacks + support * min(part.attacks, self.height.support)
+        support = self.supporters(lost, hero) if supporting and not part.harnessed else 0
+        return (self.in_contact(lost, facing, hero) * part.attacks
+                + support * min(part.attacks, self.height.support))
 
     def melee(self, part: Part, count: int, target: Fighter, lost: int) -> Attack:
         """A part's `count` attacks on `target` that has lost `lost` Health Points (t9a melee)."""

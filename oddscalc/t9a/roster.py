@@ -102,7 +102,7 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
         if unit[name] is not None:
             game_dice(unit[name], name)
     if unit["mount"] is not None:
-        from .combat import read_part
+        from .profiles import read_part
 
         read_part(unit["mount"], "mount")
     if unit["reroll_special"] != "none" and unit["aegis"] is None and unit["fortitude"] is None:
@@ -181,7 +181,8 @@ def combat(attacker: Unit, target: Unit):
     first melee attack's Strength, AP and Offensive Skill (its own characteristics without one), its front rank
     no wider than its models (a lone monster of a roster 5 wide fights 1 wide); None where a side cannot fight
     (`cannot_fight`)."""
-    from .combat import DEFENCE, Combat
+    from .combat import Combat
+    from .sides import DEFENCE
 
     values: dict = {}
     for prefix, unit in (("", attacker), ("enemy_", target)):
@@ -207,7 +208,7 @@ def combat(attacker: Unit, target: Unit):
 
 def _combat_attributes(prefix: str, melee: Weapon | None) -> dict[str, bool | Reroll | str | None]:
     """A side's attack attributes in a round of combat, its first melee attack's: Combat's options."""
-    from .combat import ATTACK_FLAGS, REROLLS
+    from .sides import ATTACK_FLAGS, REROLLS
 
     names = set(melee["attributes"]) if melee else set()
     values: dict[str, bool | Reroll | str | None] = {

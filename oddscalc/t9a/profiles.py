@@ -1,0 +1,136 @@
+"""The 9th Age: the profiles a `t9a combat` option reads in one value: a mount's model part (`--mount 'A1 O3 S3
+I3'`) and a character joined to a unit (`--character 'attacks 3 offensive 5 … health 2'`: the query's own option
+names without dashes, or the short form `A3 O5 D5 S4 R4 I5 H2`; docs/rules.md §3.11, Characters)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ..errors import InputError, require
+from .attributes import game_dice
+from .fighter import MAX_HEALTH, Fighter, Part
+from .stages import read_armour
+
+PART_BOUNDS = {"a": ("Attack Value", 1), "o": ("Offensive Skill", 1), "s": ("Strength", 1), "i": ("Agility", 0),
+               "ap": ("Armour Penetration", 0)}
+MOUNT_EXAMPLE = ("a mount's profile like 'A1 O3 S3 I3': its Attack Value, Offensive Skill, Strength and Agility (I), "
+                 "0 or 1 to 10, then AP<n> and harnessed if it has them")
+MOUNT_FORM = f"expected {MOUNT_EXAMPLE}"
+
+
+def read_part(text: Part | str, name: str) -> Part:
+    """A mount's close combat profile from `A1 O3 S3 I3 [AP1] [harnessed]` (its order free), or a one-line
+    error naming `name`."""
+    if isinstance(text, Part):
+        return text
+    values: dict[str, int] = {}
+    harnessed = False
+    for token in str(text).replace(",", " ").lower().split():
+        if token == "harnessed":
+            harnessed = True
+            continue
+        found = re.fullmatch(r"(ap|agi|a|o|s|i)(\d+)", token, re.ASCII)
+        if found is None:
+            raise InputError(name, text, MOUNT_FORM)
+        key = "i" if found.group(1) == "agi" else found.group(1)
+        require(key not in values, name, text, MOUNT_FORM)
+        what, low = PART_BOUNDS[key]
+        require(low <= int(found.group(2)) <= 10, name, text, f"expected {what} {low} to 10 in {MOUNT_EXAMPLE}")
+        values[key] = int(found.group(2))
+    require(all(key in values for key in "aosi"), name, text, MOUNT_FORM)
+    return Part(attacks=values["a"], offensive=values["o"], strength=values["s"], agility=values["i"],
+                ap=values.get("ap", 0), harnessed=harnessed)
+
+
+# a character's numbers: its key, (the short form's letter, the lowest, the highest); the required ones first
+NUMBERS = {"attacks": ("a", 1, 10), "offensive": ("o", 1, 10), "defensive": ("d", 1, 10), "strength": ("s", 1, 10),
+           "resilience": ("r", 1, 10), "agility": ("i", 0, 10), "health": ("h", 1, MAX_HEALTH),
+           "discipline": ("v", 2, 10), "armour": ("", 0, 6), "ap": ("ap", 0, 10), "aegis": ("", 2, 6),
+           "fortitude": ("", 2, 6)}
+REQUIRED = ("attacks", "offensive", "defensive", "strength", "resilience", "agility")
+ROLLS = ("aegis", "fortitude")  # written X+
+FLAGS = {"great-weapon": "great_weapon", "lightning-reflexes": "lightning_reflexes", "parry": "parry",
+         "distracting": "distracting", "stubborn": "stubborn", "flammable": "flammable"}
+ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "auto-wound", "hatred",
+              "ignores-parry")
+CHARACTER_FORM = ("expected a character's profile like 'attacks 3 offensive 5 defensive 5 strength 4 resilience 4 "
+                  "agility 5 health 2' (or 'A3 O5 D5 S4 R4 I5 H2'), each once: then discipline, armour, ap, aegis X+, "
+                  "fortitude X+, multiple-wounds X and the words " + ", ".join((*FLAGS, *ATTRIBUTES, "battle-standard")))
+SHORT = {letter: key for key, (letter, _, _) in NUMBERS.items() if letter}
+
+
+@dataclass(frozen=True)
+class Hero:
+    """A character joined to a unit: its profile (a Fighter of one model) and whether it is the Battle Standard
+    Bearer (+1 combat score, a failed Break Test re-rolled)."""
+
+    fighter: Fighter
+    battle_standard: bool = False
+
+    def __str__(self) -> str:
+        """As --character reads it: the long form."""
+        hero = self.fighter
+        words = [f"{key} {getattr(hero, key)}" for key in (*REQUIRED, "health")]
+        words += [f"discipline {hero.discipline}"] if hero.discipline else []
+        words += [f"armour {hero.armour}"] if hero.armour else []
+        words += [f"ap {hero.ap}"] if hero.ap else []
+        words += [f"{key} {getattr(hero, key)}+" for key in ROLLS if getattr(hero, key)]
+        words += [f"multiple-wounds {hero.multiple_wounds}"] if hero.multiple_wounds is not None else []
+        words += [word for word, name in FLAGS.items() if getattr(hero, name)]
+        words += list(hero.attributes) + ["battle-standard"] * self.battle_standard
+        return " ".join(words)
+
+
+def read_character(text: Hero | str, name: str) -> Hero:
+    """A character's profile (CLI.md: `t9a combat`'s option names without dashes, flags as bare words), or a
+    one-line error naming `name`."""
+    if isinstance(text, Hero):
+        return text
+    tokens = str(text).replace(",", " ").lower().split()
+    values: dict[str, object] = {}
+    words: list[str] = []
+
+    def have(key: str, value: object) -> None:
+        require(key not in values, name, text, CHARACTER_FORM)
+        values[key] = value
+
+    while tokens:
+        token = tokens.pop(0)
+        short = re.fullmatch(r"(ap|agi|[aodsrihv])(\d+)", token, re.ASCII)
+        if short is not None:
+            have(SHORT.get(short.group(1), "agility"), short.group(2))
+        elif token in NUMBERS or token == "multiple-wounds":
+            require(bool(tokens), name, text, CHARACTER_FORM)
+            have(token, tokens.pop(0))
+        elif token in FLAGS or token in ATTRIBUTES or token == "battle-standard":
+            require(token not in words, name, text, CHARACTER_FORM)
+            words.append(token)
+        else:
+            raise InputError(name, text, CHARACTER_FORM)
+    require(all(key in values for key in REQUIRED), name, text, CHARACTER_FORM)
+    numbers = {key: _number(key, str(values[key]), name, text) for key in NUMBERS if key in values}
+    wounds = values.get("multiple-wounds")
+    fighter = Fighter(models=1, width=1, health=numbers.get("health", 1), attacks=numbers["attacks"],
+                      offensive=numbers["offensive"], defensive=numbers["defensive"], strength=numbers["strength"],
+                      resilience=numbers["resilience"], agility=numbers["agility"],
+                      discipline=numbers.get("discipline", 0), armour=numbers.get("armour", 0),
+                      ap=numbers.get("ap", 0), aegis=numbers.get("aegis"), fortitude=numbers.get("fortitude"),
+                      multiple_wounds=None if wounds is None else game_dice(str(wounds), name),
+                      attributes=tuple(word for word in words if word in ATTRIBUTES))
+    fighter = replace(fighter, **{FLAGS[word]: True for word in words if word in FLAGS})  # type: ignore[arg-type]
+    return Hero(fighter, "battle-standard" in words)
+
+
+def _number(key: str, value: str, name: str, text: object) -> int:
+    """A number of the profile within its bounds (Armour as a value or the save it gives, Aegis X+)."""
+    _, low, high = NUMBERS[key]
+    what = f"expected {key} {low}{'+' if key in ROLLS else ''} to {high}{'+' if key in ROLLS else ''}"
+    if key == "armour":
+        number = read_armour(value, name)
+    else:
+        cleaned = value[:-1] if key in ROLLS and value.endswith("+") else value
+        require(re.fullmatch(r"\d+", cleaned, re.ASCII) is not None, name, text, f"{what} in {CHARACTER_FORM[9:]}")
+        number = int(cleaned)
+    require(low <= number <= high, name, text, f"{what} in {CHARACTER_FORM[9:]}")
+    return number
