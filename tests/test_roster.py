@@ -319,6 +319,11 @@ CASES = [
     ("t9a combat: a Large charger with a mount that stomps", "t9a", {"mount", "stomp", "height"},
      T9A_A + T9A_FIGHTS + '\nheight = "large"\nmount = "A2 O3 S5 I2 AP1"\nstomp = 1', "attacks = 1", T9A_T + T9A_HOLDS,
      "assault enemy_health_lost", COMBAT(height="large", mount="A2 O3 S5 I2 AP1", stomp=1)["enemy_health_lost"]),
+    ("t9a combat: a character joined to each unit, one mounted", "t9a", {"character", "character_mount"},
+     T9A_A + T9A_FIGHTS + '\ncharacter = "A3 O5 D5 S4 R4 I5 H2"\ncharacter_mount = "A1 O3 S3 I3"', "attacks = 1",
+     T9A_T + T9A_HOLDS + '\ncharacter = "attacks 2 offensive 4 defensive 4 strength 4 resilience 4 agility 4 health 2"',
+     "assault enemy_health_lost", COMBAT(character="A3 O5 D5 S4 R4 I5 H2", character_mount="A1 O3 S3 I3",
+                                         enemy_character="A2 O4 D4 S4 R4 I4 H2")["enemy_health_lost"]),
     ("t9a combat: Cannot be Stomped, Stubborn, Unbreakable", "t9a", {"cannot_be_stomped", "stubborn", "unbreakable"},
      T9A_A + T9A_FIGHTS + '\nstomp = "d3"\nunbreakable = true', "attacks = 1",
      T9A_T + T9A_HOLDS + "\ncannot_be_stomped = true\nstubborn = true", "assault break",
@@ -685,7 +690,8 @@ def test_a_formation_of_more_than_twenty_units_is_no_war_engine_count():
     assert loaded.unit("T")["units"] == 30
 
 
-@pytest.mark.parametrize("more, name", [('mount = "A1 O3"', "mount"), ('stomp = "2d10"', "stomp")])
+@pytest.mark.parametrize("more, name", [('mount = "A1 O3"', "mount"), ('stomp = "2d10"', "stomp"),
+                                        ('character = "A1 O3 lance"', "character")])
 def test_a_combat_field_that_cannot_be_read_is_refused_on_load(more, name):
     with pytest.raises(InputError) as error:
         games.parse_roster(roster("t9a", T9A_A + T9A_FIGHTS + "\n" + more, "attacks = 1", T9A_T), "case.toml")

@@ -184,6 +184,9 @@ def import_list(
     strict: Annotated[bool, typer.Option(
         "--strict", help="Leave out every unit with something oddscalc does not model (default: import it "
                          "without that rule; either way the report on stderr lists it).")] = False,
+    join: Annotated[Optional[list[str]], typer.Option(
+        "--join", metavar="CHARACTER=UNIT", help="The 9th Age: join a character of the list to one of its units "
+        "(repeatable): it fights in the unit's front rank in a round of combat (its --character).")] = None,
 ) -> None:
     """Read an Epic Armageddon or The 9th Age (2nd edition) army list exported by BattleScribe
     or New Recruit, and print it as an oddscalc roster (TOML) to edit or to study.
@@ -195,6 +198,7 @@ def import_list(
     """
     from ..battlescribe import load
     from ..roster import to_toml
+    from ..t9a.joining import join_characters
     from .errors import input_error
     from ..files import check_writable
     from .output import write_text
@@ -203,10 +207,11 @@ def import_list(
         if write is not None:
             check_writable(write, "write", (".toml",))
         imported = load(file, strict)
+        joined = join_characters(imported.data, join or ())
         text = to_toml(imported.data, imported.header())
     except InputError as error:
         raise input_error(error) from None
-    for line in [*imported.report(), *imported.apart()]:
+    for line in [*imported.report(), *imported.apart(), *joined]:
         typer.echo(f"note: {line}", err=True)
     if write is None:
         typer.echo(text, nl=False)
@@ -231,6 +236,7 @@ def register(app: typer.Typer) -> None:
         list_profiles)
     app.command("import", help=inspect.getdoc(import_list), epilog="Examples:\n\n\b\n"
                 "  oddscalc import my_list.rosz\n  oddscalc import my_list.rosz --write army.toml --strict\n"
+                "  oddscalc import my_list.rosz --join 'Marshal=Knightly Orders'\n"
                 "  oddscalc grid my_list.rosz --against their_list.rosz")(import_list)
 
 

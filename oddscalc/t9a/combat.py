@@ -6,7 +6,7 @@ score, the loser's Break Test with Steadfast, Flee and Pursuit; round after roun
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -196,8 +196,14 @@ class Combat(Attack):
         return getattr(self, "character") is not None or getattr(self, "enemy_character") is not None
 
     def hero(self, prefix: str) -> Hero | None:
-        value = getattr(self, prefix + "character")
-        return None if value is None else read_character(value, prefix + "character")
+        """A side's character (`prefix` "" the charger's, "enemy_" the charged unit's), on its mount if it has one."""
+        value, mount = getattr(self, prefix + "character"), getattr(self, prefix + "character_mount")
+        if value is None:
+            return None
+        hero = read_character(value, prefix + "character")
+        if mount is None:
+            return hero
+        return replace(hero, fighter=replace(hero.fighter, mount=read_part(mount, prefix + "character_mount")))
 
     def fighter(self, prefix: str) -> Fighter:
         """One side's unit (`prefix` "" the charger, "enemy_" the charged unit); Impact Hits the charger's."""
@@ -270,6 +276,7 @@ class Combat(Attack):
                   if value != "none"]
         hero = self.hero(prefix)
         words += [f"with a character ({hero})"] if hero is not None else []
+        words += [f"its mount {hero.fighter.mount.describe()}"] if hero is not None and hero.fighter.mount else []
         return "(" + ", ".join(words) + ")"
 
     def check(self) -> None:
@@ -304,8 +311,12 @@ class Combat(Attack):
                                             f"--{dashed(prefix)}spear")
         self._automatic_hits("impact_hits", self.width)
         for prefix in ("", "enemy_"):
-            if getattr(self, prefix + "character") is not None:
-                object.__setattr__(self, prefix + "character", self.hero(prefix))
+            hero = self.hero(prefix)
+            if hero is not None:
+                object.__setattr__(self, prefix + "character", replace(hero, fighter=replace(hero.fighter, mount=None)))
+            elif getattr(self, prefix + "character_mount") is not None:
+                raise InputError(prefix + "character_mount", getattr(self, prefix + "character_mount"),
+                                 f"a mount needs its character: --{dashed(prefix)}character")
         for name in ("challenge", "challenge_refused"):
             require(not getattr(self, name) or self.hero("") is not None and self.hero("enemy_") is not None, name, "on",
                     "a Duel needs a character on each side: --character and --enemy-character")
@@ -321,8 +332,9 @@ class Combat(Attack):
         for name, default, needed, needs in (
                 ("facing_bonus", FacingBonus.RANKED, self.flank or self.rear, facing),
                 ("flank_models", FlankModels.MATCHED, self.flank or self.rear, facing),
-                ("mount_momentum", MountMomentum.ALL, getattr(self, "mount") is not None,
-                 "only applies with --mount (a charging mount's Agility)"),
+                ("mount_momentum", MountMomentum.ALL,
+                 getattr(self, "mount") is not None or getattr(self, "character_mount") is not None,
+                 "only applies with --mount or --character-mount (a charging mount's Agility)"),
                 ("high_agility", HighAgility.STEP_TEN,  # (set off its default, it is FIRST: no step capped)
                  any(step > MAX_STEP for step, _ in fight.in_round(True).schedule(True)),
                  "only applies when an Agility goes above 10 (Charging Momentum +1, a Spear's +2)"),

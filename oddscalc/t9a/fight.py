@@ -164,8 +164,9 @@ class Fight:
             if unit.stomp is not None and enemy.stompable():
                 blows.append((0, Blow(side, "stomp")))
             hero = self.heroes[side]
-            if hero is not None:
-                blows.append((hero.parts[0].step(charging, top), Blow(side, "hero")))
+            for index, part in enumerate(() if hero is None else hero.parts):  # its own attacks, its mount's
+                blows.append((part.step(charging and (not index or self.mount_momentum is MountMomentum.ALL), top),
+                               Blow(side, "hero", index)))
         return [(step, tuple(blow for at, blow in blows if at == step))
                 for step in sorted({step for step, _ in blows}, reverse=True)]
 
@@ -189,7 +190,7 @@ class Fight:
         hero = int(troop.alive(code))
         if blow.kind == "hero":
             assert troop.hero is not None, blow  # schedule gives a side such a blow only when it has one
-            return 0 if troop.refused else hero * troop.hero.attacks
+            return 0 if troop.refused else hero * troop.hero.parts[blow.part].attacks
         unit, lost = troop.unit, troop.pools(code)[0]
         facing = self.facing(charger_code, charged_code) if blow.side else None
         if blow.kind != "melee":
@@ -216,7 +217,7 @@ class Fight:
         assert target is not None, pool
         if blow.kind == "hero":
             assert unit.hero is not None, blow
-            return unit.hero.melee(unit.hero.parts[0], count, target, target_lost)
+            return unit.hero.melee(unit.hero.parts[blow.part], count, target, target_lost)
         if blow.kind == "melee":
             return unit.unit.melee(unit.unit.parts[blow.part], count, target, target_lost)
         return unit.unit.automatic(blow.kind, count, target, target_lost)
@@ -237,7 +238,8 @@ class Fight:
             for blow in blows:
                 unit, target = fight.troops[blow.side], fight.units[1 - blow.side]
                 if blow.kind in ("melee", "hero"):  # Battle Focus: two hits from a 6; Multiple Wounds: up to its
-                    part = (unit.hero or unit.unit).parts[0] if blow.kind == "hero" else unit.unit.parts[blow.part]
+                    part = (unit.hero or unit.unit).parts[blow.part] if blow.kind == "hero" else unit.unit.parts[
+                        blow.part]
                     wounds = part.multiple_wounds.highest if part.multiple_wounds is not None else 1  # Health each
                     each = (2 if "battle-focus" in part.attributes else 1) * min(wounds, target.health)
                 else:

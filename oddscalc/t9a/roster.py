@@ -76,6 +76,10 @@ SCHEMA = Schema(
         "cannot_be_stomped": Field("bool", "Cannot be Stomped (Cavalry)", default=False),
         "stubborn": Field("bool", "Stubborn: its Break Test ignores the combat score difference", default=False),
         "unbreakable": Field("bool", "Unbreakable: it passes every Break Test", default=False),
+        "character": Field("text", "a character joined to it, in its front rank, as t9a combat --character reads it: "
+                                   "'attacks 3 offensive 5 defensive 5 strength 4 resilience 4 agility 5 health 2'"),
+        "character_mount": Field("text", "its character's mount, as t9a combat --character-mount reads it: "
+                                         "'A1 O3 S3 I3' (AP<n>, harnessed)"),
     },
     weapon={
         "name": Field("text", "the attack's name", required=True),
@@ -105,6 +109,14 @@ def check_unit(unit: Unit) -> tuple[str, str] | None:
         from .profiles import read_part
 
         read_part(unit["mount"], "mount")
+    if unit["character"] is not None:
+        from .profiles import read_character, read_part
+
+        read_character(unit["character"], "character")
+        if unit["character_mount"] is not None:
+            read_part(unit["character_mount"], "character_mount")
+    elif unit["character_mount"] is not None:
+        return "character_mount", "a mount needs its character: give the unit's character too"
     if unit["reroll_special"] != "none" and unit["aegis"] is None and unit["fortitude"] is None:
         return "reroll_special", "a re-roll of special saves needs the unit's special save: aegis or fortitude"
     for weapon in unit.weapons:
@@ -199,7 +211,8 @@ def combat(attacker: Unit, target: Unit):
             ("great_weapon", unit["great_weapon"]), ("lightning_reflexes", unit["lightning_reflexes"]),
             ("spear", unit["spear"]), ("extra_ranks", unit["extra_ranks"]), ("height", unit["height"]),
             ("mount", unit["mount"]), ("stomp", unit["stomp"]), ("cannot_be_stomped", unit["cannot_be_stomped"]),
-            ("stubborn", unit["stubborn"]), ("unbreakable", unit["unbreakable"]),
+            ("stubborn", unit["stubborn"]), ("unbreakable", unit["unbreakable"]), ("character", unit["character"]),
+            ("character_mount", unit["character_mount"]),
             *((name, unit[name]) for name in DEFENCE))})
         values.update(_combat_attributes(prefix, melee))
     return Combat(**values, impact_hits=attacker["impact_hits"],
@@ -239,6 +252,7 @@ def describe_unit(unit: Unit) -> str:
     fights += [f"{what} ({unit[name]})" for what, name in (("Impact Hits", "impact_hits"), ("Stomp Attacks", "stomp"))
                if unit[name] is not None]
     fights += [name.replace("_", " ") for name in ("cannot_be_stomped", "stubborn", "unbreakable") if unit[name]]
+    fights += [f"with a character ({unit['character']})"] if unit["character"] is not None else []
     return (f"{unit['models']} × {unit['health']} HP, OS {unit['offensive']} DS {unit['defensive']} "
             f"S {unit['strength']} R {unit['resilience']} Armour {unit['armour']}"
             + "".join(f", {save}" for save in saves + fights))

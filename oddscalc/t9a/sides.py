@@ -62,6 +62,10 @@ def _side_options(who: str, prefix: str) -> dict[str, tuple[str, Any]]:
             "fortitude 5+, multiple-wounds X, great-weapon, battle-standard…). It strikes with its own profile, "
             "lends its Discipline while it stands, and is struck once the rank and file are gone (or in a Duel).",
             None, metavar="PROFILE", reader=lambda text: read_character(text, prefix + "character"))),
+        "character_mount": ("Part | str | None", option(
+            f"{who}: its character's mount, as --mount reads it ('A1 O3 S3 I3', AP<n>, harnessed): a second part "
+            "of the character striking at its own Agility.", None, metavar="PROFILE",
+            reader=lambda text: read_part(text, prefix + "character_mount"))),
     }
     options.update({name: ("bool", option(f"{who}: {text[0].upper()}{text[1:]}", False)) for name, text in bools.items()})
     return options

@@ -214,3 +214,18 @@ def test_outcomes_name_the_characters_only_when_there_are_some():
     assert lone_pair().outcomes[-2:] == ("character_slain", "enemy_character_slain")
     assert isinstance(lone_pair().hero(""), Hero)
     assert np.isclose(sum(lone_pair().exact()["enemy_character_slain"]), 1)
+
+
+def test_a_mounted_character_strikes_with_its_mount_at_the_mount_s_agility():
+    """--character-mount: the mount's attacks are a second part of the character, at their own Agility (+1 when
+    charging, Charging Momentum, as --mount-momentum says); none once the character falls."""
+    fight = lone_pair(character_mount="A2 O3 S3 I2").fight
+    steps = {blow: step for step, blows in fight.schedule(True) for blow in blows}
+    assert steps[Blow(0, "hero", 0)] == 6 and steps[Blow(0, "hero", 1)] == 3
+    rider = lone_pair(character_mount="A2 O3 S3 I2", mount_momentum="rider").fight
+    assert {blow: step for step, blows in rider.schedule(True) for blow in blows}[Blow(0, "hero", 1)] == 2
+    assert fight.count(Blow(0, "hero", 1), 0, 0) == 2
+    assert fight.count(Blow(0, "hero", 1), fight.troops[0].code(0, 1), 0) == 0
+    with pytest.raises(InputError) as refused:
+        Combat(**LONE, **enemy(**LONE), enemy_character_mount="A1 O3 S3 I3").check()
+    assert refused.value.name == "enemy_character_mount" and "--enemy-character" in refused.value.allowed
