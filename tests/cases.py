@@ -371,6 +371,26 @@ T9A = {
         enemy_models=3, enemy_width=3, enemy_health=2, enemy_attacks=2, enemy_offensive=4, enemy_defensive=4,
         enemy_strength=4, enemy_resilience=4, enemy_agility=4, enemy_discipline=7,
         character="A2 O5 D5 S5 R4 I5 H3 V8 battle-standard great-weapon", rounds=4, pursuit="restrain"),
+    "combat: the per-round view of a fight of three rounds, a second unit in the rear": Combat(
+        models=4, width=4, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
+        enemy_models=6, enemy_width=3, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3, enemy_strength=3,
+        enemy_resilience=3, enemy_agility=3, enemy_discipline=8, enemy_stubborn=True, rounds=3, by_round=True,
+        with_unit=("models 2 width 2 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
+                   "discipline 6 facing rear",)),
+    # several units of the charger's (docs/rules.md §3.11, Several units)
+    "combat: a second unit charges the flank, each losing unit tests, any pursuer catches": Combat(
+        models=6, width=3, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
+        enemy_models=8, enemy_width=4, enemy_attacks=1, enemy_offensive=4, enemy_defensive=3, enemy_strength=3,
+        enemy_resilience=3, enemy_agility=3, enemy_discipline=7,
+        with_unit=("models 4 width 4 attacks 1 offensive 4 defensive 3 strength 3 resilience 3 agility 4 "
+                   "discipline 6 facing flank",)),
+    "combat: flank and rear, a character, restrained pursuits, two rounds": Combat(
+        models=3, width=3, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
+        flank=True, enemy_models=6, enemy_width=3, enemy_attacks=1, enemy_offensive=4, enemy_defensive=3,
+        enemy_strength=4, enemy_resilience=3, enemy_agility=4, enemy_discipline=8,
+        enemy_character="A2 O4 D4 S4 R4 I5 H2 V9", pursuit="restrain", rounds=2,
+        with_unit=("models 3 width 3 attacks 1 offensive 3 defensive 3 strength 4 resilience 3 agility 2 "
+                   "discipline 6 swiftstride facing rear",)),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

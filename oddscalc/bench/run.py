@@ -149,6 +149,30 @@ def assault_grid_seconds(size: int) -> float:
     return best_time(cold, 1)
 
 
+def hero_fight(models: int, duel: bool = False) -> Any:
+    """The bench's fight to the end: `models` a side (O3 D3 S3 R3, 5 wide), a character each (issue "Fights to
+    the end": 20 against 20), in a Duel or not."""
+    from ..t9a import Combat
+
+    plain = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)
+    width = min(models, 5)
+    return Combat(models=models, width=width, **plain, **{f"enemy_{key}": value for key, value in plain.items()},
+                  enemy_models=models, enemy_width=width, rounds=10, challenge=duel,
+                  character="attacks 3 offensive 5 defensive 5 strength 4 resilience 4 agility 5 health 2",
+                  enemy_character="attacks 3 offensive 5 defensive 5 strength 4 resilience 4 agility 5 health 2")
+
+
+def hero_fight_seconds(models: int, trials: int) -> tuple[float, float, float]:
+    """(seconds for `trials` sampled fights to the end with a character each side, in a Duel, on one thread;
+    seconds of the exact twin without a Duel; with one), from cold."""
+    from ..t9a.fight_exact import combat_pmfs
+
+    sampled = best_time(lambda: hero_fight(models, duel=True).sample(np.random.default_rng(1), trials), 1)
+    plain = best_time(lambda: combat_pmfs(hero_fight(models).fight, 10, float), 1)
+    duel = best_time(lambda: combat_pmfs(hero_fight(models, duel=True).fight, 10, float), 1)
+    return sampled, plain, duel
+
+
 def study_entries(size: int) -> tuple[list[Any], Any]:
     """The bench's balance study: `size` made-up Epic formations (`grid_roster`, with CC and FF to assault),
     and the game's reference targets."""
@@ -242,6 +266,12 @@ def studies(options: argparse.Namespace, cores: int) -> None:
     seconds = assault_grid_seconds(size)
     print(f"\ngrid --assault --exact {size} x {size} ({size * size} assaults), from cold: {seconds:.2f} s"
           + verdict(seconds, 2.0, above=False))
+    models, fights = (5, 10_000) if options.quick else (20, 1_000_000)
+    sampled, plain, duel = hero_fight_seconds(models, fights)
+    print(f"\nt9a combat, {models} against {models} fought to the end, a character each, one thread:")
+    print(f"  sampled, a Duel, {fights:,} fights: {sampled:.2f} s" + verdict(sampled, 1.0, above=False))
+    print(f"  exact, no Duel: {plain:.2f} s" + verdict(plain, 5.0, above=False))
+    print(f"  exact, a Duel: {duel:.2f} s" + verdict(duel, 5.0, above=False))
 
 
 def _show(rates: list[tuple[str, float]], rates_on_every_core: int, cores: int) -> None:

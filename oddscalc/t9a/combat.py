@@ -29,9 +29,10 @@ from .fight import (
     HighAgility,
     MountMomentum,
     Pursuit,
+    by_round,
     read_rounds,
 )
-from .fight_exact import combat_pmfs
+from .fight_exact import combat_pmfs, exact_cost
 from .fight_sampled import combat_sample
 from .fighter import (
     MAX_HEALTH,
@@ -43,6 +44,7 @@ from .fighter import (
     LineBonus,
     Part,
 )
+from .allies import MAX_ALLIES, WithUnit, read_ally
 from .profiles import Hero, read_character, read_part
 from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, both_sides, dashed
 from .stages import Reroll, read_armour
@@ -55,9 +57,6 @@ MAX_IMPACT = 200  # the automatic hits t9a hits takes
 
 # --- the query --------------------------------------------------------------------------
 
-PER_STATE = {False: 5e-4, True: 2.5e-3}  # seconds a state's step takes in a later round, floats / fractions: the
-#                                         most measured here (knights with mounts and stomps, 5 to 60 a side)
-FIRST_ROUND = 0.1  # the first round's share of a later round's cost (it starts from one state)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,10 +70,11 @@ class Combat(Attack):
     the Pursuit's 2D6 is as high. --rounds N fights on while no one broke and both stand (--rounds end: until
     then, at most 10 rounds).
 
-    Outcomes: win (the charger wins the last round fought), draw, health_lost (the charger's), enemy_health_lost,
-    break (the loser broke), caught (and was caught: destroyed), score (the combat scores' difference; win
-    says whose), enemy_break (the charged unit broke: "will my charge break them?"), enemy_caught (and was
-    caught), rounds (the rounds fought).
+    Outcomes: win (the charger wins the last round fought), draw, health_lost (the charger's side's),
+    enemy_health_lost, break (the loser broke: with --with-unit, one of the charger's units, in any round), caught
+    (and was caught: destroyed), score (the combat scores' difference; win says whose), enemy_break (the charged
+    unit broke: "will my charge break them?"), enemy_caught (and was caught), rounds (the rounds fought); with a
+    character, character_slain and enemy_character_slain.
     """
 
     models: int = option(f"The charger: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
@@ -171,6 +171,15 @@ class Combat(Attack):
     challenge_refused: bool = option("The charger's character issues a Duel and the charged unit's refuses it: "
                                      "the refusing character makes no attacks, lends no Discipline or Stubborn, "
                                      "and as a Battle Standard Bearer gives no +1.", False)
+    by_round: bool = option("Add the per-round view to the outcomes (--rounds 2 or more): decided (a side broke, "
+                            "fled or was destroyed before the rounds ran out), and each side's Health Points lost by "
+                            "the end of each round (health_lost_by_round_K); --plot FILE --outcome rounds draws "
+                            "them.", False)
+    with_unit: tuple = option(
+        f"Another unit of the charger's in the combat (at most {MAX_ALLIES}), in the charged unit's flank or rear: "
+        "'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7 facing "
+        "flank' (this query's option names; health, armour, ap, standard, swiftstride…). It charges too; the combat "
+        "score is the side's, each losing unit takes its Break Test.", (), metavar="PROFILE", many=read_ally)
 
     COMMAND = "t9a combat"
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
@@ -184,11 +193,11 @@ class Combat(Attack):
 
     @property
     def outcomes(self) -> tuple[str, ...]:
-        return OUTCOMES + SLAIN * self.heroic
+        return OUTCOMES + SLAIN * self.heroic + (by_round(self.rounds) if self.by_round else ())
 
     @property
     def events(self) -> tuple[str, ...]:
-        return EVENTS + SLAIN * self.heroic
+        return EVENTS + SLAIN * self.heroic + ("decided",) * self.by_round
 
     @property
     def heroic(self) -> bool:
@@ -223,6 +232,10 @@ class Combat(Attack):
                        line_bonus=self.line_bonus)
 
     @property
+    def allies(self) -> tuple[WithUnit, ...]:
+        return tuple(read_ally(text) for text in getattr(self, "with_unit"))
+
+    @property
     def fight(self) -> Fight:
         heroes = (self.hero(""), self.hero("enemy_"))
         challenge = (Challenge.ACCEPTED if self.challenge else Challenge.REFUSED if self.challenge_refused
@@ -231,7 +244,7 @@ class Combat(Attack):
                      self.high_agility, self.pursuit, self.flank_models, self.mount_momentum, self.charge_bonus,
                      tuple(None if hero is None else hero.fighter for hero in heroes),  # type: ignore[arg-type]
                      tuple(hero is not None and hero.battle_standard for hero in heroes),  # type: ignore[arg-type]
-                     challenge)
+                     challenge, tuple(ally.ally for ally in self.allies))
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
@@ -244,7 +257,8 @@ class Combat(Attack):
                                                                         ChargeBonus.SIDE))
             if value is not default]
         duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
-        return (f"T9A combat: {self._words('')} charge {self._words('enemy_')}{facing}{rounds}{duel}"
+        allies = "".join(f", with ({ally})" for ally in self.allies)
+        return (f"T9A combat: {self._words('')}{allies} charge {self._words('enemy_')}{facing}{rounds}{duel}"
                 + "".join(f", {reading}" for reading in readings))
 
     def _words(self, prefix: str) -> str:
@@ -320,6 +334,13 @@ class Combat(Attack):
         for name in ("challenge", "challenge_refused"):
             require(not getattr(self, name) or self.hero("") is not None and self.hero("enemy_") is not None, name, "on",
                     "a Duel needs a character on each side: --character and --enemy-character")
+        allies = self.allies
+        require(len(allies) <= MAX_ALLIES, "with_unit", str(allies[-1]) if allies else "",
+                f"expected at most {MAX_ALLIES} other units of the charger's")
+        facings = [ally.facing for ally in allies] + ["flank"] * self.flank + ["rear"] * self.rear
+        require(facings.count("flank") <= 2 and facings.count("rear") <= 1, "with_unit", str(allies[-1]) if allies
+                else "", "a unit has two flanks and one rear: one charging unit on each")
+        object.__setattr__(self, "with_unit", allies)
         require(not (self.challenge and self.challenge_refused), "challenge_refused", "on",
                 "a Duel is accepted (--challenge) or refused (--challenge-refused), not both")
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
@@ -328,10 +349,12 @@ class Combat(Attack):
     def idle(self) -> dict[str, str]:
         """The options off their defaults that change nothing in this combat (a typed query refuses them)."""
         fight, idle = self.fight, {}
-        facing = "only applies with --flank or --rear (the charger in the enemy's flank or rear)"
+        facing = "only applies with --flank, --rear or --with-unit (a unit in the enemy's flank or rear)"
+        beside = bool(self.flank or self.rear or self.allies)
         for name, default, needed, needs in (
-                ("facing_bonus", FacingBonus.RANKED, self.flank or self.rear, facing),
-                ("flank_models", FlankModels.MATCHED, self.flank or self.rear, facing),
+                ("facing_bonus", FacingBonus.RANKED, beside, facing),
+                ("flank_models", FlankModels.MATCHED, beside, facing),
+                ("by_round", False, self.rounds > 1, "only applies with --rounds 2 or more (a fight of rounds)"),
                 ("mount_momentum", MountMomentum.ALL,
                  getattr(self, "mount") is not None or getattr(self, "character_mount") is not None,
                  "only applies with --mount or --character-mount (a charging mount's Agility)"),
@@ -395,22 +418,15 @@ class Combat(Attack):
                 f"({width} in the front rank: {MAX_IMPACT} hits at most, as t9a hits takes)")
 
     def exact_seconds(self, fractions: bool = False) -> float:
-        """About how long the exact answer takes: each Initiative Step walks the pairs of Health Points lost a
-        round can reach, and a later round does so from each pair the first one reached."""
-        fight = self.fight
-        charged, charger = fight.reach()
-        states = (charged + 1) * (charger + 1)
-        for troop in fight.troops:  # a character struck from the first step (a Duel): the root of its states, as
-            if troop.duel and troop.hero is not None:  # measured; else it is whole until its unit is gone
-                states *= (troop.health + 1) ** 0.5
-        return PER_STATE[fractions] * len(fight.schedule(True)) * states * (self.rounds - 1 + FIRST_ROUND)
+        """About how long the exact answer takes (`fight_exact.exact_cost`)."""
+        return exact_cost(self.fight, self.rounds, fractions)
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
-        return combat_sample(rng, self.fight, self.rounds, trials)
+        return combat_sample(rng, self.fight, self.rounds, trials, self.by_round)
 
     def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:
         seconds = self.exact_seconds(number is not float)
         require(seconds <= EXACT_SECONDS, "exact", self.describe(),
                 f"the exact answer would take about {seconds:,.0f} s; sample instead (leave out --exact"
                 + (", or drop --fractions)" if number is not float else ")"))
-        return combat_pmfs(self.fight, self.rounds, number)
+        return combat_pmfs(self.fight, self.rounds, number, self.by_round)

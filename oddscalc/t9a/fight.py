@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..attack import Attack, read_whole
 from .fighter import Fighter, two_d6
-from .troop import OVERKILL, Challenge, Troop
+from .troop import OVERKILL, Challenge, Line, Troop
 
 MAX_ROUNDS = 10  # rounds fought at most (--rounds end: until a side breaks, flees or is destroyed, or these)
 MAX_STEP = 10  # Initiative Steps run from 10 down to 0; a higher Agility strikes at 10 (an open reading)
@@ -25,6 +25,13 @@ OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught"
             "enemy_caught", "rounds")
 EVENTS = ("win", "draw", "break", "caught", "enemy_break", "enemy_caught")
 SLAIN = ("character_slain", "enemy_character_slain")  # events of a combat with characters: each side's fell
+
+
+def by_round(rounds: int) -> tuple[str, ...]:
+    """The per-round view's outcomes (--by-round): decided (a side broke, fled or was destroyed before the rounds
+    ran out), then each side's Health Points lost by the end of each round."""
+    return ("decided", *(f"health_lost_by_round_{k}" for k in range(1, rounds + 1)),
+            *(f"enemy_health_lost_by_round_{k}" for k in range(1, rounds + 1)))
 
 
 def read_rounds(text: str) -> int:
@@ -82,17 +89,26 @@ class FlankModels(str, Enum):
 
 
 class Blow(NamedTuple):
-    """What strikes at an Initiative Step: a side (0 the charger, 1 the charged unit) and its model part's
-    attacks ("melee", `part` its index), Impact Hits, Stomp Attacks or its character's attacks ("hero")."""
+    """What strikes at an Initiative Step: a side (0 the charger's, 1 the charged unit) and its model part's
+    attacks ("melee", `part` its index), Impact Hits, Stomp Attacks or its character's attacks ("hero"); `unit`
+    the charger's unit that strikes (side 0) or is struck (side 1): 0 the main one, then its --with-unit allies."""
 
     side: int
     kind: str
     part: int = 0
+    unit: int = 0
+
+
+class Ally(NamedTuple):
+    """Another unit of the charger's (--with-unit): its profile and where it strikes the charged unit."""
+
+    unit: Fighter
+    facing: str  # "flank" or "rear"
 
 
 @dataclass(frozen=True)
 class Fight:
-    """Both sides of a combat and how they meet: the charger's facing on the charged unit."""
+    """Both sides of a combat and how they meet: the charger's facing on the charged unit, and its allies'."""
 
     charger: Fighter
     charged: Fighter
@@ -107,6 +123,7 @@ class Fight:
     heroes: tuple[Fighter | None, Fighter | None] = (None, None)  # each side's character, if one is joined
     bsb: tuple[bool, bool] = (False, False)  # each side's character is its Battle Standard Bearer
     challenge: Challenge = Challenge.NONE
+    allies: tuple[Ally, ...] = ()  # the charger's other units, each in the charged unit's flank or rear
 
     @property
     def units(self) -> tuple[Fighter, Fighter]:
@@ -114,16 +131,27 @@ class Fight:
 
     @cached_property
     def troops(self) -> tuple[Troop, Troop]:
-        """Each side as the states count it: its unit and its character."""
+        """Each main unit as the states count it: its unit and its character."""
         duel = self.challenge is Challenge.ACCEPTED
         return (Troop(self.charger, self.heroes[0], self.bsb[0], False, duel),
                 Troop(self.charged, self.heroes[1], self.bsb[1], self.challenge is Challenge.REFUSED, duel))
 
+    @cached_property
+    def line(self) -> Line:
+        """The charger's side: its main unit and its allies."""
+        return Line((self.troops[0], *(Troop(ally.unit) for ally in self.allies)))
+
+    @cached_property
+    def facings(self) -> tuple[str, ...]:
+        """Where each of the charger's units strikes the charged unit."""
+        return ("rear" if self.rear else "flank" if self.flank else "front", *(ally.facing for ally in self.allies))
+
     def duelling(self, charger_code, charged_code):
         """Where the two characters fight their Duel: it was accepted and both stand."""
         if self.challenge is not Challenge.ACCEPTED:
-            return charger_code * 0 > 0
-        return (self.troops[0].alive(charger_code) * self.troops[1].alive(charged_code)) > 0
+            return charged_code * 0 > 0
+        fled, main = self.line.split(charger_code)[0]
+        return (self.troops[0].alive(main) * (fled == 0) * self.troops[1].alive(charged_code)) > 0
 
     def in_round(self, first_round: bool) -> Fight:
         """The fight as a round sees it (`_in_round`), worked once per fight and round kind."""
@@ -142,9 +170,11 @@ class Fight:
                 return None if unit is None else replace(
                     unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
             charger, charged = (calm(unit) for unit in self.units)
-            return replace(self, charger=charger, charged=charged, heroes=(calm(self.heroes[0]), calm(self.heroes[1])))
-        fight = replace(self, charger=self.charger.charging()) if any(self.charger.charge) else self
-        if self.charged.spear and not (self.flank or self.rear):
+            return replace(self, charger=charger, charged=charged, heroes=(calm(self.heroes[0]), calm(self.heroes[1])),
+                           allies=tuple(Ally(calm(ally.unit), ally.facing) for ally in self.allies))
+        fight = replace(self, charger=self.charger.charging(),
+                        allies=tuple(Ally(ally.unit.charging(), ally.facing) for ally in self.allies))
+        if self.charged.spear and set(self.facings) == {"front"}:
             fight = replace(fight, charged=replace(self.charged, agility=self.charged.agility + 2,
                                                    ap=self.charged.ap + 1))
         return fight
@@ -152,138 +182,199 @@ class Fight:
     def schedule(self, first_round: bool) -> list[tuple[int, tuple[Blow, ...]]]:
         """(Initiative Step, what strikes at it) from the highest: each part at its Agility (+1 to the charger's in
         the first round, Charging Momentum; an Agility above 10 at step 10, or first by `high_agility`), the
-        charger's Impact Hits at step 10 of the first round, Stomp Attacks at step 0 on a stompable enemy."""
+        charger's Impact Hits at step 10 of the first round, Stomp Attacks at step 0 on a stompable enemy; the
+        charged unit strikes each of the charger's units apart."""
         top = MAX_STEP if self.high_agility is HighAgility.STEP_TEN else MAX_STEP + 1
         blows: list[tuple[int, Blow]] = []
-        for side, (unit, enemy) in enumerate(((self.charger, self.charged), (self.charged, self.charger))):
-            charging = first_round and side == 0
-            blows += [(part.step(charging and (not index or self.mount_momentum is MountMomentum.ALL), top),
-                       Blow(side, "melee", index)) for index, part in enumerate(unit.parts)]
-            if charging and unit.impact is not None:
-                blows.append((MAX_STEP, Blow(side, "impact")))
-            if unit.stomp is not None and enemy.stompable():
-                blows.append((0, Blow(side, "stomp")))
-            hero = self.heroes[side]
+
+        def momentum(index: int) -> bool:
+            return not index or self.mount_momentum is MountMomentum.ALL
+
+        for unit, fighter in enumerate(troop.unit for troop in self.line.troops):  # the charger's units
+            blows += [(part.step(first_round and momentum(index), top), Blow(0, "melee", index, unit))
+                      for index, part in enumerate(fighter.parts)]
+            if first_round and fighter.impact is not None:
+                blows.append((MAX_STEP, Blow(0, "impact", 0, unit)))
+            if fighter.stomp is not None and self.charged.stompable():
+                blows.append((0, Blow(0, "stomp", 0, unit)))
+        for unit, fighter in enumerate(troop.unit for troop in self.line.troops):  # the charged unit on each
+            blows += [(part.step(False, top), Blow(1, "melee", index, unit)) for index, part in
+                      enumerate(self.charged.parts)]
+            if self.charged.stomp is not None and fighter.stompable():
+                blows.append((0, Blow(1, "stomp", 0, unit)))
+        for side, hero in enumerate(self.heroes):
             for index, part in enumerate(() if hero is None else hero.parts):  # its own attacks, its mount's
-                blows.append((part.step(charging and (not index or self.mount_momentum is MountMomentum.ALL), top),
-                               Blow(side, "hero", index)))
+                blows.append((part.step(first_round and side == 0 and momentum(index), top), Blow(side, "hero", index)))
         return [(step, tuple(blow for at, blow in blows if at == step))
                 for step in sorted({step for step, _ in blows}, reverse=True)]
 
-    def facing(self, charger_code: int, charged_code: int) -> int | None:
-        """How many of the charged unit's models can be in base contact: all its front rank's when charged in its
-        front (None), else by `flank_models`."""
-        if not (self.flank or self.rear):
+    def facing(self, unit: int, charger_code: int, charged_code: int) -> int | None:
+        """How many of the charged unit's models can be in base contact with the charger's `unit`: all its front
+        rank's when that unit strikes its front (None), else by `flank_models`."""
+        facing = self.facings[unit]
+        if facing == "front":
             return None
-        front = self.troops[0].front(charger_code)
+        fled, own = self.line.split(charger_code)[unit]
+        front = 0 if fled else self.line.troops[unit].front(own)
         if self.flank_models is FlankModels.MATCHED:
             return front
         left, width = self.troops[1].left(charged_code), self.charged.width
-        edge = -(-left // width) if self.flank else (left % width or width)
+        edge = -(-left // width) if facing == "flank" else (left % width or width)
         return min(edge, front)
 
     def count(self, blow: Blow, charger_code: int, charged_code: int) -> int:
         """A blow's attacks (melee, a character's) or models making it (Impact Hits, Stomp Attacks) in this state:
-        in a flank or rear the charged unit makes no Supporting Attacks; a character that refused a Duel none."""
-        troop = self.troops[blow.side]
-        code = (charger_code, charged_code)[blow.side]
+        in a flank or rear the charged unit makes no Supporting Attacks; a character that refused a Duel none; a
+        unit that fled neither strikes nor is struck."""
+        parts = self.line.split(charger_code)
+        if blow.side == 0:
+            troop, (fled, code) = self.line.troops[blow.unit], parts[blow.unit]
+        else:  # the charged unit on one of the charger's units: none once it fled or fell
+            foe = self.line.troops[blow.unit]
+            fled = parts[blow.unit][0] or (blow.kind != "hero" and not foe.left(parts[blow.unit][1]))
+            troop, code = self.troops[1], charged_code
+        if fled:
+            return 0
         hero = int(troop.alive(code))
         if blow.kind == "hero":
             assert troop.hero is not None, blow  # schedule gives a side such a blow only when it has one
             return 0 if troop.refused else hero * troop.hero.parts[blow.part].attacks
         unit, lost = troop.unit, troop.pools(code)[0]
-        facing = self.facing(charger_code, charged_code) if blow.side else None
+        facing = self.facing(blow.unit, charger_code, charged_code) if blow.side else None
         if blow.kind != "melee":
             return unit.in_contact(lost, facing, hero)
         return unit.strikes(unit.parts[blow.part], lost, blow.side == 0 or facing is None, facing, hero)
 
-    def target(self, blow: Blow, charger_code: int, charged_code: int) -> int | None:
-        """The enemy's Health Pool a blow strikes (0 its rank and file, 1 its character), or None: the rank and
-        file while one stands (an open reading: the attacker may choose its character; docs/rules.md §3.11);
-        in a Duel the characters strike only each other, and no one else strikes them."""
-        enemy, code = self.troops[1 - blow.side], (charger_code, charged_code)[1 - blow.side]
+    def target(self, blow: Blow, charger_code: int, charged_code: int) -> tuple[int, int] | None:
+        """(the enemy unit, its Health Pool: 0 its rank and file, 1 its character) a blow strikes, or None: the
+        rank and file while one stands (an open reading: the attacker may choose its character; docs/rules.md
+        §3.11), then the character; in a Duel the characters strike only each other, and no one else strikes
+        them. The charged unit's character strikes the first of the charger's units standing."""
         duel = bool(self.duelling(charger_code, charged_code))
         if blow.kind == "hero" and duel:
-            return 1
+            return 0, 1
+        if blow.side == 0:
+            enemy, code, unit = self.troops[1], charged_code, 0
+        else:
+            standing = [index for index, left in enumerate(self.line.left(charger_code)) if left > 0]
+            unit = blow.unit if blow.kind != "hero" else standing[0] if standing else 0
+            fled, code = self.line.split(charger_code)[unit]
+            if fled:
+                return None
+            enemy = self.line.troops[unit]
         if enemy.rank_and_file(code) > 0:
-            return 0
-        return 1 if enemy.alive(code) and not duel else None
+            return unit, 0
+        return (unit, 1) if enemy.alive(code) and not duel else None
 
-    def attack(self, blow: Blow, count: int, pool: int = 0, target_lost: int = 0) -> Attack:
-        """The blow's `count` attacks (or models' automatic hits) on the other side's pool, which has lost
+    def attack(self, blow: Blow, count: int, struck: tuple[int, int] = (0, 0), target_lost: int = 0) -> Attack:
+        """The blow's `count` attacks (or models' automatic hits) on the struck unit's pool, which has lost
         `target_lost`."""
-        unit, enemy = self.troops[blow.side], self.troops[1 - blow.side]
+        unit, pool = struck
+        striker = self.line.troops[blow.unit] if blow.side == 0 else self.troops[1]
+        enemy = self.troops[1] if blow.side == 0 else self.line.troops[unit]
         target = enemy.unit if pool == 0 else enemy.duellist if blow.kind == "hero" and enemy.duel else enemy.hero
         assert target is not None, pool
         if blow.kind == "hero":
-            assert unit.hero is not None, blow
-            return unit.hero.melee(unit.hero.parts[blow.part], count, target, target_lost)
+            assert striker.hero is not None, blow
+            return striker.hero.melee(striker.hero.parts[blow.part], count, target, target_lost)
         if blow.kind == "melee":
-            return unit.unit.melee(unit.unit.parts[blow.part], count, target, target_lost)
-        return unit.unit.automatic(blow.kind, count, target, target_lost)
+            return striker.unit.melee(striker.unit.parts[blow.part], count, target, target_lost)
+        return striker.unit.automatic(blow.kind, count, target, target_lost)
 
-    def room(self, side: int, pool: int, code: int, duel: bool) -> int:
-        """The Health Points a side's pool can still lose at a step (its character's, with a Duel's Overkill)."""
-        troop = self.troops[side]
+    def room(self, side: int, unit: int, pool: int, code: int, duel: bool) -> int:
+        """The Health Points a unit's pool (`code` its own state) can still lose at a step (its character's, with a
+        Duel's Overkill)."""
+        troop = self.troops[1] if side else self.line.troops[unit]
         lost, hero = troop.pools(code)
         if pool == 0:
             return troop.unit.total - lost
         return max(troop.health - hero, 0) + (OVERKILL if duel and hero < troop.health else 0)
 
     def reach(self) -> tuple[int, int]:
-        """(the most Health Points the charged unit's rank and file can lose in a round, the charger's): every
-        blow of the first round from full ranks, at the rank and file; what the exact twin's states span."""
+        """(the most Health Points the charged unit's rank and file can lose in a round, the charger's units'):
+        every blow of the first round from full ranks, at the rank and file; what the exact twin's states span."""
         fight, most = self.in_round(True), [0, 0]
         for _, blows in fight.schedule(True):
             for blow in blows:
-                unit, target = fight.troops[blow.side], fight.units[1 - blow.side]
+                striker = fight.line.troops[blow.unit] if blow.side == 0 else fight.troops[1]
+                target = fight.charged if blow.side == 0 else fight.line.troops[blow.unit].unit
                 if blow.kind in ("melee", "hero"):  # Battle Focus: two hits from a 6; Multiple Wounds: up to its
-                    part = (unit.hero or unit.unit).parts[blow.part] if blow.kind == "hero" else unit.unit.parts[
-                        blow.part]
+                    owner = striker.hero if blow.kind == "hero" else striker.unit
+                    assert owner is not None, blow
+                    part = owner.parts[blow.part]
                     wounds = part.multiple_wounds.highest if part.multiple_wounds is not None else 1  # Health each
                     each = (2 if "battle-focus" in part.attributes else 1) * min(wounds, target.health)
                 else:
-                    each = unit.unit.automatic_dice(blow.kind).highest
+                    each = striker.unit.automatic_dice(blow.kind).highest
                 most[blow.side] += fight.count(blow, 0, 0) * each
-        return min(self.charged.total, most[0]), min(self.charger.total, most[1])
+        return min(self.charged.total, most[0]), min(sum(troop.unit.total for troop in self.line.troops), most[1])
 
     def scores(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
         """(the charger's combat score, the charged unit's): Health Points each made the other lose this round
-        (and a Duel's Overkill), the Charge +1 (first round), and for a unit still Engaged (models left, and an
-        enemy with models left: "No More Foes") its Rank Bonus, Standard +1, Battle Standard +1 and the charger's
-        Flank +1 / Rear +2. A Standard Bearer removed is not Engaged; a unit that wiped out its foes provides no
-        Standard or Flank bonus."""
-        mine_, theirs_ = self.troops
-        engaged = (mine_.left(charger_code) > 0) & (theirs_.left(charged_code) > 0)
-        facing = REAR_BONUS if self.rear else FLANK_BONUS if self.flank else 0
-        if facing and self.facing_bonus is FacingBonus.RANKED:  # one more with 2 Full Ranks or more
-            facing = facing + (mine_.full_ranks(charger_code) >= 2)
+        (and a Duel's Overkill), the Charge +1 (first round), the highest Rank Bonus of its units still Engaged
+        (models left, and an enemy with models left: "No More Foes"), each one's Standard +1, Battle Standard +1,
+        and the charger's Flank +1 / Rear +2 (each once, one more with 2 Full Ranks by `facing_bonus`). A Standard
+        Bearer removed is not Engaged; a unit that wiped out its foes provides no Standard or Flank bonus."""
+        line, theirs_ = self.line, self.troops[1]
+        parts, before = line.split(charger_code), line.split(charger_before)
+        theirs_left = theirs_.left(charged_code)
+        engaged = [(left > 0) & (theirs_left > 0) for left in line.left(charger_code)]
+        ranks = [troop.full_ranks(code) for troop, (_, code) in zip(line.troops, parts)]
+        mine = theirs_.scored(charged_code) - theirs_.scored(charged_before)
+        theirs = sum(troop.scored(code) - troop.scored(old) for troop, (_, code), (_, old) in
+                     zip(line.troops, parts, before))
+        bonus: Any = 0
+        for troop, (_, code), on, full in zip(line.troops, parts, engaged, ranks):
+            bonus = np.maximum(bonus, on * troop.unit.bonus_of(full))
+            mine = mine + on * troop.standards(code)
+        for facing, extra in (("flank", FLANK_BONUS), ("rear", REAR_BONUS)):
+            there = [(on, full) for at, on, full in zip(self.facings, engaged, ranks) if at == facing]
+            if there:
+                any_on = np.logical_or.reduce([on for on, _ in there]) if len(there) > 1 else there[0][0]
+                if self.facing_bonus is FacingBonus.RANKED:
+                    ranked = np.logical_or.reduce([on & (full >= 2) for on, full in there]) if len(there) > 1 \
+                        else there[0][0] & (there[0][1] >= 2)
+                    mine = mine + any_on * extra + ranked * 1
+                else:
+                    mine = mine + any_on * extra
         charge = CHARGE_BONUS if first_round else 0
+        standing = np.logical_or.reduce([left > 0 for left in line.left(charger_code)]) if line.flagged else \
+            line.left(charger_code)[0] > 0
         if self.charge_bonus is ChargeBonus.MODELS:  # only while one of its Charging models stands
-            charge = charge * (mine_.left(charger_code) > 0)
-        mine = (theirs_.scored(charged_code) - theirs_.scored(charged_before) + charge
-                + engaged * (mine_.rank_bonus(charger_code) + mine_.standards(charger_code) + facing))
-        theirs = (mine_.scored(charger_code) - mine_.scored(charger_before)
-                  + engaged * (theirs_.rank_bonus(charged_code) + theirs_.standards(charged_code)))
+            charge = charge * standing
+        theirs_on = (theirs_left > 0) & standing
+        mine = mine + bonus + charge
+        theirs = theirs + theirs_on * (theirs_.rank_bonus(charged_code) + theirs_.standards(charged_code))
         return mine, theirs
 
     def result(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
         """(the charger won, a draw, the scores' difference) of a round that ends in these states: the higher
-        combat score wins, a tie is a draw; a unit whose every foe was wiped out while it stands always counts
-        as winning (rulebook, Break Test: No More Foes), so a unit wiped out loses to one left standing."""
+        combat score wins, a tie is a draw; a side whose every foe was wiped out while it stands always counts
+        as winning (rulebook, Break Test: No More Foes), so a side wiped out loses to one left standing."""
         ours, theirs = self.scores(charger_code, charged_code, charger_before, charged_before, first_round)
-        mine, their = self.troops[0].left(charger_code) > 0, self.troops[1].left(charged_code) > 0
+        mine, their = self.standing(charger_code), self.troops[1].left(charged_code) > 0
         alone = mine != their  # one side stands, the other is gone
         won = np.where(alone, mine, ours > theirs)
         tied = ~alone & (ours == theirs)
         return won, tied, np.abs(ours - theirs)
 
+    def standing(self, charger_code):
+        """Where one of the charger's units stands in the fight (not wiped out, not fled)."""
+        lefts = self.line.left(charger_code)
+        return np.logical_or.reduce([left > 0 for left in lefts]) if len(lefts) > 1 else lefts[0] > 0
+
     def steadfast(self, charger_code, charged_code):
-        """(the charger is Steadfast, the charged unit is): more Full Ranks than the enemy; the charged unit not
-        while the charger in its flank or rear has 2 Full Ranks or more (Disrupted Ranks)."""
-        mine, theirs = self.troops[0].full_ranks(charger_code), self.troops[1].full_ranks(charged_code)
-        disrupted = (self.flank or self.rear) & (mine >= 2)
-        return mine > theirs, (theirs > mine) & ~np.asarray(disrupted)
+        """(each of the charger's units is Steadfast, the charged unit is): more Full Ranks than every enemy unit
+        Engaged; the charged unit not while a unit in its flank or rear has 2 Full Ranks or more (Disrupted
+        Ranks)."""
+        line = self.line
+        theirs = self.troops[1].full_ranks(charged_code)
+        ranks = [troop.full_ranks(code) * (fled == 0) for troop, (fled, code) in
+                 zip(line.troops, line.split(charger_code))]
+        highest = ranks[0] if len(ranks) == 1 else np.maximum.reduce(ranks)
+        disrupted = np.logical_or.reduce([np.asarray((at != "front") & (full >= 2))
+                                          for at, full in zip(self.facings, ranks)])
+        return [full > theirs for full in ranks], (theirs > highest) & ~disrupted
 
 
 def caught_chance(fleeing: Fighter, pursuing: Fighter, number=float):

@@ -1,13 +1,14 @@
 """The 9th Age: a combat sampled (docs/rules.md §3.11): every die rolled, step by step, round by round, for all
-trials at once; each trial's state is each side's code (`troop.Troop`: its unit's Health Points lost and its
-character's). The exact twin is `fight_exact.py`'s; the rules both read are `fight.Fight`'s."""
+trials at once; each trial's state is the charger's side's code (`troop.Line`: each of its units' Health Points
+lost, its character's, whether it fled) and the charged unit's (`troop.Troop`). The exact twin is
+`fight_exact.py`'s; the rules both read are `fight.Fight`'s."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .fight import OUTCOMES, SLAIN, Blow, Fight, Pursuit
-from .troop import OVERKILL
+from .fight import OUTCOMES, SLAIN, Blow, Fight, Pursuit, by_round
+from .troop import CAUGHT, FLED, OVERKILL
 
 
 def _states(keys: np.ndarray):
@@ -34,68 +35,122 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
                  playing: np.ndarray) -> None:
     """One Initiative Step of the trials still `playing`: its blows, each trial's from the models standing as it
     begins, on the pool each strikes (`Fight.target`), each pool at most what it has left (a Duel's Overkill)."""
-    mine, theirs = fight.troops
+    line, theirs = fight.line, fight.troops[1]
     now = [codes[0][playing], codes[1][playing]]
     keys = now[0].astype(np.int64) * theirs.states + now[1]
     if len(keys) and keys.min() == keys.max():  # one state (the first step): no sort
         distinct, inverse = keys[:1], np.zeros(len(keys), dtype=np.int64)
     else:
         distinct, inverse = np.unique(keys, return_inverse=True)
-    table = []  # each state's blows as count * 2 + the pool struck (no target: no count)
+    pools = 2 * len(line.troops)  # a blow's key: count * pools + the pool struck (unit * 2 + 0 or 1)
+    table = []
     known = fight.__dict__.setdefault("_struck", {})  # by blow and state: a later round meets the same states
     for key in distinct.tolist():
         row = []
         for blow in blows:
             if (blow, key) not in known:
                 c, e = divmod(key, theirs.states)
-                pool = fight.target(blow, c, e)
-                known[blow, key] = 0 if pool is None else fight.count(blow, c, e) * 2 + pool
+                target = fight.target(blow, c, e)
+                known[blow, key] = 0 if target is None else fight.count(blow, c, e) * pools + 2 * target[0] + target[1]
             row.append(known[blow, key])
         table.append(row)
     struck = np.array(table, dtype=np.int64).reshape(-1, len(blows))[inverse.ravel()].T
-    dealt = [[np.zeros(len(playing), dtype=np.int64) for _ in (0, 1)] for _ in (0, 1)]  # to each side, each pool
+    dealt: dict[tuple[int, int, int], np.ndarray] = {}  # (side struck, unit, pool) -> each trial's Health Points
     for blow, each in zip(blows, struck):
         for key, at in _states(each):
-            count, pool = divmod(key, 2)
+            count, where = divmod(key, pools)
             if count:
+                unit, pool = divmod(where, 2)
                 size = len(playing) if isinstance(at, slice) else len(at)
-                rolled = fight.attack(blow, count, pool, 0).sample(rng, size)["health_lost"]
-                dealt[1 - blow.side][pool][at] += np.asarray(rolled, dtype=np.int64)
+                rolled = fight.attack(blow, count, (unit, pool), 0).sample(rng, size)["health_lost"]
+                into = dealt.setdefault((1 - blow.side, unit, pool), np.zeros(len(playing), dtype=np.int64))
+                into[at] += np.asarray(rolled, dtype=np.int64)
     duel = fight.duelling(now[0], now[1])
-    for side, troop in enumerate(fight.troops):
-        lost, hero = troop.pools(now[side])
-        lost = lost + np.minimum(dealt[side][0], troop.unit.total - lost)
+    zero = np.zeros(len(playing), dtype=np.int64)
+    parts = line.split(now[0])
+    for side, unit, troop, (flag, own) in [*((0, unit, troop, part) for unit, (troop, part) in
+                                             enumerate(zip(line.troops, parts))), (1, 0, theirs, (0, now[1]))]:
+        lost, hero = troop.pools(own)
+        lost = lost + np.minimum(dealt.get((side, unit, 0), zero), troop.unit.total - lost)
         if troop.hero is not None:
             room = np.maximum(troop.health - hero, 0) + np.where(duel & (hero < troop.health), OVERKILL, 0)
-            hero = hero + np.minimum(dealt[side][1], room)
-        codes[side][playing] = troop.code(lost, hero)
+            hero = hero + np.minimum(dealt.get((side, unit, 1), zero), room)
+        if side:
+            codes[1][playing] = troop.code(lost, hero)
+        else:
+            parts[unit] = (flag, troop.code(lost, hero))
+    codes[0][playing] = line.join(parts)
 
 
-def _break_tests(rng: np.random.Generator, fight: Fight, codes: list[np.ndarray], tests: np.ndarray,
-                 won: np.ndarray, margin: np.ndarray) -> np.ndarray:
-    """Whether each loser of `tests` broke: 2D6 above its Discipline less the penalty (none when Steadfast or
-    Stubborn), its character's Discipline and Stubborn while it stands, a Battle Standard's re-roll."""
-    mine, theirs = fight.troops
-    c, e, won = codes[0][tests], codes[1][tests], won[tests]
-    steadfast = fight.steadfast(c, e)
-    active = (mine.active(c), theirs.active(e))
-    penalty = np.where(np.where(won, steadfast[1], steadfast[0]), 0, margin[tests])
-    penalty = np.where(np.where(won, theirs.stubborn(active[1]), mine.stubborn(active[0])), 0, penalty)
-    discipline = np.where(won, theirs.discipline(active[1]), mine.discipline(active[0]))
-    failed = _two_d6(rng, False, len(tests)) > discipline - penalty
-    rally = np.where(won, theirs.rally(active[1]), mine.rally(active[0]))
+def _break_test(rng: np.random.Generator, troop, code: np.ndarray, penalty: np.ndarray) -> np.ndarray:
+    """Whether each of a unit's Break Tests fails: 2D6 above its Discipline less the penalty (none when Stubborn),
+    its character's Discipline and Stubborn while it stands, a Battle Standard's re-roll; never when Unbreakable."""
+    active = troop.active(code)
+    penalty = np.where(troop.stubborn(active), 0, penalty)
+    discipline = troop.discipline(active)
+    failed = _two_d6(rng, False, len(code)) > discipline - penalty
+    rally = troop.rally(active) & np.ones(len(code), dtype=bool)
     if np.any(rally):  # Rally Around the Flag: a failed test re-rolled
-        failed &= ~rally | (_two_d6(rng, False, len(tests)) > discipline - penalty)
-    return failed & ~np.where(won, fight.charged.unbreakable, fight.charger.unbreakable)
+        failed &= ~rally | (_two_d6(rng, False, len(code)) > discipline - penalty)
+    return failed & (not troop.unit.unbreakable)
 
 
-def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int) -> dict[str, np.ndarray]:
+def _pursues(rng: np.random.Generator, fight: Fight, troop, code: np.ndarray) -> np.ndarray:
+    """Whether a winner pursues: always, or when its Restrain Pursuit test (its Discipline) fails."""
+    if fight.pursuit is not Pursuit.RESTRAIN:
+        return np.ones(len(code), dtype=bool)
+    return _two_d6(rng, False, len(code)) > troop.discipline(troop.active(code))
+
+
+def _their_tests(rng, fight: Fight, codes, tests, margin, steadfast) -> tuple[np.ndarray, np.ndarray]:
+    """The charged unit lost: (it broke, it was caught) for the trials `tests`: caught when a pursuit roll of one
+    of the charger's units standing (each its own) equals or beats its Flee roll."""
+    theirs, line = fight.troops[1], fight.line
+    broke = _break_test(rng, theirs, codes[1][tests], np.where(steadfast, 0, margin))
+    fled = tests[broke]
+    flee = _two_d6(rng, fight.charged.swiftstride, len(fled))
+    caught = np.zeros(len(fled), dtype=bool)
+    for troop, left, (_, own) in zip(line.troops, line.left(codes[0][fled]), line.split(codes[0][fled])):
+        roll = _two_d6(rng, troop.unit.swiftstride, len(fled))
+        caught |= (left > 0) & (roll >= flee) & _pursues(rng, fight, troop, own)
+    return broke, caught
+
+
+def _our_tests(rng, fight: Fight, codes, tests, margin, steadfast) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The charger's side lost: (one of its units broke, the one pursued was caught, its codes after) for the
+    trials `tests`: each unit standing tests; the charged unit pursues the first that broke."""
+    line, theirs = fight.line, fight.troops[1]
+    parts = line.split(codes[0][tests])
+    lefts = line.left(codes[0][tests])
+    broke = [(left > 0) & _break_test(rng, troop, own, np.where(sure, 0, margin))
+             for troop, left, (_, own), sure in zip(line.troops, lefts, parts, steadfast)]
+    chased = np.full(len(tests), -1)
+    for index in range(len(line.troops) - 1, -1, -1):
+        chased = np.where(broke[index], index, chased)
+    caught = np.zeros(len(tests), dtype=bool)
+    fled = np.flatnonzero(chased >= 0)
+    if len(fled):
+        flee = np.zeros(len(fled), dtype=np.int64)
+        for index, troop in enumerate(line.troops):
+            roll = _two_d6(rng, troop.unit.swiftstride, len(fled))
+            flee = np.where(chased[fled] == index, roll, flee)
+        caught[fled] = ((_two_d6(rng, theirs.unit.swiftstride, len(fled)) >= flee)
+                        & _pursues(rng, fight, theirs, codes[1][tests[fled]]))
+    flagged = [(np.where(broke[index], np.where(caught & (chased == index), CAUGHT, FLED), flag), own)
+               for index, (flag, own) in enumerate(parts)]
+    return chased >= 0, caught, line.join(flagged) if line.flagged else codes[0][tests]
+
+
+def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int,
+                  rounds_view: bool = False) -> dict[str, np.ndarray]:
     """Each trial's combat: every attack rolled by t9a melee's stages, step by step, then the dice of the
-    Break Test, the Flee and the Pursuit."""
-    mine, theirs = fight.troops
-    heroes = mine.hero is not None or theirs.hero is not None
+    Break Tests, the Flees and the Pursuits; with `rounds_view`, the per-round outcomes too (`fight.by_round`)."""
+    line, theirs = fight.line, fight.troops[1]
+    heroes = line.troops[0].hero is not None or theirs.hero is not None
     codes = [np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)]
-    out = {name: np.zeros(trials, dtype=np.int64) for name in OUTCOMES + SLAIN * heroes}
+    names = OUTCOMES + SLAIN * heroes + (by_round(rounds) if rounds_view else ())
+    out = {name: np.zeros(trials, dtype=np.int64) for name in names}
+    we_broke, we_caught = np.zeros(trials, dtype=bool), np.zeros(trials, dtype=bool)
     going = np.ones(trials, dtype=bool)
     for round_ in range(rounds):
         first = round_ == 0
@@ -109,29 +164,35 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         np.copyto(out["win"], won, where=going)
         np.copyto(out["draw"], tied, where=going)
         np.copyto(out["score"], margin, where=going)
-        # the losers' Break Tests, worked out only where one is taken
-        tests = np.flatnonzero(going & ~tied)
-        tests = tests[np.where(won[tests], theirs.left(codes[1][tests]), mine.left(codes[0][tests])) > 0]
-        broke = np.zeros(trials, dtype=bool)
-        broke[tests] = _break_tests(rng, fight, codes, tests, won, margin)
-        fled = np.flatnonzero(broke)
-        won_f = won[fled]
-        caught = (_two_d6(rng, np.where(won_f, fight.charger.swiftstride, fight.charged.swiftstride), len(fled))
-                  >= _two_d6(rng, np.where(won_f, fight.charged.swiftstride, fight.charger.swiftstride), len(fled)))
-        if fight.pursuit is Pursuit.RESTRAIN:  # the winner pursues only when its Restrain Pursuit test fails
-            discipline = np.where(won_f, mine.discipline(mine.active(codes[0][fled])),
-                                  theirs.discipline(theirs.active(codes[1][fled])))
-            caught &= _two_d6(rng, False, len(fled)) > discipline
-        out["break"][fled] = 1
-        out["caught"][fled[caught]] = 1
-        out["enemy_break"][fled[won_f]] = 1  # the charged unit broke (the charger won)
-        out["enemy_caught"][fled[won_f & caught]] = 1
-        gone = (mine.left(codes[0]) == 0) | (theirs.left(codes[1]) == 0)
-        going = going & ~broke & ~gone
-    out["health_lost"], out["enemy_health_lost"] = mine.lost(codes[0]), theirs.lost(codes[1])
+        steadfast, their_steadfast = fight.steadfast(codes[0], codes[1])
+        theirs_lost = np.flatnonzero(going & won & ~tied & (theirs.left(codes[1]) > 0))
+        broke, caught = _their_tests(rng, fight, codes, theirs_lost, margin[theirs_lost], their_steadfast[theirs_lost])
+        out["enemy_break"][theirs_lost[broke]] = 1
+        out["enemy_caught"][theirs_lost[broke][caught]] = 1
+        ours_lost = np.flatnonzero(going & ~won & ~tied & fight.standing(codes[0]))
+        ours_broke, ours_caught, after = _our_tests(rng, fight, codes, ours_lost, margin[ours_lost],
+                                                    [sure[ours_lost] for sure in steadfast])
+        we_broke[ours_lost] |= ours_broke
+        we_caught[ours_lost] |= ours_caught
+        codes[0][ours_lost] = after
+        decided = ((out["enemy_break"] == 1) | (theirs.left(codes[1]) == 0) | ~fight.standing(codes[0])
+                   | (we_broke & (not line.flagged)))
+        if rounds_view:
+            out["decided"][going & decided] = 1
+            out[f"health_lost_by_round_{round_ + 1}"] = sum(troop.lost(own) for troop, (_, own) in
+                                                            zip(line.troops, line.split(codes[0])))
+            lost = np.array(theirs.lost(codes[1]))  # a copy: the codes go on changing in place
+            out[f"enemy_health_lost_by_round_{round_ + 1}"] = lost
+        going = going & ~decided
+    out["break"] = ((out["enemy_break"] == 1) | we_broke) * 1
+    out["caught"] = ((out["enemy_caught"] == 1) | we_caught) * 1
+    parts = line.split(codes[0])
+    out["health_lost"] = sum(troop.lost(own) for troop, (_, own) in zip(line.troops, parts))
+    out["enemy_health_lost"] = np.array(theirs.lost(codes[1]))
     if heroes:  # a character falls in the fight, or flees with its unit and is caught
-        charger_caught = (out["caught"] == 1) & (out["enemy_caught"] == 0)
-        for name, troop, code, taken in (("character_slain", mine, codes[0], charger_caught),
-                                         ("enemy_character_slain", theirs, codes[1], out["enemy_caught"] == 1)):
-            out[name] = ((troop.alive(code) == 0) | taken) * (troop.hero is not None)
+        main, (flag, own) = line.troops[0], parts[0]
+        main_caught = (flag == CAUGHT) if line.flagged else we_caught
+        out["character_slain"] = ((main.alive(own) == 0) | main_caught) * (main.hero is not None)
+        out["enemy_character_slain"] = ((theirs.alive(codes[1]) == 0) | (out["enemy_caught"] == 1)) * (
+            theirs.hero is not None)
     return out

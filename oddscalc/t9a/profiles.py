@@ -87,27 +87,8 @@ def read_character(text: Hero | str, name: str) -> Hero:
     one-line error naming `name`."""
     if isinstance(text, Hero):
         return text
-    tokens = str(text).replace(",", " ").lower().split()
-    values: dict[str, object] = {}
-    words: list[str] = []
-
-    def have(key: str, value: object) -> None:
-        require(key not in values, name, text, CHARACTER_FORM)
-        values[key] = value
-
-    while tokens:
-        token = tokens.pop(0)
-        short = re.fullmatch(r"(ap|agi|[aodsrihv])(\d+)", token, re.ASCII)
-        if short is not None:
-            have(SHORT.get(short.group(1), "agility"), short.group(2))
-        elif token in NUMBERS or token == "multiple-wounds":
-            require(bool(tokens), name, text, CHARACTER_FORM)
-            have(token, tokens.pop(0))
-        elif token in FLAGS or token in ATTRIBUTES or token == "battle-standard":
-            require(token not in words, name, text, CHARACTER_FORM)
-            words.append(token)
-        else:
-            raise InputError(name, text, CHARACTER_FORM)
+    values, words = read_words(text, name, CHARACTER_FORM, {*NUMBERS, "multiple-wounds"},
+                               {*FLAGS, *ATTRIBUTES, "battle-standard"}, SHORT)
     require(all(key in values for key in REQUIRED), name, text, CHARACTER_FORM)
     numbers = {key: _number(key, str(values[key]), name, text) for key in NUMBERS if key in values}
     wounds = values.get("multiple-wounds")
@@ -120,6 +101,34 @@ def read_character(text: Hero | str, name: str) -> Hero:
                       attributes=tuple(word for word in words if word in ATTRIBUTES))
     fighter = replace(fighter, **{FLAGS[word]: True for word in words if word in FLAGS})  # type: ignore[arg-type]
     return Hero(fighter, "battle-standard" in words)
+
+
+def read_words(text: object, name: str, form: str, valued: set[str], flags: set[str],
+               short: dict[str, str] | None = None) -> tuple[dict[str, str], list[str]]:
+    """A profile's words: `key value` pairs of `valued` keys (or the short form `A3`, by `short`'s letters), and
+    bare `flags`, each once, or a one-line error naming `name` that says `form`."""
+    tokens = str(text).replace(",", " ").lower().split()
+    values: dict[str, str] = {}
+    words: list[str] = []
+
+    def have(key: str, value: str) -> None:
+        require(key not in values, name, text, form)
+        values[key] = value
+
+    while tokens:
+        token = tokens.pop(0)
+        found = re.fullmatch(r"(ap|agi|[a-z])(\d+)", token, re.ASCII) if short else None
+        if found is not None and (found.group(1) in short or found.group(1) == "agi"):  # type: ignore[operator]
+            have(short.get(found.group(1), "agility"), found.group(2))  # type: ignore[union-attr]
+        elif token in valued:
+            require(bool(tokens), name, text, form)
+            have(token, tokens.pop(0))
+        elif token in flags:
+            require(token not in words, name, text, form)
+            words.append(token)
+        else:
+            raise InputError(name, text, form)
+    return values, words
 
 
 def _number(key: str, value: str, name: str, text: object) -> int:

@@ -21,6 +21,7 @@ import numpy as np
 from .fighter import Fighter, break_chance
 
 OVERKILL = 3  # the most a Duel's excess Health Points add to a combat score (rulebook, Combat Score: Overkill)
+FLED, CAUGHT = 1, 2  # a unit's flag in its side's state (`Line`): it fled, or fled and was destroyed by the pursuit
 
 
 class Challenge(str, Enum):
@@ -156,3 +157,67 @@ class Troop:
     def rally(self, active: Any) -> Any:
         """Where its Battle Standard Bearer re-rolls a failed Break Test (Rally Around the Flag)."""
         return active * self.bsb > 0
+
+
+@dataclass(frozen=True)
+class Line:
+    """The charger's side as the states count it: its units (`Troop`s, the first the main one, the others its
+    --with-unit allies), each with a flag that it fled (kept only when there are several: a lone unit that flees
+    ends the fight). A state's code is mixed-radix over the units, the main one most significant; each unit's
+    part is `fled * its states + its code`."""
+
+    troops: tuple[Troop, ...]
+
+    @cached_property
+    def flagged(self) -> bool:
+        return len(self.troops) > 1
+
+    @cached_property
+    def flags(self) -> int:
+        """A unit's flag: 0 in the fight, FLED, CAUGHT (fled and destroyed by the pursuit); kept when flagged."""
+        return 3 if self.flagged else 1
+
+    @cached_property
+    def sizes(self) -> tuple[int, ...]:
+        return tuple(troop.states * self.flags for troop in self.troops)
+
+    @cached_property
+    def states(self) -> int:
+        total = 1
+        for size in self.sizes:
+            total *= size
+        return total
+
+    @cached_property
+    def dims(self) -> tuple[int, ...]:
+        """The exact twin's axes for this side: each unit's fled flag (when flagged), its rank and file's Health
+        Points lost, its character's; the code is their C-order index."""
+        return tuple(axis for troop in self.troops
+                     for axis in ((self.flags,) if self.flagged else ()) + (troop.unit.total + 1, troop.span))
+
+    def split(self, code: Any) -> list[tuple[Any, Any]]:
+        """Each unit's (flag, code) of a side's code (ints or arrays): flag 0 in the fight, FLED or CAUGHT."""
+        if not self.flagged:
+            return [(code * 0, code)]
+        parts = []
+        for troop, size in zip(self.troops[::-1], self.sizes[::-1]):
+            code, sub = divmod(code, size)
+            parts.append(divmod(sub, troop.states))
+        return parts[::-1]
+
+    def join(self, parts: list[tuple[Any, Any]]) -> Any:
+        """The side's code of each unit's (fled, code)."""
+        if not self.flagged:
+            return parts[0][1]
+        code: Any = 0
+        for troop, size, (fled, own) in zip(self.troops, self.sizes, parts):
+            code = code * size + fled * troop.states + own
+        return code
+
+    def left(self, code: Any) -> list[Any]:
+        """Each unit's models standing in the fight (none once it fled)."""
+        return [troop.left(own) * (fled == 0) for troop, (fled, own) in zip(self.troops, self.split(code))]
+
+    def settled(self, code: Any) -> Any:
+        """The code a round ends in, each unit's Overkill dropped (`Troop.settled`)."""
+        return self.join([(fled, troop.settled(own)) for troop, (fled, own) in zip(self.troops, self.split(code))])

@@ -77,3 +77,15 @@ def test_the_assault_grid_figure_times_every_assault_from_cold(monkeypatch):
     monkeypatch.setattr(run, "best_time", lambda go, repeat: (go(), 3.0)[1])
     assert run.assault_grid_seconds(3) == 3.0
     assert forgotten == [1] and len(fought) == len(set(fought)) == 9
+
+
+def test_the_hero_fight_is_20_against_20_with_a_character_each_and_timed_three_ways(monkeypatch):
+    from oddscalc.bench import run
+
+    fight = run.hero_fight(20, duel=True)
+    assert (fight.models, fight.enemy_models, fight.rounds, fight.challenge) == (20, 20, 10, True)
+    assert fight.hero("") is not None and fight.hero("enemy_") is not None
+    timed = []
+    monkeypatch.setattr(run, "best_time", lambda go, repeat: (timed.append(go), 2.0)[1])
+    assert run.hero_fight_seconds(2, 10) == (2.0, 2.0, 2.0) and len(timed) == 3
+    timed[0]()  # the sampled one runs (two models a side: quick)

@@ -110,12 +110,12 @@ def test_attacks_go_to_the_rank_and_file_then_to_the_character():
     theirs = plain.troops[1]
     gone = theirs.code(1, 0)  # the enemy's rank and file dead, its character standing
     for blow in (Blow(0, "melee"), Blow(0, "hero")):
-        assert plain.target(blow, 0, 0) == 0 and plain.target(blow, 0, gone) == 1
-    assert duel.target(Blow(0, "hero"), 0, 0) == 1 and duel.target(Blow(0, "melee"), 0, 0) == 0
+        assert plain.target(blow, 0, 0) == (0, 0) and plain.target(blow, 0, gone) == (0, 1)
+    assert duel.target(Blow(0, "hero"), 0, 0) == (0, 1) and duel.target(Blow(0, "melee"), 0, 0) == (0, 0)
     gone = duel.troops[1].code(1, 0)  # (a Duel's codes count Overkill too)
     assert duel.target(Blow(0, "melee"), 0, gone) is None  # only its duellist is left: no one else strikes it
     fallen = duel.troops[1].code(0, 1)  # its duellist fallen: the Duel is over, our character strikes the unit
-    assert duel.target(Blow(0, "hero"), 0, fallen) == 0
+    assert duel.target(Blow(0, "hero"), 0, fallen) == (0, 0)
 
 
 def test_a_duel_worked_by_hand():
@@ -141,11 +141,11 @@ def test_overkill_counts_only_in_a_duel_and_at_most_three():
     plain = lone_pair(character=hero).fight.in_round(True)
     step = [(at, blows) for at, blows in duel.schedule(True) if Blow(0, "hero") in blows][0][1]
     binomial = [F(1 * 3 ** (4 - k) * [1, 4, 6, 4, 1][k], 4 ** 4) for k in range(5)]
-    to_charged = _step_dealt(duel, step, 0, 0, F)[0]
-    assert list(to_charged[0]) == binomial  # 0, 1, then 1 and Overkill 1, 2, 3: five states
+    to_charged = _step_dealt(duel, step, 0, 0, F)[-1]  # the charged unit's character's pool (the last axis)
+    assert list(to_charged) == binomial  # 0, 1, then 1 and Overkill 1, 2, 3: five states
     gone = plain.troops[1].code(1, 0)
-    to_charged = _step_dealt(plain, step, 0, gone, F)[0]
-    assert list(to_charged[0]) == [binomial[0], 1 - binomial[0]]  # no Duel: one Health Point, the rest lost
+    to_charged = _step_dealt(plain, step, 0, gone, F)[-1]
+    assert list(to_charged) == [binomial[0], 1 - binomial[0]]  # no Duel: one Health Point, the rest lost
     troop = duel.troops[1]
     assert troop.scored(troop.code(0, 1 + OVERKILL)) == 4 and troop.lost(troop.code(0, 1 + OVERKILL)) == 1
 

@@ -134,11 +134,15 @@ def test_the_combat_score_counts_ranks_standard_charge_and_facing():
 def test_steadfast_and_disrupted_ranks():
     """The loser with more Full Ranks ignores the difference; not when the charger in its flank has 2 Full
     Ranks or more."""
+    def steadfast(attack):  # (the charger's main unit, the charged unit)
+        ours, theirs = attack.fight.steadfast(0, 0)
+        return bool(ours[0]), bool(theirs)
+
     blocks = dict(models=10, width=5)
     attack = duel(**blocks, enemy_models=15, enemy_width=5, flank=True)
-    assert attack.fight.steadfast(0, 0) == (False, False)  # 2 ranks in its flank: disrupted
-    assert duel(**blocks, enemy_models=15, enemy_width=5).fight.steadfast(0, 0) == (False, True)
-    assert duel(models=5, width=5, enemy_models=15, enemy_width=5, flank=True).fight.steadfast(0, 0) == (False, True)
+    assert steadfast(attack) == (False, False)  # 2 ranks in its flank: disrupted
+    assert steadfast(duel(**blocks, enemy_models=15, enemy_width=5)) == (False, True)
+    assert steadfast(duel(models=5, width=5, enemy_models=15, enemy_width=5, flank=True)) == (False, True)
 
 
 def test_the_break_test_and_the_pursuit():
@@ -393,11 +397,11 @@ def test_flank_models_matched_or_the_engaged_edge():
     """12 models 5 wide (3 ranks) charged by 5 in the flank: matched, 5 fight back; edge, one a rank: 3. In the
     rear, edge: its last rank's 2."""
     base = dict(enemy_models=12, enemy_width=5, models=5, width=5)
-    assert duel(**base, flank=True).fight.facing(0, 0) == 5
-    assert duel(**base, flank=True, flank_models="edge").fight.facing(0, 0) == 3
-    assert duel(**base, rear=True, flank_models="edge").fight.facing(0, 0) == 2
-    assert duel(**base, rear=True, flank_models="edge").fight.facing(0, 2) == 5  # 10 left: the last rank full
-    assert duel(**base).fight.facing(0, 0) is None
+    assert duel(**base, flank=True).fight.facing(0, 0, 0) == 5
+    assert duel(**base, flank=True, flank_models="edge").fight.facing(0, 0, 0) == 3
+    assert duel(**base, rear=True, flank_models="edge").fight.facing(0, 0, 0) == 2
+    assert duel(**base, rear=True, flank_models="edge").fight.facing(0, 0, 2) == 5  # 10 left: the last rank full
+    assert duel(**base).fight.facing(0, 0, 0) is None
     assert "flank models edge" in duel(**base, flank=True, flank_models="edge").describe()
 
 
@@ -589,8 +593,8 @@ def test_a_front_rank_wider_than_the_unit_or_two_weapons_are_refused(prefix):
 
 
 IDLE = [  # (options, the option refused, what it needs): each changes nothing in the query given
-    (dict(facing_bonus="flat"), "facing_bonus", "only applies with --flank or --rear"),
-    (dict(flank_models="edge"), "flank_models", "only applies with --flank or --rear"),
+    (dict(facing_bonus="flat"), "facing_bonus", "only applies with --flank, --rear or --with-unit"),
+    (dict(flank_models="edge"), "flank_models", "only applies with --flank, --rear or --with-unit"),
     (dict(mount_momentum="rider"), "mount_momentum", "only applies with --mount"),
     (dict(high_agility="first"), "high_agility", "only applies when an Agility goes above 10"),
     (dict(high_agility="first", agility=9), "high_agility", "only applies when an Agility goes above 10"),  # 10

@@ -1,0 +1,93 @@
+"""The 9th Age: another unit of the charger's in the same combat (`t9a combat --with-unit PROFILE`, repeatable;
+docs/rules.md §3.11, Several units): a whole unit as this query's own option names write it, without dashes,
+and where it strikes the charged unit: `'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3
+resilience 3 agility 3 discipline 7 facing flank'`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..errors import require
+from .attributes import game_dice
+from .fight import Ally
+from .fighter import MAX_HEALTH, MAX_MODELS, MAX_WIDTH, Fighter, Height
+from .profiles import read_words
+from .stages import read_armour
+
+MAX_ALLIES = 2  # the charger's other units in one combat, at most
+NUMBERS = {"models": (1, MAX_MODELS), "width": (1, MAX_WIDTH), "health": (1, MAX_HEALTH), "attacks": (1, 10),
+           "offensive": (1, 10), "defensive": (1, 10), "strength": (1, 10), "resilience": (1, 10),
+           "agility": (0, 10), "discipline": (2, 10), "armour": (0, 6), "ap": (0, 10), "aegis": (2, 6),
+           "extra-ranks": (0, 2), "charge-attacks": (0, 2), "charge-strength": (0, 3), "charge-ap": (0, 3)}
+REQUIRED = ("models", "width", "attacks", "offensive", "defensive", "strength", "resilience", "agility",
+            "discipline", "facing")
+FLAGS = ("standard", "swiftstride", "great-weapon", "lightning-reflexes", "spear", "stubborn", "unbreakable",
+         "cannot-be-stomped")
+FACINGS = ("flank", "rear")
+UNIT_FORM = ("expected a unit like 'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 "
+             "agility 3 discipline 7 facing flank' (facing flank or rear; each key once): then health, armour, ap, "
+             "aegis X+, extra-ranks, charge-attacks, charge-strength, charge-ap, impact-hits X, stomp X, height and "
+             "the words " + ", ".join(FLAGS))
+
+
+@dataclass(frozen=True)
+class WithUnit:
+    """A --with-unit: the unit and where it strikes the charged unit."""
+
+    fighter: Fighter
+    facing: str
+
+    @property
+    def ally(self) -> Ally:
+        return Ally(self.fighter, self.facing)
+
+    def __str__(self) -> str:
+        """As --with-unit reads it."""
+        unit = self.fighter
+        words = [f"{key} {getattr(unit, key)}" for key in REQUIRED[:-1]]
+        words += [f"{key} {getattr(unit, key)}" for key in ("health", "armour", "ap") if getattr(unit, key)
+                  and not (key == "health" and unit.health == 1)]
+        words += [f"aegis {unit.aegis}+"] if unit.aegis else []
+        words += [f"extra-ranks {unit.extra_ranks}"] if unit.extra_ranks else []
+        words += [f"charge-{what} {bonus}" for what, bonus in zip(("attacks", "strength", "ap"), unit.charge) if bonus]
+        words += [f"{key} {dice}" for key, dice in (("impact-hits", unit.impact), ("stomp", unit.stomp)) if dice]
+        words += [f"height {unit.height.value}"] if unit.height is not Height.STANDARD else []
+        words += [flag for flag in FLAGS if getattr(unit, flag.replace("-", "_"))]
+        return " ".join(words + [f"facing {self.facing}"])
+
+
+def read_ally(text: WithUnit | str, name: str = "with_unit") -> WithUnit:
+    """A --with-unit PROFILE, or a one-line error naming `name`."""
+    if isinstance(text, WithUnit):
+        return text
+    values, words = read_words(text, name, UNIT_FORM, {*NUMBERS, "facing", "height", "impact-hits", "stomp"},
+                               set(FLAGS))
+    require(all(key in values for key in REQUIRED), name, text, UNIT_FORM)
+    require(values["facing"] in FACINGS, name, text, f"expected facing flank or rear (the main unit's is --flank or "
+                                                      f"--rear) in {UNIT_FORM[9:]}")
+    require(values.get("height", "standard") in {height.value for height in Height}, name, text,
+            f"expected height standard, large or gigantic in {UNIT_FORM[9:]}")
+    numbers = {}
+    if "armour" in values:  # a value, or the save it gives (5+ is Armour 2), as --armour reads it
+        values["armour"] = str(read_armour(values["armour"], name))
+    for key, (low, high) in NUMBERS.items():
+        if key in values:
+            value = values[key][:-1] if key == "aegis" and values[key].endswith("+") else values[key]
+            require(value.isascii() and value.isdigit() and low <= int(value) <= high, name, text,
+                    f"expected {key} {low} to {high} in {UNIT_FORM[9:]}")
+            numbers[key] = int(value)
+    require(numbers["width"] <= numbers["models"], name, text, "expected a front rank (width) no wider than its models")
+    dice = {key: game_dice(values[key], name) for key in ("impact-hits", "stomp") if key in values}
+    fighter = Fighter(models=numbers["models"], width=numbers["width"], health=numbers.get("health", 1),
+                      attacks=numbers["attacks"], offensive=numbers["offensive"], defensive=numbers["defensive"],
+                      strength=numbers["strength"], resilience=numbers["resilience"], agility=numbers["agility"],
+                      discipline=numbers["discipline"], armour=numbers.get("armour", 0), ap=numbers.get("ap", 0),
+                      aegis=numbers.get("aegis"), extra_ranks=numbers.get("extra-ranks", 0),
+                      charge=(numbers.get("charge-attacks", 0), numbers.get("charge-strength", 0),
+                              numbers.get("charge-ap", 0)),
+                      impact=dice.get("impact-hits"), stomp=dice.get("stomp"),
+                      height=Height(values.get("height", "standard")))
+    fighter = replace(fighter, **{flag.replace("-", "_"): True for flag in words})  # type: ignore[arg-type]
+    require(not (fighter.great_weapon and fighter.spear), name, text, "a model fights with one weapon: great-weapon "
+                                                                       "or spear")
+    return WithUnit(fighter, values["facing"])

@@ -1,0 +1,135 @@
+"""Several units of the charger's in one 9th Age combat (`--with-unit`; docs/rules.md §3.11, Several units): the
+side's combat score, Steadfast against every unit, each losing unit's Break Test, the pursuit by any pursuer;
+figures worked by hand."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import pytest
+
+from clirun import assert_refused, run
+from oddscalc.errors import InputError
+from oddscalc.t9a.allies import WithUnit, read_ally
+from oddscalc.t9a.combat import Combat
+from oddscalc.t9a.fight import Blow
+from oddscalc.t9a.fight_exact import _caught_tables
+
+PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)
+FLANKER = "models 10 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7"
+
+
+def enemy(**fields):
+    return {f"enemy_{name}": value for name, value in fields.items()}
+
+
+def combat(*allies: str, **more) -> Combat:
+    """Five models 5 wide charge the front of 15 (5 wide, 3 Full Ranks); `allies` join the charge."""
+    values = dict(models=5, width=5, **PLAIN, **enemy(models=15, width=5, **PLAIN), with_unit=allies)
+    return Combat(**{**values, **more})
+
+
+def test_a_unit_profile_reads_and_writes_back():
+    ally = read_ally(FLANKER + " health 2 armour 5+ standard swiftstride charge-strength 1 facing rear")
+    unit = ally.fighter
+    assert (unit.models, unit.width, unit.health, unit.armour, unit.charge, ally.facing) == (10, 5, 2, 2, (0, 1, 0),
+                                                                                             "rear")
+    assert unit.standard and unit.swiftstride
+    assert read_ally(str(ally)) == ally and isinstance(ally, WithUnit)
+
+
+@pytest.mark.parametrize("text, says", [
+    (FLANKER, "facing"),
+    (FLANKER + " facing front", "expected facing flank or rear"),
+    (FLANKER.replace("width 5", "width 11") + " facing flank", "expected width 1 to 10"),
+    (FLANKER.replace("models 10", "models 3") + " facing flank", "no wider than its models"),
+    (FLANKER + " facing flank lance", "expected a unit like"),
+])
+def test_a_bad_unit_profile_is_one_line_naming_the_option(text, says):
+    with pytest.raises(InputError) as refused:
+        read_ally(text)
+    assert refused.value.name == "with_unit" and says in refused.value.allowed
+
+
+def test_each_side_has_one_rear_and_two_flanks():
+    flank, rear = FLANKER + " facing flank", FLANKER + " facing rear"
+    combat(flank, flank).check()  # both flanks
+    for allies, more in (((rear, rear), {}), ((flank, flank), {"flank": True}), ((flank, flank, rear), {})):
+        with pytest.raises(InputError) as refused:
+            combat(*allies, **more).check()
+        assert refused.value.name == "with_unit"
+
+
+def test_a_flanker_adds_its_flank_bonus_and_disrupts_steadfast():
+    """The front charger has 1 Full Rank, the charged unit 3: Steadfast alone; a flanker with 2 Full Ranks
+    disrupts its ranks."""
+    alone, flanked = combat().fight, combat(FLANKER + " facing flank").fight
+    ours, theirs = alone.steadfast(0, 0)
+    assert (bool(ours[0]), bool(theirs)) == (False, True)
+    ours, theirs = flanked.steadfast(0, 0)
+    assert [bool(one) for one in ours] == [False, False] and not theirs
+    # the side's highest Rank Bonus (the flanker's 2 Full Ranks: +1; the front unit's 1: none), the Flank +1,
+    # and +1 more as the flanker has 2 Full Ranks (ranked): +3
+    assert flanked.scores(0, 0, 0, 0, False)[0] - alone.scores(0, 0, 0, 0, False)[0] == 1 + 1 + 1
+    flat = combat(FLANKER + " facing flank", facing_bonus="flat").fight
+    assert flat.scores(0, 0, 0, 0, False)[0] - alone.scores(0, 0, 0, 0, False)[0] == 1 + 1
+    rear = combat(FLANKER + " facing rear").fight
+    assert rear.scores(0, 0, 0, 0, False)[0] - alone.scores(0, 0, 0, 0, False)[0] == 1 + 2 + 1
+    shallow = combat(FLANKER.replace("models 10", "models 5") + " facing flank").fight  # 1 Full Rank: +1 alone
+    assert shallow.scores(0, 0, 0, 0, False)[0] - alone.scores(0, 0, 0, 0, False)[0] == 1
+    assert shallow.steadfast(0, 0)[1]  # and no disruption: still Steadfast
+
+
+def test_the_charged_unit_fights_each_charger_with_the_models_facing_it():
+    """Front: its front rank and its second rank's supports (5 + 5); the flanker (matched: its own front of 5),
+    no supports; the flanker strikes with its front and second ranks."""
+    fight = combat(FLANKER + " facing flank").fight
+    assert fight.count(Blow(1, "melee", 0, 0), 0, 0) == 10
+    assert fight.count(Blow(1, "melee", 0, 1), 0, 0) == 5
+    assert fight.count(Blow(0, "melee", 0, 1), 0, 0) == 10
+    gone = fight.line.join([(0, 5), (0, 0)])  # the front charger wiped out
+    assert fight.count(Blow(1, "melee", 0, 0), gone, 0) == 0 and fight.target(Blow(1, "melee", 0, 0), gone, 0) is None
+    assert fight.count(Blow(0, "melee", 0, 1), gone, 0) == 10
+
+
+def test_a_broken_unit_is_caught_by_any_pursuer():
+    """Two plain pursuers (2D6 each) against a plain 2D6 flee: caught when either roll is as high, counted
+    over every roll."""
+    table, _ = _caught_tables(combat(FLANKER + " facing flank").fight, F)
+    rolls = [a + b for a, b in itertools.product(range(1, 7), repeat=2)]
+    both = F(sum(max(p, q) >= f for f in rolls for p in rolls for q in rolls), 36 ** 3)
+    one = F(sum(p >= f for f in rolls for p in rolls), 36 ** 2)
+    assert table[0b11, 0] == both and table[0b01, 0] == table[0b10, 0] == one == F(721, 1296)
+    assert table[0b00, 0] == 0
+
+
+def test_each_losing_unit_tests_and_the_first_broken_is_pursued():
+    """Two units of the charger's lose: each tests apart; `break` is that a losing unit broke, `caught` that the
+    pursued one was caught. With both Unbreakable only the charged unit can break; with only the flanker
+    Unbreakable, the main unit breaks (one round: the fight ends) and is caught with 721/1296."""
+    strong = dict(**enemy(models=15, width=5, attacks=3, offensive=6, defensive=6, strength=5, resilience=4,
+                          agility=5, discipline=9))
+    both = combat(FLANKER + " facing flank unbreakable", unbreakable=True, **strong).exact(fractions=True)
+    assert both["break"][1] == both["enemy_break"][1] and both["caught"][1] == both["enemy_caught"][1]
+    assert both["win"][0] > F(1, 2)
+    one = combat(FLANKER + " facing flank unbreakable", **strong).exact(fractions=True)
+    ours = one["break"][1] - one["enemy_break"][1]  # one of the charger's units broke: the main one
+    assert ours > 0  # (the main unit, 5 models at Agility 4, is mostly wiped out first: no test)
+    assert one["caught"][1] - one["enemy_caught"][1] == ours * F(721, 1296)
+
+
+def test_the_command_line_takes_several_units(capsys):
+    words = ["t9a", "combat"]
+    for key, value in dict(models=5, width=5, **PLAIN).items():
+        words += [f"--{key}", str(value)]
+    for key, value in dict(models=15, width=5, **PLAIN).items():
+        words += [f"--enemy-{key}", str(value)]
+    flank = FLANKER + " facing flank"
+    result = run(capsys, *words, "--with-unit", flank, "--exact", "--format", "json")
+    assert result.code == 0, result.err
+    answer = result.json()
+    assert f"with ({flank})" in answer["description"]
+    assert answer["outcomes"]["win"]["probability"] == pytest.approx(combat(flank).exact()["win"][1], abs=1e-12)
+    assert_refused(capsys, *words, "--with-unit", FLANKER + " facing front", mentions=("--with-unit",
+                                                                                       "facing flank or rear"))
