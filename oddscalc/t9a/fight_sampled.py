@@ -37,7 +37,7 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
     begins, on the pool each strikes (`Fight.target`), each pool at most what it has left (a Duel's Overkill)."""
     line, theirs = fight.line, fight.troops[1]
     now = [codes[0][playing], codes[1][playing]]
-    keys = now[0].astype(np.int64) * theirs.states + now[1]
+    keys = now[0] * theirs.states + now[1]
     if len(keys) and keys.min() == keys.max():  # one state (the first step): no sort
         distinct, inverse = keys[:1], np.zeros(len(keys), dtype=np.int64)
     else:
