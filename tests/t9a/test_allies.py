@@ -133,3 +133,46 @@ def test_the_command_line_takes_several_units(capsys):
     assert answer["outcomes"]["win"]["probability"] == pytest.approx(combat(flank).exact()["win"][1], abs=1e-12)
     assert_refused(capsys, *words, "--with-unit", FLANKER + " facing front", mentions=("--with-unit",
                                                                                        "facing flank or rear"))
+
+
+def test_the_side_counts_one_rank_bonus_and_a_spear_flanked_gets_no_first_round_bonus():
+    """Two units of 10 (2 Full Ranks each): the side's Rank Bonus is the highest, +1, not their sum; a Spear
+    charged in its front with a unit in its flank has no +2 Agility."""
+    deep = combat(FLANKER + " facing flank", models=10, facing_bonus="flat").fight
+    ranks = combat(models=10).fight  # the same front unit alone: +1 Rank Bonus
+    assert deep.scores(0, 0, 0, 0, False)[0] - ranks.scores(0, 0, 0, 0, False)[0] == 1  # the flank, no second +1
+    spear = dict(enemy_spear=True)
+    assert combat(**spear).fight.in_round(True).charged.agility == PLAIN["agility"] + 2
+    assert combat(FLANKER + " facing flank", **spear).fight.in_round(True).charged.agility == PLAIN["agility"]
+
+
+def test_of_two_broken_units_the_main_one_is_pursued():
+    """Both of the charger's units lose and break (Discipline 2): the charged unit pursues the main one; the ally
+    (Swiftstride: its Flee Maximised) is never the one caught, in the exact twin and in the sampler."""
+    import numpy as np
+
+    from oddscalc.t9a.fight_exact import _caught_tables, _fails, _tests
+    from oddscalc.t9a.fight_sampled import _our_tests
+    from oddscalc.t9a.troop import CAUGHT, FLED
+
+    attack = combat(FLANKER.replace("discipline 7", "discipline 2") + " swiftstride facing flank", discipline=2)
+    fight = attack.fight
+    line = fight.line
+    cs, es = np.array([0]), np.array([0])
+    won, tied, margin = np.array([False]), np.array([False]), np.array([3])
+    fails = [_fails(troop, 20, F) for troop in line.troops]
+    them, us = _caught_tables(fight, F)
+    branches = _tests(fight, cs, es, won, tied, margin, np.array([F(1)], dtype=object), fails,
+                      _fails(fight.troops[1], 20, F), them, us, F(0))
+    taken = [(weight[0], line.split(codes)) for weight, codes, _, _, _, we_caught in branches
+             if we_caught[0] and weight[0]]  # (weight, codes, it broke, it was caught, ours broke, ours caught)
+    assert len(taken) == 1 and taken[0][0] == us[0][0] != us[1][0]
+    (main_flag, _), (ally_flag, _) = taken[0][1]
+    assert (int(main_flag[0]), int(ally_flag[0])) == (CAUGHT, FLED)
+    trials = np.arange(2000)
+    codes = [np.zeros(2000, dtype=np.int64), np.zeros(2000, dtype=np.int64)]
+    broke, caught, after = _our_tests(np.random.default_rng(5), fight, codes, trials, np.full(2000, 3),
+                                      [np.zeros(2000, dtype=bool)] * 2)
+    flags = [flag for flag, _ in line.split(after)]
+    assert broke.all() and 0 < caught.mean() < 1
+    assert (flags[1] == FLED).all() and set(flags[0].tolist()) == {FLED, CAUGHT}

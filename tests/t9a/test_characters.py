@@ -229,3 +229,10 @@ def test_a_mounted_character_strikes_with_its_mount_at_the_mount_s_agility():
     with pytest.raises(InputError) as refused:
         Combat(**LONE, **enemy(**LONE), enemy_character_mount="A1 O3 S3 I3").check()
     assert refused.value.name == "enemy_character_mount" and "--enemy-character" in refused.value.allowed
+
+
+def test_a_unit_s_standard_stands_with_its_rank_and_file_not_with_its_character():
+    unit = Fighter(models=2, width=2, health=1, discipline=7, standard=True, **PLAIN, agility=3)
+    troop = Troop(unit, read_character(HERO, "character").fighter)
+    assert troop.standards(troop.code(0, 0)) == 1 and troop.standards(troop.code(2, 0)) == 0
+    assert troop.left(troop.code(2, 0)) == 1  # its character still stands
