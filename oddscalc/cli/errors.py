@@ -94,6 +94,14 @@ def _hint(param: Any, given: Any = None) -> str:
     return param.opts[0]
 
 
+ECHO = 240  # the most characters of a refused value its line repeats (a pasted page of text is not echoed)
+
+
+def cut(text: str) -> str:
+    """A refused value as its line shows it: whole, or its start and how long it was."""
+    return text if len(text) <= ECHO else f"{text[:ECHO - 20]}… ({len(text):,} characters)"
+
+
 def _shown(value: Any, param: Any) -> str:
     """A refused value as the player typed it: a roll as `7+`, a number without a needless `.0`."""
     if isinstance(value, bool):
@@ -156,11 +164,11 @@ def refused(error: Exception, owners: Optional[Owners] = None) -> Refusal:
         return error
     if isinstance(error, OptionError):
         option = _hint(error.param, error.param_hint)
-        value = "" if error.value is None else f" {_shown(error.value, error.param)}"
+        value = "" if error.value is None else f" {cut(_shown(error.value, error.param))}"
         return Refusal(f"error: {option}{value}: {error.allowed}", option, error.value)
     if isinstance(error, InputError):
         option = f"--{error.name.replace('_', '-')}"
-        return Refusal(f"error: {option} {error.value}: {error.allowed}", option, error.value)
+        return Refusal(f"error: {option} {cut(str(error.value))}: {error.allowed}", option, error.value)
     if isinstance(error, click_errors.NoSuchOption):
         if error.option_name in OWN:  # asked of the library (the page): it says what to compute, not where it goes
             return Refusal(f"error: {error.option_name}: an option of the command line ({OWN[error.option_name]}), "
@@ -179,7 +187,8 @@ def refused(error: Exception, owners: Optional[Owners] = None) -> Refusal:
         choice = _CHOICE.match(message)
         if choice:  # a refused choice reads like every other refused value
             allowed = ", ".join(part.strip().strip("'") for part in choice.group(2).split(","))
-            return Refusal(f"error: {option} {choice.group(1)}: expected one of {allowed}", option, choice.group(1))
+            return Refusal(f"error: {option} {cut(choice.group(1))}: expected one of {allowed}", option,
+                           choice.group(1))
         return Refusal(f"error: {option}: {message}", option)
     message = (error.format_message() if isinstance(error, click_errors.ClickException) else str(error)).rstrip(".")
     context = getattr(error, "ctx", None)
