@@ -32,19 +32,17 @@ class Challenge(str, Enum):
     REFUSED = "refused"  # the charged unit's character refuses: no attacks, no Discipline, Stubborn or BSB +1
 
 
-TABLE_FROM = 4096  # an array of codes this long or longer is read from a table of every code
 TABLE_MOST = 1 << 20  # codes a table holds at most (a side of several large units reads each code afresh)
 
 
 def tabled(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """A state's figure read, for a long array of codes (a sampler's trials), from a table of its value at every
-    code, worked once per unit: a gather instead of the arithmetic on each trial."""
+    """A state's figure read, for an array of codes (a sampler's trials, the exact twin's end states), from a table
+    of its value at every code, worked once per unit: a gather instead of the arithmetic on each."""
     name = method.__name__
 
     @wraps(method)
     def read(self: Any, code: Any) -> Any:
-        if type(code) is not int and isinstance(code, np.ndarray) and code.size >= TABLE_FROM \
-                and self.states <= TABLE_MOST:
+        if type(code) is not int and isinstance(code, np.ndarray) and self.states <= TABLE_MOST:
             tables = self.__dict__.setdefault("_tables", {})
             if name not in tables:
                 every = np.arange(self.states)
@@ -231,7 +229,7 @@ class Line:
         """Each unit's (flag, code) of a side's code (ints or arrays): flag 0 in the fight, FLED or CAUGHT."""
         if not self.flagged:
             return [(code * 0, code)]
-        if isinstance(code, np.ndarray) and code.size >= TABLE_FROM and self.states <= TABLE_MOST:  # gathered
+        if isinstance(code, np.ndarray) and self.states <= TABLE_MOST:  # gathered from tables
             tables = self.__dict__.get("_split_tables")
             if tables is None:
                 tables = self.__dict__["_split_tables"] = self._split(np.arange(self.states))
