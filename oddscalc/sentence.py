@@ -42,6 +42,9 @@ EVENTS = {  # a yes/no outcome's clause: {p} its probability
     "caught": "{p} that it is caught as it flees",
     "enemy_break": "{p} to break the charged unit",
     "enemy_caught": "{p} to catch it",
+    "character_slain": "{p} that the charger's character falls",
+    "enemy_character_slain": "{p} to slay the charged unit's character",
+    "decided": "{p} that the fight is decided before the rounds run out",
 }
 
 WORDS = {  # an outcome as a player names it (the page's labels); the others: their name, spaced
@@ -56,6 +59,8 @@ WORDS = {  # an outcome as a player names it (the page's labels); the others: th
     "enemy_break": "the charged unit breaks",
     "enemy_caught": "the charged unit is caught",
     "score": "score difference",
+    "character_slain": "the charger's character falls",
+    "enemy_character_slain": "the charged unit's character falls",
 }
 
 

@@ -139,3 +139,24 @@ def test_a_sweep_of_a_query_with_several_outcomes_counts_its_values_and_reads_it
                    .answer.content.result["kills"].mean for bp in (1, 18))
     assert len(content.rows) == 54 and sentence.of_study(content) == (
         f"18 values of bp: the mean kills goes from {sentence.short(first)} to {sentence.short(last)}.")
+
+
+def test_a_duel_says_who_falls():
+    """One model a side and a character each (Agility 5, one attack, each kills with 1/4), in a Duel, one round:
+    the charger's character strikes first (6): the charged unit's falls with 1/4 at least; the other strikes back
+    only if it stands: 3/4 · 1/4 = 3/16 at least (more when its unit breaks and is caught); the sentence says each
+    exact figure in the charger's words."""
+    sides = " ".join(f"--{prefix}{name} {value}" for prefix in ("", "enemy-") for name, value in (
+        ("models", 1), ("width", 1), ("attacks", 1), ("offensive", 3), ("defensive", 3), ("strength", 3),
+        ("resilience", 3), ("agility", 0), ("discipline", 7)))
+    hero = "attacks=1,offensive=3,defensive=3,strength=3,resilience=3,agility=5,health=1"
+    words = ["t9a", "combat", *sides.split(), "--character", hero.replace("=", " ").replace(",", " "),
+             "--enemy-character", hero.replace("=", " ").replace(",", " "), "--challenge", "--exact"]
+    asked = ask(words)
+    content = asked.answer.content
+    text = sentence.of_query(asked.attack, content.result, content.outcome)
+    exact = asked.attack.exact(fractions=True)
+    assert f"{float(exact['character_slain'][1]) * 100:.3g}% that the charger's character falls" in text
+    assert f"{float(exact['enemy_character_slain'][1]) * 100:.3g}% to slay the charged unit's character" in text
+    assert exact["character_slain"][1] >= Fraction(3, 16) and exact["enemy_character_slain"][1] >= Fraction(1, 4)
+    assert sentence.words("enemy_character_slain") == "the charged unit's character falls"

@@ -10,9 +10,8 @@ from dataclasses import dataclass, replace
 from ..errors import require
 from .attributes import game_dice
 from .fight import Ally
-from .fighter import MAX_HEALTH, MAX_MODELS, MAX_WIDTH, Fighter, Height
-from .profiles import read_words
-from .stages import read_armour
+from .fighter import MAX_HEALTH, MAX_IMPACT, MAX_MODELS, MAX_WIDTH, Fighter, Height
+from .profiles import read_number, read_words
 
 MAX_ALLIES = 2  # the charger's other units in one combat, at most
 NUMBERS = {"models": (1, MAX_MODELS), "width": (1, MAX_WIDTH), "health": (1, MAX_HEALTH), "attacks": (1, 10),
@@ -67,17 +66,14 @@ def read_ally(text: WithUnit | str, name: str = "with_unit") -> WithUnit:
                                                       f"--rear) in {UNIT_FORM[9:]}")
     require(values.get("height", "standard") in {height.value for height in Height}, name, text,
             f"expected height standard, large or gigantic in {UNIT_FORM[9:]}")
-    numbers = {}
-    if "armour" in values:  # a value, or the save it gives (5+ is Armour 2), as --armour reads it
-        values["armour"] = str(read_armour(values["armour"], name))
-    for key, (low, high) in NUMBERS.items():
-        if key in values:
-            value = values[key][:-1] if key == "aegis" and values[key].endswith("+") else values[key]
-            require(value.isascii() and value.isdigit() and low <= int(value) <= high, name, text,
-                    f"expected {key} {low} to {high} in {UNIT_FORM[9:]}")
-            numbers[key] = int(value)
+    numbers = {key: read_number(key, values[key], name, text, low, high, UNIT_FORM)
+               for key, (low, high) in NUMBERS.items() if key in values}
     require(numbers["width"] <= numbers["models"], name, text, "expected a front rank (width) no wider than its models")
     dice = {key: game_dice(values[key], name) for key in ("impact-hits", "stomp") if key in values}
+    for key, each in dice.items():  # as t9a combat's own --impact-hits and --stomp: what t9a hits takes in all
+        require(1 <= each.highest and each.highest * numbers["width"] <= MAX_IMPACT, name, text,
+                f"expected {key} that can reach 1 to {MAX_IMPACT // numbers['width']} a model ({numbers['width']} in "
+                f"the front rank: {MAX_IMPACT} hits at most)")
     fighter = Fighter(models=numbers["models"], width=numbers["width"], health=numbers.get("health", 1),
                       attacks=numbers["attacks"], offensive=numbers["offensive"], defensive=numbers["defensive"],
                       strength=numbers["strength"], resilience=numbers["resilience"], agility=numbers["agility"],

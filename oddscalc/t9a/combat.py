@@ -23,6 +23,7 @@ from .fight import (
     OUTCOMES,
     SLAIN,
     ChargeBonus,
+    Chase,
     FacingBonus,
     Fight,
     FlankModels,
@@ -36,6 +37,7 @@ from .fight_exact import combat_pmfs, exact_cost
 from .fight_sampled import combat_sample
 from .fighter import (
     MAX_HEALTH,
+    MAX_IMPACT,
     MAX_MODELS,
     MAX_WIDTH,
     Fighter,
@@ -51,8 +53,6 @@ from .stages import Reroll, read_armour
 from .troop import Challenge
 
 ANNOTATED = (Part, Hero)  # the side options' annotations name them (sides.py); the command line reads them here
-
-MAX_IMPACT = 200  # the automatic hits t9a hits takes
 
 
 # --- the query --------------------------------------------------------------------------
@@ -171,6 +171,9 @@ class Combat(Attack):
     challenge_refused: bool = option("The charger's character issues a Duel and the charged unit's refuses it: "
                                      "the refusing character makes no attacks, lends no Discipline or Stubborn, "
                                      "and as a Battle Standard Bearer gives no +1.", False)
+    chase: Chase = option("Which of the charger's broken units the charged unit pursues (with --with-unit; an open "
+                          "reading of the winner's choice): main (the main unit first) or ally (its allies first, "
+                          "the last given first).", Chase.MAIN)
     by_round: bool = option("Add the per-round view to the outcomes (--rounds 2 or more): decided (a side broke, "
                             "fled or was destroyed before the rounds ran out), and each side's Health Points lost by "
                             "the end of each round (health_lost_by_round_K); --plot FILE --outcome rounds draws "
@@ -244,7 +247,7 @@ class Combat(Attack):
                      self.high_agility, self.pursuit, self.flank_models, self.mount_momentum, self.charge_bonus,
                      tuple(None if hero is None else hero.fighter for hero in heroes),  # type: ignore[arg-type]
                      tuple(hero is not None and hero.battle_standard for hero in heroes),  # type: ignore[arg-type]
-                     challenge, tuple(ally.ally for ally in self.allies))
+                     challenge, tuple(ally.ally for ally in self.allies), Chase(self.chase))
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
@@ -254,7 +257,8 @@ class Combat(Attack):
             ("high_agility", self.high_agility, HighAgility.STEP_TEN), ("pursuit", self.pursuit, Pursuit.ALWAYS),
             ("flank_models", self.flank_models, FlankModels.MATCHED), ("line_bonus", self.line_bonus, LineBonus.NONE),
             ("mount_momentum", self.mount_momentum, MountMomentum.ALL), ("charge_bonus", self.charge_bonus,
-                                                                        ChargeBonus.SIDE))
+                                                                        ChargeBonus.SIDE),
+            ("chase", Chase(self.chase), Chase.MAIN))
             if value is not default]
         duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
         allies = "".join(f", with ({ally})" for ally in self.allies)
@@ -355,6 +359,8 @@ class Combat(Attack):
                 ("facing_bonus", FacingBonus.RANKED, beside, facing),
                 ("flank_models", FlankModels.MATCHED, beside, facing),
                 ("by_round", False, self.rounds > 1, "only applies with --rounds 2 or more (a fight of rounds)"),
+                ("chase", Chase.MAIN, bool(self.allies), "only applies with --with-unit (which broken unit is "
+                                                         "pursued)"),
                 ("mount_momentum", MountMomentum.ALL,
                  getattr(self, "mount") is not None or getattr(self, "character_mount") is not None,
                  "only applies with --mount or --character-mount (a charging mount's Agility)"),

@@ -64,6 +64,14 @@ class Pursuit(str, Enum):
     RESTRAIN = "restrain"
 
 
+class Chase(str, Enum):
+    """Which of the charger's broken units the charged unit pursues (rulebook, Pursuits: the winner names one; an
+    open reading of what a player picks): its main unit before its allies, or its allies first."""
+
+    MAIN = "main"
+    ALLY = "ally"
+
+
 class HighAgility(str, Enum):
     """Where an Agility above 10 strikes (the Initiative Steps run from 10 down; an open reading)."""
 
@@ -124,6 +132,7 @@ class Fight:
     bsb: tuple[bool, bool] = (False, False)  # each side's character is its Battle Standard Bearer
     challenge: Challenge = Challenge.NONE
     allies: tuple[Ally, ...] = ()  # the charger's other units, each in the charged unit's flank or rear
+    chase: Chase = Chase.MAIN
 
     @property
     def units(self) -> tuple[Fighter, Fighter]:

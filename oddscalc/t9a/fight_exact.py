@@ -11,10 +11,21 @@ from functools import reduce
 import numpy as np
 
 from .. import pmf as pmfs
-from .fight import CHARGE_BONUS, EVENTS, OUTCOMES, REAR_BONUS, SLAIN, Blow, Fight, Pursuit, by_round
+from .fight import (
+    CHARGE_BONUS,
+    EVENTS,
+    OUTCOMES,
+    REAR_BONUS,
+    SLAIN,
+    Blow,
+    Chase,
+    Fight,
+    Pursuit,
+    by_round,
+    caught_chance,
+)
 from .fighter import MAX_RANK_BONUS, break_chance, capped, lost_pmf, two_d6
 from .troop import CAUGHT, FLED, OVERKILL
-
 
 PER_STATE = {False: 5e-4, True: 2.5e-3}  # seconds a state's step takes in a later round, floats / fractions: the
 #                                         most measured here (knights with mounts and stomps, 5 to 60 a side)
@@ -122,12 +133,9 @@ def _caught_tables(fight: Fight, number) -> tuple[np.ndarray, list[np.ndarray]]:
                         escapes = escapes * (1 - pursues[active if index == 0 else 0] * at_least[value])
                 chance = chance + p * (1 - escapes)
             table[mask, active] = chance
-    at_least, pursues = theirs
-    each = []
-    for troop in fight.line.troops:
-        fled = two_d6(troop.unit.swiftstride, number)
-        hit = sum((p * at_least[value] for value, p in enumerate(fled) if p), zero)
-        each.append(np.array([hit * pursues[active] for active in (0, 1)], dtype=dtype))
+    _, pursues = theirs
+    each = [np.array([caught_chance(troop.unit, fight.charged, number) * pursues[active] for active in (0, 1)],
+                     dtype=dtype) for troop in fight.line.troops]
     return table, each
 
 
@@ -248,7 +256,7 @@ def _tests(fight: Fight, cs, es, won, tied, margin, p, fails, their_fails, catch
         weight = p
         for index, chance in enumerate(unit_fail):
             weight = weight * (chance if subset >> index & 1 else 1 - chance)
-        chased = (subset & -subset).bit_length() - 1  # the first broken unit
+        chased = ((subset & -subset) if fight.chase is Chase.MAIN else subset).bit_length() - 1  # by `chase`
         taken = catch_us[chased][their_active]
         for caught, share in ((True, taken), (False, 1 - taken)):
             flagged = [(np.where(subset >> index & 1, CAUGHT if caught and index == chased else FLED, fled), code)
@@ -296,7 +304,7 @@ def exact_cost(fight: Fight, rounds: int, fractions: bool = False) -> float:
     pairs = (charged + 1) * (charger + 1) * duel
     if not fight.allies:
         return steps * pairs * (rounds - 1 + FIRST_ROUND)
-    states = (charged + 1) * duel
+    states = (charged + 1) * duel ** 2  # (with several units, a Duel's states counted whole: measured)
     for troop in fight.line.troops:
         states *= (min(troop.unit.total, charger) + 1) * 2
     return steps * (pairs * FIRST_ROUND + states * (rounds - 1) * ALLIED_ROUND)

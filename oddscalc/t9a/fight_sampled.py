@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fight import OUTCOMES, SLAIN, Blow, Fight, Pursuit, by_round
+from .fight import OUTCOMES, SLAIN, Blow, Chase, Fight, Pursuit, by_round
 from .troop import CAUGHT, FLED, OVERKILL
 
 
@@ -125,7 +125,8 @@ def _our_tests(rng, fight: Fight, codes, tests, margin, steadfast) -> tuple[np.n
     broke = [(left > 0) & _break_test(rng, troop, own, np.where(sure, 0, margin))
              for troop, left, (_, own), sure in zip(line.troops, lefts, parts, steadfast)]
     chased = np.full(len(tests), -1)
-    for index in range(len(line.troops) - 1, -1, -1):
+    order = range(len(line.troops) - 1, -1, -1) if fight.chase is Chase.MAIN else range(len(line.troops))
+    for index in order:  # the last written wins: the main unit first, or the last ally (`chase`)
         chased = np.where(broke[index], index, chased)
     caught = np.zeros(len(tests), dtype=bool)
     fled = np.flatnonzero(chased >= 0)

@@ -24,6 +24,7 @@ MAX_MODELS = 60
 MAX_HEALTH = 10  # a characteristic's most (a Gigantic monster's 6 to 8 Health Points fight)
 MAX_WIDTH = 10  # a front rank of 10 with Attack Value 10 and its support: 110 attacks (t9a melee takes 200)
 MAX_RANK_BONUS = 3
+MAX_IMPACT = 200  # the automatic hits t9a hits takes: Impact Hits or Stomp Attacks of a front rank, in all
 LINE_WIDTH = 8  # a unit in ranks of 8 models or more is in Line Formation (rulebook, Units), whatever its Height
 
 

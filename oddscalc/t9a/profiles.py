@@ -132,14 +132,20 @@ def read_words(text: object, name: str, form: str, valued: set[str], flags: set[
 
 
 def _number(key: str, value: str, name: str, text: object) -> int:
-    """A number of the profile within its bounds (Armour as a value or the save it gives, Aegis X+)."""
+    """A number of a character's profile within its bounds (`read_number`)."""
     _, low, high = NUMBERS[key]
+    return read_number(key, value, name, text, low, high, CHARACTER_FORM)
+
+
+def read_number(key: str, value: str, name: str, text: object, low: int, high: int, form: str) -> int:
+    """A number of a profile (`text`, the option `name`'s) within its bounds: Armour as a value or the save it
+    gives, Aegis and Fortitude as X+; a one-line error that says `form` (an "expected …" sentence)."""
     what = f"expected {key} {low}{'+' if key in ROLLS else ''} to {high}{'+' if key in ROLLS else ''}"
     if key == "armour":
         number = read_armour(value, name)
     else:
         cleaned = value[:-1] if key in ROLLS and value.endswith("+") else value
-        require(re.fullmatch(r"\d+", cleaned, re.ASCII) is not None, name, text, f"{what} in {CHARACTER_FORM[9:]}")
+        require(re.fullmatch(r"\d+", cleaned, re.ASCII) is not None, name, text, f"{what} in {form[9:]}")
         number = int(cleaned)
-    require(low <= number <= high, name, text, f"{what} in {CHARACTER_FORM[9:]}")
+    require(low <= number <= high, name, text, f"{what} in {form[9:]}")
     return number

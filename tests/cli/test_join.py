@@ -52,3 +52,20 @@ def test_a_join_that_cannot_be_made_is_refused_in_one_line(capsys, tmp_path, joi
 
 def test_only_a_9th_age_list_joins(capsys):
     assert_refused(capsys, "import", ORKS, "--join", "Warlord=Boyz", mentions=("--join", "9th Age"))
+
+
+def test_a_grid_row_of_a_joined_character_is_asked_again_by_its_query(capsys, tmp_path):
+    """grid --combat on the joined list: the Knightly Orders' row (their Marshal in front) is the combat its query
+    asks, character, mount and all."""
+    import shlex
+
+    from oddscalc.asking import ask
+    from oddscalc.style import clean
+
+    assert run(capsys, "import", SONNSTAHL, "--join", "Marshal=Knightly Orders", "--write", tmp_path / "j.toml").code == 0
+    data = run(capsys, "grid", tmp_path / "j.toml", "--against", SONNSTAHL, "--combat", "--exact", "--format",
+               "json").json()
+    row = next(row for row in data["rows"] if row["attacker"] == "Knightly Orders" and row["target"] == "Imperial Guard")
+    assert "--character " in row["query"] and "--character-mount " in row["query"]
+    again = ask(shlex.split(row["query"])[1:]).answer.content.result["win"]
+    assert clean(again.mean) == row["probability"] and again.exact

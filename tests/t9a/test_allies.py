@@ -133,6 +133,7 @@ def test_the_command_line_takes_several_units(capsys):
     assert answer["outcomes"]["win"]["probability"] == pytest.approx(combat(flank).exact()["win"][1], abs=1e-12)
     assert_refused(capsys, *words, "--with-unit", FLANKER + " facing front", mentions=("--with-unit",
                                                                                        "facing flank or rear"))
+    assert_refused(capsys, *words, "--chase", "ally", mentions=("--chase", "only applies with --with-unit"))
 
 
 def test_the_side_counts_one_rank_bonus_and_a_spear_flanked_gets_no_first_round_bonus():
@@ -176,3 +177,43 @@ def test_of_two_broken_units_the_main_one_is_pursued():
     flags = [flag for flag, _ in line.split(after)]
     assert broke.all() and 0 < caught.mean() < 1
     assert (flags[1] == FLED).all() and set(flags[0].tolist()) == {FLED, CAUGHT}
+
+
+@pytest.mark.parametrize("more, says", [("impact-hits 300", "impact-hits that can reach 1 to 40 a model"),
+                                        ("stomp 50", "stomp that can reach 1 to 40 a model")])
+def test_a_unit_s_automatic_hits_are_bounded_and_the_option_named(more, says):
+    """(They reached t9a hits whole, which named its own --hits.)"""
+    with pytest.raises(InputError) as refused:
+        read_ally(FLANKER + f" {more} facing flank")
+    assert refused.value.name == "with_unit" and says in refused.value.allowed
+
+
+def test_the_charged_unit_may_pursue_the_ally_first():
+    """--chase ally: of the two broken units the ally (Swiftstride: Maximised Flee) is the one pursued and caught,
+    never the main one, in the exact twin (the branch's weight is its own catch, 247/648) and in the sampler."""
+    import numpy as np
+
+    from oddscalc.t9a.fight_exact import _caught_tables, _fails, _tests
+    from oddscalc.t9a.fight_sampled import _our_tests
+    from oddscalc.t9a.troop import CAUGHT, FLED
+
+    attack = combat(FLANKER.replace("discipline 7", "discipline 2") + " swiftstride facing flank", discipline=2,
+                    chase="ally")
+    fight = attack.fight
+    line = fight.line
+    them, us = _caught_tables(fight, F)
+    branches = _tests(fight, np.array([0]), np.array([0]), np.array([False]), np.array([False]), np.array([3]),
+                      np.array([F(1)], dtype=object), [_fails(troop, 20, F) for troop in line.troops],
+                      _fails(fight.troops[1], 20, F), them, us, F(0))
+    taken = [(weight[0], line.split(codes)) for weight, codes, _, _, _, we_caught in branches
+             if we_caught[0] and weight[0]]
+    assert len(taken) == 1 and taken[0][0] == us[1][0] == F(247, 648)
+    assert [int(flag[0]) for flag, _ in taken[0][1]] == [FLED, CAUGHT]
+    codes = [np.zeros(2000, dtype=np.int64), np.zeros(2000, dtype=np.int64)]
+    _, caught, after = _our_tests(np.random.default_rng(5), fight, codes, np.arange(2000), np.full(2000, 3),
+                                  [np.zeros(2000, dtype=bool)] * 2)
+    flags = [flag for flag, _ in line.split(after)]
+    assert (flags[0] == FLED).all() and set(flags[1].tolist()) == {FLED, CAUGHT} and 0 < caught.mean() < 1
+    assert "chase ally" in attack.describe()
+    assert "only applies with --with-unit" in combat(chase="ally").idle()["chase"]  # no ally: nothing to choose
+    assert "chase" not in attack.idle()
