@@ -66,6 +66,9 @@ class WeaponReading(Reading):
     def _block(self, name: str, modes: list[tuple[str, str]], copies: int, owner: str, sniper: bool) -> None:
         """One weapon's lines: the first and its `and` lines fire together; an `or` line is another mode."""
         times, name = _counted(name)
+        if not times:  # "0x Lascannon": a weapon the list gives none of
+            self.note(f"{name}: a count of 0", action="not a weapon of the formation")
+            return
         main = None
         for index, (firepower, note) in enumerate(modes):
             prefix = re.match(r"^(and|or)\b\s*", firepower, re.IGNORECASE)
@@ -93,6 +96,9 @@ class WeaponReading(Reading):
             return None
         dice = DICE_COUNT.match(text)
         times, text = _counted(text) if not dice else (self._random(dice.group(1), name, "shots"), dice.group(2))
+        if not times:  # "0x AP5+": no shots (a list's figure, never silently a weapon that does nothing)
+            self.note(f"Firepower {firepower!r}: no shots", name, action="not a shooting weapon")
+            return None
         fields: dict[str, str] = {}
         special: list[str] = []
         unknown: list[str] = []
@@ -109,6 +115,8 @@ class WeaponReading(Reading):
                     anti_aircraft = True
                 else:
                     fields[value.group(1)] = f"{value.group(2)}+"
+            elif barrage and not int(barrage.group(1) or barrage.group(2)):  # "0 BP": no barrage (said, not fired)
+                unknown.append(token)
             elif barrage:
                 bp = int(barrage.group(1) or barrage.group(2))
             elif random_bp:

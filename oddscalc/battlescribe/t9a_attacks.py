@@ -129,6 +129,8 @@ class AttackReading(Reading):
         profile = part.profile
         attack_text = (profile.get("Att") or "").strip()
         if not attack_text:
+            if profile.get("Att") is not None and not part.inanimate:  # the cell is there, blank: never silent
+                self.note(f"Att {profile.get('Att')!r}: the list gives no value", part.name, action="no melee attacks")
             return []
         strength, ap = (self._stat(profile.get("Str"), 1, part.name, "Str"),
                         self._stat(profile.get("AP"), 0, part.name, "AP"))

@@ -23,18 +23,7 @@ class CombatReading(Reading):
         is not a plain number in bounds (D6 attacks, a rider's "C") is not written: the unit stays out of grid
         --combat, as its other studies are unchanged."""
         table = self.mapped.table
-        found = next((profile for item in body.walk() for profile in item.profiles if _type(profile) == "global"),
-                     None)
-        cells = (("attack_value", first.profile.get("Att"), 1, first.count), ("agility", first.profile.get("Agi"), 0, 1),
-                 ("discipline", found.get("Dis") if found is not None else None, 2, 1))
-        for name, text, low, times in cells:
-            key = (text or "").strip()
-            if re.fullmatch(r"\d+", key) and low <= int(key) * times <= 10:
-                table[name] = int(key) * times
-            elif name == "attack_value" and (mean := dice_mean(key)) is not None and 1 <= mean * times <= 10:
-                table[name] = mean * times  # a random Attack Value (D6+1): a round of combat takes a number
-                self.note(f"Att {key}: a random value", first.name,
-                          action=f"counted as {mean}, its mean rounded, in a round of combat")
+        self._cells(body, first)
         if any("standard bearer" in _key(item.name) for item in self.selection.walk() if item.number):
             table["standard"] = True
         rules = {_key(rule) for item in self.selection.walk() for rule in item.rules}
@@ -72,6 +61,31 @@ class CombatReading(Reading):
             if rule in rules or kind in types:
                 table[name] = True
         self._mount(first, parts)
+
+    def _cells(self, body: Selection, first: _Part) -> None:
+        """The Attack Value (times its count), Agility and Discipline a round of combat reads, each written only
+        where the list gives a number in bounds, and said where it gives something else."""
+        table = self.mapped.table
+        found_all = [profile for item in body.walk() for profile in item.profiles if _type(profile) == "global"]
+        # a ridden monster's Global profile writes the rider's Discipline as `C`: the rider's own is the unit's
+        found = next((profile for profile in found_all if _key(profile.get("Dis")) != "c"),
+                     found_all[0] if found_all else None)
+        cells = (("attack_value", "Att", first.profile.get("Att"), 1, first.count),
+                 ("agility", "Agi", first.profile.get("Agi"), 0, 1),
+                 ("discipline", "Dis", found.get("Dis") if found is not None else None, 2, 1))
+        for name, label, text, low, times in cells:
+            key = (text or "").strip()
+            if re.fullmatch(r"[0-9]+", key) and low <= int(key) * times <= 10:
+                table[name] = int(key) * times
+            elif name == "attack_value" and (mean := dice_mean(key)) is not None and 1 <= mean * times <= 10:
+                table[name] = mean * times  # a random Attack Value (D6+1): a round of combat takes a number
+                self.note(f"Att {key}: a random value", first.name,
+                          action=f"counted as {mean}, its mean rounded, in a round of combat")
+            elif text is not None and (key or name != "attack_value"):  # a cell the list gives but not as a number
+                # in bounds (`²`, blank, 11): said (a blank Att is said by the attacks' reader: no melee attacks)
+                self.note(f"{label} 'C': the rider's, whose profile the list does not give" if _key(key) == "c" else
+                          f"{label} {key!r}: not a number of {low} to 10" + (f" (times {times})" if times > 1 else ""),
+                          first.name, action="left out of a round of combat")
 
     def _charge(self, weapons: set[str], own: set[str]) -> None:
         """What its own attacks gain when it charges: a Lance's +2 Strength and AP, a Light Lance's +1, a

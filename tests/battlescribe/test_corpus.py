@@ -426,6 +426,8 @@ REPORTS = {
         "High Prince: Ancient Dragon is ridden, but the list gives no profile for its rider (the High Prince's own "
         "Offensive values) (imported as the Ancient Dragon alone, without the rider's attacks)",
         "High Prince: upgrade 'Ancient Allies' not read (imported without it)",
+        "High Prince, Ancient Dragon: Dis 'C': the rider's, whose profile the list does not give (left out of a "
+        "round of combat)",  # issue 47: its discipline was dropped with no word
         "Commander: the list gives no Defensive profile for its models (left out)"],
     "beast_herds.rosz": [  # no line about its Aegis: read and used
         "Cyclops, Hurl Attack: Str 3[7] / AP 0[4]: a bracketed value for one hit (counted with the value outside the "

@@ -77,3 +77,45 @@ def test_a_figure_changed_in_a_real_list_changes_its_import_or_its_report(name):
 def test_the_mutants_reach_every_kind_of_figure():
     cells = {cell for name in LISTS for cell, *_ in mutants(xml_of(CORPUS / name))}
     assert cells == READ
+
+
+BLANK_IS_A_VALUE = {"Arm": "no armour", "AP": "AP 0", "HP": "1 Health Point", "Str": "a weapon's: the wielder's",
+                    "Res": "a mount's: the rider's", "Def": "a mount's: the rider's",
+                    "Firepower": "a Titan's weapons, given by the entries chosen"}  # as the lists write them
+
+
+def garbled(text: str):
+    """(characteristic, value, garbled value, list) for each cell the import reads that holds a number: written
+    `²` (not an ASCII number), left blank, and 0 where 0 is no figure a list gives (0 BP, 0x, Att 0)."""
+    for cell in CELL.finditer(text):
+        name, value = cell.group(2), cell.group(3)
+        if name not in READ | {"Agi", "Dis"} or not re.search(r"[0-9]", value) or NOT_MODELLED.search(value):
+            continue
+        changes = ["²"] + ([""] if name not in BLANK_IS_A_VALUE else [])
+        changes += [re.sub(r"[0-9]+(?=\s*(?:BP|x))", "0", value, count=1)] if re.search(r"[0-9]\s*(?:BP|x)", value) else []
+        for changed in changes:
+            yield name, value, changed, text[:cell.start(3)] + changed + text[cell.end(3):]
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_a_cell_that_is_not_a_number_is_said_in_the_report(name):
+    """Issue 47's list mutants: Agility `²` dropped the agility, a blank Off counted 1, `0 BP` fired 0 barrage
+    points, each with no word. Whatever the import makes of such a cell, its report says so."""
+    text = xml_of(CORPUS / name)
+    try:
+        battlescribe.load_xml(text.encode("utf-8"), name)
+    except InputError:
+        pytest.skip("a list with nothing to model")
+    data, report = imported(text, name)
+    unsaid = []
+    for cell, value, changed, mutant in garbled(text):
+        try:
+            new_data, new_report = imported(mutant, name)
+        except InputError:
+            continue  # refused whole: said
+        if new_data != data and new_report == report or (new_data, new_report) == (data, report):
+            unsaid.append((cell, value, changed))
+    assert [key for key in unsaid if (name, *key[:2]) not in NO_TARGET] == []
+
+
+NO_TARGET = {("space_marines.rosz", "DC", "2"): "a Thunderhawk's DC: an aircraft is no target of ground fire"}

@@ -753,6 +753,7 @@ def test_a_shooting_part_with_unread_values_says_so_once_and_a_profile_without_s
     assert result.report() == [  # each line once, whichever reader met the value first
         "Slingers, Slinger: no Off in the list (counted as 1)",
         "Slingers, Slinger: Str 'x' not understood (counted as 1)",
+        "Slingers, Slinger: Att '': the list gives no value (no melee attacks)",  # issue 47: once said nothing
         "Slingers, Slinger: AP 'y' not understood (counted as 0)",
         f"Slingers, Sling: weapon rules {seventy + '…'!r} not modelled (imported without it)",
         "Slingers, Odd Sling: Shots '' not understood (left out)"]
