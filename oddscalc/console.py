@@ -1,7 +1,9 @@
 """The console script (`oddscalc`) and `python -m oddscalc`: a Ctrl-C, SIGTERM or hang-up ends in one
 line and its conventional exit code (130, 143, 129) whenever it comes: while the command line is
-still loading (numpy, Typer: about 0.2 s), while it runs (`cli/main.py:run_app`; a second one while
-the first is handled says nothing more), or once the output is complete."""
+still loading (numpy, Typer: about 0.2 s; the stop is kept and said once the load is whole), while it
+runs (`cli/main.py:run_app`; a second one while the first is handled says nothing more), or once the
+output is complete. Before this module runs (Python's own start-up, some 20 ms) a signal has Python's
+default effect: no code of ours can run yet."""
 
 import os
 import signal
@@ -10,12 +12,20 @@ import sys
 NUMBERS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 WHAT: dict[int, str] = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)"}
 DONE = [False]  # the command line has answered: a signal now ends the process at once
+# While the command line loads, a stop is kept (its signal's number) and said once the load is whole: an import
+# broken off halfway leaves half-made modules and, now and then, Python's own "_get_module_lock" message.
+LOADING: list[int | None] = [None]
+HELD = -1  # loading, no stop yet
 
 
 def _stop(signal_number: int, frame: object) -> None:
     stop = _stopped()
     if DONE[0]:
         os._exit(_say(signal_number))
+    if LOADING[0] is not None:
+        if LOADING[0] == HELD:
+            LOADING[0] = signal_number
+        return
     if stop is not None and stop["number"] is not None:  # a stop under way says its line once
         return
     raise KeyboardInterrupt(signal_number)
@@ -44,12 +54,16 @@ def _number(error: KeyboardInterrupt) -> int:
 
 def run() -> None:
     """Load the command line, then run it; exit with its code."""
+    LOADING[0] = HELD
     for number in NUMBERS:
         signal.signal(number, _stop)
     try:
         from .cli import main
-    except KeyboardInterrupt as error:
+    except KeyboardInterrupt as error:  # a Ctrl-C before the handler was set (Python's own, at start-up)
         sys.exit(_say(_number(error)))
+    held, LOADING[0] = LOADING[0], None
+    if held not in (None, HELD):
+        sys.exit(_say(held))
     try:
         code = main()
         DONE[0] = True

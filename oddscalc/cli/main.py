@@ -16,7 +16,7 @@ from typing import Any, Iterator, Optional, Sequence
 import typer
 
 from ..errors import InputError, Refusal
-from .errors import STOP, click_errors, on_signal, one_line, stopped
+from .errors import STOP, Terminated, click_errors, on_signal, one_line, stopped
 from .words import queries_having
 from .options import SHELL, Terminal, command_for
 from .output import Answer
@@ -141,6 +141,8 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
             if isinstance(returned, Answer):
                 returned = returned.show()
             sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        if STOP["number"] is not None:  # a stop that Typer caught and made its own silent exit code 130 of
+            return stopped(Terminated(STOP["number"]) if STOP["number"] != 2 else KeyboardInterrupt())
         return returned if isinstance(returned, int) else 0
     except click_errors.NoArgsIsHelpError as error:
         typer.echo(error.format_message())

@@ -347,3 +347,24 @@ def test_a_signal_while_the_errors_module_is_half_loaded_is_a_plain_stop(monkeyp
     assert console._stopped() is None
     with pytest.raises(KeyboardInterrupt):
         console._stop(signal.SIGINT, None)
+
+
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+                                                (signal.SIGTERM, 143, "terminated (SIGTERM)")])
+def test_a_stop_at_any_moment_after_start_up_is_its_line_and_its_code(tmp_path, signum, code, said):
+    """Stops spread over the load and the first moments of the run (issue 47: Typer turned a stop while a
+    command was built into a silent 130, even for SIGTERM). Each ends in the signal's line and code; only one
+    that lands before Python has run any code of ours may end by the signal itself (no line)."""
+    query = [sys.executable, "-m", "oddscalc", "t9a", "melee", "--attacks", "10", "--offensive", "4", "--defensive",
+             "4", "--strength", "4", "--resilience", "4", "--trials", "1e12"]  # a game's commands load as it is read
+    ours = 0
+    for step in range(12):
+        process = subprocess.Popen(query, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.05 + 0.03 * step)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=30)
+        if process.returncode == -signum and not err:
+            continue  # Python's own start-up: before any code of ours
+        assert (process.returncode, err.splitlines()[-1:]) == (code, [f"error: {said}; nothing more was written"])
+        ours += 1
+    assert ours >= 5
