@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from .dice import parse_roll
 from .terms import in_floats
-from .errors import InputError, did_you_mean
+from .errors import InputError, did_you_mean, require
 
 if TYPE_CHECKING:
     import numpy as np
@@ -270,6 +270,12 @@ def read_whole(text: str, name: str) -> int:
     return int(str(text).strip())
 
 
+def unset_roll(field: dataclasses.Field[Any]) -> bool:
+    """Whether a field is a roll whose default 0 says "not given" (Epic's NOT_GIVEN: `--other-armour` left out,
+    where "none" is a value): a typed 0+ is refused, not read as left out."""
+    return bool(field.metadata.get("roll")) and type(field.default) is int and field.default == 0
+
+
 def read_value(attack: type[Attack], field: dataclasses.Field[Any], value: Any) -> Any:
     """A field's value from its text, as its query option reads it (a value not text is kept)."""
     meta, name = field.metadata, field.name
@@ -287,7 +293,10 @@ def read_value(attack: type[Attack], field: dataclasses.Field[Any], value: Any) 
         return value  # text the attack checks itself
     if meta.get("roll"):
         none = meta.get("none", False)
-        return parse_roll(value, name, f"expected a roll like 4+ (or 4){', or none' if none else ''}", none)
+        allowed = f"expected a roll like 4+ (or 4){', or none' if none else ''}"
+        roll = parse_roll(value, name, allowed, none)
+        require(roll != 0 or not unset_roll(field), name, value, allowed)  # a typed 0+ is not "not given"
+        return roll
     if kind is bool:
         truth = TRUTH.get(value.strip().lower())
         if truth is None:

@@ -115,7 +115,7 @@ EXACT_SECONDS = 2.0  # an exact answer that would take longer is refused at once
 
 # --- rolls needed ----------------------------------------------------------------------
 
-_ROLL = re.compile(r"^\s*(\d{1,3})\s*\+?\s*$")
+_ROLL = re.compile(r"^\s*([0-9]{1,3})\s*\+?\s*$")
 
 
 def parse_roll(value: int | str, name: str, allowed: str = "expected a roll like 4+ (or 4)",
@@ -134,8 +134,8 @@ def parse_roll(value: int | str, name: str, allowed: str = "expected a roll like
 
 # --- dice expressions ------------------------------------------------------------------
 
-_EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-_CONSTANT = re.compile(r"^\s*(\d+)\s*$")
+_EXPRESSION = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*(?:([+-])\s*([0-9]+))?\s*$")
+_CONSTANT = re.compile(r"^\s*([0-9]+)\s*$")
 
 
 @dataclass(frozen=True)

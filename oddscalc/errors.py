@@ -30,6 +30,12 @@ def require(condition: bool, name: str, value: Any, allowed: str) -> None:
         raise InputError(name, value, allowed)
 
 
+def once(key: str, seen: set[str], name: str, value: Any) -> None:
+    """Note a profile's key as read, refusing one given twice ('cc 4+ cc 5+' takes neither silently)."""
+    require(key not in seen, name, value, f"{key} is given twice: each key once")
+    seen.add(key)
+
+
 def choose(instance: Any, name: str, kind: type[Enum], optional: bool = False) -> None:
     """Accept a frozen dataclass's Enum field given as its value (`save="miss"`), or refuse it."""
     value = getattr(instance, name)

@@ -32,7 +32,7 @@ from .options import RunOptions
 
 # --- values to vary -----------------------------------------------------------------
 
-_RANGE = re.compile(r"^\s*(-?\d{1,18})\s*\.\.\s*(-?\d{1,18})\s*(?::\s*(\d{1,18}))?\s*$")
+_RANGE = re.compile(r"^\s*(-?[0-9]{1,18})\s*\.\.\s*(-?[0-9]{1,18})\s*(?::\s*([0-9]{1,18}))?\s*$")
 
 
 def parse_values(text: str, name: str = "vary") -> list[str]:

@@ -50,7 +50,6 @@ ROLL = {
 DUST = {
     "4 dice": WeaponLine(4),
     "weapon line against a unit of 5 damage points": WeaponLine(6, 2, health=5, save="hit", sustained=True),
-    "0 dice": WeaponLine(0),
     "4 dice sustained": WeaponLine(4, sustained=True),
     "3 dice berserk": WeaponLine(3, berserk=True),
     "3 dice sustained berserk, damage 2": WeaponLine(3, 2, sustained=True, berserk=True),

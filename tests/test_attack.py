@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from clirun import run
 
-from oddscalc.attack import Attack, ordered_fields, text
+from oddscalc.attack import Attack, ordered_fields, text, unset_roll
 from oddscalc.cli import root_command
 from oddscalc.cli.options import QUERIES, command_for
 from oddscalc.cli.words import parse_query
@@ -99,6 +99,10 @@ def test_every_default_reads_back_from_the_text_it_is_written_as():
             if field.default is None and not field.metadata.get("none"):  # never written: the option is left out,
                 with pytest.raises(InputError):  # and "none" is not read where the help does not offer it
                     kind.read(field.name, "none")
+                continue
+            if unset_roll(field):  # 0: the option left out (Epic's NOT_GIVEN), never written; a typed 0+ refused
+                with pytest.raises(InputError):
+                    kind.read(field.name, text(field.default, field))
                 continue
             written = text(field.default, field)
             assert kind.read(field.name, written) == field.default, (kind.__name__, field.name, written)

@@ -11,6 +11,7 @@ import typer
 from ..errors import InputError
 from ..games import listed
 from .errors import OptionError
+from .common import parse_number, whole
 from .options import Common, Study, command
 from .output import Answer, command_line, progress_bar, sooner
 
@@ -27,6 +28,16 @@ SHOWN = ("rank", "kind_rank", "entry", "army", "kind", "points", "index", "outli
 # each target's P(kill or break)
 
 
+def _check(top: int, store: Optional[str], far: float) -> None:
+    """Refuse a value of balance's own options that no study can use."""
+    if top < 1:
+        raise InputError("top", top, "expected 1 or more rows")
+    if store is not None and not store.strip():
+        raise InputError("store", store, "expected a file to keep the study in, like study.jsonl")
+    if not far > 1:
+        raise InputError("far", far, "expected a factor above 1, like 2")
+
+
 def balance(
     folders: Annotated[Optional[list[str]], typer.Argument(
         metavar="FOLDER...", help="Folders of BattleScribe catalogues (.cat, and the game system's .gst), like a "
@@ -40,11 +51,11 @@ def balance(
                                      "assault, of a 9th Age charge, a column per target; --no-engage: what "
                                      "entries shoot only.")] = True,
     far: Annotated[float, typer.Option(
-        "--far", metavar="F", help="An outlier's index is over F times, or under 1/F of, its kind's median "
-                                   "(default 2).")] = 2.0,
+        "--far", metavar="F", parser=parse_number,
+        help="An outlier's index is over F times, or under 1/F of, its kind's median (default 2).")] = 2.0,
     top: Annotated[int, typer.Option(
-        "--top", metavar="N", help="A text table shows the top and bottom N entries (every format but text has "
-                                   "them all; default 10).")] = 10,
+        "--top", metavar="N", parser=whole("a whole number like 10"),
+        help="A text table shows the top and bottom N entries (every format but text has them all; default 10).")] = 10,
     store: Annotated[Optional[str], typer.Option(
         "--store", metavar="FILE", help="Keep each built entry and each cell in FILE: a study stopped and run "
                                         "again computes only what is missing (same bytes).")] = None,
@@ -70,10 +81,7 @@ def balance(
     common.one_query("balance")
     _refuse_what_it_does_not_show(common)
     folders = _folders(folders, game)
-    if top < 1:
-        raise InputError("top", top, "expected 1 or more rows")
-    if not far > 1:
-        raise InputError("far", far, "expected a factor above 1, like 2")
+    _check(top, store, far)
     files = current().files
     if not files.local:  # a folder, a roster and a store are this machine's files: never a request's
         raise InputError("folder", folders[0], files.why)

@@ -30,6 +30,8 @@ WHOLE = "expected a whole number like 1000000, 1e6 or 2_000_000"
 def parse_count(text: str, expected: str = WHOLE) -> int:
     """Read a whole number written `1000000`, `1e6` or `2_000_000`, exactly (no float rounding)."""
     cleaned = str(text).strip().replace("_", "").replace(",", "")
+    if not cleaned.isascii():  # Decimal reads '٣' and '４' as digits: a player's number is written 0-9
+        raise OptionError(text, expected)
     if len(cleaned) > 60:
         raise OptionError(f"{str(text)[:40]}...", expected)
     try:
@@ -41,12 +43,19 @@ def parse_count(text: str, expected: str = WHOLE) -> int:
     return int(value)
 
 
+def whole(example: str) -> Callable[[str], int]:
+    """The reader of an option's whole number, its error giving `example` ("a port number like 8000")."""
+    return lambda text: parse_count(text, f"expected {example}")
+
+
 def parse_seed(text: str) -> int:
     """Read a seed: a whole number, written as a count may be."""
     return parse_count(text, "expected a whole number like 42 or 20261201")
 
 
 def parse_number(text: str) -> float:
+    if not str(text).isascii():  # float reads '٣' and '４' as digits: a player's number is written 0-9
+        raise OptionError(text, "expected a number like 0.01")
     try:
         value = float(str(text).strip())
     except ValueError:
@@ -68,7 +77,7 @@ def common(default: Any, name: str, help: str, metavar: Optional[str] = None, pa
            shell: bool = False) -> Any:
     """A field of `Common`: its default and the option that sets it (`--trials`); `shell`: an option of
     the command line's own (where the answer goes, how it runs), never a word of the query itself."""
-    settings: dict[str, Any] = {"metavar": metavar, "parser": parser, "help": help}
+    settings: dict[str, Any] = {"metavar": metavar, "parser": parser, "help": help, "case_sensitive": False}
     info = typer.Option(name, **{key: value for key, value in settings.items() if value is not None})
     return dataclasses.field(default=default, metadata={"option": info, "name": name, "shell": shell})
 

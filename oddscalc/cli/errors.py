@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any, Callable, Optional
 
 from ..errors import InputError, Refusal
+from ..vocabulary import ENEMY, hint
 
 try:  # recent Typer carries its own copy of Click, whose exceptions it does not re-export (docs/architecture.md)
     from typer._click import exceptions as click_errors
@@ -49,6 +50,12 @@ def on_signal(number: int, frame: Any) -> None:
     raise KeyboardInterrupt(number) if number == 2 else Terminated(number)
 
 
+def signal_of(error: KeyboardInterrupt) -> int:
+    """The signal a stop came by: its number where a handler raised it with one (`KeyboardInterrupt(15)`),
+    else Ctrl-C's."""
+    return error.args[0] if error.args and type(error.args[0]) is int else 2
+
+
 def stopped(error: KeyboardInterrupt) -> int:
     """Say in one line that the command was stopped; return its exit code (130 Ctrl-C, 128 + the
     signal's number for SIGTERM and SIGHUP). Said once: a second stop returns the first one's code."""
@@ -57,7 +64,7 @@ def stopped(error: KeyboardInterrupt) -> int:
     said = STOP["said"]
     if said is not None:
         return said
-    number = error.signal_number if isinstance(error, Terminated) else 2
+    number = error.signal_number if isinstance(error, Terminated) else signal_of(error)
     what = SIGNAL_NAMES.get(number, f"stopped by signal {number}")
     typer.echo(f"error: {what}; nothing more was written", err=True)
     STOP["said"] = code = 128 + number
@@ -98,8 +105,10 @@ ECHO = 240  # the most characters of a refused value its line repeats (a pasted 
 
 
 def cut(text: str) -> str:
-    """A refused value as its line shows it: whole, or its start and how long it was."""
-    return text if len(text) <= ECHO else f"{text[:ECHO - 20]}… ({len(text):,} characters)"
+    """A refused value as its line shows it: whole, quoted when empty or when spaces begin or end it (`''`,
+    `' , '`), or its start and how long it was."""
+    shown = text if len(text) <= ECHO else f"{text[:ECHO - 20]}… ({len(text):,} characters)"
+    return repr(shown) if text != text.strip() or not text else shown
 
 
 def _shown(value: Any, param: Any) -> str:
@@ -144,17 +153,26 @@ def no_such_option(name: str, context: Any, owners: Optional[Owners] = None) -> 
     command = getattr(context, "command", None)
     own = sorted({opt for param in getattr(command, "params", ()) for opt in getattr(param, "opts", ())
                   if opt.startswith("--")})
-    bare = {opt.lstrip("-"): opt for opt in own}
-    close = [bare[word] for word in difflib.get_close_matches(name.lstrip("-"), list(bare), 2, CLOSE)]
+    enemy = name.lstrip("-").startswith(ENEMY)  # the other side's option: alike in what follows "enemy-"
+    bare = {opt.lstrip("-").removeprefix(ENEMY) if enemy else opt.lstrip("-"): opt for opt in own
+            if not enemy or opt.startswith("--" + ENEMY)}
+    word = name.lstrip("-").removeprefix(ENEMY) if enemy else name.lstrip("-")
+    close = [bare[alike] for alike in difflib.get_close_matches(word, list(bare), 2, CLOSE)]
     path = " ".join(word for word in str(getattr(context, "command_path", "")).split() if word != "oddscalc")
     having = owners(name, path) if owners is not None else []
     line = f"error: {name}: no such option" + (f" of {path}" if path else "")
-    if close:
+    called = hint(name, path, own, lambda option: owners(option, "") if owners is not None else [])
+    if called:
+        line += f" ({called})"
+    elif close:
         line += f" (did you mean {', '.join(close)}?)"
     if having:
         shown = ", ".join(having[:4]) + (f" and {len(having) - 4} more" if len(having) > 4 else "")
         line += f"; it is an option of {shown}"
     return line + "; see --help for the options"
+
+
+_EXTRA = re.compile(r"^Got unexpected extra arguments?(?:\(s\))? \((.*)\)$")
 
 
 def refused(error: Exception, owners: Optional[Owners] = None) -> Refusal:
@@ -191,6 +209,11 @@ def refused(error: Exception, owners: Optional[Owners] = None) -> Refusal:
                            choice.group(1))
         return Refusal(f"error: {option}: {message}", option)
     message = (error.format_message() if isinstance(error, click_errors.ClickException) else str(error)).rstrip(".")
+    extra = _EXTRA.match(message)
+    if extra:  # Click's "(x)" shows an empty word as "()": the words as typed, quoted where blank
+        words = extra.group(1)
+        return Refusal(f"error: {cut(words)}: no option takes it (each value follows its option, as in --trials "
+                       "1000); see --help", None, words)
     context = getattr(error, "ctx", None)
     if context is not None and hasattr(context.command, "list_commands"):
         message += f"; expected one of: {', '.join(context.command.list_commands(context))}"

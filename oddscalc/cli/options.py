@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, Sequence, 
 
 import typer
 
-from ..attack import Attack, kind_of, ordered_fields
+from ..attack import Attack, kind_of, ordered_fields, unset_roll
 from ..errors import InputError
 from .common import COMMON as COMMON  # the common options, as this module's importers know them
 from .common import COMMON_OPTIONS as COMMON_OPTIONS
@@ -225,8 +225,11 @@ def field_options(attack: type[Attack], skip: Sequence[str] = ()) -> list[inspec
             settings["show_default"] = False  # a value no one types: "not given" (the help says what it needs)
         info = typer.Option(*names, **{k: v for k, v in settings.items() if v is not None})
         default = field.default if has_default else inspect.Parameter.empty
-        if meta.get("many"):
-            default = None
+        if meta.get("many") or unset_roll(field):
+            default = None  # not typed: a roll's "not given" is the attack's own (`query` leaves it out), so that
+            # a typed 0+ is read, and refused, as typed
+        if unset_roll(field):
+            kind = Optional[str]
         if isinstance(default, Enum) and kind is str:
             default = default.value
         (optional if has_default else required).append(option(field.name, Annotated[kind, info], default))
@@ -254,7 +257,11 @@ def query(group: typer.Typer, path: str, attack: type[Attack], *, examples: Sequ
     """
     parameters = [*([argument] if argument else []), *field_options(attack, skip), *extra]
     help = options_named(inspect.getdoc(attack) or "", {p.name for p in parameters}) + (f"\n\n{notes}" if notes else "")
-    make = build or attack
+    unset = {field.name for field in dataclasses.fields(attack) if unset_roll(field)}
+
+    def make(**options: Any) -> Any:
+        return (build or attack)(**{name: value for name, value in options.items()
+                                    if not (name in unset and value is None)})
 
     def run(common: Common, **options: Any) -> Answer:
         from .output import answer

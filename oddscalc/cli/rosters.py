@@ -13,6 +13,7 @@ from .. import __version__
 from ..errors import InputError
 from ..games import listed
 from ..tables import Format, precision_note
+from .common import whole
 from .options import Common, Study, command
 from .output import Answer, plot_of, progress_bar, sooner, study_answer
 
@@ -20,10 +21,14 @@ if TYPE_CHECKING:
     from ..grid import Grid, View
 
 
-def _names(values: Optional[list]) -> Optional[list]:
-    if not values:
+def _names(values: Optional[list], option: str) -> Optional[list]:
+    """The unit names of --attackers or --targets (comma-separated or repeated); given empty, refused."""
+    if not values:  # not given (Typer gives an empty list)
         return None
-    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    if not names:
+        raise InputError(option, ",".join(values), "expected unit names of the roster, comma-separated")
+    return names
 
 
 # The longest of grid's options, declared as Typer declares an option, once each
@@ -78,8 +83,8 @@ def grid(
     assault: AssaultSwitch = False,
     combat: CombatSwitch = False,
     distance: Annotated[Optional[int], typer.Option(
-        "--distance", metavar="N", help="Dust: keep only the weapons whose range reaches N squares (a weapon "
-                                        "without a range is kept).")] = None,
+        "--distance", metavar="N", parser=whole("a number of squares like 12"),
+        help="Dust: keep only the weapons whose range reaches N squares (a weapon without a range is kept).")] = None,
     *,
     study: Study,
     common: Common,
@@ -100,7 +105,8 @@ def grid(
     roster, foes = load_pair(file, game, against, current().files)
     imported = not_modelled(roster, foes)
     view = View(sort, stat, study.ks, all_outcomes, columns, wide, show_query, common.outcome)
-    plan = plan_grid(roster, foes, attackers=_names(attackers), target_names=_names(targets), settings=settings or (),
+    plan = plan_grid(roster, foes, attackers=_names(attackers, "attackers"),
+                     target_names=_names(targets, "targets"), settings=settings or (),
                      distance=distance, together=together, assault=_engagement(assault, combat))
     view.check(plan)
     with progress_bar("cells", sooner(options)) as progress:

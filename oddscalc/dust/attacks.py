@@ -183,7 +183,7 @@ class WeaponLine(_AtUnit):
         choose(self, "save", CoverSave)
         choose(self, "artillery", Artillery, optional=True)
         choose(self, "indirect_success", Success)
-        check_count(self.dice, "dice", 0, MAX_DICE, "dice")
+        check_count(self.dice, "dice", 1, MAX_DICE, "dice")
         check_count(self.damage, "damage", 1, MAX_DAMAGE, "damage per hit")
         check_models_firing(self.count)
         self.check_unit()
@@ -232,7 +232,7 @@ class WeaponLine(_AtUnit):
 
 # --- phaser XzY (§1.5) --------------------------------------------------------------
 
-_PHASER = re.compile(r"^\s*(\d+)\s*[zZ]\s*(\d+)\s*$")
+_PHASER = re.compile(r"^\s*([0-9]+)\s*[zZ]\s*([0-9]+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -321,7 +321,7 @@ class Phaser(_AtUnit):
 
 # --- salvo A/X – B/X – … (§1.6) -----------------------------------------------------
 
-_SALVO_ENTRY = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+)\s*)?$")
+_SALVO_ENTRY = re.compile(r"^\s*([0-9]+)\s*(?:/\s*([0-9]+)\s*)?$")
 _SALVO_ALLOWED = "expected entries N/D joined by '-', one per charge, like 3/2-5/2-7/2"
 
 
@@ -335,7 +335,7 @@ def read_entries(text: str) -> tuple[tuple[int, int], ...]:
         entries.append((int(match.group(1)), int(match.group(2) or 1)))
     for charges, ((before, _), (dice, _)) in enumerate(zip(entries, entries[1:]), start=2):
         if dice < before:  # more charges spend more ammunition: never fewer dice
-            bare = re.fullmatch(r"\s*(\d+)\s*[-–—]\s*(\d+)\s*", str(text))
+            bare = re.fullmatch(r"\s*([0-9]+)\s*[-–—]\s*([0-9]+)\s*", str(text))
             meant = f"; for {bare[1]} dice of {bare[2]} damage write {bare[1]}/{bare[2]}" if bare else ""
             raise InputError("salvo", text, f"{charges} charges roll fewer dice ({dice}) than {charges - 1} "
                                             f"({before}): entries are N/D for 1, 2, ... charges, like 3/2-5/2{meant}")

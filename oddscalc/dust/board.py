@@ -123,7 +123,7 @@ def cover(terrain: Terrain, kind: Kind) -> Cover:
 
 # --- squares -------------------------------------------------------------------------
 
-_SQUARE = re.compile(r"^\s*([A-Za-z]{1,3})\s*(\d{1,4})\s*$")
+_SQUARE = re.compile(r"^\s*([A-Za-z]{1,3})\s*([0-9]{1,4})\s*$")
 
 
 def column_name(column: int) -> str:

@@ -29,7 +29,7 @@ from .die import (
     sample_line,
 )
 
-_PER_MODEL = re.compile(r"^\s*(\d+)\s*(?:/\s*(\+|skull|☠|череп)\s*)?$", re.IGNORECASE)
+_PER_MODEL = re.compile(r"^\s*([0-9]+)\s*(?:/\s*(\+|skull|☠|череп)\s*)?$", re.IGNORECASE)
 
 
 def parse_per_model(text: str, name: str = "dice") -> int:

@@ -115,7 +115,7 @@ class Reactive(Attack):
         for name, high, what in (("dice", MAX_DICE, "dice"), ("enemy_dice", MAX_DICE, "dice"),
                                  ("health", MAX_HEALTH, "damage points"), ("own_health", MAX_HEALTH, "damage points")):
             if getattr(self, name) is not None:
-                check_count(getattr(self, name), name, 1 if "health" in name else 0, high, what)
+                check_count(getattr(self, name), name, 1, high, what)
         check_count(self.damage, "damage", 1, MAX_DAMAGE, "damage per hit")
         check_count(self.enemy_damage, "enemy_damage", 1, MAX_DAMAGE, "damage per hit")
         if self.dice is None:

@@ -22,7 +22,7 @@ from .incendiary import ArmourPiercingIncendiary, Incendiary
 
 MAIN = "damage"
 CLASSES = {"soldier": 4, "vehicle": 7, "aircraft": 3}
-_ENTRY = re.compile(r"^\s*(\d+)\s*(?:/\s*(\d+)\s*)?$")
+_ENTRY = re.compile(r"^\s*([0-9]+)\s*(?:/\s*([0-9]+)\s*)?$")
 
 SCHEMA = Schema(
     unit={

@@ -51,7 +51,7 @@ class Diagonal(str, Enum):
     TWO = "two"  # two squares: only orthogonal steps count
 
 
-_PAIR = re.compile(r"^\s*(\d{1,3})\s*[-–—]\s*(\d{1,3})\s*$")
+_PAIR = re.compile(r"^\s*([0-9]{1,3})\s*[-–—]\s*([0-9]{1,3})\s*$")
 _LETTERS = {"U": Reach.LINE, "C": Reach.CLOSE, "С": Reach.CLOSE, "A": Reach.ARTILLERY, "А": Reach.ARTILLERY}
 
 

@@ -38,16 +38,18 @@ class EngineProfile:
     def parse(cls, text: str, name: str = "engine") -> EngineProfile:
         """Read `3 DC1 armour 5+ shields 1 critical destroyed reinforced` (words in any order after N DC<d>)."""
         from ..attack import is_whole
-        from ..errors import InputError
+        from ..errors import InputError, once
 
         words = str(text).replace("=", " ").split()
-        capacity = re.fullmatch(r"dc(\d{1,2})", words[1], re.IGNORECASE) if len(words) >= 2 else None
+        capacity = re.fullmatch(r"dc([0-9]{1,2})", words[1], re.IGNORECASE) if len(words) >= 2 else None
         if len(words) < 2 or not is_whole(words[0]) or capacity is None:
             raise InputError(name, text, ENGINE_ALLOWED)
         values: dict = {"count": int(words[0]), "capacity": int(capacity[1])}
         rest = words[2:]
+        seen: set[str] = set()
         while rest:
             word = rest.pop(0).casefold()
+            once(word, seen, name, text)
             if word in ("reinforced", "invulnerable", "thick-rear-armour"):
                 values[word.replace("-", "_")] = True
             elif word in ("armour", "shields", "critical") and rest:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, once
 from .saves import Ability
 from .war_engines import Critical, tk_damage
 
@@ -83,12 +83,14 @@ class Kind:
             raise InputError(name, text, KIND_ALLOWED)
         values: dict[str, Any] = {"count": int(words[0])}
         rest = words[1:]
-        capacity = re.fullmatch(r"dc(\d{1,2})", rest[0], re.IGNORECASE) if rest else None
+        capacity = re.fullmatch(r"dc([0-9]{1,2})", rest[0], re.IGNORECASE) if rest else None
         if capacity:
             values["capacity"] = int(capacity[1])
             rest.pop(0)
+        seen: set[str] = set()
         while rest:
             word = rest.pop(0).casefold()
+            once(word, seen, name, text)
             if word in ("reinforced", "invulnerable", "fearless", "inspiring"):
                 values[word] = True
             elif word == "extra-ability" and rest and rest[0].casefold() in {"normal", "macro", "titan-killer"}:

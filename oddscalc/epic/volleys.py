@@ -24,7 +24,7 @@ from ..style import plural
 from .saves import Ability, SavePlan, kills_given_hits, save_plan
 from .target import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation
 
-_VOLLEY = re.compile(r"^\s*(\d{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
+_VOLLEY = re.compile(r"^\s*([0-9]{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
 VOLLEY_ALLOWED = "expected N@X+ (normal), N@MW X+ (macro-weapon) or N@AT X+ (AT fire at --vehicles), like 4@3+"
 
 

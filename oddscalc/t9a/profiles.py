@@ -34,7 +34,7 @@ def read_part(text: Part | str, name: str) -> Part:
         if found is None:
             raise InputError(name, text, MOUNT_FORM)
         key = "i" if found.group(1) == "agi" else found.group(1)
-        require(key not in values, name, text, MOUNT_FORM)
+        require(key not in values, name, text, f"{key.upper()} is given twice: each once, in {MOUNT_EXAMPLE}")
         what, low = PART_BOUNDS[key]
         require(low <= int(found.group(2)) <= 10, name, text, f"expected {what} {low} to 10 in {MOUNT_EXAMPLE}")
         values[key] = int(found.group(2))

@@ -1,0 +1,69 @@
+"""Property tests over every query's options (issue 47): any value typed for any option is either read or
+refused in one line that names that option; a value written with digits of another script is always refused."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oddscalc.asking import ask
+from oddscalc.cli.options import COMMON_OPTIONS
+from oddscalc.web.forms import command_of
+from oddscalc.cli.options import ABOUT, QUERIES
+from oddscalc.cli.words import every_query
+from oddscalc.errors import Refusal
+
+OTHER_DIGITS = [str.maketrans("0123456789", digits) for digits in ("٠١٢٣٤٥٦٧٨٩", "０１２３４５６７８９", "०१२३४५६७८९")]
+
+
+def pairs() -> list[tuple[str, list[str], str, str]]:
+    """(query, its first example's words, an option of it, the value the example gives it or a typical one)."""
+    every_query()
+    found = []
+    for path in sorted(QUERIES):
+        words = shlex.split(ABOUT[path].examples[0])[1:]
+        for param in command_of(path).params:
+            if param.param_type_name != "option" or param.is_flag or set(param.opts) & set(COMMON_OPTIONS):
+                continue  # an argument, a switch (no value), or an option every query shares (tested apart)
+            option = max(param.opts, key=len)
+            value = words[words.index(option) + 1] if option in words[:-1] else "3"
+            found.append((path, words, option, value))
+    return found
+
+
+PAIRS = pairs()
+TYPED = st.one_of(
+    st.sampled_from(["", " ", "0", "-1", "+", "4+", "7+", "1e3", "99999999999999999999", "none", "true", "x",
+                     "3 3", "4+ 4+", "½", "²", "3.5"]),
+    st.text(alphabet="0123456789+-./dDxz abcfn", max_size=10),
+)
+
+
+def asked(words: list[str]):
+    try:
+        ask([*words, "--trials", "1000", "--seed", "1"])
+    except Refusal as refusal:
+        return refusal.line
+    return None
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PAIRS), TYPED)
+def test_any_value_is_read_or_refused_naming_its_option(pair, value):
+    path, words, option, _ = pair
+    words = [word for index, word in enumerate(words) if word != option and (index == 0 or words[index - 1] != option)]
+    line = asked([*words, option, value])
+    assert line is None or (line.startswith("error: ") and "\n" not in line and option in line), (path, value, line)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([pair for pair in PAIRS if re.search("[0-9]", pair[3])]), st.sampled_from(OTHER_DIGITS))
+def test_a_value_in_another_scripts_digits_is_refused_naming_it(pair, digits):
+    path, words, option, value = pair
+    words = [word for index, word in enumerate(words) if word != option and (index == 0 or words[index - 1] != option)]
+    changed = value.translate(digits)
+    line = asked([*words, option, changed])
+    assert line is not None and line.startswith(f"error: {option} {changed}"), (path, changed, line)
