@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..dice import Check, Natural
+from ..keyed import groups
 from .kinds import NORMAL, Kind, Strike
 from .pieces import Piece
 from .saves import Ability
@@ -95,15 +96,6 @@ def _held(memo: dict, change: int) -> None:
             _HELD[0] -= memo[SIZE]
             memo.clear()
             memo.update({SIZE: 0, KEPT: True})
-
-
-def groups(keys: np.ndarray):
-    """(key, the indices holding it) for each distinct key: one sort, not one comparison per key."""
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    starts = np.flatnonzero(np.diff(ordered)) + 1
-    for chunk in np.split(order, starts) if len(order) else []:
-        yield int(keys[chunk[0]]), chunk
 
 
 def spread(hits: Any, widths: Sequence[int]) -> list[Any]:

@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import pmf as pmfs
 from ..totals import keep_pmf
-from .engagement import Side, groups
+from ..keyed import groups
+from .engagement import Side
 
 ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers", "enemy_blast_markers")
 EVENTS = ("win", "draw", "destroyed")
@@ -211,27 +212,27 @@ def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds
     going = np.ones(trials, dtype=bool)
     kept = np.maximum if keep_highest else np.add
     for round_ in range(rounds):
-        playing = np.flatnonzero(going)
+        playing = np.flatnonzero(going)  # a later round: the drawn trials only, each figure worked for them alone
         for pair, at in groups(their_codes[playing] * mine.size + my_codes[playing]):
             their_code, my_code = divmod(pair, mine.size)
             chosen = playing[at]
             after_theirs, after_mine = _round_sample(rng, mine, theirs, their_code, my_code, len(chosen))
             their_codes[chosen], my_codes[chosen] = theirs.code(after_theirs), mine.code(after_mine)
-        kills, losses = theirs.casualties[their_codes], mine.casualties[my_codes]
-        their_left, my_left = theirs.left[their_codes], mine.left[my_codes]
-        stalled, wiped = going & (my_left == 0), going & (their_left == 0) & (my_left > 0)
-        out["win"][wiped] = 1
-        fight = going & ~stalled & ~wiped
-        dice = rng.integers(1, 7, size=(4, trials))
-        ahead = (kept(dice[0], dice[1]) + modifiers(mine, theirs, kills, my_left, their_left, mine.inspiring[my_codes])
-                 - kept(dice[2], dice[3])
-                 - modifiers(theirs, mine, losses, their_left, my_left, theirs.inspiring[their_codes]))
+        ours, yours = my_codes[playing], their_codes[playing]
+        kills, losses = theirs.casualties[yours], mine.casualties[ours]
+        their_left, my_left = theirs.left[yours], mine.left[ours]
+        stalled, wiped = my_left == 0, (their_left == 0) & (my_left > 0)
+        out["win"][playing[wiped]] = 1
+        fight = ~stalled & ~wiped
+        dice = rng.integers(1, 7, size=(4, len(playing)), dtype=np.int8)  # each side's result roll: 2D6, or D6
+        ahead = (kept(dice[0], dice[1]) + modifiers(mine, theirs, kills, my_left, their_left, mine.inspiring[ours])
+                 - kept(dice[2], dice[3]) - modifiers(theirs, mine, losses, their_left, my_left, theirs.inspiring[yours]))
         won, lose = fight & (ahead > 0), fight & (ahead < 0)
-        out["win"][won] = 1
-        out["margin"][won | lose] = np.abs(ahead[won | lose])
-        their_codes[won] = theirs.extra_sample(rng, their_codes[won], ahead[won])
-        my_codes[lose] = mine.extra_sample(rng, my_codes[lose], -ahead[lose])
-        going = fight & (ahead == 0)
+        out["win"][playing[won]] = 1
+        out["margin"][playing[won | lose]] = np.abs(ahead[won | lose])
+        their_codes[playing[won]] = theirs.extra_sample(rng, yours[won], ahead[won])
+        my_codes[playing[lose]] = mine.extra_sample(rng, ours[lose], -ahead[lose])
+        going[playing] = fight & (ahead == 0)
         if round_ + 1 == rounds:
             out["draw"][going] = 1
     out["kills"], out["losses"] = theirs.casualties[their_codes], mine.casualties[my_codes]

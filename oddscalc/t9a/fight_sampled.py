@@ -1,5 +1,6 @@
-"""The 9th Age: a combat sampled (docs/rules.md §3.11): every die rolled, step by step, round by round, for all
-trials at once; each trial's state is the charger's side's code (`troop.Line`: each of its units' Health Points
+"""The 9th Age: a combat sampled (docs/rules.md §3.11): step by step, round by round, for all trials at once, each
+blow's Health Points drawn from its attack's pmf (t9a melee's and t9a hits' own samplers roll every die and are
+checked against those pmfs apart), every Break Test, Flee and Pursuit rolled; each trial's state is the charger's side's code (`troop.Line`: each of its units' Health Points
 lost, its character's, whether it fled) and the charged unit's (`troop.Troop`). The exact twin is
 `fight_exact.py`'s; the rules both read are `fight.Fight`'s."""
 
@@ -7,19 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..keyed import groups, indexed
 from .fight import OUTCOMES, SLAIN, Blow, Chase, Fight, Pursuit, by_round
+from .fighter import lost_pmf
 from .troop import CAUGHT, FLED, OVERKILL
 
 
 def _states(keys: np.ndarray):
-    """(key, the trials holding it) for each distinct key (one key: every trial, no sort)."""
+    """(key, the trials holding it) for each distinct key (one key: every trial, as a slice)."""
     if len(keys) and keys.min() == keys.max():
         yield int(keys[0]), slice(None)
         return
-    order = np.argsort(keys, kind="stable")
-    starts = np.flatnonzero(np.diff(keys[order])) + 1
-    for chunk in np.split(order, starts) if len(order) else []:
-        yield int(keys[chunk[0]]), chunk
+    yield from groups(keys)
 
 
 def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
@@ -29,6 +29,18 @@ def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
         return dice[0] + dice[1]
     dice = rng.integers(1, 7, size=(trials, 3), dtype=np.int8)
     return np.where(maximised, dice.sum(axis=1) - dice.min(axis=1), dice[:, 0] + dice[:, 1])
+
+
+def _drawn(rng: np.random.Generator, fight: Fight, blow: Blow, count: int, struck: tuple[int, int],
+           size: int) -> np.ndarray:
+    """Each trial's Health Points a blow of `count` attacks takes, drawn from that attack's pmf (t9a melee's or t9a
+    hits', whose sampler rolls every die and is checked against the same pmf in its own agreement tests): one
+    uniform a trial, not a die an attack. Kept by blow, count and pool: a later round meets the same."""
+    cdfs = fight.__dict__.setdefault("_cdfs", {})
+    if (blow, count, struck) not in cdfs:
+        cdf = np.cumsum(lost_pmf(fight.attack(blow, count, struck, 0), float))
+        cdfs[blow, count, struck] = cdf / cdf[-1]  # its last 1.0 exactly: every draw below it
+    return np.searchsorted(cdfs[blow, count, struck], rng.random(size), side="right")
 
 
 def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...], codes: list[np.ndarray],
@@ -41,7 +53,7 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
     if len(keys) and keys.min() == keys.max():  # one state (the first step): no sort
         distinct, inverse = keys[:1], np.zeros(len(keys), dtype=np.int64)
     else:
-        distinct, inverse = np.unique(keys, return_inverse=True)
+        distinct, inverse = indexed(keys)
     pools = 2 * len(line.troops)  # a blow's key: count * pools + the pool struck (unit * 2 + 0 or 1)
     table = []
     known = fight.__dict__.setdefault("_struck", {})  # by blow and state: a later round meets the same states
@@ -62,9 +74,8 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
             if count:
                 unit, pool = divmod(where, 2)
                 size = len(playing) if isinstance(at, slice) else len(at)
-                rolled = fight.attack(blow, count, (unit, pool), 0).sample(rng, size)["health_lost"]
                 into = dealt.setdefault((1 - blow.side, unit, pool), np.zeros(len(playing), dtype=np.int64))
-                into[at] += np.asarray(rolled, dtype=np.int64)
+                into[at] += _drawn(rng, fight, blow, count, (unit, pool), size)
     duel = fight.duelling(now[0], now[1])
     zero = np.zeros(len(playing), dtype=np.int64)
     parts = line.split(now[0])
@@ -144,8 +155,8 @@ def _our_tests(rng, fight: Fight, codes, tests, margin, steadfast) -> tuple[np.n
 
 def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int,
                   rounds_view: bool = False) -> dict[str, np.ndarray]:
-    """Each trial's combat: every attack rolled by t9a melee's stages, step by step, then the dice of the
-    Break Tests, the Flees and the Pursuits; with `rounds_view`, the per-round outcomes too (`fight.by_round`)."""
+    """Each trial's combat: each blow's Health Points drawn from its attack's pmf (`_drawn`), step by step, then
+    the dice of the Break Tests, the Flees and the Pursuits; with `rounds_view`, the per-round outcomes too (`fight.by_round`)."""
     line, theirs = fight.line, fight.troops[1]
     heroes = line.troops[0].hero is not None or theirs.hero is not None
     codes = [np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)]
