@@ -96,13 +96,14 @@ class Assault(Attack):
     keep_highest: bool = option("Keep each side's highest die instead of adding both (the other reading: the NetEA "
                                 "pack's; see oddscalc rules 2.7).", False)
     units: int | None = option("The assaulting formation's units in the assault (1 to 60): an engagement of both "
-                               "sides instead of the result roll alone (needs --enemy-units).", None, metavar="N")
+                               "sides instead of the result roll alone (needs --enemy-units).", None, metavar="N",
+                               first=True)
     cc: int | None = option("Its close-combat value, 2+ to 6+ (none: no close-combat attack).", NOT_GIVEN,
-                            roll=True, none=True)
+                            roll=True, none=True, first=True)
     ff: int | None = option("Its firefight value, 2+ to 6+ (none: units out of base contact do not attack).",
-                            NOT_GIVEN, roll=True, none=True)
-    armour: int | None = option("Its armour save, 2+ to 6+, or none.",
-        NOT_GIVEN, roll=True, none=True)
+                            NOT_GIVEN, roll=True, none=True, first=True)
+    armour: int | None = option("Its armour save, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
+                                first=True)
     in_contact: int | None = option("How many of the --units fight in base contact (CC); the rest by firefight "
                                     "(FF). Default: all of them.", None, metavar="K")
     blast_markers: int = option("Blast markers on the assaulting formation before the assault.", 0, metavar="B")
@@ -145,13 +146,13 @@ class Assault(Attack):
                           "--support-ff.", 0, metavar="S")
     support_ff: int | None = option("The supporting units' firefight value, 2+ to 6+.", None, roll=True)
     enemy_units: int | None = option("The defending formation's units in the assault (1 to 60).", None,
-                                     metavar="N")
-    enemy_cc: int | None = option("Its close-combat value, 2+ to 6+, or none.",
-        NOT_GIVEN, roll=True, none=True)
-    enemy_ff: int | None = option("Its firefight value, 2+ to 6+, or none.",
-        NOT_GIVEN, roll=True, none=True)
-    enemy_armour: int | None = option("Its armour save, 2+ to 6+, or none.",
-        NOT_GIVEN, roll=True, none=True)
+                                     metavar="N", first=True)
+    enemy_cc: int | None = option("Its close-combat value, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
+                                  first=True)
+    enemy_ff: int | None = option("Its firefight value, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
+                                  first=True)
+    enemy_armour: int | None = option("Its armour save, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
+                                      first=True)
     enemy_cover_save: int | None = option("Its infantry's cover save where it stands, 2+ to 6+ (the defender may "
                                           "take it; the assaulting side may not).", None, roll=True)
     enemy_in_contact: int | None = option("How many of the --enemy-units fight in base contact. Default: all.", None,

@@ -248,6 +248,38 @@ def search(text: str) -> list[tuple[str, str, list[tuple[str, Any]]]]:
         lambda path: f"{ABOUT[path].title} {ABOUT[path].about} {path} {command_of(path).help}")
 
 
+# An engagement's form shows its two sides side by side (each its first fields, the rest under "more"), then what
+# belongs to the fight itself, then how to run it.
+SIDES = {"epic assault": ("Your formation", "The enemy formation"), "t9a combat": ("The charger", "The charged unit")}
+RUN_FIRST = ("--trials", "--seed", "--exact")
+
+
+@dataclass(frozen=True)
+class Fieldset:
+    """One group of a form's fields: its legend, its fields, those shown before "more" beside the first ones, and
+    whether it is one of an engagement's two sides."""
+
+    legend: str
+    fields: tuple[Field, ...]
+    shown: tuple[str, ...] = ()
+    side: bool = False
+
+
+def fieldsets(path: str, found: Sequence[Field]) -> list[Fieldset]:
+    """A query's fields in the fieldsets its form shows: the attack's, or an engagement's two sides (a field of
+    this side is one with an `--enemy-` twin) and the fight's; then how to run it."""
+    common = Fieldset("How to run it", tuple(field for field in found if field.common), RUN_FIRST)
+    own = [field for field in found if not field.common]
+    if path not in SIDES:
+        return [Fieldset("The attack", tuple(own)), common]
+    theirs = {field.name for field in own if field.name.startswith("--enemy-")}
+    mine = tuple(field for field in own if "--enemy-" + field.name[2:] in theirs)
+    fight = tuple(field for field in own if field not in mine and field.name not in theirs)
+    return [Fieldset(SIDES[path][0], mine, side=True),
+            Fieldset(SIDES[path][1], tuple(field for field in own if field.name in theirs), side=True),
+            *([Fieldset("The fight", fight)] if fight else []), common]
+
+
 def context(path: Optional[str], words: Sequence[str]) -> dict[str, Any]:
     """What a query's page shows of its form: the query (None: a study), its title and what it answers,
     its game, its fields and the values `words` give them (none: a fresh form, exact ticked)."""
@@ -257,6 +289,8 @@ def context(path: Optional[str], words: Sequence[str]) -> dict[str, Any]:
     from ..games import GAMES
 
     game = GAMES.get(path.split()[0]) if path else None
+    found = fields(path) if path else []
     return {"path": path, "about": ABOUT.get(path) if path else None, "game_title": game.title if game else "",
-            "fields": fields(path) if path else [], "values": values_of(path, words) if path and words else {},
+            "fields": found, "fieldsets": fieldsets(path, found) if path else [],
+            "values": values_of(path, words) if path and words else {},
             "fresh": not words, "query": shlex.join(words)}

@@ -267,3 +267,50 @@ def test_the_plots_png_is_drawn_in_the_browser_from_the_plot_shown(server, page)
     assert data.startswith(b"\x89PNG") and download.value.suggested_filename == "oddscalc.png"
     width = int.from_bytes(data[16:20], "big")
     assert width == 2 * int(page.locator(".chart .wide svg").get_attribute("width"))  # twice the plot's size
+
+
+ENGAGEMENTS = [
+    ("epic assault", ("Your formation", "The enemy formation"),
+     {"--units": "6", "--cc": "4+", "--ff": "4+", "--armour": "4+"},
+     {"--enemy-units": "8", "--enemy-cc": "4+", "--enemy-ff": "6+", "--enemy-armour": "6+"}),
+    ("t9a combat", ("The charger", "The charged unit"),
+     {"--models": "5", "--width": "5", "--attacks": "1", "--offensive": "4", "--defensive": "4", "--strength": "5",
+      "--resilience": "3", "--agility": "3", "--discipline": "7"},
+     {"--enemy-models": "20", "--enemy-width": "5", "--enemy-attacks": "1", "--enemy-offensive": "3",
+      "--enemy-defensive": "3", "--enemy-strength": "3", "--enemy-resilience": "3", "--enemy-agility": "3",
+      "--enemy-discipline": "7"}),
+]
+
+
+@pytest.mark.parametrize("path, legends, mine, theirs", ENGAGEMENTS, ids=[e[0] for e in ENGAGEMENTS])
+def test_an_engagement_is_asked_side_by_side_from_the_fields_a_player_fills_first(server, browser, path, legends,
+                                                                                  mine, theirs):
+    """Issue 49: the Assault form showed no assault field (all 51 under "more") and Compute answered a bare result
+    roll. Each side's first fields stand in its own fieldset, beside the other's on a wide screen, above it on a
+    phone; filled and computed, the answer is the exact answer of the same query, and its permalink reads it
+    again."""
+    for width in (1280, 390):
+        for tab in opened(browser, width, 900):
+            tab.goto(f"{server}/?query={path.replace(' ', '%20')}")
+            sides = tab.locator("fieldset.side")
+            assert [sides.nth(index).locator("legend").inner_text() for index in range(2)] == list(legends)
+            for index, values in enumerate((mine, theirs)):
+                for name in values:  # on the first screen of its side, not under "more"
+                    assert sides.nth(index).locator(f'[data-field="{name}"]').is_visible(), (width, name)
+            first, second = (sides.nth(index).bounding_box() for index in range(2))
+            assert (first["y"] == second["y"]) if width > 700 else (second["y"] > first["y"] + first["height"] - 1)
+            assert tab.evaluate("document.documentElement.scrollWidth") <= width
+            fill(tab, {**mine, **theirs})
+            tab.check('[data-field="--exact"] input')
+            tab.click("button[type=submit]")
+            tab.wait_for_selector("#answer h2")
+            words = " ".join(f"{name} {value}" for name, value in {**mine, **theirs}.items())
+            attack = parse_query(f"{path} {words}").attack
+            exact = engine.run(attack, method="exact")
+            assert event_probability(tab, "win") == percent(exact["win"].at_least(1))
+            said = tab.inner_text("#sentence")
+            assert said and "result roll" not in said
+            again = tab.context.new_page()
+            again.goto(tab.url)  # the permalink
+            assert again.inner_text("#sentence") == said
+            keep(tab, f"{path.replace(' ', '-')}-{width}.png")

@@ -130,3 +130,24 @@ def test_an_option_given_once_for_each_value_takes_several_apart_by_semicolons()
                                                       "--other": "2 cc 6+ ff 6+ armour 5+; 1 DC3 cc 4+ ff 4+ armour 4+"}
     volleys = forms.words_of_form("epic shoot", {"--shots": "2", "--to-hit": "4+", "--volley": "3@5+; 1@MW 3+"})
     assert volleys[-4:] == ["--volley", "3@5+", "--volley", "1@MW 3+"]
+
+
+def test_an_engagements_fields_are_its_two_sides_the_fight_and_how_to_run_it():
+    """Every field in one fieldset; a side's are those with an --enemy- twin, the other side's those twins; an
+    attack that is no engagement keeps one fieldset for the attack."""
+    from oddscalc.web.forms import fieldsets
+
+    for path, legends in (("epic assault", ["Your formation", "The enemy formation", "The fight", "How to run it"]),
+                          ("t9a combat", ["The charger", "The charged unit", "The fight", "How to run it"]),
+                          ("epic shoot", ["The attack", "How to run it"])):
+        found = forms.fields(path)
+        sets = fieldsets(path, found)
+        assert [one.legend for one in sets] == legends
+        assert sorted(field.name for one in sets for field in one.fields) == sorted(field.name for field in found)
+        if len(sets) == 4:
+            mine, theirs = sets[0].fields, sets[1].fields
+            assert {f"--enemy-{field.name[2:]}" for field in mine} <= {field.name for field in theirs}
+            assert all(field.name.startswith("--enemy-") for field in theirs)
+            assert [field.name for field in mine if field.first][:4] == (
+                ["--units", "--cc", "--ff", "--armour"] if path == "epic assault"
+                else ["--models", "--width", "--attacks", "--offensive"])
