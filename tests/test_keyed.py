@@ -15,6 +15,7 @@ KEYS = st.one_of(
     arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 3000)),  # many, small: radix sort
     arrays(np.int64, st.integers(0, 300), elements=st.integers(-(1 << 40), 1 << 40)),  # wide: a plain sort
     arrays(np.int64, st.integers(0, 300), elements=st.integers(70_000, 70_040)),  # above 16 bits, narrow
+    arrays(np.int64, st.integers(0, 300), elements=st.integers(65_520, 65_560)),  # across 2^16: no radix sort
 )
 
 
