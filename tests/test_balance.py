@@ -243,6 +243,27 @@ def test_an_army_is_named_by_its_catalogue():
     assert balance.army_of("Eldar - EA Legacy.cat") == "Eldar - EA Legacy"  # only a suffix is the game's mark
 
 
+def test_the_9th_age_books_are_the_2nd_ones_or_in_an_older_release_the_plain_ones(tmp_path):
+    """BSData's The 9th Age repository names its 2nd-edition books `2nd-*.cat` since the 3rd edition took the plain
+    names (and a homebrew book of the 2nd edition's system keeps a plain name beside them); a release before that
+    named them plainly: `balance The-9th-Age --compare The-9th-Age@2023` must find the old release's books."""
+    from oddscalc.battlescribe.sweep import catalogues
+
+    second, third = "aa64-1e8e-66fc-9abf", "8c9a-3026-84b4-cf16"
+
+    def folder(name: str, books: dict[str, str]) -> Path:
+        (tmp_path / name).mkdir()
+        for book, system in books.items():
+            (tmp_path / name / book).write_text(f'<catalogue id="{book}" gameSystemId="{system}"/>')
+        return tmp_path / name
+
+    now = folder("now", {"2nd-dreadElves.cat": second, "homebrew.cat": second, "dreadElves.cat": third})
+    assert [path.name for path in catalogues(now, "t9a")] == ["2nd-dreadElves.cat"]
+    then = folder("then", {"dreadElves2.cat": second, "beastHerds.cat": second, "other.cat": third})
+    assert [path.name for path in catalogues(then, "t9a")] == ["beastHerds.cat", "dreadElves2.cat"]
+    assert catalogues(folder("third", {"dreadElves.cat": third}), "t9a") == []
+
+
 def test_an_entry_s_kind_is_its_first_unit_s_kind_or_height():
     epic, t9a = games.load_roster("epic"), games.load_roster("t9a")
     assert balance.Entry("a", "b", epic.units[2:4]).kind(epic.game) == "armoured-vehicle"

@@ -16,7 +16,7 @@ class System:
     """The BattleScribe game system a game's importer reads (`battlescribe/<game>.py:SYSTEM`): its
     title, its catalogues' system ids and names, other editions it refuses (id: title, and the
     words that recognise one by name), the lines an imported roster's header adds, and the
-    catalogue sweep's file pattern and title."""
+    catalogue sweep's file patterns (the first that finds a catalogue of the system is read) and title."""
 
     title: str
     ids: tuple[str, ...]
@@ -25,7 +25,7 @@ class System:
     other_editions: tuple[tuple[str, str], ...] = ()
     family: str | None = None  # a word in the name of any edition ("9th age")
     edition: str = ""  # the edition read, for the refusal of another: "built with the 2nd edition ..."
-    catalogues: str = "*.cat"
+    catalogues: tuple[str, ...] = ("*.cat",)  # file patterns, tried in turn
     entries: str = "entries"
 
 

@@ -155,11 +155,17 @@ def sweep(folder: Path, game: str) -> list[Entry]:
 
 
 def catalogues(folder: Path, game: str) -> list[Path]:
-    """A game's catalogues in a folder: its importer's file pattern (The 9th Age's `2nd-*.cat`), of its system."""
+    """A game's catalogues in a folder: those of its system under the first of its importer's file patterns that
+    finds one. The 9th Age's `2nd-*.cat`: BSData's repository since the 3rd edition, whose books took the plain
+    names; a release before it (`--compare The-9th-Age@2023`) named its 2nd-edition books plainly, `*.cat`."""
     from .. import battlescribe
 
     system = battlescribe.mappers()[game].SYSTEM
-    return [path for path in sorted(folder.glob(system.catalogues)) if _system_id(path) in system.ids]
+    for pattern in system.catalogues:
+        found = [path for path in sorted(folder.glob(pattern)) if _system_id(path) in system.ids]
+        if found:
+            return found
+    return []
 
 
 def _system_id(path: Path) -> str | None:

@@ -77,7 +77,7 @@ SYSTEM = System("The 9th Age (2nd edition)", ids=("aa64-1e8e-66fc-9abf",),
                         "attacks (two with a Spear).",),
                 other_editions=(("8c9a-3026-84b4-cf16", "The 9th Age: Fantasy Battles 3rd Edition"),),
                 family="9th age", edition="The 9th Age lists built with the 2nd edition (2.0 rules) catalogues",
-                catalogues="2nd-*.cat", entries="The 9th Age, 2nd edition: unit entries")
+                catalogues=("2nd-*.cat", "*.cat"), entries="The 9th Age, 2nd edition: unit entries")
 class _Reader(AttackReading, CombatReading):
     """Reads one unit: its models' defence, parts and weapons, noting what it does not take as given."""
 

@@ -1,0 +1,123 @@
+"""docs/architecture.md is true: every module and `path:name` it names is there, and its claims about who imports
+whom hold in the import graph (read from the source, lazy imports inside functions included)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+PACKAGE = ROOT / "oddscalc"
+DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+GAMES = ("dust", "epic", "t9a")
+SHELLS = ("oddscalc.cli", "oddscalc.web")
+# The library modules that import a shell, each said in docs/architecture.md's first paragraph: a game's commands
+# register with the command line; `ask` still reads words with its Click commands (until the query grammar);
+# the program's entry point starts it; the benchmark times its first answer.
+IMPORT_A_SHELL = {"oddscalc.dust.commands", "oddscalc.epic.commands", "oddscalc.t9a.commands", "oddscalc.asking",
+                  "oddscalc.console", "oddscalc.bench.exact"}
+CORE = ("dice", "terms", "totals", "pool", "pmf", "distribution", "result", "engine", "sampling", "keyed", "options",
+        "attack", "roll", "hits")  # the doc's engine, which "knows no game"
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+MODULES = {_module(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+@cache
+def imports(module: str) -> frozenset[str]:
+    """Every module or name a module imports, absolute (`from .x import y`: `oddscalc.x` and `oddscalc.x.y`)."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")
+            base = ".".join(parts[:len(parts) - node.level + 1]) if node.level else ""
+            source = ".".join(part for part in (base, node.module or "") if part)
+            found |= {source} | {f"{source}.{alias.name}" for alias in node.names}
+    return frozenset(found)
+
+
+def _reaches(module: str, targets: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in imports(module) if any(name == t or name.startswith(t + ".") for t in targets))
+
+
+def test_the_import_reader_sees_relative_lazy_and_absolute_imports():
+    assert "oddscalc.cli.options.query" in imports("oddscalc.epic.commands")  # from ..cli.options import query
+    assert "oddscalc.cli.errors" in imports("oddscalc.asking")  # inside a function
+    assert "numpy" in imports("oddscalc.pmf")
+
+
+def test_the_library_imports_a_shell_only_where_the_doc_says():
+    importers = {module for module in MODULES if not module.startswith(SHELLS) and _reaches(module, SHELLS)}
+    assert importers == IMPORT_A_SHELL, "update docs/architecture.md's first paragraph, and this list, together"
+    said = DOC.split("```", 1)[0]  # the first paragraph names each
+    assert all(f"`{module.removeprefix('oddscalc.').replace('.', '/')}.py`" in said
+               for module in IMPORT_A_SHELL if not module.endswith(".commands")) and "`commands.py`" in said
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_game_imports_another(game):
+    others = tuple(f"oddscalc.{other}" for other in GAMES if other != game)
+    found = {module: _reaches(module, others) for module in MODULES if module.startswith(f"oddscalc.{game}.")}
+    assert {module: names for module, names in found.items() if names} == {}
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_the_engine_knows_no_game_and_no_shell(module):
+    assert _reaches(f"oddscalc.{module}", tuple(f"oddscalc.{game}" for game in GAMES) + SHELLS) == []
+
+
+def _files(named: str) -> list[Path]:
+    """The files a path in the doc may mean: from the repository's root, the package's, or any of its folders."""
+    return [path for path in [ROOT / named, PACKAGE / named, *PACKAGE.glob(f"*/{named}")] if path.is_file()]
+
+
+PATHS = sorted(set(re.findall(r"(?<![\w/.-])((?:[\w<>]+/)*[\w<>]+\.py)(?::([\w.]+))?", DOC)))
+
+
+def test_the_doc_names_modules_and_names_in_them():
+    assert len(PATHS) > 40 and ("cli/options.py", "field_options") in PATHS
+
+
+@pytest.mark.parametrize(("named", "name"), PATHS, ids=[f"{p}:{n}" if n else p for p, n in PATHS])
+def test_every_path_the_doc_names_is_there_and_every_name_in_it(named, name):
+    named = named.replace("<game>", "epic")
+    files = _files(named)
+    assert files, f"docs/architecture.md names {named}, which is not in the repository"
+    if name:
+        modules = [importlib.import_module(_module(path)) for path in files if path.is_relative_to(PACKAGE)]
+        assert any(_attribute(module, name) for module in modules), f"{named} has no {name}"
+
+
+def _attribute(module: object, dotted: str) -> bool:
+    found: object = module
+    for part in dotted.split("."):
+        if not hasattr(found, part):
+            return False
+        found = getattr(found, part)
+    return True
+
+
+DOTTED = sorted({name for name in re.findall(r"`([a-z_]+(?:\.[A-Za-z_]+)+)`", DOC)
+                 if f"oddscalc.{name.split('.')[0]}" in MODULES and not name.endswith(".py")})
+
+
+@pytest.mark.parametrize("dotted", DOTTED)
+def test_every_module_dot_name_the_doc_names_is_there(dotted):
+    """`processes.in_processes`, `cli.options.query`: the longest module prefix, then the names in it."""
+    parts = dotted.split(".")
+    cut = max(n for n in range(1, len(parts) + 1) if "oddscalc." + ".".join(parts[:n]) in MODULES)
+    module = importlib.import_module("oddscalc." + ".".join(parts[:cut]))
+    assert cut == len(parts) or _attribute(module, ".".join(parts[cut:])), f"oddscalc.{dotted} is not there"
