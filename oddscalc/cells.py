@@ -13,6 +13,7 @@ import functools
 import hashlib
 import logging
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -180,11 +181,17 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], options: 
     results = []
     workers = options.cores
     cancel = options.cancel or Cancel()
-    if workers <= 1 or len(items) <= 1:
+    if workers <= 1 or len(items) <= 1:  # one after another (an exact study's cells): each starts if not cancelled
+        started, times = time.monotonic(), []
         for item in items:
+            cancel.check()
+            begun = time.monotonic()
             results.append(function(item))
+            times.append(time.monotonic() - begun)
             if progress:
                 progress(len(results), len(items))
+            if options.seconds is not None and len(results) < len(items):
+                afford_seconds(options, times, len(items), time.monotonic() - started)
         return results
     with ThreadPoolExecutor(max_workers=workers) as executor, sampling.stopping_on_interrupt(executor, cancel) as pool:
         for result in pool.map(function, items):
@@ -192,6 +199,26 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], options: 
             if progress:
                 progress(len(results), len(items))
     return results
+
+
+def afford_seconds(options: RunOptions, times: Sequence[float], cells: int, elapsed: float) -> None:
+    """Refuse a study whose cells, one after another, would take longer than `options.seconds`: projected
+    once the cells done (`times`, each one's seconds) have taken a thirtieth of the allowance, each cell
+    left taking as long as the last one or the mean, whichever is longer, and growing as they have grown
+    from the first to the last (a sweep's cells grow costlier as its value grows)."""
+    from .style import plural
+
+    allowed, done = options.seconds, len(times)
+    if allowed is None or elapsed < allowed / 30:
+        return
+    left = cells - done
+    growth = max(0.0, (times[-1] - times[0]) / (done - 1)) if done > 1 else 0.0
+    projected = elapsed + left * max(times[-1], elapsed / done) + growth * left * (left + 1) / 2
+    if projected > allowed:
+        how = "sample it (leave out --exact)" if options.method == Method.EXACT else "ask for fewer --trials"
+        raise InputError("exact" if options.method == Method.EXACT else "trials", f"{cells:,} cells",
+                         f"would take about {projected:,.0f} s here (its first {plural(done, 'cell')} took {elapsed:.1f} s), "
+                         f"more than the {allowed:g} s a run may take here: {how}, or run it on the command line")
 
 
 @dataclass(frozen=True)
@@ -249,7 +276,6 @@ def _run_on_dask(address: str, attacks: Sequence[Any], seed: int, options: RunOp
     """
     import queue
     import threading
-    import time
 
     require(bool(_ADDRESS.match(address)), "scheduler", address[:80] or "''",
             "expected a scheduler address like tcp://host:8786")

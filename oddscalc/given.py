@@ -47,13 +47,15 @@ class LocalFiles(Files):
 class Given:
     """What a shell gives a query beside its words: the files its words may open, the token that
     cancels its run, where progress goes (or a bar on the terminal), the most trials it may
-    sample in all, the threads, a Dask cluster for a study's cells (`cells.Cluster`), and the
-    words its answer names as its command (default: the words asked)."""
+    sample in all, the most seconds a study's cells may take (`RunOptions.seconds`), the
+    threads, a Dask cluster for a study's cells (`cells.Cluster`), and the words its answer
+    names as its command (default: the words asked)."""
 
     files: Files = dataclasses.field(default_factory=Files)
     cancel: Optional[Cancel] = None
     progress: Optional[Callable[[int, int], None]] = None
     budget: Optional[int] = None
+    seconds: Optional[float] = None
     threads: Optional[int] = None
     scheduler: Any = None
     shown: Optional[tuple[str, ...]] = None

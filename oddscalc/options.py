@@ -113,7 +113,10 @@ class RunOptions:
     - `fractions`: with "exact", also exact rationals (`Result.rationals`);
     - `cancel`: the token that cancels the run (None: the run makes its own);
     - `budget`: the most trials the run may sample in all, a study's cells together (None: no
-      limit; a service sets one).
+      limit; a service sets one);
+    - `seconds`: the most seconds a study's cells may take one after another, as projected from the
+      cells done (None: no limit; a service sets one): an exact study that would take longer is
+      refused once its first cells show it, and says to sample.
 
     An exact run with a precision, and fractions without an exact run, are refused.
     """
@@ -126,6 +129,7 @@ class RunOptions:
     fractions: bool = False
     cancel: Cancel | None = dataclasses.field(default=None, compare=False, repr=False)
     budget: int | None = None
+    seconds: float | None = None
 
     def __post_init__(self) -> None:
         if not _whole(self.trials) or not 1 <= self.trials <= MAX_TRIALS:
@@ -152,6 +156,9 @@ class RunOptions:
             raise InputError("cancel", type(self.cancel).__name__, "expected a Cancel (oddscalc.Cancel())")
         if self.budget is not None and (not _whole(self.budget) or self.budget < 1):
             raise InputError("budget", self.budget, "expected a whole number of trials, 1 or more")
+        if self.seconds is not None and not (isinstance(self.seconds, (int, float)) and not isinstance(
+                self.seconds, bool) and 0 < self.seconds < math.inf):
+            raise InputError("seconds", self.seconds, "expected a number of seconds above 0")
         self.afford(1)
         object.__setattr__(self, "trials", int(self.trials))
         object.__setattr__(self, "method", method)

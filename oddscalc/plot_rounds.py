@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .plots import Z95, _axes, _title
+from .plot_axes import Z95, axes, title
 from .style import number, percent
 
 CHARGER, CHARGED = "#4C72B0", "#DD8452"
@@ -43,11 +43,11 @@ def rounds_data(result: Any) -> RoundsData:
                       (1 - decided_at_all) * 100, lost)
 
 
-def rounds(result: Any, title: str | None = None) -> Any:
+def rounds(result: Any, heading: str | None = None) -> Any:
     """Draw the rounds picture: bars of P(decided in round k) over the rounds, and under them each side's Health
     Points lost by the end of each round; return the upper axes."""
     data = rounds_data(result)
-    first = _axes(None, (8, 6.4))
+    first = axes(None, (8, 6.4))
     figure = first.figure
     first.remove()
     top, bottom = figure.subplots(2, 1, sharex=True)
@@ -68,7 +68,7 @@ def rounds(result: Any, title: str | None = None) -> Any:
     bottom.legend(frameon=False, fontsize=9)
     going = f"; still fighting after round {data.rounds[-1]}: {percent(data.undecided / 100)}" \
         if data.undecided > 0.005 else ""
-    _title(top, title, f"in which round the fight is decided, and what each side has lost{going}")
+    title(top, heading, f"in which round the fight is decided, and what each side has lost{going}")
     return top
 
 

@@ -1,14 +1,13 @@
 """Plots for forum posts: pmf bars with the P(≥ k) curve, heatmaps, overlays.
 
-matplotlib enters only here, imported when a plot is drawn. Plot functions take
-`ax=None` and return the axes; `save` writes a figure atomically (a failed save
+matplotlib enters only here (and in plot_axes.py: a figure's axes and titles), imported when a
+plot is drawn. Plot functions take `ax=None` and return the axes; `save` writes a figure atomically (a failed save
 leaves no file behind).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -17,6 +16,9 @@ import numpy as np
 
 from .distribution import Distribution
 from .errors import InputError
+from .plot_axes import Z95 as Z95
+from .plot_axes import axes as _axes
+from .plot_axes import title as _title
 from .style import number, percent
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,7 +26,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
 SUFFIXES = (".png", ".svg", ".pdf")
-Z95 = 1.96
 MAX_HEATMAP = 200  # rows or columns: more cannot be read, and the figure would take gigabytes
 MAX_INCHES = 40
 DPI = 150
@@ -36,41 +37,6 @@ def check_path(path: str | os.PathLike, name: str = "plot") -> Path:
     from .files import check_writable
 
     return check_writable(path, name, SUFFIXES)
-
-
-def _axes(ax: Axes | None, size: tuple[float, float] = (8, 4.8)) -> Axes:
-    """The axes to draw on: `ax`, or a new figure's: pyplot's in a notebook (it shows the figure at the
-    cell's end), else a figure of its own (no global state: figures drawn in parallel threads,
-    nothing to close)."""
-    if ax is not None:
-        return ax
-    shell = sys.modules.get("IPython")
-    if shell is not None and shell.get_ipython() is not None:
-        import matplotlib.pyplot as plt
-
-        return plt.figure(figsize=size, layout="constrained").add_subplot()
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=size, layout="constrained")
-    FigureCanvasAgg(figure)  # its own canvas, as pyplot would give it
-    return figure.add_subplot()
-
-
-TITLE_POINTS = 10
-CHARACTER = 0.6  # a character's width in ems, on the wide side (so that a wrapped line always fits)
-
-
-def _title(ax: Axes, title: str | None, subtitle: str) -> None:
-    """The attack's description as the title, and what the panel shows under it, each wrapped to the
-    figure's width (a long sweep's title was cut at the right edge)."""
-    import textwrap
-
-    root = ax.figure.figure  # the whole figure, whether the axes sit on it or on a subfigure of it
-    inches = root.get_size_inches()[0] * ax.get_position().width
-    room = max(20, int(inches * 72 / (TITLE_POINTS * CHARACTER)))
-    lines = [line for part in (title, subtitle) if part for line in textwrap.wrap(part, room)]
-    ax.set_title("\n".join(lines), loc="left", fontsize=TITLE_POINTS)
 
 
 @dataclass(frozen=True)
@@ -379,6 +345,14 @@ def sweep_plot(found, statistic, ax: Axes | None = None, title: str | None = Non
         ax.legend(frameon=False, fontsize=8)
     _title(ax, title, data.subtitle)
     return ax
+
+
+def rounds(result: Any, title: str | None = None) -> Axes:
+    """A fight of rounds (`t9a combat --by-round`): in which round it is decided, what each side has lost
+    (`plot_rounds`, its figures shared with the page's `web/chart.py:rounds`)."""
+    from .plot_rounds import rounds as drawn
+
+    return drawn(result, title)
 
 
 def grid_heatmap(found, statistic=None, ax: Axes | None = None) -> Axes:

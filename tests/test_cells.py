@@ -216,3 +216,41 @@ def test_exact_cells_run_on_one_thread_unless_threads_are_asked_for(monkeypatch)
     monkeypatch.setattr(options, "every_core", lambda: 4)  # (as on a machine of several cores)
     cells.run_cells(attacks, method="exact", threads=2)
     assert threading.get_ident() not in seen and len(seen) == 6
+
+
+@pytest.mark.parametrize("times, count, allowed, projected", [
+    ([1.0, 1.0, 1.0], 10, 9.9, 10),  # 3 s done, 7 cells left at 1 s
+    ([1.0, 2.0, 3.0], 10, 54.9, 55),  # 6 s done, 7 left from 3 s growing 1 s a cell: 21 + 28
+    ([3.0, 2.0, 1.0], 10, 19.9, 20),  # shrinking: the mean (2 s) for each of the 7 left, never less
+])
+def test_a_study_past_its_seconds_is_refused_from_its_cells_so_far(times, count, allowed, projected):
+    from oddscalc.options import RunOptions
+
+    exact, sampled = RunOptions(method="exact", seconds=allowed), RunOptions(seconds=allowed)
+    with pytest.raises(InputError) as refused:
+        cells.afford_seconds(exact, times, count, sum(times))
+    assert refused.value.name == "exact" and refused.value.value == f"{count} cells"
+    assert refused.value.allowed.startswith(f"would take about {projected} s here (its first 3 cells took "
+                                            f"{sum(times):.1f} s), more than the {allowed:g} s a run may take here: "
+                                            "sample it (leave out --exact)")
+    with pytest.raises(InputError) as refused:
+        cells.afford_seconds(sampled, times, count, sum(times))
+    assert refused.value.name == "trials" and "ask for fewer --trials" in refused.value.allowed
+    cells.afford_seconds(RunOptions(method="exact", seconds=projected + 0.1), times, count, sum(times))  # fits
+    cells.afford_seconds(RunOptions(method="exact", seconds=30 * sum(times) + 1), [9.0], 10**6, sum(times))  # early
+
+
+def test_a_cancelled_study_stops_between_its_cells():
+    from oddscalc.options import Cancel, Cancelled
+
+    cancel, seen = Cancel(), []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if done == 2:
+            cancel.cancel()
+
+    attacks = [HitAndSave(dice=n, to_hit=4, save=7) for n in range(1, 6)]
+    with pytest.raises(Cancelled):
+        cells.run_cells(attacks, method="exact", cancel=cancel, progress=progress)
+    assert seen == [1, 2]

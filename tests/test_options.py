@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 import subprocess
 import sys
 import threading
@@ -63,7 +64,7 @@ def test_options_are_made_from_keywords_and_replaced_as_a_whole():
     assert RunOptions.of(base, seed=4) == RunOptions(trials=1000, seed=4)
     assert refusal(lambda: RunOptions.of(base, workers=2)) == (
         "workers", 2, "is not a setting of a run; the settings are trials, seed, method, precision, threads, "
-                      "fractions, cancel, budget")
+                      "fractions, cancel, budget, seconds")
     assert refusal(lambda: RunOptions.of({"trials": 5}))[:2] == ("options", "dict")
     assert refusal(lambda: base.replace(method="exact", precision=0.1))[0] == "precision"
     assert RunOptions(trials=np.int64(5), threads=np.int32(2)) == RunOptions(trials=5, threads=2)
@@ -143,6 +144,11 @@ def test_a_study_cancelled_midway_stops_its_cells():
     with pytest.raises(Cancelled):
         cells.run_cells(attacks, trials=sampling.CHUNK * 4, seed=1, threads=1, cancel=cancel, progress=progress)
     assert seen == [1]  # the first cell finished; the second stopped at its first chunk
+
+
+@pytest.mark.parametrize("seconds", [0, -1, math.inf, math.nan, True, "60"])
+def test_a_runs_seconds_are_a_number_above_zero(seconds):
+    assert refusal(lambda: RunOptions(seconds=seconds)) == ("seconds", seconds, "expected a number of seconds above 0")
 
 
 def test_a_budget_caps_the_trials_of_a_run_and_of_a_study_in_all():

@@ -12,7 +12,10 @@ A real server (`oddscalc serve` on a free local port, in its own process):
 - a load test: 300 requests from 8 clients at once (each its own loopback address), a mix of
   exact and sampled queries, pages, plots and refused queries: answered (200), refused (400),
   told to wait (429: a client's share), busy (503), errors (anything else), latency; then the
-  server's memory.
+  server's memory;
+- a hostile client's exact studies (two long exact sweeps at once) while 16 others ask exact
+  queries; four slow uploads while another client uploads; a burst of 64 quick sampled queries
+  from one page; then the server's memory, idle.
 
 Nothing here is a test; targets are printed next to the figures.
 """
@@ -294,6 +297,116 @@ def load_test(port: int, pid: int, requests: int, clients: int) -> None:
     print(f"  server memory: {before:.0f} MiB before, {after:.0f} MiB after{verdict(after, 300, above=False)}")
 
 
+COMBAT = ("t9a combat --models 10 --width 5 --attacks 2 --offensive 5 --defensive 4 --strength 4 --resilience 4 "
+          "--agility 5 --discipline 8 --armour 3 --enemy-models 15 --enemy-width 5 --enemy-attacks 1 --enemy-offensive 3 "
+          "--enemy-defensive 3 --enemy-strength 3 --enemy-resilience 3 --enemy-agility 3 --enemy-discipline 7 "
+          "--rounds end")
+STUDIES = [f"sweep '{COMBAT}' --vary models=5..60 --exact",  # 56 exact fights to the end: minutes on one core
+           f"sweep '{COMBAT}' --vary enemy-models=5..60 --exact"]  # 56 of them
+
+
+def _statuses(statuses: list[int]) -> str:
+    counted = {status: statuses.count(status) for status in sorted(set(statuses))}
+    return ", ".join(f"{count} × {status}" for status, count in counted.items())
+
+
+def exact_studies(port: int, clients: int = 16) -> None:
+    """One client sends two long exact sweeps at once; 16 others ask exact queries meanwhile."""
+    answers: dict[str, tuple[int, float]] = {}
+
+    def study(index: int) -> None:
+        answers[f"study {index + 1}"] = get(connect(port, 40), api(STUDIES[index]))
+
+    hostile = [threading.Thread(target=study, args=(index,)) for index in range(len(STUDIES))]
+    for thread in hostile:
+        thread.start()
+    time.sleep(0.3)
+    others: list[int] = []
+
+    def client(number: int) -> None:
+        connection = connect(port, 41 + number)
+        for index in range(8):
+            others.append(get(connection, api(f"{EXACT[index % len(EXACT)]} --trials {2000 + 8 * number + index}"))[0])
+        connection.close()
+
+    threads = [threading.Thread(target=client, args=(number,)) for number in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads + hostile:
+        thread.join(300)
+    said = "; ".join(f"{name}: {status} in {seconds:.1f} s" for name, (status, seconds) in sorted(answers.items()))
+    busy = others.count(503)
+    print(f"\na client's two exact studies at once (sweeps of 56 exact fights to the end each): {said}")
+    print(f"  {clients} other clients' exact queries meanwhile: {_statuses(others)}"
+          + ("" if core.QUICK else f"  (target: none busy: {'met' if busy == 0 else 'NOT met'})"))
+
+
+def _upload_body() -> tuple[bytes, str]:
+    boundary = "oddscalcbench"
+    fields = {"game": "epic", "options": "--exact --attackers 'Whirlwind Battery'"}
+    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+                    for name, value in fields.items()) + f"--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def slow_uploads(port: int, slow: int = 4) -> None:
+    """Four clients start uploads that stall after a few bytes; another client uploads meanwhile, each second."""
+    body, kind = _upload_body()
+    stalled = []
+    for index in range(slow):
+        raw = socket.create_connection(("127.0.0.1", port), source_address=(f"127.0.0.{60 + index}", 0))
+        raw.sendall(f"POST /api/grid HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {kind}\r\n"
+                    f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:20])
+        stalled.append(raw)
+    started = time.perf_counter()
+    seen: list[tuple[float, int]] = []
+    while time.perf_counter() - started < 12:
+        connection = connect(port, 70)
+        begin = time.perf_counter()
+        connection.request("POST", "/api/grid", body=body, headers={"Content-Type": kind})
+        seen.append((begin - started, connection.getresponse().status))
+        connection.close()
+        time.sleep(1)
+    answers = set()
+    for raw in stalled:
+        raw.settimeout(5)
+        try:
+            answers.add(raw.recv(200).split(b"\r\n", 1)[0].decode(errors="replace"))
+        except OSError as error:
+            answers.add(str(error))
+        raw.close()
+    held = max((moment for moment, status in seen if status == 503), default=0.0)
+    print(f"\n{slow} uploads that stall after 20 bytes (4 clients), and another client's upload each second: "
+          f"{_statuses([status for _, status in seen])}; busy until {held:.0f} s (the stalled ones: "
+          f"{', '.join(sorted(answers))}){verdict(held, 11, above=False)}")
+
+
+def burst(port: int, queries: int = 64) -> None:
+    """One page sends 64 quick sampled queries (1e5 trials) at once."""
+    statuses: list[int] = []
+
+    def one(index: int) -> None:
+        statuses.append(get(connect(port, 80), api(f"roll 2d6 --trials 1e5 --seed {300 + index}"))[0])
+
+    threads = [threading.Thread(target=one, args=(index,)) for index in range(queries)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    answered = statuses.count(200)
+    print(f"\na burst of {queries} quick sampled queries (1e5 trials) from one page: {_statuses(statuses)} in "
+          f"{time.perf_counter() - started:.1f} s{verdict(answered, queries)}")
+
+
+def hostile(port: int, pid: int) -> None:
+    exact_studies(port)
+    slow_uploads(port)
+    burst(port)
+    time.sleep(2)
+    print(f"  server memory, idle after it all: {memory_mib(pid):.0f} MiB{verdict(memory_mib(pid), 300, above=False)}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m oddscalc.bench.web", description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=9, help="requests per figure (median)")
@@ -312,6 +425,8 @@ def main(argv: list[str] | None = None) -> None:
             under_load(port, options.repeat)
             closed_requests(port, pid)
         load_test(port, pid, options.requests, options.clients)
+        if not options.quick:
+            hostile(port, pid)
 
 
 if __name__ == "__main__":

@@ -119,7 +119,7 @@ class Common:
         method = Method.EXACT if self.exact else Method.VERIFY if self.verify else Method.MONTE_CARLO
         try:
             options = RunOptions(self.trials, self.seed, method, self.precision, given.threads, self.fractions,
-                                 given.cancel, given.budget)
+                                 given.cancel, given.budget, given.seconds)
         except InputError as error:
             raise input_error(error) from None
         if self.exact and self.verify:

@@ -253,9 +253,7 @@ def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> Answer:
 
     def draw(plots: Any) -> Any:
         if outcome == "rounds" and "decided" in result.outcomes:  # a fight of rounds, --by-round: its picture
-            from ..plot_rounds import rounds
-
-            return rounds(result, title=description)
+            return plots.rounds(result, title=description)
         drawing = plots.event if outcome in result.events else plots.distribution
         return drawing(result[outcome], outcome, title=description)
 

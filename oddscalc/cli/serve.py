@@ -38,9 +38,11 @@ def serve(
     The page works offline (nothing is fetched from elsewhere) and reads, writes and connects
     to nothing a request names: a roster is uploaded and read in memory, a map is one that
     oddscalc ships. Each run samples at most 10,000,000 trials in all and runs at most 60 s
-    (the command line has no such cap); exact answers have two runs of their own, sampled
-    ones two more, and one client one sampled run at a time and 300 s of them in 10 minutes.
-    A request whose client goes stops its run. It answers only to the Host names it is
+    (the command line has no such cap; an exact study that would take longer is refused once
+    its first cells show it); exact answers have two runs of their own, exact studies one,
+    sampled runs two more, and one client one sampled run and one exact study at a time and
+    300 s of sampled runs in 10 minutes. Uploads are read four at once, one a client, each
+    within 10 s. A request whose client goes stops its run. It answers only to the Host names it is
     reached by (localhost, the --host address, --allowed-host), so that no page elsewhere can
     use it through your browser. GET /api/query?q=QUERY answers the JSON that
     `oddscalc QUERY --format json` prints; POST /api/grid takes a roster file.

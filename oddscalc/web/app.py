@@ -22,17 +22,17 @@ from __future__ import annotations
 import asyncio
 import json
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
 
 from .. import __version__, sentence
 from ..options import Cancel, Cancelled
-from ..style import plural
 from . import forms
 from .guard import Guard, Hosts
 from .render import Kept, figure, fixed_words, link, shown
 from .runs import Busy, Limits, Refused, Runner, words_of
+from .uploads import Uploads, grid_words
 
 HERE = Path(__file__).parent
 PLOTS = {"svg": "image/svg+xml", "png": "image/png"}  # /plot.svg, /plot.png
@@ -48,10 +48,16 @@ class Page:
     templates: Any
     answers: Kept  # answers under the words that fix their figures (exact, or with their seed)
     drawn: Kept  # plots drawn, under their format and those words
-    uploading: Optional[asyncio.Semaphore] = None
+    uploads: Uploads = field(default_factory=Uploads)  # the uploads being read
 
     def render(self, name: str, status: int = 200, **context: Any) -> Any:
+        """A page; an engagement's form offers the bundled example's units for each side (`presets`)."""
         from starlette.responses import HTMLResponse
+
+        from . import presets
+
+        if context.get("path") in forms.SIDES and not context.get("presets"):
+            context["presets"] = presets.bundled(context["path"])
 
         body = self.templates.get_template(name).render(version=__version__, games=forms.games(), limits=self.limits,
                                                         **context)
@@ -76,7 +82,7 @@ def create_app(limits: Limits = Limits(), hosts: Optional[Hosts] = None) -> Any:
     templates.filters["options_whole"] = options_whole
     templates.filters["words"] = sentence.words  # an outcome as a player names it
     routes = [
-        Route("/", home), Route("/run", run_form), Route("/plot.svg", plot), Route("/plot.png", plot),
+        Route("/", home), Route("/run", run_form), Route("/fill", fill, methods=["GET", "POST"]), Route("/plot.svg", plot), Route("/plot.png", plot),
         Route("/grid", grid, methods=["GET", "POST"]), Route("/compare", study), Route("/sweep", study),
         Route("/api/query", api_query), Route("/api/stream", api_stream), Route("/api/grid", api_grid, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
@@ -183,6 +189,44 @@ async def run_form(request: Any) -> Any:
     return RedirectResponse(link(forms.words_of_form(path, request.query_params)), status_code=303)
 
 
+async def fill(request: Any) -> Any:
+    """An engagement's form with a side filled from a unit (GET: the form's fields, `fill` the side, 1 or 2, and
+    its `preset-N` words), or with an uploaded list's units among the units offered (POST: `query` and a `roster`
+    file, read in memory): the form again, nothing run."""
+    from ..errors import InputError
+    from ..games import roster_of
+    from . import presets
+
+    page = state(request)
+    parts: Any = await page.uploads.read(request, page.limits, client_of(request)) if request.method == "POST" else request.query_params
+    path = str(parts.get("query", ""))
+    if forms.query_of(path.split()) != path or path not in forms.SIDES:
+        return page.render("home.html", status=400, search="", found=forms.search(""),
+                           error=Refused(f"error: QUERY {path[:60]}: not an engagement of the page (epic assault, "
+                                         "t9a combat)", "QUERY"))
+    offered = presets.bundled(path)
+    if request.method == "GET":
+        side = presets.side_of(parts.get("fill"), offered)
+        words = presets.filled(path, parts, side, parts.get(f"preset-{side + 1}", "")) if side is not None \
+            else forms.words_of_form(path, parts)
+        return page.render("query.html", answer=None, error=None, **forms.context(path, words))
+    roster = parts.get("roster")
+    error = None
+    try:
+        if not isinstance(roster, tuple):
+            raise InputError("file", None, "choose a list (.ros, .rosz) or a roster (.toml) to read")
+        listed = roster_of(roster[1], roster[0], path.split()[0])
+        mine = presets.presets(path, listed, listed.source)
+        if not mine[0]:
+            raise InputError("file", roster[0], f"holds no unit that can fight in a {path}")
+        offered = (mine[0] + offered[0], mine[1] + offered[1])
+    except InputError as refused:
+        error = Refused(f"error: FILE{'' if refused.value is None else ' ' + str(refused.value)}: {refused.allowed}",
+                        "FILE")
+    return page.render("query.html", status=400 if error else 200, answer=None, error=error,
+                       **{**forms.context(path, []), "presets": offered})
+
+
 async def api_query(request: Any) -> Any:
     async def run() -> Any:
         return await asked(request, words_of(request.query_params.get("q", ""), state(request).limits.query))
@@ -263,7 +307,7 @@ async def grid(request: Any) -> Any:
     parts: dict[str, Any] = {}
 
     async def run() -> Any:
-        parts.update(await uploaded(request, page))
+        parts.update(await page.uploads.read(request, page.limits, client_of(request)))
         words, files = grid_words(parts)
         answer = await asked(request, words, files=files)
         return await asyncio.to_thread(shown, answer, words, page.answers, files.uploads != {})
@@ -275,7 +319,7 @@ async def grid(request: Any) -> Any:
 
 async def api_grid(request: Any) -> Any:
     async def run() -> Any:
-        words, files = grid_words(await uploaded(request, state(request)))
+        words, files = grid_words(await state(request).uploads.read(request, state(request).limits, client_of(request)))
         return await asked(request, words, files=files)
     return await answered(run, json_answer, refused_json)
 
@@ -312,95 +356,6 @@ def event(kind: str, data: dict) -> str:
 def plain(parts: dict) -> dict:
     """The text fields of an uploaded form (to fill it again)."""
     return {name: value for name, value in parts.items() if isinstance(value, str)}
-
-
-# --- uploads -------------------------------------------------------------------------------
-
-
-async def uploaded(request: Any, page: Page) -> dict[str, Any]:
-    """A multipart form read whole in memory (never written to disk), at most `limits.upload`
-    bytes, at most `limits.uploads` read at once: text fields as str, files as (name, bytes)."""
-    limits = page.limits
-    kind = request.headers.get("content-type", "")
-    if not kind.startswith("multipart/form-data"):
-        raise Refused("error: FILE: expected a form with a roster file (multipart/form-data)", "FILE")
-    size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > limits.upload):
-        raise Refused(f"error: FILE: at most {limits.upload:,} bytes in all", "FILE")
-    if page.uploading is None:
-        page.uploading = asyncio.Semaphore(limits.uploads)
-    if page.uploading.locked():
-        raise Busy(f"error: the server is busy ({plural(limits.uploads, 'upload')} read at once): try again in a few "
-                   "seconds")
-    async with page.uploading:
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limits.upload:
-                raise Refused(f"error: FILE: at most {limits.upload:,} bytes in all", "FILE")
-    return parse_form(bytes(body), kind)
-
-
-def parse_form(body: bytes, kind: str) -> dict[str, Any]:
-    """The parts of a multipart form: text fields as str, files as (their name, bytes)."""
-    from email.parser import BytesParser
-    from email.policy import HTTP
-
-    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {kind}\r\n\r\n".encode() + body)
-    if not message.is_multipart():
-        if body.strip(b"-\r\n ").removeprefix(kind.partition("boundary=")[2].encode()).strip(b"-\r\n "):
-            raise Refused("error: FILE: a form that does not parse", "FILE")
-        return {}  # an empty form
-    parts: dict[str, Any] = {}
-    for part in list(message.iter_parts())[:20]:
-        name = part.get_param("name", header="content-disposition")
-        if not isinstance(name, str) or not name:  # (a parameter in RFC 2231's form is a tuple: not a field's)
-            continue
-        data = part.get_payload(decode=True) or b""
-        assert isinstance(data, bytes)  # decode=True gives a part's bytes
-        filename = part.get_filename()
-        if filename is not None:
-            if data:
-                parts[name] = (Path(filename.replace("\\", "/")).name[:100] or "upload", data)
-        else:
-            parts[name] = data.decode("utf-8", "replace")
-    return parts
-
-
-def grid_words(parts: dict[str, Any]) -> tuple[list[str], Any]:
-    """A grid's words from an uploaded form (`grid army.rosz --against theirs.rosz ...`, as the command
-    line names the files), and the files they may open: the uploads, and nothing else."""
-    from ..given import Files
-    from .runs import NO_FILE, ROSTER
-
-    try:
-        options = shlex.split(str(parts.get("options", "")))
-    except ValueError as error:
-        raise Refused(f"error: --options: the options do not parse ({error})", "--options") from None
-    for name in ("sort", "trials", "seed"):
-        value = str(parts.get(name, "")).strip()
-        options += [f"--{name}", value] if value else []
-    options += ["--exact"] if str(parts.get("exact", "")).lower() in forms.TRUE else []
-    options += ["--assault"] if str(parts.get("assault", "")).lower() in forms.TRUE else []
-    options += ["--combat"] if str(parts.get("combat", "")).lower() in forms.TRUE else []
-    game = str(parts.get("game", "")).strip()
-    roster, against = parts.get("roster"), parts.get("against")
-    if not isinstance(roster, tuple) and not game:
-        raise Refused("error: FILE: upload a roster (.toml, .ros or .rosz), or choose a bundled one", "FILE")
-    uploads: dict[str, bytes] = {}
-    words = ["grid"]
-    if isinstance(roster, tuple):
-        uploads[roster[0]] = roster[1]
-        words.append(roster[0])
-    if game:
-        words += ["--game", game]
-    if isinstance(against, tuple):
-        name = against[0]
-        if uploads.get(name, against[1]) != against[1]:  # two files of one name: the targets' renamed
-            name = f"targets-{name}"
-        uploads[name] = against[1]
-        words += ["--against", name]
-    return [*words, *options], Files(uploads, NO_FILE, ROSTER)
 
 
 def study_words(kind: str, params: Any) -> list[str]:

@@ -2,7 +2,7 @@
 
 An answer's `Plot` draws itself with a plots module (`plot.draw(plots)`): the command line's
 is matplotlib (`oddscalc.plots`), the page's is this one, with the same functions
-(`distribution`, `event`, `overlay`, `sweep_plot`, `grid_heatmap`) over the same data. Each
+(`distribution`, `event`, `overlay`, `sweep_plot`, `grid_heatmap`, `rounds`) over the same data. Each
 returns a `Chart`, which writes its SVG for a width: narrow for a phone, wide for a screen,
 the text 12 px or more at the width it is shown. No lock, no global state: a plot takes a few
 milliseconds and many are drawn at once. Every bar and point carries its figure in a
@@ -12,7 +12,6 @@ milliseconds and many are drawn at once. Every bar and point carries its figure 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, Optional, Sequence
 
@@ -21,147 +20,14 @@ import numpy as np
 from ..plots import MOST_BARS as MOST_BARS  # the page bins as the command line does (`plots.Bars`)
 from ..plots import Z95, Bars, apart, sweep_data
 from ..style import number, percent
-
-NARROW, WIDE = 360, 720  # the widths a chart is drawn at: a phone's, a screen's (CSS px)
-BLUE, ORANGE, RED, GREY, INK = "#4C72B0", "#DD8452", "#C44E52", "#d7dce3", "#1d2430"
-SERIES = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
-VIRIDIS = ((0.0, (68, 1, 84)), (0.25, (59, 82, 139)), (0.5, (33, 145, 140)), (0.75, (94, 201, 98)),
-           (1.0, (253, 231, 37)))
-FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
-
-
-def size(width: int) -> float:
-    """The font size of a chart drawn `width` wide."""
-    return 12.0 if width <= NARROW else 13.0
-
-
-@dataclass
-class Canvas:
-    """An SVG being written: width, height, and its elements."""
-
-    width: int
-    height: float
-    parts: list[str] = field(default_factory=list)
-
-    def add(self, element: str) -> None:
-        self.parts.append(element)
-
-    def text(self, x: float, y: float, words: str, *, anchor: str = "start", font: float = 12, weight: str = "normal",
-             fill: str = INK, rotate: Optional[float] = None, title: Optional[str] = None) -> None:
-        turn = f' transform="rotate({rotate:g} {x:.1f} {y:.1f})"' if rotate is not None else ""
-        tip = f"<title>{escape(title)}</title>" if title else ""
-        self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{font:g}" text-anchor="{anchor}" font-weight="{weight}" '
-                 f'fill="{fill}"{turn}>{tip}{escape(words)}</text>')
-
-    def svg(self, label: str) -> str:
-        body = "".join(self.parts)
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} {self.height:.0f}" '
-                f'width="{self.width}" height="{self.height:.0f}" role="img" aria-label="{escape(label)}" '
-                f'font-family="{FONT}">{body}</svg>')
-
-
-def wrap(words: str, width: float, font: float, bold: bool = False) -> list[str]:
-    """Lines of `words` that fit `width` px at `font` px (a character about 0.55 em, 0.62 em bold)."""
-    most = max(int(width / ((0.62 if bold else 0.55) * font)), 12)
-    lines, line = [], ""
-    for word in words.split():
-        if line and len(line) + 1 + len(word) > most:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines
-
-
-def ticks(low: float, high: float, most: int) -> list[float]:
-    """Round values from low to high, at most `most` of them (1, 2, 5 times a power of ten apart)."""
-    if high <= low:
-        return [low]
-    raw = (high - low) / max(most - 1, 1)
-    power = 10 ** math.floor(math.log10(raw))
-    step = next(factor * power for factor in (1, 2, 2.5, 5, 10) if factor * power >= raw)
-    first = math.ceil(low / step - 1e-9) * step
-    return [round(first + index * step, 10) for index in range(int((high - first) / step + 1e-9) + 1)]
-
-
-def colour(share: float) -> str:
-    """The viridis colour of a share from 0 to 1 (the heatmaps' scale, as matplotlib draws it)."""
-    share = min(max(share, 0.0), 1.0)
-    for (low, start), (high, end) in zip(VIRIDIS, VIRIDIS[1:]):
-        if share <= high:
-            part = (share - low) / (high - low)
-            return "#" + "".join(f"{round(a + (b - a) * part):02x}" for a, b in zip(start, end))
-    return "#fde725"
-
-
-@dataclass
-class Frame:
-    """A plotting area on a canvas: the box it takes (px) and the values its edges stand for."""
-
-    canvas: Canvas
-    left: float
-    top: float
-    right: float
-    bottom: float
-    x_range: tuple[float, float]
-    y_range: tuple[float, float]
-
-    def x(self, value: float) -> float:
-        low, high = self.x_range
-        return self.left + (value - low) / ((high - low) or 1) * (self.right - self.left)
-
-    def y(self, value: float) -> float:
-        low, high = self.y_range
-        return self.bottom - (value - low) / ((high - low) or 1) * (self.bottom - self.top)
-
-    def y_axis(self, values: Sequence[float], shown: Callable[[float], str], title: str, font: float) -> None:
-        canvas = self.canvas
-        for value in values:
-            y = self.y(value)
-            canvas.add(f'<line x1="{self.left:.1f}" x2="{self.right:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GREY}" '
-                       'stroke-width="1"/>')
-            canvas.text(self.left - 5, y + font / 3, shown(value), anchor="end", font=font)
-        middle = (self.top + self.bottom) / 2
-        canvas.text(font, middle, title, anchor="middle", font=font, rotate=-90)
-
-    def x_axis(self, placed: Sequence[tuple[float, str]], title: str, font: float) -> None:
-        canvas = self.canvas
-        canvas.add(f'<line x1="{self.left:.1f}" x2="{self.right:.1f}" y1="{self.bottom:.1f}" y2="{self.bottom:.1f}" '
-                   f'stroke="{INK}" stroke-width="1"/>')
-        for value, label in placed:
-            canvas.text(self.x(value), self.bottom + font + 3, label, anchor="middle", font=font)
-        canvas.text((self.left + self.right) / 2, self.bottom + 2 * font + 10, title, anchor="middle", font=font)
-
-
-@dataclass
-class Chart:
-    """A plot to draw: `draw(width)` writes its SVG `width` px wide; `label` says what it shows."""
-
-    label: str
-    draw: Callable[[int], str]
-
-    def svg(self, width: int = WIDE) -> str:
-        return self.draw(width)
-
-    @property
-    def figure(self) -> Chart:  # as a matplotlib Axes has it (`Plot.drawn` captions `ax.figure`)
-        return self
+from .canvas import BLUE, INK, ORANGE, RED, SERIES, Canvas, Chart, Frame, colour, heading, size, swatches, ticks, wrap
+from .canvas import GREY as GREY
+from .canvas import NARROW as NARROW
+from .canvas import WIDE as WIDE
 
 
 def caption(chart: Chart, text: str) -> None:
     """The page shows the command line under the plot itself: nothing to add to the chart."""
-
-
-def _heading(canvas: Canvas, title: Optional[str], subtitle: str, font: float) -> float:
-    """The title (wrapped) and what the panel shows under it; returns the y where the panel may start."""
-    y = font + 4
-    for line in wrap(title or "", canvas.width - 16, font + 1, bold=True):
-        canvas.text(8, y, line, font=font + 1, weight="600")
-        y += font + 5
-    for line in wrap(subtitle, canvas.width - 16, font):
-        canvas.text(8, y, line, font=font, fill="#5b6573")
-        y += font + 4
-    return y + 6
 
 
 # --- what the plots module draws, drawn here ------------------------------------------------
@@ -186,7 +52,7 @@ def distribution(dist: Any, name: str, ax: Any = None, title: Optional[str] = No
     def draw(width: int) -> str:
         font = size(width)
         canvas = Canvas(width, 0)
-        top = _heading(canvas, title, subtitle + (f" (bars of {ends[0] - starts[0] + 1} values)" if binned else ""),
+        top = heading(canvas, title, subtitle + (f" (bars of {ends[0] - starts[0] + 1} values)" if binned else ""),
                        font)
         canvas.height = top + (220 if width <= NARROW else 300) + 2 * font + 34
         frame = Frame(canvas, 3.2 * font + 8, top + font, width - 10, canvas.height - 2 * font - 24,
@@ -221,18 +87,10 @@ def distribution(dist: Any, name: str, ax: Any = None, title: Optional[str] = No
                        f'{escape(percent(value))}</title></circle>')
             if room and index in labelled:
                 canvas.text(x, y - 7, shown[index], anchor="middle", font=font - 1, fill="#A0522D")
-        _legend(canvas, frame.right, top, [("P(= k)", BLUE), ("P(≥ k)", ORANGE)], font)
+        swatches(canvas, frame.right, top, [("P(= k)", BLUE), ("P(≥ k)", ORANGE)], font)
         return canvas.svg(f"{title or ''}: {subtitle}")
 
     return Chart(f"{title}: {subtitle}", draw)
-
-
-def _legend(canvas: Canvas, right: float, top: float, entries: Sequence[tuple[str, str]], font: float) -> None:
-    x = right
-    for words, fill in reversed(entries):
-        x -= 0.6 * font * len(words) + 22
-        canvas.add(f'<rect x="{x:.1f}" y="{top - font + 2:.1f}" width="10" height="10" fill="{fill}"/>')
-        canvas.text(x + 14, top, words, font=font - 1)
 
 
 def event(dist: Any, name: str, ax: Any = None, title: Optional[str] = None) -> Chart:
@@ -246,7 +104,7 @@ def event(dist: Any, name: str, ax: Any = None, title: Optional[str] = None) -> 
     def draw(width: int) -> str:
         font = size(width)
         canvas = Canvas(width, 0)
-        top = _heading(canvas, title, subtitle, font)
+        top = heading(canvas, title, subtitle, font)
         canvas.height = top + 3 * font + 44
         frame = Frame(canvas, 10, top, width - 12, top + 2 * font + 10, (0, 100), (0, 1))
         canvas.add(f'<rect x="{frame.left:.1f}" y="{frame.top:.1f}" width="{frame.right - frame.left:.1f}" '
@@ -293,7 +151,7 @@ def overlay(dists: Sequence[tuple[str, Any]], name: str, ax: Any = None, title: 
     def draw(width: int) -> str:
         font = size(width)
         canvas = Canvas(width, 0)
-        top = _heading(canvas, title, subtitle, font)
+        top = heading(canvas, title, subtitle, font)
         legend = sum(len(wrap(words, width - 40, font)) for words, _ in dists)
         plot_height = 220 if width <= NARROW else 300
         canvas.height = top + plot_height + 2 * font + 40 + legend * (font + 6)
@@ -327,7 +185,7 @@ def heatmap(values: np.ndarray, rows: Sequence[str], columns: Sequence[str], lab
     def draw(width: int) -> str:
         font = size(width)
         canvas = Canvas(width, 0)
-        top = _heading(canvas, title, f"{subtitle} (colour: {label})", font)
+        top = heading(canvas, title, f"{subtitle} (colour: {label})", font)
         left = min(max(len(row) for row in rows) * 0.55 * font + 12, width * 0.45)
         cell_width = max((width - left - 10) / len(columns), 2 * font)
         canvas.width = max(width, int(left + cell_width * len(columns) + 10))
@@ -376,7 +234,7 @@ def sweep_plot(found: Any, statistic: Any, ax: Any = None, title: Optional[str] 
     def draw(width: int) -> str:
         font = size(width)
         canvas = Canvas(width, 0)
-        top = _heading(canvas, title, data.subtitle, font)
+        top = heading(canvas, title, data.subtitle, font)
         canvas.height = top + (220 if width <= NARROW else 300) + 2 * font + 34
         low = min(min(y - e for y, e in zip(data.ys, data.errors)), data.goal[0] if data.goal else math.inf, 0)
         high = max(max(y + e for y, e in zip(data.ys, data.errors)), data.goal[0] if data.goal else -math.inf)
@@ -404,6 +262,61 @@ def sweep_plot(found: Any, statistic: Any, ax: Any = None, title: Optional[str] 
         return canvas.svg(f"{title or ''}: {data.subtitle}")
 
     return Chart(f"{title}: {data.subtitle}", draw)
+
+
+def rounds(result: Any, title: Optional[str] = None) -> Chart:
+    """A fight of rounds: bars of P(the fight is decided in round k), and under them each side's Health Points
+    lost by the end of each round (`plot_rounds.rounds_data`, the command line's figures)."""
+    from ..plot_rounds import CHARGED, CHARGER, describe, rounds_data
+
+    data = rounds_data(result)
+    going = f"; still fighting after round {data.rounds[-1]}: {percent(data.undecided / 100)}" \
+        if data.undecided > 0.005 else ""
+    subtitle = f"in which round the fight is decided, and what each side has lost{going}"
+    last = data.rounds[-1]
+
+    def draw(width: int) -> str:
+        font = size(width)
+        canvas = Canvas(width, 0)
+        top = heading(canvas, title, subtitle, font)
+        panel = 150 if width <= NARROW else 200
+        legend = top + font + 2 * panel + 4 * font + 40  # under the lower panel's round numbers and its title
+        canvas.height = legend + 2 * (font + 6) + 4
+        span = (0.5, last + 0.5)
+        upper = Frame(canvas, 3.6 * font + 8, top + font, width - 10, top + panel, span,
+                      (0, max([*data.decided, 1.0]) * 1.25))
+        upper.y_axis(ticks(0, upper.y_range[1], 4), lambda value: f"{value:g}%", "decided", font)
+        slot = (upper.right - upper.left) / last
+        for k, share, error in zip(data.rounds, data.decided, data.decided_errors):
+            x, y = upper.x(k) - 0.35 * slot, upper.y(share)
+            canvas.add(f'<rect class="bar" data-round="{k}" data-p="{share / 100!r}" x="{x:.1f}" y="{y:.1f}" '
+                       f'width="{0.7 * slot:.1f}" height="{upper.bottom - y:.1f}" fill="{CHARGER}"><title>decided in '
+                       f'round {k}: {escape(percent(share / 100))}</title></rect>')
+            if error:
+                canvas.add(f'<line x1="{upper.x(k):.1f}" x2="{upper.x(k):.1f}" y1="{upper.y(max(share - error, 0)):.1f}"'
+                           f' y2="{upper.y(share + error):.1f}" stroke="{INK}" stroke-width="1"/>')
+            if slot >= 2.6 * font and share >= 0.05:  # a share too small to see, in its tooltip only
+                canvas.text(upper.x(k), y - 4, percent(share / 100), anchor="middle", font=font - 1)
+        high = max(max(mean + error for mean, error in zip(means, errors)) for _, means, errors in data.lost)
+        lower = Frame(canvas, upper.left, upper.bottom + font + 16, upper.right, upper.bottom + font + 16 + panel,
+                      span, (0, high * 1.1 or 1))
+        lower.y_axis(ticks(0, lower.y_range[1], 6), lambda value: f"{value:g}", "Health Points lost", font)
+        lower.x_axis([(k, str(k)) for k in data.rounds], "round", font)
+        for (label, means, errors), stroke in zip(data.lost, (CHARGER, CHARGED)):
+            points = " ".join(f"{lower.x(k):.1f},{lower.y(mean):.1f}" for k, mean in zip(data.rounds, means))
+            canvas.add(f'<polyline points="{points}" fill="none" stroke="{stroke}" stroke-width="2"/>')
+            for k, mean in zip(data.rounds, means):
+                canvas.add(f'<circle class="point" data-round="{k}" data-y="{float(mean)!r}" cx="{lower.x(k):.1f}" '
+                           f'cy="{lower.y(mean):.1f}" r="3" fill="{stroke}"><title>{escape(label)}: '
+                           f'{escape(number(mean))} Health Points lost by the end of round {k}</title></circle>')
+        y = legend
+        for (label, _, _), fill in zip(data.lost, (CHARGER, CHARGED)):
+            canvas.add(f'<rect x="10" y="{y - font + 2:.1f}" width="10" height="10" fill="{fill}"/>')
+            canvas.text(26, y, f"{label}: Health Points lost by the end of each round", font=font)
+            y += font + 6
+        return canvas.svg(f"{title or ''}: {describe(data)}")
+
+    return Chart(f"{title}: {subtitle}", draw)
 
 
 def grid_heatmap(found: Any, statistic: Any = None, ax: Any = None) -> Chart:

@@ -251,6 +251,7 @@ def search(text: str) -> list[tuple[str, str, list[tuple[str, Any]]]]:
 # An engagement's form shows its two sides side by side (each its first fields, the rest under "more"), then what
 # belongs to the fight itself, then how to run it.
 SIDES = {"epic assault": ("Your formation", "The enemy formation"), "t9a combat": ("The charger", "The charged unit")}
+CHARGER_ONLY = {"t9a combat": ("--impact-hits", "--charge-attacks", "--charge-strength", "--charge-ap")}  # no twin
 RUN_FIRST = ("--trials", "--seed", "--exact")
 
 
@@ -267,13 +268,14 @@ class Fieldset:
 
 def fieldsets(path: str, found: Sequence[Field]) -> list[Fieldset]:
     """A query's fields in the fieldsets its form shows: the attack's, or an engagement's two sides (a field of
-    this side is one with an `--enemy-` twin) and the fight's; then how to run it."""
+    this side is one with an `--enemy-` twin, or one only a charger has) and the fight's; then how to run it."""
     common = Fieldset("How to run it", tuple(field for field in found if field.common), RUN_FIRST)
     own = [field for field in found if not field.common]
     if path not in SIDES:
         return [Fieldset("The attack", tuple(own)), common]
     theirs = {field.name for field in own if field.name.startswith("--enemy-")}
-    mine = tuple(field for field in own if "--enemy-" + field.name[2:] in theirs)
+    mine = tuple(field for field in own if "--enemy-" + field.name[2:] in theirs
+                 or field.name in CHARGER_ONLY.get(path, ()))
     fight = tuple(field for field in own if field not in mine and field.name not in theirs)
     return [Fieldset(SIDES[path][0], mine, side=True),
             Fieldset(SIDES[path][1], tuple(field for field in own if field.name in theirs), side=True),

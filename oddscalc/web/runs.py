@@ -5,10 +5,13 @@ A request's query is its words (`words_of`), answered by the library's one call,
 it may open (the uploads of the request and what oddscalc ships: never a path on the
 server), the run's `Cancel`, its progress listener and the page's budget of trials.
 
-Runs go in two lanes: exact answers (a few milliseconds, at most about two seconds) never
-wait behind sampled runs. A client has at most one sampled run going, and a budget of
-sampled seconds in a window; a run ends early when its wall time is up or its client has
-gone (both cancel it).
+Runs go in three lanes: exact answers of one query (a few milliseconds, at most about two
+seconds) never wait behind sampled runs or exact studies (a sweep, compare or grid with
+--exact: many cells, one after another), which have a lane of their own. A client has at most
+one sampled run and one exact study going (another of its runs waits a second or two for it,
+then is told to wait), and a budget of sampled seconds in a window; a run ends early when its
+wall time is up (an exact study is refused once its first cells show it would take longer) or
+its client has gone (both cancel it, between a study's cells too).
 """
 
 from __future__ import annotations
@@ -37,14 +40,19 @@ class Limits:
     trials: int = 10_000_000  # trials a run may sample in all, a study's cells together
     seconds: float = 60.0  # the wall time of a run; then it is cancelled
     runs: int = 2  # sampled runs at once; more wait
-    exact: int = 2  # exact runs at once (a lane of their own: never behind sampled runs)
-    waiting: int = 8  # requests waiting for a run, in each lane; more are answered 503
+    exact: int = 2  # exact runs of one query at once (a lane of their own: never behind sampled runs)
+    studies: int = 1  # exact studies at once (a lane of their own: never ahead of an exact query)
+    waiting: int = 8  # requests waiting for a sampled run or an exact study; more are answered 503
+    quick: int = 64  # exact queries waiting for their lane (each a few milliseconds); more are answered 503
     wait: float = 20.0  # seconds a request waits for a run before 503
-    per_client: int = 1  # sampled runs one client may have going at once
+    per_client: int = 1  # sampled runs one client may have going at once (and one exact study)
+    queue: float = 2.0  # seconds a client's run waits for its own run going before 429 (a burst from one page)
     client_seconds: float = 300.0  # seconds of sampled runs a client may use in `window` seconds
     window: float = 600.0
     upload: int = 8 << 20  # bytes of an uploaded roster (a .rosz's own caps apply within)
-    uploads: int = 4  # uploads read at once (each held in memory while it is read)
+    uploads: int = 4  # uploads read at once (each held in memory while it is read), one a client
+    upload_seconds: float = 10.0  # seconds an upload's body may take to arrive
+    upload_stall: float = 2.0  # seconds an upload may send nothing
     query: int = 4000  # characters of a query
     kept: int = 64 << 20  # bytes of answers kept for their plots and permalinks
     drawn: int = 32 << 20  # bytes of drawn plots kept
@@ -65,13 +73,15 @@ class Refused(Exception):
 
 class Busy(Exception):
     """No run for this request now: the server is busy (503), or this client has a run going or
-    has spent its budget (429); `retry` seconds to wait, said in Retry-After."""
+    has spent its budget (429); `retry` seconds to wait, said in Retry-After; `queued`: the
+    client's own run is going, so the request may wait a little for it."""
 
-    def __init__(self, line: str, status: int = 503, retry: float = 5) -> None:
+    def __init__(self, line: str, status: int = 503, retry: float = 5, queued: bool = False) -> None:
         super().__init__(line)
         self.line = line
         self.status = status
         self.retry = max(1, int(retry + 0.999))
+        self.queued = queued
 
 
 def split(query: str) -> list[str]:
@@ -144,13 +154,19 @@ class Lane:
             self._slots.release()
 
 
+SAMPLED, STUDY, EXACT = "sampled", "study", "exact"  # what a run is: its lane, and what a client may have going
+STUDIES = ("sweep", "compare", "grid")  # the words that start a study (many cells)
+_ONE_AT_A_TIME = {SAMPLED: "a sampled run", STUDY: "an exact study"}
+_INSTEAD = {SAMPLED: "ask for --exact", STUDY: "ask for fewer values, or sample it"}
+
+
 class Clients:
-    """What each client (its address) has going and has spent: its sampled runs now, and the seconds
-    of its sampled runs within the last `window` seconds."""
+    """What each client (its address) has going and has spent: its sampled runs and exact studies
+    now, and the seconds of its sampled runs within the last `window` seconds."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.going: collections.Counter[str] = collections.Counter()
+        self.going: collections.Counter[tuple[str, str]] = collections.Counter()
         self.spent: dict[str, collections.deque[tuple[float, float]]] = {}
 
     def seconds(self, client: str, now: float) -> float:
@@ -161,25 +177,38 @@ class Clients:
             del self.spent[client]
         return sum(seconds for _, seconds in book or ())
 
-    def admit(self, client: str) -> None:
-        """Refuse (429) a client with a sampled run going, or with its budget of seconds spent."""
+    def admit(self, client: str, kind: str = SAMPLED) -> None:
+        """Refuse (429) a client with a run of this kind going, or (sampled) with its budget of seconds spent."""
         limits, now = self.limits, time.monotonic()
-        if self.going[client] >= limits.per_client:
-            raise Busy(f"error: a sampled run of yours is going here ({limits.per_client} at a time): wait for its "
-                       "answer, or ask for --exact", 429, 2)
-        spent = self.seconds(client, now)
+        if self.going[client, kind] >= limits.per_client:
+            raise Busy(f"error: {_ONE_AT_A_TIME[kind]} of yours is going here ({limits.per_client} at a time): wait "
+                       f"for its answer, or {_INSTEAD[kind]}", 429, 2, queued=True)
+        spent = self.seconds(client, now) if kind == SAMPLED else 0.0
         if spent >= limits.client_seconds:
             oldest = self.spent[client][0][0]
             raise Busy(f"error: your sampled runs took {spent:.0f} s here in the last {limits.window / 60:g} min, the "
                        f"page's budget for one client: ask for --exact, fewer --trials, or run it on the command "
                        f"line", 429, oldest + limits.window - now)
-        self.going[client] += 1
+        self.going[client, kind] += 1
 
-    def leave(self, client: str, seconds: float) -> None:
-        self.going[client] -= 1
-        if self.going[client] <= 0:
-            del self.going[client]
-        self.spent.setdefault(client, collections.deque()).append((time.monotonic(), seconds))
+    async def enter(self, client: str, kind: str = SAMPLED) -> None:
+        """`admit`, waiting up to `limits.queue` seconds for the client's own run of this kind to end (a page
+        that asks several quick queries at once has them answered one after another)."""
+        deadline = time.monotonic() + self.limits.queue
+        while True:
+            try:
+                return self.admit(client, kind)
+            except Busy as busy:
+                if not busy.queued or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(0.02)
+
+    def leave(self, client: str, seconds: float, kind: str = SAMPLED) -> None:
+        self.going[client, kind] -= 1
+        if self.going[client, kind] <= 0:
+            del self.going[client, kind]
+        if kind == SAMPLED:
+            self.spent.setdefault(client, collections.deque()).append((time.monotonic(), seconds))
 
 
 class Runner:
@@ -188,14 +217,18 @@ class Runner:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.exact = Lane("exact", limits.exact, limits.waiting, limits.wait)
+        self.exact = Lane("exact", limits.exact, limits.quick, limits.wait)
+        self.studies = Lane("exact study", limits.studies, limits.waiting, limits.wait)
         self.sampled = Lane("sampled", limits.runs, limits.waiting, limits.wait)
+        self.lanes = {EXACT: self.exact, STUDY: self.studies, SAMPLED: self.sampled}
         self.clients = Clients(limits)
         self.running: list[Run] = []  # the runs in progress (what a test or a status line can look at)
 
     def busy(self, lane: Lane) -> str:
-        return (f"error: the server is busy ({lane.size} {lane.name} runs at once, {lane.waiting_at_most} waiting): "
-                "try again in a few seconds")
+        from ..style import plural
+
+        return (f"error: the server is busy ({plural(lane.size, lane.name + ' run')} at once, {lane.waiting_at_most} "
+                "waiting): try again in a few seconds")
 
     async def run(self, words: Sequence[str], *, client: str = "", files: Optional[Files] = None,
                   shown: Optional[Sequence[str]] = None, cancel: Optional[Cancel] = None,
@@ -204,20 +237,27 @@ class Runner:
         """Answer `words` (an `ask.Asked`): `files` the request's uploads, `shown` the words its answer
         names (default: `words`), `cancel` its token (the route's, to stop it when it ends), `gone()`
         says whether the client has left, `listen(run)` is called about twice a second while it runs."""
-        from ..asking import method_of
-
-        sampled = method_of(words) != "exact"
-        lane = self.sampled if sampled else self.exact
-        if sampled:
-            self.clients.admit(client)
+        kind = self.kind(words)
+        lane = self.lanes[kind]
+        if kind != EXACT:
+            await self.clients.enter(client, kind)
         started = time.monotonic()
         try:
             async with lane.slot(self.busy(lane)):
                 run = Run(list(words), cancel or Cancel(), client)
                 return await self._run(run, files, shown, gone, listen)
         finally:
-            if sampled:
-                self.clients.leave(client, time.monotonic() - started)
+            if kind != EXACT:
+                self.clients.leave(client, time.monotonic() - started, kind)
+
+    @staticmethod
+    def kind(words: Sequence[str]) -> str:
+        """What a run is: sampled, an exact study (many cells) or an exact query (read without running it)."""
+        from ..asking import method_of
+
+        if method_of(words) != "exact":
+            return SAMPLED
+        return STUDY if words[:1] and words[0] in STUDIES else EXACT
 
     async def _run(self, run: Run, files: Optional[Files], shown: Optional[Sequence[str]],
                    gone: Optional[Callable[[], Awaitable[bool]]],
@@ -229,7 +269,7 @@ class Runner:
         timer.start()
         self.running.append(run)  # until its thread ends (`_ask`), whatever became of the request
         given = Given(files=files or Files(why=NO_FILE, roster=ROSTER), cancel=run.cancel, progress=run.progress,
-                      budget=self.limits.trials, threads=max(1, every_core() // self.limits.runs),
+                      budget=self.limits.trials, seconds=self.limits.seconds, threads=max(1, every_core() // self.limits.runs),
                       shown=tuple(shown or run.words))
         task = asyncio.ensure_future(run_in_threadpool(self._ask, run, given))
         try:

@@ -302,7 +302,7 @@ def test_an_engagement_is_asked_side_by_side_from_the_fields_a_player_fills_firs
             assert tab.evaluate("document.documentElement.scrollWidth") <= width
             fill(tab, {**mine, **theirs})
             tab.check('[data-field="--exact"] input')
-            tab.click("button[type=submit]")
+            tab.click("button.compute")
             tab.wait_for_selector("#answer h2")
             words = " ".join(f"{name} {value}" for name, value in {**mine, **theirs}.items())
             attack = parse_query(f"{path} {words}").attack
@@ -314,3 +314,47 @@ def test_an_engagement_is_asked_side_by_side_from_the_fields_a_player_fills_firs
             again.goto(tab.url)  # the permalink
             assert again.inner_text("#sentence") == said
             keep(tab, f"{path.replace(' ', '-')}-{width}.png")
+
+
+PRESETS = [("t9a combat", "Knights", "Heavy Infantry"), ("epic assault", "Tactical Detachment", "Ork Warband")]
+
+
+@pytest.mark.parametrize("path, charger, charged", PRESETS, ids=[p[0] for p in PRESETS])
+def test_an_engagements_sides_are_filled_from_a_roster_and_from_an_uploaded_list(server, browser, tmp_path, path,
+                                                                                 charger, charged):
+    """Issue 49: a preset from a roster or an imported list, a unit for each side. Each side filled from a unit of
+    the bundled example (and, on the phone, of a list the player uploads) shows the unit's figures in its fields,
+    as the grid fights them, and Compute answers the grid's exact P(win) of the one on the other."""
+    from oddscalc.games import load_roster
+    from oddscalc.web.forms import values_of
+
+    game = path.split()[0]
+    roster = load_roster(None, game)
+    units = {unit.name: unit for unit in roster.units}
+    attack = roster.game.assault(units[charger], units[charged])
+    expected = values_of(path, attack.query().split()[1:])
+    club = tmp_path / "club.toml"
+    shutil.copy(Path(__file__).parents[2] / "oddscalc" / "data" / f"{game}_example.toml", club)
+    for width in (1280, 390):
+        for tab in opened(browser, width, 900):
+            tab.goto(f"{server}/?query={path.replace(' ', '%20')}")
+            source = f"bundled {game} example"
+            if width < 700:  # the phone reads the player's own list (the same units, named after its file)
+                tab.set_input_files("#list-file", str(club))
+                tab.click("form.list button")
+                tab.wait_for_selector("#preset-1")
+                source = "club.toml"
+            for side, unit in ((1, charger), (2, charged)):
+                tab.select_option(f"#preset-{side}", label=f"{unit} ({source})")
+                tab.click(f'button.fill[value="{side}"]')
+                tab.wait_for_selector(f"#preset-{side}")
+            for name, value in expected.items():
+                box = tab.locator(f'[data-field="{name}"] input, [data-field="{name}"] select').first
+                shown = "on" if box.get_attribute("type") == "checkbox" and box.is_checked() else box.input_value()
+                assert shown == value, (width, name)
+            tab.check('[data-field="--exact"] input')
+            tab.click("button.compute")
+            tab.wait_for_selector("#answer h2")
+            assert event_probability(tab, "win") == percent(engine.run(attack, method="exact")["win"].at_least(1))
+            assert tab.evaluate("document.documentElement.scrollWidth") <= width
+            keep(tab, f"{path.replace(' ', '-')}-presets-{width}.png")

@@ -14,6 +14,7 @@ from oddscalc import engine
 from oddscalc.asking import ask
 from oddscalc.dice import DiceExpression
 from oddscalc.roll import Roll
+from oddscalc.style import percent
 from oddscalc.web import chart
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -145,3 +146,35 @@ def test_the_pages_assault_grid_says_what_its_blank_cell_means():
     assert "each attacker's assault against each target" in drawn.label
     svg = drawn.svg()
     assert "a blank cell: cannot assault" in svg and "cannot hurt" not in svg
+
+
+FIGHT = ["t9a", "combat", "--models", "10", "--width", "5", "--attacks", "2", "--offensive", "5", "--defensive", "4",
+         "--strength", "4", "--resilience", "4", "--agility", "5", "--discipline", "8", "--armour", "3",
+         "--enemy-models", "15", "--enemy-width", "5", "--enemy-attacks", "1", "--enemy-offensive", "3",
+         "--enemy-defensive", "3", "--enemy-strength", "3", "--enemy-resilience", "3", "--enemy-agility", "3",
+         "--enemy-discipline", "7", "--rounds", "3", "--by-round", "--outcome", "rounds", "--exact"]
+
+
+def test_a_fight_of_rounds_is_drawn_its_rounds_decided_and_each_sides_losses():
+    """The page drew a fight's rounds with matplotlib and failed (500): now a bar per round, P(decided in it) from
+    the exact pmf of the rounds fought, and a point per side and round, its mean Health Points lost by then."""
+    result = ask(FIGHT).answer.content.result
+    fought, decided = result["rounds"].probabilities, result["decided"].at_least(1)
+    expected = [fought[1], fought[2], decided - fought[1] - fought[2]]  # decided in round 3, not just fought to it
+    for width in (chart.NARROW, chart.WIDE):
+        svg = plot_of(FIGHT).svg(width)
+        assert figures(svg, "bar") == pytest.approx(expected, abs=1e-12)
+        assert [int(k) for k in figures(svg, "bar", "data-round")] == [1, 2, 3]
+        lost = [result[f"{side}health_lost_by_round_{k}"].mean for side in ("", "enemy_") for k in (1, 2, 3)]
+        assert figures(svg, "point", "data-y") == pytest.approx(lost, abs=1e-12)
+        titles = [element.find(f"{SVG}title").text for element in parsed(svg).iter() if element.get("class") == "bar"]
+        assert titles[0] == f"decided in round 1: {percent(fought[1])}"
+
+
+def test_a_fight_of_rounds_is_a_page_with_its_picture(client):
+    from urllib.parse import quote
+
+    query = " ".join(FIGHT)
+    page = client.get("/?q=" + quote(query))
+    assert page.status_code == 200 and page.text.count("<svg") == 2  # the phone's and the screen's
+    assert client.get("/plot.svg?q=" + quote(query)).status_code == 200

@@ -133,9 +133,10 @@ def test_an_option_given_once_for_each_value_takes_several_apart_by_semicolons()
 
 
 def test_an_engagements_fields_are_its_two_sides_the_fight_and_how_to_run_it():
-    """Every field in one fieldset; a side's are those with an --enemy- twin, the other side's those twins; an
-    attack that is no engagement keeps one fieldset for the attack."""
-    from oddscalc.web.forms import fieldsets
+    """Every field in one fieldset; a side's are those with an --enemy- twin (and what only a charger has: its
+    Impact Hits and charge bonuses), the other side's those twins; an attack that is no engagement keeps one
+    fieldset for the attack."""
+    from oddscalc.web.forms import CHARGER_ONLY, fieldsets
 
     for path, legends in (("epic assault", ["Your formation", "The enemy formation", "The fight", "How to run it"]),
                           ("t9a combat", ["The charger", "The charged unit", "The fight", "How to run it"]),
@@ -146,7 +147,10 @@ def test_an_engagements_fields_are_its_two_sides_the_fight_and_how_to_run_it():
         assert sorted(field.name for one in sets for field in one.fields) == sorted(field.name for field in found)
         if len(sets) == 4:
             mine, theirs = sets[0].fields, sets[1].fields
-            assert {f"--enemy-{field.name[2:]}" for field in mine} <= {field.name for field in theirs}
+            only = set(CHARGER_ONLY.get(path, ()))
+            assert only <= {field.name for field in mine} and not only & {field.name for field in sets[2].fields}
+            assert {f"--enemy-{field.name[2:]}" for field in mine if field.name not in only} <= {
+                field.name for field in theirs}
             assert all(field.name.startswith("--enemy-") for field in theirs)
             assert [field.name for field in mine if field.first][:4] == (
                 ["--units", "--cc", "--ff", "--armour"] if path == "epic assault"

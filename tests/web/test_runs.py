@@ -4,6 +4,7 @@ anything runs when they do not read; the lanes, the clients' shares, the runs' c
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
@@ -63,7 +64,7 @@ def test_exact_runs_have_a_lane_of_their_own():
         return busy.value, exact, running
 
     busy, exact, running = asyncio.run(main())
-    assert busy.status == 503 and "1 sampled runs at once" in busy.line
+    assert busy.status == 503 and "1 sampled run at once" in busy.line
     assert exact.options.method == "exact" and running == ["roll 20d6 --trials 1e10"]
 
 
@@ -121,3 +122,76 @@ def test_a_cancelled_route_stops_its_run():
         return runner.running
 
     assert asyncio.run(main()) == []  # its thread ended (its 1e10 trials would take hours)
+
+
+COMBAT = ("t9a combat --models 10 --width 5 --attacks 2 --offensive 5 --defensive 4 --strength 4 --resilience 4 "
+          "--agility 5 --discipline 8 --armour 3 --enemy-models 15 --enemy-width 5 --enemy-attacks 1 --enemy-offensive 3 "
+          "--enemy-defensive 3 --enemy-strength 3 --enemy-resilience 3 --enemy-agility 3 --enemy-discipline 7 "
+          "--rounds end")
+SLOW_STUDY = ["sweep", COMBAT, "--vary", "models=5..30", "--exact"]  # 26 exact fights to the end: 17 s on one core
+
+
+def test_a_run_is_sampled_an_exact_study_or_an_exact_query():
+    assert Runner.kind(SLOW_STUDY) == "study"
+    assert Runner.kind(["compare", "roll 2d6", "roll 3d6", "--exact"]) == "study"
+    assert Runner.kind(["sweep", "roll 2d6", "--vary", "maximised=0..2"]) == "sampled"
+    assert Runner.kind(["roll", "2d6", "--exact"]) == "exact"
+    assert Runner.kind(["roll", "2d6", "--verify"]) == "sampled"
+
+
+def test_an_exact_study_has_a_lane_of_its_own_and_a_client_one_at_a_time():
+    """A client's exact study runs: an exact query answers meanwhile (its lane is free), the client's second exact
+    study waits its queue and is told to wait (429), another client's waits in the studies' lane (none may: 503)."""
+    async def main() -> tuple:
+        runner = Runner(Limits(studies=1, waiting=0, queue=0.2))
+        slow = asyncio.ensure_future(runner.run(SLOW_STUDY, client="a"))
+        while not runner.running:
+            await asyncio.sleep(0.01)
+        exact = await runner.run(["roll", "2d6", "--exact"], client="a")
+        started = time.monotonic()
+        with pytest.raises(Busy) as own:
+            await runner.run(["compare", "roll 2d6", "roll 3d6", "--exact"], client="a")
+        queued = time.monotonic() - started
+        with pytest.raises(Busy) as other:
+            await runner.run(["compare", "roll 2d6", "roll 3d6", "--exact"], client="b")
+        runner.running[0].cancel.cancel()  # as when its client goes: it stops between two cells
+        stopped = time.monotonic()
+        with pytest.raises(Cancelled):
+            await slow
+        return exact, own.value, queued, other.value, time.monotonic() - stopped
+
+    exact, own, queued, other, stopping = asyncio.run(main())
+    assert exact.options.method == "exact"
+    assert own.status == 429 and own.line == ("error: an exact study of yours is going here (1 at a time): wait for "
+                                              "its answer, or ask for fewer values, or sample it") and queued >= 0.2
+    assert other.status == 503 and "(1 exact study run at once, 0 waiting)" in other.line
+    assert stopping < 5  # one cell's time at most (the study had 15 s or so to go)
+
+
+def test_a_clients_burst_of_quick_runs_waits_in_a_short_queue():
+    """Twelve quick sampled queries at once from one page: each waits for the one before (queue 10 s), all answer;
+    with no queue, all but the first are told to wait."""
+    async def burst(queue: float) -> list:
+        runner = Runner(Limits(queue=queue))
+        words = ["roll", "2d6", "--trials", "1e5"]
+        return await asyncio.gather(*(runner.run(words, client="a") for _ in range(12)), return_exceptions=True)
+
+    queued = asyncio.run(burst(10.0))
+    assert all(answer.options.trials == 100_000 for answer in queued)
+    at_once = asyncio.run(burst(0.0))
+    assert sum(isinstance(answer, Busy) and answer.status == 429 for answer in at_once) >= 10
+
+
+def test_an_exact_study_that_would_take_past_the_pages_time_is_refused_saying_to_sample():
+    async def main() -> tuple:
+        runner = Runner(Limits(seconds=1.0))
+        started = time.monotonic()
+        with pytest.raises(Refused) as refused:
+            await runner.run(SLOW_STUDY, client="a")
+        return refused.value, time.monotonic() - started, runner.running
+
+    refused, took, running = asyncio.run(main())
+    assert refused.option == "--exact" and took < 1.5 and running == []
+    assert re.fullmatch(r"error: --exact 26 cells: would take about [0-9]+ s here \(its first [0-9]+ cells? took "
+                        r"[0-9.]+ s\), more than the 1 s a run may take here: sample it \(leave out --exact\), or run "
+                        r"it on the command line", refused.line), refused.line

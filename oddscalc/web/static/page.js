@@ -45,13 +45,34 @@ function showAnswer(html) {
   say([title, sentence].filter(Boolean).map((part) => part.textContent.trim()).join(": "));
 }
 
+function fillSide(event) {
+  // An engagement's side filled from a unit of a roster: its fields the unit's, the others of that side cleared.
+  const button = event.currentTarget;
+  const select = button.form.querySelector(`#preset-${button.value}`);
+  const option = select && select.selectedOptions[0];
+  if (!option || !option.dataset.fields) return; // the server fills it (/fill)
+  event.preventDefault();
+  const values = JSON.parse(option.dataset.fields);
+  const side = button.closest("fieldset");
+  for (const field of side.querySelectorAll("[data-field]")) {
+    const input = field.querySelector("input, select");
+    const value = values[field.dataset.field];
+    if (input.type === "checkbox") input.checked = value === "on";
+    else if (input.tagName === "SELECT") input.value = value ?? input.dataset.default ?? "";
+    else input.value = value ?? "";
+    if (value !== undefined) field.closest("details")?.setAttribute("open", "");
+  }
+  say(`${side.querySelector("legend").textContent}: ${option.textContent}`);
+}
+
 function runQuery(event) {
   const form = event.target;
   if (!window.EventSource) return; // the plain form still works: it asks the server for the permalink page
+  if (event.submitter && event.submitter.name === "fill") return; // a side filled from a unit: the server's form
   event.preventDefault();
   const params = new URLSearchParams(new FormData(form));
   const progress = document.getElementById("progress");
-  const button = form.querySelector("button[type=submit]");
+  const button = form.querySelector("button.compute");
   button.disabled = true;
   progress.hidden = false;
   progress.removeAttribute("value");
@@ -202,6 +223,7 @@ function wire(root) {
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("query-form");
   if (form) form.addEventListener("submit", runQuery);
+  for (const button of document.querySelectorAll("button.fill")) button.addEventListener("click", fillSide);
   const grid = document.getElementById("grid-form");
   if (grid) grid.addEventListener("submit", runGrid);
   const search = document.getElementById("search");
