@@ -195,6 +195,19 @@ def under_load(port: int, repeat: int) -> None:
     connection = connect(port, 2)
     times = [get(connection, api(f"{query} --trials {1000 + index}"))
              for index in range(repeat) for query in EXACT]
+    crowd: list[int] = []
+
+    def client(number: int) -> None:  # twenty more clients ask exact queries at once meanwhile
+        own = connect(port, 100 + number)
+        crowd.extend(get(own, api(f"{EXACT[index % len(EXACT)]} --trials {5000 + 40 * number + index}"))[0]
+                     for index in range(40))
+        own.close()
+
+    threads = [threading.Thread(target=client, args=(number,)) for number in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
     statuses = []
     for other in busy:
         statuses.append(other.getresponse().status)
@@ -204,6 +217,8 @@ def under_load(port: int, repeat: int) -> None:
     print(f"\nexact queries while two 1e7-trial runs (roll 200d6) are going: median {1000 * seconds:.1f} ms, slowest "
           f"{1000 * max(seconds for _, seconds in times):.1f} ms of {len(times)} (the runs: {status})"
           f"{verdict(1000 * seconds, 100, above=False)}")
+    print(f"  twenty clients' exact queries meanwhile, 40 each: {_statuses(crowd)}"
+          + ("" if core.QUICK else f"  (target: none busy: {'met' if 503 not in crowd else 'NOT met'})"))
     connection.close()
 
 
