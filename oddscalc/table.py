@@ -60,7 +60,7 @@ class Table:
         imported only for the others: a first answer need not wait for it)."""
         cells = [[cell(value) for value in row] for row in self.rows]
         numeric = self._numeric()
-        if _fitted(self.columns, cells, numeric, width) is None and _narrow(self.columns, cells):
+        if fitted_widths(self.columns, cells, numeric, width) is None and _narrow(self.columns, cells):
             return "\n".join(([self.title] if self.title else []) + _drawn(self.columns, cells, numeric)
                              + list(self.notes))
         return self._rich(width)
@@ -75,7 +75,7 @@ class Table:
         cells = [[cell(value) for value in row] for row in self.rows]
         table = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="", expand=False)
         numeric = self._numeric()
-        widths = _fitted(self.columns, cells, numeric, width)
+        widths = fitted_widths(self.columns, cells, numeric, width)
         for i, column in enumerate(self.columns):
             table.add_column(Text(column), justify="right" if numeric[i] else "left", overflow="fold",
                              width=widths[i] if widths else None)
@@ -170,7 +170,7 @@ def _drawn(columns: Sequence[str], cells: list[list[str]], numeric: list[bool]) 
     return [line(columns), RULE * (sum(widths) + GAP * (len(widths) - 1)), *(line(row) for row in cells)]
 
 
-def _fitted(columns: Sequence[str], cells: list[list[str]], numeric: list[bool], width: int | None
+def fitted_widths(columns: Sequence[str], cells: list[list[str]], numeric: list[bool], width: int | None
             ) -> list[int] | None:
     """Column widths that fit `width`, or None when the table fits as it is.
 

@@ -23,7 +23,7 @@ from .style import clean, is_probability, number, percent
 from .table import plain
 from .table import Format as Format  # the tables' names, as every importer of this module knows them
 from .table import Table as Table
-from .table import _fitted as _fitted
+from .table import fitted_widths as fitted_widths
 from .table import cell as cell
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -121,3 +121,15 @@ def test_every_module_dot_name_the_doc_names_is_there(dotted):
     cut = max(n for n in range(1, len(parts) + 1) if "oddscalc." + ".".join(parts[:n]) in MODULES)
     module = importlib.import_module("oddscalc." + ".".join(parts[:cut]))
     assert cut == len(parts) or _attribute(module, ".".join(parts[cut:])), f"oddscalc.{dotted} is not there"
+
+
+def test_no_module_imports_a_private_name_of_another():
+    """Siblings share through public names (issue 50 found 59 `_names` imported across modules, splits made for a
+    line limit): a name another module needs is public in the module that defines it."""
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("oddscalc")):
+                found += [f"{module}: {alias.name}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert found == []

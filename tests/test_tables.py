@@ -418,7 +418,7 @@ GRID = tables.Table(("attacker", "target", "mean", "p_kill"),
 
 def fitted(width):
     cells = [list(row) for row in GRID.rows]
-    return tables._fitted(GRID.columns, cells, [False, False, True, True], width)
+    return tables.fitted_widths(GRID.columns, cells, [False, False, True, True], width)
 
 
 @pytest.mark.parametrize("width, widths", [
@@ -435,7 +435,7 @@ def test_column_widths_give_way_names_first_then_figures_from_the_last(width, wi
 def test_a_name_column_never_goes_below_its_longest_word():
     # "Detachments" (11) is one word; "a b c d e f" breaks anywhere: only the second column gives
     cells = [["Detachments", "a b c d e f"]]
-    assert tables._fitted(("unit", "who"), cells, [False, False], 20) == [11, 6]
+    assert tables.fitted_widths(("unit", "who"), cells, [False, False], 20) == [11, 6]
 
 
 def test_a_grid_fitted_to_70_50_and_30_columns():

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from .builder_catalogue import BuildError as BuildError
 from .builder_catalogue import Data as Data
-from .builder_catalogue import Option, _kids, _number, _tag
-from .builder_catalogue import _options as _options
+from .builder_catalogue import Option, kids, to_number, tag_of
+from .builder_catalogue import options_of as options_of
 from .builder_conditions import Force, Selection
 from .builder_writing import RosterWriting
 
@@ -55,7 +55,7 @@ class Builder(RosterWriting):
     def force(self, name: str | None = None) -> Force:
         """A new force of the named force entry (the first one that is not hidden by default)."""
         entries = [entry for root in (self.data.catalogue, self.data.system)
-                   for entry in _kids(root, "forceEntries", "forceEntry")]
+                   for entry in kids(root, "forceEntries", "forceEntry")]
         chosen = [entry for entry in entries if (name is None and entry.get("hidden") != "true")
                   or (name is not None and entry.get("name", "").casefold() == name.casefold())]
         if not chosen:
@@ -66,12 +66,13 @@ class Builder(RosterWriting):
 
     def select(self, parent: Force | Selection, pick: Pick) -> Selection:
         """Add the picked entry (and what it requires) under `parent`; return its selection."""
-        options = self.data.roots() if isinstance(parent, Force) else _options(self.data, list(parent.option.chain), ())
+        options = (self.data.roots() if isinstance(parent, Force)
+                   else options_of(self.data, list(parent.option.chain), ()))
         force = parent if isinstance(parent, Force) else parent.force
         holder = None if isinstance(parent, Force) else parent
         matches = [option for option in options if pick.name.casefold() in
                    {option.name.casefold(), *(item.get("name", "").casefold() for item in option.via
-                                              if _tag(item) == "entryLink")}]
+                                              if tag_of(item) == "entryLink")}]
         visible = [option for option in matches if not self._hidden(option, holder, force)]
         if not visible:
             offered = sorted({option.name for option in options if not self._hidden(option, holder, force)})
@@ -88,7 +89,7 @@ class Builder(RosterWriting):
 
     def complete(self, selection: Selection) -> None:
         """Add what the selection's entry requires (`min` constraints, groups' defaults) and is missing."""
-        options = _options(self.data, list(selection.option.chain), ())
+        options = options_of(self.data, list(selection.option.chain), ())
         for option in options:
             if self._hidden(option, selection, selection.force):
                 continue
@@ -127,10 +128,10 @@ class Builder(RosterWriting):
                 continue
             need = 0
             for element in option.chain:
-                for constraint in _kids(element, "constraints", "constraint"):
+                for constraint in kids(element, "constraints", "constraint"):
                     if (constraint.get("type") == "min" and constraint.get("field") == "selections"
                             and constraint.get("scope") in ("force", "roster")):
-                        need = max(need, int(_number(constraint.get("value"))))
+                        need = max(need, int(to_number(constraint.get("value"))))
             have = sum(item.number for item in force.selections if item.option.entry is option.entry)
             if need > have:
                 selection = Selection(option, need - have, None, force)
@@ -140,9 +141,9 @@ class Builder(RosterWriting):
     def _limits(self, chain: tuple[ET.Element, ...], context: Selection, kind: str) -> list[int]:
         """The `kind` ("min"/"max") selections per parent copy that the elements' constraints set,
         after modifiers (a negative max: no limit)."""
-        return [int(self._modified(chain, constraint.get("id", ""), _number(constraint.get("value")), context,
+        return [int(self._modified(chain, constraint.get("id", ""), to_number(constraint.get("value")), context,
                                    context))
-                for element in chain for constraint in _kids(element, "constraints", "constraint")
+                for element in chain for constraint in kids(element, "constraints", "constraint")
                 if (constraint.get("type"), constraint.get("field"), constraint.get("scope"))
                 == (kind, "selections", "parent")]
 

@@ -19,16 +19,16 @@ class BuildError(ValueError):
     """A list that cannot be built from the data as asked (an unknown or hidden entry)."""
 
 
-def _tag(element: ET.Element) -> str:
+def tag_of(element: ET.Element) -> str:
     return element.tag.rpartition("}")[2]
 
 
 @lru_cache(maxsize=1 << 16)
-def _kids(element: ET.Element, group: str, tag: str | None = None) -> tuple[ET.Element, ...]:
+def kids(element: ET.Element, group: str, tag: str | None = None) -> tuple[ET.Element, ...]:
     """The children of `element`'s `<group>` (of one tag when given), in document order (asked many times of
     the same element while a list is built: worked once; the data is never changed)."""
-    found = [child for child in element if _tag(child) == group]
-    return tuple(item for holder in found for item in holder if tag is None or _tag(item) == tag)
+    found = [child for child in element if tag_of(child) == group]
+    return tuple(item for holder in found for item in holder if tag is None or tag_of(item) == tag)
 
 
 @lru_cache(maxsize=8)
@@ -45,7 +45,7 @@ def _root_of(path: Path) -> ET.Element:
     return _system(path, (status.st_mtime_ns, status.st_size, status.st_ino))
 
 
-def _number(text: str | None, default: float = 0.0) -> float:
+def to_number(text: str | None, default: float = 0.0) -> float:
     try:
         return float(text) if text not in (None, "") else default
     except ValueError:
@@ -64,9 +64,9 @@ class Data:
         self.by_id: dict[str, ET.Element] = {}
         for root in (self.system, self.catalogue):  # the catalogue's own element wins a shared id
             for element in root.iter():
-                if _tag(element) in INDEXED and (element_id := element.get("id")):
+                if tag_of(element) in INDEXED and (element_id := element.get("id")):
                     self.by_id[element_id] = element
-        self.cost_types = {type_id: cost.get("name", "") for cost in _kids(self.system, "costTypes")
+        self.cost_types = {type_id: cost.get("name", "") for cost in kids(self.system, "costTypes")
                            if (type_id := cost.get("id"))}  # id: name; a cost type has an id (the schema's rule)
 
     @classmethod
@@ -92,7 +92,7 @@ class Data:
         """What a force can select: the root entries and links of the catalogue and the system."""
         options: list[Option] = []
         for root in (self.catalogue, self.system):
-            options += _options(self, [root], ())
+            options += options_of(self, [root], ())
         return options
 
 
@@ -106,7 +106,7 @@ class Option:
     @property
     def chain(self) -> tuple[ET.Element, ...]:
         """The elements whose modifiers, constraints and contents make the selection: links, then the entry."""
-        return tuple(item for item in self.via if _tag(item) == "entryLink") + (self.entry,)
+        return tuple(item for item in self.via if tag_of(item) == "entryLink") + (self.entry,)
 
     @property
     def name(self) -> str:
@@ -115,24 +115,24 @@ class Option:
     @property
     def groups(self) -> tuple[ET.Element, ...]:
         """The selection entry groups on the way (a linked group's link stands for it)."""
-        return tuple(item for item in self.via if _tag(item) == "selectionEntryGroup")
+        return tuple(item for item in self.via if tag_of(item) == "selectionEntryGroup")
 
     def ids(self) -> set[str]:
         return {item.get("id", "") for item in self.via + (self.entry,)}
 
 
-def _options(data: Data, holders: list[ET.Element], via: tuple[ET.Element, ...]) -> list[Option]:
+def options_of(data: Data, holders: list[ET.Element], via: tuple[ET.Element, ...]) -> list[Option]:
     """The entries `holders` offer: their selection entries, entry links and groups, through groups."""
     found: list[Option] = []
     for holder in holders:
-        for entry in _kids(holder, "selectionEntries", "selectionEntry"):
+        for entry in kids(holder, "selectionEntries", "selectionEntry"):
             found.append(Option(via, entry))
-        for link in _kids(holder, "entryLinks", "entryLink"):
+        for link in kids(holder, "entryLinks", "entryLink"):
             target = data.target(link)
-            if _tag(target) == "selectionEntryGroup":
-                found += _options(data, [link, target], via + (link, target))
+            if tag_of(target) == "selectionEntryGroup":
+                found += options_of(data, [link, target], via + (link, target))
             else:
                 found.append(Option(via + (link,), target))
-        for group in _kids(holder, "selectionEntryGroups", "selectionEntryGroup"):
-            found += _options(data, [group], via + (group,))
+        for group in kids(holder, "selectionEntryGroups", "selectionEntryGroup"):
+            found += options_of(data, [group], via + (group,))
     return found

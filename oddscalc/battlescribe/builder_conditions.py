@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .builder_catalogue import Data, Option, _kids, _number
+from .builder_catalogue import Data, Option, kids, to_number
 
 SPECIAL = {"model", "unit", "upgrade"}  # a condition's childId may name a selection type
 Value = bool | float | str  # what a modifier changes: hidden; a cost or a constraint's value; a name or a text
@@ -79,7 +79,7 @@ class Conditions:
         """`value` after the modifiers of `elements` on `field_name`, evaluated for `owner`
         (the selection the elements make; `parent` is where a `parent` scope points)."""
         for element in elements:
-            for modifier in _kids(element, "modifiers", "modifier"):
+            for modifier in kids(element, "modifiers", "modifier"):
                 if modifier.get("field") != field_name:
                     continue
                 times = self._times(modifier, owner, parent)
@@ -89,31 +89,31 @@ class Conditions:
 
     def _times(self, modifier: ET.Element, owner: Owner, parent: Owner) -> int:
         """How many times a modifier applies: 0 when its conditions fail, else its repeats (or 1)."""
-        conditions = _kids(modifier, "conditions", "condition")
-        groups = _kids(modifier, "conditionGroups", "conditionGroup")
+        conditions = kids(modifier, "conditions", "condition")
+        groups = kids(modifier, "conditionGroups", "conditionGroup")
         if not all(self._holds(condition, owner, parent) for condition in conditions):
             return 0
         if not all(self._group_holds(group, owner, parent) for group in groups):
             return 0
-        repeats = _kids(modifier, "repeats", "repeat")
+        repeats = kids(modifier, "repeats", "repeat")
         if not repeats:
             return 1
         total = 0
         for repeat in repeats:
             count = self._count(repeat, owner, parent)
-            step = _number(repeat.get("value"), 1.0) or 1.0
+            step = to_number(repeat.get("value"), 1.0) or 1.0
             rounded = math.ceil(count / step) if repeat.get("roundUp") == "true" else math.floor(count / step)
-            total += int(rounded) * int(_number(repeat.get("repeats"), 1.0))
+            total += int(rounded) * int(to_number(repeat.get("repeats"), 1.0))
         return total
 
     def _group_holds(self, group: ET.Element, owner: Owner, parent: Owner) -> bool:
-        results = [self._holds(condition, owner, parent) for condition in _kids(group, "conditions", "condition")]
-        results += [self._group_holds(inner, owner, parent) for inner in _kids(group, "conditionGroups",
+        results = [self._holds(condition, owner, parent) for condition in kids(group, "conditions", "condition")]
+        results += [self._group_holds(inner, owner, parent) for inner in kids(group, "conditionGroups",
                                                                                "conditionGroup")]
         return any(results) if group.get("type") == "or" else all(results)
 
     def _holds(self, condition: ET.Element, owner: Owner, parent: Owner) -> bool:
-        kind, value = condition.get("type", ""), _number(condition.get("value"))
+        kind, value = condition.get("type", ""), to_number(condition.get("value"))
         if kind in ("instanceOf", "notInstanceOf"):
             scope = self._scope(condition.get("scope", ""), owner, parent)
             found = scope is not None and not isinstance(scope, (Force, Conditions)) and _is(scope, condition.get(
@@ -170,7 +170,7 @@ def _is(selection: Selection, child_id: str, builder: Conditions) -> bool:
     if child_id in selection.option.ids():
         return True
     return any(link.get("targetId") == child_id for element in selection.option.chain
-               for link in _kids(element, "categoryLinks", "categoryLink"))
+               for link in kids(element, "categoryLinks", "categoryLink"))
 
 
 def _apply(kind: str, value: Value, text: str, times: int) -> Value:
@@ -179,10 +179,10 @@ def _apply(kind: str, value: Value, text: str, times: int) -> Value:
         if isinstance(value, bool):
             return text.strip().casefold() == "true"
         if isinstance(value, (int, float)):
-            return _number(text, value)
+            return to_number(text, value)
         return text
     if kind in ("increment", "decrement"):
-        step = _number(text) * times * (1 if kind == "increment" else -1)
+        step = to_number(text) * times * (1 if kind == "increment" else -1)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return value + step
         match = re.fullmatch(r"\s*(-?\d+)(.*)", str(value), re.DOTALL)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import xml.etree.ElementTree as ET
 
-from .builder_catalogue import ROSTER, _kids, _number, _tag
+from .builder_catalogue import ROSTER, kids, to_number, tag_of
 from .builder_conditions import Conditions, Selection
 
 Rule = tuple[ET.Element, str]  # a rule and its name as shown
@@ -61,7 +61,7 @@ class RosterWriting(Conditions):
             for rule, rule_name in rules:
                 written = ET.SubElement(container, f"{{{ROSTER}}}rule", {"id": rule.get("id", ""), "name": rule_name,
                                                                          "hidden": "false"})
-                descriptions = [child for child in rule if _tag(child) == "description"]
+                descriptions = [child for child in rule if tag_of(child) == "description"]
                 if descriptions:
                     ET.SubElement(written, f"{{{ROSTER}}}description").text = descriptions[0].text or ""
         if profiles:
@@ -97,8 +97,8 @@ class RosterWriting(Conditions):
         """The selection's costs: per item (a link's cost replaces its target's), modified, times its number."""
         costs: dict[str, float] = {}
         for element in reversed(selection.option.chain):  # the entry first, then links over it
-            for cost in _kids(element, "costs", "cost"):
-                costs[cost.get("typeId", "")] = _number(cost.get("value"))
+            for cost in kids(element, "costs", "cost"):
+                costs[cost.get("typeId", "")] = to_number(cost.get("value"))
         for type_id in list(costs) + [key for key in self.data.cost_types if key not in costs]:
             base = costs.get(type_id, 0.0)
             costs[type_id] = float(self._modified(selection.option.chain, type_id, base, selection,
@@ -131,19 +131,19 @@ class RosterWriting(Conditions):
                 rules.append((chain[-1], self._modified_text(chain, "name", chain[-1].get("name", ""), selection)))
 
         def collect(holder: ET.Element, links: tuple[ET.Element, ...]) -> None:
-            for rule in _kids(holder, "rules", "rule"):
+            for rule in kids(holder, "rules", "rule"):
                 rule_of(links + (rule,))
-            for profile in _kids(holder, "profiles", "profile"):
+            for profile in kids(holder, "profiles", "profile"):
                 profiles.append(self._profile(profile, links, selection))
-            for group in _kids(holder, "infoGroups", "infoGroup"):
+            for group in kids(holder, "infoGroups", "infoGroup"):
                 collect(group, links)
-            for link in _kids(holder, "infoLinks", "infoLink"):
+            for link in kids(holder, "infoLinks", "infoLink"):
                 target = self.data.target(link)
-                if _tag(target) == "rule":
+                if tag_of(target) == "rule":
                     rule_of(links + (link, target))
-                elif _tag(target) == "profile":
+                elif tag_of(target) == "profile":
                     profiles.append(self._profile(target, links + (link,), selection))
-                elif _tag(target) == "infoGroup":
+                elif tag_of(target) == "infoGroup":
                     collect(target, links + (link,))
 
         for element in selection.option.chain:
@@ -155,7 +155,7 @@ class RosterWriting(Conditions):
         if self._modified(chain, "hidden", profile.get("hidden") == "true", selection, selection.parent):
             return None
         cells: list[Cell] = []
-        for characteristic in _kids(profile, "characteristics", "characteristic"):
+        for characteristic in kids(profile, "characteristics", "characteristic"):
             type_id = characteristic.get("typeId", "")
             text = self._modified_text(chain, type_id, characteristic.text or "", selection)
             cells.append((characteristic.get("name", ""), type_id, text))
@@ -165,12 +165,12 @@ class RosterWriting(Conditions):
     def _categories(self, selection: Selection) -> list[tuple[ET.Element, bool]]:
         found: dict[str, tuple[ET.Element, bool]] = {}
         for element in selection.option.chain:
-            for link in _kids(element, "categoryLinks", "categoryLink"):  # by id: the id of the category found
+            for link in kids(element, "categoryLinks", "categoryLink"):  # by id: the id of the category found
                 target_id = link.get("targetId", "")
                 target = self.data.by_id.get(target_id)
                 if target is not None:
                     found.setdefault(target_id, (target, link.get("primary") == "true"))
-            for modifier in _kids(element, "modifiers", "modifier"):
+            for modifier in kids(element, "modifiers", "modifier"):
                 if modifier.get("field") == "category" and self._times(modifier, selection, selection.parent):
                     target_id = modifier.get("value", "")
                     target = self.data.by_id.get(target_id)

@@ -21,7 +21,7 @@ gives it is one line of the report.
 
 from __future__ import annotations
 
-from .epic_common import _Character, _counted, _is_character, _key, _same
+from .epic_common import Character, counted_name, is_character, key_of, same_name
 from .epic_profiles import ProfileReading
 from .epic_profiles import critical_effect as critical_effect
 from .epic_profiles import table_effects as table_effects
@@ -41,14 +41,14 @@ class _Reader(ProfileReading, WeaponReading, TargetReading):
     def read(self) -> Mapped:
         for item in self.selection.walk():
             counts = counted(item.name)
-            units = [profile for profile in item.profiles if _key(profile.type_name) in ("unit", "war engine")]
-            weapons = [profile for profile in item.profiles if _key(profile.type_name) == "weapon"]
-            self.described = {_key(_counted(name)[1]): " ".join(fire.split()) for profile in units
-                              if not _is_character(profile)  # the model's own guns and their first Firepower
+            units = [profile for profile in item.profiles if key_of(profile.type_name) in ("unit", "war engine")]
+            weapons = [profile for profile in item.profiles if key_of(profile.type_name) == "weapon"]
+            self.described = {key_of(counted_name(name)[1]): " ".join(fire.split()) for profile in units
+                              if not is_character(profile)  # the model's own guns and their first Firepower
                               for name, fire in zip(lines(profile.get("Weapons")),
                                                     lines(profile.get("Firepower")) + [""] * 50) if name}
             for profile in item.profiles:
-                kind = _key(profile.type_name)
+                kind = key_of(profile.type_name)
                 if kind in ("unit", "war engine"):
                     self._unit_profile(item, profile, item.number * self._times(item, profile, counts, units))
                 elif kind == "weapon":
@@ -62,7 +62,7 @@ class _Reader(ProfileReading, WeaponReading, TargetReading):
         if not counts:
             return 1
         for name, number in counts.items():
-            if _same(name, profile.name):
+            if same_name(name, profile.name):
                 return number
         if len(counts) == len(profiles):  # "2x Haemonculi, 4x Grotesques": in the order of the profiles
             return list(counts.values())[profiles.index(profile)]
@@ -77,9 +77,9 @@ class _Reader(ProfileReading, WeaponReading, TargetReading):
         self._weapons_of(profile, count, sniper)
         if group is not None:
             self._close_attacks(group, self._who(profile))
-        elif _is_character(profile):  # it joins a unit: its close-combat weapons and Inspiring are that unit's
-            keys = {_key(note) for note in items(profile.get("Unit Notes"))}
-            self.characters += [_Character(profile.name, tuple(self.close), "inspiring" in keys,
+        elif is_character(profile):  # it joins a unit: its close-combat weapons and Inspiring are that unit's
+            keys = {key_of(note) for note in items(profile.get("Unit Notes"))}
+            self.characters += [Character(profile.name, tuple(self.close), "inspiring" in keys,
                                            "first strike" in keys)] * count
 
     def _finish(self) -> Mapped:
@@ -94,7 +94,7 @@ class _Reader(ProfileReading, WeaponReading, TargetReading):
 
 def formation(selection: Selection) -> Mapped | None:
     """A roster formation from a top-level selection, or None when it is no formation (a list option)."""
-    kinds = {_key(profile.type_name) for item in selection.walk() for profile in item.profiles}
+    kinds = {key_of(profile.type_name) for item in selection.walk() for profile in item.profiles}
     if kinds & {"unit", "war engine", "weapon"}:
         return _Reader(selection).read()
     if selection.type == "upgrade" and not kinds:

@@ -27,18 +27,18 @@ NOTHING = {"", "-", "n/a", "*"}  # a Firepower cell without a weapon (`*`: see t
 COUNT = re.compile(r"^(\d+)\s*[x×]\s*(.+)$", re.IGNORECASE)
 
 
-def _key(text: str | None) -> str:
+def key_of(text: str | None) -> str:
     return " ".join((text or "").casefold().replace("-", " ").split())
 
 
-def _same(one: str, other: str) -> bool:
+def same_name(one: str, other: str) -> bool:
     """Two names of one thing: equal, one inside the other, or one the other's plural."""
-    one, other = _key(one), _key(other)
+    one, other = key_of(one), key_of(other)
     singular = lambda word: re.sub(r"(?:es|s|i)$", "", word)  # noqa: E731
     return one == other or one in other or other in one or singular(one) == singular(other)
 
 
-def _mean(dice: str) -> float:
+def mean_of(dice: str) -> float:
     """The mean of `D6`, `2D3+1`, `3+D3` (BattleScribe's random shots and barrage points)."""
     total = 0.0
     for term in re.split(r"\s*\+\s*", dice.casefold().strip()):
@@ -48,7 +48,7 @@ def _mean(dice: str) -> float:
 
 
 @dataclass
-class _Line:
+class Line:
     """One weapon line of the formation: its figures and how many copies fire."""
 
     name: str
@@ -61,7 +61,7 @@ class _Line:
 
 
 @dataclass(frozen=True)
-class _Close:
+class Close:
     """A profile's close combat weapon line (an assault weapon, small arms): what it adds to its units' assaults."""
 
     name: str
@@ -73,17 +73,17 @@ class _Close:
 
 
 @dataclass(frozen=True)
-class _Character:
+class Character:
     """A character (it joins a unit, docs/rules.md §4.1): what it brings to that unit's assaults."""
 
     name: str
-    close: tuple[_Close, ...]  # its close-combat weapons (a Power Weapon's +1A, macro)
+    close: tuple[Close, ...]  # its close-combat weapons (a Power Weapon's +1A, macro)
     inspiring: bool
     first_strike: bool = False
 
 
 @dataclass
-class _Group:
+class Group:
     """Units of one profile: a part of the formation as a target."""
 
     name: str
@@ -138,22 +138,22 @@ class Reading:
 
     def __init__(self, selection: Selection) -> None:
         self.mapped = Mapped.priced(selection.name, selection.cost("pts"))
-        self.groups: list[_Group] = []
-        self.lines: list[_Line] = []
+        self.groups: list[Group] = []
+        self.lines: list[Line] = []
         self.halves: list[tuple[str, str]] = []  # (owner profile, weapon) that one unit in two carries
         self.selection = selection
-        self.close: list[_Close] = []  # a profile's close-combat weapon lines (`_close_line`), while it is read
-        self.characters: list[_Character] = []  # the characters that join its units (their assault extras)
+        self.close: list[Close] = []  # a profile's close-combat weapon lines (`_close_line`), while it is read
+        self.characters: list[Character] = []  # the characters that join its units (their assault extras)
 
     def note(self, text: str, weapon: str | None = None, action: str = "imported without it") -> None:
         self.mapped.note(text, weapon, action)
 
     def _who(self, profile: Profile) -> str:
         """How the report names a profile of the formation: not at all when it is the formation's own."""
-        return "" if _key(profile.name) == _key(self.selection.name) else f"{profile.name}: "
+        return "" if key_of(profile.name) == key_of(self.selection.name) else f"{profile.name}: "
 
     def _random(self, dice: str, name: str | None, what: str) -> int:
-        count = math.floor(_mean(dice) + 0.5)
+        count = math.floor(mean_of(dice) + 0.5)
         self.note(f"{dice.upper()} {what}: a random number", name, action=f"counted as {count}, its mean rounded")
         return count
 
@@ -162,7 +162,7 @@ class Reading:
         base = re.sub(r"\s*\(.*\)$", "", key)  # Transport (SM), Walker (Titan), Extra Attacks (+1)
         return key in NO_EFFECT or base in NO_EFFECT
 
-    def _close_attacks(self, group: _Group, who: str) -> None:
+    def _close_attacks(self, group: Group, who: str) -> None:
         """Its close-combat weapons' extra attacks on the profile's group: added up, at CC (assault weapons), FF
         (small arms) or both; a weapon's First Strike the unit's (§2.9's reading); weapons whose extra attacks
         differ in ability are counted as the one with most, and said."""
@@ -183,11 +183,11 @@ class Reading:
             self.note(f"{who}{sum(line.extra for line in armed)} extra attacks in assaults", action="counted as 3")
 
 
-def _is_character(profile: Profile) -> bool:
-    return CHARACTER in [_key(part) for part in (profile.get("Type") or "").split(",")]
+def is_character(profile: Profile) -> bool:
+    return CHARACTER in [key_of(part) for part in (profile.get("Type") or "").split(",")]
 
 
-def _counted(name: str) -> tuple[int, str]:
+def counted_name(name: str) -> tuple[int, str]:
     """`2x Lascannon` → (2, "Lascannon"); `Pair of Land Raiders` → (2, …)."""
     match = COUNT.match(name.strip())
     if match:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .epic_common import CHARACTER, FLYING, NOTHING, Reading, _Group, _key
+from .epic_common import CHARACTER, FLYING, NOTHING, Reading, Group, key_of
 from .reader import Profile, Selection
 from .report import items
 
@@ -24,16 +24,16 @@ HALF = re.compile(r"^(?:one|1) unit in (?:every )?(?:two|2) has an? (.+?)(?:\.|$
 class ProfileReading(Reading):
     """The target groups of one formation; a part of the importer's reader (`epic._Reader`)."""
 
-    def _unit(self, item: Selection, profile: Profile, count: int) -> tuple[_Group | None, bool]:
+    def _unit(self, item: Selection, profile: Profile, count: int) -> tuple[Group | None, bool]:
         """A unit profile's `count` units as a part of the target (None when they are no target: a character, an
         unknown type), and whether its unit notes make its weapons snipers."""
-        kinds = [_key(part) for part in (profile.get("Type") or "").split(",")]
+        kinds = [key_of(part) for part in (profile.get("Type") or "").split(",")]
         notes = items(profile.get("Unit Notes"))
         who = self._who(profile)
         flags: set[str] = set()
         shields, sniper = 0, False
         for note in notes:
-            key = _key(note)
+            key = key_of(note)
             if key in ("reinforced armour", "invulnerable save", "invulnerable save (6+)", "thick rear armour"):
                 flags.add({"reinforced armour": "reinforced", "thick rear armour": "thick-rear-armour"}.get(
                     key, "invulnerable"))
@@ -50,7 +50,7 @@ class ProfileReading(Reading):
                 continue
             elif not self._no_effect(key):
                 self.note(f"{who}unit note {note!r} not modelled")
-        group: _Group | None = None
+        group: Group | None = None
         flying = next((FLYING[kind] for kind in kinds if kind in FLYING), None)
         kind = flying or next((KINDS[kind] for kind in kinds if kind in KINDS), None)
         if kind is None and CHARACTER in kinds:
@@ -64,8 +64,8 @@ class ProfileReading(Reading):
             if armour == "none" and "reinforced" in flags:  # nothing to re-roll: the roster refuses the pair
                 self.note(f"{who}reinforced armour without an armour save", action="imported without it")
                 flags = flags - {"reinforced"}
-            keys = {re.sub(r"\s*\(.*\)$", "", _key(note)) for note in notes}
-            group = _Group(profile.name, count, kind, armour, flags,
+            keys = {re.sub(r"\s*\(.*\)$", "", key_of(note)) for note in notes}
+            group = Group(profile.name, count, kind, armour, flags,
                            cc=self._assault_value(profile.get("CC"), "CC", who),
                            ff=self._assault_value(profile.get("FF"), "FF", who),
                            fearless="fearless" in keys, first_strike="first strike" in keys,
@@ -104,7 +104,7 @@ class ProfileReading(Reading):
             self.note(f"{who}Armour {text!r} not understood", action="counted as no armour save")
         return "none"
 
-    def _war_engine(self, item: Selection, profile: Profile, group: _Group, shields: int, who: str) -> None:
+    def _war_engine(self, item: Selection, profile: Profile, group: Group, shields: int, who: str) -> None:
         capacity = re.match(r"\s*(\d+)", profile.get("DC") or "")
         if capacity is None or int(capacity.group(1)) < 1:
             self.note(f"{who}damage capacity {profile.get('DC')!r} not understood", action="counted as 1")
@@ -134,7 +134,7 @@ def critical_effect(name: str, text: str | None) -> str:
     a roll of its own later, or one on other units). Read from the rule's text where the list has
     it, else from its name."""
     if not text:
-        key = _key(name)
+        key = key_of(name)
         if key in ("destroyed", "crash") or key.endswith("explosion"):
             return "destroyed"
         return "damage" if key in ("damaged", "extra damage", "+1 damage") else "none"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .epic_common import FLYING, Reading, _Group
+from .epic_common import FLYING, Reading, Group
 
 MAX_UNITS = 100  # the roster schema's cap
 
@@ -41,7 +41,7 @@ class TargetReading(Reading):
             return
         self._assault_part(groups, self._part(groups, "units", None))
 
-    def _part(self, groups: list[_Group], field_name: str, kind: str | None) -> _Group:
+    def _part(self, groups: list[Group], field_name: str, kind: str | None) -> Group:
         """One part of the target: its units, and the defence of its most numerous profile."""
         lead = max(groups, key=lambda group: group.count)
         kind = kind or lead.kind
@@ -59,7 +59,7 @@ class TargetReading(Reading):
                                      thick_rear_armour="thick-rear-armour" in lead.flags)
         return lead
 
-    def _assault_part(self, groups: list[_Group], lead: _Group) -> None:
+    def _assault_part(self, groups: list[Group], lead: Group) -> None:
         """The formation in assaults (docs/rules.md §2.9): the CC and FF of its main part's lead profile; where its
         profiles fight otherwise (its vehicles, a leader, the units beside its war engines), each of them a kind
         of the `assault` list, the lead's first; fearless by profile, and first strike when every profile has it.
@@ -94,7 +94,7 @@ class TargetReading(Reading):
         if any(group.know_no_fear for group in groups):
             self.mapped.table["know_no_fear"] = True
 
-    def _joined(self, lead: _Group) -> list[_Group]:
+    def _joined(self, lead: Group) -> list[Group]:
         """The units of the lead profile that a character joins, one each (docs/rules.md §4.1: a character joins a
         unit; oddscalc's reading: one of its main part's most numerous profile): that unit's assaults with the
         character's close-combat weapons' extra attacks on top (at most 3), Inspiring and First Strike."""
@@ -131,11 +131,11 @@ class TargetReading(Reading):
             return False
         return sum(kind.count if kind.engine else 1 for kind in kinds) <= MAX_PIECES
 
-    def _war_engines(self, engines: list[_Group], others: list[_Group]) -> _Group:
+    def _war_engines(self, engines: list[Group], others: list[Group]) -> Group:
         """War engines of one profile or several (docs/rules.md §2.8): the most numerous profile first, each
         other profile an `other_engines` entry behind it, with its own damage capacity, shields, armour and
         critical hit. Returns the lead war engine."""
-        profiles: dict[tuple, list[_Group]] = {}
+        profiles: dict[tuple, list[Group]] = {}
         for group in engines:
             profiles.setdefault(group.defence(), []).append(group)
         parts = sorted(profiles.values(), key=lambda part: -sum(group.count for group in part))  # stable: list order
@@ -165,7 +165,7 @@ class TargetReading(Reading):
         return lead
 
     @staticmethod
-    def _engine_profile(part: list[_Group]) -> str:
+    def _engine_profile(part: list[Group]) -> str:
         """War engines of one profile as an `other_engines` entry: '2 DC1 armour 5+ shields 1'."""
         lead = part[0]
         words = [str(sum(group.count for group in part)), f"DC{lead.damage_capacity}", f"armour {lead.armour}"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from .epic_common import NOTHING, Reading, _Close, _counted, _is_character, _key, _Line, _mean, _same
+from .epic_common import NOTHING, Reading, Close, counted_name, is_character, key_of, Line, mean_of, same_name
 from .reader import Profile
 from .report import items, lines, unique
 
@@ -45,7 +45,7 @@ class WeaponReading(Reading):
                 blocks.append((name.lstrip("* ").strip() or profile.name, []))
             blocks[-1][1].append((firepower, note))
         for name, modes in blocks:
-            own = self.described.get(_key(_counted(name)[1])) if _is_character(profile) else None
+            own = self.described.get(key_of(counted_name(name)[1])) if is_character(profile) else None
             if own is not None:  # a character upgrade that describes its gun again (Oddboyz)
                 here = " ".join(modes[0][0].split())
                 differ = f" ({here} here, {own} there)" if here != own else ""
@@ -65,7 +65,7 @@ class WeaponReading(Reading):
 
     def _block(self, name: str, modes: list[tuple[str, str]], copies: int, owner: str, sniper: bool) -> None:
         """One weapon's lines: the first and its `and` lines fire together; an `or` line is another mode."""
-        times, name = _counted(name)
+        times, name = counted_name(name)
         if not times:  # "0x Lascannon": a weapon the list gives none of
             self.note(f"{name}: a count of 0", action="not a weapon of the formation")
             return
@@ -76,7 +76,7 @@ class WeaponReading(Reading):
             firepower = firepower[prefix.end():] if prefix else firepower
             note = re.sub(r"^(and|or)\b\s*", "", note, flags=re.IGNORECASE)
             label = name if index == 0 else f"{name} ({'or ' if word == 'or' else ''}{firepower})"
-            if _key(" ".join(firepower.split())).strip("()") in CLOSE:  # fights only in assaults
+            if key_of(" ".join(firepower.split())).strip("()") in CLOSE:  # fights only in assaults
                 if word != "or":  # another mode's extra attacks are instead of the first's, not beside them
                     self._close_line(label, firepower, note)
                 continue
@@ -89,13 +89,13 @@ class WeaponReading(Reading):
                 main = line.name
             self.lines.append(line)
 
-    def _line(self, name: str, copies: int, firepower: str, notes: str, owner: str, sniper: bool) -> _Line | None:
+    def _line(self, name: str, copies: int, firepower: str, notes: str, owner: str, sniper: bool) -> Line | None:
         """One weapon line from its Firepower and Notes; None for a firefight, close combat or AA-only line."""
         text = " ".join(firepower.split())
-        if _key(text) in NOTHING or _key(text).strip("()") in CLOSE:
+        if key_of(text) in NOTHING or key_of(text).strip("()") in CLOSE:
             return None
         dice = DICE_COUNT.match(text)
-        times, text = _counted(text) if not dice else (self._random(dice.group(1), name, "shots"), dice.group(2))
+        times, text = counted_name(text) if not dice else (self._random(dice.group(1), name, "shots"), dice.group(2))
         if not times:  # "0x AP5+": no shots (a list's figure, never silently a weapon that does nothing)
             self.note(f"Firepower {firepower!r}: no shots", name, action="not a shooting weapon")
             return None
@@ -106,7 +106,7 @@ class WeaponReading(Reading):
         close, anti_aircraft = False, False
         for token in re.split(r"[,/]|\s+and\s+", text):
             token = token.strip()
-            key = _key(token)
+            key = key_of(token)
             value, barrage, random_bp = VALUE.match(key), BARRAGE.match(key), DICE_BARRAGE.match(key)
             if not token:
                 continue
@@ -144,19 +144,19 @@ class WeaponReading(Reading):
             special = [item for item in special if item != "macro"]
         if sniper:
             special.append("sniper")
-        return _Line(name, copies * times, fields, special, bp, owner=owner)
+        return Line(name, copies * times, fields, special, bp, owner=owner)
 
     def _close_line(self, name: str, firepower: str, notes: str) -> None:
         """An assault weapon's or small arms' line (docs/rules.md §2.9): its extra attacks (+NA, 2.2.3) and their
         weapon's ability (a macro-weapon, a titan killer and its D-value, 2.2.6, 2.2.9), kept for its profile."""
         extra, ability, damage, first = 0, "normal", None, False
         for token in items(notes):
-            key = _key(token)
+            key = key_of(token)
             attacks = re.fullmatch(r"\+\s*(\d+|d\d(?:\s*\+\s*\d+)?)\s*a(ttacks?)?", key)
             killer = TITAN_KILLER.match(key.replace(" (", "("))
             if attacks:
                 count = attacks.group(1)
-                mean = int(count) if count.isdecimal() else math.floor(_mean(count) + 0.5)
+                mean = int(count) if count.isdecimal() else math.floor(mean_of(count) + 0.5)
                 if not count.isdecimal():  # an assault's figure, not a shooting one: no weapon line named
                     self.note(f"{name}: {count.upper()} extra attacks in assaults: a random number",
                               action=f"counted as {mean}, its mean rounded")
@@ -168,12 +168,12 @@ class WeaponReading(Reading):
                 damage = _dice(killer.group(1)) if killer and killer.group(1) not in (None, "1") else None
             elif key == "first strike":
                 first = True
-        at = "cc" if "assault" in _key(firepower) else "ff"
-        self.close.append(_Close(name, at, extra, ability, damage, first))
+        at = "cc" if "assault" in key_of(firepower) else "ff"
+        self.close.append(Close(name, at, extra, ability, damage, first))
 
     def _special(self, token: str, weapon: str, special: list[str]) -> bool:
         """Read a special ability or a no-effect note into `special`; False when it is unknown."""
-        key = _key(token)
+        key = key_of(token)
         killer = TITAN_KILLER.match(key.replace(" (", "("))
         if killer or key.startswith("titan killer"):
             damage = _dice(killer.group(1)) if killer and killer.group(1) else "1"
@@ -193,7 +193,8 @@ class WeaponReading(Reading):
     def _halve(self) -> None:
         """"One unit in every two has an autocannon": that weapon fires from half the units, rounded up."""
         for owner, weapon in self.halves:
-            matched = [line for line in self.lines if line.owner == owner and _same(line.name.split(" (")[0], weapon)]
+            matched = [line for line in self.lines
+                       if line.owner == owner and same_name(line.name.split(" (")[0], weapon)]
             for line in matched:
                 line.copies = -(-line.copies // 2)
             if not matched:
@@ -204,7 +205,7 @@ class WeaponReading(Reading):
         """Lines with the same figures as one weapon of all their shots; barrages as one summed barrage
         (an alternative mode's barrage as its own)."""
         weapons: dict[tuple, dict] = {}
-        barrages: dict[str | None, list[_Line]] = {}
+        barrages: dict[str | None, list[Line]] = {}
         owners: dict[int, str] = {}  # each weapon's unit profile (an "or" mode's main weapon is its own unit's)
         moded = {line.alternative for line in self.lines if line.alternative}  # weapons with another mode
         for line in self.lines:
@@ -216,7 +217,7 @@ class WeaponReading(Reading):
                    line.name.casefold() if line.name in moded or line.alternative else None)  # name, but a mode's
             if key in weapons:
                 weapons[key]["shots"] += line.copies
-                if _key(line.name) not in [_key(name) for name in weapons[key]["name"].split(" + ")]:
+                if key_of(line.name) not in [key_of(name) for name in weapons[key]["name"].split(" + ")]:
                     weapons[key]["name"] += f" + {line.name}"  # "Battlecannon + Turret Battlecannon"
             else:
                 weapons[key] = {"name": line.name, "shots": line.copies, **line.fields, "special": special,
@@ -242,7 +243,7 @@ class WeaponReading(Reading):
                 weapon["shots"] = MAX_SHOTS
         return merged
 
-    def _barrage(self, group: list[_Line], alternative: str | None) -> dict:
+    def _barrage(self, group: list[Line], alternative: str | None) -> dict:
         bp = sum(line.bp * line.copies for line in group if line.bp is not None)  # a barrage's lines have BP
         if bp > MAX_BP:
             self.note(f"{bp} BP in one barrage: the table ends at {MAX_BP} BP", group[0].name,

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InputError
 from . import read_xml
-from .builder import Builder, BuildError, Data, Pick, _options
+from .builder import Builder, BuildError, Data, Pick, options_of
 
 COST_LIMIT = 4500  # a 9th Age game's points (conditions on the roster's limit read it)
 
@@ -55,7 +55,7 @@ def root_choices(data: Data) -> list[tuple[str, str]]:
             selection = probe.select(probe_force, Pick(option.name))
         except (BuildError, RecursionError):
             continue
-        for inner in _options(data, list(selection.option.chain), ()):
+        for inner in options_of(data, list(selection.option.chain), ()):
             found.append((option.name, inner.name))
     return found
 

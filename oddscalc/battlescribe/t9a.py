@@ -56,19 +56,19 @@ from .t9a_common import (
     SAVE,
     SUPPORT,
     WORDS,
-    _clean,
-    _int,
-    _is_mount,
-    _key,
-    _label,
-    _named,
-    _Part,
-    _pieces,
-    _ridden,
-    _same_profile,
-    _type,
-    _by_name,
-    _Weapons,
+    cleaned,
+    int_of,
+    is_mount,
+    key_of,
+    label_of,
+    name_and_aim,
+    Part,
+    pieces_of,
+    is_ridden,
+    same_profile,
+    type_of,
+    by_name,
+    Equipment,
 )
 
 SYSTEM = System("The 9th Age (2nd edition)", ids=("aa64-1e8e-66fc-9abf",),
@@ -83,7 +83,7 @@ class _Reader(AttackReading, CombatReading):
 
     def read(self) -> Mapped:
         bodies = [(item, defensive) for item in self.selection.walk()  # each model and its Defensive profile
-                  if (defensive := self._defensive(item)) is not None and not _is_mount(defensive)]
+                  if (defensive := self._defensive(item)) is not None and not is_mount(defensive)]
         if not bodies:
             mount = next((item for item in self.selection.walk() if self._defensive(item) is not None), None)
             if mount is not None:  # a mount's profile (its C values are the rider's) without the rider's own
@@ -92,15 +92,15 @@ class _Reader(AttackReading, CombatReading):
                                              "characteristics are missing")
             return self.mapped.leave_out("the list gives no Defensive profile for its models")
         body, own = max(bodies, key=lambda pair: pair[0].number)
-        self.ridden = body is not self.selection and _ridden(body) and not any(
+        self.ridden = body is not self.selection and is_ridden(body) and not any(
             self._offensive(item) for item in self.selection.walk() if id(item) not in set(map(id, body.walk())))
         if self.ridden:  # a ridden monster (its Discipline the rider's, "C") whose rider has no profile here
             self.note(f"{body.name} is ridden, but the list gives no profile for its rider (the "
                       f"{self.selection.name}'s own Offensive values)",
                       action=f"imported as the {body.name} alone, without the rider's attacks")
-        models = sum(item.number for item, defensive in bodies if _same_profile(defensive, own))
+        models = sum(item.number for item, defensive in bodies if same_profile(defensive, own))
         for item, defensive in bodies:
-            if not _same_profile(defensive, own):
+            if not same_profile(defensive, own):
                 self.note(f"{defensive.name}: another model's characteristics", action=f"counted as {own.name}")
                 models += item.number
         if models > MAX_MODELS:
@@ -108,7 +108,7 @@ class _Reader(AttackReading, CombatReading):
         table = self.mapped.table
         table["models"] = min(models, MAX_MODELS)
         mount = next((item for item in body.walk() if item is not body
-                      and (defensive := self._defensive(item)) is not None and _is_mount(defensive)), None)
+                      and (defensive := self._defensive(item)) is not None and is_mount(defensive)), None)
         parts = self._parts(body, mount)
         equipment = self._equipment(body, mount, parts)
         self._defence(own, mount, equipment, parts)
@@ -131,112 +131,112 @@ class _Reader(AttackReading, CombatReading):
 
     @staticmethod
     def _defensive(item: Selection) -> Profile | None:
-        return next((profile for profile in item.profiles if _type(profile) == "defensive"), None)
+        return next((profile for profile in item.profiles if type_of(profile) == "defensive"), None)
 
     @staticmethod
     def _offensive(item: Selection) -> Profile | None:
-        return next((profile for profile in item.profiles if _type(profile) == "offensive"), None)
+        return next((profile for profile in item.profiles if type_of(profile) == "offensive"), None)
 
     def _height(self, body: Selection, mount: Selection | None) -> str:
         for item in (mount, body):
-            size = next((profile for profile in (item.profiles if item else ()) if _type(profile) == "size"), None)
-            if size is not None and _key(size.get("Height")) in SUPPORT:
-                return _key(size.get("Height"))
+            size = next((profile for profile in (item.profiles if item else ()) if type_of(profile) == "size"), None)
+            if size is not None and key_of(size.get("Height")) in SUPPORT:
+                return key_of(size.get("Height"))
         return "standard"
 
     # --- parts --------------------------------------------------------------------------------
-    def _parts(self, body: Selection, mount: Selection | None) -> list[_Part]:
+    def _parts(self, body: Selection, mount: Selection | None) -> list[Part]:
         """The model's parts: its own Offensive profiles (and its upgrades'), then its mount's."""
-        parts: list[_Part] = []
+        parts: list[Part] = []
         mounted = set(map(id, mount.walk())) if mount is not None else set()
         for owner, rider in ((body, True), (mount, False)):
             if owner is None:
                 continue
             selections = [item for item in owner.walk() if rider is False or id(item) not in mounted]
             for item, profile in ((item, profile) for item in selections for profile in item.profiles):
-                if _type(profile) != "offensive" or (item is not owner and self._defensive(item) is not None
+                if type_of(profile) != "offensive" or (item is not owner and self._defensive(item) is not None
                                                      and item is not mount):
                     continue
                 match = PART.match(profile.name.translate(INVISIBLE).strip())
                 name = (match.group(1) if match and match.group(1) else profile.name).strip()
                 count = int(match.group(2)) if match and match.group(2) else 1
                 rules = items(profile.get("Rules"))
-                keys = {_key(rule) for rule in rules}
-                parts.append(_Part(name, profile, count, "harnessed" in keys, "inanimate" in keys, rules,
+                keys = {key_of(rule) for rule in rules}
+                parts.append(Part(name, profile, count, "harnessed" in keys, "inanimate" in keys, rules,
                                    rider and not self.ridden))  # a ridden monster's attacks are its own
         return parts
 
     # --- equipment ----------------------------------------------------------------------------
-    def _equipment(self, body: Selection, mount: Selection | None, parts: list[_Part]) -> _Weapons:
+    def _equipment(self, body: Selection, mount: Selection | None, parts: list[Part]) -> Equipment:
         """The unit's equipment from its profiles, the names in its models' rules, and bare upgrades."""
-        found = _Weapons()
+        found = Equipment()
         for item in self.selection.walk():
             if item is mount:
                 continue
             for profile in item.profiles:
-                kind, name = _type(profile), _named(profile.name)
+                kind, name = type_of(profile), name_and_aim(profile.name)
                 if kind == "armour":
                     save = re.fullmatch(r"\s*\+\s*(\d)\s*", profile.get("Save") or "")
-                    found.armour[name[0]] = (_key(profile.get("Type")), int(save.group(1)) if save else None)
+                    found.armour[name[0]] = (key_of(profile.get("Type")), int(save.group(1)) if save else None)
                 elif kind == "melee weapon":
                     found.melee[name[0]] = (profile.name, profile.get("Str"), profile.get("AP"),
                                             profile.get("Attributes"))
                 elif kind == "ranged weapon":  # its Aim in its name, or in the name of the upgrade that bought it
-                    aim = name[1] if name[1] is not None else _named(item.name)[1]
-                    found.ranged[name[0]] = (_label(profile.name), aim, (profile.get("Shots"), profile.get("Str"),
+                    aim = name[1] if name[1] is not None else name_and_aim(item.name)[1]
+                    found.ranged[name[0]] = (label_of(profile.name), aim, (profile.get("Shots"), profile.get("Str"),
                                                                          profile.get("AP"), profile.get("Attributes")))
             read = [self._effect(rule, text, found) for rule, text in zip(item.rules, item.descriptions)]
-            unread = [kind for profile in item.profiles if (kind := _type(profile)) in ("artefact", "manifestation")
+            unread = [kind for profile in item.profiles if (kind := type_of(profile)) in ("artefact", "manifestation")
                       and not (kind == "artefact" and self._effect(profile.name, profile.get("Effect"), found))]
             if unread:
-                self.note(f"{unread[0]} {_clean(item.name)!r} not modelled")
+                self.note(f"{unread[0]} {cleaned(item.name)!r} not modelled")
             if not item.profiles and item.type == "upgrade" and not item.children and not any(read):
                 self._bought(item.name, found)
         defensive = self._defensive(body)
         for rule in items(defensive.get("Rules") if defensive else ""):
-            if _named(rule)[0] in ARMOUR:
-                _by_name(rule, found)
+            if name_and_aim(rule)[0] in ARMOUR:
+                by_name(rule, found)
         for part in parts:  # a Harnessed or Inanimate part's shooting weapons are used by the others
             if part.harnessed or part.inanimate:
                 for rule in part.rules:
-                    if AIMED.match(" ".join(rule.split())) and not SAVE.match(_key(rule)):
-                        _by_name(rule, found)
+                    if AIMED.match(" ".join(rule.split())) and not SAVE.match(key_of(rule)):
+                        by_name(rule, found)
         return found
 
     @staticmethod
-    def _effect(name: str, text: str | None, found: _Weapons) -> bool:
+    def _effect(name: str, text: str | None, found: Equipment) -> bool:
         """Read a rule or an artefact of `EFFECTS` whose text says what the table reads; False otherwise."""
-        effect = EFFECTS.get(_key(name))
-        if effect is None or effect.says not in _key((text or "").translate(WORDS)):
+        effect = EFFECTS.get(key_of(name))
+        if effect is None or effect.says not in key_of((text or "").translate(WORDS)):
             return False
-        found.effects[_key(name)] = (_clean(name), effect)
+        found.effects[key_of(name)] = (cleaned(name), effect)
         return True
 
-    def _bought(self, name: str, found: _Weapons) -> None:
+    def _bought(self, name: str, found: Equipment) -> None:
         """An upgrade with no profile: equipment (one item, or several: `Spear and Shield`), an attack
         attribute, an option that buys no dice, or something not read (reported)."""
-        key = _key(name)
+        key = key_of(name)
         if NON_DICE.match(key):
             return
-        pieces = [name] if self._known(name) else _pieces(name)
+        pieces = [name] if self._known(name) else pieces_of(name)
         if not all(self._known(piece) for piece in pieces):
-            self.note(f"upgrade {_clean(name)!r} not read")
+            self.note(f"upgrade {cleaned(name)!r} not read")
             return
         for piece in pieces:
-            if _key(piece) in ATTRIBUTES or MULTIPLE_WOUNDS.match(_key(piece)):
-                found.attributes.append(_key(piece))
+            if key_of(piece) in ATTRIBUTES or MULTIPLE_WOUNDS.match(key_of(piece)):
+                found.attributes.append(key_of(piece))
             else:
-                _by_name(piece, found)
+                by_name(piece, found)
 
     @staticmethod
     def _known(text: str) -> bool:
-        name, aim = _named(text)
-        key = _key(text)
+        name, aim = name_and_aim(text)
+        key = key_of(text)
         return (name in ARMOUR or name in MELEE or name in RANGED or aim is not None or key in ATTRIBUTES
                 or bool(MULTIPLE_WOUNDS.match(key)))
 
     # --- defence ------------------------------------------------------------------------------
-    def _defence(self, rider: Profile, mount: Selection | None, equipment: _Weapons, parts: list[_Part]) -> None:
+    def _defence(self, rider: Profile, mount: Selection | None, equipment: Equipment, parts: list[Part]) -> None:
         """The model's defence from its own Defensive profile (`rider`) and its mount's, its equipment and rules."""
         mounted = self._defensive(mount) if mount is not None else None
         profile = mounted or rider  # the mount's values where it has one (`C` in them is the rider's)
@@ -248,25 +248,25 @@ class _Reader(AttackReading, CombatReading):
                 return own
             if not text.startswith("C"):
                 return self._stat(text, own, profile.name, name)
-            return own + (_int(text[1:]) if len(text) > 1 else 0)  # C+2: the rider's value and 2 more
+            return own + (int_of(text[1:]) if len(text) > 1 else 0)  # C+2: the rider's value and 2 more
 
         table = self.mapped.table
         health = self._bounded(value("HP"), "Health Points", 1, MAX_HEALTH)
-        massive = mount is not None and any(_key(rule) == "massive bulk" for rule in mount.rules)
+        massive = mount is not None and any(key_of(rule) == "massive bulk" for rule in mount.rules)
         armour = value("Arm") + (0 if massive else self._suits(equipment))
         saves: dict[str, str] = {}
         flags = {"flammable": False, "parry": False, "distracting": False}
         hard_target = 0
         rules = items(rider.get("Rules")) + (items(profile.get("Rules")) if profile is not rider else [])
-        rules += [rule for part in parts for rule in part.rules if SAVE.match(_key(rule))]  # the whole model's
-        rules += [rule for rule in self.selection.rules if _key(rule).split(" (")[0] in (
+        rules += [rule for part in parts for rule in part.rules if SAVE.match(key_of(rule))]  # the whole model's
+        rules += [rule for rule in self.selection.rules if key_of(rule).split(" (")[0] in (
             "aegis", "fortitude", "flammable", "hard target", "distracting")]
         aegis = (profile.get("Aeg") or rider.get("Aeg") or "").strip()  # the Daemon Legions' column
         if re.fullmatch(r"[2-6]\+", aegis):
             saves["aegis"] = aegis
-        valued = {match.group(1) for match in (SAVE.match(_key(rule)) for rule in rules) if match}
-        for rule in {_key(rule): rule for rule in rules}.values():  # once each, however spaced
-            key = _key(rule)
+        valued = {match.group(1) for match in (SAVE.match(key_of(rule)) for rule in rules) if match}
+        for rule in {key_of(rule): rule for rule in rules}.values():  # once each, however spaced
+            key = key_of(rule)
             save = SAVE.match(key)
             if key in equipment.armour or key in ARMOUR:
                 continue
@@ -276,13 +276,13 @@ class _Reader(AttackReading, CombatReading):
             elif key in ("aegis", "fortitude") and (key in saves or key in valued):
                 continue  # the save named again without its value: the one read with it
             elif key in ("aegis", "fortitude"):
-                self.note(f"defensive rule {_clean(rule)!r} without its value")
+                self.note(f"defensive rule {cleaned(rule)!r} without its value")
             elif key == "flammable" or key == "distracting":
                 flags[key] = True
             elif re.fullmatch(r"hard target \((\d)\)", key):
                 hard_target += int(key[-2])
             elif key not in NO_EFFECT:
-                self.note(f"defensive rule {_clean(rule)!r} not modelled")
+                self.note(f"defensive rule {cleaned(rule)!r} not modelled")
         on_foot = mount is None and not self.ridden and not any(part.harnessed for part in parts)  # never mounted
         shield = any(kind == "shield" for kind, _ in equipment.armour.values())
         weapons = [name for name in equipment.melee if name != "hand weapon"]
@@ -297,7 +297,7 @@ class _Reader(AttackReading, CombatReading):
                      resilience=self._bounded(value("Res"), "Res"), armour=self._bounded(armour, "Armour", 0, 6),
                      **saves, **flags, hard_target=min(hard_target, 3))
 
-    def _suits(self, equipment: _Weapons) -> int:
+    def _suits(self, equipment: Equipment) -> int:
         """The armour the equipment gives: the best suit of armour, a shield, and other armour."""
         suits: list[int] = []
         other = 0
@@ -311,17 +311,17 @@ class _Reader(AttackReading, CombatReading):
         return max(suits, default=0) + other
 
     @staticmethod
-    def _two_handed(name: str, equipment: _Weapons) -> bool:
+    def _two_handed(name: str, equipment: Equipment) -> bool:
         row = equipment.melee.get(name)
         if row is None:
             return name in MELEE and MELEE[name][5]
-        return "two-handed" in _key(row[3])
+        return "two-handed" in key_of(row[3])
 
 
 def unit(selection: Selection) -> Mapped | None:
     """A roster unit from a top-level selection, or None when it is not a unit (an army option)."""
     has_profiles = any(item.profiles for item in selection.walk())
-    if selection.type == "upgrade" and not any(_type(profile) == "defensive" for item in selection.walk()
+    if selection.type == "upgrade" and not any(type_of(profile) == "defensive" for item in selection.walk()
                                                for profile in item.profiles):
         return None
     if not has_profiles and selection.type not in ("unit", "model"):

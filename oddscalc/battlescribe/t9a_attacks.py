@@ -24,18 +24,18 @@ from .t9a_common import (
     Melee,
     Profiled,
     Reading,
-    _Attributes,
-    _by_name,
-    _capped,
-    _clean,
-    _int,
-    _key,
-    _named,
-    _Part,
-    _plus,
-    _relative,
-    _times,
-    _Weapons,
+    ReadAttributes,
+    by_name,
+    capped_count,
+    cleaned,
+    int_of,
+    key_of,
+    name_and_aim,
+    Part,
+    count_plus,
+    relative_value,
+    count_times,
+    Equipment,
     dice_mean,
 )
 
@@ -45,10 +45,10 @@ NEEDED = ("Off", "Str")  # what an attack reads of a part: a blank one is report
 class AttackReading(Reading):
     """The weapons of one unit; a part of the importer's reader (`t9a._Reader`)."""
 
-    def _attacks(self, part: _Part, wielder: bool, equipment: _Weapons, models: int, height: str,
+    def _attacks(self, part: Part, wielder: bool, equipment: Equipment, models: int, height: str,
                  named: bool) -> list[dict]:
         """A part's close combat attacks (one per weapon it may choose) and its shooting."""
-        attributes = _Attributes()
+        attributes = ReadAttributes()
         for name in equipment.attributes if wielder else ():
             attributes.take(name)
         extra_ranks, modifier = 0, 0
@@ -56,18 +56,18 @@ class AttackReading(Reading):
         own_ranged: dict[str, Aimed] = {}
         automatic: list[tuple[str, re.Match[str]]] = []  # automatic hits: the rule and what it says
         support = None  # Extra Support (X): supporting attacks up to X, whatever the height
-        entry = [rule for rule in self.selection.rules if _key(rule).startswith("extra support")] if wielder else []
-        for rule in list(part.rules) + [rule for rule in entry if _key(rule) not in map(_key, part.rules)]:
-            key = _key(rule)
+        entry = [rule for rule in self.selection.rules if key_of(rule).startswith("extra support")] if wielder else []
+        for rule in list(part.rules) + [rule for rule in entry if key_of(rule) not in map(key_of, part.rules)]:
+            key = key_of(rule)
             extra = re.fullmatch(r"extra support \((\d+)\)", key)
             if extra:
                 support = int(extra.group(1))
                 continue
             if attributes.take(key) or SAVE.match(key):  # a special save protects the model (read with its defence)
                 continue
-            special = SPECIAL_HITS.match(_clean(rule)) or BREATH.match(_clean(rule))
+            special = SPECIAL_HITS.match(cleaned(rule)) or BREATH.match(cleaned(rule))
             if special:  # §3.10: hits with no to-hit roll
-                automatic.append((_clean(rule), special))
+                automatic.append((cleaned(rule), special))
                 continue
             if key == "lightning reflexes":
                 modifier = 1
@@ -75,13 +75,13 @@ class AttackReading(Reading):
                 extra_ranks += 1
             elif key in NO_EFFECT:
                 continue
-            elif _named(rule)[0] in equipment.melee:  # a weapon whose profile the list gives
-                own_melee[_named(rule)[0]] = equipment.melee[_named(rule)[0]]
-            elif _by_name(rule, part_equipment := _Weapons(), equipment):
+            elif name_and_aim(rule)[0] in equipment.melee:  # a weapon whose profile the list gives
+                own_melee[name_and_aim(rule)[0]] = equipment.melee[name_and_aim(rule)[0]]
+            elif by_name(rule, part_equipment := Equipment(), equipment):
                 own_melee.update(part_equipment.melee)
                 own_ranged.update({name: row for name, row in part_equipment.ranged.items()})
             else:
-                self.note(f"offensive rule {_clean(rule)!r} not modelled", part.name)
+                self.note(f"offensive rule {cleaned(rule)!r} not modelled", part.name)
         results: list[dict] = []
         if not part.inanimate:
             results += self._melee(part, wielder, equipment, own_melee, attributes, extra_ranks, modifier, models,
@@ -98,33 +98,33 @@ class AttackReading(Reading):
                 results.append(hits)
         return results
 
-    def _automatic(self, part: _Part, label: str, special: re.Match[str], attributes: _Attributes, models: int,
+    def _automatic(self, part: Part, label: str, special: re.Match[str], attributes: ReadAttributes, models: int,
                    named: bool) -> dict | None:
         """Automatic hits (§3.10): Impact Hits, Stomp and Grind Attacks (X) from each model part in the
         front rank, at its Strength and AP; a Breath Attack's 2D6 from every model, at its brackets'."""
         strength = self._stat(part.profile.get("Str"), 1, part.name, "Str")
         ap = self._stat(part.profile.get("AP"), 0, part.name, "AP")
-        its = _Attributes([name for name in attributes.names if name not in NEEDS_TO_HIT], attributes.multiple)
+        its = ReadAttributes([name for name in attributes.names if name not in NEEDS_TO_HIT], attributes.multiple)
         title = f"{part.name}: {label}" if named else label
         if special.re is BREATH:  # its hits' attributes are those in its brackets, not the part's
-            its = _Attributes()
+            its = ReadAttributes()
             brackets = items(special.group(1))
-            figures = [found for item in brackets if (found := re.match(r"(str|ap)\s*(\d+)", _key(item)))]
-            values = {found.group(1): _int(found.group(2)) for found in figures}
-            unread = [item for item in brackets if not re.match(r"(str|ap)\s*\d+", _key(item))
-                      and not its.take(_key(item))]
+            figures = [found for item in brackets if (found := re.match(r"(str|ap)\s*(\d+)", key_of(item)))]
+            values = {found.group(1): int_of(found.group(2)) for found in figures}
+            unread = [item for item in brackets if not re.match(r"(str|ap)\s*\d+", key_of(item))
+                      and not its.take(key_of(item))]
             if unread:
                 self.note(f"breath attack rules {', '.join(unread)!r} not modelled", title)
-            hits = _times((2, 6, 0), models * part.count)
+            hits = count_times((2, 6, 0), models * part.count)
             return self._row(title, "automatic", hits, values.get("str", strength), values.get("ap", ap), 1, 0, its)
         value = self._value(special.group(2), 0, part.name, what=special.group(1))
         if value is None:
             return None
-        return self._row(title, "automatic", _times(value, min(models, FRONTAGE) * part.count), strength, ap, 1, 0,
+        return self._row(title, "automatic", count_times(value, min(models, FRONTAGE) * part.count), strength, ap, 1, 0,
                          its)
 
-    def _melee(self, part: _Part, wielder: bool, equipment: _Weapons, own: dict[str, Profiled | None],
-               attributes: _Attributes, extra_ranks: int, modifier: int, models: int, cap: int,
+    def _melee(self, part: Part, wielder: bool, equipment: Equipment, own: dict[str, Profiled | None],
+               attributes: ReadAttributes, extra_ranks: int, modifier: int, models: int, cap: int,
                named: bool) -> list[dict]:
         profile = part.profile
         attack_text = (profile.get("Att") or "").strip()
@@ -137,7 +137,7 @@ class AttackReading(Reading):
         offensive = self._stat(profile.get("Off"), 1, part.name, "Off")
         if part.harnessed:  # uses no weapons, makes no supporting attacks (Harnessed)
             count = self._count(attack_text, min(models, FRONTAGE) * part.count, part.name)
-            its = _Attributes(list(attributes.names), attributes.multiple)
+            its = ReadAttributes(list(attributes.names), attributes.multiple)
             set_ap = self._effects_on("melee", part, wielder, part.name, 1, its, equipment)
             attack = self._row(part.name, "melee", count, strength, ap if set_ap is None else set_ap, offensive, 0,
                                its)
@@ -167,8 +167,8 @@ class AttackReading(Reading):
                 continue
             front = min(models, FRONTAGE) * part.count
             supporting = min(max(models - FRONTAGE, 0), FRONTAGE * (1 + extra_ranks + ranks)) * part.count
-            count = _times(value, front) if supporting == 0 else _plus(_times(value, front),
-                                                                     _times(_capped(value, cap), supporting))
+            count = count_times(value, front) if supporting == 0 else count_plus(count_times(value, front),
+                                                                     count_times(capped_count(value, cap), supporting))
             hit = modifier if name != "great weapon" else 0  # Lightning Reflexes: not with a Great Weapon
             title = f"{part.name}: {label}" if named else label
             values = self._weapon_values(label, str_text, ap_text, strength, ap)
@@ -181,18 +181,19 @@ class AttackReading(Reading):
 
     def _weapon_values(self, label: str, str_text: str | None, ap_text: str | None, strength: int,
                        ap: int) -> tuple[int, int] | None:
-        """A weapon's Str and AP cells against its wielder's (`_relative`); None, reported, when one is not read."""
+        """A weapon's Str and AP cells against its wielder's (`relative_value`); None, reported, when one is not
+        read."""
         values: list[int] = []
         for what, text, base in (("Str", str_text, strength), ("AP", ap_text, ap)):
-            value = _relative(text, base)
+            value = relative_value(text, base)
             if value is None:
                 self.note(f"{what} {(text or '').strip()!r} not understood", label, action="left out")
             else:
                 values.append(value)
         return (values[0], values[1]) if len(values) == 2 else None
 
-    def _effects_on(self, kind: str, part: _Part, wielder: bool, weapon: str, choices: int, its: _Attributes,
-                    equipment: _Weapons) -> int | None:
+    def _effects_on(self, kind: str, part: Part, wielder: bool, weapon: str, choices: int, its: ReadAttributes,
+                    equipment: Equipment) -> int | None:
         """Add to an attack's attributes what the unit's rules and artefacts give it (`EFFECTS`); return the AP
         one sets, or None. `choices` counts the close combat weapons the part may choose."""
         ap = None
@@ -209,7 +210,7 @@ class AttackReading(Reading):
             its.names = [name for name in its.names if name not in NEEDS_TO_WOUND]
         return ap
 
-    def _unreached(self, chosen: list[str], equipment: _Weapons) -> None:
+    def _unreached(self, chosen: list[str], equipment: Equipment) -> None:
         """Report a weapon enchantment the list does not put on one weapon the bearer fights with."""
         for name, effect in equipment.effects.values():
             if effect.attacks == "enchanted" and len(chosen) > 1:
@@ -219,15 +220,15 @@ class AttackReading(Reading):
                           "cannot choose")
 
     def _weapon_rules(self, name: str, label: str, text: str | None,
-                      attributes: _Attributes) -> tuple[_Attributes, Melee]:
+                      attributes: ReadAttributes) -> tuple[ReadAttributes, Melee]:
         """A close combat weapon's attributes and its row of `MELEE`: its own, or the weapon whose rules
         its profile says it has (`Blades of Darag`: "Paired Weapons. …")."""
-        its = _Attributes(list(attributes.names), attributes.multiple)
+        its = ReadAttributes(list(attributes.names), attributes.multiple)
         table_row: Melee = MELEE.get(name, ("", "", 0, 0, 0, False, None))
         unread = []
         for sentence in re.split(r"(?<=\.)\s+", text or ""):
             for attribute in items(sentence.rstrip(".")):
-                key = _key(attribute).strip(" .")
+                key = key_of(attribute).strip(" .")
                 if its.take(key) or key in NO_EFFECT:
                     continue
                 if key in MELEE and name not in MELEE:
@@ -242,8 +243,8 @@ class AttackReading(Reading):
             self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
         return its, table_row
 
-    def _shooting(self, part: _Part, wielder: bool, name: str, row: Aimed, equipment: _Weapons,
-                  attributes: _Attributes, models: int, named: bool) -> dict | None:
+    def _shooting(self, part: Part, wielder: bool, name: str, row: Aimed, equipment: Equipment,
+                  attributes: ReadAttributes, models: int, named: bool) -> dict | None:
         label, aim, stats = row
         if stats is None:
             known = equipment.ranged.get(name)
@@ -268,16 +269,16 @@ class AttackReading(Reading):
         if values is None:
             return None
         # Hatred re-rolls to-hit rolls "during the first Round of Combat": never a shot's
-        its = _Attributes([name for name in attributes.names if name != "hatred"], attributes.multiple)
+        its = ReadAttributes([name for name in attributes.names if name != "hatred"], attributes.multiple)
         sentences = re.split(r"(?<=\.)\s+", attribute_text or "")
         for sentence in list(sentences):  # a roster cell shoots at short range (§4.2): what it gains there counts
-            close = SHORT_RANGE_AP.fullmatch(_key(sentence).rstrip("."))
+            close = SHORT_RANGE_AP.fullmatch(key_of(sentence).rstrip("."))
             if close:
                 values = (values[0], max(values[1], int(close.group(1))))
                 sentences.remove(sentence)
         unread = [attribute for sentence in sentences
-                  for attribute in items(sentence.rstrip(".")) if not its.take(_key(attribute).strip(" .[]"))
-                  and _key(attribute).strip(" .[]") not in NO_EFFECT]
+                  for attribute in items(sentence.rstrip(".")) if not its.take(key_of(attribute).strip(" .[]"))
+                  and key_of(attribute).strip(" .[]") not in NO_EFFECT]
         if unread:
             text = ", ".join(unread)
             self.note(f"weapon rules {text[:70] + ('…' if len(text) > 70 else '')!r} not modelled", label)
@@ -325,10 +326,10 @@ class AttackReading(Reading):
     def _count(self, text: str, times: int, name: str, what: str = "Attack Value") -> int | str | None:
         """`times` copies of a number or dice like `D6+1` (a number, or dice text); None when not read."""
         value = self._value(text, 0, name, what)
-        return None if value is None else _times(value, times)
+        return None if value is None else count_times(value, times)
 
     def _row(self, name: str, kind: str, attacks: int | str | None, strength: int, ap: int, offensive: int,
-             modifier: int, attributes: _Attributes, aim: str | None = None) -> dict | None:
+             modifier: int, attributes: ReadAttributes, aim: str | None = None) -> dict | None:
         if not attacks:
             return None
         table = self.mapped.table

@@ -10,13 +10,13 @@ from ..errors import InputError
 from ..t9a.attributes import game_dice
 from .reader import Selection
 from .report import items
-from .t9a_common import HEIGHT_STOMP, SWIFT, Reading, _key, _Part, _type, dice_mean
+from .t9a_common import HEIGHT_STOMP, SWIFT, Reading, key_of, Part, type_of, dice_mean
 
 
 class CombatReading(Reading):
     """The combat fields of one unit; a part of the importer's reader (`t9a._Reader`)."""
 
-    def _combat(self, body: Selection, first: _Part, parts: list[_Part], height: str, weapons: set[str]) -> None:
+    def _combat(self, body: Selection, first: Part, parts: list[Part], height: str, weapons: set[str]) -> None:
         """What a round of combat needs (docs/rules.md §3.11): the Attack Value (times its count: a crew of two)
         and Agility of the unit's fighting part, its Discipline, a Standard Bearer among its selections,
         Swiftstride among its rules, its Height and the Stomp Attacks it gives, its mount's attacks. A value that
@@ -24,14 +24,14 @@ class CombatReading(Reading):
         --combat, as its other studies are unchanged."""
         table = self.mapped.table
         self._cells(body, first)
-        if any("standard bearer" in _key(item.name) for item in self.selection.walk() if item.number):
+        if any("standard bearer" in key_of(item.name) for item in self.selection.walk() if item.number):
             table["standard"] = True
-        rules = {_key(rule) for item in self.selection.walk() for rule in item.rules}
-        own = {_key(rule) for rule in (*self.selection.rules, *first.rules, *items(first.profile.get("Rules")))}
+        rules = {key_of(rule) for item in self.selection.walk() for rule in item.rules}
+        own = {key_of(rule) for rule in (*self.selection.rules, *first.rules, *items(first.profile.get("Rules")))}
         if "lightning reflexes" in own:  # the unit's or its fighting part's, not a handler's
             table["lightning_reflexes"] = True
-        types = {_key(profile.get("Type")) for item in body.walk() for profile in item.profiles
-                 if _type(profile) == "size"}
+        types = {key_of(profile.get("Type")) for item in body.walk() for profile in item.profiles
+                 if type_of(profile) == "size"}
         for name, pattern, implied in (
                 ("impact_hits", r"impact hits \(([^)]+)\)", None),  # when it charges (a chariot's, a mount's)
                 ("stomp", r"stomp attacks \(([^)]+)\)", None if "construct" in types else HEIGHT_STOMP.get(height))):
@@ -44,7 +44,7 @@ class CombatReading(Reading):
             except InputError:
                 self.note(f"{name.replace('_', ' ')} ({value})", action="left out of a round of combat (not dice "
                                                                           "of the game)")
-        chosen = {_key(item.name) for item in self.selection.walk() if item.number}
+        chosen = {key_of(item.name) for item in self.selection.walk() if item.number}
         if any("great weapon" in name for name in chosen):
             table["great_weapon"] = True
         self._charge(chosen | weapons, own)
@@ -62,13 +62,13 @@ class CombatReading(Reading):
                 table[name] = True
         self._mount(first, parts)
 
-    def _cells(self, body: Selection, first: _Part) -> None:
+    def _cells(self, body: Selection, first: Part) -> None:
         """The Attack Value (times its count), Agility and Discipline a round of combat reads, each written only
         where the list gives a number in bounds, and said where it gives something else."""
         table = self.mapped.table
-        found_all = [profile for item in body.walk() for profile in item.profiles if _type(profile) == "global"]
+        found_all = [profile for item in body.walk() for profile in item.profiles if type_of(profile) == "global"]
         # a ridden monster's Global profile writes the rider's Discipline as `C`: the rider's own is the unit's
-        found = next((profile for profile in found_all if _key(profile.get("Dis")) != "c"),
+        found = next((profile for profile in found_all if key_of(profile.get("Dis")) != "c"),
                      found_all[0] if found_all else None)
         cells = (("attack_value", "Att", first.profile.get("Att"), 1, first.count),
                  ("agility", "Agi", first.profile.get("Agi"), 0, 1),
@@ -83,7 +83,7 @@ class CombatReading(Reading):
                           action=f"counted as {mean}, its mean rounded, in a round of combat")
             elif text is not None and (key or name != "attack_value"):  # a cell the list gives but not as a number
                 # in bounds (`²`, blank, 11): said (a blank Att is said by the attacks' reader: no melee attacks)
-                self.note(f"{label} 'C': the rider's, whose profile the list does not give" if _key(key) == "c" else
+                self.note(f"{label} 'C': the rider's, whose profile the list does not give" if key_of(key) == "c" else
                           f"{label} {key!r}: not a number of {low} to 10" + (f" (times {times})" if times > 1 else ""),
                           first.name, action="left out of a round of combat")
 
@@ -102,7 +102,7 @@ class CombatReading(Reading):
             if bonus[key]:
                 self.mapped.table[name] = min(bonus[key], high)
 
-    def _mount(self, first: _Part, parts: list[_Part]) -> None:
+    def _mount(self, first: Part, parts: list[Part]) -> None:
         """The mount's attacks (a second model part that attacks: a horse, harnessed beasts, a ridden monster);
         a third is reported and left out of a round of combat."""
         fighting = [part for part in parts if part is not first and not part.inanimate

@@ -126,25 +126,25 @@ EFFECTS = {
 }
 
 
-def _key(text: str | None) -> str:
+def key_of(text: str | None) -> str:
     return " ".join((text or "").translate(INVISIBLE).casefold().split())
 
 
-def _type(profile: Profile) -> str:
+def type_of(profile: Profile) -> str:
     """`2 Defensive (DL)` → "defensive": the catalogues number their profile types."""
-    return _key(re.sub(r"^\d+\s*|\s*\(.*\)$", "", profile.type_name))
+    return key_of(re.sub(r"^\d+\s*|\s*\(.*\)$", "", profile.type_name))
 
 
-def _int(text: str | None, default: int = 0) -> int:
+def int_of(text: str | None, default: int = 0) -> int:
     match = re.search(r"-?\d+", text or "")
     return int(match.group()) if match else default
 
 
-def _relative(text: str | None, base: int) -> int | None:
+def relative_value(text: str | None, base: int) -> int | None:
     """A weapon's Str or AP, in the forms the catalogues write: the wielder's (`As User`, `=`, `-`,
     blank), relative to it (`+2`, `-1`, and `C+1` as a mount's `C`), or a number (`5`, and `3 [7]`,
     whose bracket is reported apart); None for anything else."""
-    key = _key(text).replace(" ", "")
+    key = key_of(text).replace(" ", "")
     if key in ("", "asuser", "=", "-", "c"):
         return base
     relative = re.fullmatch(r"c?([+-]\d+)", key)
@@ -154,30 +154,30 @@ def _relative(text: str | None, base: int) -> int | None:
     return int(number.group(1)) if number else None
 
 
-def _named(text: str) -> tuple[str, int | None]:
+def name_and_aim(text: str) -> tuple[str, int | None]:
     """A weapon name and its Aim: `Aspen Bow (5+)` → ("aspen bow", 5); `Halberd` → ("halberd", None);
     a count in its name is not part of it (`Repeater Handbow [3] (2+)` → "repeater handbow")."""
     clean = " ".join(text.translate(INVISIBLE).split())
     aimed = AIMED.match(clean)
     name = aimed.group(1) if aimed else clean
-    return _key(COUNTED.sub(" ", name)), (int(aimed.group(2)) if aimed else None)
+    return key_of(COUNTED.sub(" ", name)), (int(aimed.group(2)) if aimed else None)
 
 
-def _label(text: str) -> str:
+def label_of(text: str) -> str:
     """A weapon's name as shown: no Aim, no count, no zero-width characters."""
     clean = " ".join(text.translate(INVISIBLE).split())
     aimed = AIMED.match(clean)
     return " ".join(COUNTED.sub(" ", aimed.group(1) if aimed else clean).split())
 
 
-def _pieces(name: str) -> list[str]:
+def pieces_of(name: str) -> list[str]:
     """An upgrade's name split into the items it buys: `Halberd, Paired Weapons, and Shield` → three."""
     return [part for part in re.split(r"\s*(?:,\s*and\s+|,|\s+and\s+|&|\s\+\s)\s*", name.translate(INVISIBLE))
             if part.strip()]
 
 
 @dataclass
-class _Part:
+class Part:
     """One model part: its Offensive profile, how many of it a model has, and what it may use."""
 
     name: str
@@ -197,7 +197,7 @@ Aimed = tuple[str, int | None, Shots | None]  # a shooting weapon: its label, it
 
 
 @dataclass
-class _Weapons:
+class Equipment:
     """The unit's equipment: melee weapons (name → profile or table row), ranged ones with their Aim."""
 
     melee: dict[str, Profiled | None] = field(default_factory=dict)
@@ -208,7 +208,7 @@ class _Weapons:
 
 
 @dataclass
-class _Attributes:
+class ReadAttributes:
     """The attack attributes read so far, and Multiple Wounds (X)."""
 
     names: list[str] = field(default_factory=list)
@@ -227,7 +227,7 @@ class _Attributes:
 Count = int | tuple[int, int, int]  # a number, or dice (n, sides, plus): `D6+1` is (1, 6, 1)
 
 
-def _times(value: Count, count: int) -> int | str:
+def count_times(value: Count, count: int) -> int | str:
     """`count` copies of a number or dice (n, sides, plus): a number, or dice text like `5d6+5`."""
     if isinstance(value, int):
         return value * count
@@ -237,7 +237,7 @@ def _times(value: Count, count: int) -> int | str:
     return f"{dice * count}d{sides}" + (f"+{plus * count}" if plus else "")
 
 
-def _capped(value: Count, cap: int) -> int:
+def capped_count(value: Count, cap: int) -> int:
     """A supporting attack's value: at most `cap` (dice are capped at their mean, rounded down)."""
     if isinstance(value, int):
         return min(value, cap)
@@ -245,7 +245,7 @@ def _capped(value: Count, cap: int) -> int:
     return min(math.floor(dice * (sides + 1) / 2 + plus), cap)
 
 
-def _plus(one: int | str, other: int | str) -> int | str:
+def count_plus(one: int | str, other: int | str) -> int | str:
     """The sum of two counts (numbers, or dice text and a number)."""
     if isinstance(one, int) and isinstance(other, int):
         return one + other
@@ -253,40 +253,40 @@ def _plus(one: int | str, other: int | str) -> int | str:
     return f"{match.group(1)}+{int(match.group(2) or 0) + other}" if match and isinstance(other, int) else one
 
 
-def _clean(text: str) -> str:
+def cleaned(text: str) -> str:
     """A name as the report shows it: single spaces, no zero-width characters."""
     return " ".join(text.translate(INVISIBLE).split())
 
 
-def _ridden(item: Selection) -> bool:
+def is_ridden(item: Selection) -> bool:
     """A ridden monster: its Global profile's Discipline is its rider's (`C`)."""
-    return any(_type(profile) == "global" and (profile.get("Dis") or "").strip().upper().startswith("C")
+    return any(type_of(profile) == "global" and (profile.get("Dis") or "").strip().upper().startswith("C")
                for profile in item.profiles)
 
 
-def _is_mount(profile: Profile) -> bool:
+def is_mount(profile: Profile) -> bool:
     """A mount's Defensive profile refers to its rider's values: `C`, `C+2`."""
     return any(re.match(r"^\s*C\b", value or "") for _, value in profile.characteristics)
 
 
-def _same_profile(one: Profile, other: Profile) -> bool:
+def same_profile(one: Profile, other: Profile) -> bool:
     return [(key, value) for key, value in one.characteristics] == [(key, value) for key, value in
                                                                     other.characteristics]
 
 
-def _by_name(text: str, found: _Weapons, listed: _Weapons | None = None) -> bool:
+def by_name(text: str, found: Equipment, listed: Equipment | None = None) -> bool:
     """Read one equipment name from the game system's shared profiles into `found` (a profile in
     `found` or in the unit's `listed` equipment wins); False when it is none."""
-    name, aim = _named(text)
+    name, aim = name_and_aim(text)
     if name in ARMOUR:
         found.armour.setdefault(name, ARMOUR[name])
     elif name in MELEE:
         found.melee.setdefault(name, None)
-    elif name in RANGED or (aim is not None and not SAVE.match(_key(text))):
+    elif name in RANGED or (aim is not None and not SAVE.match(key_of(text))):
         # a weapon and its Aim; a profile in the list wins over the game system's shared one
         known = found.ranged.get(name) or (listed.ranged.get(name) if listed else None)
         stats = known[2] if known and known[2] else RANGED.get(name)
-        found.ranged[name] = (_label(text), aim if aim is not None else known and known[1], stats)
+        found.ranged[name] = (label_of(text), aim if aim is not None else known and known[1], stats)
     else:
         return False
     return True

@@ -330,8 +330,9 @@ class Assault(Attack):
                 f"expected at most {MAX_PIECES} kinds and war engines on a side (there are {pieces})")
         size = self.side(prefix).size  # every combination of losses a side can reach: held in memory
         require(size <= MAX_STATES, prefix + "other", "; ".join(map(str, get("other"))) or str(get("units")),
-                f"expected at most {MAX_STATES:,} combinations of losses on a side (these kinds and war engines "
-                f"make {size:,}): give fewer kinds, or merge kinds that fight alike")
+                f"expected at most {MAX_STATES:,} combinations of losses on a side ({dashes}units {units}"
+                + (f" of {dashes}damage-capacity {capacity}" if capacity is not None else "")
+                + f" and these kinds make {size:,}): give fewer kinds, or merge kinds that fight alike")
         for name in ("cc", "ff", "armour", "support_ff", "cover_save"):
             if not hasattr(self, prefix + name):
                 continue

@@ -21,7 +21,7 @@ from ..pool import Die, PoolRoll, roll_pool
 from ..style import plural
 from .joints import combine, pack, pmfs_of, zeros
 from .saves import BlastMarkers, SavePlan, outcome_roll
-from .target import MAX_UNITS, NOT_GIVEN, _OnFormation
+from .target import MAX_UNITS, NOT_GIVEN, OnFormation
 from .volleys import hit_die
 
 UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread at 5 cm (a reading; --per-template)
@@ -69,7 +69,7 @@ def _padded(pmf: np.ndarray, size: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Barrage(_OnFormation):
+class Barrage(OnFormation):
     """Barrage an Epic formation: one to-hit roll per unit under the templates.
 
     The barrage table gives the to-hit roll (AP, or AT with `at`) and the extra blast

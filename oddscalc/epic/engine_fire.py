@@ -3,7 +3,7 @@ macro-weapon ones onto the war engines still standing, 2.2.6), a titan killer's 
 as hits of their own (`TkAllocation.DAMAGE`), the formation's other units that the fire reaches
 (`Reach`, `Front`), and war engines of several profiles; sampled and exact.
 
-`_AtWarEngines` is the part of `EpicShoot` (`shooting.py`) that resolves its fire on war
+`AtWarEngines` is the part of `EpicShoot` (`shooting.py`) that resolves its fire on war
 engines; `EpicShoot` declares the options.
 """
 
@@ -21,13 +21,13 @@ from ..pool import PoolRoll
 from .joints import combine, pack, zeros
 from .saves import Ability, SavePlan, allocate_kills, failed_die, kills_given_hits
 from .target import NOT_GIVEN
-from .volleys import _Volleys, hits_pmf, roll_hits
+from .volleys import Volleys, hits_pmf, roll_hits
 from .war_engines import Engines, Front, HitKind, Reach, TkAllocation, TkSave
 
 MAX_MIXED_ENGINES = 6  # war engines that normal then macro-weapon hits can be followed over, exactly
 
 
-class _AtWarEngines(_Volleys):
+class AtWarEngines(Volleys):
     """Fire at a formation's war engines and, where it reaches them, the other units beside them (§2.8)."""
 
     vehicles: int

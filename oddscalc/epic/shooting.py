@@ -15,7 +15,7 @@ Beyond one weapon's shots (seed 002):
 
 `EpicShoot` declares every option and resolves the fire at units and at a mixed formation's
 vehicles; its volleys are read in `volleys.py` (`_Volleys`), its fire at war engines is resolved
-in `engine_fire.py` (`_AtWarEngines`).
+in `engine_fire.py` (`AtWarEngines`).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from ..attack import option
 from ..errors import InputError, require
 from ..pool import PoolRoll
 from ..style import plural
-from .engine_fire import _AtWarEngines
+from .engine_fire import AtWarEngines
 from .joints import pmfs_of
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, outcome_roll, save_plan
 from .target import MAX_UNITS, NOT_GIVEN
-from .volleys import Volley, _matrix, allocated, roll_hits
+from .volleys import Volley, matrix_of, allocated, roll_hits
 from .war_engines import Front, Reach, TkAllocation
 
 DIRECT = 2e7  # products up to which a joint is convolved term by term (exact to the last bit); above: FFT
@@ -60,7 +60,7 @@ def convolve2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, kw_only=True)
-class EpicShoot(_AtWarEngines):
+class EpicShoot(AtWarEngines):
     """Shoot at an Epic formation: to hit, saves, hits front to back, blast markers, broken.
 
     Each shot hits on its to-hit value minus the modifier (a natural 1 misses; needing 7,
@@ -240,7 +240,7 @@ class EpicShoot(_AtWarEngines):
                 block = allocated(macro, self.unit_count - kills, self.macro_saves, number)
                 after.append(convolve2d(joint[:, kills:kills + 1], block))
             width = max(kills + part.shape[1] for kills, part in enumerate(after))
-            total = _matrix([pmfs.zeros(width, number(0))] * max(part.shape[0] for part in after), width, number)
+            total = matrix_of([pmfs.zeros(width, number(0))] * max(part.shape[0] for part in after), width, number)
             for kills, part in enumerate(after):
                 total[:part.shape[0], kills:kills + part.shape[1]] += part
             joint = total

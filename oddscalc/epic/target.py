@@ -1,6 +1,6 @@
 """The target of an Epic attack (docs/rules.md §2): what every attack on a formation shares, its
 saves and blast markers, the weapon's special abilities, and its war engines (§2.8) with the other
-units beside them. Shooting (`shooting.py`) and barrages (`attacks.py`) build on `_OnFormation`;
+units beside them. Shooting (`shooting.py`) and barrages (`attacks.py`) build on `OnFormation`;
 saves, hit allocation and blast markers live in `saves.py`.
 """
 
@@ -35,7 +35,7 @@ RATIONAL_SLOWDOWN = 50  # exact rationals against floats, about
 
 
 @dataclass(frozen=True, kw_only=True)
-class _OnFormation(Attack):
+class OnFormation(Attack):
     """A target formation's saves and blast markers, and the weapon's special abilities.
 
     `units` are the units the attack can reach (all of the formation's units unless

@@ -3,7 +3,7 @@ normal, macro-weapon or AT), what suppression leaves of them, each kind's pools 
 target's saves against each kind. The hits of (dice, check) pools are rolled (`roll_hits`) or
 convolved exactly (`hits_pmf`, `allocated`) here for shooting and for an assault's attacks.
 
-`_Volleys` is the part of `EpicShoot` (`shooting.py`) that reads its fire; `EpicShoot`
+`Volleys` is the part of `EpicShoot` (`shooting.py`) that reads its fire; `EpicShoot`
 declares the options.
 """
 
@@ -22,7 +22,7 @@ from ..errors import InputError, require
 from ..pool import Die, roll_pool
 from ..style import plural
 from .saves import Ability, SavePlan, kills_given_hits, save_plan
-from .target import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, _OnFormation
+from .target import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, OnFormation
 
 _VOLLEY = re.compile(r"^\s*([0-9]{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
 VOLLEY_ALLOWED = "expected N@X+ (normal), N@MW X+ (macro-weapon) or N@AT X+ (AT fire at --vehicles), like 4@3+"
@@ -76,11 +76,11 @@ def hits_pmf(pools: Sequence[tuple[int, Check]], number) -> np.ndarray:
 def allocated(pools: Sequence[tuple[int, Check]], units: int, saves: SavePlan, number) -> np.ndarray:
     """joint[hits, kills] of pools of dice allocated front to back over `units` identical units (§2.3)."""
     hits, saved = hits_pmf(pools, number), number(saves.chance())
-    return _matrix([weight * (kills_given_hits(h, units, saved) if units else pmfs.point(0, weight))
+    return matrix_of([weight * (kills_given_hits(h, units, saved) if units else pmfs.point(0, weight))
                     for h, weight in enumerate(hits)], units + 1, number)
 
 
-def _matrix(rows: list[np.ndarray], width: int, number) -> np.ndarray:
+def matrix_of(rows: list[np.ndarray], width: int, number) -> np.ndarray:
     """Stack pmfs of different lengths into a matrix `width` wide (zeros after each)."""
     matrix = np.zeros((len(rows), width)) if number is float else np.array(
         [[number(0)] * width for _ in rows], dtype=object)
@@ -96,7 +96,7 @@ def hit_die(check: Check) -> Die:
 
 
 
-class _Volleys(_OnFormation):
+class Volleys(OnFormation):
     """The volleys of a shooting attack: every weapon's shots (--shots, --mw-shots, --at-shots, --volley),
     what the --suppressed of the --firing-units leave of them (§2.4), and the saves of each kind of hit."""
 
@@ -119,7 +119,8 @@ class _Volleys(_OnFormation):
             _check_shots(getattr(self, shots), shots)
             value = getattr(self, to_hit)
             if getattr(self, shots):
-                require(value is not None and 2 <= value <= 6, to_hit, value, "expected a to-hit value, 2+ to 6+")
+                require(value is not None and 2 <= value <= 6, to_hit, value, "expected a to-hit value, 2+ to 6+"
+                        + (f", for {spelled} {getattr(self, shots)}" if value is None else ""))
             else:
                 require(value is None, to_hit, value, f"only applies with {spelled} N")
         require(any(v.shots for v in self.fire), "shots", self.shots,

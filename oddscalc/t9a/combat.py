@@ -323,7 +323,8 @@ class Combat(Attack):
         for prefix in ("", "enemy_"):
             width, models = getattr(self, prefix + "width"), getattr(self, prefix + "models")
             require(width <= models, prefix + "width", width,
-                    f"expected 1 to {models}: a front rank no wider than the unit's {plural(models, 'model')}")
+                    f"expected 1 to {models}: a front rank no wider than the unit's {plural(models, 'model')} "
+                    f"(--{dashed(prefix)}models {models})")
             require(not (getattr(self, prefix + "great_weapon") and getattr(self, prefix + "spear")),
                     prefix + "spear", "on", f"a model fights with one weapon: --{dashed(prefix)}great-weapon or "
                                             f"--{dashed(prefix)}spear")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shlex
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,11 +21,12 @@ OTHER_DIGITS = [str.maketrans("0123456789", digits) for digits in ("٠١٢٣٤٥
 
 
 def pairs() -> list[tuple[str, list[str], str, str]]:
-    """(query, its first example's words, an option of it, the value the example gives it or a typical one)."""
+    """(query, its first example's words, an option of it, the value the example gives it or a typical one): sampled,
+    so that an exact answer's cost is never what refuses it."""
     every_query()
     found = []
     for path in sorted(QUERIES):
-        words = shlex.split(ABOUT[path].examples[0])[1:]
+        words = [word for word in shlex.split(ABOUT[path].examples[0])[1:] if word != "--exact"]  # no cost refusal
         for param in command_of(path).params:
             if param.param_type_name != "option" or param.is_flag or set(param.opts) & set(COMMON_OPTIONS):
                 continue  # an argument, a switch (no value), or an option every query shares (tested apart)
@@ -48,6 +50,21 @@ def asked(words: list[str]):
     except Refusal as refusal:
         return refusal.line
     return None
+
+
+TRICKY = ["", " ", "0", "-1", "+", "4+", "7+", "0+", "1e3", "99999999999999999999", "none", "true", "x", "3 3", "4+ 4+",
+          "½", "²", "3.5", "1", "2", "5", "8", "11", "61", "d6", "2d6", "d3+1", "-", "."]
+
+
+@pytest.mark.parametrize("path, words, option, typical", PAIRS, ids=[f"{pair[0]} {pair[2]}" for pair in PAIRS])
+def test_every_option_of_every_query_reads_or_refuses_each_tricky_value_naming_itself(path, words, option, typical):
+    """Every option of every query, every value of a list of the tricky ones (bounds and past them, empty, a
+    repeat, another script's digits, dice where a number goes): read, or refused in one line naming the option
+    (a refusal that names another option says how it is given here: 'for --mw-shots 2', '(--models 1)')."""
+    words = [word for index, word in enumerate(words) if word != option and (index == 0 or words[index - 1] != option)]
+    for value in TRICKY:
+        line = asked([*words, option, value])
+        assert line is None or (line.startswith("error: ") and "\n" not in line and option in line), (value, line)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -391,7 +391,7 @@ def test_a_side_of_too_many_combinations_of_losses_is_refused_in_one_line(capsys
     result = run(capsys, *shlex.split(f"epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ {many} --enemy-units 8 "
                                       "--enemy-cc 4+ --enemy-ff 6+ --enemy-armour 6+"))
     assert (result.code, result.out) == (2, "") and len(result.err.strip().splitlines()) == 1
-    assert "expected at most 1,000,000 combinations of losses on a side (these kinds and war engines make " \
+    assert "expected at most 1,000,000 combinations of losses on a side (--units 6 and these kinds make " \
            "1,588,867)" in result.err
 
 

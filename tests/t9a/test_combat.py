@@ -583,7 +583,8 @@ def test_a_front_rank_wider_than_the_unit_or_two_weapons_are_refused(prefix):
     with pytest.raises(InputError) as error:
         duel(**{prefix + "models": 5, prefix + "width": 6})
     assert (error.value.name, error.value.value) == (prefix + "width", 6)
-    assert error.value.allowed == "expected 1 to 5: a front rank no wider than the unit's 5 models"
+    assert error.value.allowed == (f"expected 1 to 5: a front rank no wider than the unit's 5 models "
+                                   f"(--{prefix.replace('_', '-')}models 5)")
     duel(**{prefix + "models": 5, prefix + "width": 5})
     with pytest.raises(InputError) as error:
         duel(**{prefix + "great_weapon": True, prefix + "spear": True})

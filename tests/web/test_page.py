@@ -68,7 +68,7 @@ def test_a_refusal_of_a_field_under_more_options_is_in_sight(client):
     assert page.status_code == 400  # the field refused was not given: it is under More options, which opens
     field = re.search(r'<details open>\s*<summary>More options.*?data-field="--mw-to-hit">.*?<p class="error">'
                       r'([^<]+)</p>', page.text, re.S)
-    assert field and field.group(1) == "error: --mw-to-hit: expected a to-hit value, 2+ to 6+"
+    assert field and field.group(1) == "error: --mw-to-hit: expected a to-hit value, 2+ to 6+, for --mw-shots 2"
     alert = re.findall(r'<p class="error" role="alert" id="error">([^<]+)</p>', page.text)
     assert alert == [field.group(1)] and page.text.index('id="error"') < page.text.index('id="query-form"')
     top = client.get("/", params={"q": "epic shoot --shots 6 --to-hit 4+ --units 3 --armour 4+ --nonsense 3"}).text
