@@ -584,32 +584,6 @@ def test_a_release_is_compared_with_an_old_one_a_folder_or_a_git_revision(capsys
     assert not written.exists()  # never handed to git as an option
 
 
-def test_an_old_release_is_written_out_only_as_plain_files_inside_its_folder(tmp_path, monkeypatch):
-    """Where this Python's tarfile lacks the "data" filter, a member outside the folder or a link is refused."""
-    import io
-    import tarfile
-    from oddscalc.errors import InputError
-    from oddscalc.releases import _extract
-    def archive(name: str, kind: bytes = tarfile.REGTYPE) -> bytes:
-        buffer = io.BytesIO()
-        with tarfile.open(fileobj=buffer, mode="w") as tar:
-            member = tarfile.TarInfo(name)
-            member.type, member.size = kind, 0 if kind != tarfile.REGTYPE else 2
-            if kind == tarfile.SYMTYPE:
-                member.linkname = "/etc/passwd"
-            tar.addfile(member, io.BytesIO(b"ok") if kind == tarfile.REGTYPE else None)
-        return buffer.getvalue()
-    monkeypatch.delattr(tarfile, "data_filter", raising=False)
-    out = tmp_path / "out"
-    out.mkdir()
-    _extract(archive("mini.cat"), out, "repo@old")
-    assert (out / "mini.cat").read_text() == "ok"
-    for bad in (archive("../escaped.cat"), archive("link.cat", tarfile.SYMTYPE)):
-        with pytest.raises(InputError, match="not a plain file inside the folder"):
-            _extract(bad, out, "repo@old")
-    assert not (tmp_path / "escaped.cat").exists() and not (out / "link.cat").exists()
-
-
 def test_the_table_shows_each_rows_suggested_points_and_band_as_a_player_reads_them(capsys):
     """The text table's "suggested points" cell is the row's figures, `POINTS (LOW–HIGH)`, under its header."""
     rows = {row["entry"]: row for row in study_json(capsys, str(MINI), "--exact")["rows"]}

@@ -13,7 +13,6 @@ from oddscalc.asking import ask
 from oddscalc.cli.options import ABOUT
 from oddscalc.cli.words import every_query
 from oddscalc.errors import Refusal
-from oddscalc.vocabulary import OTHER_WORDS, hint
 
 ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")  # Arabic-Indic digits: Nd, as `\d` and int() read them
 
@@ -177,21 +176,6 @@ def test_an_enemy_option_is_matched_on_what_follows_enemy():
     assert "--enemy-mount" not in no_such_option("--enemy-units", Context())
     assert "(did you mean --enemy-models?)" in no_such_option("--enemy-model", Context())
     assert "(did you mean --enemy-mount?)" in no_such_option("--enemy-mont", Context())
-
-
-def test_every_other_word_points_at_options_that_exist():
-    """Each hint names options of its game's queries: a renamed option would leave the hint pointing nowhere."""
-    every_query()
-    from oddscalc.cli.options import QUERIES
-
-    for game, words in OTHER_WORDS.items():
-        options = {"--" + name.replace("_", "-") for path, query in QUERIES.items() if path.split()[0] == game
-                   for name in query.names}
-        options |= {"--" + name for path, query in QUERIES.items() for name in ("enemy-" + n for n in query.names)}
-        for word, (_, ours) in words.items():
-            assert {f"--{name}" for name in ours} <= options, (game, word, ours)
-            assert hint(f"--{word}", game, [], lambda option: []) is not None
-    assert hint("--toughness", "epic", [], lambda option: []) is None  # a word is only another game's
 
 
 @pytest.mark.parametrize("word, shown", [("", "''"), (" x", "' x'"), ("extra", "extra")])

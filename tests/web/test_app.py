@@ -9,13 +9,13 @@ import json
 import re
 import shlex
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from starlette.testclient import TestClient
 
 from clirun import run
+from web.uploading import multipart
 from oddscalc import engine
 from oddscalc.cli import root_command
 from oddscalc.cli.options import COMMON_OPTIONS, QUERIES, SHELL, command_for
@@ -217,17 +217,6 @@ def test_the_png_and_the_stream(client):
     assert event == {"error": "error: --to-hit 9+: expected the weapon's to-hit value, 2+ to 6+", "option": "--to-hit"}
 
 
-def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
-    boundary = "oddscalcboundary"
-    parts = []
-    for name, value in fields.items():
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
-    for name, (filename, data) in files.items():
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                     f"Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n")
-    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
-
-
 def test_an_uploaded_list_grids_as_the_command_line_grids_the_file(client, capsys, tmp_path, monkeypatch):
     body, kind = multipart({"options": "--exact --attackers 'Basilisk Battery'"},
                            {"roster": ("steel_legion.rosz", STEEL.read_bytes())})
@@ -294,15 +283,6 @@ def test_a_bad_upload_is_refused_in_one_line(client, files, fields, words):
     line = response.json()["error"]
     for word in words:
         assert word in line, (word, line)
-
-
-def test_an_upload_too_large_or_not_a_form_is_refused_before_it_is_read(client):
-    app = create_app(Limits(upload=1000))
-    with TestClient(app, base_url="http://localhost") as small:
-        body, kind = multipart({}, {"roster": ("x.toml", b"#" * 5000)})
-        response = small.post("/api/grid", content=body, headers={"content-type": kind})
-        assert response.status_code == 400 and "at most 1,000 bytes" in response.json()["error"]
-    assert client.post("/api/grid", content=b"x", headers={"content-type": "text/plain"}).status_code == 400
 
 
 def test_a_run_is_capped_in_trials_and_in_time():
@@ -493,72 +473,6 @@ def test_the_pages_say_when_to_come_back():
     assert exact.status_code == 200
 
 
-UPLOAD = multipart({"game": "epic", "options": "--exact --attackers 'Whirlwind Battery'"}, {})
-
-
-def _uploads_while_one_is_slow(limits: Limits, others: list[str], late: float = 0.0) -> tuple:
-    """A first upload from 10.0.0.1 sends 10 bytes, then waits (`late` seconds, or until the others are answered);
-    meanwhile an upload from each of `others` (addresses); then one more from 10.0.0.1. Every answer, in order."""
-    import httpx2 as httpx
-
-    body, kind = UPLOAD
-
-    async def main() -> tuple:
-        app = create_app(limits)
-        sent, release = asyncio.Event(), asyncio.Event()
-
-        async def slowly():
-            yield body[:10]
-            sent.set()
-            if late:
-                await asyncio.sleep(late)
-            await release.wait()
-            yield body[10:]
-
-        def client(address: str) -> Any:
-            return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 1)),
-                                     base_url="http://localhost")
-
-        async with client("10.0.0.1") as slow:
-            first = asyncio.ensure_future(slow.post("/api/grid", content=slowly(), headers={"content-type": kind}))
-            await sent.wait()
-            await asyncio.sleep(0.05)
-            answers = []
-            for address in others:
-                async with client(address) as other:
-                    answers.append(await other.post("/api/grid", content=body, headers={"content-type": kind}))
-            release.set()
-            return (await first, *answers, await slow.post("/api/grid", content=body, headers={"content-type": kind}))
-
-    return asyncio.run(main())
-
-
-def test_uploads_are_read_a_few_at_a_time():
-    """While `uploads` forms are being read (held in memory), another is told to come back: 150 uploads
-    at once no longer hold 150 bodies."""
-    first, second, third = _uploads_while_one_is_slow(Limits(uploads=1), ["10.0.0.2"])
-    assert second.status_code == 503 and second.headers["retry-after"] == "5"
-    assert second.json() == {"error": "error: the server is busy (1 upload read at once): try again in a few seconds"}
-    assert first.status_code == 200 and third.status_code == 200  # read in turn
-
-
-def test_a_client_has_one_upload_read_at_a_time_and_the_others_theirs():
-    """Four slow uploads from one client held every upload slot: now its second waits its turn (429), and
-    another client's is read meanwhile."""
-    first, own, other, after = _uploads_while_one_is_slow(Limits(uploads=2), ["10.0.0.1", "10.0.0.2"])
-    assert own.status_code == 429 and own.headers["retry-after"] == "2"
-    assert own.json() == {"error": "error: an upload of yours is being read here (one at a time): wait for its answer"}
-    assert other.status_code == 200 and first.status_code == 200 and after.status_code == 200
-
-
-def test_an_upload_that_arrives_too_slowly_is_refused_and_frees_its_place():
-    first, after = _uploads_while_one_is_slow(Limits(uploads=1, upload_seconds=0.3), [], late=5)
-    assert first.status_code == 400 and first.json() == {
-        "error": "error: FILE: the upload took more than 0.3 s to arrive: try again on a faster connection, or with a "
-                 "smaller file"}
-    assert after.status_code == 200  # its place is free again
-
-
 def test_the_assault_question_from_the_form(client, capsys):
     """The issue's question asked on the page: 6 Tactical and 2 Rhinos (the --other field) assault 12 Ork Boyz
     with 3 blast markers; the form's permalink answers the very bytes of the command line."""
@@ -616,10 +530,3 @@ def test_the_pages_outcomes_are_named_in_words_and_link_their_outcome(client):
     assert ("enemy_health_lost", "enemy Health Points lost") in labels and ("enemy_break", "the charged unit breaks") \
         in labels and all(label == words(name) and "_" not in label for name, label in labels)
     assert [name for name, _ in labels][:2] == ["win", "draw"] and len(labels) == 10
-
-
-def test_an_upload_that_stops_arriving_is_refused_at_once():
-    first, after = _uploads_while_one_is_slow(Limits(uploads=1, upload_stall=0.2), [], late=5)
-    assert first.status_code == 400 and first.json() == {
-        "error": "error: FILE: the upload stopped arriving for 0.2 s: try again"}
-    assert after.status_code == 200

@@ -102,17 +102,6 @@ def test_a_grids_heatmap_carries_each_cells_figure():
                          svg)
 
 
-@pytest.mark.parametrize("low, high, most, expected", [(0, 100, 5, [0, 25, 50, 75, 100]), (0, 7, 8, list(range(8))),
-                                                       (2, 3, 3, [2, 2.5, 3]), (5, 5, 4, [5])])
-def test_ticks_are_round_values(low, high, most, expected):
-    assert chart.ticks(low, high, most) == pytest.approx(expected)
-
-
-def test_colours_run_from_viridis_dark_to_yellow():
-    assert chart.colour(0) == "#440154" and chart.colour(1) == "#fde725" and chart.colour(0.5) == "#21918c"
-    assert chart.colour(-1) == chart.colour(0) and chart.colour(2) == chart.colour(1)
-
-
 def test_tail_labels_keep_apart_on_the_page_too():
     """The same 16 values at 720 px: the P(≥ k) labels drawn are exact figures, and no two of them share
     room (each box estimated as the chart estimates it, 0.6 em a character)."""

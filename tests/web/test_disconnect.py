@@ -11,7 +11,8 @@ from urllib.parse import quote_plus
 
 import pytest
 
-from web.test_app import DATA, multipart
+from web.test_app import DATA
+from web.uploading import multipart
 
 LONG = "roll 20d6 --trials 1e11"
 

@@ -11,7 +11,8 @@ from oddscalc.cli.options import ABOUT
 from oddscalc.cli.words import parse_query
 from oddscalc.dust.board import shipped_maps
 from oddscalc.web import forms
-from web.test_app import STEEL, multipart, plain
+from web.test_app import STEEL, plain
+from web.uploading import multipart
 
 
 def listed(page: str) -> list[str]:

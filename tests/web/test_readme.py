@@ -11,7 +11,8 @@ from urllib.parse import urlparse
 import pytest
 
 from clirun import run
-from web.test_app import DATA, multipart
+from web.test_app import DATA
+from web.uploading import multipart
 
 README = (Path(__file__).parent.parent.parent / "README.md").read_text(encoding="utf-8")
 CURLS = re.findall(r"^curl -s (.+?)\s+#[^`\n]*`oddscalc ([^`]+)`$", README, re.M)

@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 
 from oddscalc.web.app import create_app
 from oddscalc.web.guard import Hosts, host_name
-from web.test_app import multipart
+from web.uploading import multipart
 
 SEEN: list[tuple[str, str]] = []
 WATCHING = threading.Event()
