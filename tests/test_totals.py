@@ -1,0 +1,49 @@
+"""Kept and summed totals of dice (totals.py): the float pmfs (by enumeration of multisets, or by order statistics
+on Fourier transforms) against every roll counted by brute force and against the exact rationals of terms.py."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from oddscalc import totals
+from oddscalc.terms import enumerable
+
+
+def brute(dice: int, sides: int, extra: int) -> list[Fraction]:
+    """P(total) of `dice` kept of `dice + |extra|`: every roll counted."""
+    counted: Counter[int] = Counter()
+    for roll in itertools.product(range(1, sides + 1), repeat=dice + abs(extra)):
+        ordered = sorted(roll)
+        counted[sum(ordered[len(ordered) - dice:] if extra >= 0 else ordered[:dice])] += 1
+    rolls = sides ** (dice + abs(extra))
+    return [Fraction(counted[total], rolls) for total in range(dice * sides + 1)]
+
+
+@pytest.mark.parametrize("dice, sides, extra", [(1, 6, 0), (2, 6, 1), (3, 6, -1), (2, 4, 2), (1, 3, -2), (3, 6, 2)])
+def test_a_kept_total_is_every_roll_counted(dice, sides, extra):
+    expected = brute(dice, sides, extra)
+    assert list(totals.keep_pmf(dice, sides, extra)) == expected
+    if extra:
+        assert totals.keep_probabilities(dice, sides, extra) == pytest.approx([float(p) for p in expected], abs=1e-15)
+    assert totals.keep_pmf(dice, sides, extra, float) == pytest.approx([float(p) for p in expected], abs=1e-15)
+
+
+@pytest.mark.parametrize("dice, extra", [(24, 4), (20, 3), (24, -4)])
+def test_the_order_statistics_path_agrees_with_the_exact_rationals(dice, extra):
+    assert not enumerable(dice + abs(extra), 6)  # the Fourier path, not the multisets'
+    fast = totals.keep_probabilities(dice, 6, extra)
+    exact = [float(p) for p in totals.keep_pmf(dice, 6, extra)]
+    assert fast == pytest.approx(exact, abs=1e-13) and fast.sum() == pytest.approx(1) and (fast >= 0).all()
+
+
+def test_a_sum_and_a_shift():
+    assert list(totals.sum_pmf(2, 6)) == brute(2, 6, 0)
+    assert totals.sum_pmf(3, 4, float) == pytest.approx([float(p) for p in brute(3, 4, 0)])
+    pmf = np.array([0.1, 0.2, 0.3, 0.4])
+    assert list(totals.shifted(pmf, 1)) == pytest.approx([0, 0.1, 0.2, 0.3, 0.4])
+    assert list(totals.shifted(pmf, -2)) == pytest.approx([0.6, 0.4])  # max(X - 2, 0)
