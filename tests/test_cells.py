@@ -235,7 +235,8 @@ def test_a_study_past_its_seconds_is_refused_from_its_cells_so_far(times, count,
                                             "sample it (leave out --exact)")
     with pytest.raises(InputError) as refused:
         cells.afford_seconds(sampled, times, count, sum(times))
-    assert refused.value.name == "trials" and "ask for fewer --trials" in refused.value.allowed
+    assert refused.value.name == "trials" and refused.value.allowed.endswith(
+        f"more than the {allowed:g} s a run may take here: ask for fewer --trials, or run it on the command line")
     cells.afford_seconds(RunOptions(method="exact", seconds=projected + 0.1), times, count, sum(times))  # fits
     cells.afford_seconds(RunOptions(method="exact", seconds=30 * sum(times) + 1), [9.0], 10**6, sum(times))  # early
 
@@ -254,3 +255,20 @@ def test_a_cancelled_study_stops_between_its_cells():
     with pytest.raises(Cancelled):
         cells.run_cells(attacks, method="exact", cancel=cancel, progress=progress)
     assert seen == [1, 2]
+
+
+def test_a_studys_projection_at_its_edges():
+    """Refused from a thirtieth of the allowance on (not before); two cells give a growth, one none; a study that
+    would take exactly its allowance is not refused."""
+    from oddscalc.options import RunOptions
+
+    def refused(times: list[float], count: int, allowed: float) -> bool:
+        try:
+            cells.afford_seconds(RunOptions(method="exact", seconds=allowed), times, count, sum(times))
+        except InputError:
+            return True
+        return False
+
+    assert refused([1.0], 100, 30) and not refused([0.99], 100, 30)  # 1 s is a thirtieth of 30 s
+    assert refused([1.0, 2.0], 4, 9.9) and not refused([1.0, 2.0], 4, 10)  # 3 + 2 × 2 + 1 × (1 + 2): 10 s
+    assert not refused([2.0], 3, 6) and refused([2.0], 3, 5.9)  # one cell: no growth, 2 + 2 × 2

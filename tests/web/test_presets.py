@@ -87,3 +87,22 @@ def test_a_list_that_cannot_fill_the_sides_is_said_in_one_line(client, query, up
     files = {"roster": upload} if upload else {"other": ("x.txt", b"x")}
     page = client.post("/fill", data={"query": query}, files=files)
     assert page.status_code == 400 and line in page.text
+
+
+def test_a_unit_that_cannot_fight_is_passed_over_wherever_it_stands():
+    import dataclasses
+
+    roster = load_roster(None, "t9a")
+    backwards = dataclasses.replace(roster, units=tuple(reversed(roster.units)))  # those that cannot fight first
+    assert roster.game.assault(backwards.units[0], backwards.units[0]) is None
+    charger, _ = presets.presets("t9a combat", backwards, "club")
+    assert [p.label for p in charger] == [f"{unit.name} (club)" for unit in backwards.units
+                                          if roster.game.assault(unit, unit) is not None]
+    assert presets.presets("epic shoot", roster, "club") == ([], [])  # no engagement: nothing to fill
+
+
+@pytest.mark.parametrize("value, side", [("1", 0), ("2", 1), ("0", None), ("3", None), ("x", None), (None, None),
+                                         ("", None)])
+def test_a_fill_button_names_side_1_or_2(value, side):
+    assert presets.side_of(value, ([], [])) == side
+    assert presets.side_of("2", ([],)) is None  # a form of one side has no second

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from oddscalc.web.app import create_app
-from oddscalc.web.runs import Limits
-from oddscalc.web.uploads import parse_form
+from oddscalc.web.runs import Limits, Refused
+from oddscalc.web.uploads import grid_words, parse_form
 from web.uploading import multipart
 
 
@@ -19,8 +20,13 @@ def test_an_upload_too_large_or_not_a_form_is_refused_before_it_is_read(client):
     with TestClient(app, base_url="http://localhost") as small:
         body, kind = multipart({}, {"roster": ("x.toml", b"#" * 5000)})
         response = small.post("/api/grid", content=body, headers={"content-type": kind})
-        assert response.status_code == 400 and "at most 1,000 bytes" in response.json()["error"]
-    assert client.post("/api/grid", content=b"x", headers={"content-type": "text/plain"}).status_code == 400
+        assert response.status_code == 400 and response.json() == {"error": "error: FILE: at most 1,000 bytes in all"}
+        said = small.post("/api/grid", content=body[:500], headers={"content-type": kind, "content-length": "5x"})
+        assert said.status_code == 400 and said.json() == {"error": "error: FILE: at most 1,000 bytes in all"}
+    not_a_form = {"error": "error: FILE: expected a form with a roster file (multipart/form-data)"}
+    for headers in ({"content-type": "text/plain"}, {}):
+        response = client.post("/api/grid", content=b"x", headers=headers)
+        assert response.status_code == 400 and response.json() == not_a_form
 
 
 UPLOAD = multipart({"game": "epic", "options": "--exact --attackers 'Whirlwind Battery'"}, {})
@@ -105,3 +111,40 @@ def test_a_forms_parts_are_text_fields_and_named_files():
     assert parse_form(nameless, kind) == {}  # a part without a name is no field
     many, _ = multipart({f"field{index}": str(index) for index in range(30)}, {})
     assert len(parse_form(many, kind)) == 20  # the first 20 parts, no more
+
+
+def test_a_form_of_nothing_is_empty_and_one_that_does_not_parse_is_refused():
+    body, kind = multipart({}, {})
+    assert body == b"--oddscalcboundary--\r\n" and parse_form(body, kind) == {}
+    assert parse_form(b"\r\n--oddscalcboundary--", kind) == {}
+    for garbage in (b"hello", b"-- x --", b"--oddscalcboundaryx"):
+        with pytest.raises(Refused) as refused:
+            parse_form(garbage, kind)
+        assert (refused.value.line, refused.value.option) == ("error: FILE: a form that does not parse", "FILE")
+
+
+@pytest.mark.parametrize("parts, words, uploads", [
+    ({"game": "epic"}, ["grid", "--game", "epic"], {}),
+    ({"game": " epic ", "options": "--attackers 'Whirlwind Battery'", "sort": "mean", "trials": "2000", "seed": "7",
+      "exact": "on", "assault": "on", "combat": "true"},
+     ["grid", "--game", "epic", "--attackers", "Whirlwind Battery", "--sort", "mean", "--trials", "2000", "--seed",
+      "7", "--exact", "--assault", "--combat"], {}),
+    ({"roster": ("army.rosz", b"1"), "against": ("army.rosz", b"2"), "exact": "off"},
+     ["grid", "army.rosz", "--against", "targets-army.rosz"], {"army.rosz": b"1", "targets-army.rosz": b"2"}),
+    ({"roster": ("army.rosz", b"1"), "against": ("army.rosz", b"1")}, ["grid", "army.rosz", "--against", "army.rosz"],
+     {"army.rosz": b"1"}),
+])
+def test_a_grids_words_are_the_command_lines_and_its_files_the_uploads(parts, words, uploads):
+    found, files = grid_words(parts)
+    assert found == words and files.uploads == uploads and not files.local
+
+
+@pytest.mark.parametrize("parts, line, option", [
+    ({"game": "epic", "options": "--attackers 'Whirl"}, "error: --options: the options do not parse (No closing "
+                                                       "quotation)", "--options"),
+    ({}, "error: FILE: upload a roster (.toml, .ros or .rosz), or choose a bundled one", "FILE"),
+])
+def test_a_grid_form_that_names_nothing_to_grid_is_refused_naming_its_field(parts, line, option):
+    with pytest.raises(Refused) as refused:
+        grid_words(parts)
+    assert (refused.value.line, refused.value.option) == (line, option)
