@@ -217,7 +217,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     """The benchmark's options (`--quick`: the smallest sizes, a smoke run)."""
     parser = argparse.ArgumentParser(prog="python -m oddscalc.bench", description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--trials", type=float, default=1e7, help="trials per case (default 1e7)")
-    parser.add_argument("--scaling-trials", type=float, default=1e8, help="trials for the two-core scaling")
+    parser.add_argument("--scaling-trials", type=float, default=1e8, help="trials for the two-core scaling and the "
+                                                                          "end-to-end run (0 skips them)")
     parser.add_argument("--billion", type=float, default=1e9, help="trials for the memory probe (0 skips)")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: check that the benchmark runs")
@@ -314,15 +315,15 @@ def main(argv: list[str] | None = None) -> None:
         return
     canonical = HitAndSave(10, 4, 5)
     scaling = int(options.scaling_trials)
-    single = engine_rate(canonical, scaling, 1, repeat)
-    both = engine_rate(canonical, scaling, cores, repeat)
-    print(f"\nscaling, canonical, {scaling:.0e} trials: {single:.3g}/s on 1 thread, {both:.3g}/s on {cores}: "
-          f"{both / single:.2f}x{verdict(both / single, 1.7)}")
-
-    base_seconds, our_seconds = end_to_end(scaling, repeat)
-    print(f"end to end, canonical, {scaling:.0e} trials on one thread, a fresh process each, start-up included: "
-          f"plain numpy {base_seconds:.2f} s, oddscalc {our_seconds:.2f} s: "
-          f"{base_seconds / our_seconds:.1f}x{verdict(base_seconds / our_seconds, 12.0)}")
+    if scaling:  # 0 skips the scaling and the end-to-end run
+        single = engine_rate(canonical, scaling, 1, repeat)
+        both = engine_rate(canonical, scaling, cores, repeat)
+        print(f"\nscaling, canonical, {scaling:.0e} trials: {single:.3g}/s on 1 thread, {both:.3g}/s on {cores}: "
+              f"{both / single:.2f}x{verdict(both / single, 1.7)}")
+        base_seconds, our_seconds = end_to_end(scaling, repeat)
+        print(f"end to end, canonical, {scaling:.0e} trials on one thread, a fresh process each, start-up included: "
+              f"plain numpy {base_seconds:.2f} s, oddscalc {our_seconds:.2f} s: "
+              f"{base_seconds / our_seconds:.1f}x{verdict(base_seconds / our_seconds, 12.0)}")
 
     if options.billion:
         seconds, peak = peak_memory_of_billion(int(options.billion))
