@@ -195,3 +195,27 @@ def test_an_exact_study_that_would_take_past_the_pages_time_is_refused_saying_to
     assert re.fullmatch(r"error: --exact 26 cells: would take about [0-9]+ s here \(its first [0-9]+ cells? took "
                         r"[0-9.]+ s\), more than the 1 s a run may take here: sample it \(leave out --exact\), or run "
                         r"it on the command line", refused.line), refused.line
+
+
+def test_a_clients_budget_of_sampled_seconds_counts_sampled_runs_only_and_allows_exactly_it():
+    clients = Clients(Limits(per_client=1, client_seconds=3, window=600))
+    clients.admit("a")
+    clients.leave("a", 1.0)
+    clients.admit("a")
+    clients.leave("a", 1.5)
+    started = time.monotonic()
+    clients.admit("a", "study")  # an exact study is no sampled run: the budget does not hold it back
+    clients.leave("a", 50.0, "study")
+    assert clients.seconds("a", time.monotonic()) == 2.5  # its 50 s are not in the budget
+    clients.admit("a")  # 2.5 s of 3: allowed
+    clients.leave("a", 0.5)  # now exactly 3 s
+    with pytest.raises(Busy) as busy:
+        clients.admit("a")
+    assert busy.value.line == ("error: your sampled runs took 3 s here in the last 10 min, the page's budget for one "
+                               "client: ask for --exact, fewer --trials, or run it on the command line")
+    assert busy.value.status == 429 and not busy.value.queued
+    assert 599 <= busy.value.retry <= 601 + time.monotonic() - started  # when its oldest run leaves the window
+    clients.spent["a"][0] = (time.monotonic() - 590, 1.0)  # the oldest, 590 s ago: out of the window in 10 s
+    with pytest.raises(Busy) as busy:
+        clients.admit("a")
+    assert 10 <= busy.value.retry <= 12

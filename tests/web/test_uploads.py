@@ -148,3 +148,28 @@ def test_a_grid_form_that_names_nothing_to_grid_is_refused_naming_its_field(part
     with pytest.raises(Refused) as refused:
         grid_words(parts)
     assert (refused.value.line, refused.value.option) == (line, option)
+
+
+class _Stream:
+    """A request whose body arrives in these chunks, then (with `stall`) nothing for that long."""
+
+    def __init__(self, chunks: list[bytes], stall: float = 0.0) -> None:
+        self.chunks, self.stall = chunks, stall
+
+    async def stream(self):
+        for chunk in self.chunks:
+            yield chunk
+        if self.stall:
+            await asyncio.sleep(self.stall)
+
+
+def test_a_body_is_read_to_exactly_its_limit_and_its_refusals_name_the_file():
+    from oddscalc.web.uploads import _body
+
+    assert asyncio.run(_body(_Stream([b"x" * 600, b"y" * 400]), 1000, 1.0)) == b"x" * 600 + b"y" * 400
+    for stream, most, stall, line in (
+            (_Stream([b"x" * 600, b"y" * 401]), 1000, 1.0, "error: FILE: at most 1,000 bytes in all"),
+            (_Stream([b"x"], stall=5), 1000, 0.05, "error: FILE: the upload stopped arriving for 0.05 s: try again")):
+        with pytest.raises(Refused) as refused:
+            asyncio.run(_body(stream, most, stall))
+        assert (refused.value.line, refused.value.option) == (line, "FILE")
