@@ -236,7 +236,7 @@ class Cluster:
 # tcp://HOST:PORT: a host name, an IPv4 address or a bracketed IPv6 one, the port optional;
 # inproc:// for a cluster in this process (tls:// and ucx:// need set-up that is not carried here)
 _ADDRESS = re.compile(r"^(?:tcp://(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])"
-                      r"(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?|"
+                      r"(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9][0-9]|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?|"
                       r"inproc://[^\s]{1,200})$")
 
 

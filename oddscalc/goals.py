@@ -15,7 +15,7 @@ from .errors import InputError
 from .options import Method
 
 _STAT = re.compile(r"^(?:(?P<outcome>[a-z_]+)\.)?(?P<stat>mean|sd|median|p10|p90|at_least_[0-9]+|at_most_[0-9]+|"
-                   r"exactly_\d+)$")
+                   r"exactly_[0-9]+)$")
 _GOAL = re.compile(r"^\s*(?P<stat>[a-z_.0-9]+)\s*(?P<op>>=|<=)\s*(?P<target>-?[0-9.]+(?:e[+-]?[0-9]+)?)\s*(?P<percent>%?)\s*$")
 STAT_HELP = "mean, sd, median, p10, p90, at_least_K, at_most_K or exactly_K, optionally OUTCOME.STAT"
 

@@ -127,7 +127,7 @@ def test_a_lost_scheduler_gives_one_line(caplog):
 @failing_cluster
 @pytest.mark.parametrize("address", ["", "localhost", "tcp://", "http://host:1", "tcp://[:::", "tls://", "inproc://",
                                      "ucx://host:1", "tls://host:8786", "tcp://host:65536",
-                                     "tcp://" + "a" * 5000 + ":1"])
+                                     "tcp://" + "a" * 5000 + ":1", "tcp://host:٨٧٨٦", "tcp://host:８７８６"])
 def test_a_malformed_address_is_refused_at_once(address):
     started = time.monotonic()
     with pytest.raises(InputError) as error:
