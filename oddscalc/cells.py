@@ -214,11 +214,7 @@ def afford_seconds(options: RunOptions, times: Sequence[float], cells: int, elap
     left = cells - done
     growth = max(0.0, (times[-1] - times[0]) / (done - 1)) if done > 1 else 0.0
     projected = elapsed + left * max(times[-1], elapsed / done) + growth * left * (left + 1) / 2
-    if projected > allowed:
-        how = "sample it (leave out --exact)" if options.method == Method.EXACT else "ask for fewer --trials"
-        raise InputError("exact" if options.method == Method.EXACT else "trials", f"{cells:,} cells",
-                         f"would take about {projected:,.0f} s here (its first {plural(done, 'cell')} took {elapsed:.1f} s), "
-                         f"more than the {allowed:g} s a run may take here: {how}, or run it on the command line")
+    options.past_seconds(f"{cells:,} cells", projected, plural(done, "cell"), elapsed)
 
 
 @dataclass(frozen=True)

@@ -114,9 +114,10 @@ class RunOptions:
     - `cancel`: the token that cancels the run (None: the run makes its own);
     - `budget`: the most trials the run may sample in all, a study's cells together (None: no
       limit; a service sets one);
-    - `seconds`: the most seconds a study's cells may take one after another, as projected from the
-      cells done (None: no limit; a service sets one): an exact study that would take longer is
-      refused once its first cells show it, and says to sample.
+    - `seconds`: the most seconds a run may take, as projected from its part done (None: no limit; a
+      service sets one): a study's cells one after another, or a sampled run's trials (without a
+      `precision`), refused once its first part shows it would take longer; an exact answer is refused
+      past about two seconds anyway.
 
     An exact run with a precision, and fractions without an exact run, are refused.
     """
@@ -189,6 +190,17 @@ class RunOptions:
             each = f", at most {self.budget // cells:,} a cell (or exact)" if cells > 1 else ""
             raise InputError("trials", spent, f"expected at most {self.budget:,} trials in all here{each}; the "
                                               "command line has no such cap")
+
+    def past_seconds(self, value: str, projected: float, first: str, elapsed: float) -> None:
+        """Refuse a run projected to take `projected` seconds, more than `seconds` allows (a study's cells,
+        `cells.afford_seconds`; a sampled run's chunks, `sampling`): `first` what is done, in `elapsed`."""
+        if self.seconds is None or projected <= self.seconds:
+            return
+        exact = self.method == Method.EXACT
+        how = "sample it (leave out --exact)" if exact else "ask for fewer --trials"
+        raise InputError("exact" if exact else "trials", value,
+                         f"would take about {projected:,.0f} s here (its first {first} took {elapsed:.1f} s), more "
+                         f"than the {self.seconds:g} s a run may take here: {how}, or run it on the command line")
 
     @property
     def cores(self) -> int:

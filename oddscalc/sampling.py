@@ -13,6 +13,7 @@ a run samples, never for an exact answer.
 from __future__ import annotations
 
 import math
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -124,6 +125,7 @@ class _Sampling:
     progress: Progress | None
     counts: dict[str, np.ndarray] = field(default_factory=dict)
     done: int = 0
+    started: float = field(default_factory=time.monotonic)
 
     def add(self, trials: int) -> None:
         """Add `trials` trials: chunks done // CHUNK, and on (`done` is a whole number of chunks)."""
@@ -153,6 +155,12 @@ class _Sampling:
         self.done += size
         if self.progress:
             self.progress(self.done, self.options.trials)
+        options = self.options
+        if options.seconds is not None and options.precision is None and self.done < options.trials:
+            elapsed = time.monotonic() - self.started  # projected once a thirtieth of the allowance is spent
+            if elapsed >= options.seconds / 30:
+                options.past_seconds(f"{options.trials:,}", elapsed * options.trials / self.done,
+                                     f"{self.done:,} trials", elapsed)
 
 
 def sample(attack: Attack, options: RunOptions, progress: Progress | None = None) -> Result:

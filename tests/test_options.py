@@ -218,3 +218,23 @@ print(failures or "none", "numpy.random" in sys.modules)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["none", "True"]
+
+
+def test_a_sampled_runs_seconds_are_projected_from_its_trials_done():
+    """`seconds` holds a single sampled run too (not only a study's cells): refused once a thirtieth of the
+    allowance is spent, if its trials so far project past it; with a precision (it may stop sooner) the run
+    goes on, and a run that fits is answered."""
+    from oddscalc.hits import HitAndSave
+
+    attack = HitAndSave(20, 4, 5)
+    with pytest.raises(InputError) as error:
+        engine.run(attack, trials=10**10, seed=1, seconds=0.3)
+    assert (error.value.name, error.value.value) == ("trials", "10,000,000,000")
+    assert error.value.allowed.endswith("more than the 0.3 s a run may take here: ask for fewer --trials, or run it "
+                                        "on the command line")
+    assert engine.run(attack, trials=10**5, seed=1, seconds=30).trials == 10**5
+    cancel = Cancel()
+    timer = threading.Timer(0.5, cancel.cancel)
+    timer.start()
+    with pytest.raises(Cancelled):  # not refused: a precision's run is not projected, only cancelled
+        engine.run(attack, trials=10**10, seed=1, seconds=0.3, precision=1e-9, cancel=cancel)

@@ -82,9 +82,11 @@ def create_app(limits: Limits = Limits(), hosts: Optional[Hosts] = None) -> Any:
     templates.filters["options_whole"] = options_whole
     templates.filters["words"] = sentence.words  # an outcome as a player names it
     routes = [
-        Route("/", home), Route("/run", run_form), Route("/fill", fill, methods=["GET", "POST"]), Route("/plot.svg", plot), Route("/plot.png", plot),
+        Route("/", home), Route("/run", run_form), Route("/fill", fill, methods=["GET", "POST"]),
+        Route("/plot.svg", plot), Route("/plot.png", plot),
         Route("/grid", grid, methods=["GET", "POST"]), Route("/compare", study), Route("/sweep", study),
-        Route("/api/query", api_query), Route("/api/stream", api_stream), Route("/api/grid", api_grid, methods=["POST"]),
+        Route("/api/query", api_query), Route("/api/stream", api_stream),
+        Route("/api/grid", api_grid, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts or Hosts.serving())])
@@ -198,7 +200,14 @@ async def fill(request: Any) -> Any:
     from . import presets
 
     page = state(request)
-    parts: Any = await page.uploads.read(request, page.limits, client_of(request)) if request.method == "POST" else request.query_params
+    parts: Any = request.query_params
+    if request.method == "POST":
+        try:
+            parts = await page.uploads.read(request, page.limits, client_of(request))
+        except (Refused, Busy) as refused:  # not a form, too large, too slow; or the uploads' places taken
+            status, retry = (400, None) if isinstance(refused, Refused) else (refused.status, refused.retry)
+            return page.render("home.html", status=status, retry=retry, search="", found=forms.search(""),
+                               error=refused if isinstance(refused, Refused) else Refused(refused.line))
     path = str(parts.get("query", ""))
     if forms.query_of(path.split()) != path or path not in forms.SIDES:
         return page.render("home.html", status=400, search="", found=forms.search(""),
@@ -212,11 +221,15 @@ async def fill(request: Any) -> Any:
         return page.render("query.html", answer=None, error=None, **forms.context(path, words))
     roster = parts.get("roster")
     error = None
+
+    def listed(name: str, data: bytes) -> Any:  # in a worker thread: a list's import is no quick answer's wait
+        units = roster_of(data, name, path.split()[0])
+        return presets.presets(path, units, units.source)
+
     try:
         if not isinstance(roster, tuple):
             raise InputError("file", None, "choose a list (.ros, .rosz) or a roster (.toml) to read")
-        listed = roster_of(roster[1], roster[0], path.split()[0])
-        mine = presets.presets(path, listed, listed.source)
+        mine = await asyncio.to_thread(listed, *roster)
         if not mine[0]:
             raise InputError("file", roster[0], f"holds no unit that can fight in a {path}")
         offered = (mine[0] + offered[0], mine[1] + offered[1])
@@ -319,7 +332,8 @@ async def grid(request: Any) -> Any:
 
 async def api_grid(request: Any) -> Any:
     async def run() -> Any:
-        words, files = grid_words(await state(request).uploads.read(request, state(request).limits, client_of(request)))
+        page = state(request)
+        words, files = grid_words(await page.uploads.read(request, page.limits, client_of(request)))
         return await asked(request, words, files=files)
     return await answered(run, json_answer, refused_json)
 

@@ -293,8 +293,9 @@ def rounds(result: Any, title: Optional[str] = None) -> Chart:
                        f'width="{0.7 * slot:.1f}" height="{upper.bottom - y:.1f}" fill="{CHARGER}"><title>decided in '
                        f'round {k}: {escape(percent(share / 100))}</title></rect>')
             if error:
-                canvas.add(f'<line x1="{upper.x(k):.1f}" x2="{upper.x(k):.1f}" y1="{upper.y(max(share - error, 0)):.1f}"'
-                           f' y2="{upper.y(share + error):.1f}" stroke="{INK}" stroke-width="1"/>')
+                low, high = upper.y(max(share - error, 0)), upper.y(share + error)
+                canvas.add(f'<line x1="{upper.x(k):.1f}" x2="{upper.x(k):.1f}" y1="{low:.1f}" y2="{high:.1f}" '
+                           f'stroke="{INK}" stroke-width="1"/>')
             if slot >= 2.6 * font and share >= 0.05:  # a share too small to see, in its tooltip only
                 canvas.text(upper.x(k), y - 4, percent(share / 100), anchor="middle", font=font - 1)
         high = max(max(mean + error for mean, error in zip(means, errors)) for _, means, errors in data.lost)

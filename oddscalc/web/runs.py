@@ -269,7 +269,8 @@ class Runner:
         timer.start()
         self.running.append(run)  # until its thread ends (`_ask`), whatever became of the request
         given = Given(files=files or Files(why=NO_FILE, roster=ROSTER), cancel=run.cancel, progress=run.progress,
-                      budget=self.limits.trials, seconds=self.limits.seconds, threads=max(1, every_core() // self.limits.runs),
+                      budget=self.limits.trials, seconds=self.limits.seconds,
+                      threads=max(1, every_core() // self.limits.runs),
                       shown=tuple(shown or run.words))
         task = asyncio.ensure_future(run_in_threadpool(self._ask, run, given))
         try:

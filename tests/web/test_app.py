@@ -295,8 +295,12 @@ def test_a_run_is_capped_in_trials_and_in_time():
         assert "3 cells × 5,000 trials" in study.json()["error"]
         assert small.get("/api/query", params={"q": "roll 200d6 --exact"}).status_code == 200  # exact samples nothing
     with TestClient(create_app(Limits(seconds=0.3, trials=10**10)), base_url="http://localhost") as slow:
-        long = slow.get("/api/query", params={"q": "roll 20d6 --trials 1e10"})
+        long = slow.get("/api/query", params={"q": "roll 20d6 --trials 1e10 --precision 1e-9"})  # no projection
         assert long.status_code == 400 and "stopped after 0.3 s" in long.json()["error"]
+        projected = slow.get("/api/query", params={"q": "roll 20d6 --trials 1e10"}).json()["error"]
+        assert re.fullmatch(r"error: --trials 10,000,000,000: would take about [0-9,]+ s here \(its first [0-9,]+ "
+                            r"trials took [0-9.]+ s\), more than the 0\.3 s a run may take here: ask for fewer "
+                            r"--trials, or run it on the command line", projected), projected
 
 
 def test_a_run_whose_client_goes_is_cancelled():
@@ -450,7 +454,7 @@ def test_the_pages_say_when_to_come_back():
     async def main() -> tuple:
         import httpx2 as httpx
 
-        app = create_app(Limits(runs=1, waiting=0, per_client=1, trials=10**10))
+        app = create_app(Limits(runs=1, waiting=0, per_client=1, trials=10**10, seconds=600))  # a run that goes on
         runner = app.state.page.runner
         transport = httpx.ASGITransport(app=app, client=("10.0.0.1", 1))
         other = httpx.ASGITransport(app=app, client=("10.0.0.2", 1))

@@ -106,3 +106,42 @@ def test_a_unit_that_cannot_fight_is_passed_over_wherever_it_stands():
 def test_a_fill_button_names_side_1_or_2(value, side):
     assert presets.side_of(value, ([], [])) == side
     assert presets.side_of("2", ([],)) is None  # a form of one side has no second
+
+
+BSDATA = Path(__file__).parents[1] / "data" / "battlescribe"
+
+
+@pytest.mark.parametrize("path, listed", [("epic assault", "bsdata/steel_legion.rosz"),
+                                          ("t9a combat", "t9a_rules/dread_elves.rosz")])
+def test_a_list_built_as_the_apps_save_one_fills_the_sides_with_its_units(client, path, listed):
+    """Lists built from BSData's catalogues as BattleScribe saves them (tests/data/battlescribe): each unit of the
+    list that can fight is offered for both sides, with the words its import gives the grid."""
+    from markupsafe import escape
+
+    from oddscalc.games import roster_of
+
+    data = (BSDATA / listed).read_bytes()
+    name = Path(listed).name
+    page = client.post("/fill", data={"query": path}, files={"roster": (name, data)})
+    roster = roster_of(data, name, path.split()[0])
+    expected = presets.presets(path, roster, name)
+    assert page.status_code == 200 and expected[0]
+    for preset in expected[0] + expected[1]:
+        assert f'<option value="{escape(preset.words)}" ' in page.text and f">{escape(preset.label)}</option>" in page.text
+
+
+def test_a_list_of_another_game_saved_by_the_app_is_refused_in_one_line(client):
+    """A list BattleScribe itself saved (Warhammer 40,000: no public Epic or 9th Age list file was found)."""
+    data = (BSDATA / "apps" / "csm_test.rosz").read_bytes()
+    page = client.post("/fill", data={"query": "t9a combat"}, files={"roster": ("csm_test.rosz", data)})
+    line = re.search(r'<p class="error" role="alert" id="error">([^<]+)</p>', page.text)
+    assert page.status_code == 400 and line and line.group(1).startswith("error: FILE csm_test.rosz: ")
+
+
+@pytest.mark.parametrize("headers, body, line", [
+    ({"content-type": "text/plain"}, b"x", "error: FILE: expected a form with a roster file (multipart/form-data)"),
+    ({"content-type": "multipart/form-data; boundary=b"}, b"hello", "error: FILE: a form that does not parse"),
+])
+def test_an_upload_that_is_no_form_is_one_line_on_the_page(client, headers, body, line):
+    page = client.post("/fill", content=body, headers=headers)
+    assert page.status_code == 400 and f'<p class="error" role="alert" id="error">{line}</p>' in page.text

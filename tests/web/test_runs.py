@@ -50,7 +50,7 @@ def test_a_query_of_exactly_the_limit_is_read():
 def test_exact_runs_have_a_lane_of_their_own():
     """The sampled lane full, none may wait: a sampled query is told to come back, an exact one answers."""
     async def main() -> tuple:
-        runner = Runner(Limits(runs=1, waiting=0, per_client=2, trials=10**10))
+        runner = Runner(Limits(runs=1, waiting=0, per_client=2, trials=10**10, seconds=600))  # a run that goes on
         slow = asyncio.ensure_future(runner.run(["roll", "20d6", "--trials", "1e10"], client="a"))
         while not runner.running:
             await asyncio.sleep(0.01)
@@ -108,7 +108,7 @@ async def _enter(lane: Lane) -> None:
 
 def test_a_cancelled_route_stops_its_run():
     async def main() -> list:
-        runner = Runner(Limits(trials=10**10))
+        runner = Runner(Limits(trials=10**10, seconds=600))
         cancel = Cancel()
         task = asyncio.ensure_future(runner.run(["roll", "20d6", "--trials", "1e10"], cancel=cancel))
         while not runner.running:
