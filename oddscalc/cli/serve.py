@@ -38,8 +38,8 @@ def serve(
     The page works offline (nothing is fetched from elsewhere) and reads, writes and connects
     to nothing a request names: a roster is uploaded and read in memory, a map is one that
     oddscalc ships. Each run samples at most 10,000,000 trials in all and runs at most 60 s
-    (the command line has no such cap; an exact study that would take longer is refused once
-    its first cells show it); exact answers have two runs of their own, exact studies one,
+    (the command line has no such cap; a run that would take longer is refused once its first
+    trials, or an exact study's first cells, show it); exact answers have two runs of their own, exact studies one,
     sampled runs two more, and one client one sampled run and one exact study at a time and
     300 s of sampled runs in 10 minutes. Uploads are read four at once, one a client, each
     within 10 s. A request whose client goes stops its run. It answers only to the Host names it is
