@@ -151,9 +151,12 @@ NARROW = frozenset("±≥≤×−–—…·→←↑↓°′″€£¥•")  # 
 
 def _narrow(columns: Sequence[str], cells: list[list[str]]) -> bool:
     """Whether every character surely takes one column as Rich measures it: printable Latin (below the
-    combining marks) or one of `NARROW`; anything else, and an empty column, is drawn by Rich."""
+    combining marks) or one of `NARROW`, no text with a space at either end; anything else, and an empty column,
+    is drawn by Rich."""
     if not all(column or any(row[i] for row in cells) for i, column in enumerate(columns)):
         return False  # an empty column: Rich's own minimum widths
+    if any(value != value.strip() for value in [*columns, *(value for row in cells for value in row)]):
+        return False  # a space at either end: Rich trims it before it aligns
     text = "".join([*columns, *(value for row in cells for value in row)])
     return text.isprintable() and all(ord(char) < 0x300 or char in NARROW for char in text)
 

@@ -578,6 +578,7 @@ CELLS = st.one_of(TEXT, st.floats(allow_nan=False, allow_infinity=False, width=3
        st.sampled_from([None, 40, 80]))
 @example((["䷀"], []), None)  # a character Rich draws two columns wide though Unicode calls it narrow
 @example((["", "0000000000", "00000000000", "00000000000"], []), 40)  # an empty heading, no rows, too wide
+@example((["0 "], [[""]]), None)  # a heading with a space at its end: Rich trims it, then aligns it on the right
 def test_a_table_drawn_without_rich_is_the_table_rich_draws(table, width):
     columns, rows = table
     drawn = _tables.Table(tuple(columns), tuple(map(tuple, rows)), title="t", notes=("n",))
