@@ -1,7 +1,8 @@
 """The 9th Age: another unit of the charger's in the same combat (`t9a combat --with-unit PROFILE`, repeatable;
 docs/rules.md §3.11, Several units): a whole unit as this query's own option names write it, without dashes,
 and where it strikes the charged unit: `'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3
-resilience 3 agility 3 discipline 7 facing flank'`."""
+resilience 3 agility 3 discipline 7 facing flank'`, and after the word `character` the character joined to it, if one is, as
+`--character` writes it (`'… facing flank character attacks 3 offensive 5 …'`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..errors import require
 from .attributes import game_dice
 from .fight import Ally
 from .fighter import MAX_HEALTH, MAX_IMPACT, MAX_MODELS, MAX_WIDTH, Fighter, Height
-from .profiles import read_number, read_words
+from .profiles import CHARACTER_FORM, Hero, read_character, read_number, read_words
 
 MAX_ALLIES = 2  # the charger's other units in one combat, at most
 NUMBERS = {"models": (1, MAX_MODELS), "width": (1, MAX_WIDTH), "health": (1, MAX_HEALTH), "attacks": (1, 10),
@@ -26,19 +27,22 @@ FACINGS = ("flank", "rear")
 UNIT_FORM = ("expected a unit like 'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 "
              "agility 3 discipline 7 facing flank' (facing flank or rear; each key once): then health, armour, ap, "
              "aegis X+, extra-ranks, charge-attacks, charge-strength, charge-ap, impact-hits X, stomp X, height and "
-             "the words " + ", ".join(FLAGS))
+             "the words " + ", ".join(FLAGS) + "; then, after the word character, its character's profile")
 
 
 @dataclass(frozen=True)
 class WithUnit:
-    """A --with-unit: the unit and where it strikes the charged unit."""
+    """A --with-unit: the unit, where it strikes the charged unit, and its character."""
 
     fighter: Fighter
     facing: str
+    hero: Hero | None = None
 
     @property
     def ally(self) -> Ally:
-        return Ally(self.fighter, self.facing)
+        hero = self.hero
+        return Ally(self.fighter, self.facing, None if hero is None else hero.fighter,
+                    hero is not None and hero.battle_standard)
 
     def __str__(self) -> str:
         """As --with-unit reads it."""
@@ -52,13 +56,23 @@ class WithUnit:
         words += [f"{key} {dice}" for key, dice in (("impact-hits", unit.impact), ("stomp", unit.stomp)) if dice]
         words += [f"height {unit.height.value}"] if unit.height is not Height.STANDARD else []
         words += [flag for flag in FLAGS if getattr(unit, flag.replace("-", "_"))]
-        return " ".join(words + [f"facing {self.facing}"])
+        return " ".join(words + [f"facing {self.facing}"] + ([f"character {self.hero}"] if self.hero else []))
 
 
 def read_ally(text: WithUnit | str, name: str = "with_unit") -> WithUnit:
     """A --with-unit PROFILE, or a one-line error naming `name`."""
     if isinstance(text, WithUnit):
         return text
+    tokens = str(text).replace(",", " ").split()
+    split = [index for index, token in enumerate(tokens) if token.lower() == "character"]
+    require(len(split) <= 1, name, text, "expected one character a unit, after the word character")
+    hero = None
+    if split:
+        at = split[0]
+        require(at + 1 < len(tokens), name, text, f"expected the character's profile after the word character: "
+                                                  f"{CHARACTER_FORM[9:]}")
+        hero = read_character(" ".join(tokens[at + 1:]), name)
+        text = " ".join(tokens[:at])
     values, words = read_words(text, name, UNIT_FORM, {*NUMBERS, "facing", "height", "impact-hits", "stomp"},
                                set(FLAGS))
     require(all(key in values for key in REQUIRED), name, text, UNIT_FORM)
@@ -86,4 +100,4 @@ def read_ally(text: WithUnit | str, name: str = "with_unit") -> WithUnit:
     fighter = replace(fighter, **{flag.replace("-", "_"): True for flag in words})  # type: ignore[arg-type]
     require(not (fighter.great_weapon and fighter.spear), name, text, "a model fights with one weapon: great-weapon "
                                                                        "or spear")
-    return WithUnit(fighter, values["facing"])
+    return WithUnit(fighter, values["facing"], hero)

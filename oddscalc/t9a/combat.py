@@ -182,7 +182,9 @@ class Combat(Attack):
         f"Another unit of the charger's in the combat (at most {MAX_ALLIES}), in the charged unit's flank or rear: "
         "'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7 facing "
         "flank' (this query's option names; health, armour, ap, standard, swiftstride…). It charges too; the combat "
-        "score is the side's, each losing unit takes its Break Test.", (), metavar="PROFILE", many=read_ally)
+        "score is the side's, each losing unit takes its Break Test. After the word character, the character "
+        "joined to it, as --character writes it: '… facing flank character A2 O5 D4 S4 R4 I5 H2'.", (),
+        metavar="PROFILE", many=read_ally)
 
     COMMAND = "t9a combat"
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
@@ -345,6 +347,11 @@ class Combat(Attack):
         facings = [ally.facing for ally in allies] + ["flank"] * self.flank + ["rear"] * self.rear
         require(facings.count("flank") <= 2 and facings.count("rear") <= 1, "with_unit", str(allies[-1]) if allies
                 else "", "a unit has two flanks and one rear: one charging unit on each")
+        bearers = [ally for ally in allies if ally.hero is not None and ally.hero.battle_standard]
+        main = self.hero("")
+        require(len(bearers) + bool(main is not None and main.battle_standard) <= 1, "with_unit",
+                str(bearers[-1]) if bearers else "", "an army has one Battle Standard Bearer: battle-standard on one "
+                                                     "of the charger's characters")
         object.__setattr__(self, "with_unit", allies)
         require(not (self.challenge and self.challenge_refused), "challenge_refused", "on",
                 "a Duel is accepted (--challenge) or refused (--challenge-refused), not both")

@@ -108,10 +108,13 @@ class Blow(NamedTuple):
 
 
 class Ally(NamedTuple):
-    """Another unit of the charger's (--with-unit): its profile and where it strikes the charged unit."""
+    """Another unit of the charger's (--with-unit): its profile, where it strikes the charged unit, and the character
+    joined to it, if one is (never in the Duel: that is the main units' characters')."""
 
     unit: Fighter
     facing: str  # "flank" or "rear"
+    hero: Fighter | None = None
+    bsb: bool = False  # its character is the Battle Standard Bearer
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ class Fight:
     @cached_property
     def line(self) -> Line:
         """The charger's side: its main unit and its allies."""
-        return Line((self.troops[0], *(Troop(ally.unit) for ally in self.allies)))
+        return Line((self.troops[0], *(Troop(ally.unit, ally.hero, ally.bsb) for ally in self.allies)))
 
     @cached_property
     def facings(self) -> tuple[str, ...]:
@@ -180,9 +183,10 @@ class Fight:
                     unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
             charger, charged = (calm(unit) for unit in self.units)
             return replace(self, charger=charger, charged=charged, heroes=(calm(self.heroes[0]), calm(self.heroes[1])),
-                           allies=tuple(Ally(calm(ally.unit), ally.facing) for ally in self.allies))
+                           allies=tuple(ally._replace(unit=calm(ally.unit), hero=calm(ally.hero))
+                                        for ally in self.allies))
         fight = replace(self, charger=self.charger.charging(),
-                        allies=tuple(Ally(ally.unit.charging(), ally.facing) for ally in self.allies))
+                        allies=tuple(ally._replace(unit=ally.unit.charging()) for ally in self.allies))
         if self.charged.spear and set(self.facings) == {"front"}:
             fight = replace(fight, charged=replace(self.charged, agility=self.charged.agility + 2,
                                                    ap=self.charged.ap + 1))
@@ -211,9 +215,11 @@ class Fight:
                       enumerate(self.charged.parts)]
             if self.charged.stomp is not None and fighter.stompable():
                 blows.append((0, Blow(1, "stomp", 0, unit)))
-        for side, hero in enumerate(self.heroes):
-            for index, part in enumerate(() if hero is None else hero.parts):  # its own attacks, its mount's
-                blows.append((part.step(first_round and side == 0 and momentum(index), top), Blow(side, "hero", index)))
+        heroes = [(0, unit, troop.hero) for unit, troop in enumerate(self.line.troops)] + [(1, 0, self.heroes[1])]
+        for side, unit, hero in heroes:  # each unit's character: its own attacks, its mount's
+            for index, part in enumerate(() if hero is None else hero.parts):
+                blows.append((part.step(first_round and side == 0 and momentum(index), top),
+                              Blow(side, "hero", index, unit)))
         return [(step, tuple(blow for at, blow in blows if at == step))
                 for step in sorted({step for step, _ in blows}, reverse=True)]
 
@@ -238,9 +244,10 @@ class Fight:
         parts = self.line.split(charger_code)
         if blow.side == 0:
             troop, (fled, code) = self.line.troops[blow.unit], parts[blow.unit]
-        else:  # the charged unit on one of the charger's units: none once it fled or fell
-            foe = self.line.troops[blow.unit]
-            fled = parts[blow.unit][0] or (blow.kind != "hero" and not foe.left(parts[blow.unit][1]))
+        else:  # the charged unit on one of the charger's units: none once it fled or fell; its character while one
+            foe = self.line.troops[blow.unit]  # of them stands
+            fled = not any(self.line.left(charger_code)) if blow.kind == "hero" else \
+                parts[blow.unit][0] or not foe.left(parts[blow.unit][1])
             troop, code = self.troops[1], charged_code
         if fled:
             return 0
@@ -258,9 +265,10 @@ class Fight:
         """(the enemy unit, its Health Pool: 0 its rank and file, 1 its character) a blow strikes, or None: the
         rank and file while one stands (an open reading: the attacker may choose its character; docs/rules.md
         §3.11), then the character; in a Duel the characters strike only each other, and no one else strikes
-        them. The charged unit's character strikes the first of the charger's units standing."""
+        them. The charged unit's character strikes the first of the charger's units standing; an ally's character is
+        never in the Duel."""
         duel = bool(self.duelling(charger_code, charged_code))
-        if blow.kind == "hero" and duel:
+        if blow.kind == "hero" and duel and (blow.side == 1 or blow.unit == 0):
             return 0, 1
         if blow.side == 0:
             enemy, code, unit = self.troops[1], charged_code, 0
@@ -273,7 +281,7 @@ class Fight:
             enemy = self.line.troops[unit]
         if enemy.rank_and_file(code) > 0:
             return unit, 0
-        return (unit, 1) if enemy.alive(code) and not duel else None
+        return (unit, 1) if enemy.alive(code) and not (duel and unit == 0) else None
 
     def attack(self, blow: Blow, count: int, struck: tuple[int, int] = (0, 0), target_lost: int = 0) -> Attack:
         """The blow's `count` attacks (or models' automatic hits) on the struck unit's pool, which has lost
@@ -297,7 +305,7 @@ class Fight:
         lost, hero = troop.pools(code)
         if pool == 0:
             return troop.unit.total - lost
-        return max(troop.health - hero, 0) + (OVERKILL if duel and hero < troop.health else 0)
+        return max(troop.health - hero, 0) + (OVERKILL if duel and troop.duel and hero < troop.health else 0)
 
     def reach(self) -> tuple[int, int]:
         """(the most Health Points the charged unit's rank and file can lose in a round, the charger's units'):

@@ -211,11 +211,11 @@ def _tallies(fight: Fight, rounds: int, number, rounds_view: bool) -> tuple[dict
     mine = line.troops[0]
     heroes = mine.hero is not None or theirs.hero is not None
     events = EVENTS + SLAIN * heroes + ("decided",) * rounds_view
-    total = sum(troop.unit.total for troop in line.troops)
-    most = (total + theirs.unit.total + mine.health + theirs.health + 2 * OVERKILL + CHARGE_BONUS
+    total = sum(troop.unit.total + troop.health for troop in line.troops)
+    most = (total + theirs.unit.total + theirs.health + 2 * OVERKILL + CHARGE_BONUS
             + 2 * MAX_RANK_BONUS + 2 + 2 * len(line.troops) + 2 * REAR_BONUS + 2)
     tally = {name: _zeros(number, 2) for name in events}
-    tally.update(health_lost=_zeros(number, total + mine.health + 1),
+    tally.update(health_lost=_zeros(number, total + 1),
                  enemy_health_lost=_zeros(number, theirs.unit.total + theirs.health + 1),
                  score=_zeros(number, most + 1), rounds=_zeros(number, rounds + 1))
     return tally, events, most
@@ -307,4 +307,7 @@ def exact_cost(fight: Fight, rounds: int, fractions: bool = False) -> float:
     states = (charged + 1) * duel ** 2  # (with several units, a Duel's states counted whole: measured)
     for troop in fight.line.troops:
         states *= (min(troop.unit.total, charger) + 1) * 2
+    for troop in fight.line.troops[1:]:  # an ally's character: its states, whole, twice beside a Duel (fractions'
+        if troop.hero is not None and fractions:  # sums grow with them; floats' are within the Duel's overcount:
+            states *= (troop.health + 1) ** (2 if duel > 1 else 1)  # measured)
     return steps * (pairs * FIRST_ROUND + states * (rounds - 1) * ALLIED_ROUND)

@@ -84,7 +84,7 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
         lost, hero = troop.pools(own)
         lost = lost + np.minimum(dealt.get((side, unit, 0), zero), troop.unit.total - lost)
         if troop.hero is not None:
-            room = np.maximum(troop.health - hero, 0) + np.where(duel & (hero < troop.health), OVERKILL, 0)
+            room = np.maximum(troop.health - hero, 0) + np.where(duel & troop.duel & (hero < troop.health), OVERKILL, 0)
             hero = hero + np.minimum(dealt.get((side, unit, 1), zero), room)
         if side:
             codes[1][playing] = troop.code(lost, hero)

@@ -30,6 +30,15 @@ def combat(*allies: str, **more) -> Combat:
     return Combat(**{**values, **more})
 
 
+def command_words() -> list[str]:
+    """`combat()` without allies as the command line writes it."""
+    words = ["t9a", "combat"]
+    for prefix, models in (("", 5), ("enemy-", 15)):
+        for key, value in dict(models=models, width=5, **PLAIN).items():
+            words += [f"--{prefix}{key}", str(value)]
+    return words
+
+
 def test_a_unit_profile_reads_and_writes_back():
     ally = read_ally(FLANKER + " health 2 armour 5+ standard swiftstride charge-strength 1 facing rear")
     unit = ally.fighter
@@ -120,11 +129,7 @@ def test_each_losing_unit_tests_and_the_first_broken_is_pursued():
 
 
 def test_the_command_line_takes_several_units(capsys):
-    words = ["t9a", "combat"]
-    for key, value in dict(models=5, width=5, **PLAIN).items():
-        words += [f"--{key}", str(value)]
-    for key, value in dict(models=15, width=5, **PLAIN).items():
-        words += [f"--enemy-{key}", str(value)]
+    words = command_words()
     flank = FLANKER + " facing flank"
     result = run(capsys, *words, "--with-unit", flank, "--exact", "--format", "json")
     assert result.code == 0, result.err
@@ -217,3 +222,105 @@ def test_the_charged_unit_may_pursue_the_ally_first():
     assert "chase ally" in attack.describe()
     assert "only applies with --with-unit" in combat(chase="ally").idle()["chase"]  # no ally: nothing to choose
     assert "chase" not in attack.idle()
+
+
+HERO = "character A2 O5 D4 S4 R4 I5 H2 V9"  # a character joined to a --with-unit
+
+
+def test_a_unit_s_character_reads_and_writes_back():
+    ally = read_ally(FLANKER + " facing rear " + HERO + " battle-standard")
+    assert ally.hero is not None and ally.hero.battle_standard
+    assert (ally.hero.fighter.attacks, ally.hero.fighter.health, ally.hero.fighter.discipline) == (2, 2, 9)
+    assert ally.facing == "rear" and ally.fighter.models == 10
+    assert read_ally(str(ally)) == ally and " character attacks 2 " in str(ally)
+    assert ally.ally.hero == ally.hero.fighter and ally.ally.bsb
+
+
+@pytest.mark.parametrize("text, says", [
+    (FLANKER + " facing flank character", "expected the character's profile after the word character"),
+    (FLANKER + " facing flank " + HERO + " character A1 O1 D1 S1 R1 I1", "one character a unit"),
+    (FLANKER + " facing flank character A2 O5", "expected a character's profile like"),
+    (FLANKER + " " + HERO + " facing flank", "expected a character's profile like"),  # the unit's words first
+])
+def test_a_bad_character_of_a_unit_is_one_line_naming_the_option(text, says):
+    with pytest.raises(InputError) as refused:
+        read_ally(text)
+    assert refused.value.name == "with_unit" and says in refused.value.allowed
+
+
+def test_a_side_has_one_battle_standard_bearer():
+    bearer = FLANKER + " facing flank " + HERO + " battle-standard"
+    combat(bearer).check()
+    for allies, more in (((bearer,), dict(character="A2 O5 D4 S4 R4 I5 H2 battle-standard")), ((bearer, bearer), {})):
+        with pytest.raises(InputError) as refused:
+            combat(*allies, **more).check()
+        assert refused.value.name == "with_unit" and "one Battle Standard Bearer" in refused.value.allowed
+
+
+def test_an_ally_s_character_strikes_at_its_agility_and_lends_its_discipline():
+    """The flanker's character (Agility 5, +1 charging) strikes at step 6 with its 2 attacks, on the charged unit's
+    rank and file; it stands in its unit's front rank, so 4 of its 10 models are in contact beside it; its
+    Discipline 9 is its unit's while it stands."""
+    fight = combat(FLANKER + " facing flank " + HERO).fight
+    steps = dict(fight.schedule(True))
+    assert Blow(0, "hero", 0, 1) in steps[6]
+    assert fight.count(Blow(0, "hero", 0, 1), 0, 0) == 2 and fight.target(Blow(0, "hero", 0, 1), 0, 0) == (0, 0)
+    assert fight.count(Blow(0, "melee", 0, 1), 0, 0) == 4 + 5  # beside the character, and the second rank's
+    ally = fight.line.troops[1]
+    assert (int(ally.discipline(1)), int(ally.discipline(0))) == (9, 7)
+
+
+def test_the_charged_unit_strikes_an_ally_s_character_once_its_rank_and_file_fell_even_in_a_duel():
+    duel = dict(character="A1 O3 D3 S3 R3 I3 H2", enemy_character="A1 O3 D3 S3 R3 I3 H2", challenge=True)
+    fight = combat(FLANKER.replace("models 10", "models 1").replace("width 5", "width 1") + " facing flank " + HERO,
+                   **duel).fight
+    line = fight.line
+    ally = line.troops[1]
+    gone = line.join([(0, 0), (0, ally.code(1, 0))])  # the ally's one rank-and-file model fell, its character stands
+    assert fight.target(Blow(1, "melee", 0, 1), gone, 0) == (1, 1)  # no Duel protects it
+    assert fight.target(Blow(0, "hero", 0, 1), 0, 0) == (0, 0)  # it strikes the rank and file, not the duellist
+    assert fight.target(Blow(0, "hero", 0, 0), 0, 0) == (0, 1)  # the main unit's character fights the Duel
+    theirs = fight.troops[1]
+    alone = theirs.code(5 * 3, 0)  # the charged unit's rank and file gone: its character is in the Duel
+    assert fight.target(Blow(0, "hero", 0, 1), 0, alone) is None
+    assert fight.room(0, 1, 1, 0, True) == 2  # an ally's character has no Overkill room
+    assert fight.room(0, 0, 1, 0, True) == 2 + 3
+
+
+def test_the_charged_unit_s_character_fights_on_while_one_of_the_charger_s_units_stands():
+    """The main unit fled; the flanker stands: the charged unit's character strikes it (it struck no one before)."""
+    from oddscalc.t9a.troop import FLED
+
+    fight = combat(FLANKER + " facing flank", enemy_character="A3 O5 D4 S4 R4 I5 H2").fight
+    fled = fight.line.join([(FLED, 0), (0, 0)])
+    assert fight.count(Blow(1, "hero", 0, 0), fled, 0) == 3 and fight.target(Blow(1, "hero", 0, 0), fled, 0) == (1, 0)
+    both = fight.line.join([(FLED, 0), (FLED, 0)])
+    assert fight.count(Blow(1, "hero", 0, 0), both, 0) == 0
+
+
+def test_an_ally_s_character_kills_a_lone_model_worked_by_hand():
+    """One model (D3 R3, Health 1, Agility 0: it strikes last) is charged by one model in front and, in its flank,
+    two models with a character: 3 rank-and-file attacks at 1/4 each (4+ to hit, 4+ to wound) and the character's
+    2 at 4/9 (3+, 3+): it falls in the first round with 1 - (3/4)^3 (5/9)^2 = 167/192."""
+    lone = dict(models=1, width=1, **PLAIN, **enemy(models=1, width=1, **{**PLAIN, "agility": 0}))
+    ally = ("models 2 width 2 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7 "
+            "facing flank character A2 O5 D4 S4 R4 I5 H1")
+    attack = Combat(**lone, with_unit=(ally,))
+    fight = attack.fight
+    assert fight.count(Blow(0, "melee", 0, 1), 0, 0) == 2 and fight.count(Blow(0, "melee", 0, 0), 0, 0) == 1
+    assert attack.exact(fractions=True)["enemy_health_lost"][1] == F(167, 192)
+    without = Combat(**lone, with_unit=(ally.split(" character")[0],))
+    assert without.exact(fractions=True)["enemy_health_lost"][1] == 1 - F(3, 4) ** 3
+
+
+def test_the_command_line_takes_a_unit_with_its_character(capsys):
+    words = command_words()
+    flank = FLANKER.replace("models 10", "models 4").replace("width 5", "width 4") + " facing flank " + HERO
+    result = run(capsys, *words, "--with-unit", flank, "--exact", "--format", "json")
+    assert result.code == 0, result.err
+    answer = result.json()
+    assert "character attacks 2 offensive 5" in answer["description"]
+    assert answer["outcomes"]["win"]["probability"] == pytest.approx(combat(flank).exact()["win"][1], abs=1e-12)
+    assert combat(flank).exact()["win"][1] > combat(flank.split(" character")[0]).exact()["win"][1]
+    assert_refused(capsys, *words, "--with-unit", flank + " character A1", mentions=("--with-unit",
+                                                                                     "one character a unit"))
