@@ -98,7 +98,7 @@ def cases() -> list[Case]:
                        critical="damage"), baseline_war_engines, 30, 5.0),
         Case("epic assault 6 Tactical units against 8 Ork Boyz, all in contact",
              Assault(units=6, cc=4, ff=3, armour=4, enemy_units=8, enemy_cc=4, enemy_ff=6, enemy_armour=6),
-             baseline_assault, 40, 1.0),
+             baseline_assault, 40, 6.0),
     ]
 
 

@@ -109,6 +109,8 @@ def spread(hits: Any, widths: Sequence[int]) -> list[Any]:
             out.append(whole * width + min(max(left, 0), width))
             left -= width
         return out
+    if sum(1 for width in widths if width) == 1:  # one block holds every slot: it takes every hit
+        return [hits if width else np.zeros_like(hits) for width in widths]
     rounds, rest = np.divmod(hits, total)
     out, offset = [], 0
     for width in widths:
@@ -198,6 +200,8 @@ class Side:
 
     def code(self, states: np.ndarray) -> np.ndarray:
         """The code of each row of piece states."""
+        if len(self.dims) == 1:  # one piece: its state is the code
+            return np.asarray(states)[:, 0].copy()
         return np.ravel_multi_index(tuple(np.asarray(states).T), self.dims)
 
     @cached_property

@@ -204,29 +204,61 @@ def _round_sample(rng: np.random.Generator, mine: Side, theirs: Side, their_code
     return after_theirs, after_mine
 
 
+TABLE_MOST = 1 << 22  # pairs of states whose result modifiers are worked once into a table (else per trial)
+
+
+@lru_cache(maxsize=4)
+def result_faces(keep_highest: bool) -> np.ndarray:
+    """The result roll's gap (this side's dice − the enemy's) for each of its equally likely faces: 6^4 of 2D6
+    against 2D6, or 6^2 of each side's highest die (`result_gaps`' pmf, face by face): one draw a trial."""
+    dice = np.indices((6,) * 4).reshape(4, -1) + 1
+    ours = np.maximum(dice[0], dice[1]) if keep_highest else dice[0] + dice[1]
+    theirs = np.maximum(dice[2], dice[3]) if keep_highest else dice[2] + dice[3]
+    return (ours - theirs).astype(np.int8)
+
+
+def _leads(mine: Side, theirs: Side) -> np.ndarray | None:
+    """lead[their code * my size + my code]: my result modifiers less theirs in that pair of states (`modifiers`),
+    worked once for every pair (None where the pairs are too many: worked per trial)."""
+    if mine.size * theirs.size > TABLE_MOST:
+        return None
+    yours, ours = (code.ravel() for code in np.indices((theirs.size, mine.size)))
+    return _lead(mine, theirs, ours, yours)
+
+
+def _lead(mine: Side, theirs: Side, ours: np.ndarray, yours: np.ndarray) -> np.ndarray:
+    kills, losses = theirs.casualties[yours], mine.casualties[ours]
+    their_left, my_left = theirs.left[yours], mine.left[ours]
+    return (modifiers(mine, theirs, kills, my_left, their_left, mine.inspiring[ours])
+            - modifiers(theirs, mine, losses, their_left, my_left, theirs.inspiring[yours]))
+
+
 def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds: int, keep_highest: bool,
                       trials: int) -> dict[str, np.ndarray]:
-    """Each trial's engagement, round after round: trials in the same state (both sides' codes) roll together."""
+    """Each trial's engagement, round after round: trials in the same state (both sides' codes) roll together; the
+    result roll one draw of its faces (`result_faces`), its modifiers gathered from a table by the pair of states."""
     their_codes, my_codes = np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
     out = {name: np.zeros(trials, dtype=np.int64) for name in ENGAGED}
     going = np.ones(trials, dtype=bool)
-    kept = np.maximum if keep_highest else np.add
+    faces = result_faces(keep_highest)
+    leads = _leads(mine, theirs)
     for round_ in range(rounds):
-        playing = np.flatnonzero(going)  # a later round: the drawn trials only, each figure worked for them alone
-        for pair, at in groups(their_codes[playing] * mine.size + my_codes[playing]):
+        full = round_ == 0  # the first round: every trial, read in place; a later round: the drawn trials only
+        playing = np.arange(trials) if full else np.flatnonzero(going)
+        ours, yours = (my_codes, their_codes) if full else (my_codes[playing], their_codes[playing])
+        for pair, at in groups(yours * mine.size + ours):
             their_code, my_code = divmod(pair, mine.size)
-            chosen = playing[at]
-            after_theirs, after_mine = _round_sample(rng, mine, theirs, their_code, my_code, len(chosen))
+            chosen = at if full else playing[at]
+            after_theirs, after_mine = _round_sample(rng, mine, theirs, their_code, my_code, len(playing[at]))
             their_codes[chosen], my_codes[chosen] = theirs.code(after_theirs), mine.code(after_mine)
-        ours, yours = my_codes[playing], their_codes[playing]
-        kills, losses = theirs.casualties[yours], mine.casualties[ours]
+        if not full:
+            ours, yours = my_codes[playing], their_codes[playing]
         their_left, my_left = theirs.left[yours], mine.left[ours]
         stalled, wiped = my_left == 0, (their_left == 0) & (my_left > 0)
         out["win"][playing[wiped]] = 1
         fight = ~stalled & ~wiped
-        dice = rng.integers(1, 7, size=(4, len(playing)), dtype=np.int8)  # each side's result roll: 2D6, or D6
-        ahead = (kept(dice[0], dice[1]) + modifiers(mine, theirs, kills, my_left, their_left, mine.inspiring[ours])
-                 - kept(dice[2], dice[3]) - modifiers(theirs, mine, losses, their_left, my_left, theirs.inspiring[yours]))
+        lead = leads[yours * mine.size + ours] if leads is not None else _lead(mine, theirs, ours, yours)
+        ahead = faces[rng.integers(0, len(faces), size=len(playing), dtype=np.int16)] + lead
         won, lose = fight & (ahead > 0), fight & (ahead < 0)
         out["win"][playing[won]] = 1
         out["margin"][playing[won | lose]] = np.abs(ahead[won | lose])

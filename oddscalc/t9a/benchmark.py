@@ -54,7 +54,7 @@ def cases() -> list[Case]:
                     enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=7,
                     enemy_armour=1, enemy_standard=True)
     return [Case("t9a melee 20 attacks 4+/3+/5+ save/Aegis 5+/MW D3 vs 2 health", melee, baseline_melee, 100, 5.0),
-            Case("t9a combat 5 knights charge 20 spearmen, one round", combat, baseline_combat, 60, 1.0)]
+            Case("t9a combat 5 knights charge 20 spearmen, one round", combat, baseline_combat, 60, 5.0)]
 
 
 # --- exact, against icepool (bench/exact.py) ---------------------------------------

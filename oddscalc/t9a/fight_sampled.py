@@ -8,18 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..keyed import groups, indexed
+from ..keyed import indexed
 from .fight import OUTCOMES, SLAIN, Blow, Chase, Fight, Pursuit, by_round
 from .fighter import lost_pmf
 from .troop import CAUGHT, FLED, OVERKILL
-
-
-def _states(keys: np.ndarray):
-    """(key, the trials holding it) for each distinct key (one key: every trial, as a slice)."""
-    if len(keys) and keys.min() == keys.max():
-        yield int(keys[0]), slice(None)
-        return
-    yield from groups(keys)
 
 
 def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
@@ -31,16 +23,34 @@ def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
     return np.where(maximised, dice.sum(axis=1) - dice.min(axis=1), dice[:, 0] + dice[:, 1])
 
 
-def _drawn(rng: np.random.Generator, fight: Fight, blow: Blow, count: int, struck: tuple[int, int],
-           size: int) -> np.ndarray:
-    """Each trial's Health Points a blow of `count` attacks takes, drawn from that attack's pmf (t9a melee's or t9a
-    hits', whose sampler rolls every die and is checked against the same pmf in its own agreement tests): one
-    uniform a trial, not a die an attack. Kept by blow, count and pool: a later round meets the same."""
+def _cdf(fight: Fight, blow: Blow, count: int, struck: tuple[int, int]) -> np.ndarray:
+    """The cdf of the Health Points a blow of `count` attacks takes from the pool `struck` (t9a melee's or t9a
+    hits' pmf, whose sampler rolls every die and is checked against the same pmf in its own agreement tests), its
+    last entry 1.0 exactly; no attacks: none taken. Kept by blow, count and pool: a later round meets the same."""
     cdfs = fight.__dict__.setdefault("_cdfs", {})
     if (blow, count, struck) not in cdfs:
-        cdf = np.cumsum(lost_pmf(fight.attack(blow, count, struck, 0), float))
-        cdfs[blow, count, struck] = cdf / cdf[-1]  # its last 1.0 exactly: every draw below it
-    return np.searchsorted(cdfs[blow, count, struck], rng.random(size), side="right")
+        if not count:
+            cdfs[blow, count, struck] = np.ones(1)
+        else:
+            cdf = np.cumsum(lost_pmf(fight.attack(blow, count, struck, 0), float))
+            cdfs[blow, count, struck] = cdf / cdf[-1]  # its last 1.0 exactly: every draw below it
+    return cdfs[blow, count, struck]
+
+
+def _drawn(rng: np.random.Generator, fight: Fight, blow: Blow, keys: np.ndarray, rows: np.ndarray | None,
+           pools: int, trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """(each trial's Health Points a blow takes, the pool it strikes: unit * 2 + 0 or 1), drawn from the cdf of
+    its row's attacks: one uniform a trial, not a die an attack. `keys` are the blow's distinct rows (count *
+    pools + pool struck), `rows` each trial's row (None: one row). The rows' cdfs stand end to end, row r's
+    shifted by r, so that one search finds every trial's draw in its own row."""
+    counts, wheres = np.divmod(keys, pools)
+    cdfs = [_cdf(fight, blow, int(count), divmod(int(where), 2)) for count, where in zip(counts, wheres)]
+    if rows is None:
+        return np.searchsorted(cdfs[0], rng.random(trials), side="right"), wheres
+    starts = np.cumsum([0] + [len(cdf) for cdf in cdfs])
+    flat = np.concatenate([row + cdf for row, cdf in enumerate(cdfs)])
+    found = np.searchsorted(flat, rows + rng.random(len(rows)), side="right")
+    return np.minimum(found, starts[1:][rows] - 1) - starts[:-1][rows], wheres  # (a sum rounded up to r + 1)
 
 
 def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...], codes: list[np.ndarray],
@@ -66,16 +76,22 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
                 known[blow, key] = 0 if target is None else fight.count(blow, c, e) * pools + 2 * target[0] + target[1]
             row.append(known[blow, key])
         table.append(row)
-    struck = np.array(table, dtype=np.int64).reshape(-1, len(blows))[inverse.ravel()].T
+    struck = np.array(table, dtype=np.int64).reshape(-1, len(blows))
     dealt: dict[tuple[int, int, int], np.ndarray] = {}  # (side struck, unit, pool) -> each trial's Health Points
-    for blow, each in zip(blows, struck):
-        for key, at in _states(each):
-            count, where = divmod(key, pools)
-            if count:
-                unit, pool = divmod(where, 2)
-                size = len(playing) if isinstance(at, slice) else len(at)
-                into = dealt.setdefault((1 - blow.side, unit, pool), np.zeros(len(playing), dtype=np.int64))
-                into[at] += _drawn(rng, fight, blow, count, (unit, pool), size)
+    for blow, each in zip(blows, struck.T):
+        keys, rows = np.unique(each, return_inverse=True)  # the blow's rows, by the distinct states
+        if not (keys // pools).any():
+            continue
+        trial_rows = rows.ravel()[inverse.ravel()] if len(keys) > 1 else None
+        lost, wheres = _drawn(rng, fight, blow, keys, trial_rows, pools, len(playing))
+        aimed = sorted({int(where) for key, where in zip(keys, wheres) if key // pools})
+        for where in aimed:
+            unit, pool = divmod(where, 2)
+            into = dealt.setdefault((1 - blow.side, unit, pool), np.zeros(len(playing), dtype=np.int64))
+            if len(aimed) == 1:  # rows of no attacks take none: every draw is this pool's
+                into += lost
+            else:
+                into += np.where(wheres[trial_rows] == where, lost, 0)
     duel = fight.duelling(now[0], now[1])
     zero = np.zeros(len(playing), dtype=np.int64)
     parts = line.split(now[0])
@@ -166,36 +182,40 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
     going = np.ones(trials, dtype=bool)
     for round_ in range(rounds):
         first = round_ == 0
-        before = [0, 0] if first else [codes[0].copy(), codes[1].copy()]
-        playing = np.flatnonzero(going)
+        playing = np.flatnonzero(going)  # the fights going on: each figure of the round worked for them alone
+        before = [0, 0] if first else [codes[0][playing], codes[1][playing]]
         out["rounds"][playing] = round_ + 1
         now_fight = fight.in_round(first)
         for _, blows in now_fight.schedule(first):
             _sample_step(rng, now_fight, blows, codes, playing)
-        won, tied, margin = fight.result(codes[0], codes[1], before[0], before[1], first)
-        np.copyto(out["win"], won, where=going)
-        np.copyto(out["draw"], tied, where=going)
-        np.copyto(out["score"], margin, where=going)
-        steadfast, their_steadfast = fight.steadfast(codes[0], codes[1])
-        theirs_lost = np.flatnonzero(going & won & ~tied & (theirs.left(codes[1]) > 0))
-        broke, caught = _their_tests(rng, fight, codes, theirs_lost, margin[theirs_lost], their_steadfast[theirs_lost])
+        ours, yours = codes[0][playing], codes[1][playing]
+        won, tied, margin = fight.result(ours, yours, before[0], before[1], first)
+        out["win"][playing] = won
+        out["draw"][playing] = tied
+        out["score"][playing] = margin
+        steadfast, their_steadfast = fight.steadfast(ours, yours)
+        lost = won & ~tied & (theirs.left(yours) > 0)
+        theirs_lost = playing[lost]
+        broke, caught = _their_tests(rng, fight, codes, theirs_lost, margin[lost], their_steadfast[lost])
         out["enemy_break"][theirs_lost[broke]] = 1
         out["enemy_caught"][theirs_lost[broke][caught]] = 1
-        ours_lost = np.flatnonzero(going & ~won & ~tied & fight.standing(codes[0]))
-        ours_broke, ours_caught, after = _our_tests(rng, fight, codes, ours_lost, margin[ours_lost],
-                                                    [sure[ours_lost] for sure in steadfast])
+        losing = ~won & ~tied & fight.standing(ours)
+        ours_lost = playing[losing]
+        ours_broke, ours_caught, after = _our_tests(rng, fight, codes, ours_lost, margin[losing],
+                                                    [np.asarray(sure)[losing] for sure in steadfast])
         we_broke[ours_lost] |= ours_broke
         we_caught[ours_lost] |= ours_caught
         codes[0][ours_lost] = after
-        decided = ((out["enemy_break"] == 1) | (theirs.left(codes[1]) == 0) | ~fight.standing(codes[0])
-                   | (we_broke & (not line.flagged)))
+        ours = codes[0][playing]
+        decided = ((out["enemy_break"][playing] == 1) | (theirs.left(yours) == 0) | ~fight.standing(ours)
+                   | (we_broke[playing] & (not line.flagged)))
         if rounds_view:
-            out["decided"][going & decided] = 1
+            out["decided"][playing[decided]] = 1
             out[f"health_lost_by_round_{round_ + 1}"] = sum(troop.lost(own) for troop, (_, own) in
                                                             zip(line.troops, line.split(codes[0])))
-            lost = np.array(theirs.lost(codes[1]))  # a copy: the codes go on changing in place
-            out[f"enemy_health_lost_by_round_{round_ + 1}"] = lost
-        going = going & ~decided
+            lost_now = np.array(theirs.lost(codes[1]))  # a copy: the codes go on changing in place
+            out[f"enemy_health_lost_by_round_{round_ + 1}"] = lost_now
+        going[playing[decided]] = False
     out["break"] = ((out["enemy_break"] == 1) | we_broke) * 1
     out["caught"] = ((out["enemy_caught"] == 1) | we_caught) * 1
     parts = line.split(codes[0])

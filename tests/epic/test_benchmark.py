@@ -11,7 +11,7 @@ def test_bench_cases_run():
     for case in epic.cases():
         rng = np.random.default_rng(1)
         case.baseline(rng, 1000)
-        assert case.target == (1.0 if "assault" in case.name else 5.0)
+        assert case.target == (6.0 if "assault" in case.name else 5.0)  # the targets
         assert set(case.attack.outcomes) <= {"kills", "hits", "blast_markers", "broken", "damage", "shields", "win",
                                              "draw", "losses", "margin", "destroyed", "enemy_blast_markers"}
         assert not np.isnan(pmfs.mean(case.attack.exact()["kills"]))

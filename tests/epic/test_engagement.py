@@ -32,6 +32,11 @@ def test_hits_go_round_blocks_front_to_back():
     assert spread(5, [2, 3]) == [2, 3] and spread(7, [2, 3]) == [4, 3] and spread(1, [2, 3]) == [1, 0]
     assert spread(6, [1, 3]) == [2, 4]  # a unit, then a war engine of DC3: 1 + 3 a round
     assert spread(4, [0, 0]) == [0, 0]
+    hits = np.arange(40)  # arrays: the blocks' rounds; one block of slots (the rest empty) takes every hit
+    assert [list(block) for block in spread(hits, [3, 0])] == [list(hits), [0] * 40]
+    assert [list(block) for block in spread(hits, [0, 3])] == [[0] * 40, list(hits)]
+    assert [list(block) for block in spread(hits, [2, 3])] == [[2 * (h // 5) + min(h % 5, 2) for h in hits],
+                                                               [3 * (h // 5) + max(h % 5 - 2, 0) for h in hits]]
 
 
 def test_the_units_in_base_contact_take_the_first_hits_whatever_their_kind():
