@@ -403,6 +403,21 @@ T9A = {
         enemy_character="A2 O4 D4 S4 R4 I3 H2 V8", challenge=True,
         with_unit=("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
                    "discipline 6 facing rear character A3 O5 D4 S4 R4 I5 H1",)),
+    # the charged side's other units (docs/rules.md §3.11, Several units)
+    "combat: the charged side's second unit in the charger's flank, two rounds": Combat(
+        models=4, width=2, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
+        enemy_models=4, enemy_width=4, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3, enemy_strength=3,
+        enemy_resilience=3, enemy_agility=3, enemy_discipline=7, rounds=2,
+        enemy_with_unit=("models 2 width 2 attacks 1 offensive 4 defensive 3 strength 3 resilience 3 agility 4 "
+                         "discipline 6 facing flank",)),
+    "combat: a second unit each side, the charged side's with a character, restrained pursuits": Combat(
+        models=2, width=2, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
+        enemy_models=3, enemy_width=3, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3, enemy_strength=3,
+        enemy_resilience=3, enemy_agility=3, enemy_discipline=7, pursuit="restrain", chase="ally",
+        with_unit=("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 4 resilience 3 agility 2 "
+                   "discipline 6 swiftstride facing rear",),
+        enemy_with_unit=("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
+                         "discipline 5 facing flank character A2 O4 D4 S4 R4 I4 H1 V9",)),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

@@ -16,23 +16,7 @@ from ..dice import EXACT_SECONDS, DiceExpression
 from ..errors import InputError, require
 from ..style import plural
 from .attributes import game_dice
-from .fight import (
-    EVENTS,
-    MAX_ROUNDS,
-    MAX_STEP,
-    OUTCOMES,
-    SLAIN,
-    ChargeBonus,
-    Chase,
-    FacingBonus,
-    Fight,
-    FlankModels,
-    HighAgility,
-    MountMomentum,
-    Pursuit,
-    by_round,
-    read_rounds,
-)
+from .fight import EVENTS, MAX_ROUNDS, MAX_STEP, OUTCOMES, SLAIN, Fight, by_round, read_rounds
 from .fight_exact import combat_pmfs, exact_cost
 from .fight_sampled import combat_sample
 from .fighter import (
@@ -48,6 +32,7 @@ from .fighter import (
 )
 from .allies import MAX_ALLIES, WithUnit, read_ally
 from .profiles import Hero, read_character, read_part
+from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, HighAgility, MountMomentum, Pursuit
 from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, both_sides, dashed
 from .stages import Reroll, read_armour
 from .troop import Challenge
@@ -71,10 +56,10 @@ class Combat(Attack):
     then, at most 10 rounds).
 
     Outcomes: win (the charger wins the last round fought), draw, health_lost (the charger's side's),
-    enemy_health_lost, break (the loser broke: with --with-unit, one of the charger's units, in any round), caught
-    (and was caught: destroyed), score (the combat scores' difference; win says whose), enemy_break (the charged
-    unit broke: "will my charge break them?"), enemy_caught (and was caught), rounds (the rounds fought); with a
-    character, character_slain and enemy_character_slain.
+    enemy_health_lost, break (the loser broke: with several units, one of them, in any round), caught (and was
+    caught: destroyed), score (the combat scores' difference; win says whose), enemy_break (the charged unit broke,
+    or one of its side's units: "will my charge break them?"), enemy_caught (and was caught), rounds (the rounds
+    fought); with a character, character_slain and enemy_character_slain.
     """
 
     models: int = option(f"The charger: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
@@ -171,9 +156,9 @@ class Combat(Attack):
     challenge_refused: bool = option("The charger's character issues a Duel and the charged unit's refuses it: "
                                      "the refusing character makes no attacks, lends no Discipline or Stubborn, "
                                      "and as a Battle Standard Bearer gives no +1.", False)
-    chase: Chase = option("Which of the charger's broken units the charged unit pursues (with --with-unit; an open "
-                          "reading of the winner's choice): main (the main unit first) or ally (its allies first, "
-                          "the last given first).", Chase.MAIN)
+    chase: Chase = option("Which broken unit a winning unit in contact with several of them pursues (with "
+                          "--with-unit or --enemy-with-unit; an open reading of the winner's choice): main (the main "
+                          "unit first) or ally (its allies first, the last given first).", Chase.MAIN)
     by_round: bool = option("Add the per-round view to the outcomes (--rounds 2 or more): decided (a side broke, "
                             "fled or was destroyed before the rounds ran out), and each side's Health Points lost by "
                             "the end of each round (health_lost_by_round_K); --plot FILE --outcome rounds draws "
@@ -185,6 +170,11 @@ class Combat(Attack):
         "score is the side's, each losing unit takes its Break Test. After the word character, the character "
         "joined to it, as --character writes it: '… facing flank character A2 O5 D4 S4 R4 I5 H2'.", (),
         metavar="PROFILE", many=read_ally)
+    enemy_with_unit: tuple = option(
+        f"Another unit of the charged side's in the combat (at most {MAX_ALLIES}), in the flank or rear of the "
+        "charger's main unit (already there, or charged at once): a PROFILE as --with-unit writes it, facing flank "
+        "or rear. It does not charge; the combat score is the side's, each of its losing units takes its Break "
+        "Test.", (), metavar="PROFILE", many=lambda text: read_ally(text, "enemy_with_unit"))
 
     COMMAND = "t9a combat"
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
@@ -241,6 +231,10 @@ class Combat(Attack):
         return tuple(read_ally(text) for text in getattr(self, "with_unit"))
 
     @property
+    def enemy_allies(self) -> tuple[WithUnit, ...]:
+        return tuple(read_ally(text, "enemy_with_unit") for text in getattr(self, "enemy_with_unit"))
+
+    @property
     def fight(self) -> Fight:
         heroes = (self.hero(""), self.hero("enemy_"))
         challenge = (Challenge.ACCEPTED if self.challenge else Challenge.REFUSED if self.challenge_refused
@@ -249,7 +243,8 @@ class Combat(Attack):
                      self.high_agility, self.pursuit, self.flank_models, self.mount_momentum, self.charge_bonus,
                      tuple(None if hero is None else hero.fighter for hero in heroes),  # type: ignore[arg-type]
                      tuple(hero is not None and hero.battle_standard for hero in heroes),  # type: ignore[arg-type]
-                     challenge, tuple(ally.ally for ally in self.allies), Chase(self.chase))
+                     challenge, tuple(ally.ally for ally in self.allies), Chase(self.chase),
+                     tuple(ally.ally for ally in self.enemy_allies))
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
@@ -264,7 +259,8 @@ class Combat(Attack):
             if value is not default]
         duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
         allies = "".join(f", with ({ally})" for ally in self.allies)
-        return (f"T9A combat: {self._words('')}{allies} charge {self._words('enemy_')}{facing}{rounds}{duel}"
+        theirs = "".join(f", its other unit ({ally})" for ally in self.enemy_allies)  # (in the charger's flank)
+        return (f"T9A combat: {self._words('')}{allies} charge {self._words('enemy_')}{facing}{theirs}{rounds}{duel}"
                 + "".join(f", {reading}" for reading in readings))
 
     def _words(self, prefix: str) -> str:
@@ -341,34 +337,42 @@ class Combat(Attack):
         for name in ("challenge", "challenge_refused"):
             require(not getattr(self, name) or self.hero("") is not None and self.hero("enemy_") is not None, name, "on",
                     "a Duel needs a character on each side: --character and --enemy-character")
-        allies = self.allies
-        require(len(allies) <= MAX_ALLIES, "with_unit", str(allies[-1]) if allies else "",
-                f"expected at most {MAX_ALLIES} other units of the charger's")
-        facings = [ally.facing for ally in allies] + ["flank"] * self.flank + ["rear"] * self.rear
-        require(facings.count("flank") <= 2 and facings.count("rear") <= 1, "with_unit", str(allies[-1]) if allies
-                else "", "a unit has two flanks and one rear: one charging unit on each")
-        bearers = [ally for ally in allies if ally.hero is not None and ally.hero.battle_standard]
-        main = self.hero("")
-        require(len(bearers) + bool(main is not None and main.battle_standard) <= 1, "with_unit",
-                str(bearers[-1]) if bearers else "", "an army has one Battle Standard Bearer: battle-standard on one "
-                                                     "of the charger's characters")
-        object.__setattr__(self, "with_unit", allies)
+        self._check_allies()
         require(not (self.challenge and self.challenge_refused), "challenge_refused", "on",
                 "a Duel is accepted (--challenge) or refused (--challenge-refused), not both")
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
         self._attacks_read()
 
+    def _check_allies(self) -> None:
+        """Each side's other units: at most MAX_ALLIES, one a flank and rear, one Battle Standard Bearer a side."""
+        for prefix, whose, main_facing in (("", "the charger's", ["flank"] * self.flank + ["rear"] * self.rear),
+                                           ("enemy_", "the charged side's", [])):
+            name = prefix + "with_unit"
+            allies = self.enemy_allies if prefix else self.allies
+            last = str(allies[-1]) if allies else ""
+            require(len(allies) <= MAX_ALLIES, name, last, f"expected at most {MAX_ALLIES} other units of {whose}")
+            facings = [ally.facing for ally in allies] + main_facing
+            require(facings.count("flank") <= 2 and facings.count("rear") <= 1, name, last,
+                    "a unit has two flanks and one rear: one unit on each")
+            bearers = [ally for ally in allies if ally.hero is not None and ally.hero.battle_standard]
+            main = self.hero(prefix)
+            require(len(bearers) + bool(main is not None and main.battle_standard) <= 1, name,
+                    str(bearers[-1]) if bearers else "", f"an army has one Battle Standard Bearer: battle-standard on "
+                                                         f"one of {whose} characters")
+            object.__setattr__(self, name, allies)
+
     def idle(self) -> dict[str, str]:
         """The options off their defaults that change nothing in this combat (a typed query refuses them)."""
         fight, idle = self.fight, {}
-        facing = "only applies with --flank, --rear or --with-unit (a unit in the enemy's flank or rear)"
-        beside = bool(self.flank or self.rear or self.allies)
+        facing = ("only applies with --flank, --rear, --with-unit or --enemy-with-unit (a unit in the enemy's flank "
+                  "or rear)")
+        beside = bool(self.flank or self.rear or self.allies or self.enemy_allies)
         for name, default, needed, needs in (
                 ("facing_bonus", FacingBonus.RANKED, beside, facing),
                 ("flank_models", FlankModels.MATCHED, beside, facing),
                 ("by_round", False, self.rounds > 1, "only applies with --rounds 2 or more (a fight of rounds)"),
-                ("chase", Chase.MAIN, bool(self.allies), "only applies with --with-unit (which broken unit is "
-                                                         "pursued)"),
+                ("chase", Chase.MAIN, bool(self.allies or self.enemy_allies),
+                 "only applies with --with-unit or --enemy-with-unit (which broken unit is pursued)"),
                 ("mount_momentum", MountMomentum.ALL,
                  getattr(self, "mount") is not None or getattr(self, "character_mount") is not None,
                  "only applies with --mount or --character-mount (a charging mount's Agility)"),

@@ -7,7 +7,6 @@ rolled). The units are `fighter.py`'s; the query that asks it is `combat.Combat`
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
@@ -15,6 +14,7 @@ import numpy as np
 
 from ..attack import Attack, read_whole
 from .fighter import Fighter, two_d6
+from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, HighAgility, MountMomentum, Pursuit
 from .troop import OVERKILL, Challenge, Line, Troop
 
 MAX_ROUNDS = 10  # rounds fought at most (--rounds end: until a side breaks, flees or is destroyed, or these)
@@ -40,71 +40,18 @@ def read_rounds(text: str) -> int:
     return MAX_ROUNDS if str(text).strip().lower() == "end" else read_whole(text, "rounds")
 
 
-class FacingBonus(str, Enum):
-    """The charger's bonus in the enemy's flank or rear (rulebook, Combat Score: "+1 or +2"; an open reading)."""
-
-    RANKED = "ranked"  # flank +1, rear +2, one more when the charger has 2 Full Ranks or more
-    FLAT = "flat"  # flank +1, rear +2
-
-
-class ChargeBonus(str, Enum):
-    """Who gets the Charge +1 to its combat score (rulebook, Combat Score: "each side with one or more Charging
-    models"; an open reading): the side that charged, whatever is left of it, or only while one of its models
-    stands (it matters when both units are wiped out at the same Initiative Step: the scores then decide)."""
-
-    SIDE = "side"
-    MODELS = "models"
-
-
-class Pursuit(str, Enum):
-    """Whether the winner pursues a broken unit (an open reading): always, or it tries to Restrain Pursuit, a
-    Discipline Test, and pursues only when it fails."""
-
-    ALWAYS = "always"
-    RESTRAIN = "restrain"
-
-
-class Chase(str, Enum):
-    """Which of the charger's broken units the charged unit pursues (rulebook, Pursuits: the winner names one; an
-    open reading of what a player picks): its main unit before its allies, or its allies first."""
-
-    MAIN = "main"
-    ALLY = "ally"
-
-
-class HighAgility(str, Enum):
-    """Where an Agility above 10 strikes (the Initiative Steps run from 10 down; an open reading)."""
-
-    STEP_TEN = "step-10"  # at step 10, with the others there
-    FIRST = "first"  # before step 10, the higher first
-
-
-class MountMomentum(str, Enum):
-    """Whether a charging mount has Charging Momentum's +1 Agility too (an open reading: the army books' texts that
-    name it speak of models, not of parts)."""
-
-    ALL = "all"  # every model part of a charging model
-    RIDER = "rider"  # the model's own part only
-
-
-class FlankModels(str, Enum):
-    """How many models of a unit charged in its flank or rear fight back (an open reading: the rulebook says
-    those in base contact, and the table decides how many touch)."""
-
-    MATCHED = "matched"  # as many as the charger's front rank, at most its own front rank
-    EDGE = "edge"  # those on the engaged edge: one a rank in the flank, its last rank's in the rear; at most the
-    #                charger's front rank
-
-
 class Blow(NamedTuple):
-    """What strikes at an Initiative Step: a side (0 the charger's, 1 the charged unit) and its model part's
+    """What strikes at an Initiative Step: a side (0 the charger's, 1 the charged side's) and its model part's
     attacks ("melee", `part` its index), Impact Hits, Stomp Attacks or its character's attacks ("hero"); `unit`
-    the charger's unit that strikes (side 0) or is struck (side 1): 0 the main one, then its --with-unit allies."""
+    the charger's unit that strikes (side 0) or is struck (side 1), `enemy` the charged side's unit struck (side 0)
+    or striking (side 1): 0 the main ones, then their --with-unit / --enemy-with-unit allies. A character's blow
+    names its own unit; whom it strikes is `Fight.target`'s."""
 
     side: int
     kind: str
     part: int = 0
     unit: int = 0
+    enemy: int = 0
 
 
 class Ally(NamedTuple):
@@ -136,6 +83,7 @@ class Fight:
     challenge: Challenge = Challenge.NONE
     allies: tuple[Ally, ...] = ()  # the charger's other units, each in the charged unit's flank or rear
     chase: Chase = Chase.MAIN
+    enemy_allies: tuple[Ally, ...] = ()  # the charged side's other units, each in the charger's flank or rear
 
     @property
     def units(self) -> tuple[Fighter, Fighter]:
@@ -154,16 +102,48 @@ class Fight:
         return Line((self.troops[0], *(Troop(ally.unit, ally.hero, ally.bsb) for ally in self.allies)))
 
     @cached_property
+    def enemy_line(self) -> Line:
+        """The charged side: its main unit and its allies."""
+        return Line((self.troops[1], *(Troop(ally.unit, ally.hero, ally.bsb) for ally in self.enemy_allies)))
+
+    @cached_property
+    def lines(self) -> tuple[Line, Line]:
+        return self.line, self.enemy_line
+
+    @cached_property
     def facings(self) -> tuple[str, ...]:
         """Where each of the charger's units strikes the charged unit."""
         return ("rear" if self.rear else "flank" if self.flank else "front", *(ally.facing for ally in self.allies))
+
+    @cached_property
+    def enemy_facings(self) -> tuple[str, ...]:
+        """Where each of the charged side's units strikes the charger's main unit (its main unit: front)."""
+        return ("front", *(ally.facing for ally in self.enemy_allies))
+
+    def chase_order(self, units: int) -> tuple[int, ...]:
+        """Which of a losing side's broken units a winner in base contact with several pursues first (`chase`):
+        the main one, then its allies; or its allies, the last given first, then the main one."""
+        return tuple(range(units)) if self.chase is Chase.MAIN else tuple(range(units - 1, -1, -1))
+
+    def foes(self, side: int, unit: int) -> tuple[int, ...]:
+        """The units of the other side in base contact with `side`'s `unit`: the main units touch every unit of the
+        other side (the main one first), an ally only the other side's main unit."""
+        return tuple(range(len(self.lines[1 - side].troops))) if unit == 0 else (0,)
+
+    def flanking(self, side: int, unit: int) -> tuple[tuple[int, str], ...]:
+        """(the other side's unit, its facing) of the units in `side`'s `unit`'s flank or rear."""
+        if unit:
+            return ()
+        facings = self.enemy_facings if side == 0 else self.facings
+        return tuple((index, facing) for index, facing in enumerate(facings) if facing != "front")
 
     def duelling(self, charger_code, charged_code):
         """Where the two characters fight their Duel: it was accepted and both stand."""
         if self.challenge is not Challenge.ACCEPTED:
             return charged_code * 0 > 0
         fled, main = self.line.split(charger_code)[0]
-        return (self.troops[0].alive(main) * (fled == 0) * self.troops[1].alive(charged_code)) > 0
+        their_fled, theirs = self.enemy_line.split(charged_code)[0]
+        return (self.troops[0].alive(main) * (fled == 0) * self.troops[1].alive(theirs) * (their_fled == 0)) > 0
 
     def in_round(self, first_round: bool) -> Fight:
         """The fight as a round sees it (`_in_round`), worked once per fight and round kind."""
@@ -184,111 +164,138 @@ class Fight:
             charger, charged = (calm(unit) for unit in self.units)
             return replace(self, charger=charger, charged=charged, heroes=(calm(self.heroes[0]), calm(self.heroes[1])),
                            allies=tuple(ally._replace(unit=calm(ally.unit), hero=calm(ally.hero))
-                                        for ally in self.allies))
+                                        for ally in self.allies),
+                           enemy_allies=tuple(ally._replace(unit=calm(ally.unit), hero=calm(ally.hero))
+                                              for ally in self.enemy_allies))
+
+        def braced(unit: Fighter) -> Fighter:  # a Spear not charging: +2 Agility, +1 AP in the first round
+            return replace(unit, agility=unit.agility + 2, ap=unit.ap + 1) if unit.spear else unit
+
         fight = replace(self, charger=self.charger.charging(),
-                        allies=tuple(ally._replace(unit=ally.unit.charging()) for ally in self.allies))
-        if self.charged.spear and set(self.facings) == {"front"}:
-            fight = replace(fight, charged=replace(self.charged, agility=self.charged.agility + 2,
-                                                   ap=self.charged.ap + 1))
+                        allies=tuple(ally._replace(unit=ally.unit.charging()) for ally in self.allies),
+                        enemy_allies=tuple(ally._replace(unit=braced(ally.unit)) for ally in self.enemy_allies))
+        if set(self.facings) == {"front"}:
+            fight = replace(fight, charged=braced(self.charged))
         return fight
 
     def schedule(self, first_round: bool) -> list[tuple[int, tuple[Blow, ...]]]:
         """(Initiative Step, what strikes at it) from the highest: each part at its Agility (+1 to the charger's in
         the first round, Charging Momentum; an Agility above 10 at step 10, or first by `high_agility`), the
-        charger's Impact Hits at step 10 of the first round, Stomp Attacks at step 0 on a stompable enemy; the
-        charged unit strikes each of the charger's units apart."""
+        charger's Impact Hits at step 10 of the first round, Stomp Attacks at step 0 on a stompable enemy. Each pair
+        of units in base contact strikes each other apart: each of the charger's units and the charged unit, the
+        charger's main unit and each of the charged side's allies."""
         top = MAX_STEP if self.high_agility is HighAgility.STEP_TEN else MAX_STEP + 1
         blows: list[tuple[int, Blow]] = []
 
-        def momentum(index: int) -> bool:
-            return not index or self.mount_momentum is MountMomentum.ALL
+        def momentum(side: int, index: int) -> bool:
+            return first_round and side == 0 and (not index or self.mount_momentum is MountMomentum.ALL)
 
-        for unit, fighter in enumerate(troop.unit for troop in self.line.troops):  # the charger's units
-            blows += [(part.step(first_round and momentum(index), top), Blow(0, "melee", index, unit))
-                      for index, part in enumerate(fighter.parts)]
-            if first_round and fighter.impact is not None:
-                blows.append((MAX_STEP, Blow(0, "impact", 0, unit)))
-            if fighter.stomp is not None and self.charged.stompable():
-                blows.append((0, Blow(0, "stomp", 0, unit)))
-        for unit, fighter in enumerate(troop.unit for troop in self.line.troops):  # the charged unit on each
-            blows += [(part.step(False, top), Blow(1, "melee", index, unit)) for index, part in
-                      enumerate(self.charged.parts)]
-            if self.charged.stomp is not None and fighter.stompable():
-                blows.append((0, Blow(1, "stomp", 0, unit)))
-        heroes = [(0, unit, troop.hero) for unit, troop in enumerate(self.line.troops)] + [(1, 0, self.heroes[1])]
-        for side, unit, hero in heroes:  # each unit's character: its own attacks, its mount's
-            for index, part in enumerate(() if hero is None else hero.parts):
-                blows.append((part.step(first_round and side == 0 and momentum(index), top),
-                              Blow(side, "hero", index, unit)))
+        def strikes(side: int, fighter: Fighter, foe: Fighter, unit: int, enemy: int, impact: bool) -> None:
+            blows.extend((part.step(momentum(side, index), top), Blow(side, "melee", index, unit, enemy))
+                         for index, part in enumerate(fighter.parts))
+            if impact and fighter.impact is not None:
+                blows.append((MAX_STEP, Blow(side, "impact", 0, unit, enemy)))
+            if fighter.stomp is not None and foe.stompable():
+                blows.append((0, Blow(side, "stomp", 0, unit, enemy)))
+
+        ours, theirs = ([troop.unit for troop in line.troops] for line in self.lines)
+        for unit, fighter in enumerate(ours):  # each of the charger's units and the charged unit
+            strikes(0, fighter, theirs[0], unit, 0, first_round)
+            strikes(1, theirs[0], fighter, unit, 0, False)
+        for enemy, fighter in enumerate(theirs[1:], 1):  # the charger's main unit and each of the charged side's
+            strikes(0, ours[0], fighter, 0, enemy, False)
+            strikes(1, fighter, ours[0], 0, enemy, False)
+        for side, line in enumerate(self.lines):  # each unit's character: its own attacks, its mount's
+            for unit, troop in enumerate(line.troops):
+                for index, part in enumerate(() if troop.hero is None else troop.hero.parts):
+                    blows.append((part.step(momentum(side, index), top),
+                                  Blow(side, "hero", index, *((unit, 0) if side == 0 else (0, unit)))))
         return [(step, tuple(blow for at, blow in blows if at == step))
                 for step in sorted({step for step, _ in blows}, reverse=True)]
 
-    def facing(self, unit: int, charger_code: int, charged_code: int) -> int | None:
-        """How many of the charged unit's models can be in base contact with the charger's `unit`: all its front
-        rank's when that unit strikes its front (None), else by `flank_models`."""
-        facing = self.facings[unit]
+    @staticmethod
+    def ends(blow: Blow) -> tuple[int, int]:
+        """(the striking unit's index on its side, the struck unit's on the other) of a blow."""
+        return (blow.unit, blow.enemy) if blow.side == 0 else (blow.enemy, blow.unit)
+
+    def facing(self, unit: int, charger_code: int, charged_code: int, enemy: int = 0) -> int | None:
+        """How many models of the flanked unit of a pair in base contact (the charger's `unit`, the charged side's
+        `enemy`) can be in base contact with the unit in its flank or rear: None when they meet front to front,
+        else by `flank_models` (as many as the flanker's front rank, or those on the engaged edge)."""
+        if enemy:  # the charged side's ally in the flank or rear of the charger's main unit
+            facing, flanker, flanked = self.enemy_facings[enemy], (1, enemy), (0, 0)
+        else:
+            facing, flanker, flanked = self.facings[unit], (0, unit), (1, 0)
         if facing == "front":
             return None
-        fled, own = self.line.split(charger_code)[unit]
-        front = 0 if fled else self.line.troops[unit].front(own)
+        codes = (charger_code, charged_code)
+        fled, own = self.lines[flanker[0]].split(codes[flanker[0]])[flanker[1]]
+        front = 0 if fled else self.lines[flanker[0]].troops[flanker[1]].front(own)
         if self.flank_models is FlankModels.MATCHED:
             return front
-        left, width = self.troops[1].left(charged_code), self.charged.width
+        troop = self.lines[flanked[0]].troops[flanked[1]]
+        left, width = troop.left(self.lines[flanked[0]].split(codes[flanked[0]])[flanked[1]][1]), troop.unit.width
         edge = -(-left // width) if facing == "flank" else (left % width or width)
         return min(edge, front)
 
     def count(self, blow: Blow, charger_code: int, charged_code: int) -> int:
         """A blow's attacks (melee, a character's) or models making it (Impact Hits, Stomp Attacks) in this state:
-        in a flank or rear the charged unit makes no Supporting Attacks; a character that refused a Duel none; a
-        unit that fled neither strikes nor is struck."""
-        parts = self.line.split(charger_code)
-        if blow.side == 0:
-            troop, (fled, code) = self.line.troops[blow.unit], parts[blow.unit]
-        else:  # the charged unit on one of the charger's units: none once it fled or fell; its character while one
-            foe = self.line.troops[blow.unit]  # of them stands
-            fled = not any(self.line.left(charger_code)) if blow.kind == "hero" else \
-                parts[blow.unit][0] or not foe.left(parts[blow.unit][1])
-            troop, code = self.troops[1], charged_code
+        the flanked unit of a pair strikes with the models facing its flanker, no Supporting Attacks; a character
+        that refused a Duel none; a unit that fled neither strikes nor is struck, nor strikes a unit gone."""
+        codes = (charger_code, charged_code)
+        mine, theirs = self.lines[blow.side], self.lines[1 - blow.side]
+        own, struck = self.ends(blow)
+        fled, code = mine.split(codes[blow.side])[own]
         if fled:
             return 0
+        their_parts = theirs.split(codes[1 - blow.side])
+        foes = self.foes(blow.side, own) if blow.kind == "hero" else (struck,)
+        if not any(not their_parts[foe][0] and theirs.troops[foe].left(their_parts[foe][1]) for foe in foes):
+            return 0
+        troop = mine.troops[own]
         hero = int(troop.alive(code))
         if blow.kind == "hero":
             assert troop.hero is not None, blow  # schedule gives a side such a blow only when it has one
             return 0 if troop.refused else hero * troop.hero.parts[blow.part].attacks
         unit, lost = troop.unit, troop.pools(code)[0]
-        facing = self.facing(blow.unit, charger_code, charged_code) if blow.side else None
+        flanked = (blow.side == 1) == (blow.enemy == 0)  # the charged unit, or the charger's main one
+        facing = self.facing(blow.unit, charger_code, charged_code, blow.enemy) if flanked else None
         if blow.kind != "melee":
             return unit.in_contact(lost, facing, hero)
-        return unit.strikes(unit.parts[blow.part], lost, blow.side == 0 or facing is None, facing, hero)
+        return unit.strikes(unit.parts[blow.part], lost, facing is None, facing, hero)
 
     def target(self, blow: Blow, charger_code: int, charged_code: int) -> tuple[int, int] | None:
-        """(the enemy unit, its Health Pool: 0 its rank and file, 1 its character) a blow strikes, or None: the
-        rank and file while one stands (an open reading: the attacker may choose its character; docs/rules.md
-        §3.11), then the character; in a Duel the characters strike only each other, and no one else strikes
-        them. The charged unit's character strikes the first of the charger's units standing; an ally's character is
-        never in the Duel."""
+        """(the struck unit on the other side, its Health Pool: 0 its rank and file, 1 its character) a blow
+        strikes, or None: the rank and file while one stands (an open reading: the attacker may choose its
+        character; docs/rules.md §3.11), then the character; in a Duel the main units' characters strike only each
+        other, and no one else strikes them. A character strikes the first unit standing of those in base contact
+        with its own (the main one first)."""
         duel = bool(self.duelling(charger_code, charged_code))
-        if blow.kind == "hero" and duel and (blow.side == 1 or blow.unit == 0):
+        own, struck = self.ends(blow)
+        if blow.kind == "hero" and duel and own == 0:
             return 0, 1
-        if blow.side == 0:
-            enemy, code, unit = self.troops[1], charged_code, 0
-        else:
-            standing = [index for index, left in enumerate(self.line.left(charger_code)) if left > 0]
-            unit = blow.unit if blow.kind != "hero" else standing[0] if standing else 0
-            fled, code = self.line.split(charger_code)[unit]
-            if fled:
+        theirs = self.lines[1 - blow.side]
+        parts = theirs.split((charger_code, charged_code)[1 - blow.side])
+        if blow.kind == "hero":
+            standing = [foe for foe in self.foes(blow.side, own)
+                        if not parts[foe][0] and theirs.troops[foe].left(parts[foe][1]) > 0]
+            if not standing:
                 return None
-            enemy = self.line.troops[unit]
+            struck = standing[0]
+        fled, code = parts[struck]
+        if fled:
+            return None
+        enemy = theirs.troops[struck]
         if enemy.rank_and_file(code) > 0:
-            return unit, 0
-        return (unit, 1) if enemy.alive(code) and not (duel and unit == 0) else None
+            return struck, 0
+        return (struck, 1) if enemy.alive(code) and not (duel and struck == 0) else None
 
     def attack(self, blow: Blow, count: int, struck: tuple[int, int] = (0, 0), target_lost: int = 0) -> Attack:
         """The blow's `count` attacks (or models' automatic hits) on the struck unit's pool, which has lost
         `target_lost`."""
         unit, pool = struck
-        striker = self.line.troops[blow.unit] if blow.side == 0 else self.troops[1]
-        enemy = self.troops[1] if blow.side == 0 else self.line.troops[unit]
+        striker = self.lines[blow.side].troops[self.ends(blow)[0]]
+        enemy = self.lines[1 - blow.side].troops[unit]
         target = enemy.unit if pool == 0 else enemy.duellist if blow.kind == "hero" and enemy.duel else enemy.hero
         assert target is not None, pool
         if blow.kind == "hero":
@@ -301,20 +308,21 @@ class Fight:
     def room(self, side: int, unit: int, pool: int, code: int, duel: bool) -> int:
         """The Health Points a unit's pool (`code` its own state) can still lose at a step (its character's, with a
         Duel's Overkill)."""
-        troop = self.troops[1] if side else self.line.troops[unit]
+        troop = self.lines[side].troops[unit]
         lost, hero = troop.pools(code)
         if pool == 0:
             return troop.unit.total - lost
         return max(troop.health - hero, 0) + (OVERKILL if duel and troop.duel and hero < troop.health else 0)
 
     def reach(self) -> tuple[int, int]:
-        """(the most Health Points the charged unit's rank and file can lose in a round, the charger's units'):
+        """(the most Health Points the charged side's rank and file can lose in a round, the charger's units'):
         every blow of the first round from full ranks, at the rank and file; what the exact twin's states span."""
         fight, most = self.in_round(True), [0, 0]
         for _, blows in fight.schedule(True):
             for blow in blows:
-                striker = fight.line.troops[blow.unit] if blow.side == 0 else fight.troops[1]
-                target = fight.charged if blow.side == 0 else fight.line.troops[blow.unit].unit
+                own, struck = fight.ends(blow)
+                striker = fight.lines[blow.side].troops[own]
+                target = fight.lines[1 - blow.side].troops[struck].unit
                 if blow.kind in ("melee", "hero"):  # Battle Focus: two hits from a 6; Multiple Wounds: up to its
                     owner = striker.hero if blow.kind == "hero" else striker.unit
                     assert owner is not None, blow
@@ -324,74 +332,87 @@ class Fight:
                 else:
                     each = striker.unit.automatic_dice(blow.kind).highest
                 most[blow.side] += fight.count(blow, 0, 0) * each
-        return min(self.charged.total, most[0]), min(sum(troop.unit.total for troop in self.line.troops), most[1])
+        totals = [sum(troop.unit.total for troop in line.troops) for line in self.lines]
+        return min(totals[1], most[0]), min(totals[0], most[1])
+
+    def engaged(self, side: int, codes) -> list:
+        """Each of a side's units that is Engaged: it stands in the fight (not fled), and so does one of the enemy
+        units in base contact with it."""
+        lefts = [left > 0 for left in self.lines[1 - side].left(codes[1 - side])]
+        return [(left > 0) & np.logical_or.reduce([lefts[foe] for foe in self.foes(side, unit)])
+                for unit, left in enumerate(self.lines[side].left(codes[side]))]
 
     def scores(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
-        """(the charger's combat score, the charged unit's): Health Points each made the other lose this round
-        (and a Duel's Overkill), the Charge +1 (first round), the highest Rank Bonus of its units still Engaged
-        (models left, and an enemy with models left: "No More Foes"), each one's Standard +1, Battle Standard +1,
-        and the charger's Flank +1 / Rear +2 (each once, one more with 2 Full Ranks by `facing_bonus`). A Standard
-        Bearer removed is not Engaged; a unit that wiped out its foes provides no Standard or Flank bonus."""
-        line, theirs_ = self.line, self.troops[1]
-        parts, before = line.split(charger_code), line.split(charger_before)
-        theirs_left = theirs_.left(charged_code)
-        engaged = [(left > 0) & (theirs_left > 0) for left in line.left(charger_code)]
-        ranks = [troop.full_ranks(code) for troop, (_, code) in zip(line.troops, parts)]
-        mine = theirs_.scored(charged_code) - theirs_.scored(charged_before)
-        theirs = sum(troop.scored(code) - troop.scored(old) for troop, (_, code), (_, old) in
-                     zip(line.troops, parts, before))
-        bonus: Any = 0
-        for troop, (_, code), on, full in zip(line.troops, parts, engaged, ranks):
-            bonus = np.maximum(bonus, on * troop.unit.bonus_of(full))
-            mine = mine + on * troop.standards(code)
-        for facing, extra in (("flank", FLANK_BONUS), ("rear", REAR_BONUS)):
-            there = [(on, full) for at, on, full in zip(self.facings, engaged, ranks) if at == facing]
-            if there:
-                any_on = np.logical_or.reduce([on for on, _ in there]) if len(there) > 1 else there[0][0]
-                if self.facing_bonus is FacingBonus.RANKED:
-                    ranked = np.logical_or.reduce([on & (full >= 2) for on, full in there]) if len(there) > 1 \
-                        else there[0][0] & (there[0][1] >= 2)
-                    mine = mine + any_on * extra + ranked * 1
-                else:
-                    mine = mine + any_on * extra
-        charge = CHARGE_BONUS if first_round else 0
-        standing = np.logical_or.reduce([left > 0 for left in line.left(charger_code)]) if line.flagged else \
-            line.left(charger_code)[0] > 0
-        if self.charge_bonus is ChargeBonus.MODELS:  # only while one of its Charging models stands
-            charge = charge * standing
-        theirs_on = (theirs_left > 0) & standing
-        mine = mine + bonus + charge
-        theirs = theirs + theirs_on * (theirs_.rank_bonus(charged_code) + theirs_.standards(charged_code))
-        return mine, theirs
+        """(the charger's combat score, the charged side's): Health Points each made the other lose this round (and
+        a Duel's Overkill), the Charge +1 (the charger's, first round), the highest Rank Bonus of its units still
+        Engaged (models left, and an enemy in contact with models left: "No More Foes"), each one's Standard +1,
+        Battle Standard +1, and its units' Flank +1 / Rear +2 in an enemy's flank or rear (each once, one more with
+        2 Full Ranks by `facing_bonus`). A Standard Bearer removed is not Engaged; a unit that wiped out its foes
+        provides no Standard or Flank bonus."""
+        codes, before = (charger_code, charged_code), (charger_before, charged_before)
+        out = []
+        for side, line in enumerate(self.lines):
+            theirs = self.lines[1 - side]
+            score: Any = sum(troop.scored(code) - troop.scored(old) for troop, (_, code), (_, old) in
+                             zip(theirs.troops, theirs.split(codes[1 - side]), theirs.split(before[1 - side])))
+            parts = line.split(codes[side])
+            engaged = self.engaged(side, codes)
+            ranks = [troop.full_ranks(code) for troop, (_, code) in zip(line.troops, parts)]
+            bonus: Any = 0
+            for troop, (_, code), on, full in zip(line.troops, parts, engaged, ranks):
+                bonus = np.maximum(bonus, on * troop.unit.bonus_of(full))
+                score = score + on * troop.standards(code)
+            facings = self.facings if side == 0 else self.enemy_facings
+            for facing, extra in (("flank", FLANK_BONUS), ("rear", REAR_BONUS)):
+                there = [(on, full) for at, on, full in zip(facings, engaged, ranks) if at == facing]
+                if there:
+                    any_on = np.logical_or.reduce([on for on, _ in there])
+                    score = score + any_on * extra
+                    if self.facing_bonus is FacingBonus.RANKED:
+                        score = score + np.logical_or.reduce([on & (full >= 2) for on, full in there]) * 1
+            if side == 0 and first_round:
+                charge: Any = CHARGE_BONUS
+                if self.charge_bonus is ChargeBonus.MODELS:  # only while one of its Charging models stands
+                    charge = charge * self.standing(charger_code)
+                score = score + charge
+            out.append(score + bonus)
+        return out[0], out[1]
 
     def result(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
         """(the charger won, a draw, the scores' difference) of a round that ends in these states: the higher
         combat score wins, a tie is a draw; a side whose every foe was wiped out while it stands always counts
         as winning (rulebook, Break Test: No More Foes), so a side wiped out loses to one left standing."""
         ours, theirs = self.scores(charger_code, charged_code, charger_before, charged_before, first_round)
-        mine, their = self.standing(charger_code), self.troops[1].left(charged_code) > 0
+        mine, their = self.standing(charger_code), self.standing(charged_code, 1)
         alone = mine != their  # one side stands, the other is gone
         won = np.where(alone, mine, ours > theirs)
         tied = ~alone & (ours == theirs)
         return won, tied, np.abs(ours - theirs)
 
-    def standing(self, charger_code):
-        """Where one of the charger's units stands in the fight (not wiped out, not fled)."""
-        lefts = self.line.left(charger_code)
+    def standing(self, code, side: int = 0):
+        """Where one of a side's units stands in the fight (not wiped out, not fled)."""
+        lefts = self.lines[side].left(code)
         return np.logical_or.reduce([left > 0 for left in lefts]) if len(lefts) > 1 else lefts[0] > 0
 
-    def steadfast(self, charger_code, charged_code):
-        """(each of the charger's units is Steadfast, the charged unit is): more Full Ranks than every enemy unit
-        Engaged; the charged unit not while a unit in its flank or rear has 2 Full Ranks or more (Disrupted
-        Ranks)."""
-        line = self.line
-        theirs = self.troops[1].full_ranks(charged_code)
-        ranks = [troop.full_ranks(code) * (fled == 0) for troop, (fled, code) in
-                 zip(line.troops, line.split(charger_code))]
-        highest = ranks[0] if len(ranks) == 1 else np.maximum.reduce(ranks)
-        disrupted = np.logical_or.reduce([np.asarray((at != "front") & (full >= 2))
-                                          for at, full in zip(self.facings, ranks)])
-        return [full > theirs for full in ranks], (theirs > highest) & ~disrupted
+    def steadfast(self, charger_code: Any, charged_code: Any) -> tuple[list[Any], list[Any]]:
+        """(each of the charger's units is Steadfast, each of the charged side's): more Full Ranks than every enemy
+        unit in the fight (not fled); not while an enemy unit in its flank or rear has 2 Full Ranks or more
+        (Disrupted Ranks)."""
+        codes = (charger_code, charged_code)
+        ranks = [[troop.full_ranks(code) * (fled == 0) for troop, (fled, code) in
+                  zip(line.troops, line.split(codes[side]))] for side, line in enumerate(self.lines)]
+        out: list[list] = []
+        for side in (0, 1):
+            theirs = ranks[1 - side]
+            highest = theirs[0] if len(theirs) == 1 else np.maximum.reduce(theirs)
+            steady = []
+            for unit, full in enumerate(ranks[side]):
+                disrupted: Any = False
+                for foe, _ in self.flanking(side, unit):
+                    disrupted = disrupted | np.asarray(theirs[foe] >= 2)
+                steady.append((full > highest) & ~np.asarray(disrupted))
+            out.append(steady)
+        return out[0], out[1]
 
 
 def caught_chance(fleeing: Fighter, pursuing: Fighter, number=float):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..keyed import indexed
-from .fight import OUTCOMES, SLAIN, Blow, Chase, Fight, Pursuit, by_round
+from .fight import OUTCOMES, SLAIN, Blow, Fight, by_round
+from .readings import Pursuit
 from .fighter import lost_pmf
 from .troop import CAUGHT, FLED, OVERKILL
 
@@ -57,21 +58,22 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
                  playing: np.ndarray) -> None:
     """One Initiative Step of the trials still `playing`: its blows, each trial's from the models standing as it
     begins, on the pool each strikes (`Fight.target`), each pool at most what it has left (a Duel's Overkill)."""
-    line, theirs = fight.line, fight.troops[1]
+    lines = fight.lines
     now = [codes[0][playing], codes[1][playing]]
-    keys = now[0] * theirs.states + now[1]
+    keys = now[0] * lines[1].states + now[1]
     if len(keys) and keys.min() == keys.max():  # one state (the first step): no sort
         distinct, inverse = keys[:1], np.zeros(len(keys), dtype=np.int64)
     else:
         distinct, inverse = indexed(keys)
-    pools = 2 * len(line.troops)  # a blow's key: count * pools + the pool struck (unit * 2 + 0 or 1)
+    pools = 2 * max(len(line.troops) for line in lines)  # a blow's key: count * pools + the pool struck (unit * 2
+    #                                                       + 0 or 1)
     table = []
     known = fight.__dict__.setdefault("_struck", {})  # by blow and state: a later round meets the same states
     for key in distinct.tolist():
         row = []
         for blow in blows:
             if (blow, key) not in known:
-                c, e = divmod(key, theirs.states)
+                c, e = divmod(key, lines[1].states)
                 target = fight.target(blow, c, e)
                 known[blow, key] = 0 if target is None else fight.count(blow, c, e) * pools + 2 * target[0] + target[1]
             row.append(known[blow, key])
@@ -94,19 +96,17 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
                 into += np.where(wheres[trial_rows] == where, lost, 0)
     duel = fight.duelling(now[0], now[1])
     zero = np.zeros(len(playing), dtype=np.int64)
-    parts = line.split(now[0])
-    for side, unit, troop, (flag, own) in [*((0, unit, troop, part) for unit, (troop, part) in
-                                             enumerate(zip(line.troops, parts))), (1, 0, theirs, (0, now[1]))]:
-        lost, hero = troop.pools(own)
-        lost = lost + np.minimum(dealt.get((side, unit, 0), zero), troop.unit.total - lost)
-        if troop.hero is not None:
-            room = np.maximum(troop.health - hero, 0) + np.where(duel & troop.duel & (hero < troop.health), OVERKILL, 0)
-            hero = hero + np.minimum(dealt.get((side, unit, 1), zero), room)
-        if side:
-            codes[1][playing] = troop.code(lost, hero)
-        else:
+    for side, line in enumerate(lines):
+        parts = line.split(now[side])
+        for unit, (troop, (flag, own)) in enumerate(zip(line.troops, parts)):
+            lost, hero = troop.pools(own)
+            lost = lost + np.minimum(dealt.get((side, unit, 0), zero), troop.unit.total - lost)
+            if troop.hero is not None:
+                room = np.maximum(troop.health - hero, 0) + np.where(duel & troop.duel & (hero < troop.health),
+                                                                     OVERKILL, 0)
+                hero = hero + np.minimum(dealt.get((side, unit, 1), zero), room)
             parts[unit] = (flag, troop.code(lost, hero))
-    codes[0][playing] = line.join(parts)
+        codes[side][playing] = line.join(parts)
 
 
 def _break_test(rng: np.random.Generator, troop, code: np.ndarray, penalty: np.ndarray) -> np.ndarray:
@@ -129,57 +129,56 @@ def _pursues(rng: np.random.Generator, fight: Fight, troop, code: np.ndarray) ->
     return _two_d6(rng, False, len(code)) > troop.discipline(troop.active(code))
 
 
-def _their_tests(rng, fight: Fight, codes, tests, margin, steadfast) -> tuple[np.ndarray, np.ndarray]:
-    """The charged unit lost: (it broke, it was caught) for the trials `tests`: caught when a pursuit roll of one
-    of the charger's units standing (each its own) equals or beats its Flee roll."""
-    theirs, line = fight.troops[1], fight.line
-    broke = _break_test(rng, theirs, codes[1][tests], np.where(steadfast, 0, margin))
-    fled = tests[broke]
-    flee = _two_d6(rng, fight.charged.swiftstride, len(fled))
-    caught = np.zeros(len(fled), dtype=bool)
-    for troop, left, (_, own) in zip(line.troops, line.left(codes[0][fled]), line.split(codes[0][fled])):
-        roll = _two_d6(rng, troop.unit.swiftstride, len(fled))
-        caught |= (left > 0) & (roll >= flee) & _pursues(rng, fight, troop, own)
-    return broke, caught
-
-
-def _our_tests(rng, fight: Fight, codes, tests, margin, steadfast) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The charger's side lost: (one of its units broke, the one pursued was caught, its codes after) for the
-    trials `tests`: each unit standing tests; the charged unit pursues the first that broke."""
-    line, theirs = fight.line, fight.troops[1]
-    parts = line.split(codes[0][tests])
-    lefts = line.left(codes[0][tests])
+def _tests(rng: np.random.Generator, fight: Fight, loser: int, codes: list[np.ndarray], tests: np.ndarray,
+           margin: np.ndarray, steadfast: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The side `loser` lost, in the trials `tests`: (one of its units broke, one was caught, its codes after).
+    Each of its units standing takes its Break Test (no penalty when Steadfast); each broken one flees (2D6,
+    Maximised with Swiftstride); each of the winner's units standing pursues one broken unit in base contact with
+    it (by `chase`: the main one first, or the allies first), after a failed Restrain Pursuit test when it
+    restrains; a fleeing unit is caught when any of its pursuers' rolls equals or beats its Flee roll."""
+    line, theirs, winner = fight.lines[loser], fight.lines[1 - loser], 1 - loser
+    parts, lefts = line.split(codes[loser][tests]), line.left(codes[loser][tests])
     broke = [(left > 0) & _break_test(rng, troop, own, np.where(sure, 0, margin))
              for troop, left, (_, own), sure in zip(line.troops, lefts, parts, steadfast)]
-    chased = np.full(len(tests), -1)
-    order = range(len(line.troops) - 1, -1, -1) if fight.chase is Chase.MAIN else range(len(line.troops))
-    for index in order:  # the last written wins: the main unit first, or the last ally (`chase`)
-        chased = np.where(broke[index], index, chased)
-    caught = np.zeros(len(tests), dtype=bool)
-    fled = np.flatnonzero(chased >= 0)
-    if len(fled):
-        flee = np.zeros(len(fled), dtype=np.int64)
-        for index, troop in enumerate(line.troops):
-            roll = _two_d6(rng, troop.unit.swiftstride, len(fled))
-            flee = np.where(chased[fled] == index, roll, flee)
-        caught[fled] = ((_two_d6(rng, theirs.unit.swiftstride, len(fled)) >= flee)
-                        & _pursues(rng, fight, theirs, codes[1][tests[fled]]))
-    flagged = [(np.where(broke[index], np.where(caught & (chased == index), CAUGHT, FLED), flag), own)
-               for index, (flag, own) in enumerate(parts)]
-    return chased >= 0, caught, line.join(flagged) if line.flagged else codes[0][tests]
+    flee = [_two_d6(rng, troop.unit.swiftstride, len(tests)) for troop in line.troops]
+    caught = [np.zeros(len(tests), dtype=bool) for _ in line.troops]
+    order = fight.chase_order(len(line.troops))
+    for unit, (troop, left, (_, own)) in enumerate(zip(theirs.troops, theirs.left(codes[winner][tests]),
+                                                       theirs.split(codes[winner][tests]))):
+        reach = [index for index in order if index in fight.foes(winner, unit)]
+        chosen = np.full(len(tests), -1)
+        for index in reversed(reach):  # the last written wins: the first of `reach` that broke
+            chosen = np.where(broke[index], index, chosen)
+        pursuing = (left > 0) & _pursues(rng, fight, troop, own)
+        roll = _two_d6(rng, troop.unit.swiftstride, len(tests))
+        for index in reach:
+            caught[index] |= (chosen == index) & pursuing & (roll >= flee[index])
+    any_broke, any_caught = np.logical_or.reduce(broke), np.logical_or.reduce(caught)
+    if not line.flagged:
+        return any_broke, any_caught, codes[loser][tests]
+    flagged = [(np.where(gone, np.where(taken, CAUGHT, FLED), flag), own)
+               for gone, taken, (flag, own) in zip(broke, caught, parts)]
+    return any_broke, any_caught, line.join(flagged)
 
 
 def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int,
                   rounds_view: bool = False) -> dict[str, np.ndarray]:
     """Each trial's combat: each blow's Health Points drawn from its attack's pmf (`_drawn`), step by step, then
-    the dice of the Break Tests, the Flees and the Pursuits; with `rounds_view`, the per-round outcomes too (`fight.by_round`)."""
-    line, theirs = fight.line, fight.troops[1]
-    heroes = line.troops[0].hero is not None or theirs.hero is not None
+    the dice of the Break Tests, the Flees and the Pursuits; with `rounds_view`, the per-round outcomes too
+    (`fight.by_round`)."""
+    lines = fight.lines
+    heroes = fight.troops[0].hero is not None or fight.troops[1].hero is not None
     codes = [np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)]
     names = OUTCOMES + SLAIN * heroes + (by_round(rounds) if rounds_view else ())
     out = {name: np.zeros(trials, dtype=np.int64) for name in names}
-    we_broke, we_caught = np.zeros(trials, dtype=bool), np.zeros(trials, dtype=bool)
+    broke = [np.zeros(trials, dtype=bool), np.zeros(trials, dtype=bool)]  # each side's: one of its units broke
+    caught = [np.zeros(trials, dtype=bool), np.zeros(trials, dtype=bool)]
     going = np.ones(trials, dtype=bool)
+
+    def lost(side: int, code: np.ndarray) -> np.ndarray:
+        return np.asarray(sum(troop.lost(own) for troop, (_, own) in zip(lines[side].troops,
+                                                                          lines[side].split(code))))
+
     for round_ in range(rounds):
         first = round_ == 0
         playing = np.flatnonzero(going)  # the fights going on: each figure of the round worked for them alone
@@ -188,43 +187,36 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         now_fight = fight.in_round(first)
         for _, blows in now_fight.schedule(first):
             _sample_step(rng, now_fight, blows, codes, playing)
-        ours, yours = codes[0][playing], codes[1][playing]
-        won, tied, margin = fight.result(ours, yours, before[0], before[1], first)
+        now = [codes[0][playing], codes[1][playing]]
+        won, tied, margin = fight.result(now[0], now[1], before[0], before[1], first)
         out["win"][playing] = won
         out["draw"][playing] = tied
         out["score"][playing] = margin
-        steadfast, their_steadfast = fight.steadfast(ours, yours)
-        lost = won & ~tied & (theirs.left(yours) > 0)
-        theirs_lost = playing[lost]
-        broke, caught = _their_tests(rng, fight, codes, theirs_lost, margin[lost], their_steadfast[lost])
-        out["enemy_break"][theirs_lost[broke]] = 1
-        out["enemy_caught"][theirs_lost[broke][caught]] = 1
-        losing = ~won & ~tied & fight.standing(ours)
-        ours_lost = playing[losing]
-        ours_broke, ours_caught, after = _our_tests(rng, fight, codes, ours_lost, margin[losing],
-                                                    [np.asarray(sure)[losing] for sure in steadfast])
-        we_broke[ours_lost] |= ours_broke
-        we_caught[ours_lost] |= ours_caught
-        codes[0][ours_lost] = after
-        ours = codes[0][playing]
-        decided = ((out["enemy_break"][playing] == 1) | (theirs.left(yours) == 0) | ~fight.standing(ours)
-                   | (we_broke[playing] & (not line.flagged)))
+        steadfast = fight.steadfast(now[0], now[1])
+        for loser, losing in ((1, won & ~tied & fight.standing(now[1], 1)), (0, ~won & ~tied & fight.standing(now[0]))):
+            at = playing[losing]
+            gone, taken, after = _tests(rng, fight, loser, codes, at, margin[losing],
+                                        [np.broadcast_to(sure, losing.shape)[losing] for sure in steadfast[loser]])
+            broke[loser][at] |= gone
+            caught[loser][at] |= taken
+            codes[loser][at] = after
+        decided = ~fight.standing(codes[0][playing]) | ~fight.standing(codes[1][playing], 1)
+        for side, line in enumerate(lines):
+            if not line.flagged:  # a lone unit that breaks ends the fight
+                decided |= broke[side][playing]
         if rounds_view:
             out["decided"][playing[decided]] = 1
-            out[f"health_lost_by_round_{round_ + 1}"] = sum(troop.lost(own) for troop, (_, own) in
-                                                            zip(line.troops, line.split(codes[0])))
-            lost_now = np.array(theirs.lost(codes[1]))  # a copy: the codes go on changing in place
-            out[f"enemy_health_lost_by_round_{round_ + 1}"] = lost_now
+            out[f"health_lost_by_round_{round_ + 1}"] = lost(0, codes[0])
+            out[f"enemy_health_lost_by_round_{round_ + 1}"] = lost(1, codes[1])
         going[playing[decided]] = False
-    out["break"] = ((out["enemy_break"] == 1) | we_broke) * 1
-    out["caught"] = ((out["enemy_caught"] == 1) | we_caught) * 1
-    parts = line.split(codes[0])
-    out["health_lost"] = sum(troop.lost(own) for troop, (_, own) in zip(line.troops, parts))
-    out["enemy_health_lost"] = np.array(theirs.lost(codes[1]))
+    out["enemy_break"], out["enemy_caught"] = broke[1] * 1, caught[1] * 1
+    out["break"] = (broke[0] | broke[1]) * 1
+    out["caught"] = (caught[0] | caught[1]) * 1
+    out["health_lost"], out["enemy_health_lost"] = lost(0, codes[0]), lost(1, codes[1])
     if heroes:  # a character falls in the fight, or flees with its unit and is caught
-        main, (flag, own) = line.troops[0], parts[0]
-        main_caught = (flag == CAUGHT) if line.flagged else we_caught
-        out["character_slain"] = ((main.alive(own) == 0) | main_caught) * (main.hero is not None)
-        out["enemy_character_slain"] = ((theirs.alive(codes[1]) == 0) | (out["enemy_caught"] == 1)) * (
-            theirs.hero is not None)
+        for side, name in enumerate(SLAIN):
+            line = lines[side]
+            main, (flag, own) = line.troops[0], line.split(codes[side])[0]
+            taken = (flag == CAUGHT) if line.flagged else caught[side]
+            out[name] = ((main.alive(own) == 0) | taken) * (main.hero is not None)
     return out

@@ -75,9 +75,9 @@ def test_a_flanker_adds_its_flank_bonus_and_disrupts_steadfast():
     disrupts its ranks."""
     alone, flanked = combat().fight, combat(FLANKER + " facing flank").fight
     ours, theirs = alone.steadfast(0, 0)
-    assert (bool(ours[0]), bool(theirs)) == (False, True)
+    assert (bool(ours[0]), bool(theirs[0])) == (False, True) and len(theirs) == 1
     ours, theirs = flanked.steadfast(0, 0)
-    assert [bool(one) for one in ours] == [False, False] and not theirs
+    assert [bool(one) for one in ours] == [False, False] and not theirs[0]
     # the side's highest Rank Bonus (the flanker's 2 Full Ranks: +1; the front unit's 1: none), the Flank +1,
     # and +1 more as the flanker has 2 Full Ranks (ranked): +3
     assert flanked.scores(0, 0, 0, 0, False)[0] - alone.scores(0, 0, 0, 0, False)[0] == 1 + 1 + 1
@@ -87,7 +87,7 @@ def test_a_flanker_adds_its_flank_bonus_and_disrupts_steadfast():
     assert rear.scores(0, 0, 0, 0, False)[0] - alone.scores(0, 0, 0, 0, False)[0] == 1 + 2 + 1
     shallow = combat(FLANKER.replace("models 10", "models 5") + " facing flank").fight  # 1 Full Rank: +1 alone
     assert shallow.scores(0, 0, 0, 0, False)[0] - alone.scores(0, 0, 0, 0, False)[0] == 1
-    assert shallow.steadfast(0, 0)[1]  # and no disruption: still Steadfast
+    assert shallow.steadfast(0, 0)[1][0]  # and no disruption: still Steadfast
 
 
 def test_the_charged_unit_fights_each_charger_with_the_models_facing_it():
@@ -105,7 +105,7 @@ def test_the_charged_unit_fights_each_charger_with_the_models_facing_it():
 def test_a_broken_unit_is_caught_by_any_pursuer():
     """Two plain pursuers (2D6 each) against a plain 2D6 flee: caught when either roll is as high, counted
     over every roll."""
-    table, _ = _caught_tables(combat(FLANKER + " facing flank").fight, F)
+    table = _caught_tables(combat(FLANKER + " facing flank").fight, F)[1][0]  # the charged unit, fleeing
     rolls = [a + b for a, b in itertools.product(range(1, 7), repeat=2)]
     both = F(sum(max(p, q) >= f for f in rolls for p in rolls for q in rolls), 36 ** 3)
     one = F(sum(p >= f for f in rolls for p in rolls), 36 ** 2)
@@ -152,34 +152,39 @@ def test_the_side_counts_one_rank_bonus_and_a_spear_flanked_gets_no_first_round_
     assert combat(FLANKER + " facing flank", **spear).fight.in_round(True).charged.agility == PLAIN["agility"]
 
 
-def test_of_two_broken_units_the_main_one_is_pursued():
-    """Both of the charger's units lose and break (Discipline 2): the charged unit pursues the main one; the ally
-    (Swiftstride: its Flee Maximised) is never the one caught, in the exact twin and in the sampler."""
+def both_broken(**more):
+    """Both of the charger's units lose a round with a difference of 3 and break (Discipline 2): (the fight, the
+    exact twin's branches in which one of them was caught as (weight, each unit's flag), each unit's catch by the
+    charged unit, and the sampler's (broke, caught, each unit's flag) in 2000 trials)."""
     import numpy as np
 
     from oddscalc.t9a.fight_exact import _caught_tables, _fails, _tests
-    from oddscalc.t9a.fight_sampled import _our_tests
+    from oddscalc.t9a.fight_sampled import _tests as sampled_tests
+
+    fight = combat(FLANKER.replace("discipline 7", "discipline 2") + " swiftstride facing flank", discipline=2,
+                   **more).fight
+    line = fight.line
+    catch = _caught_tables(fight, F)
+    fails = [[_fails(troop, 20, F) for troop in side.troops] for side in fight.lines]
+    branches = _tests(fight, np.array([0]), np.array([0]), np.array([False]), np.array([False]), np.array([3]),
+                      np.array([F(1)], dtype=object), fails, catch, F(0))
+    taken = [(weight[0], [int(flag[0]) for flag, _ in line.split(ours)]) for weight, ours, _, _, caught in branches
+             if caught[0][0] and weight[0]]
+    each = [table[0b1, 0] for table in catch[0]]  # pursued by the charged unit (no character)
+    codes = [np.zeros(2000, dtype=np.int64), np.zeros(2000, dtype=np.int64)]
+    broke, caught, after = sampled_tests(np.random.default_rng(5), fight, 0, codes, np.arange(2000),
+                                         np.full(2000, 3), [np.zeros(2000, dtype=bool)] * 2)
+    return fight, taken, each, (broke, caught, [flag for flag, _ in line.split(after)])
+
+
+def test_of_two_broken_units_the_main_one_is_pursued():
+    """Both of the charger's units lose and break (Discipline 2): the charged unit pursues the main one; the ally
+    (Swiftstride: its Flee Maximised) is never the one caught, in the exact twin and in the sampler."""
     from oddscalc.t9a.troop import CAUGHT, FLED
 
-    attack = combat(FLANKER.replace("discipline 7", "discipline 2") + " swiftstride facing flank", discipline=2)
-    fight = attack.fight
-    line = fight.line
-    cs, es = np.array([0]), np.array([0])
-    won, tied, margin = np.array([False]), np.array([False]), np.array([3])
-    fails = [_fails(troop, 20, F) for troop in line.troops]
-    them, us = _caught_tables(fight, F)
-    branches = _tests(fight, cs, es, won, tied, margin, np.array([F(1)], dtype=object), fails,
-                      _fails(fight.troops[1], 20, F), them, us, F(0))
-    taken = [(weight[0], line.split(codes)) for weight, codes, _, _, _, we_caught in branches
-             if we_caught[0] and weight[0]]  # (weight, codes, it broke, it was caught, ours broke, ours caught)
-    assert len(taken) == 1 and taken[0][0] == us[0][0] != us[1][0]
-    (main_flag, _), (ally_flag, _) = taken[0][1]
-    assert (int(main_flag[0]), int(ally_flag[0])) == (CAUGHT, FLED)
-    trials = np.arange(2000)
-    codes = [np.zeros(2000, dtype=np.int64), np.zeros(2000, dtype=np.int64)]
-    broke, caught, after = _our_tests(np.random.default_rng(5), fight, codes, trials, np.full(2000, 3),
-                                      [np.zeros(2000, dtype=bool)] * 2)
-    flags = [flag for flag, _ in line.split(after)]
+    _, taken, each, (broke, caught, flags) = both_broken()
+    assert len(taken) == 1 and taken[0][0] == each[0] != each[1]
+    assert taken[0][1] == [CAUGHT, FLED]
     assert broke.all() and 0 < caught.mean() < 1
     assert (flags[1] == FLED).all() and set(flags[0].tolist()) == {FLED, CAUGHT}
 
@@ -196,29 +201,14 @@ def test_a_unit_s_automatic_hits_are_bounded_and_the_option_named(more, says):
 def test_the_charged_unit_may_pursue_the_ally_first():
     """--chase ally: of the two broken units the ally (Swiftstride: Maximised Flee) is the one pursued and caught,
     never the main one, in the exact twin (the branch's weight is its own catch, 247/648) and in the sampler."""
-    import numpy as np
-
-    from oddscalc.t9a.fight_exact import _caught_tables, _fails, _tests
-    from oddscalc.t9a.fight_sampled import _our_tests
     from oddscalc.t9a.troop import CAUGHT, FLED
 
+    fight, taken, each, (_, caught, flags) = both_broken(chase="ally")
+    assert len(taken) == 1 and taken[0][0] == each[1] == F(247, 648)
+    assert taken[0][1] == [FLED, CAUGHT]
+    assert (flags[0] == FLED).all() and set(flags[1].tolist()) == {FLED, CAUGHT} and 0 < caught.mean() < 1
     attack = combat(FLANKER.replace("discipline 7", "discipline 2") + " swiftstride facing flank", discipline=2,
                     chase="ally")
-    fight = attack.fight
-    line = fight.line
-    them, us = _caught_tables(fight, F)
-    branches = _tests(fight, np.array([0]), np.array([0]), np.array([False]), np.array([False]), np.array([3]),
-                      np.array([F(1)], dtype=object), [_fails(troop, 20, F) for troop in line.troops],
-                      _fails(fight.troops[1], 20, F), them, us, F(0))
-    taken = [(weight[0], line.split(codes)) for weight, codes, _, _, _, we_caught in branches
-             if we_caught[0] and weight[0]]
-    assert len(taken) == 1 and taken[0][0] == us[1][0] == F(247, 648)
-    assert [int(flag[0]) for flag, _ in taken[0][1]] == [FLED, CAUGHT]
-    codes = [np.zeros(2000, dtype=np.int64), np.zeros(2000, dtype=np.int64)]
-    _, caught, after = _our_tests(np.random.default_rng(5), fight, codes, np.arange(2000), np.full(2000, 3),
-                                  [np.zeros(2000, dtype=bool)] * 2)
-    flags = [flag for flag, _ in line.split(after)]
-    assert (flags[0] == FLED).all() and set(flags[1].tolist()) == {FLED, CAUGHT} and 0 < caught.mean() < 1
     assert "chase ally" in attack.describe()
     assert "only applies with --with-unit" in combat(chase="ally").idle()["chase"]  # no ally: nothing to choose
     assert "chase" not in attack.idle()
@@ -324,3 +314,107 @@ def test_the_command_line_takes_a_unit_with_its_character(capsys):
     assert combat(flank).exact()["win"][1] > combat(flank.split(" character")[0]).exact()["win"][1]
     assert_refused(capsys, *words, "--with-unit", flank + " character A1", mentions=("--with-unit",
                                                                                      "one character a unit"))
+
+
+# --- the charged side's other units (--enemy-with-unit) -------------------------------------------------------
+
+
+def test_the_charged_side_s_unit_in_the_charger_s_flank_scores_and_disrupts():
+    """A unit of 10 (2 Full Ranks) in the charger's flank: the charged side's highest Rank Bonus +1 (the main unit's
+    3 Full Ranks give +2 already: no more), the Flank +1 and +1 more ranked; the charger (2 Full Ranks, 10 models 5
+    wide) is no longer Steadfast... and the charged unit's own Steadfast is against every enemy unit."""
+    alone = combat(models=10).fight
+    flanked = combat(models=10, enemy_with_unit=(FLANKER + " facing flank",)).fight
+    assert flanked.scores(0, 0, 0, 0, False)[1] - alone.scores(0, 0, 0, 0, False)[1] == 1 + 1
+    assert flanked.scores(0, 0, 0, 0, False)[0] == alone.scores(0, 0, 0, 0, False)[0]
+    flat = combat(models=10, enemy_with_unit=(FLANKER + " facing flank",), facing_bonus="flat").fight
+    assert flat.scores(0, 0, 0, 0, False)[1] - alone.scores(0, 0, 0, 0, False)[1] == 1
+    rear = combat(models=10, enemy_with_unit=(FLANKER + " facing rear",)).fight
+    assert rear.scores(0, 0, 0, 0, False)[1] - alone.scores(0, 0, 0, 0, False)[1] == 2 + 1
+    deep = dict(models=20, width=5)  # the charger: 4 Full Ranks, more than the charged side's 3 and 2
+    ours, theirs = combat(**deep).fight.steadfast(0, 0)
+    assert bool(ours[0]) and not theirs[0]
+    ours, theirs = combat(**deep, enemy_with_unit=(FLANKER + " facing flank",)).fight.steadfast(0, 0)
+    assert not ours[0] and [bool(one) for one in theirs] == [False, False]  # disrupted: 2 Full Ranks in its flank
+    shallow = FLANKER.replace("models 10", "models 5")  # 1 Full Rank: no disruption
+    ours, _ = combat(**deep, enemy_with_unit=(shallow + " facing flank",)).fight.steadfast(0, 0)
+    assert bool(ours[0])
+
+
+def test_the_charger_s_main_unit_fights_the_charged_side_s_other_unit_with_the_models_facing_it():
+    """The charged side's unit (10, 5 wide) in the charger's flank strikes with its front rank and supports (5 +
+    5), does not charge (no Charging Momentum: its Agility 3 at step 3); the charger's main unit (5 wide) strikes
+    back with as many models as that unit's front rank (matched: 5), no supports, at its charging step 4."""
+    fight = combat(models=10, enemy_with_unit=(FLANKER + " facing flank",)).fight
+    steps = dict(fight.schedule(True))
+    assert Blow(1, "melee", 0, 0, 1) in steps[3] and Blow(0, "melee", 0, 0, 1) in steps[4]
+    assert fight.count(Blow(1, "melee", 0, 0, 1), 0, 0) == 10
+    assert fight.count(Blow(0, "melee", 0, 0, 1), 0, 0) == 5
+    assert fight.count(Blow(0, "melee", 0, 0, 0), 0, 0) == 10  # and its front and second rank at the main unit
+    assert fight.target(Blow(1, "melee", 0, 0, 1), 0, 0) == (0, 0) and fight.target(Blow(0, "melee", 0, 0, 1), 0,
+                                                                                     0) == (1, 0)
+    edge = combat(models=10, enemy_with_unit=(FLANKER + " facing flank",), flank_models="edge").fight
+    assert edge.count(Blow(0, "melee", 0, 0, 1), 0, 0) == 2  # one a rank on the engaged edge: its 2 ranks
+    spear = combat(models=10, enemy_with_unit=(FLANKER + " spear facing flank",)).fight.in_round(True)
+    assert spear.enemy_allies[0].unit.agility == PLAIN["agility"] + 2  # not charging: a Spear's first-round +2
+
+
+def test_a_lone_charger_between_two_units_worked_by_hand():
+    """One model (D3 R3, Health 1, Agility 3: step 4 charging) charges one model (Agility 0) and is struck in its
+    flank by two models (Agility 5). At step 5 their 2 attacks (1/4 each: 4+ to hit, 4+ to wound); at step 4 it
+    strikes each unit once; at step 0 the charged model strikes once if the charger's blow did not kill it:
+    it falls with 1 - (3/4)^2 (1 - 3/4 * 1/4) = 139/256."""
+    lone = dict(models=1, width=1, **PLAIN, **enemy(models=1, width=1, **{**PLAIN, "agility": 0}))
+    side = ("models 2 width 2 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 5 discipline 7 "
+            "facing flank")
+    attack = Combat(**lone, enemy_with_unit=(side,))
+    fight = attack.fight
+    assert [fight.count(blow, 0, 0) for blow in (Blow(1, "melee", 0, 0, 1), Blow(0, "melee", 0, 0, 0),
+                                                 Blow(0, "melee", 0, 0, 1), Blow(1, "melee", 0, 0, 0))] == [2, 1, 1, 1]
+    exact = attack.exact(fractions=True)
+    assert exact["health_lost"][1] == F(139, 256)
+    # the charged side's Health Points lost, its two units' together: both fall at step 4 when the charger stood
+    # through step 5 (9/16) and both its blows kill (1/16)
+    assert exact["enemy_health_lost"][2] == F(9, 16) * F(1, 16) and len(exact["enemy_health_lost"]) == 3
+    alone = Combat(**lone).exact(fractions=True)  # without the flankers: struck once, at step 0, if its foe stands
+    assert alone["health_lost"][1] == F(3, 4) * F(1, 4)
+
+
+def test_the_charged_side_s_broken_units_are_pursued_by_the_charger_s_units_in_contact():
+    """The charged side loses by 3 to a charger of 4 Full Ranks (no Steadfast) and both its units break (Discipline
+    2): the charger's main unit, in contact with both, pursues the main one (721/1296, one pursuer); the other is
+    not pursued; with --chase ally, the other."""
+    import numpy as np
+
+    from oddscalc.t9a.fight_exact import _caught_tables, _fails, _tests
+    from oddscalc.t9a.troop import CAUGHT, FLED
+
+    def caught(**more):
+        fight = combat(enemy_with_unit=(FLANKER.replace("discipline 7", "discipline 2") + " facing flank",),
+                       **{**enemy(discipline=2), "models": 20, **more}).fight
+        catch = _caught_tables(fight, F)
+        fails = [[_fails(troop, 20, F) for troop in side.troops] for side in fight.lines]
+        branches = _tests(fight, np.array([0]), np.array([0]), np.array([True]), np.array([False]), np.array([3]),
+                          np.array([F(1)], dtype=object), fails, catch, F(0))
+        return [(weight[0], [int(flag[0]) for flag, _ in fight.enemy_line.split(theirs)])
+                for weight, _, theirs, _, gone in branches if gone[1][0] and weight[0]]
+
+    assert caught() == [(F(721, 1296), [CAUGHT, FLED])]
+    assert caught(chase="ally") == [(F(721, 1296), [FLED, CAUGHT])]
+
+
+def test_the_command_line_takes_the_charged_side_s_other_unit(capsys):
+    words = command_words()
+    side = FLANKER.replace("models 10", "models 4").replace("width 5", "width 4") + " facing flank"
+    result = run(capsys, *words, "--enemy-with-unit", side, "--exact", "--format", "json")
+    assert result.code == 0, result.err
+    answer = result.json()
+    assert f"its other unit ({side})" in answer["description"]
+    expected = combat(enemy_with_unit=(side,)).exact()["win"][1]
+    assert answer["outcomes"]["win"]["probability"] == pytest.approx(expected, abs=1e-12)
+    assert expected < combat().exact()["win"][1]
+    assert_refused(capsys, *words, "--enemy-with-unit", side.replace("flank", "front"),
+                   mentions=("--enemy-with-unit", "facing flank or rear"))
+    rear = side.replace("flank", "rear")
+    assert_refused(capsys, *words, "--enemy-with-unit", rear, "--enemy-with-unit", rear,
+                   mentions=("--enemy-with-unit", "two flanks and one rear"))

@@ -136,7 +136,7 @@ def test_steadfast_and_disrupted_ranks():
     Ranks or more."""
     def steadfast(attack):  # (the charger's main unit, the charged unit)
         ours, theirs = attack.fight.steadfast(0, 0)
-        return bool(ours[0]), bool(theirs)
+        return bool(ours[0]), bool(theirs[0])
 
     blocks = dict(models=10, width=5)
     attack = duel(**blocks, enemy_models=15, enemy_width=5, flank=True)
@@ -193,7 +193,7 @@ def test_a_combat_from_the_command_line(capsys):
 def test_the_open_readings_are_switches():
     """§3.11's open readings: the flank or rear bonus ranked (one more with 2 Full Ranks) or flat, an incomplete
     last rank counted or not, an Agility above 10 at step 10 or first."""
-    from oddscalc.t9a.fight import FacingBonus, HighAgility
+    from oddscalc.t9a.readings import FacingBonus, HighAgility
     from oddscalc.t9a.fighter import LastRank
 
     ranks = dict(models=10, width=5, flank=True)  # 2 Full Ranks: Rank Bonus +1
@@ -301,7 +301,7 @@ def test_impact_hits_strike_at_step_ten_in_the_first_round():
 
 def test_the_winner_may_restrain_its_pursuit():
     """--pursuit restrain: the winner pursues only when its Restrain Pursuit test (Discipline 7) fails: 15/36."""
-    from oddscalc.t9a.fight import Pursuit
+    from oddscalc.t9a.readings import Pursuit
 
     exact = duel(pursuit=Pursuit.RESTRAIN).exact(fractions=True)
     assert exact["caught"][1] == F(9, 16) * F(21, 36) * CAUGHT * F(15, 36)
@@ -594,8 +594,8 @@ def test_a_front_rank_wider_than_the_unit_or_two_weapons_are_refused(prefix):
 
 
 IDLE = [  # (options, the option refused, what it needs): each changes nothing in the query given
-    (dict(facing_bonus="flat"), "facing_bonus", "only applies with --flank, --rear or --with-unit"),
-    (dict(flank_models="edge"), "flank_models", "only applies with --flank, --rear or --with-unit"),
+    (dict(facing_bonus="flat"), "facing_bonus", "only applies with --flank, --rear, --with-unit or --enemy-with-unit"),
+    (dict(flank_models="edge"), "flank_models", "only applies with --flank, --rear, --with-unit or --enemy-with-unit"),
     (dict(mount_momentum="rider"), "mount_momentum", "only applies with --mount"),
     (dict(high_agility="first"), "high_agility", "only applies when an Agility goes above 10"),
     (dict(high_agility="first", agility=9), "high_agility", "only applies when an Agility goes above 10"),  # 10
