@@ -252,6 +252,7 @@ def search(text: str) -> list[tuple[str, str, list[tuple[str, Any]]]]:
 # belongs to the fight itself, then how to run it.
 SIDES = {"epic assault": ("Your formation", "The enemy formation"), "t9a combat": ("The charger", "The charged unit")}
 CHARGER_ONLY = {"t9a combat": ("--impact-hits", "--charge-attacks", "--charge-strength", "--charge-ap")}  # no twin
+BESIDE = ("--enemy-with-unit",)  # a side's other units: the fight's fields (a side filled from a unit keeps them)
 RUN_FIRST = ("--trials", "--seed", "--exact")
 
 
@@ -268,12 +269,13 @@ class Fieldset:
 
 def fieldsets(path: str, found: Sequence[Field]) -> list[Fieldset]:
     """A query's fields in the fieldsets its form shows: the attack's, or an engagement's two sides (a field of
-    this side is one with an `--enemy-` twin, or one only a charger has) and the fight's; then how to run it."""
+    this side is one with an `--enemy-` twin, or one only a charger has; a side's other units are the fight's) and
+    the fight's; then how to run it."""
     common = Fieldset("How to run it", tuple(field for field in found if field.common), RUN_FIRST)
     own = [field for field in found if not field.common]
     if path not in SIDES:
         return [Fieldset("The attack", tuple(own)), common]
-    theirs = {field.name for field in own if field.name.startswith("--enemy-")}
+    theirs = {field.name for field in own if field.name.startswith("--enemy-") and field.name not in BESIDE}
     mine = tuple(field for field in own if "--enemy-" + field.name[2:] in theirs
                  or field.name in CHARGER_ONLY.get(path, ()))
     fight = tuple(field for field in own if field not in mine and field.name not in theirs)

@@ -152,6 +152,8 @@ def test_an_engagements_fields_are_its_two_sides_the_fight_and_how_to_run_it():
             assert {f"--enemy-{field.name[2:]}" for field in mine if field.name not in only} <= {
                 field.name for field in theirs}
             assert all(field.name.startswith("--enemy-") for field in theirs)
+            fight = {field.name for field in sets[2].fields}
+            assert path != "t9a combat" or {"--with-unit", "--enemy-with-unit"} <= fight  # a side's other units
             assert [field.name for field in mine if field.first][:4] == (
                 ["--units", "--cc", "--ff", "--armour"] if path == "epic assault"
                 else ["--models", "--width", "--attacks", "--offensive"])
