@@ -1,0 +1,86 @@
+"""The 9th Age combat's exact twin (oddscalc/t9a/fight_exact.py): a round's joint pmf over both sides' states, the
+pursuit's tables, the cost told before any work; worked by hand on one model a side. (Against the sampler:
+tests/test_agreement.py.)"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import numpy as np
+
+from oddscalc.t9a.combat import Combat
+from oddscalc.t9a.fight_exact import _caught_tables, _fails, exact_cost, round_joint
+
+PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)
+
+
+def combat(**more) -> Combat:
+    values = dict(models=1, width=1, **PLAIN, **{f"enemy_{key}": value for key, value in PLAIN.items()},
+                  enemy_models=1, enemy_width=1)
+    values["enemy_agility"] = 0  # it strikes last
+    return Combat(**{**values, **more})
+
+
+def test_one_round_of_one_model_a_side_worked_by_hand():
+    """The charger strikes first (step 4) and kills with 1/4 (4+ to hit, 4+ to wound); else the charged model
+    strikes at step 0 and kills with 1/4."""
+    joint = round_joint(combat().fight, 0, 0, True, F)
+    assert joint.shape == (2, 2) and joint.sum() == 1
+    assert (joint[0, 1], joint[1, 0], joint[0, 0], joint[1, 1]) == (F(1, 4), F(3, 16), F(9, 16), 0)
+
+
+def test_a_side_of_two_units_has_an_axis_each_with_its_flag():
+    """A second unit of the charger's (one model): its state and fled flag multiply the charger's codes; a round
+    never makes a unit flee (the Break Tests are after it)."""
+    attack = combat(with_unit=("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
+                               "discipline 7 facing flank",))
+    line = attack.fight.line
+    joint = round_joint(attack.fight, 0, 0, True, F)
+    assert joint.shape == (line.states, 2) and joint.sum() == 1
+    flags = [flag for flag, _ in line.split(np.arange(line.states))]
+    assert all(joint[np.asarray(flag) != 0].sum() == 0 for flag in flags)
+    # the charged model is struck twice at step 4 (1/4 each): it falls with 7/16, before it strikes
+    assert joint[:, 1].sum() == 1 - F(3, 4) ** 2
+
+
+def test_the_pursuit_tables_count_every_roll():
+    """P(a broken unit is caught) by the winner's units that pursue it: none, one, both (each its own 2D6)."""
+    attack = combat(with_unit=("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
+                               "discipline 7 facing flank",))
+    tables = _caught_tables(attack.fight, F)
+    rolls = [a + b for a, b in itertools.product(range(1, 7), repeat=2)]
+    one = F(sum(p >= f for f in rolls for p in rolls), 36 ** 2)
+    both = F(sum(max(p, q) >= f for f in rolls for p in rolls for q in rolls), 36 ** 3)
+    theirs = tables[1][0]  # the charged unit, fled, pursued by the charger's units
+    assert theirs.shape == (4, 4) and theirs[0, 0] == 0
+    assert theirs[0b01, 0] == theirs[0b10, 0] == one and theirs[0b11, 0] == both
+    assert [table.shape for table in tables[0]] == [(2, 2), (2, 2)] and tables[0][1][1, 0] == one
+
+
+def test_a_restrained_pursuit_pursues_on_a_failed_discipline_test():
+    attack = combat(pursuit="restrain", enemy_discipline=8)
+    chance = _caught_tables(attack.fight, F)[0][0][1, 0]  # the charger's unit pursued by the charged one
+    fails = F(sum(a + b > 8 for a, b in itertools.product(range(1, 7), repeat=2)), 36)
+    assert chance == fails * F(721, 1296)
+
+
+def test_the_break_test_table_by_character_and_penalty():
+    troop = combat(discipline=7, character="A1 O3 D3 S3 R3 I3 H1 V9").fight.troops[0]
+    table = _fails(troop, 4, F)
+    assert table.shape == (2, 5)
+    # Discipline 7: fails above 7 (15/36), above 4 at penalty 3, above 3 at 4; the character's 9: above 9
+    assert table[0, 0] == F(15, 36) and table[1, 0] == F(6, 36) and (table[0, 3], table[0, 4]) == (F(30, 36), F(33, 36))
+
+
+def test_the_cost_is_told_before_any_work_and_grows_with_rounds_and_fractions():
+    small, big = combat().fight, combat(models=20, width=5, enemy_models=20, enemy_width=5).fight
+    assert 0 < exact_cost(small, 1) < exact_cost(small, 3) < exact_cost(small, 3, fractions=True)
+    assert exact_cost(small, 3) < exact_cost(big, 3)
+    allied = combat(with_unit=("models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 "
+                               "agility 3 discipline 7 facing flank",)).fight
+    both = combat(with_unit=("models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
+                             "discipline 7 facing flank",),
+                  enemy_with_unit=("models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 "
+                                   "agility 3 discipline 7 facing flank",)).fight
+    assert exact_cost(allied, 2) < exact_cost(both, 2)
