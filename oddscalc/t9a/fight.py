@@ -218,10 +218,11 @@ class Fight:
         """(the striking unit's index on its side, the struck unit's on the other) of a blow."""
         return (blow.unit, blow.enemy) if blow.side == 0 else (blow.enemy, blow.unit)
 
-    def facing(self, unit: int, charger_code: int, charged_code: int, enemy: int = 0) -> int | None:
+    def facing(self, unit: int, charger_code: Any, charged_code: Any, enemy: int = 0) -> Any:
         """How many models of the flanked unit of a pair in base contact (the charger's `unit`, the charged side's
         `enemy`) can be in base contact with the unit in its flank or rear: None when they meet front to front,
-        else by `flank_models` (as many as the flanker's front rank, or those on the engaged edge)."""
+        else by `flank_models` (as many as the flanker's front rank, or those on the engaged edge); for codes or
+        arrays of them."""
         if enemy:  # the charged side's ally in the flank or rear of the charger's main unit
             facing, flanker, flanked = self.enemy_facings[enemy], (1, enemy), (0, 0)
         else:
@@ -230,65 +231,68 @@ class Fight:
             return None
         codes = (charger_code, charged_code)
         fled, own = self.lines[flanker[0]].split(codes[flanker[0]])[flanker[1]]
-        front = 0 if fled else self.lines[flanker[0]].troops[flanker[1]].front(own)
+        front = np.where(fled == 0, self.lines[flanker[0]].troops[flanker[1]].front(own), 0)
         if self.flank_models is FlankModels.MATCHED:
             return front
         troop = self.lines[flanked[0]].troops[flanked[1]]
         left, width = troop.left(self.lines[flanked[0]].split(codes[flanked[0]])[flanked[1]][1]), troop.unit.width
-        edge = -(-left // width) if facing == "flank" else (left % width or width)
-        return min(edge, front)
+        edge = -(-left // width) if facing == "flank" else np.where(left % width > 0, left % width, width)
+        return np.minimum(edge, front)
 
-    def count(self, blow: Blow, charger_code: int, charged_code: int) -> int:
-        """A blow's attacks (melee, a character's) or models making it (Impact Hits, Stomp Attacks) in this state:
-        the flanked unit of a pair strikes with the models facing its flanker, no Supporting Attacks; a character
-        that refused a Duel none; a unit that fled neither strikes nor is struck, nor strikes a unit gone."""
+    def count(self, blow: Blow, charger_code: Any, charged_code: Any) -> Any:
+        """A blow's attacks (melee, a character's) or models making it (Impact Hits, Stomp Attacks) in this state
+        (codes or arrays of them): the flanked unit of a pair strikes with the models facing its flanker, no
+        Supporting Attacks; a character that refused a Duel none; a unit that fled neither strikes nor is struck,
+        nor strikes a unit gone."""
         codes = (charger_code, charged_code)
         mine, theirs = self.lines[blow.side], self.lines[1 - blow.side]
         own, struck = self.ends(blow)
         fled, code = mine.split(codes[blow.side])[own]
-        if fled:
-            return 0
         their_parts = theirs.split(codes[1 - blow.side])
         foes = self.foes(blow.side, own) if blow.kind == "hero" else (struck,)
-        if not any(not their_parts[foe][0] and theirs.troops[foe].left(their_parts[foe][1]) for foe in foes):
-            return 0
+        live = (fled == 0) & np.logical_or.reduce([(their_parts[foe][0] == 0)
+                                                   & (theirs.troops[foe].left(their_parts[foe][1]) > 0)
+                                                   for foe in foes])
         troop = mine.troops[own]
-        hero = int(troop.alive(code))
+        hero = troop.alive(code)
         if blow.kind == "hero":
             assert troop.hero is not None, blow  # schedule gives a side such a blow only when it has one
-            return 0 if troop.refused else hero * troop.hero.parts[blow.part].attacks
+            return live * (0 if troop.refused else hero * troop.hero.parts[blow.part].attacks)
         unit, lost = troop.unit, troop.pools(code)[0]
         flanked = (blow.side == 1) == (blow.enemy == 0)  # the charged unit, or the charger's main one
         facing = self.facing(blow.unit, charger_code, charged_code, blow.enemy) if flanked else None
         if blow.kind != "melee":
-            return unit.in_contact(lost, facing, hero)
-        return unit.strikes(unit.parts[blow.part], lost, facing is None, facing, hero)
+            return live * unit.in_contact(lost, facing, hero)
+        return live * unit.strikes(unit.parts[blow.part], lost, facing is None, facing, hero)
 
-    def target(self, blow: Blow, charger_code: int, charged_code: int) -> tuple[int, int] | None:
-        """(the struck unit on the other side, its Health Pool: 0 its rank and file, 1 its character) a blow
-        strikes, or None: the rank and file while one stands (an open reading: the attacker may choose its
-        character; docs/rules.md §3.11), then the character; in a Duel the main units' characters strike only each
-        other, and no one else strikes them. A character strikes the first unit standing of those in base contact
-        with its own (the main one first)."""
-        duel = bool(self.duelling(charger_code, charged_code))
+    def struck(self, blow: Blow, charger_code: Any, charged_code: Any) -> Any:
+        """The pool a blow strikes (codes or arrays of them), as `2 * the struck unit + its pool` (pool 0 its rank
+        and file, 1 its character), or -1: none. The rank and file while one stands (an open reading: the attacker
+        may choose its character; docs/rules.md §3.11), then the character; in a Duel the main units' characters
+        strike only each other, and no one else strikes them. A character strikes the first unit standing of those
+        in base contact with its own (the main one first)."""
+        duel = self.duelling(charger_code, charged_code)
         own, struck = self.ends(blow)
-        if blow.kind == "hero" and duel and own == 0:
-            return 0, 1
         theirs = self.lines[1 - blow.side]
         parts = theirs.split((charger_code, charged_code)[1 - blow.side])
-        if blow.kind == "hero":
-            standing = [foe for foe in self.foes(blow.side, own)
-                        if not parts[foe][0] and theirs.troops[foe].left(parts[foe][1]) > 0]
-            if not standing:
-                return None
-            struck = standing[0]
-        fled, code = parts[struck]
-        if fled:
-            return None
-        enemy = theirs.troops[struck]
-        if enemy.rank_and_file(code) > 0:
-            return struck, 0
-        return (struck, 1) if enemy.alive(code) and not (duel and struck == 0) else None
+        candidates = self.foes(blow.side, own) if blow.kind == "hero" else (struck,)
+        standing = [(parts[foe][0] == 0) & (theirs.troops[foe].left(parts[foe][1]) > 0) for foe in candidates]
+        chosen = np.select(standing, candidates, -1) if blow.kind == "hero" else struck
+        out: Any = -1
+        for foe in candidates:
+            fled, code = parts[foe]
+            enemy = theirs.troops[foe]
+            hero = (enemy.alive(code) > 0) & ~(duel & (foe == 0))
+            pool = np.where(enemy.rank_and_file(code) > 0, 2 * foe, np.where(hero, 2 * foe + 1, -1))
+            out = np.where((chosen == foe) & (fled == 0), pool, out)
+        if blow.kind == "hero" and own == 0:
+            out = np.where(duel, 1, out)  # the main units' characters: each other, in their Duel
+        return out
+
+    def target(self, blow: Blow, charger_code: int, charged_code: int) -> tuple[int, int] | None:
+        """(the struck unit on the other side, its Health Pool) a blow strikes in one state, or None (`struck`)."""
+        pool = int(self.struck(blow, charger_code, charged_code))
+        return None if pool < 0 else divmod(pool, 2)
 
     def attack(self, blow: Blow, count: int, struck: tuple[int, int] = (0, 0), target_lost: int = 0) -> Attack:
         """The blow's `count` attacks (or models' automatic hits) on the struck unit's pool, which has lost

@@ -41,35 +41,44 @@ def round_joint(fight: Fight, charger_code: int, charged_code: int, first_round:
     fight = fight.in_round(first_round)
     for step, blows in fight.schedule(first_round):
         after = dist * 0
-        for index in zip(*np.nonzero(dist != 0)):
-            c = int(np.ravel_multi_index(index[:mine], ours.dims))
-            e = int(np.ravel_multi_index(index[mine:], theirs.dims))
-            key = (first_round, step, c, e)
-            if key not in dealt:
-                axes = _step_dealt(fight, blows, c, e, number)
-                dealt[key] = reduce(np.multiply.outer, axes)
-            block = dealt[key]
+        indices = np.nonzero(dist != 0)
+        cs = np.ravel_multi_index(indices[:mine], ours.dims)
+        es = np.ravel_multi_index(indices[mine:], theirs.dims)
+        new = [at for at, (c, e) in enumerate(zip(cs.tolist(), es.tolist())) if (first_round, step, c, e) not in dealt]
+        if new:  # each new state's blows: whom they strike and how many, worked for all of them at once
+            struck = [(fight.struck(blow, cs[new], es[new]).tolist(), fight.count(blow, cs[new], es[new]).tolist(),
+                       fight.duelling(cs[new], es[new]).tolist()) for blow in blows]
+            for row, at in enumerate(new):
+                c, e = int(cs[at]), int(es[at])
+                aims = [(pools[row], counts[row]) for pools, counts, _ in struck]
+                duel = bool(struck[0][2][row])
+                dealt[first_round, step, c, e] = reduce(np.multiply.outer,
+                                                        _step_dealt(fight, blows, c, e, number, aims, duel))
+        for index, c, e in zip(zip(*indices), cs.tolist(), es.tolist()):
+            block = dealt[first_round, step, c, e]
             after[tuple(slice(at, at + size) for at, size in zip(index, block.shape))] += dist[index] * block
         dist = after
     return dist.reshape(ours.states, theirs.states)
 
 
-def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number) -> list[np.ndarray]:
-    """The pmfs of the Health Points each pool loses at a step from this state, one per axis of the state (a
-    fled flag's: none), each at most what the pool has left (a Duel's Overkill too)."""
-    duel = bool(fight.duelling(c, e))
+def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number,
+                aims: list[tuple[int, int]] | None = None, duel: bool | None = None) -> list[np.ndarray]:
+    """The pmfs of the Health Points each pool loses at a step from this state (each blow's pool struck, `2 *
+    unit + pool` or -1, and its count: `Fight.struck`, `Fight.count`, worked here when not given), one per axis
+    of the state (a fled flag's: none), each at most what the pool has left (a Duel's Overkill too)."""
+    if aims is None:
+        aims = [(int(fight.struck(blow, c, e)), int(fight.count(blow, c, e))) for blow in blows]
+    duel = bool(fight.duelling(c, e)) if duel is None else duel
     own = [[code for _, code in line.split(code)] for line, code in zip(fight.lines, (c, e))]
     struck: dict[tuple[int, int, int], np.ndarray] = {}
-    for blow in blows:
-        target = fight.target(blow, c, e)
-        if target is None:
+    for blow, (aim, count) in zip(blows, aims):
+        if aim < 0:
             continue
-        unit, pool = target
+        target = unit, pool = divmod(aim, 2)
         side = 1 - blow.side
         code = own[side][unit]
         if not fight.room(side, unit, pool, code, duel):
             continue
-        count = fight.count(blow, c, e)
         if count:
             troop = fight.lines[side].troops[unit]
             lost = troop.pools(code)

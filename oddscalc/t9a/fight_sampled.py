@@ -55,11 +55,12 @@ def _drawn(rng: np.random.Generator, fight: Fight, blow: Blow, keys: np.ndarray,
 
 
 def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...], codes: list[np.ndarray],
-                 playing: np.ndarray) -> None:
+                 playing: np.ndarray | slice) -> None:
     """One Initiative Step of the trials still `playing`: its blows, each trial's from the models standing as it
-    begins, on the pool each strikes (`Fight.target`), each pool at most what it has left (a Duel's Overkill)."""
+    begins, on the pool each strikes (`Fight.struck`), each pool at most what it has left (a Duel's Overkill)."""
     lines = fight.lines
-    now = [codes[0][playing], codes[1][playing]]
+    now = [codes[0][playing], codes[1][playing]]  # (every trial, in the first round: views, read before written)
+    size = len(now[0])
     keys = now[0] * lines[1].states + now[1]
     if len(keys) and keys.min() == keys.max():  # one state (the first step): no sort
         distinct, inverse = keys[:1], np.zeros(len(keys), dtype=np.int64)
@@ -67,44 +68,40 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
         distinct, inverse = indexed(keys)
     pools = 2 * max(len(line.troops) for line in lines)  # a blow's key: count * pools + the pool struck (unit * 2
     #                                                       + 0 or 1)
-    table = []
-    known = fight.__dict__.setdefault("_struck", {})  # by blow and state: a later round meets the same states
-    for key in distinct.tolist():
-        row = []
-        for blow in blows:
-            if (blow, key) not in known:
-                c, e = divmod(key, lines[1].states)
-                target = fight.target(blow, c, e)
-                known[blow, key] = 0 if target is None else fight.count(blow, c, e) * pools + 2 * target[0] + target[1]
-            row.append(known[blow, key])
-        table.append(row)
-    struck = np.array(table, dtype=np.int64).reshape(-1, len(blows))
+    c, e = np.divmod(distinct, lines[1].states)  # every distinct state's blows at once
+    struck = np.stack([np.where((pool := fight.struck(blow, c, e)) >= 0, fight.count(blow, c, e) * pools + pool, 0)
+                       for blow in blows], axis=1).reshape(-1, len(blows))
     dealt: dict[tuple[int, int, int], np.ndarray] = {}  # (side struck, unit, pool) -> each trial's Health Points
     for blow, each in zip(blows, struck.T):
         keys, rows = np.unique(each, return_inverse=True)  # the blow's rows, by the distinct states
         if not (keys // pools).any():
             continue
         trial_rows = rows.ravel()[inverse.ravel()] if len(keys) > 1 else None
-        lost, wheres = _drawn(rng, fight, blow, keys, trial_rows, pools, len(playing))
+        lost, wheres = _drawn(rng, fight, blow, keys, trial_rows, pools, size)
         aimed = sorted({int(where) for key, where in zip(keys, wheres) if key // pools})
         for where in aimed:
             unit, pool = divmod(where, 2)
-            into = dealt.setdefault((1 - blow.side, unit, pool), np.zeros(len(playing), dtype=np.int64))
+            into = dealt.setdefault((1 - blow.side, unit, pool), np.zeros(size, dtype=np.int64))
             if len(aimed) == 1:  # rows of no attacks take none: every draw is this pool's
                 into += lost
             else:
                 into += np.where(wheres[trial_rows] == where, lost, 0)
-    duel = fight.duelling(now[0], now[1])
-    zero = np.zeros(len(playing), dtype=np.int64)
+    duel = fight.duelling(now[0], now[1]) if any(pool for _, _, pool in dealt) else False
     for side, line in enumerate(lines):
+        if not any(struck == side for struck, _, _ in dealt):
+            continue  # nothing struck this side: its codes stay
         parts = line.split(now[side])
         for unit, (troop, (flag, own)) in enumerate(zip(line.troops, parts)):
+            at_file, at_hero = dealt.get((side, unit, 0)), dealt.get((side, unit, 1))
+            if at_file is None and at_hero is None:
+                continue
             lost, hero = troop.pools(own)
-            lost = lost + np.minimum(dealt.get((side, unit, 0), zero), troop.unit.total - lost)
-            if troop.hero is not None:
+            if at_file is not None:
+                lost = lost + np.minimum(at_file, troop.unit.total - lost)
+            if at_hero is not None:
                 room = np.maximum(troop.health - hero, 0) + np.where(duel & troop.duel & (hero < troop.health),
                                                                      OVERKILL, 0)
-                hero = hero + np.minimum(dealt.get((side, unit, 1), zero), room)
+                hero = hero + np.minimum(at_hero, room)
             parts[unit] = (flag, troop.code(lost, hero))
         codes[side][playing] = line.join(parts)
 
@@ -161,6 +158,11 @@ def _tests(rng: np.random.Generator, fight: Fight, loser: int, codes: list[np.nd
     return any_broke, any_caught, line.join(flagged)
 
 
+def _lost(line, code: np.ndarray) -> np.ndarray:
+    """The Health Points a side's units lost, by each trial's code."""
+    return np.asarray(sum(troop.lost(own) for troop, (_, own) in zip(line.troops, line.split(code))))
+
+
 def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int,
                   rounds_view: bool = False) -> dict[str, np.ndarray]:
     """Each trial's combat: each blow's Health Points drawn from its attack's pmf (`_drawn`), step by step, then
@@ -175,13 +177,11 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
     caught = [np.zeros(trials, dtype=bool), np.zeros(trials, dtype=bool)]
     going = np.ones(trials, dtype=bool)
 
-    def lost(side: int, code: np.ndarray) -> np.ndarray:
-        return np.asarray(sum(troop.lost(own) for troop, (_, own) in zip(lines[side].troops,
-                                                                          lines[side].split(code))))
-
     for round_ in range(rounds):
         first = round_ == 0
-        playing = np.flatnonzero(going)  # the fights going on: each figure of the round worked for them alone
+        # the fights going on: each figure of the round worked for them alone (the first round: every one, in place)
+        index = np.flatnonzero(going)
+        playing: np.ndarray | slice = slice(None) if first else index
         before = [0, 0] if first else [codes[0][playing], codes[1][playing]]
         out["rounds"][playing] = round_ + 1
         now_fight = fight.in_round(first)
@@ -194,7 +194,7 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
         out["score"][playing] = margin
         steadfast = fight.steadfast(now[0], now[1])
         for loser, losing in ((1, won & ~tied & fight.standing(now[1], 1)), (0, ~won & ~tied & fight.standing(now[0]))):
-            at = playing[losing]
+            at = index[losing]
             gone, taken, after = _tests(rng, fight, loser, codes, at, margin[losing],
                                         [np.broadcast_to(sure, losing.shape)[losing] for sure in steadfast[loser]])
             broke[loser][at] |= gone
@@ -205,14 +205,14 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
             if not line.flagged:  # a lone unit that breaks ends the fight
                 decided |= broke[side][playing]
         if rounds_view:
-            out["decided"][playing[decided]] = 1
-            out[f"health_lost_by_round_{round_ + 1}"] = lost(0, codes[0])
-            out[f"enemy_health_lost_by_round_{round_ + 1}"] = lost(1, codes[1])
-        going[playing[decided]] = False
+            out["decided"][index[decided]] = 1
+            out[f"health_lost_by_round_{round_ + 1}"] = _lost(lines[0], codes[0])
+            out[f"enemy_health_lost_by_round_{round_ + 1}"] = _lost(lines[1], codes[1])
+        going[index[decided]] = False
     out["enemy_break"], out["enemy_caught"] = broke[1] * 1, caught[1] * 1
     out["break"] = (broke[0] | broke[1]) * 1
     out["caught"] = (caught[0] | caught[1]) * 1
-    out["health_lost"], out["enemy_health_lost"] = lost(0, codes[0]), lost(1, codes[1])
+    out["health_lost"], out["enemy_health_lost"] = _lost(lines[0], codes[0]), _lost(lines[1], codes[1])
     if heroes:  # a character falls in the fight, or flees with its unit and is caught
         for side, name in enumerate(SLAIN):
             line = lines[side]

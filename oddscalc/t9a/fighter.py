@@ -214,19 +214,20 @@ class Fighter:
             return np.clip(ranks - 1, 0, MAX_RANK_BONUS)
         return min(max(int(ranks) - 1, 0), MAX_RANK_BONUS)
 
-    def in_contact(self, lost: int, facing: int | None = None, hero: int = 0) -> int:
+    def in_contact(self, lost: Any, facing: Any = None, hero: Any = 0) -> Any:
         """Its rank-and-file front-rank models in base contact (at most `facing`, in a flank or rear), beside its
-        character (`hero` 1), which takes one of those places."""
+        character (`hero` 1), which takes one of those places; for whole numbers or arrays of them."""
         left = self.left(lost)
-        return max(min(left, self.width - hero, (facing if facing is not None else left + hero) - hero), 0)
+        reach = (facing if facing is not None else left + hero) - hero
+        return np.maximum(np.minimum(np.minimum(left, self.width - hero), reach), 0)
 
-    def supporters(self, lost: int, hero: int = 0) -> int:
+    def supporters(self, lost: Any, hero: Any = 0) -> Any:
         """Its models that make Supporting Attacks: the second rank's, one rank more for each Fight in Extra
         Rank (a Spear's) and for Line Formation; casualties come off the back (a character stands in front)."""
         ranks = 1 + self.extra_ranks + self.spear + self.line_formation
-        return min(max(self.left(lost) - (self.width - hero), 0), self.width * ranks)
+        return np.minimum(np.maximum(self.left(lost) - (self.width - hero), 0), self.width * ranks)
 
-    def strikes(self, part: Part, lost: int, supporting: bool, facing: int | None = None, hero: int = 0) -> int:
+    def strikes(self, part: Part, lost: Any, supporting: bool, facing: Any = None, hero: Any = 0) -> Any:
         """A part's attacks: its Attack Value from each model in base contact, its Supporting Attacks (at most its
         Height's cap each, none when Harnessed) from the ranks behind, front facing only."""
         support = self.supporters(lost, hero) if supporting and not part.harnessed else 0

@@ -153,7 +153,7 @@ class Troop:
 
     def front(self, code: Any) -> Any:
         """Its front-rank models: the character and the rank and file beside it."""
-        return min(self.left(code), self.unit.width)
+        return np.minimum(self.left(code), self.unit.width)
 
     @tabled
     def standards(self, code: Any) -> Any:
@@ -227,8 +227,8 @@ class Line:
 
     def split(self, code: Any) -> list[tuple[Any, Any]]:
         """Each unit's (flag, code) of a side's code (ints or arrays): flag 0 in the fight, FLED or CAUGHT."""
-        if not self.flagged:
-            return [(code * 0, code)]
+        if not self.flagged:  # a lone unit never flees in the fight: flag 0
+            return [(0, code)]
         if isinstance(code, np.ndarray) and self.states <= TABLE_MOST:  # gathered from tables
             tables = self.__dict__.get("_split_tables")
             if tables is None:
