@@ -16,49 +16,89 @@ from .readings import Pursuit
 from .fighter import MAX_RANK_BONUS, break_chance, capped, lost_pmf, two_d6
 from .troop import CAUGHT, FLED, OVERKILL
 
-PER_STATE = {False: 5e-4, True: 2.5e-3}  # seconds a state's step takes in a later round, floats / fractions: the
-#                                         most measured here (knights with mounts and stomps, 5 to 60 a side)
+PER_STATE = {False: 2.2e-4, True: 2.5e-3}  # seconds a state's step takes in a later round, floats / fractions: the
+#                                         most measured here (knights with mounts and stomps, 5 to 60 a side; a Duel of
+#                                         20 a side in floats, since every starting state steps at once)
 FIRST_ROUND = 0.1  # the first round's share of a later round's cost (it starts from one state)
 ALLIED_ROUND = 0.4  # a later round's share of every state of a side of several units (--with-unit), measured
 ENEMY_LINE = {False: 2, True: 2}  # more, when the charged side has several units (--enemy-with-unit), measured
 BOTH_LINES_FRACTIONS = 4  # more still, in fractions, when both sides have (their sums grow fastest), measured
+BATCH = 1 << 12  # starting states stepped at once, at most
 
 
 def _zeros(number, *shape: int) -> np.ndarray:
     return np.zeros(shape) if number is float else np.full(shape, number(0), dtype=object)
 
 
+def _add_at(target: np.ndarray, index: np.ndarray, weights: np.ndarray) -> None:
+    """target.flat[index] += weights, repeats summed (`np.add.at`; floats by one `np.bincount`, far faster)."""
+    if target.dtype == object:
+        np.add.at(target.reshape(-1), index, weights)
+    else:
+        counts = np.bincount(index, weights=weights, minlength=target.size)
+        assert len(counts) == target.size, "an index past the target"  # as np.add.at would refuse it
+        target.reshape(-1)[:] += counts
+
+
 def round_joint(fight: Fight, charger_code: int, charged_code: int, first_round: bool, number,
                 dealt: dict | None = None) -> np.ndarray:
-    """joint[the charger's side's code, the charged side's] after one round's Initiative Steps from this state:
-    what strikes at one step strikes at once, from the models standing when it begins, each pool at most what it
-    has left. `dealt` keeps each step's pmfs by state, for the next call (every later round's are alike)."""
+    """joint[the charger's side's code, the charged side's] after one round's Initiative Steps from this state
+    (`round_joints` of one starting state)."""
     ours, theirs = fight.lines
-    dist = _zeros(number, *ours.dims, *theirs.dims)
-    mine = len(ours.dims)
-    dist[(*np.unravel_index(charger_code, ours.dims), *np.unravel_index(charged_code, theirs.dims))] = number(1)
-    dealt = {} if dealt is None else dealt
+    joint = _zeros(number, ours.states, theirs.states)
+    cs, es, p, _, _ = round_joints(fight, np.array([charger_code]), np.array([charged_code]),
+                                   np.array([number(1)], dtype=float if number is float else object), first_round,
+                                   number, {} if dealt is None else dealt)
+    joint[cs, es] = p
+    return joint
+
+
+def round_joints(fight: Fight, charger_codes: np.ndarray, charged_codes: np.ndarray, weights: np.ndarray,
+                 first_round: bool, number, dealt: dict) -> tuple[np.ndarray, ...]:
+    """(the charger's side's codes, the charged side's, their chances, the codes each round began in) of one round's
+    Initiative Steps from each of these starting states, with their `weights`: what strikes at one step strikes at
+    once, from the models standing when it begins, each pool at most what it has left. Every starting state's
+    distribution is stepped at once, state by state of those any of them holds (a step's pmfs from a state are
+    the same whatever state the round began in); `dealt` keeps them by state, for the next call."""
+    ours, theirs = fight.lines
+    dims = (*ours.dims, *theirs.dims)
+    size = ours.states * theirs.states
+    held, flat, mass = np.arange(len(charger_codes)), charger_codes * theirs.states + charged_codes, weights
     fight = fight.in_round(first_round)
-    for step, blows in fight.schedule(first_round):
-        after = dist * 0
-        indices = np.nonzero(dist != 0)
-        cs = np.ravel_multi_index(indices[:mine], ours.dims)
-        es = np.ravel_multi_index(indices[mine:], theirs.dims)
-        new = [at for at, (c, e) in enumerate(zip(cs.tolist(), es.tolist())) if (first_round, step, c, e) not in dealt]
+    for step, blows in fight.schedule(first_round):  # (a starting state, a state it holds, its chance) triples
+        occupied, position = np.unique(flat, return_inverse=True)
+        position = position.ravel()
+        cs, es = np.divmod(occupied, theirs.states)
+        keys = [(first_round, step, c, e) for c, e in zip(cs.tolist(), es.tolist())]
+        new = [at for at, key in enumerate(keys) if key not in dealt]
         if new:  # each new state's blows: whom they strike and how many, worked for all of them at once
             struck = [(fight.struck(blow, cs[new], es[new]).tolist(), fight.count(blow, cs[new], es[new]).tolist(),
                        fight.duelling(cs[new], es[new]).tolist()) for blow in blows]
             for row, at in enumerate(new):
                 c, e = int(cs[at]), int(es[at])
                 aims = [(pools[row], counts[row]) for pools, counts, _ in struck]
-                duel = bool(struck[0][2][row])
-                dealt[first_round, step, c, e] = reduce(np.multiply.outer,
-                                                        _step_dealt(fight, blows, c, e, number, aims, duel))
-        for index, c, e in zip(zip(*indices), cs.tolist(), es.tolist()):
-            block = dealt[first_round, step, c, e]
-            after[tuple(slice(at, at + size) for at, size in zip(index, block.shape))] += dist[index] * block
-        dist = after
-    return dist.reshape(ours.states, theirs.states)
+                block = reduce(np.multiply.outer, _step_dealt(fight, blows, c, e, number, aims, bool(struck[0][2][row])))
+                nonzero = np.nonzero(block != 0)
+                origin = np.unravel_index(occupied[at], dims)
+                dealt[keys[at]] = (np.ravel_multi_index(tuple(cell + at_ for cell, at_ in zip(nonzero, origin)), dims),
+                                   block[nonzero])
+        # every triple's block at once: each its state's cells (a ragged range of the states' cells, end to end)
+        pieces = [dealt[key] for key in keys]
+        lengths = np.array([len(cells) for cells, _ in pieces])
+        cells, values = np.concatenate([cells for cells, _ in pieces]), np.concatenate([value for _, value in pieces])
+        each = lengths[position]
+        ends = np.cumsum(each)
+        taken = np.arange(ends[-1] if len(ends) else 0) - np.repeat(ends - each, each) + np.repeat(
+            (np.cumsum(lengths) - lengths)[position], each)
+        found, where = np.unique(np.repeat(held, each) * size + cells[taken], return_inverse=True)
+        spread = values[taken] * np.repeat(mass, each)
+        if number is float:
+            mass = np.bincount(where.ravel(), weights=spread, minlength=len(found))
+        else:
+            mass = _zeros(number, len(found))
+            np.add.at(mass, where.ravel(), spread)
+        held, flat = np.divmod(found, size)
+    return flat // theirs.states, flat % theirs.states, mass, charger_codes[held], charged_codes[held]
 
 
 def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number,
@@ -82,9 +122,9 @@ def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number,
         if count:
             troop = fight.lines[side].troops[unit]
             lost = troop.pools(code)
-            attack = fight.attack(blow, count, target, min(lost[1], troop.health) if pool else lost[0])
+            taken = _taken(fight, blow, count, target, int(min(lost[1], troop.health) if pool else lost[0]), number)
             key = (side, unit, pool)
-            struck[key] = pmfs.convolve(struck.get(key, pmfs.point(0, number(1))), lost_pmf(attack, number))
+            struck[key] = pmfs.convolve(struck.get(key, pmfs.point(0, number(1))), taken)
     axes = []
     one = pmfs.point(0, number(1))
     for side, line in enumerate(fight.lines):
@@ -96,6 +136,16 @@ def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number,
             axes.append(capped(hero, fight.room(side, unit, 1, code, duel), number) if troop.hero is not None
                         else one)
     return axes
+
+
+def _taken(fight: Fight, blow: Blow, count: int, target: tuple[int, int], lost: int, number) -> np.ndarray:
+    """The pmf of the Health Points a blow of `count` attacks takes from its target's pool, which has lost `lost`
+    (`Fight.attack`'s pmf), kept by the fight: many states meet the same."""
+    kept = fight.__dict__.setdefault("_taken", {})
+    key = (blow, count, target, lost, number)
+    if key not in kept:
+        kept[key] = lost_pmf(fight.attack(blow, count, target, lost), number)
+    return kept[key]
 
 
 def _caught_tables(fight: Fight, number) -> list[list[np.ndarray]]:
@@ -156,34 +206,11 @@ def combat_pmfs(fight: Fight, rounds: int, number, rounds_view: bool = False) ->
     for round_ in range(rounds):
         first, last = round_ == 0, round_ + 1 == rounds
         following = states * 0
-        for c0, e0 in zip(*np.nonzero(states != 0)):
-            joint = round_joint(fight, int(c0), int(e0), first, number, dealt) * states[c0, e0]
-            cs, es = np.nonzero(joint != 0)
-            p = joint[cs, es]
-            won, tied, margin = fight.result(cs, es, int(c0), int(e0), first)
-            ended: list[tuple] = []  # each way the tests go, its fights that end here and those that go on
-            going: list[tuple] = []
-            for weight, ours, theirs, broke, caught in _tests(fight, cs, es, won, tied, margin, p, fails, catch,
-                                                              zero):
-                if not weight.any():  # a way the tests cannot go from these states (the other side lost)
-                    continue
-                decided = ~fight.standing(ours) | ~fight.standing(theirs, 1)
-                for side, line in enumerate(lines):
-                    if not line.flagged:  # a lone unit that breaks ends the fight
-                        decided = decided | broke[side]
-                over = np.full(len(p), last) | decided
-                at = np.flatnonzero(over & (weight != 0))
-                ended.append((ours[at], theirs[at], won[at], tied[at], margin[at], weight[at], broke[0][at],
-                              caught[0][at], broke[1][at], caught[1][at], decided[at]))
-                at = np.flatnonzero(~over)
-                going.append((lines[0].settled(ours[at]), lines[1].settled(theirs[at]), weight[at]))
-            if ended:
-                columns = [np.concatenate(column) for column in zip(*ended)]
-                _tally(tally, fight, *columns)
-                tally["rounds"][round_ + 1] += columns[5].sum()  # the combats this round ends
-            if going:
-                codes, ends_, weights = (np.concatenate(column) for column in zip(*going))
-                np.add.at(following, (codes, ends_), weights)
+        c0, e0 = np.nonzero(states != 0)  # every starting state, stepped and ended together (in batches)
+        for at in range(0, len(c0), BATCH):
+            cs, es = c0[at:at + BATCH], e0[at:at + BATCH]
+            ends = round_joints(fight, cs, es, states[cs, es], first, number, dealt)
+            _end_round(fight, ends, first, last, round_, tally, following, fails, catch, zero)
         if rounds_view:  # Health Points lost by this round's end: the fights ended so far, and those going on
             for name, side in (("health_lost", 0), ("enemy_health_lost", 1)):
                 now = tally[name].copy()
@@ -197,6 +224,48 @@ def combat_pmfs(fight: Fight, rounds: int, number, rounds_view: bool = False) ->
     heroes = fight.troops[0].hero is not None or fight.troops[1].hero is not None
     names = OUTCOMES + SLAIN * heroes + (by_round(rounds) if rounds_view else ())
     return {name: tally[name] if name in events else pmfs.trim(tally[name]) for name in names}
+
+
+def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bool, round_: int, tally: dict,
+               following: np.ndarray, fails, catch, zero) -> None:
+    """A round's end states (`round_joints`: each with its chance and the state its round began in): the result,
+    each way the Break Tests and pursuits go (`_tests`), the fights that end here tallied, those that go on added
+    to `following`."""
+    lines = fight.lines
+    cs, es, p, c0, e0 = ends
+    won, tied, margin = fight.result(cs, es, c0, e0, first)
+    # what follows reads only the end state and the result: the same from any start, summed once
+    top = int(margin.max(initial=0)) + 1
+    key = ((cs * lines[1].states + es) * 4 + won * 2 + tied) * top + margin
+    found, where = np.unique(key, return_inverse=True)
+    summed = _zeros(float if p.dtype != object else type(zero), len(found))
+    _add_at(summed, where.ravel(), p)
+    rest, margin = np.divmod(found, top)
+    rest, result = np.divmod(rest, 4)
+    cs, es = np.divmod(rest, lines[1].states)
+    won, tied, p = result >= 2, (result & 1) == 1, summed
+    ended: list[tuple] = []  # each way the tests go, its fights that end here and those that go on
+    going: list[tuple] = []
+    for weight, ours, theirs, broke, caught in _tests(fight, cs, es, won, tied, margin, p, fails, catch, zero):
+        if not weight.any():  # a way the tests cannot go from these states (the other side lost)
+            continue
+        decided = ~fight.standing(ours) | ~fight.standing(theirs, 1)
+        for side, line in enumerate(lines):
+            if not line.flagged:  # a lone unit that breaks ends the fight
+                decided = decided | broke[side]
+        over = np.full(len(p), last) | decided
+        at = np.flatnonzero(over & (weight != 0))
+        ended.append((ours[at], theirs[at], won[at], tied[at], margin[at], weight[at], broke[0][at], caught[0][at],
+                      broke[1][at], caught[1][at], decided[at]))
+        at = np.flatnonzero(~over)
+        going.append((lines[0].settled(ours[at]), lines[1].settled(theirs[at]), weight[at]))
+    if ended:
+        columns = [np.concatenate(column) for column in zip(*ended)]
+        _tally(tally, fight, *columns)
+        tally["rounds"][round_ + 1] += columns[5].sum()  # the combats this round ends
+    if going:
+        codes, ends_, weights = (np.concatenate(column) for column in zip(*going))
+        _add_at(following, codes * following.shape[1] + ends_, weights)
 
 
 def _tallies(fight: Fight, rounds: int, number, rounds_view: bool) -> tuple[dict[str, np.ndarray], tuple, int]:
@@ -305,7 +374,7 @@ def _tally(tally, fight: Fight, cs, es, won, tied, margin, done, we_broke, we_ca
     if "decided" in tally:
         weights.append(("decided", decided, done))
     for name, values, weight in weights:
-        np.add.at(tally[name], np.broadcast_to(np.asarray(values, dtype=np.int64), done.shape), weight)
+        _add_at(tally[name], np.broadcast_to(np.asarray(values, dtype=np.int64), done.shape), weight)
 
 
 def exact_cost(fight: Fight, rounds: int, fractions: bool = False) -> float:
