@@ -418,6 +418,12 @@ T9A = {
                    "discipline 6 swiftstride facing rear",),
         enemy_with_unit=("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
                          "discipline 5 facing flank character A2 O4 D4 S4 R4 I4 H1 V9",)),
+    "combat: two units on one front share its front rank, two rounds": Combat(
+        models=2, width=2, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
+        enemy_models=6, enemy_width=3, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3, enemy_strength=3,
+        enemy_resilience=3, enemy_agility=3, enemy_discipline=7, enemy_character="A1 O4 D4 S3 R3 I4 H1", rounds=2,
+        with_unit=("models 2 width 2 attacks 1 offensive 4 defensive 3 strength 3 resilience 3 agility 2 "
+                   "discipline 6 facing front",)),
     "melee worked example (4+/3+/5+/Aegis 5+)": Melee(attacks=10, **T9A_BASE, armour=2, aegis=5),
     "melee 2+ to hit, 6+ to wound, no armour": Melee(attacks=8, offensive=9, defensive=3, strength=2,
                                                      resilience=5),

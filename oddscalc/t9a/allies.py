@@ -23,9 +23,9 @@ REQUIRED = ("models", "width", "attacks", "offensive", "defensive", "strength", 
             "discipline", "facing")
 FLAGS = ("standard", "swiftstride", "great-weapon", "lightning-reflexes", "spear", "stubborn", "unbreakable",
          "cannot-be-stomped")
-FACINGS = ("flank", "rear")
+FACINGS = ("flank", "rear", "front")  # front: beside the main unit, sharing the enemy's front rank
 UNIT_FORM = ("expected a unit like 'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 "
-             "agility 3 discipline 7 facing flank' (facing flank or rear; each key once): then health, armour, ap, "
+             "agility 3 discipline 7 facing flank' (facing flank, rear or front; each key once): then health, armour, ap, "
              "aegis X+, extra-ranks, charge-attacks, charge-strength, charge-ap, impact-hits X, stomp X, height and "
              "the words " + ", ".join(FLAGS) + "; then, after the word character, its character's profile")
 
@@ -76,8 +76,8 @@ def read_ally(text: WithUnit | str, name: str = "with_unit") -> WithUnit:
     values, words = read_words(text, name, UNIT_FORM, {*NUMBERS, "facing", "height", "impact-hits", "stomp"},
                                set(FLAGS))
     require(all(key in values for key in REQUIRED), name, text, UNIT_FORM)
-    require(values["facing"] in FACINGS, name, text, f"expected facing flank or rear (the main unit's is --flank or "
-                                                      f"--rear) in {UNIT_FORM[9:]}")
+    require(values["facing"] in FACINGS, name, text, f"expected facing flank, rear or front (the main unit's is --flank "
+                                                      f"or --rear, else front) in {UNIT_FORM[9:]}")
     require(values.get("height", "standard") in {height.value for height in Height}, name, text,
             f"expected height standard, large or gigantic in {UNIT_FORM[9:]}")
     numbers = {key: read_number(key, values[key], name, text, low, high, UNIT_FORM)

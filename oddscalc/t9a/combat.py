@@ -259,7 +259,7 @@ class Combat(Attack):
             if value is not default]
         duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
         allies = "".join(f", with ({ally})" for ally in self.allies)
-        theirs = "".join(f", its other unit ({ally})" for ally in self.enemy_allies)  # (in the charger's flank)
+        theirs = "".join(f", its other unit ({ally})" for ally in self.enemy_allies)
         return (f"T9A combat: {self._words('')}{allies} charge {self._words('enemy_')}{facing}{theirs}{rounds}{duel}"
                 + "".join(f", {reading}" for reading in readings))
 
@@ -352,8 +352,8 @@ class Combat(Attack):
             last = str(allies[-1]) if allies else ""
             require(len(allies) <= MAX_ALLIES, name, last, f"expected at most {MAX_ALLIES} other units of {whose}")
             facings = [ally.facing for ally in allies] + main_facing
-            require(facings.count("flank") <= 2 and facings.count("rear") <= 1, name, last,
-                    "a unit has two flanks and one rear: one unit on each")
+            require(facings.count("flank") <= 2 and facings.count("rear") <= 1 and facings.count("front") <= 1, name,
+                    last, "a unit has two flanks and one rear: one unit on each, and one more beside the main unit")
             bearers = [ally for ally in allies if ally.hero is not None and ally.hero.battle_standard]
             main = self.hero(prefix)
             require(len(bearers) + bool(main is not None and main.battle_standard) <= 1, name,

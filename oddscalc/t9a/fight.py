@@ -7,13 +7,13 @@ rolled). The units are `fighter.py`'s; the query that asks it is `combat.Combat`
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..attack import Attack, read_whole
-from .fighter import Fighter, two_d6
+from .fighter import Fighter
 from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, HighAgility, MountMomentum, Pursuit
 from .troop import OVERKILL, Challenge, Line, Troop
 
@@ -261,9 +261,40 @@ class Fight:
         unit, lost = troop.unit, troop.pools(code)[0]
         flanked = (blow.side == 1) == (blow.enemy == 0)  # the charged unit, or the charger's main one
         facing = self.facing(blow.unit, charger_code, charged_code, blow.enemy) if flanked else None
+        shared = self.shared(blow.side, own, struck, codes) if facing is None else None
+        if shared is not None:  # two enemy units on its front: the models facing this one, and those behind them
+            share, width, first = shared
+            contact = np.maximum(share - first * hero, 0) * (unit.in_contact(lost, None, hero) > 0)
+            behind = unit.supporters(lost, hero)
+            other = np.where(width > 0, behind * (width - share) // np.maximum(width, 1), 0)
+            support = behind - other if first else np.where(width > 0, behind * share // np.maximum(width, 1), 0)
+            if blow.kind != "melee":
+                return live * contact
+            part = unit.parts[blow.part]
+            return live * (contact * part.attacks + (0 if part.harnessed else support * min(part.attacks,
+                                                                                               unit.height.support)))
         if blow.kind != "melee":
             return live * unit.in_contact(lost, facing, hero)
         return live * unit.strikes(unit.parts[blow.part], lost, facing is None, facing, hero)
+
+    def shared(self, side: int, unit: int, foe: int, codes: tuple[Any, Any]) -> tuple[Any, Any, bool] | None:
+        """When two units of the other side share the front of `side`'s main `unit` (the other main one and an ally
+        `facing front`): (its front-rank models facing `foe`, its front rank, `foe` is the first); else None. An open
+        reading (docs/rules.md §3.11, Two units on one front): the ally faces as many as its own front rank, leaving
+        the main one at least one; a unit gone or fled leaves the whole front to the other."""
+        theirs = self.lines[1 - side]
+        facings = self.facings if side == 1 else self.enemy_facings
+        front = [index for index, facing in enumerate(facings) if facing == "front"] if unit == 0 else []
+        if len(front) < 2 or foe not in front:
+            return None
+        parts = theirs.split(codes[1 - side])
+        fronts = [np.where(parts[index][0] == 0, theirs.troops[index].front(parts[index][1]), 0) for index in front]
+        own = self.lines[side]
+        fled, code = own.split(codes[side])[unit]
+        width = own.troops[unit].front(code)
+        second = np.where(fronts[0] > 0, np.minimum(fronts[1], np.maximum(width - 1, 0)), width)
+        second = np.where(fronts[1] > 0, second, 0)
+        return (width - second if foe == front[0] else second), width, foe == front[0]
 
     def struck(self, blow: Blow, charger_code: Any, charged_code: Any) -> Any:
         """The pool a blow strikes (codes or arrays of them), as `2 * the struck unit + its pool` (pool 0 its rank
@@ -417,15 +448,3 @@ class Fight:
                 steady.append((full > highest) & ~np.asarray(disrupted))
             out.append(steady)
         return out[0], out[1]
-
-
-def caught_chance(fleeing: Fighter, pursuing: Fighter, number=float):
-    """P(the Pursuit roll equals or beats the Flee roll): 2D6 each, Maximised with Swiftstride."""
-    return _caught(fleeing.swiftstride, pursuing.swiftstride, number)
-
-
-@lru_cache(maxsize=64)
-def _caught(flee_maximised: bool, pursuit_maximised: bool, number):
-    flee, pursuit = two_d6(flee_maximised, number), two_d6(pursuit_maximised, number)
-    at_least = np.cumsum(pursuit[::-1])[::-1]  # at_least[v] = P(pursuit >= v)
-    return sum((p * at_least[v] for v, p in enumerate(flee) if p), number(0))

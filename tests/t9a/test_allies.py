@@ -50,7 +50,7 @@ def test_a_unit_profile_reads_and_writes_back():
 
 @pytest.mark.parametrize("text, says", [
     (FLANKER, "facing"),
-    (FLANKER + " facing front", "expected facing flank or rear"),
+    (FLANKER + " facing side", "expected facing flank, rear or front"),
     (FLANKER.replace("width 5", "width 11") + " facing flank", "expected width 1 to 10"),
     (FLANKER.replace("models 10", "models 3") + " facing flank", "no wider than its models"),
     (FLANKER + " facing flank lance", "expected a unit like"),
@@ -136,8 +136,8 @@ def test_the_command_line_takes_several_units(capsys):
     answer = result.json()
     assert f"with ({flank})" in answer["description"]
     assert answer["outcomes"]["win"]["probability"] == pytest.approx(combat(flank).exact()["win"][1], abs=1e-12)
-    assert_refused(capsys, *words, "--with-unit", FLANKER + " facing front", mentions=("--with-unit",
-                                                                                       "facing flank or rear"))
+    assert_refused(capsys, *words, "--with-unit", FLANKER + " facing side", mentions=("--with-unit",
+                                                                                      "facing flank, rear or front"))
     assert_refused(capsys, *words, "--chase", "ally", mentions=("--chase", "only applies with --with-unit"))
 
 
@@ -413,8 +413,58 @@ def test_the_command_line_takes_the_charged_side_s_other_unit(capsys):
     expected = combat(enemy_with_unit=(side,)).exact()["win"][1]
     assert answer["outcomes"]["win"]["probability"] == pytest.approx(expected, abs=1e-12)
     assert expected < combat().exact()["win"][1]
-    assert_refused(capsys, *words, "--enemy-with-unit", side.replace("flank", "front"),
-                   mentions=("--enemy-with-unit", "facing flank or rear"))
+    assert_refused(capsys, *words, "--enemy-with-unit", side.replace("flank", "side"),
+                   mentions=("--enemy-with-unit", "facing flank, rear or front"))
     rear = side.replace("flank", "rear")
     assert_refused(capsys, *words, "--enemy-with-unit", rear, "--enemy-with-unit", rear,
                    mentions=("--enemy-with-unit", "two flanks and one rear"))
+
+
+# --- two units on one front ------------------------------------------------------------------------------------
+
+
+FRONT = "models 3 width 3 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7 facing front"
+
+
+def test_two_units_on_one_front_share_the_enemy_s_front_rank_and_its_supports():
+    """Ten models 5 wide charged in front by 3 and, beside them, 3 more: the second unit faces as many as its own
+    front rank (3), the main one the rest (2); the second rank's 5 supports go with the models they stand
+    behind (3 and 2); together all 10 attacks, as against one unit. The chargers each strike with all they
+    have; no flank bonus, no disruption, a Spear still braced."""
+    attack = combat(FRONT, models=3, width=3, **enemy(models=10, width=5))
+    fight = attack.fight
+    assert [int(fight.count(Blow(1, "melee", 0, unit), 0, 0)) for unit in (0, 1)] == [2 + 2, 3 + 3]
+    assert [int(fight.count(Blow(0, "melee", 0, unit), 0, 0)) for unit in (0, 1)] == [3, 3]
+    alone = combat(models=3, width=3, **enemy(models=10, width=5)).fight
+    assert int(alone.count(Blow(1, "melee", 0, 0), 0, 0)) == 10
+    assert fight.scores(0, 0, 0, 0, False)[0] == alone.scores(0, 0, 0, 0, False)[0]
+    assert bool(fight.steadfast(0, 0)[1][0]) == bool(alone.steadfast(0, 0)[1][0])
+    spear = combat(FRONT, models=3, width=3, **enemy(models=10, width=5, spear=True)).fight.in_round(True)
+    assert spear.charged.agility == PLAIN["agility"] + 2
+    gone = fight.line.join([(0, 0), (0, 3)])  # the second unit wiped out: the main one faces the whole front
+    assert [int(fight.count(Blow(1, "melee", 0, unit), gone, 0)) for unit in (0, 1)] == [10, 0]
+    wide = combat(FRONT.replace("models 3 width 3", "models 6 width 6"), models=3, width=3,
+                  **enemy(models=10, width=5)).fight  # wider than the front: the main one keeps one model's worth
+    assert [int(wide.count(Blow(1, "melee", 0, unit), 0, 0)) for unit in (0, 1)] == [1 + 1, 4 + 4]
+
+
+def test_a_character_in_a_shared_front_stands_in_the_main_unit_s_part():
+    fight = combat(FRONT, models=3, width=3, **enemy(models=10, width=5),
+                   enemy_character="A1 O3 D3 S3 R3 I3 H2").fight
+    counts = [int(fight.count(Blow(1, "melee", 0, unit), 0, 0)) for unit in (0, 1)]
+    assert counts == [(2 - 1) + 2, 3 + 3]  # the character takes one of the main unit's two places
+
+
+def test_the_charged_side_s_second_unit_on_the_charger_s_front():
+    """The charger (5 wide, 10 models) faces the charged unit and, beside it, another of 3: its front rank and its
+    supports split 2 + 2 and 3 + 3; the other unit strikes it with its front rank and supports."""
+    fight = combat(models=10, width=5, enemy_with_unit=(FRONT,)).fight
+    assert [int(fight.count(Blow(0, "melee", 0, 0, enemy), 0, 0)) for enemy in (0, 1)] == [2 + 2, 3 + 3]
+    assert int(fight.count(Blow(1, "melee", 0, 0, 1), 0, 0)) == 3
+
+
+def test_one_unit_beside_the_main_one_on_a_front():
+    two = (FRONT, FRONT)
+    with pytest.raises(InputError) as refused:
+        combat(*two).check()
+    assert refused.value.name == "with_unit" and "one more beside the main unit" in refused.value.allowed

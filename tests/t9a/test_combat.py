@@ -12,7 +12,8 @@ import pytest
 
 from oddscalc.errors import InputError
 from oddscalc.t9a.combat import Combat, read_part
-from oddscalc.t9a.fight import EVENTS, Blow, caught_chance
+from oddscalc.t9a.fight import EVENTS, Blow
+from oddscalc.t9a.fight_exact import _caught_tables
 from oddscalc.t9a.fighter import Fighter, Height, LineBonus, Part, break_chance
 
 CAUGHT = F(721, 1296)  # P(2D6 pursuit >= 2D6 flee)
@@ -147,10 +148,13 @@ def test_steadfast_and_disrupted_ranks():
 
 def test_the_break_test_and_the_pursuit():
     assert break_chance(7, 0, F) == F(15, 36) and break_chance(7, 3, F) == F(30, 36) and break_chance(10, 9, F) == 1
-    plain = Fighter(**DUELLIST, health=1)
-    fast = Fighter(**DUELLIST, health=1, swiftstride=True)
-    assert caught_chance(plain, plain, F) == CAUGHT
-    assert caught_chance(plain, fast, F) == F(1877, 2592) and caught_chance(fast, plain, F) == F(247, 648)
+
+    def caught(fleeing: bool, pursuing: bool) -> F:  # the charged unit (Swiftstride or not) fled, the charger pursues
+        tables = _caught_tables(duel(enemy_swiftstride=fleeing, swiftstride=pursuing).fight, F)
+        return tables[1][0][0b1, 0]
+
+    assert caught(False, False) == CAUGHT
+    assert caught(False, True) == F(1877, 2592) and caught(True, False) == F(247, 648)
 
 
 def test_supporting_attacks_and_a_flank():

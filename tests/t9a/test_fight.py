@@ -10,8 +10,7 @@ import pytest
 
 from oddscalc.errors import InputError
 from oddscalc.t9a.combat import Combat
-from oddscalc.t9a.fight import MAX_ROUNDS, MAX_STEP, Blow, by_round, caught_chance, read_rounds
-from oddscalc.t9a.fighter import Fighter
+from oddscalc.t9a.fight import MAX_ROUNDS, MAX_STEP, Blow, by_round, read_rounds
 
 PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)
 UNIT = "models 4 width 4 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7"
@@ -68,12 +67,15 @@ def test_the_rounds_asked():
 
 def test_a_pursuit_catches_with_the_2d6_at_least_the_flee_2d6():
     """Counted over every roll; a Maximised roll (Swiftstride: three dice, the lowest dropped) catches more, and
-    flees better."""
-    plain = Fighter(models=5, width=5, health=1, **PLAIN)
-    swift = Fighter(models=5, width=5, health=1, **PLAIN, swiftstride=True)
+    flees better (the exact twin's table: the charged unit fled, the charger pursues)."""
+    from oddscalc.t9a.fight_exact import _caught_tables
+
+    def caught(fleeing: bool, pursuing: bool) -> F:
+        return _caught_tables(fight(enemy_swiftstride=fleeing, swiftstride=pursuing), F)[1][0][0b1, 0]
+
     rolls = [a + b for a, b in itertools.product(range(1, 7), repeat=2)]
     maximised = [sum(sorted(dice)[1:]) for dice in itertools.product(range(1, 7), repeat=3)]
-    assert caught_chance(plain, plain, F) == F(sum(p >= f for f in rolls for p in rolls), 36 ** 2) == F(721, 1296)
-    assert caught_chance(plain, swift, F) == F(sum(p >= f for f in rolls for p in maximised), 36 * 216)
-    assert caught_chance(swift, plain, F) == F(sum(p >= f for f in maximised for p in rolls), 216 * 36)
-    assert caught_chance(swift, plain, F) < F(721, 1296) < caught_chance(plain, swift, F)
+    assert caught(False, False) == F(sum(p >= f for f in rolls for p in rolls), 36 ** 2) == F(721, 1296)
+    assert caught(False, True) == F(sum(p >= f for f in rolls for p in maximised), 36 * 216)
+    assert caught(True, False) == F(sum(p >= f for f in maximised for p in rolls), 216 * 36)
+    assert caught(True, False) < F(721, 1296) < caught(False, True)
