@@ -164,17 +164,17 @@ class Combat(Attack):
                             "the end of each round (health_lost_by_round_K); --plot FILE --outcome rounds draws "
                             "them.", False)
     with_unit: tuple = option(
-        f"Another unit of the charger's in the combat (at most {MAX_ALLIES}), in the charged unit's flank or rear: "
+        f"Another unit of the charger's in the combat (at most {MAX_ALLIES}), in the charged unit's flank or rear, "
+        "or facing front beside the main unit (sharing its front): "
         "'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7 facing "
         "flank' (this query's option names; health, armour, ap, standard, swiftstride…). It charges too; the combat "
         "score is the side's, each losing unit takes its Break Test. After the word character, the character "
         "joined to it, as --character writes it: '… facing flank character A2 O5 D4 S4 R4 I5 H2'.", (),
         metavar="PROFILE", many=read_ally)
     enemy_with_unit: tuple = option(
-        f"Another unit of the charged side's in the combat (at most {MAX_ALLIES}), in the flank or rear of the "
-        "charger's main unit (already there, or charged at once): a PROFILE as --with-unit writes it, facing flank "
-        "or rear. It does not charge; the combat score is the side's, each of its losing units takes its Break "
-        "Test.", (), metavar="PROFILE", many=lambda text: read_ally(text, "enemy_with_unit"))
+        f"Another unit of the charged side's (at most {MAX_ALLIES}): in the flank or rear of the charger's main unit, "
+        "or facing front beside the charged unit; a PROFILE as --with-unit writes it. It does not charge; the score "
+        "is the side's, each losing unit tests.", (), metavar="PROFILE", many=lambda text: read_ally(text, "enemy_with_unit"))
 
     COMMAND = "t9a combat"
     kill_outcome = "enemy_health_lost"  # a grid's p_kill: the charged unit's every Health Point lost in the fight
