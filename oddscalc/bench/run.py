@@ -162,6 +162,13 @@ def hero_fight(models: int, duel: bool = False) -> Any:
                   enemy_character="attacks 3 offensive 5 defensive 5 strength 4 resilience 4 agility 5 health 2")
 
 
+def baseline_fight(rng: np.random.Generator, trials: int, models: int) -> Any:
+    """The fight to the end in a plain numpy loop (`t9a.benchmark.baseline_fight`)."""
+    from ..t9a.benchmark import baseline_fight as loop
+
+    return loop(rng, trials, models)
+
+
 def hero_fight_seconds(models: int, trials: int) -> tuple[float, float, float]:
     """(seconds for `trials` sampled fights to the end with a character each side, in a Duel, on one thread;
     seconds of the exact twin without a Duel; with one), from cold."""
@@ -269,8 +276,10 @@ def studies(options: argparse.Namespace, cores: int) -> None:
           + verdict(seconds, 2.0, above=False))
     models, fights = (5, 10_000) if options.quick else (20, 1_000_000)
     sampled, plain, duel = hero_fight_seconds(models, fights)
+    baseline = best_time(lambda: baseline_fight(np.random.default_rng(1), fights, models), 1)
     print(f"\nt9a combat, {models} against {models} fought to the end, a character each, one thread:")
     print(f"  sampled, a Duel, {fights:,} fights: {sampled:.2f} s" + verdict(sampled, 1.0, above=False))
+    print(f"  the same fights in a plain numpy loop: {baseline:.2f} s: {baseline / sampled:.1f}x")
     print(f"  exact, no Duel: {plain:.2f} s" + verdict(plain, 5.0, above=False))
     print(f"  exact, a Duel: {duel:.2f} s" + verdict(duel, 5.0, above=False))
 

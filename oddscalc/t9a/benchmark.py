@@ -73,3 +73,71 @@ def exact_cases() -> list[ExactCase]:
     return [ExactCase("t9a melee, 20 attacks, Multiple Wounds (D3)",
                       Melee(attacks=20, offensive=4, defensive=4, strength=4, resilience=3, armour=2, aegis=5,
                             multiple_wounds="d3", health=2), "health_lost", _melee)]
+
+
+def _unsaved(rng: np.random.Generator, attacks: np.ndarray, hit: int, wound: int) -> np.ndarray:
+    """Each trial's Health Points taken by `attacks` dice, no save: to hit `hit`+, to wound `wound`+."""
+    most = int(attacks.max(initial=0))
+    if not most:
+        return np.zeros(len(attacks), dtype=np.int64)
+    rolled = rng.integers(1, 7, size=(2, len(attacks), most), dtype=np.int8)
+    return ((np.arange(most) < attacks[:, None]) & (rolled[0] >= hit) & (rolled[1] >= wound)).sum(axis=1)
+
+
+# who strikes whom, and the rolls they need (O3 D3 S3 R3 units, O5 D5 S4 R4 characters; no armour)
+NEEDS = {("unit", "unit"): (4, 4), ("unit", "hero"): (4, 5), ("hero", "unit"): (3, 3), ("hero", "hero"): (4, 4)}
+
+
+def baseline_fight(rng: np.random.Generator, trials: int, models: int = 20) -> np.ndarray:
+    """The fight to the end (`fight_arrays`), counted as the engine counts its outcomes."""
+    return count_outcomes(*fight_arrays(rng, trials, models))
+
+
+def fight_arrays(rng: np.random.Generator, trials: int, models: int = 20) -> tuple[np.ndarray, ...]:
+    """`models` a side (O3 D3 S3 R3, 5 wide, Discipline 7) with a character each (A3 O5 D5 S4 R4 I5 H2) in a Duel,
+    fought to the end (10 rounds at most): plain numpy, round by round, step by step, every die rolled (the bench's
+    `hero_fight`). The characters strike only each other while both stand (up to 3 Health Points past the last
+    count as Overkill); the rank and file strike the rank and file, then a character out of the Duel."""
+    rf = np.full((2, trials), models, dtype=np.int64)  # rank and file standing, each side
+    hurt = np.zeros((2, trials), dtype=np.int64)  # each character's Health Points lost (Overkill included)
+    going, win = np.ones(trials, dtype=bool), np.zeros(trials, dtype=np.int64)
+    for round_ in range(10):
+        first = round_ == 0
+        rf_before, hurt_before = rf.copy(), hurt.copy()
+        steps = ([[(0, "hero")], [(1, "hero")], [(0, "unit")], [(1, "unit")]] if first
+                 else [[(0, "hero"), (1, "hero")], [(0, "unit"), (1, "unit")]])
+        for step in steps:
+            alive = hurt < 2
+            duel = alive[0] & alive[1]
+            to_rf, to_hero = np.zeros((2, trials), dtype=np.int64), np.zeros((2, trials), dtype=np.int64)
+            for side, kind in step:
+                foe = 1 - side
+                if kind == "hero":
+                    attacks = 3 * alive[side] * going
+                else:
+                    contact = np.maximum(np.minimum(rf[side], 5 - alive[side]), 0)
+                    attacks = (contact + np.minimum(np.maximum(rf[side] - (5 - alive[side]), 0), 5)) * going
+                at_hero = (duel if kind == "hero" else False) | ((rf[foe] == 0) & alive[foe] & ~duel)
+                at_rf = ~at_hero & (rf[foe] > 0) & ~(duel & (kind == "hero"))
+                for target, aimed, into in (("unit", at_rf, to_rf), ("hero", at_hero, to_hero)):
+                    hit, wound = NEEDS[kind, target]
+                    into[foe] += _unsaved(rng, attacks * aimed, hit, wound)
+            room = np.where(hurt < 2, 2 - hurt + np.where(duel, 3, 0), 0)
+            rf, hurt = rf - np.minimum(to_rf, rf), hurt + np.minimum(to_hero, room)
+        alive = hurt < 2
+        standing = (rf > 0) | alive
+        scored = (rf_before - rf) + (hurt - hurt_before)  # what each side lost, Overkill included
+        ranks = (rf + alive) // 5
+        bonus = np.clip(ranks - 1, 0, 3) * (standing[0] & standing[1])
+        ours, theirs = scored[1] + first + bonus[0], scored[0] + bonus[1]
+        alone = standing[0] != standing[1]
+        won = np.where(alone, standing[0], ours > theirs)
+        win = np.where(going, won, win)
+        lost = ~alone & (ours != theirs)
+        loser = np.where(won, 1, 0)
+        steadfast = ranks[loser, np.arange(trials)] > ranks[1 - loser, np.arange(trials)]
+        test = rng.integers(1, 7, size=trials) + rng.integers(1, 7, size=trials)
+        broke = going & lost & (test > 7 - np.where(steadfast, 0, np.abs(ours - theirs)))
+        hurt = np.minimum(hurt, 2)  # a round's Overkill counts in it only
+        going = going & ~broke & standing[0] & standing[1]
+    return win, models - rf[1] + hurt[1], models - rf[0] + hurt[0]  # (win, enemy_health_lost, health_lost)
