@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..errors import require
+from ..errors import InputError, require
 from .attributes import game_dice
 from .fight import Ally
 from .fighter import MAX_HEALTH, MAX_IMPACT, MAX_MODELS, MAX_WIDTH, Fighter, Height
@@ -60,9 +60,16 @@ class WithUnit:
 
 
 def read_ally(text: WithUnit | str, name: str = "with_unit") -> WithUnit:
-    """A --with-unit PROFILE, or a one-line error naming `name`."""
+    """A --with-unit PROFILE, or a one-line error naming `name` and the whole PROFILE as given."""
     if isinstance(text, WithUnit):
         return text
+    try:
+        return _read_ally(str(text), name)
+    except InputError as refused:
+        raise InputError(name, text, refused.allowed) from None
+
+
+def _read_ally(text: str, name: str) -> WithUnit:
     tokens = str(text).replace(",", " ").split()
     split = [index for index, token in enumerate(tokens) if token.lower() == "character"]
     require(len(split) <= 1, name, text, "expected one character a unit, after the word character")
@@ -101,3 +108,19 @@ def read_ally(text: WithUnit | str, name: str = "with_unit") -> WithUnit:
     require(not (fighter.great_weapon and fighter.spear), name, text, "a model fights with one weapon: great-weapon "
                                                                        "or spear")
     return WithUnit(fighter, values["facing"], hero)
+
+
+def check_side(allies: tuple[WithUnit, ...], main_facings: list[str], main_hero: Hero | None, name: str,
+               whose: str) -> None:
+    """A side's other units (the option `name`), or a one-line error: at most MAX_ALLIES, one on each flank and the
+    rear of the main unit they touch (`main_facings`: the main unit's own, in the enemy's flank or rear) and one
+    beside it on its front, one Battle Standard Bearer a side (the main unit's character's `main_hero` too)."""
+    last = str(allies[-1]) if allies else ""
+    require(len(allies) <= MAX_ALLIES, name, last, f"expected at most {MAX_ALLIES} other units of {whose}")
+    facings = [ally.facing for ally in allies] + main_facings
+    require(facings.count("flank") <= 2 and facings.count("rear") <= 1 and facings.count("front") <= 1, name, last,
+            "a unit has two flanks and one rear: one unit on each, and one more beside the main unit")
+    bearers = [ally for ally in allies if ally.hero is not None and ally.hero.battle_standard]
+    require(len(bearers) + bool(main_hero is not None and main_hero.battle_standard) <= 1, name,
+            str(bearers[-1]) if bearers else "", f"an army has one Battle Standard Bearer: battle-standard on one of "
+                                                 f"{whose} characters")

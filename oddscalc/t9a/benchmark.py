@@ -17,12 +17,13 @@ def baseline_melee(rng: np.random.Generator, trials: int) -> np.ndarray:
     return count_outcomes((unsaved * taken).sum(axis=1), hit.sum(axis=1), wounded.sum(axis=1), unsaved.sum(axis=1))
 
 
-def _kills(rng: np.random.Generator, attacks: np.ndarray, hit: int, wound: int, save: int) -> np.ndarray:
-    """Each trial's unsaved wounds of `attacks` dice (one Health Point each): to hit, to wound, armour."""
+def _kills(rng: np.random.Generator, attacks: np.ndarray, hit: int, wound: int, save: int | None) -> np.ndarray:
+    """Each trial's unsaved wounds of `attacks` dice (one Health Point each): to hit, to wound, armour (None: no
+    save, no die)."""
     most = int(attacks.max(initial=0))
-    rolled = rng.integers(1, 7, size=(3, len(attacks), most))
+    rolled = rng.integers(1, 7, size=(2 if save is None else 3, len(attacks), most), dtype=np.int8)
     live = np.arange(most) < attacks[:, None]
-    return (live & (rolled[0] >= hit) & (rolled[1] >= wound) & (rolled[2] < save)).sum(axis=1)
+    return (live & (rolled[0] >= hit) & (rolled[1] >= wound) & (save is None or rolled[-1] < save)).sum(axis=1)
 
 
 def baseline_combat(rng: np.random.Generator, trials: int) -> np.ndarray:
@@ -75,15 +76,6 @@ def exact_cases() -> list[ExactCase]:
                             multiple_wounds="d3", health=2), "health_lost", _melee)]
 
 
-def _unsaved(rng: np.random.Generator, attacks: np.ndarray, hit: int, wound: int) -> np.ndarray:
-    """Each trial's Health Points taken by `attacks` dice, no save: to hit `hit`+, to wound `wound`+."""
-    most = int(attacks.max(initial=0))
-    if not most:
-        return np.zeros(len(attacks), dtype=np.int64)
-    rolled = rng.integers(1, 7, size=(2, len(attacks), most), dtype=np.int8)
-    return ((np.arange(most) < attacks[:, None]) & (rolled[0] >= hit) & (rolled[1] >= wound)).sum(axis=1)
-
-
 # who strikes whom, and the rolls they need (O3 D3 S3 R3 units, O5 D5 S4 R4 characters; no armour)
 NEEDS = {("unit", "unit"): (4, 4), ("unit", "hero"): (4, 5), ("hero", "unit"): (3, 3), ("hero", "hero"): (4, 4)}
 
@@ -121,7 +113,7 @@ def fight_arrays(rng: np.random.Generator, trials: int, models: int = 20) -> tup
                 at_rf = ~at_hero & (rf[foe] > 0) & ~(duel & (kind == "hero"))
                 for target, aimed, into in (("unit", at_rf, to_rf), ("hero", at_hero, to_hero)):
                     hit, wound = NEEDS[kind, target]
-                    into[foe] += _unsaved(rng, attacks * aimed, hit, wound)
+                    into[foe] += _kills(rng, attacks * aimed, hit, wound, None)
             room = np.where(hurt < 2, 2 - hurt + np.where(duel, 3, 0), 0)
             rf, hurt = rf - np.minimum(to_rf, rf), hurt + np.minimum(to_hero, room)
         alive = hurt < 2

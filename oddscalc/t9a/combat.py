@@ -16,7 +16,7 @@ from ..dice import EXACT_SECONDS, DiceExpression
 from ..errors import InputError, require
 from ..style import plural
 from .attributes import game_dice
-from .fight import EVENTS, MAX_ROUNDS, MAX_STEP, OUTCOMES, SLAIN, Fight, by_round, read_rounds
+from .fight import EVENTS, MAX_ROUNDS, MAX_STEP, OUTCOMES, SLAIN, Ally, Fight, by_round, read_rounds
 from .fight_exact import combat_pmfs, exact_cost
 from .fight_sampled import combat_sample
 from .fighter import (
@@ -30,9 +30,9 @@ from .fighter import (
     LineBonus,
     Part,
 )
-from .allies import MAX_ALLIES, WithUnit, read_ally
+from .allies import MAX_ALLIES, WithUnit, check_side, read_ally
 from .profiles import Hero, read_character, read_part
-from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, HighAgility, MountMomentum, Pursuit
+from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, FrontShare, HighAgility, MountMomentum, Pursuit
 from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, both_sides, dashed
 from .stages import Reroll, read_armour
 from .troop import Challenge
@@ -142,6 +142,9 @@ class Combat(Attack):
                                        "reading): matched (as many as the charger's front rank) or edge (one a rank in "
                                        "the flank, its last rank's in the rear; at most the charger's front rank).",
                                        FlankModels.MATCHED)
+    front_share: FrontShare = option("How two units on one enemy front share its front rank and supports (an open "
+                                     "reading): beside (the unit facing front faces as many as its own front rank, the "
+                                     "main one the rest, at least one) or even (half each).", FrontShare.BESIDE)
     mount_momentum: MountMomentum = option("Whether a charging mount has Charging Momentum's +1 Agility too (an open "
                                            "reading): all (every part of a charging model) or rider.",
                                            MountMomentum.ALL)
@@ -243,8 +246,14 @@ class Combat(Attack):
                      self.high_agility, self.pursuit, self.flank_models, self.mount_momentum, self.charge_bonus,
                      tuple(None if hero is None else hero.fighter for hero in heroes),  # type: ignore[arg-type]
                      tuple(hero is not None and hero.battle_standard for hero in heroes),  # type: ignore[arg-type]
-                     challenge, tuple(ally.ally for ally in self.allies), Chase(self.chase),
-                     tuple(ally.ally for ally in self.enemy_allies))
+                     challenge, self._beside(self.allies), Chase(self.chase), self._beside(self.enemy_allies),
+                     FrontShare(self.front_share))
+
+    def _beside(self, allies: tuple[WithUnit, ...]) -> tuple[Ally, ...]:
+        """A side's other units as the fight reads them, with the query's readings of ranks (--last-rank,
+        --line-bonus) as its main units have them."""
+        return tuple(ally.ally._replace(unit=replace(ally.fighter, last_rank=self.last_rank,
+                                                     line_bonus=self.line_bonus)) for ally in allies)
 
     def describe(self) -> str:
         facing = " in the flank" if self.flank else " in the rear" if self.rear else ""
@@ -255,7 +264,7 @@ class Combat(Attack):
             ("flank_models", self.flank_models, FlankModels.MATCHED), ("line_bonus", self.line_bonus, LineBonus.NONE),
             ("mount_momentum", self.mount_momentum, MountMomentum.ALL), ("charge_bonus", self.charge_bonus,
                                                                         ChargeBonus.SIDE),
-            ("chase", Chase(self.chase), Chase.MAIN))
+            ("chase", Chase(self.chase), Chase.MAIN), ("front_share", FrontShare(self.front_share), FrontShare.BESIDE))
             if value is not default]
         duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
         allies = "".join(f", with ({ally})" for ally in self.allies)
@@ -337,52 +346,42 @@ class Combat(Attack):
         for name in ("challenge", "challenge_refused"):
             require(not getattr(self, name) or self.hero("") is not None and self.hero("enemy_") is not None, name, "on",
                     "a Duel needs a character on each side: --character and --enemy-character")
-        self._check_allies()
+        for prefix, whose, facings in (("", "the charger's", ["flank"] * self.flank + ["rear"] * self.rear),
+                                       ("enemy_", "the charged side's", [])):
+            allies = self.enemy_allies if prefix else self.allies
+            check_side(allies, facings, self.hero(prefix), prefix + "with_unit", whose)
+            object.__setattr__(self, prefix + "with_unit", allies)
         require(not (self.challenge and self.challenge_refused), "challenge_refused", "on",
                 "a Duel is accepted (--challenge) or refused (--challenge-refused), not both")
         require(1 <= self.rounds <= MAX_ROUNDS, "rounds", self.rounds, f"expected 1 to {MAX_ROUNDS} rounds")
         self._attacks_read()
-
-    def _check_allies(self) -> None:
-        """Each side's other units: at most MAX_ALLIES, one a flank and rear, one Battle Standard Bearer a side."""
-        for prefix, whose, main_facing in (("", "the charger's", ["flank"] * self.flank + ["rear"] * self.rear),
-                                           ("enemy_", "the charged side's", [])):
-            name = prefix + "with_unit"
-            allies = self.enemy_allies if prefix else self.allies
-            last = str(allies[-1]) if allies else ""
-            require(len(allies) <= MAX_ALLIES, name, last, f"expected at most {MAX_ALLIES} other units of {whose}")
-            facings = [ally.facing for ally in allies] + main_facing
-            require(facings.count("flank") <= 2 and facings.count("rear") <= 1 and facings.count("front") <= 1, name,
-                    last, "a unit has two flanks and one rear: one unit on each, and one more beside the main unit")
-            bearers = [ally for ally in allies if ally.hero is not None and ally.hero.battle_standard]
-            main = self.hero(prefix)
-            require(len(bearers) + bool(main is not None and main.battle_standard) <= 1, name,
-                    str(bearers[-1]) if bearers else "", f"an army has one Battle Standard Bearer: battle-standard on "
-                                                         f"one of {whose} characters")
-            object.__setattr__(self, name, allies)
 
     def idle(self) -> dict[str, str]:
         """The options off their defaults that change nothing in this combat (a typed query refuses them)."""
         fight, idle = self.fight, {}
         facing = ("only applies with --flank, --rear, --with-unit or --enemy-with-unit (a unit in the enemy's flank "
                   "or rear)")
-        beside = bool(self.flank or self.rear or self.allies or self.enemy_allies)
+        beside = bool(self.flank or self.rear or any(ally.facing != "front" for ally in self.allies + self.enemy_allies))
+        units = [troop.unit for line in fight.lines for troop in line.troops]
+        shared = any(facings.count("front") >= 2 for facings in (fight.facings, fight.enemy_facings))
         for name, default, needed, needs in (
                 ("facing_bonus", FacingBonus.RANKED, beside, facing),
                 ("flank_models", FlankModels.MATCHED, beside, facing),
                 ("by_round", False, self.rounds > 1, "only applies with --rounds 2 or more (a fight of rounds)"),
                 ("chase", Chase.MAIN, bool(self.allies or self.enemy_allies),
                  "only applies with --with-unit or --enemy-with-unit (which broken unit is pursued)"),
+                ("front_share", FrontShare.BESIDE, shared, "only applies with a unit facing front beside the main "
+                                                           "one (--with-unit or --enemy-with-unit '… facing front')"),
                 ("mount_momentum", MountMomentum.ALL,
                  getattr(self, "mount") is not None or getattr(self, "character_mount") is not None,
                  "only applies with --mount or --character-mount (a charging mount's Agility)"),
                 ("high_agility", HighAgility.STEP_TEN,  # (set off its default, it is FIRST: no step capped)
                  any(step > MAX_STEP for step, _ in fight.in_round(True).schedule(True)),
                  "only applies when an Agility goes above 10 (Charging Momentum +1, a Spear's +2)"),
-                ("line_bonus", LineBonus.NONE, any(unit.line_formation for unit in fight.units),
+                ("line_bonus", LineBonus.NONE, any(unit.line_formation for unit in units),
                  "only applies to a unit in Line Formation (--width 8 or more)"),
                 ("last_rank", LastRank.COUNTS, any(min(unit.models, unit.width - 1) >= unit.height.full_rank
-                                                   for unit in fight.units),
+                                                   for unit in units),
                  "only applies where an incomplete last rank can hold a Full Rank's models (5, 3 Large, 1 "
                  "Gigantic): a --width over that")):
             if getattr(self, name) is not default and not needed:

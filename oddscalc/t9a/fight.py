@@ -14,7 +14,7 @@ import numpy as np
 
 from ..attack import Attack, read_whole
 from .fighter import Fighter
-from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, HighAgility, MountMomentum, Pursuit
+from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, FrontShare, HighAgility, MountMomentum, Pursuit
 from .troop import OVERKILL, Challenge, Line, Troop
 
 MAX_ROUNDS = 10  # rounds fought at most (--rounds end: until a side breaks, flees or is destroyed, or these)
@@ -84,6 +84,7 @@ class Fight:
     allies: tuple[Ally, ...] = ()  # the charger's other units, each in the charged unit's flank or rear
     chase: Chase = Chase.MAIN
     enemy_allies: tuple[Ally, ...] = ()  # the charged side's other units, each in the charger's flank or rear
+    front_share: FrontShare = FrontShare.BESIDE
 
     @property
     def units(self) -> tuple[Fighter, Fighter]:
@@ -278,10 +279,8 @@ class Fight:
         return live * unit.strikes(unit.parts[blow.part], lost, facing is None, facing, hero)
 
     def shared(self, side: int, unit: int, foe: int, codes: tuple[Any, Any]) -> tuple[Any, Any, bool] | None:
-        """When two units of the other side share the front of `side`'s main `unit` (the other main one and an ally
-        `facing front`): (its front-rank models facing `foe`, its front rank, `foe` is the first); else None. An open
-        reading (docs/rules.md §3.11, Two units on one front): the ally faces as many as its own front rank, leaving
-        the main one at least one; a unit gone or fled leaves the whole front to the other."""
+        """When two units (the other main one and an ally `facing front`) share the front of `side`'s main `unit`:
+        (its front-rank models facing `foe`, its front rank, `foe` is the first), by `front_share`; else None."""
         theirs = self.lines[1 - side]
         facings = self.facings if side == 1 else self.enemy_facings
         front = [index for index, facing in enumerate(facings) if facing == "front"] if unit == 0 else []
@@ -289,10 +288,9 @@ class Fight:
             return None
         parts = theirs.split(codes[1 - side])
         fronts = [np.where(parts[index][0] == 0, theirs.troops[index].front(parts[index][1]), 0) for index in front]
-        own = self.lines[side]
-        fled, code = own.split(codes[side])[unit]
-        width = own.troops[unit].front(code)
-        second = np.where(fronts[0] > 0, np.minimum(fronts[1], np.maximum(width - 1, 0)), width)
+        width = self.lines[side].troops[unit].front(self.lines[side].split(codes[side])[unit][1])
+        most = np.maximum(width - 1, 0) if self.front_share is FrontShare.BESIDE else width // 2
+        second = np.where(fronts[0] > 0, np.minimum(fronts[1], most), width)
         second = np.where(fronts[1] > 0, second, 0)
         return (width - second if foe == front[0] else second), width, foe == front[0]
 

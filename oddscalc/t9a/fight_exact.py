@@ -214,7 +214,7 @@ def combat_pmfs(fight: Fight, rounds: int, number, rounds_view: bool = False) ->
         if rounds_view:  # Health Points lost by this round's end: the fights ended so far, and those going on
             for name, side in (("health_lost", 0), ("enemy_health_lost", 1)):
                 now = tally[name].copy()
-                np.add.at(now, _line_lost(lines[side]), following.sum(axis=1 - side))
+                np.add.at(now, lines[side].lost(np.arange(lines[side].states)), following.sum(axis=1 - side))
                 tally[f"{name}_by_round_{round_ + 1}"] = now
         states = following
     if number is float:  # a certain outcome is certain (the branches' float sum can fall 1e-16 short: no spread)
@@ -280,12 +280,6 @@ def _tallies(fight: Fight, rounds: int, number, rounds_view: bool) -> tuple[dict
     tally.update(health_lost=_zeros(number, totals[0] + 1), enemy_health_lost=_zeros(number, totals[1] + 1),
                  score=_zeros(number, most + 1), rounds=_zeros(number, rounds + 1))
     return tally, events, most
-
-
-def _line_lost(line) -> np.ndarray:
-    """The Health Points a side's units lost, by their side's code."""
-    codes = np.arange(line.states)
-    return np.asarray(sum(troop.lost(own) for troop, (_, own) in zip(line.troops, line.split(codes))))
 
 
 def _tests(fight: Fight, cs, es, won, tied, margin, p, fails, catch, zero):
@@ -361,7 +355,7 @@ def _tally(tally, fight: Fight, cs, es, won, tied, margin, done, we_broke, we_ca
             now_caught = now_caught | np.logical_or.reduce([flag == CAUGHT for flag, _ in parts])
         ever_broke.append(now_broke)
         ever_caught.append(now_caught)
-        lost.append(sum(troop.lost(code) for troop, (_, code) in zip(line.troops, parts)))
+        lost.append(line.lost(codes))
     weights = [("win", won, done), ("draw", tied, done), ("break", ever_broke[0] | ever_broke[1], done),
                ("caught", ever_caught[0] | ever_caught[1], done), ("health_lost", lost[0], done),
                ("enemy_health_lost", lost[1], done), ("score", margin, done), ("enemy_break", ever_broke[1], done),

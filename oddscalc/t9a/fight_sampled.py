@@ -158,11 +158,6 @@ def _tests(rng: np.random.Generator, fight: Fight, loser: int, codes: list[np.nd
     return any_broke, any_caught, line.join(flagged)
 
 
-def _lost(line, code: np.ndarray) -> np.ndarray:
-    """The Health Points a side's units lost, by each trial's code."""
-    return np.asarray(sum(troop.lost(own) for troop, (_, own) in zip(line.troops, line.split(code))))
-
-
 def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int,
                   rounds_view: bool = False) -> dict[str, np.ndarray]:
     """Each trial's combat: each blow's Health Points drawn from its attack's pmf (`_drawn`), step by step, then
@@ -206,13 +201,13 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
                 decided |= broke[side][playing]
         if rounds_view:
             out["decided"][index[decided]] = 1
-            out[f"health_lost_by_round_{round_ + 1}"] = _lost(lines[0], codes[0])
-            out[f"enemy_health_lost_by_round_{round_ + 1}"] = _lost(lines[1], codes[1])
+            out[f"health_lost_by_round_{round_ + 1}"] = lines[0].lost(codes[0])
+            out[f"enemy_health_lost_by_round_{round_ + 1}"] = lines[1].lost(codes[1])
         going[index[decided]] = False
     out["enemy_break"], out["enemy_caught"] = broke[1] * 1, caught[1] * 1
     out["break"] = (broke[0] | broke[1]) * 1
     out["caught"] = (caught[0] | caught[1]) * 1
-    out["health_lost"], out["enemy_health_lost"] = _lost(lines[0], codes[0]), _lost(lines[1], codes[1])
+    out["health_lost"], out["enemy_health_lost"] = lines[0].lost(codes[0]), lines[1].lost(codes[1])
     if heroes:  # a character falls in the fight, or flees with its unit and is caught
         for side, name in enumerate(SLAIN):
             line = lines[side]

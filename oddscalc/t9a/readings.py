@@ -60,3 +60,11 @@ class FlankModels(str, Enum):
     MATCHED = "matched"  # as many as the charger's front rank, at most its own front rank
     EDGE = "edge"  # those on the engaged edge: one a rank in the flank, its last rank's in the rear; at most the
     #                charger's front rank
+
+
+class FrontShare(str, Enum):
+    """How two units on one enemy front share its front rank and its supports (an open reading: the rulebook's
+    Which Models Can Attack counts the models in base contact, and the table decides how many touch each)."""
+
+    BESIDE = "beside"  # the unit beside faces as many as its own front rank; the main one the rest, at least one
+    EVEN = "even"  # half each (the main one the larger half), the unit beside at most its own front rank

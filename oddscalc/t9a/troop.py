@@ -256,6 +256,10 @@ class Line:
         """Each unit's models standing in the fight (none once it fled)."""
         return [troop.left(own) * (fled == 0) for troop, (fled, own) in zip(self.troops, self.split(code))]
 
+    def lost(self, code: Any) -> Any:
+        """The Health Points its units lost, together (Overkill is not a Health Point)."""
+        return np.asarray(sum(troop.lost(own) for troop, (_, own) in zip(self.troops, self.split(code))))
+
     def settled(self, code: Any) -> Any:
         """The code a round ends in, each unit's Overkill dropped (`Troop.settled`)."""
         return self.join([(fled, troop.settled(own)) for troop, (fled, own) in zip(self.troops, self.split(code))])

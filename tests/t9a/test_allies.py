@@ -468,3 +468,71 @@ def test_one_unit_beside_the_main_one_on_a_front():
     with pytest.raises(InputError) as refused:
         combat(*two).check()
     assert refused.value.name == "with_unit" and "one more beside the main unit" in refused.value.allowed
+
+
+def test_two_units_on_one_front_may_share_it_evenly():
+    """--front-share even: the unit beside faces half the front (2 of 5, at most its own front rank of 3), the main
+    one the larger half (3), the supports alike (2 and 3)."""
+    fight = combat(FRONT, models=3, width=3, front_share="even", **enemy(models=10, width=5)).fight
+    assert [int(fight.count(Blow(1, "melee", 0, unit), 0, 0)) for unit in (0, 1)] == [3 + 3, 2 + 2]
+    narrow = combat(FRONT.replace("models 3 width 3", "models 1 width 1"), models=3, width=3, front_share="even",
+                    **enemy(models=10, width=5)).fight  # one model beside: it faces one
+    assert [int(narrow.count(Blow(1, "melee", 0, unit), 0, 0)) for unit in (0, 1)] == [4 + 4, 1 + 1]
+    assert "front share even" in combat(FRONT, front_share="even").describe()
+    assert "only applies with a unit facing front" in combat(FLANKER + " facing flank", front_share="even").idle()[
+        "front_share"]
+
+
+def test_a_lone_model_and_one_beside_it_against_two_worked_by_hand():
+    """Two models (Agility 0) charged in front by one model and, beside it, another: each charger strikes once at
+    step 4 (1/4 each); the charged models left strike back at step 0, one each at the unit it faces, and the one
+    left alone strikes the main charger. The charger's side loses 0, 1 or 2 Health Points with 169, 78 and 9 in
+    256, whichever way the front is shared."""
+    lone = dict(models=1, width=1, **PLAIN, **enemy(models=2, width=2, **{**PLAIN, "agility": 0}))
+    beside = FRONT.replace("models 3 width 3", "models 1 width 1")
+    for share in ("beside", "even"):
+        lost = Combat(**lone, with_unit=(beside,), front_share=share).exact(fractions=True)["health_lost"]
+        assert tuple(lost) == (F(169, 256), F(78, 256), F(9, 256))
+    # 0 kills (9/16): two attacks back, 1/4 each; 1 kill (6/16): one back at the main charger; 2 kills: none
+    assert F(9, 16) * F(3, 4) ** 2 + F(6, 16) * F(3, 4) + F(1, 16) == F(169, 256)
+
+
+def test_a_unit_facing_front_alone_leaves_the_flank_readings_idle():
+    """Nothing in a flank or rear: --flank-models and --facing-bonus change nothing and are refused."""
+    idle = combat(FRONT, flank_models="edge", facing_bonus="flat").idle()
+    assert "flank_models" in idle and "facing_bonus" in idle
+    assert "flank_models" not in combat(FLANKER + " facing flank", flank_models="edge").idle()
+
+
+def test_the_rank_readings_reach_the_other_units():
+    """--last-rank and --line-bonus are the whole fight's: an ally of 11 models 6 wide has 2 Full Ranks (its last
+    rank of 5 counts) or 1 (ignored); the option is taken though no main unit could use it."""
+    wide = FLANKER.replace("models 10 width 5", "models 11 width 6") + " facing flank"
+    counts = combat(wide).fight.line.troops[1]
+    ignored = combat(wide, last_rank="ignored")
+    assert int(counts.full_ranks(0)) == 2 and int(ignored.fight.line.troops[1].full_ranks(0)) == 1
+    assert "last_rank" not in ignored.idle() and "last_rank" in combat(last_rank="ignored").idle()
+    line = FLANKER.replace("models 10 width 5", "models 8 width 8") + " facing rear"
+    assert "line_bonus" not in combat(line, line_bonus="kept").idle()
+    assert combat(line, line_bonus="kept").fight.line.troops[1].unit.line_bonus.value == "kept"
+
+
+from hypothesis import example, given, strategies as st  # noqa: E402
+
+TOKENS = st.sampled_from(["models", "width", "attacks", "facing", "flank", "rear", "front", "side", "character",
+                          "A2", "O5", "battle-standard", "spear", "great-weapon", "0", "3", "11", "٣", "", "+", "5+",
+                          "health", "stomp", "d6", "impact-hits", "height", "large", "discipline"])
+
+
+@given(st.lists(TOKENS, max_size=24), st.sampled_from(["with_unit", "enemy_with_unit"]))
+@example(["character", "models"], "with_unit")  # a bad character's refusal named only the words after character
+def test_any_words_read_as_a_unit_or_are_refused_in_one_line_naming_the_option(tokens, name):
+    """Words of every kind in every order, alone or after a whole profile: a unit that writes itself back, or a
+    one-line refusal naming the option and the text."""
+    for text in (" ".join(tokens), FLANKER + " " + " ".join(tokens)):
+        try:
+            ally = read_ally(text, name)
+        except InputError as refused:
+            assert refused.name == name and refused.value == text and "\n" not in refused.allowed
+        else:
+            assert read_ally(str(ally), name) == ally and ally.facing in ("flank", "rear", "front")

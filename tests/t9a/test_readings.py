@@ -12,7 +12,8 @@ from oddscalc.t9a.combat import Combat
 PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)
 SWITCHES = {"facing_bonus": readings.FacingBonus, "charge_bonus": readings.ChargeBonus,
             "pursuit": readings.Pursuit, "chase": readings.Chase, "high_agility": readings.HighAgility,
-            "mount_momentum": readings.MountMomentum, "flank_models": readings.FlankModels}
+            "mount_momentum": readings.MountMomentum, "flank_models": readings.FlankModels,
+            "front_share": readings.FrontShare}
 
 
 def test_every_reading_of_the_module_is_a_switch():
