@@ -215,8 +215,7 @@ def test_a_sampled_event_s_error_is_none_when_it_is_certain_within_rounding():
     assert d.interval(0.5, 0.99) != d.interval(0.5) and d.interval(0.5, 0.99)[0] < d.interval(0.5)[0]
 
 
-@pytest.mark.parametrize("values", [10, 10_000])
-def test_what_it_says_it_holds_is_no_less_than_it_holds(values):
+def test_what_it_says_it_holds_is_no_less_than_it_holds(values=10_000):
     """The page's cache of answers counts `nbytes` against its cap: a distribution of 10,000 values,
     every figure and array read, holds no more than it says (it held 4 times the old count of 24 a value)."""
     import gc
@@ -227,14 +226,15 @@ def test_what_it_says_it_holds_is_no_less_than_it_holds(values):
 
     read_all(Distribution.from_counts(np.arange(1, 12)))  # any first-use import, outside the count
     counts = np.random.default_rng(1).integers(1, 1000, size=values)
-    tracemalloc.start()
+    gc.collect()
+    tracemalloc.start(64)
     try:
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
         d = Distribution.from_counts(counts)
         read_all(d)
         gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - before
+        # only what this test's own calls hold: an xdist worker's other threads allocate meanwhile
+        mine = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, __file__, all_frames=True)])
+        held = sum(trace.size for trace in mine.traces)
     finally:
         tracemalloc.stop()
     assert 50 * values < held <= d.nbytes < 2 * held  # honest: not far above what it holds either

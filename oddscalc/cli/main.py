@@ -160,6 +160,8 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
     except OSError as error:  # files are read and written as InputErrors: this is the output
         return _unwritable(error.strerror or str(error))
     except Exception as error:  # a bug, not bad input: say so in one line
+        if STOP["number"] is not None:  # a stop that broke an import midway: a module half loaded fails after it
+            return stopped(Terminated(STOP["number"]) if STOP["number"] != 2 else KeyboardInterrupt())
         if os.environ.get("ODDSCALC_DEBUG"):
             raise
         typer.echo(f"internal error: {type(error).__name__}: {error} (set ODDSCALC_DEBUG=1 for the traceback)",

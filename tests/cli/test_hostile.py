@@ -199,6 +199,26 @@ def test_a_signal_while_the_command_line_loads_is_one_line(monkeypatch, capsys, 
         signal.signal(number, handler)
 
 
+@pytest.mark.parametrize("number, code, said", [(2, 130, "interrupted (Ctrl-C)"), (15, 143, "terminated (SIGTERM)")])
+def test_a_stop_that_left_a_module_half_loaded_is_the_stop_not_an_internal_error(capsys, number, code, said):
+    """A stop that lands inside an import leaves the module half loaded; the next use of it fails with an ordinary
+    exception (seen once under load: "internal error", exit 1). Once a stop has come, that failure is the stop."""
+    from oddscalc.cli.errors import on_signal
+    from oddscalc.cli.main import run_app
+
+    def building():
+        try:
+            on_signal(number, None)  # the signal lands while a module loads
+        except KeyboardInterrupt:
+            pass  # swallowed by the import machinery's clean-up
+        raise AttributeError("partially initialized module 'numpy' has no attribute 'ndarray'")
+
+    assert run_app(building, []) == code
+    assert capsys.readouterr().err == f"error: {said}; nothing more was written\n"
+    assert run_app(lambda: (_ for _ in ()).throw(AttributeError("a bug")), []) == 1  # no stop: a bug is a bug
+    assert "internal error: AttributeError: a bug" in capsys.readouterr().err
+
+
 def test_a_ctrl_c_in_the_first_moments_prints_no_traceback(tmp_path):
     for wait in (0.1, 0.2, 0.3):
         result, _ = _stopped(signal.SIGINT, ["roll", "10d6", "--trials", "1e12"], tmp_path, wait=wait)
