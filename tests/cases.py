@@ -410,6 +410,15 @@ T9A = {
         enemy_resilience=3, enemy_agility=3, enemy_discipline=7, rounds=2,
         enemy_with_unit=("models 2 width 2 attacks 1 offensive 4 defensive 3 strength 3 resilience 3 agility 4 "
                          "discipline 6 facing flank",)),
+    # Combat Reforms between rounds (docs/rules.md §3.11)
+    "combat: the charged unit gone, the charger turns to face the unit in its flank (Combat Reform), four rounds":
+        Combat(models=4, width=2, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3,
+               discipline=7, enemy_models=1, enemy_width=1, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3,
+               enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=5, rounds=4,
+               enemy_with_unit=("models 2 width 2 attacks 1 offensive 4 defensive 3 strength 3 resilience 3 agility 3 "
+                                "discipline 7 facing flank",)),
+    "combat: knights in the flank fought to the end, the spearmen keep their formation (--combat-reform keep)":
+        Combat(**KNIGHTS, **SPEARMEN, flank=True, rounds="end", combat_reform="keep"),
     "combat: a second unit each side, the charged side's with a character, restrained pursuits": Combat(
         models=2, width=2, attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7,
         enemy_models=3, enemy_width=3, enemy_attacks=1, enemy_offensive=3, enemy_defensive=3, enemy_strength=3,

@@ -32,16 +32,13 @@ from .fighter import (
 )
 from .allies import MAX_ALLIES, WithUnit, check_side, read_ally
 from .profiles import Hero, read_character, read_part
-from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, FrontShare, HighAgility, MountMomentum, Pursuit
-from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, both_sides, dashed
+from .readings import (ChargeBonus, Chase, CombatReform, FacingBonus, FlankModels, FrontShare, HighAgility,
+                       MountMomentum, Pursuit)
+from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, both_sides, dashed, side_words
 from .stages import Reroll, read_armour
 from .troop import Challenge
 
 ANNOTATED = (Part, Hero)  # the side options' annotations name them (sides.py); the command line reads them here
-
-
-# --- the query --------------------------------------------------------------------------
-
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,6 +139,10 @@ class Combat(Attack):
                                        "reading): matched (as many as the charger's front rank) or edge (one a rank in "
                                        "the flank, its last rank's in the rear; at most the charger's front rank).",
                                        FlankModels.MATCHED)
+    combat_reform: CombatReform = option("Whether a unit engaged by one enemy unit alone, in its flank or rear, turns "
+                                         "to face it between rounds (Combat Reform): face (after a won or drawn round; "
+                                         "after a lost one when it passes a Discipline test at the Break Test's "
+                                         "penalty) or keep (its formation).", CombatReform.FACE)
     front_share: FrontShare = option("How two units on one enemy front share its front rank and supports (an open "
                                      "reading): beside (the unit facing front faces as many as its own front rank, the "
                                      "main one the rest, at least one) or even (half each).", FrontShare.BESIDE)
@@ -247,7 +248,7 @@ class Combat(Attack):
                      tuple(None if hero is None else hero.fighter for hero in heroes),  # type: ignore[arg-type]
                      tuple(hero is not None and hero.battle_standard for hero in heroes),  # type: ignore[arg-type]
                      challenge, self._beside(self.allies), Chase(self.chase), self._beside(self.enemy_allies),
-                     FrontShare(self.front_share))
+                     FrontShare(self.front_share), CombatReform(self.combat_reform))
 
     def _beside(self, allies: tuple[WithUnit, ...]) -> tuple[Ally, ...]:
         """A side's other units as the fight reads them, with the query's readings of ranks (--last-rank,
@@ -264,45 +265,14 @@ class Combat(Attack):
             ("flank_models", self.flank_models, FlankModels.MATCHED), ("line_bonus", self.line_bonus, LineBonus.NONE),
             ("mount_momentum", self.mount_momentum, MountMomentum.ALL), ("charge_bonus", self.charge_bonus,
                                                                         ChargeBonus.SIDE),
-            ("chase", Chase(self.chase), Chase.MAIN), ("front_share", FrontShare(self.front_share), FrontShare.BESIDE))
+            ("chase", Chase(self.chase), Chase.MAIN), ("front_share", FrontShare(self.front_share), FrontShare.BESIDE),
+            ("combat_reform", CombatReform(self.combat_reform), CombatReform.FACE))
             if value is not default]
         duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
         allies = "".join(f", with ({ally})" for ally in self.allies)
         theirs = "".join(f", its other unit ({ally})" for ally in self.enemy_allies)
-        return (f"T9A combat: {self._words('')}{allies} charge {self._words('enemy_')}{facing}{theirs}{rounds}{duel}"
+        return (f"T9A combat: {side_words(self.fighter(''), self.hero(''))}{allies} charge {side_words(self.fighter('enemy_'), self.hero('enemy_'))}{facing}{theirs}{rounds}{duel}"
                 + "".join(f", {reading}" for reading in readings))
-
-    def _words(self, prefix: str) -> str:
-        unit = self.fighter(prefix)
-        words = [f"{plural(unit.models, 'model')} {unit.width} wide", f"H{unit.health}", f"A{unit.attacks}",
-                 f"O{unit.offensive} D{unit.defensive} S{unit.strength} R{unit.resilience}",
-                 f"Agility {unit.agility}", f"Discipline {unit.discipline}"]
-        words += [f"armour {unit.armour}"] if unit.armour else []
-        words += [f"AP {unit.ap}"] if unit.ap else []
-        words += [f"aegis {unit.aegis}+"] if unit.aegis else []
-        words += [word for word, on in (("standard", unit.standard), ("swiftstride", unit.swiftstride),
-                                        ("great weapons", unit.great_weapon),
-                                        ("lightning reflexes", unit.lightning_reflexes), ("spears", unit.spear)) if on]
-        words += [f"{plural(unit.extra_ranks, 'extra rank')}"] if unit.extra_ranks else []
-        words += [f"{unit.height.value} height"] if unit.height is not Height.STANDARD else []
-        words += [f"mount {unit.mount.describe()}"] if unit.mount is not None else []
-        words += [f"Impact Hits ({unit.impact})"] if unit.impact is not None else []
-        words += [f"charging +{bonus} {what}" for bonus, what in zip(unit.charge, ("Attack Value", "Strength", "AP"))
-                  if bonus]
-        words += [f"Stomp Attacks ({unit.stomp})"] if unit.stomp is not None else []
-        words += [word for word, on in (("cannot be stomped", unit.cannot_be_stomped), ("stubborn", unit.stubborn),
-                                        ("unbreakable", unit.unbreakable)) if on]
-        words += list(unit.attributes)
-        words += [f"Multiple Wounds ({unit.multiple_wounds})"] if unit.multiple_wounds is not None else []
-        words += [f"fortitude {unit.fortitude}+"] if unit.fortitude else []
-        words += [name for name in ("flammable", "parry", "distracting") if getattr(unit, name)]
-        words += [f"re-roll {value} {what} saves" for value, what in ((unit.reroll_armour, "armour"),
-                                                                      (unit.reroll_special, "special"))
-                  if value != "none"]
-        hero = self.hero(prefix)
-        words += [f"with a character ({hero})"] if hero is not None else []
-        words += [f"its mount {hero.fighter.mount.describe()}"] if hero is not None and hero.fighter.mount else []
-        return "(" + ", ".join(words) + ")"
 
     def check(self) -> None:
         for prefix in ("", "enemy_"):
@@ -367,6 +337,8 @@ class Combat(Attack):
         for name, default, needed, needs in (
                 ("facing_bonus", FacingBonus.RANKED, beside, facing),
                 ("flank_models", FlankModels.MATCHED, beside, facing),
+                ("combat_reform", CombatReform.FACE, beside and self.rounds > 1, facing + " in a fight of --rounds 2 "
+                                                                                         "or more"),
                 ("by_round", False, self.rounds > 1, "only applies with --rounds 2 or more (a fight of rounds)"),
                 ("chase", Chase.MAIN, bool(self.allies or self.enemy_allies),
                  "only applies with --with-unit or --enemy-with-unit (which broken unit is pursued)"),

@@ -14,13 +14,15 @@ import numpy as np
 
 from ..attack import Attack, read_whole
 from .fighter import Fighter
-from .readings import ChargeBonus, Chase, FacingBonus, FlankModels, FrontShare, HighAgility, MountMomentum, Pursuit
+from .readings import (ChargeBonus, Chase, CombatReform, FacingBonus, FlankModels, FrontShare, HighAgility,
+                       MountMomentum, Pursuit)
+from .reckoning import CHARGE_BONUS, FLANK_BONUS, REAR_BONUS, Reckoning
 from .troop import OVERKILL, Challenge, Line, Troop
+
+__all__ = ["CHARGE_BONUS", "FLANK_BONUS", "REAR_BONUS", "Ally", "Blow", "Fight"]
 
 MAX_ROUNDS = 10  # rounds fought at most (--rounds end: until a side breaks, flees or is destroyed, or these)
 MAX_STEP = 10  # Initiative Steps run from 10 down to 0; a higher Agility strikes at 10 (an open reading)
-CHARGE_BONUS = 1
-FLANK_BONUS, REAR_BONUS = 1, 2
 OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught", "score", "enemy_break",
             "enemy_caught", "rounds")
 EVENTS = ("win", "draw", "break", "caught", "enemy_break", "enemy_caught")
@@ -65,8 +67,9 @@ class Ally(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Fight:
-    """Both sides of a combat and how they meet: the charger's facing on the charged unit, and its allies'."""
+class Fight(Reckoning):
+    """Both sides of a combat and how they meet: the charger's facing on the charged unit, and its allies'; how each
+    round is reckoned is `Reckoning`'s."""
 
     charger: Fighter
     charged: Fighter
@@ -85,6 +88,7 @@ class Fight:
     chase: Chase = Chase.MAIN
     enemy_allies: tuple[Ally, ...] = ()  # the charged side's other units, each in the charger's flank or rear
     front_share: FrontShare = FrontShare.BESIDE
+    combat_reform: CombatReform = CombatReform.FACE
 
     @property
     def units(self) -> tuple[Fighter, Fighter]:
@@ -100,12 +104,14 @@ class Fight:
     @cached_property
     def line(self) -> Line:
         """The charger's side: its main unit and its allies."""
-        return Line((self.troops[0], *(Troop(ally.unit, ally.hero, ally.bsb) for ally in self.allies)))
+        return Line((self.troops[0], *(Troop(ally.unit, ally.hero, ally.bsb) for ally in self.allies)),
+                    self.reformable(self.enemy_facings))
 
     @cached_property
     def enemy_line(self) -> Line:
         """The charged side: its main unit and its allies."""
-        return Line((self.troops[1], *(Troop(ally.unit, ally.hero, ally.bsb) for ally in self.enemy_allies)))
+        return Line((self.troops[1], *(Troop(ally.unit, ally.hero, ally.bsb) for ally in self.enemy_allies)),
+                    self.reformable(self.facings))
 
     @cached_property
     def lines(self) -> tuple[Line, Line]:
@@ -262,6 +268,10 @@ class Fight:
         unit, lost = troop.unit, troop.pools(code)[0]
         flanked = (blow.side == 1) == (blow.enemy == 0)  # the charged unit, or the charger's main one
         facing = self.facing(blow.unit, charger_code, charged_code, blow.enemy) if flanked else None
+        supporting: Any = facing is None
+        if facing is not None and mine.reforms:  # turned to face its flanker (a Combat Reform): front to front
+            supporting = mine.faced(codes[blow.side]) > 0
+            facing = np.where(supporting, unit.models + 1, facing)  # (more than its front rank: all of it)
         shared = self.shared(blow.side, own, struck, codes) if facing is None else None
         if shared is not None:  # two enemy units on its front: the models facing this one, and those behind them
             share, width, first = shared
@@ -276,7 +286,7 @@ class Fight:
                                                                                                unit.height.support)))
         if blow.kind != "melee":
             return live * unit.in_contact(lost, facing, hero)
-        return live * unit.strikes(unit.parts[blow.part], lost, facing is None, facing, hero)
+        return live * unit.strikes(unit.parts[blow.part], lost, supporting, facing, hero)
 
     def shared(self, side: int, unit: int, foe: int, codes: tuple[Any, Any]) -> tuple[Any, Any, bool] | None:
         """When two units (the other main one and an ally `facing front`) share the front of `side`'s main `unit`:
@@ -367,82 +377,3 @@ class Fight:
                 most[blow.side] += fight.count(blow, 0, 0) * each
         totals = [sum(troop.unit.total for troop in line.troops) for line in self.lines]
         return min(totals[1], most[0]), min(totals[0], most[1])
-
-    def engaged(self, side: int, codes) -> list:
-        """Each of a side's units that is Engaged: it stands in the fight (not fled), and so does one of the enemy
-        units in base contact with it."""
-        lefts = [left > 0 for left in self.lines[1 - side].left(codes[1 - side])]
-        return [(left > 0) & np.logical_or.reduce([lefts[foe] for foe in self.foes(side, unit)])
-                for unit, left in enumerate(self.lines[side].left(codes[side]))]
-
-    def scores(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
-        """(the charger's combat score, the charged side's): Health Points each made the other lose this round (and
-        a Duel's Overkill), the Charge +1 (the charger's, first round), the highest Rank Bonus of its units still
-        Engaged (models left, and an enemy in contact with models left: "No More Foes"), each one's Standard +1,
-        Battle Standard +1, and its units' Flank +1 / Rear +2 in an enemy's flank or rear (each once, one more with
-        2 Full Ranks by `facing_bonus`). A Standard Bearer removed is not Engaged; a unit that wiped out its foes
-        provides no Standard or Flank bonus."""
-        codes, before = (charger_code, charged_code), (charger_before, charged_before)
-        out = []
-        for side, line in enumerate(self.lines):
-            theirs = self.lines[1 - side]
-            score: Any = sum(troop.scored(code) - troop.scored(old) for troop, (_, code), (_, old) in
-                             zip(theirs.troops, theirs.split(codes[1 - side]), theirs.split(before[1 - side])))
-            parts = line.split(codes[side])
-            engaged = self.engaged(side, codes)
-            ranks = [troop.full_ranks(code) for troop, (_, code) in zip(line.troops, parts)]
-            bonus: Any = 0
-            for troop, (_, code), on, full in zip(line.troops, parts, engaged, ranks):
-                bonus = np.maximum(bonus, on * troop.unit.bonus_of(full))
-                score = score + on * troop.standards(code)
-            facings = self.facings if side == 0 else self.enemy_facings
-            for facing, extra in (("flank", FLANK_BONUS), ("rear", REAR_BONUS)):
-                there = [(on, full) for at, on, full in zip(facings, engaged, ranks) if at == facing]
-                if there:
-                    any_on = np.logical_or.reduce([on for on, _ in there])
-                    score = score + any_on * extra
-                    if self.facing_bonus is FacingBonus.RANKED:
-                        score = score + np.logical_or.reduce([on & (full >= 2) for on, full in there]) * 1
-            if side == 0 and first_round:
-                charge: Any = CHARGE_BONUS
-                if self.charge_bonus is ChargeBonus.MODELS:  # only while one of its Charging models stands
-                    charge = charge * self.standing(charger_code)
-                score = score + charge
-            out.append(score + bonus)
-        return out[0], out[1]
-
-    def result(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
-        """(the charger won, a draw, the scores' difference) of a round that ends in these states: the higher
-        combat score wins, a tie is a draw; a side whose every foe was wiped out while it stands always counts
-        as winning (rulebook, Break Test: No More Foes), so a side wiped out loses to one left standing."""
-        ours, theirs = self.scores(charger_code, charged_code, charger_before, charged_before, first_round)
-        mine, their = self.standing(charger_code), self.standing(charged_code, 1)
-        alone = mine != their  # one side stands, the other is gone
-        won = np.where(alone, mine, ours > theirs)
-        tied = ~alone & (ours == theirs)
-        return won, tied, np.abs(ours - theirs)
-
-    def standing(self, code, side: int = 0):
-        """Where one of a side's units stands in the fight (not wiped out, not fled)."""
-        lefts = self.lines[side].left(code)
-        return np.logical_or.reduce([left > 0 for left in lefts]) if len(lefts) > 1 else lefts[0] > 0
-
-    def steadfast(self, charger_code: Any, charged_code: Any) -> tuple[list[Any], list[Any]]:
-        """(each of the charger's units is Steadfast, each of the charged side's): more Full Ranks than every enemy
-        unit in the fight (not fled); not while an enemy unit in its flank or rear has 2 Full Ranks or more
-        (Disrupted Ranks)."""
-        codes = (charger_code, charged_code)
-        ranks = [[troop.full_ranks(code) * (fled == 0) for troop, (fled, code) in
-                  zip(line.troops, line.split(codes[side]))] for side, line in enumerate(self.lines)]
-        out: list[list] = []
-        for side in (0, 1):
-            theirs = ranks[1 - side]
-            highest = theirs[0] if len(theirs) == 1 else np.maximum.reduce(theirs)
-            steady = []
-            for unit, full in enumerate(ranks[side]):
-                disrupted: Any = False
-                for foe, _ in self.flanking(side, unit):
-                    disrupted = disrupted | np.asarray(theirs[foe] >= 2)
-                steady.append((full > highest) & ~np.asarray(disrupted))
-            out.append(steady)
-        return out[0], out[1]

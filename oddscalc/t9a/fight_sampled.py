@@ -103,12 +103,14 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
                                                                      OVERKILL, 0)
                 hero = hero + np.minimum(at_hero, room)
             parts[unit] = (flag, troop.code(lost, hero))
-        codes[side][playing] = line.join(parts)
+        codes[side][playing] = line.join(parts, line.faced(now[side]))
 
 
-def _break_test(rng: np.random.Generator, troop, code: np.ndarray, penalty: np.ndarray) -> np.ndarray:
+def _break_test(rng: np.random.Generator, troop, code: np.ndarray, penalty: np.ndarray,
+                reform: bool = False) -> np.ndarray:
     """Whether each of a unit's Break Tests fails: 2D6 above its Discipline less the penalty (none when Stubborn),
-    its character's Discipline and Stubborn while it stands, a Battle Standard's re-roll; never when Unbreakable."""
+    its character's Discipline and Stubborn while it stands, a Battle Standard's re-roll; never when Unbreakable
+    (`reform`: its Combat Reform's Discipline test, Unbreakable or not)."""
     active = troop.active(code)
     penalty = np.where(troop.stubborn(active), 0, penalty)
     discipline = troop.discipline(active)
@@ -116,7 +118,7 @@ def _break_test(rng: np.random.Generator, troop, code: np.ndarray, penalty: np.n
     rally = troop.rally(active) & np.ones(len(code), dtype=bool)
     if np.any(rally):  # Rally Around the Flag: a failed test re-rolled
         failed &= ~rally | (_two_d6(rng, False, len(code)) > discipline - penalty)
-    return failed & (not troop.unit.unbreakable)
+    return failed & (reform or not troop.unit.unbreakable)
 
 
 def _pursues(rng: np.random.Generator, fight: Fight, troop, code: np.ndarray) -> np.ndarray:
@@ -155,7 +157,25 @@ def _tests(rng: np.random.Generator, fight: Fight, loser: int, codes: list[np.nd
         return any_broke, any_caught, codes[loser][tests]
     flagged = [(np.where(gone, np.where(taken, CAUGHT, FLED), flag), own)
                for gone, taken, (flag, own) in zip(broke, caught, parts)]
-    return any_broke, any_caught, line.join(flagged)
+    return any_broke, any_caught, line.join(flagged, line.faced(codes[loser][tests]))
+
+
+def _reform(rng: np.random.Generator, fight: Fight, codes: list[np.ndarray], at: np.ndarray, lost_0: np.ndarray,
+            lost_1: np.ndarray, margin: np.ndarray, steadfast: list[np.ndarray]) -> None:
+    """The Combat Reforms of the fights going on, `at`: a main unit that may (`Fight.reforming`) turns to face its
+    enemy, after a lost round (`lost_0`, `lost_1`: each side's) only when its Discipline test passes (the Break
+    Test's penalty, none when Steadfast)."""
+    for side, (line, lost) in enumerate(zip(fight.lines, (lost_0, lost_1))):
+        if not line.reforms:
+            continue
+        now = (codes[0][at], codes[1][at])
+        may = fight.reforming(side, now)
+        if not may.any():
+            continue
+        own = line.split(now[side])[0][1]
+        failed = lost & _break_test(rng, line.troops[0], own, np.where(steadfast[side], 0, margin), reform=True)
+        turned = at[may & ~failed]
+        codes[side][turned] = line.face(codes[side][turned])
 
 
 def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: int,
@@ -204,6 +224,8 @@ def combat_sample(rng: np.random.Generator, fight: Fight, rounds: int, trials: i
             out[f"health_lost_by_round_{round_ + 1}"] = lines[0].lost(codes[0])
             out[f"enemy_health_lost_by_round_{round_ + 1}"] = lines[1].lost(codes[1])
         going[index[decided]] = False
+        _reform(rng, fight, codes, index[~decided], (~won & ~tied)[~decided], (won & ~tied)[~decided],
+                margin[~decided], [np.broadcast_to(sure[0], decided.shape)[~decided] for sure in steadfast])
     out["enemy_break"], out["enemy_caught"] = broke[1] * 1, caught[1] * 1
     out["break"] = (broke[0] | broke[1]) * 1
     out["caught"] = (caught[0] | caught[1]) * 1

@@ -227,10 +227,10 @@ class Fighter:
         ranks = 1 + self.extra_ranks + self.spear + self.line_formation
         return np.minimum(np.maximum(self.left(lost) - (self.width - hero), 0), self.width * ranks)
 
-    def strikes(self, part: Part, lost: Any, supporting: bool, facing: Any = None, hero: Any = 0) -> Any:
+    def strikes(self, part: Part, lost: Any, supporting: Any, facing: Any = None, hero: Any = 0) -> Any:
         """A part's attacks: its Attack Value from each model in base contact, its Supporting Attacks (at most its
         Height's cap each, none when Harnessed) from the ranks behind, front facing only."""
-        support = self.supporters(lost, hero) if supporting and not part.harnessed else 0
+        support = 0 if part.harnessed else self.supporters(lost, hero) * supporting  # (`supporting`: bools too)
         return (self.in_contact(lost, facing, hero) * part.attacks
                 + support * min(part.attacks, self.height.support))
 

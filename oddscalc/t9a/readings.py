@@ -68,3 +68,13 @@ class FrontShare(str, Enum):
 
     BESIDE = "beside"  # the unit beside faces as many as its own front rank; the main one the rest, at least one
     EVEN = "even"  # half each (the main one the larger half), the unit beside at most its own front rank
+
+
+class CombatReform(str, Enum):
+    """Whether a unit engaged by one enemy unit alone, in its flank or rear, turns to face it between rounds
+    (rulebook, Combat Reforms: a free choice after a won or drawn round, after a passed Discipline test at the Break
+    Test's penalty after a lost one; never for a unit engaged on two facings or more)."""
+
+    FACE = "face"  # it does, whenever it may: the enemy's Flank or Rear bonus and Disrupted Ranks end, it strikes
+    #                with its front rank and supports
+    KEEP = "keep"  # it keeps its formation, round after round

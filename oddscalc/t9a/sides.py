@@ -8,8 +8,9 @@ from typing import Any
 
 from ..attack import option
 from .attributes import game_dice
-from .fighter import Height
-from .profiles import read_character, read_part
+from ..style import plural
+from .fighter import Fighter, Height
+from .profiles import Hero, read_character, read_part
 from .sequence import REROLL_HITS
 from .stages import Reroll
 
@@ -96,3 +97,35 @@ def both_sides(cls: type) -> type:
             annotations[prefix + name] = annotation
             setattr(cls, prefix + name, declared)
     return cls
+
+
+def side_words(unit: Fighter, hero: Hero | None) -> str:
+    """A side of a combat in words, as a query's description gives it: its unit's profile and its character."""
+    words = [f"{plural(unit.models, 'model')} {unit.width} wide", f"H{unit.health}", f"A{unit.attacks}",
+             f"O{unit.offensive} D{unit.defensive} S{unit.strength} R{unit.resilience}",
+             f"Agility {unit.agility}", f"Discipline {unit.discipline}"]
+    words += [f"armour {unit.armour}"] if unit.armour else []
+    words += [f"AP {unit.ap}"] if unit.ap else []
+    words += [f"aegis {unit.aegis}+"] if unit.aegis else []
+    words += [word for word, on in (("standard", unit.standard), ("swiftstride", unit.swiftstride),
+                                    ("great weapons", unit.great_weapon),
+                                    ("lightning reflexes", unit.lightning_reflexes), ("spears", unit.spear)) if on]
+    words += [f"{plural(unit.extra_ranks, 'extra rank')}"] if unit.extra_ranks else []
+    words += [f"{unit.height.value} height"] if unit.height is not Height.STANDARD else []
+    words += [f"mount {unit.mount.describe()}"] if unit.mount is not None else []
+    words += [f"Impact Hits ({unit.impact})"] if unit.impact is not None else []
+    words += [f"charging +{bonus} {what}" for bonus, what in zip(unit.charge, ("Attack Value", "Strength", "AP"))
+              if bonus]
+    words += [f"Stomp Attacks ({unit.stomp})"] if unit.stomp is not None else []
+    words += [word for word, on in (("cannot be stomped", unit.cannot_be_stomped), ("stubborn", unit.stubborn),
+                                    ("unbreakable", unit.unbreakable)) if on]
+    words += list(unit.attributes)
+    words += [f"Multiple Wounds ({unit.multiple_wounds})"] if unit.multiple_wounds is not None else []
+    words += [f"fortitude {unit.fortitude}+"] if unit.fortitude else []
+    words += [name for name in ("flammable", "parry", "distracting") if getattr(unit, name)]
+    words += [f"re-roll {value} {what} saves" for value, what in ((unit.reroll_armour, "armour"),
+                                                                  (unit.reroll_special, "special"))
+              if value != "none"]
+    words += [f"with a character ({hero})"] if hero is not None else []
+    words += [f"its mount {hero.fighter.mount.describe()}"] if hero is not None and hero.fighter.mount else []
+    return "(" + ", ".join(words) + ")"

@@ -163,11 +163,12 @@ class Troop:
             return int(self.unit.standard)
         return self.unit.standard * (self.rank_and_file(code) > 0) + self.bsb * self.active(code)
 
-    def break_fails(self, active: int, penalty: int, number=float):
+    def break_fails(self, active: int, penalty: int, number=float, reform: bool = False):
         """P(its Break Test fails), with its character standing (`active` 1) or not: the highest Discipline, the
-        character's Stubborn too, and its Battle Standard's re-roll of a failed test."""
+        character's Stubborn too, and its Battle Standard's re-roll of a failed test; or its Combat Reform's
+        Discipline test (`reform`: at the same penalty, Unbreakable or not)."""
         unit, hero = self.unit, self.hero
-        if unit.unbreakable:
+        if unit.unbreakable and not reform:
             return number(0)
         lends = bool(active) and hero is not None
         discipline = max(unit.discipline, hero.discipline) if lends and hero is not None else unit.discipline
@@ -194,9 +195,11 @@ class Line:
     """The charger's side as the states count it: its units (`Troop`s, the first the main one, the others its
     --with-unit allies), each with a flag that it fled (kept only when there are several: a lone unit that flees
     ends the fight). A state's code is mixed-radix over the units, the main one most significant; each unit's
-    part is `fled * its states + its code`."""
+    part is `fled * its states + its code`. Where its main unit may Combat Reform (`reforms`), a bit above them all
+    says it did: it turned to face its one enemy in its flank or rear (`Fight.reforming`)."""
 
     troops: tuple[Troop, ...]
+    reforms: bool = False
 
     @cached_property
     def flagged(self) -> bool:
@@ -212,23 +215,36 @@ class Line:
         return tuple(troop.states * self.flags for troop in self.troops)
 
     @cached_property
-    def states(self) -> int:
+    def base(self) -> int:
+        """The codes of its units' states, below the Combat Reform bit."""
         total = 1
         for size in self.sizes:
             total *= size
         return total
 
     @cached_property
+    def states(self) -> int:
+        return self.base * (2 if self.reforms else 1)
+
+    @cached_property
     def dims(self) -> tuple[int, ...]:
-        """The exact twin's axes for this side: each unit's fled flag (when flagged), its rank and file's Health
-        Points lost, its character's; the code is their C-order index."""
-        return tuple(axis for troop in self.troops
-                     for axis in ((self.flags,) if self.flagged else ()) + (troop.unit.total + 1, troop.span))
+        """The exact twin's axes for this side: its main unit's Combat Reform (when it may), each unit's fled flag
+        (when flagged), its rank and file's Health Points lost, its character's; the code is their C-order index."""
+        return (2,) * self.reforms + tuple(axis for troop in self.troops for axis in
+                                           ((self.flags,) if self.flagged else ()) + (troop.unit.total + 1, troop.span))
+
+    def faced(self, code: Any) -> Any:
+        """1 where its main unit made a Combat Reform to face its enemy (codes or arrays of them)."""
+        return code // self.base if self.reforms else code * 0
+
+    def face(self, code: Any) -> Any:
+        """The code after its main unit's Combat Reform."""
+        return code % self.base + self.base
 
     def split(self, code: Any) -> list[tuple[Any, Any]]:
         """Each unit's (flag, code) of a side's code (ints or arrays): flag 0 in the fight, FLED or CAUGHT."""
         if not self.flagged:  # a lone unit never flees in the fight: flag 0
-            return [(0, code)]
+            return [(0, code % self.base if self.reforms else code)]
         if isinstance(code, np.ndarray) and self.states <= TABLE_MOST:  # gathered from tables
             tables = self.__dict__.get("_split_tables")
             if tables is None:
@@ -243,11 +259,11 @@ class Line:
             parts.append(divmod(sub, troop.states))
         return parts[::-1]
 
-    def join(self, parts: list[tuple[Any, Any]]) -> Any:
-        """The side's code of each unit's (fled, code)."""
+    def join(self, parts: list[tuple[Any, Any]], faced: Any = 0) -> Any:
+        """The side's code of each unit's (fled, code), and its main unit's Combat Reform (`faced`)."""
         if not self.flagged:
-            return parts[0][1]
-        code: Any = 0
+            return parts[0][1] + faced * self.base
+        code: Any = faced
         for troop, size, (fled, own) in zip(self.troops, self.sizes, parts):
             code = code * size + fled * troop.states + own
         return code
@@ -262,4 +278,5 @@ class Line:
 
     def settled(self, code: Any) -> Any:
         """The code a round ends in, each unit's Overkill dropped (`Troop.settled`)."""
-        return self.join([(fled, troop.settled(own)) for troop, (fled, own) in zip(self.troops, self.split(code))])
+        return self.join([(fled, troop.settled(own)) for troop, (fled, own) in zip(self.troops, self.split(code))],
+                         self.faced(code))

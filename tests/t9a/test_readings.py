@@ -13,7 +13,7 @@ PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agil
 SWITCHES = {"facing_bonus": readings.FacingBonus, "charge_bonus": readings.ChargeBonus,
             "pursuit": readings.Pursuit, "chase": readings.Chase, "high_agility": readings.HighAgility,
             "mount_momentum": readings.MountMomentum, "flank_models": readings.FlankModels,
-            "front_share": readings.FrontShare}
+            "front_share": readings.FrontShare, "combat_reform": readings.CombatReform}
 
 
 def test_every_reading_of_the_module_is_a_switch():
