@@ -32,6 +32,7 @@ class Challenge(str, Enum):
     REFUSED = "refused"  # the charged unit's character refuses: no attacks, no Discipline, Stubborn or BSB +1
 
 
+NONE_FACED = np.int64(0)  # a side whose main unit never reforms: a numpy 0, so that `~(faced > 0)` is True
 TABLE_MOST = 1 << 20  # codes a table holds at most (a side of several large units reads each code afresh)
 
 
@@ -235,7 +236,7 @@ class Line:
 
     def faced(self, code: Any) -> Any:
         """1 where its main unit made a Combat Reform to face its enemy (codes or arrays of them)."""
-        return code // self.base if self.reforms else code * 0
+        return code // self.base if self.reforms else NONE_FACED
 
     def face(self, code: Any) -> Any:
         """The code after its main unit's Combat Reform."""

@@ -98,6 +98,20 @@ def test_two_enemy_units_standing_on_two_facings_forbid_it():
     gone = theirs.join([(1, 0), (0, 0), (0, 0)])
     one_left = theirs.join([(1, 0), (0, 0), (0, theirs.troops[2].code(1, 0))])
     assert [bool(fight.reforming(0, (0, code))) for code in (gone, one_left)] == [False, True]
+    ours = fight.line.troops[0]
+    assert not bool(fight.reforming(0, (ours.code(10, 0), one_left)))  # the charger's unit is gone itself
+
+
+def test_a_unit_beside_left_alone_on_the_front_is_faced_already():
+    """The charged side's units beside the charged one (front) and in the charger's flank: once the charged unit
+    and the flanker are gone, the charger's one enemy stands on its front; nothing to reform."""
+    fight = Combat(models=10, width=5, **PLAIN, **enemy(models=1, width=1, **PLAIN), rounds=3,
+                   enemy_with_unit=(ONE + " facing front", ONE + " facing flank")).fight
+    theirs = fight.enemy_line
+    assert fight.line.reforms
+    front_left = theirs.join([(1, 0), (0, 0), (2, 0)])
+    flank_left = theirs.join([(1, 0), (2, 0), (0, 0)])
+    assert [bool(fight.reforming(0, (0, code))) for code in (front_left, flank_left)] == [False, True]
 
 
 def test_a_unit_beside_on_the_front_needs_no_reform_and_keep_has_no_bit():
