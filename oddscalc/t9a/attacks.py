@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Callable
 
 import numpy as np
 
@@ -116,7 +117,7 @@ class _Sequence(Attributes):
         }
         return self._removed(totals)
 
-    def _hits(self, rng: np.random.Generator, attacks, trials: int) -> dict[str, np.ndarray]:
+    def _hits(self, rng: np.random.Generator, attacks: Any, trials: int) -> dict[str, np.ndarray]:
         """The to-hit rolls: hits that roll to wound, and Poison's auto-wounds."""
         return roll_totals(rng, hit_die(self.hit_check, self.reroll_hits, self.battle_focus, self.poison), attacks,
                            trials)
@@ -155,7 +156,7 @@ class _Sequence(Attributes):
         size = attacks * per_attack + 1
         return size * size * attacks / _FRACTION_RATE
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:
         seconds = self.exact_seconds(number is not float)
         require(seconds <= EXACT_SECONDS, "exact", self.describe(),
                 f"the exact rationals would take about {seconds:.0f} s; drop --fractions (exact floats are "
@@ -350,7 +351,7 @@ class T9AHits(_Sequence):
     def count(self) -> DiceExpression:
         return checked_dice(self.hits)
 
-    def _hits(self, rng: np.random.Generator, attacks, trials: int) -> dict[str, np.ndarray]:
+    def _hits(self, rng: np.random.Generator, attacks: Any, trials: int) -> dict[str, np.ndarray]:
         rolled = np.broadcast_to(np.asarray(attacks, dtype=np.int64), (trials,)).copy()
         return {"rolled": rolled, "poisoned": np.zeros(trials, dtype=np.int64)}
 

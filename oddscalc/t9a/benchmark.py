@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import Combat, Melee
@@ -23,7 +25,13 @@ def _kills(rng: np.random.Generator, attacks: np.ndarray, hit: int, wound: int, 
     most = int(attacks.max(initial=0))
     rolled = rng.integers(1, 7, size=(2 if save is None else 3, len(attacks), most), dtype=np.int8)
     live = np.arange(most) < attacks[:, None]
-    return (live & (rolled[0] >= hit) & (rolled[1] >= wound) & (save is None or rolled[-1] < save)).sum(axis=1)
+    kept: np.ndarray = (live & (rolled[0] >= hit) & (rolled[1] >= wound) & (save is None or rolled[-1] < save)).sum(axis=1)
+    return kept
+
+
+def ranks(left: np.ndarray, width: int) -> np.ndarray:
+    """Full Ranks of `left` models `width` wide (an incomplete last rank of 5 or more counts)."""
+    return np.asarray(left // width + (left % width >= 5))
 
 
 def baseline_combat(rng: np.random.Generator, trials: int) -> np.ndarray:
@@ -34,7 +42,6 @@ def baseline_combat(rng: np.random.Generator, trials: int) -> np.ndarray:
     spearmen = 20 - killed
     support = np.minimum(np.maximum(spearmen - 5, 0), 5)
     lost = np.minimum(_kills(rng, np.minimum(spearmen, 5) + support, 4, 4, 2), 5)  # step 3: what is left strikes
-    ranks = lambda left, width: left // width + (left % width >= 5)  # noqa: E731
     ours = killed + 1 + np.clip(ranks(5 - lost, 5) - 1, 0, 3)
     theirs = lost + np.clip(ranks(spearmen, 5) - 1, 0, 3) + 1
     won = ours > theirs
@@ -61,9 +68,9 @@ def cases() -> list[Case]:
 # --- exact, against icepool (bench/exact.py) ---------------------------------------
 
 
-def _melee(ip):
+def _melee(ip: Any) -> Any:
     # 4+ to hit, 3+ to wound, 5+ armour and Aegis 5+ both failed, Multiple Wounds (D3) capped at 2 Health Points
-    def one(hit, wound, armour, aegis, multiple):
+    def one(hit: int, wound: int, armour: int, aegis: int, multiple: int) -> int:
         return min((multiple + 1) // 2, 2) if hit >= 4 and wound >= 3 and armour < 5 and aegis < 5 else 0
 
     return 20 @ ip.map(one, ip.d6, ip.d6, ip.d6, ip.d6, ip.d6)

@@ -17,7 +17,8 @@ from ..errors import InputError, require
 from ..style import plural
 from .attributes import game_dice
 from .fight import EVENTS, MAX_ROUNDS, MAX_STEP, OUTCOMES, SLAIN, Ally, Fight, by_round, read_rounds
-from .fight_exact import combat_pmfs, exact_cost
+from .exact_cost import exact_cost
+from .fight_exact import combat_pmfs
 from .fight_sampled import combat_sample
 from .fighter import (
     MAX_HEALTH,
@@ -167,7 +168,7 @@ class Combat(Attack):
                             "fled or was destroyed before the rounds ran out), and each side's Health Points lost by "
                             "the end of each round (health_lost_by_round_K); --plot FILE --outcome rounds draws "
                             "them.", False)
-    with_unit: tuple = option(
+    with_unit: tuple[Any, ...] = option(
         f"Another unit of the charger's in the combat (at most {MAX_ALLIES}), in the charged unit's flank or rear, "
         "or facing front beside the main unit (sharing its front): "
         "'models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7 facing "
@@ -175,7 +176,7 @@ class Combat(Attack):
         "score is the side's, each losing unit takes its Break Test. After the word character, the character "
         "joined to it, as --character writes it: '… facing flank character A2 O5 D4 S4 R4 I5 H2'.", (),
         metavar="PROFILE", many=read_ally)
-    enemy_with_unit: tuple = option(
+    enemy_with_unit: tuple[Any, ...] = option(
         f"Another unit of the charged side's (at most {MAX_ALLIES}): in the flank or rear of the charger's main unit, "
         "or facing front beside the charged unit; a PROFILE as --with-unit writes it. It does not charge; the score "
         "is the side's, each losing unit tests.", (), metavar="PROFILE", many=lambda text: read_ally(text, "enemy_with_unit"))
@@ -407,7 +408,7 @@ class Combat(Attack):
                 f"({width} in the front rank: {MAX_IMPACT} hits at most, as t9a hits takes)")
 
     def exact_seconds(self, fractions: bool = False) -> float:
-        """About how long the exact answer takes (`fight_exact.exact_cost`)."""
+        """About how long the exact answer takes (`exact_cost.exact_cost`)."""
         return exact_cost(self.fight, self.rounds, fractions)
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:

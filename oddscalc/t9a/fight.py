@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional, TypeVar
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from .troop import OVERKILL, Challenge, Line, Troop
 
 __all__ = ["CHARGE_BONUS", "FLANK_BONUS", "REAR_BONUS", "Ally", "Blow", "Fight"]
 
+Calm = TypeVar("Calm", Fighter, Optional[Fighter])  # a unit or a character, if one is joined
 MAX_ROUNDS = 10  # rounds fought at most (--rounds end: until a side breaks, flees or is destroyed, or these)
 MAX_STEP = 10  # Initiative Steps run from 10 down to 0; a higher Agility strikes at 10 (an open reading)
 OUTCOMES = ("win", "draw", "health_lost", "enemy_health_lost", "break", "caught", "score", "enemy_break",
@@ -144,7 +145,7 @@ class Fight(Reckoning):
         facings = self.enemy_facings if side == 0 else self.facings
         return tuple((index, facing) for index, facing in enumerate(facings) if facing != "front")
 
-    def duelling(self, charger_code, charged_code):
+    def duelling(self, charger_code: Any, charged_code: Any) -> Any:
         """Where the two characters fight their Duel: it was accepted and both stand."""
         if self.challenge is not Challenge.ACCEPTED:
             return charged_code * 0 > 0
@@ -154,7 +155,7 @@ class Fight(Reckoning):
 
     def in_round(self, first_round: bool) -> Fight:
         """The fight as a round sees it (`_in_round`), worked once per fight and round kind."""
-        kept = self.__dict__.setdefault("_rounds", {})
+        kept: dict[bool, Fight] = self.__dict__.setdefault("_rounds", {})
         if first_round not in kept:
             kept[first_round] = self._in_round(first_round)
         return kept[first_round]
@@ -165,7 +166,7 @@ class Fight(Reckoning):
         Spear's own +1 AP is already its --ap); in a later round no one has Hatred (its re-rolls are the first
         round's)."""
         if not first_round:
-            def calm(unit):
+            def calm(unit: Calm) -> Calm:
                 return None if unit is None else replace(
                     unit, attributes=tuple(a for a in unit.attributes if a != "hatred"))
             charger, charged = (calm(unit) for unit in self.units)
@@ -354,8 +355,8 @@ class Fight(Reckoning):
         troop = self.lines[side].troops[unit]
         lost, hero = troop.pools(code)
         if pool == 0:
-            return troop.unit.total - lost
-        return max(troop.health - hero, 0) + (OVERKILL if duel and troop.duel and hero < troop.health else 0)
+            return int(troop.unit.total - lost)
+        return int(max(troop.health - hero, 0) + (OVERKILL if duel and troop.duel and hero < troop.health else 0))
 
     def reach(self) -> tuple[int, int]:
         """(the most Health Points the charged side's rank and file can lose in a round, the charger's units'):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import reduce
 from itertools import combinations
+from typing import Any, Callable
 
 import numpy as np
 
@@ -14,21 +15,16 @@ from .. import pmf as pmfs
 from .fight import CHARGE_BONUS, EVENTS, FLANK_BONUS, OUTCOMES, REAR_BONUS, SLAIN, Blow, Fight, by_round
 from .readings import Pursuit
 from .fighter import MAX_RANK_BONUS, break_chance, capped, lost_pmf, two_d6
-from .troop import CAUGHT, FLED, OVERKILL
+from .troop import CAUGHT, FLED, OVERKILL, Troop
 
-PER_STATE = {False: 2.2e-4, True: 2.5e-3}  # seconds a state's step takes in a later round, floats / fractions: the
-#                                         most measured here (knights with mounts and stomps, 5 to 60 a side; a Duel of
-#                                         20 a side in floats, since every starting state steps at once)
-FIRST_ROUND = 0.1  # the first round's share of a later round's cost (it starts from one state)
-ALLIED_ROUND = 0.4  # a later round's share of every state of a side of several units (--with-unit), measured
-ENEMY_LINE = {False: 2, True: 2}  # more, when the charged side has several units (--enemy-with-unit), measured
-BOTH_LINES_FRACTIONS = 4  # more still, in fractions, when both sides have (their sums grow fastest), measured
-REFORMS = 2.0  # a later round's more, when a main unit may Combat Reform (its bit): measured 1.0 to 2.1 times
-#               --combat-reform keep's (knights in the flank of 10 to 60, fought to the end)
+Number = Callable[[Any], Any]  # float or Fraction: the kind of number the pmfs hold
+Dealt = dict[tuple[bool, int, int, int], tuple[np.ndarray, np.ndarray]]  # a step's cells and chances by state
+Tally = dict[str, np.ndarray]  # each outcome's pmf
+
 BATCH = 1 << 12  # starting states stepped at once, at most
 
 
-def _zeros(number, *shape: int) -> np.ndarray:
+def _zeros(number: Number, *shape: int) -> np.ndarray:
     return np.zeros(shape) if number is float else np.full(shape, number(0), dtype=object)
 
 
@@ -42,8 +38,8 @@ def _add_at(target: np.ndarray, index: np.ndarray, weights: np.ndarray) -> None:
         target.reshape(-1)[:] += counts
 
 
-def round_joint(fight: Fight, charger_code: int, charged_code: int, first_round: bool, number,
-                dealt: dict | None = None) -> np.ndarray:
+def round_joint(fight: Fight, charger_code: int, charged_code: int, first_round: bool, number: Number,
+                dealt: Dealt | None = None) -> np.ndarray:
     """joint[the charger's side's code, the charged side's] after one round's Initiative Steps from this state
     (`round_joints` of one starting state)."""
     ours, theirs = fight.lines
@@ -56,7 +52,7 @@ def round_joint(fight: Fight, charger_code: int, charged_code: int, first_round:
 
 
 def round_joints(fight: Fight, charger_codes: np.ndarray, charged_codes: np.ndarray, weights: np.ndarray,
-                 first_round: bool, number, dealt: dict) -> tuple[np.ndarray, ...]:
+                 first_round: bool, number: Number, dealt: Dealt) -> tuple[np.ndarray, ...]:
     """(the charger's side's codes, the charged side's, their chances, the codes each round began in) of one round's
     Initiative Steps from each of these starting states, with their `weights`: what strikes at one step strikes at
     once, from the models standing when it begins, each pool at most what it has left. Every starting state's
@@ -103,7 +99,7 @@ def round_joints(fight: Fight, charger_codes: np.ndarray, charged_codes: np.ndar
     return flat // theirs.states, flat % theirs.states, mass, charger_codes[held], charged_codes[held]
 
 
-def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number,
+def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number: Number,
                 aims: list[tuple[int, int]] | None = None, duel: bool | None = None) -> list[np.ndarray]:
     """The pmfs of the Health Points each pool loses at a step from this state (each blow's pool struck, `2 *
     unit + pool` or -1, and its count: `Fight.struck`, `Fight.count`, worked here when not given), one per axis
@@ -142,17 +138,17 @@ def _step_dealt(fight: Fight, blows: tuple[Blow, ...], c: int, e: int, number,
     return axes
 
 
-def _taken(fight: Fight, blow: Blow, count: int, target: tuple[int, int], lost: int, number) -> np.ndarray:
+def _taken(fight: Fight, blow: Blow, count: int, target: tuple[int, int], lost: int, number: Number) -> np.ndarray:
     """The pmf of the Health Points a blow of `count` attacks takes from its target's pool, which has lost `lost`
     (`Fight.attack`'s pmf), kept by the fight: many states meet the same."""
-    kept = fight.__dict__.setdefault("_taken", {})
+    kept: dict[tuple[Any, ...], np.ndarray] = fight.__dict__.setdefault("_taken", {})
     key = (blow, count, target, lost, number)
     if key not in kept:
         kept[key] = lost_pmf(fight.attack(blow, count, target, lost), number)
     return kept[key]
 
 
-def _caught_tables(fight: Fight, number) -> list[list[np.ndarray]]:
+def _caught_tables(fight: Fight, number: Number) -> list[list[np.ndarray]]:
     """tables[loser][unit][pursuers, characters]: P(that unit of the side `loser`, broken, is caught) by the mask
     of the winner's units that pursue it and the mask of those whose character stands (a Restrain Pursuit test
     on its Discipline, when they restrain). Caught when any pursuit roll equals or beats the Flee roll (each
@@ -188,14 +184,14 @@ def _caught_tables(fight: Fight, number) -> list[list[np.ndarray]]:
     return tables
 
 
-def _fails(troop, most: int, number, reform: bool = False) -> np.ndarray:
+def _fails(troop: Troop, most: int, number: Number, reform: bool = False) -> np.ndarray:
     """P(a unit's Break Test fails) by its character standing (0, 1) and by its penalty (`reform`: its Combat
     Reform's Discipline test)."""
     return np.array([[troop.break_fails(active, penalty, number, reform) for penalty in range(most + 1)]
                      for active in (0, 1)], dtype=float if number is float else object)
 
 
-def combat_pmfs(fight: Fight, rounds: int, number, rounds_view: bool = False) -> dict[str, np.ndarray]:
+def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = False) -> dict[str, np.ndarray]:
     """The exact pmfs of a combat's outcomes, round by round from every pair of states: each round's end states
     at once, as arrays (the scores, Steadfast, the Break Tests and the pursuits), each way the Break Tests go a
     branch that ends the fight or goes on to the next round; with `rounds_view`, the per-round outcomes too
@@ -208,7 +204,7 @@ def combat_pmfs(fight: Fight, rounds: int, number, rounds_view: bool = False) ->
     catch = _caught_tables(fight, number)
     states = _zeros(number, lines[0].states, lines[1].states)
     states[0, 0] = number(1)
-    dealt: dict = {}  # each step's pmfs by round kind and state, shared by the rounds' starting states
+    dealt: Dealt = {}  # each step's pmfs by round kind and state, shared by the rounds' starting states
     for round_ in range(rounds):
         first, last = round_ == 0, round_ + 1 == rounds
         following = states * 0
@@ -232,8 +228,8 @@ def combat_pmfs(fight: Fight, rounds: int, number, rounds_view: bool = False) ->
     return {name: tally[name] if name in events else pmfs.trim(tally[name]) for name in names}
 
 
-def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bool, round_: int, tally: dict,
-               following: np.ndarray, fails, catch, zero) -> None:
+def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bool, round_: int, tally: Tally,
+               following: np.ndarray, fails: list[list[np.ndarray]], catch: list[list[np.ndarray]], zero: Any) -> None:
     """A round's end states (`round_joints`: each with its chance and the state its round began in): the result,
     each way the Break Tests and pursuits go (`_tests`), the fights that end here tallied, those that go on added
     to `following`."""
@@ -251,8 +247,8 @@ def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bo
     cs, es = np.divmod(rest, lines[1].states)
     won, tied, p = result >= 2, (result & 1) == 1, summed
     steadfast = fight.steadfast(cs, es)
-    ended: list[tuple] = []  # each way the tests go, its fights that end here and those that go on
-    going: list[tuple] = []
+    ended: list[tuple[np.ndarray, ...]] = []  # each way the tests go, its fights that end here and those that go on
+    going: list[tuple[np.ndarray, ...]] = []
     for weight, ours, theirs, broke, caught in _tests(fight, cs, es, won, tied, margin, p, fails, catch, zero,
                                                       steadfast):
         if not weight.any():  # a way the tests cannot go from these states (the other side lost)
@@ -278,7 +274,7 @@ def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bo
         _add_at(following, codes * following.shape[1] + ends_, weights)
 
 
-def _tallies(fight: Fight, rounds: int, number, rounds_view: bool) -> tuple[dict[str, np.ndarray], tuple, int]:
+def _tallies(fight: Fight, rounds: int, number: Number, rounds_view: bool) -> tuple[Tally, tuple[str, ...], int]:
     """(each outcome's pmf, zero to fill; the yes/no outcomes; the highest combat score difference)."""
     heroes = fight.troops[0].hero is not None or fight.troops[1].hero is not None
     events = EVENTS + SLAIN * heroes + ("decided",) * rounds_view
@@ -292,8 +288,9 @@ def _tallies(fight: Fight, rounds: int, number, rounds_view: bool) -> tuple[dict
     return tally, events, most
 
 
-def _reformed(fight: Fight, codes: tuple[np.ndarray, np.ndarray], weight: np.ndarray, losing, margin: np.ndarray,
-              steadfast: list[np.ndarray], fails) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _reformed(fight: Fight, codes: tuple[np.ndarray, np.ndarray], weight: np.ndarray,
+              losing: tuple[np.ndarray, np.ndarray], margin: np.ndarray, steadfast: list[np.ndarray],
+              fails: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(the charger's codes, the charged side's, the weights) of the fights going on after the Combat Reforms: a
     main unit that may (`Fight.reforming`) turns to face its enemy, after a lost round only when its Discipline test
     passes (the Break Test's penalty, none when Steadfast; `fails[2][side]`); each state split in two where it may."""
@@ -306,25 +303,21 @@ def _reformed(fight: Fight, codes: tuple[np.ndarray, np.ndarray], weight: np.nda
         stays = np.where(may, np.where(losing[side], tested, 0 * weight), 1 + 0 * weight) * weight
         turned = weight - stays
         kept = np.flatnonzero(turned != 0)
-        codes = tuple(np.concatenate((both, (line.face(both[kept]) if at == side else both[kept])))  # type: ignore
-                      for at, both in enumerate(codes))
+        ours, theirs = (np.concatenate((both, (line.face(both[kept]) if at == side else both[kept])))
+                        for at, both in enumerate(codes))
+        codes = ours, theirs
         weight = np.concatenate((stays, turned[kept]))
-        margin, losing = np.concatenate((margin, margin[kept])), tuple(np.concatenate((lost, lost[kept]))
-                                                                        for lost in losing)
+        margin = np.concatenate((margin, margin[kept]))
+        losing = (np.concatenate((losing[0], losing[0][kept])), np.concatenate((losing[1], losing[1][kept])))
         steadfast = [np.concatenate((sure, sure[kept])) for sure in steadfast]
     return codes[0], codes[1], weight
 
 
-def _tests(fight: Fight, cs, es, won, tied, margin, p, fails, catch, zero, steadfast=None):
-    """Each way a round's Break Tests and pursuits go from its end states: (weight, the charger's codes after it,
-    the charged side's, (one of the charger's units broke, one of the charged side's), (one of the charger's was
-    caught, one of the charged side's)). The loser's units that stand each test (no penalty when Steadfast); each
-    of the winner's units standing pursues the first broken unit in base contact with it (`Fight.chase_order`),
-    and a broken unit is caught by any of its pursuers (`_caught_tables`)."""
-    codes = (cs, es)
-    steadfast = fight.steadfast(cs, es) if steadfast is None else steadfast
-    none = np.zeros(len(p), dtype=bool)
-    losing = (~won & ~tied, won & ~tied)  # the charger's side lost, the charged side lost
+def _unit_fails(fight: Fight, codes: tuple[np.ndarray, np.ndarray], losing: tuple[np.ndarray, np.ndarray],
+                margin: np.ndarray, fails: list[list[np.ndarray]], zero: Any,
+                steadfast: tuple[list[Any], list[Any]]) -> list[list[Any]]:
+    """P(each unit's Break Test fails), side by side: a unit of the side that lost (`losing`) standing tests, at the
+    scores' difference (none when Steadfast)."""
     unit_fail = []
     for side, line in enumerate(fight.lines):
         parts, lefts = line.split(codes[side]), line.left(codes[side])
@@ -332,6 +325,21 @@ def _tests(fight: Fight, cs, es, won, tied, margin, p, fails, catch, zero, stead
                                    zero)
                           for troop, table, (_, code), left, sure in zip(line.troops, fails[side], parts, lefts,
                                                                          steadfast[side])])
+    return unit_fail
+
+
+def _tests(fight: Fight, cs: np.ndarray, es: np.ndarray, won: np.ndarray, tied: np.ndarray, margin: np.ndarray,
+           p: np.ndarray, fails: list[list[np.ndarray]], catch: list[list[np.ndarray]], zero: Any,
+           steadfast: tuple[list[Any], list[Any]] | None = None) -> list[tuple[Any, ...]]:
+    """Each way a round's Break Tests and pursuits go from its end states: (weight, the charger's codes after it,
+    the charged side's, (one of the charger's units broke, one of the charged side's), (one of the charger's was
+    caught, one of the charged side's)). The loser's units that stand each test (no penalty when Steadfast); each
+    of the winner's units standing pursues the first broken unit in base contact with it (`Fight.chase_order`),
+    and a broken unit is caught by any of its pursuers (`_caught_tables`)."""
+    codes = (cs, es)
+    none = np.zeros(len(p), dtype=bool)
+    unit_fail = _unit_fails(fight, codes, (~won & ~tied, won & ~tied), margin, fails, zero,
+                            fight.steadfast(cs, es) if steadfast is None else steadfast)
     hold = p
     for chance in unit_fail[0] + unit_fail[1]:
         hold = hold * (1 - chance)
@@ -376,8 +384,9 @@ def _tests(fight: Fight, cs, es, won, tied, margin, p, fails, catch, zero, stead
     return branches
 
 
-def _tally(tally, fight: Fight, cs, es, won, tied, margin, done, we_broke, we_caught, broke, caught,
-           decided) -> None:
+def _tally(tally: Tally, fight: Fight, cs: np.ndarray, es: np.ndarray, won: np.ndarray, tied: np.ndarray,
+           margin: np.ndarray, done: np.ndarray, we_broke: np.ndarray, we_caught: np.ndarray, broke: np.ndarray,
+           caught: np.ndarray, decided: np.ndarray) -> None:
     """Add the fights that end here to each outcome's pmf: the last round's result, each side's Health Points
     lost, who broke and who was caught (this round or before: a unit's flag), who of the characters fell."""
     ever_broke, ever_caught, lost = [], [], []
@@ -402,34 +411,3 @@ def _tally(tally, fight: Fight, cs, es, won, tied, margin, done, we_broke, we_ca
         weights.append(("decided", decided, done))
     for name, values, weight in weights:
         _add_at(tally[name], np.broadcast_to(np.asarray(values, dtype=np.int64), done.shape), weight)
-
-
-def exact_cost(fight: Fight, rounds: int, fractions: bool = False) -> float:
-    """About how long the exact answer takes, in seconds, before any work: each Initiative Step walks the pairs of
-    Health Points lost a round can reach, and a later round does so from each pair the first one reached; with
-    several units a side, the states of every one of them (and whether it fled) in each later round. A Combat
-    Reform's bit doubles a later round of one unit a side (`REFORMS`); with several, it stays within the estimate's
-    over-count of their states (5 to 40 times, measured on the agreement cases), so it adds nothing there."""
-    charged, charger = fight.reach()
-    duel = 1.0
-    for troop in fight.troops:  # a character struck from the first step (a Duel): the root of its states, as
-        if troop.duel and troop.hero is not None:  # measured; else it is whole until its unit is gone
-            duel *= (troop.health + 1) ** 0.5
-    steps = PER_STATE[fractions] * len(fight.schedule(True))
-    pairs = (charged + 1) * (charger + 1) * duel
-    if not fight.allies and not fight.enemy_allies:
-        later = REFORMS if any(line.reforms for line in fight.lines) else 1.0
-        return steps * pairs * ((rounds - 1) * later + FIRST_ROUND)
-    states = duel ** 2  # (with several units, a Duel's states counted whole: measured)
-    for line, most in zip(fight.lines, (charger, charged)):
-        if not line.flagged:
-            states *= most + 1
-            continue
-        for troop in line.troops:
-            states *= (min(troop.unit.total, most) + 1) * 2
-        for troop in line.troops[1:]:  # an ally's character: its states, whole, twice beside a Duel (fractions'
-            if troop.hero is not None and fractions:  # sums grow with them; floats' are within the Duel's
-                states *= (troop.health + 1) ** (2 if duel > 1 else 1)  # overcount: measured)
-    if fight.enemy_line.flagged:  # the charged side's units too: every pair of both sides' states (measured)
-        states *= ENEMY_LINE[fractions] * (BOTH_LINES_FRACTIONS if fractions and fight.line.flagged else 1)
-    return steps * (pairs * FIRST_ROUND + states * (rounds - 1) * ALLIED_ROUND)

@@ -6,29 +6,31 @@ lost, its character's, whether it fled) and the charged unit's (`troop.Troop`). 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..keyed import indexed
 from .fight import OUTCOMES, SLAIN, Blow, Fight, by_round
 from .readings import Pursuit
 from .fighter import lost_pmf
-from .troop import CAUGHT, FLED, OVERKILL
+from .troop import CAUGHT, FLED, OVERKILL, Troop
 
 
-def _two_d6(rng: np.random.Generator, maximised, trials: int) -> np.ndarray:
+def _two_d6(rng: np.random.Generator, maximised: Any, trials: int) -> np.ndarray:
     """Each trial's 2D6, Maximised where `maximised` (three dice, the lowest dropped)."""
     if not np.any(maximised):
         dice = rng.integers(1, 7, size=(2, trials), dtype=np.int8)
-        return dice[0] + dice[1]
+        return np.asarray(dice[0] + dice[1])
     dice = rng.integers(1, 7, size=(trials, 3), dtype=np.int8)
-    return np.where(maximised, dice.sum(axis=1) - dice.min(axis=1), dice[:, 0] + dice[:, 1])
+    return np.asarray(np.where(maximised, dice.sum(axis=1) - dice.min(axis=1), dice[:, 0] + dice[:, 1]))
 
 
 def _cdf(fight: Fight, blow: Blow, count: int, struck: tuple[int, int]) -> np.ndarray:
     """The cdf of the Health Points a blow of `count` attacks takes from the pool `struck` (t9a melee's or t9a
     hits' pmf, whose sampler rolls every die and is checked against the same pmf in its own agreement tests), its
     last entry 1.0 exactly; no attacks: none taken. Kept by blow, count and pool: a later round meets the same."""
-    cdfs = fight.__dict__.setdefault("_cdfs", {})
+    cdfs: dict[tuple[Blow, int, tuple[int, int]], np.ndarray] = fight.__dict__.setdefault("_cdfs", {})
     if (blow, count, struck) not in cdfs:
         if not count:
             cdfs[blow, count, struck] = np.ones(1)
@@ -106,7 +108,7 @@ def _sample_step(rng: np.random.Generator, fight: Fight, blows: tuple[Blow, ...]
         codes[side][playing] = line.join(parts, line.faced(now[side]))
 
 
-def _break_test(rng: np.random.Generator, troop, code: np.ndarray, penalty: np.ndarray,
+def _break_test(rng: np.random.Generator, troop: Troop, code: np.ndarray, penalty: np.ndarray,
                 reform: bool = False) -> np.ndarray:
     """Whether each of a unit's Break Tests fails: 2D6 above its Discipline less the penalty (none when Stubborn),
     its character's Discipline and Stubborn while it stands, a Battle Standard's re-roll; never when Unbreakable
@@ -118,14 +120,14 @@ def _break_test(rng: np.random.Generator, troop, code: np.ndarray, penalty: np.n
     rally = troop.rally(active) & np.ones(len(code), dtype=bool)
     if np.any(rally):  # Rally Around the Flag: a failed test re-rolled
         failed &= ~rally | (_two_d6(rng, False, len(code)) > discipline - penalty)
-    return failed & (reform or not troop.unit.unbreakable)
+    return np.asarray(failed & (reform or not troop.unit.unbreakable))
 
 
-def _pursues(rng: np.random.Generator, fight: Fight, troop, code: np.ndarray) -> np.ndarray:
+def _pursues(rng: np.random.Generator, fight: Fight, troop: Troop, code: np.ndarray) -> np.ndarray:
     """Whether a winner pursues: always, or when its Restrain Pursuit test (its Discipline) fails."""
     if fight.pursuit is not Pursuit.RESTRAIN:
         return np.ones(len(code), dtype=bool)
-    return _two_d6(rng, False, len(code)) > troop.discipline(troop.active(code))
+    return np.asarray(_two_d6(rng, False, len(code)) > troop.discipline(troop.active(code)))
 
 
 def _tests(rng: np.random.Generator, fight: Fight, loser: int, codes: list[np.ndarray], tests: np.ndarray,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -247,7 +247,7 @@ class Fighter:
         return replace(self, attacks=min(self.attacks + attacks, 10), strength=min(self.strength + strength, 10),
                        ap=min(self.ap + ap, 10), charge=(0, 0, 0))
 
-    def break_fails(self, penalty: int, number=float):
+    def break_fails(self, penalty: int, number: Callable[[Any], Any] = float) -> Any:
         """P(its Break Test fails): none when Unbreakable; no penalty when Stubborn."""
         if self.unbreakable:
             return number(0)
@@ -255,12 +255,12 @@ class Fighter:
 
 
 @lru_cache(maxsize=8192)
-def lost_pmf(attack: Attack, number) -> np.ndarray:
+def lost_pmf(attack: Attack, number: Callable[[Any], Any]) -> np.ndarray:
     """The pmf of the Health Points an attack takes (t9a melee's, t9a hits')."""
     return np.asarray(attack.pmfs(number)["health_lost"])  # an array already (the t9a attacks' twins make arrays)
 
 
-def capped(pmf: np.ndarray, room: int, number) -> np.ndarray:
+def capped(pmf: np.ndarray, room: int, number: Callable[[Any], Any]) -> np.ndarray:
     """A pmf of Health Points lost, at most `room`."""
     if len(pmf) <= room + 1:
         return pmf
@@ -269,13 +269,13 @@ def capped(pmf: np.ndarray, room: int, number) -> np.ndarray:
     return capped
 
 
-def two_d6(maximised: bool, number=float) -> np.ndarray:
+def two_d6(maximised: bool, number: Callable[[Any], Any] = float) -> np.ndarray:
     """2D6, Maximised (an extra die, the lowest dropped) or not: pmf by total."""
     return keep_pmf(2, 6, 1 if maximised else 0, number)
 
 
 @lru_cache(maxsize=1024)
-def break_chance(discipline: int, penalty: int, number=float):
+def break_chance(discipline: int, penalty: int, number: Callable[[Any], Any] = float) -> Any:
     """P(a Break Test fails): 2D6 above the Discipline less the penalty (no automatic pass); certain failure is
     exactly 1, in floats too (a sum of 36ths can round above it)."""
     if discipline - penalty < 2:

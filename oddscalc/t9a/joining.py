@@ -48,7 +48,8 @@ def _named(data: dict[str, Any], name: str, text: str) -> dict[str, Any]:
     names = ", ".join(unit["name"] for unit in data["unit"])
     require(len(found) == 1, "join", text, f"{'several units' if found else 'no unit'} named {name!r} in the list "
                                             f"({names})")
-    return found[0]
+    chosen: dict[str, Any] = found[0]
+    return chosen
 
 
 def _profile(hero: dict[str, Any]) -> str:

@@ -56,14 +56,15 @@ class Reckoning:
         behind = np.logical_or.reduce([on for on, facing in zip(standing, facings) if facing != "front"] or [False])
         return (line.left(codes[side])[0] > 0) & (line.faced(codes[side]) == 0) & alone & behind
 
-    def engaged(self, side: int, codes) -> list:
+    def engaged(self, side: int, codes: tuple[Any, Any]) -> list[Any]:
         """Each of a side's units that is Engaged: it stands in the fight (not fled), and so does one of the enemy
         units in base contact with it."""
         lefts = [left > 0 for left in self.lines[1 - side].left(codes[1 - side])]
         return [(left > 0) & np.logical_or.reduce([lefts[foe] for foe in self.foes(side, unit)])
                 for unit, left in enumerate(self.lines[side].left(codes[side]))]
 
-    def scores(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
+    def scores(self, charger_code: Any, charged_code: Any, charger_before: Any, charged_before: Any,
+               first_round: bool) -> tuple[Any, Any]:
         """(the charger's combat score, the charged side's): Health Points each made the other lose this round (and
         a Duel's Overkill), the Charge +1 (the charger's, first round), the highest Rank Bonus of its units still
         Engaged (models left, and an enemy in contact with models left: "No More Foes"), each one's Standard +1,
@@ -100,7 +101,8 @@ class Reckoning:
             out.append(score + bonus)
         return out[0], out[1]
 
-    def result(self, charger_code, charged_code, charger_before, charged_before, first_round: bool):
+    def result(self, charger_code: Any, charged_code: Any, charger_before: Any, charged_before: Any,
+               first_round: bool) -> tuple[Any, Any, Any]:
         """(the charger won, a draw, the scores' difference) of a round that ends in these states: the higher
         combat score wins, a tie is a draw; a side whose every foe was wiped out while it stands always counts
         as winning (rulebook, Break Test: No More Foes), so a side wiped out loses to one left standing."""
@@ -111,7 +113,7 @@ class Reckoning:
         tied = ~alone & (ours == theirs)
         return won, tied, np.abs(ours - theirs)
 
-    def standing(self, code, side: int = 0):
+    def standing(self, code: Any, side: int = 0) -> Any:
         """Where one of a side's units stands in the fight (not wiped out, not fled)."""
         lefts = self.lines[side].left(code)
         return np.logical_or.reduce([left > 0 for left in lefts]) if len(lefts) > 1 else lefts[0] > 0
@@ -123,7 +125,7 @@ class Reckoning:
         codes = (charger_code, charged_code)
         ranks = [[troop.full_ranks(code) * (fled == 0) for troop, (fled, code) in
                   zip(line.troops, line.split(codes[side]))] for side, line in enumerate(self.lines)]
-        out: list[list] = []
+        out: list[list[Any]] = []
         for side in (0, 1):
             theirs = ranks[1 - side]
             highest = theirs[0] if len(theirs) == 1 else np.maximum.reduce(theirs)

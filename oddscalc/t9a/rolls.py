@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, Callable
 
 import numpy as np
 
@@ -50,7 +51,7 @@ class _TwoDice(Attack):
         total = self.roll.sample(rng, trials)["sum"]
         return {"success": np.asarray(self.succeeds(total)).astype(np.int64), "sum": total}
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:
         total = self.roll.pmfs(Fraction)["sum"]  # a handful of exact weights: summed exactly, then converted
         success = sum((p for value, p in enumerate(total) if self.succeeds(value)), Fraction(0))
         return {"success": pmfs.array([1 - success, success]), "sum": total}
@@ -76,7 +77,7 @@ class Charge(_TwoDice):
                 f"expected the roll the charge needs, 1 to {MAX_DISTANCE} (2D6 reaches 2 to 12)")
         _ = self.roll  # Roll refuses a bad --maximised or --minimised
 
-    def succeeds(self, total):
+    def succeeds(self, total: Any) -> Any:
         return total >= self.distance
 
 
@@ -127,7 +128,7 @@ class DisciplineTest(_TwoDice):
         """The Discipline the roll must not exceed: less the penalty unless it is ignored."""
         return self.discipline - (0 if self.steadfast else self.penalty)
 
-    def succeeds(self, total):
+    def succeeds(self, total: Any) -> Any:
         if self.combat_reform and self.facings > 1:  # §3.9: engaged from two or more facings: no reform
             return total < 0
         return total <= self.tested
@@ -180,7 +181,7 @@ class Direction(Attack):
         require(self.radius is None or self.scatter is not None, "radius", self.radius,
                 "needs the scatter distance: --scatter DICE")
 
-    def sample(self, rng: np.random.Generator, trials: int):
+    def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
         hit = roll_pool(rng, direction_die(), 1, trials).total("hit").astype(np.int64)
         outcomes = {"hit": hit}
         if self.scatter is not None:
@@ -190,7 +191,7 @@ class Direction(Attack):
                 outcomes["within"] = (distance <= self.radius).astype(np.int64)
         return outcomes
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:
         hit = number(Fraction(DIRECTION_HIT_FACES, 6))
         outcomes = {"hit": pmfs.array([1 - hit, hit])}
         if self.scatter is not None:

@@ -9,6 +9,9 @@ unit's fighting models) or shooting (`shots` at `aim`+), a number or dice (`2d6`
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..attack import Attack
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import listed, plural
 from .attributes import game_dice
@@ -19,7 +22,7 @@ MAIN = "health_lost"
 REROLLS = ("none", "failed", "ones", "successes")
 
 
-def _characteristic(help: str, required: bool = True, default=None) -> Field:
+def _characteristic(help: str, required: bool = True, default: int | None = None) -> Field:
     return Field("int", help, required=required, low=1, high=10, default=default)
 
 
@@ -157,7 +160,7 @@ def defence(unit: Unit) -> Defence:
                                                     "hard_target", "reroll_armour", "reroll_special")})
 
 
-def matchup(attacker: Unit, weapon: Weapon, target: Unit):
+def matchup(attacker: Unit, weapon: Weapon, target: Unit) -> Attack:
     """The attack sequence of `weapon` against `target` (every attack can reach every target)."""
     return attack_on(weapon["kind"], weapon["attacks"], offensive=weapon["offensive"] or attacker["offensive"],
                      strength=weapon["strength"] or attacker["strength"], ap=weapon["ap"],
@@ -165,9 +168,9 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
                      target=defence(target), aim=weapon["aim"], modifier=weapon["modifier"])
 
 
-def kill_threshold(target: Unit, attack=None) -> int:
+def kill_threshold(target: Unit, attack: Any = None) -> int:
     """Health points that wipe out the target unit."""
-    return target["models"] * target["health"]
+    return int(target["models"] * target["health"])
 
 
 COMBAT_FIELDS = ("attack_value", "agility", "discipline")
@@ -188,7 +191,7 @@ def cannot_fight(unit: Unit) -> str | None:
     return None
 
 
-def combat(attacker: Unit, target: Unit):
+def combat(attacker: Unit, target: Unit) -> Any:
     """The attacker's charge on the target (docs/rules.md §3.11): a round of close combat, each side with its
     first melee attack's Strength, AP and Offensive Skill (its own characteristics without one), its front rank
     no wider than its models (a lone monster of a roster 5 wide fights 1 wide); None where a side cannot fight
@@ -196,7 +199,7 @@ def combat(attacker: Unit, target: Unit):
     from .combat import Combat
     from .sides import DEFENCE
 
-    values: dict = {}
+    values: dict[str, Any] = {}
     for prefix, unit in (("", attacker), ("enemy_", target)):
         if cannot_fight(unit) is not None:
             return None

@@ -55,7 +55,7 @@ class Reroll(str, Enum):
         if self is Reroll.FAILED:
             return failed
         if self is Reroll.ONES:
-            return failed & (natural == 1)
+            return np.asarray(failed & (natural == 1))
         if self is Reroll.SUCCESSES:
             return ~failed
         return np.zeros_like(failed)

@@ -164,7 +164,7 @@ class Troop:
             return int(self.unit.standard)
         return self.unit.standard * (self.rank_and_file(code) > 0) + self.bsb * self.active(code)
 
-    def break_fails(self, active: int, penalty: int, number=float, reform: bool = False):
+    def break_fails(self, active: int, penalty: int, number: Callable[[Any], Any] = float, reform: bool = False) -> Any:
         """P(its Break Test fails), with its character standing (`active` 1) or not: the highest Discipline, the
         character's Stubborn too, and its Battle Standard's re-roll of a failed test; or its Combat Reform's
         Discipline test (`reform`: at the same penalty, Unbreakable or not)."""

@@ -1,5 +1,5 @@
 """The 9th Age combat's exact twin (oddscalc/t9a/fight_exact.py): a round's joint pmf over both sides' states, the
-pursuit's tables, the cost told before any work; worked by hand on one model a side. (Against the sampler:
+pursuit's tables; worked by hand on one model a side. (Against the sampler:
 tests/test_agreement.py.)"""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import numpy as np
 
 from oddscalc.t9a.combat import Combat
-from oddscalc.t9a.fight_exact import _caught_tables, _fails, exact_cost, round_joint
+from oddscalc.t9a.fight_exact import _caught_tables, _fails, round_joint
 
 PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)
 
@@ -72,16 +72,3 @@ def test_the_break_test_table_by_character_and_penalty():
     assert table.shape == (2, 5)
     # Discipline 7: fails above 7 (15/36), above 4 at penalty 3, above 3 at 4; the character's 9: above 9
     assert table[0, 0] == F(15, 36) and table[1, 0] == F(6, 36) and (table[0, 3], table[0, 4]) == (F(30, 36), F(33, 36))
-
-
-def test_the_cost_is_told_before_any_work_and_grows_with_rounds_and_fractions():
-    small, big = combat().fight, combat(models=20, width=5, enemy_models=20, enemy_width=5).fight
-    assert 0 < exact_cost(small, 1) < exact_cost(small, 3) < exact_cost(small, 3, fractions=True)
-    assert exact_cost(small, 3) < exact_cost(big, 3)
-    allied = combat(with_unit=("models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 "
-                               "agility 3 discipline 7 facing flank",)).fight
-    both = combat(with_unit=("models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
-                             "discipline 7 facing flank",),
-                  enemy_with_unit=("models 5 width 5 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 "
-                                   "agility 3 discipline 7 facing flank",)).fight
-    assert exact_cost(allied, 2) < exact_cost(both, 2)
