@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from . import terms
 
 Number = float | Fraction
+NumberType = Callable[[Any], Any]  # float or Fraction: the kind of number a pmf holds (called on a value)
 
 
 def _exact(*values: object) -> bool:

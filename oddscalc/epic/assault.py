@@ -70,7 +70,7 @@ def assault_die(bonus: int, enemy_bonus: int, keep_highest: bool = False) -> Die
     """Return both sides' 2D6 as one die: who wins, a draw, and the margin."""
     kept = np.maximum if keep_highest else np.add  # both dice added (the rulebook), or the highest kept
 
-    def rule(mine_a, mine_b, theirs_a, theirs_b):
+    def rule(mine_a: Any, mine_b: Any, theirs_a: Any, theirs_b: Any) -> tuple[Any, Any, Any]:
         mine = kept(mine_a, mine_b) + bonus
         theirs = kept(theirs_a, theirs_b) + enemy_bonus
         return mine > theirs, mine == theirs, np.abs(mine - theirs)
@@ -216,7 +216,9 @@ class Assault(Attack):
 
     def kind(self, prefix: str) -> Kind:
         """A side's --units as a kind (`prefix` "" or "enemy_")."""
-        value = lambda name: getattr(self, prefix + name)  # noqa: E731
+        def value(name: str) -> Any:
+            return getattr(self, prefix + name)
+
         return Kind(value("units"), value("cc"), value("ff"), value("armour"), value("in_contact"),
                     cover_save=self.enemy_cover_save if prefix else None, reinforced=value("reinforced"),
                     invulnerable=value("invulnerable"), fearless=value("fearless"),
@@ -229,10 +231,13 @@ class Assault(Attack):
         """One side as the engagement reads it (`prefix` "" or "enemy_"), made once (its fields never change)."""
         if "side " + prefix not in self.__dict__:
             self.__dict__["side " + prefix] = self._side(prefix)
-        return self.__dict__["side " + prefix]
+        made: Side = self.__dict__["side " + prefix]
+        return made
 
     def _side(self, prefix: str) -> Side:
-        value = lambda name: getattr(self, prefix + name)  # noqa: E731
+        def value(name: str) -> Any:
+            return getattr(self, prefix + name)
+
         return Side((self.kind(prefix), *value("other")), blast_markers=value("blast_markers"),
                     broken=self.enemy_broken if prefix else False, support=value("support"),
                     support_ff=value("support_ff"), bonus=value("bonus"), first_strike=value("first_strike"),
@@ -251,7 +256,9 @@ class Assault(Attack):
 
     def _words(self, prefix: str) -> str:
         side, kind = self.side(prefix), self.kind(prefix)
-        value = lambda v: "none" if v is None else f"{v}+"  # noqa: E731
+        def value(v: int | None) -> str:
+            return "none" if v is None else f"{v}+"
+
         apart = kind.count - kind.contact
         named = "war engine" if kind.engine else "unit"
         words = [plural(kind.count, named) + (f" of DC{kind.capacity}" if kind.engine else "")
@@ -375,7 +382,7 @@ class Assault(Attack):
         require(cc_dice is None or 0 <= cc_dice <= capacity, prefix + "cc_dice", cc_dice,
                 f"expected 0 to {capacity} (the war engine's dice: its damage capacity)")
 
-    def sample(self, rng: np.random.Generator, trials: int):
+    def sample(self, rng: np.random.Generator, trials: int) -> Any:  # outcomes by name, or the pool's roll
         if self.engaged:
             return engagement_sample(rng, self.side(""), self.side("enemy_"), self.rounds, self.keep_highest, trials)
         return roll_pool(rng, assault_die(self.bonus, self.enemy_bonus, self.keep_highest), 1, trials)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..attack import option
 from ..dice import Check, FaceReader, Natural, check_sides
@@ -265,7 +266,7 @@ class Barrage(OnFormation):
         kills_radix, hits_radix = pool.radices  # the pool's code is kills + kills_radix·hits
         return outcome_roll(self.markers, self.outcomes, pool.codes, kills_radix, hits_radix)
 
-    def joint(self, number=float) -> np.ndarray:
+    def joint(self, number: NumberType = float) -> np.ndarray:
         """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
         hit, saved = number(self.hit_check.chance()), number(self.saves.chance())
         units = self.reached
@@ -273,7 +274,7 @@ class Barrage(OnFormation):
         rows = [weight * _padded(pmfs.binomial(h, 1 - saved), units + 1) for h, weight in enumerate(hits)]
         return np.array(rows, dtype=float if number is float else object)
 
-    def mixed_joint(self, number=float) -> np.ndarray:
+    def mixed_joint(self, number: NumberType = float) -> np.ndarray:
         """joint[hits, kills + (W + 1) · fallen, damage, shields, other units killed] of a barrage at war engines
         of several profiles (exact): each under a template's centre attacked ⌈its DC / 2⌉ times."""
         formation, kinds = self.profiles, self._part_kinds(self.weapon)
@@ -302,7 +303,7 @@ class Barrage(OnFormation):
             parts += [unit] * others
         return combine(parts, number)
 
-    def engine_joint(self, number=float) -> np.ndarray:
+    def engine_joint(self, number: NumberType = float) -> np.ndarray:
         """joint[hits, kills, damage, shields] of a barrage at war engines (exact): each war engine under a
         template's centre is attacked `attacks_each` times, the others not at all."""
         engines = self.engines
@@ -329,7 +330,7 @@ class Barrage(OnFormation):
             parts += [unit] * self.others_reached
         return combine(parts, number)
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         if self.war_engines:
             joint = self.mixed_joint(number) if self.engine else self.engine_joint(number)
             return pmfs_of(joint, self.outcomes, lambda values: self._engine_outcomes(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import Assault, Barrage, EpicShoot
@@ -61,7 +63,7 @@ def _assault_kills(rng: np.random.Generator, dice: np.ndarray, to_hit: int, unit
     hit = (rng.integers(1, 7, size=(trials, most)) >= to_hit) & (np.arange(most) < dice[:, None])
     failed = hit & (rng.integers(1, 7, size=(trials, most)) < save)
     unit = (np.cumsum(hit, axis=1) - 1) % np.maximum(units, 1)[:, None]
-    return sum((failed & (unit == u)).any(axis=1) & (u < units) for u in range(most)).astype(np.int64)
+    return np.asarray(sum((failed & (unit == u)).any(axis=1) & (u < units) for u in range(most))).astype(np.int64)
 
 
 def baseline_assault(rng: np.random.Generator, trials: int) -> np.ndarray:
@@ -105,11 +107,11 @@ def cases() -> list[Case]:
 # --- exact, against icepool (bench/exact.py) ---------------------------------------
 
 
-def _epic(ip):
+def _epic(ip: Any) -> Any:
     hits = 12 @ ip.d6.map(lambda face: int(face >= 4))
 
-    def kills(h: int):  # §2.3: h mod 6 units take ⌈h/6⌉ hits; a unit with k hits dies with 1 - (1/3)^k (5+ saves)
-        def unit(k: int):
+    def kills(h: int) -> Any:  # §2.3: h mod 6 units take ⌈h/6⌉ hits; a unit with k hits dies with 1 - (1/3)^k (5+ saves)
+        def unit(k: int) -> Any:
             return ip.Die({0: 1, 1: 3**k - 1}) if k else ip.Die([0])
 
         return (h % 6) @ unit(h // 6 + 1) + (6 - h % 6) @ unit(h // 6)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..dice import Check, Natural
 from ..keyed import groups
@@ -35,20 +36,21 @@ from .volleys import hits_pmf, roll_hits
 ORDER = {Ability.NORMAL: 0, Ability.MACRO: 1, Ability.TITAN_KILLER: 2}  # normal hits first, then the others (2.2.6)
 
 
-class Attacks(tuple):
+class Attacks(tuple[Any, ...]):
     """A side's attacks in one state (`Side.attacks`): a tuple whose hash is worked once, as the enemy's memo
     is asked by it for every pair of states."""
 
     def __hash__(self) -> int:
         if "hash" not in self.__dict__:
             self.__dict__["hash"] = tuple.__hash__(self)
-        return self.__dict__["hash"]
+        kept: int = self.__dict__["hash"]
+        return kept
 
 
 MEMO_SIDES = 64  # the sides whose worked pmfs are kept: a study meets the same reference targets cell after cell
 MEMO_BYTES = 512 << 20  # and the most their arrays hold together (a server answers assault after assault)
 SIZE, KEPT = "bytes", "kept"  # a memo's own entries: the bytes of its arrays; whether the shared list holds it
-_MEMOS: OrderedDict[Any, dict] = OrderedDict()
+_MEMOS: OrderedDict[Any, dict[Any, Any]] = OrderedDict()
 _MEMOS_LOCK = threading.Lock()
 _HELD = [0]  # the bytes the memos of that list keep, together
 
@@ -60,13 +62,13 @@ def forget() -> None:
             _let_go(_MEMOS.popitem(last=False)[1])
 
 
-def _let_go(memo: dict) -> None:
+def _let_go(memo: dict[Any, Any]) -> None:
     """A memo leaves the shared list: its bytes no longer count (a side still working keeps it until done)."""
     memo[KEPT] = False
     _HELD[0] -= memo[SIZE]
 
 
-def _shared_memo(side: Any) -> dict:
+def _shared_memo(side: Any) -> dict[Any, Any]:
     """The one memo of every side equal to `side` (its pmfs depend on its fields only), the latest sides kept."""
     with _MEMOS_LOCK:
         memo = _MEMOS.pop(side, None)
@@ -76,7 +78,7 @@ def _shared_memo(side: Any) -> dict:
         return _MEMOS[side]
 
 
-def _held(memo: dict, change: int) -> None:
+def _held(memo: dict[Any, Any], change: int) -> None:
     """Count `change` bytes more (or fewer) in `memo`; past MEMO_BYTES, the oldest sides' memos go first, then
     this one's own pmfs (each is worked again when asked)."""
     if not change:
@@ -133,12 +135,12 @@ class Side:
     know_no_fear: bool = False  # They Shall Know No Fear: half its blast markers count, half its extra hits
     engines_count: str = "starting"  # a damaged war engine counts its starting damage capacity, or "remaining"
     removal: str = "failed-save"  # which units fall: those that failed their save, or "in-contact-first"
-    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "memo", _shared_memo(self))
 
-    def kept(self, key: tuple, make: Callable[[], Any]) -> Any:
+    def kept(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
         """What `make` works out for `key`, worked once and kept in the side's memo (within MEMO_BYTES)."""
         if key not in self.memo:
             value = make()
@@ -202,7 +204,7 @@ class Side:
         """The code of each row of piece states."""
         if len(self.dims) == 1:  # one piece: its state is the code
             return np.asarray(states)[:, 0].copy()
-        return np.ravel_multi_index(tuple(np.asarray(states).T), self.dims)
+        return np.asarray(np.ravel_multi_index(tuple(np.asarray(states).T), self.dims))
 
     @cached_property
     def left(self) -> np.ndarray:
@@ -215,7 +217,7 @@ class Side:
     def casualties(self) -> np.ndarray:
         """casualties[code]: the kills the enemy counts (1.12.7): units lost, each point of damage on a war engine
         one (3.3.3)."""
-        return self.states.sum(axis=1)
+        return np.asarray(self.states.sum(axis=1))
 
     @property
     def units(self) -> int:
@@ -244,7 +246,9 @@ class Side:
     def attacks(self, code: int) -> tuple[tuple[Strike, tuple[tuple[int, Check], ...]], ...]:
         """(strike, (dice, check) pools) it rolls in state `code`, its supporting fire included (1.12.6): the
         normal attacks first, then its macro-weapons' and titan killers' (their hits allocated after, 2.2.6)."""
-        return self.kept(("attacks", code), lambda: self._worked_attacks(code))
+        attacks: tuple[tuple[Strike, tuple[tuple[int, Check], ...]], ...] = self.kept(
+            ("attacks", code), lambda: self._worked_attacks(code))
+        return attacks
 
     def _worked_attacks(self, code: int) -> Attacks:
         merged: dict[Strike, dict[int, int]] = {}
@@ -273,13 +277,13 @@ class Side:
         chosen = [i for i, piece in enumerate(self.pieces) if not (extra and piece.kind.fearless)]
         return [(i, widths[i][0]) for i in chosen] + [(i, widths[i][1]) for i in chosen]
 
-    def _after(self, code: int, hits: int, strike: Strike | None, number) -> np.ndarray:
+    def _after(self, code: int, hits: int, strike: Strike | None, number: NumberType) -> np.ndarray:
         """The pmf over codes after `hits` of `strike` on the side in state `code` (None: the loser's extra hits,
         unsaved): what the enemy rolled to get them does not matter, so each is worked once."""
-        return self.kept(("after", code, hits, strike, number),
-                         lambda: self._worked_after(code, hits, strike, number))
+        return np.asarray(self.kept(("after", code, hits, strike, number),
+                                    lambda: self._worked_after(code, hits, strike, number)))
 
-    def _worked_after(self, code: int, hits: int, strike: Strike | None, number) -> np.ndarray:
+    def _worked_after(self, code: int, hits: int, strike: Strike | None, number: NumberType) -> np.ndarray:
         blocks = self.kept(("blocks", code, strike is None), lambda: self._blocks(code, strike is None))
         struck = spread(hits, [width for _, width in blocks])
         joint = pmfs.point(0, number(1))
@@ -293,7 +297,7 @@ class Side:
 
     @staticmethod
     def _piece_after(piece: Piece, k: int, mine: tuple[tuple[int, int], ...], strike: Strike | None,
-                     number) -> np.ndarray:
+                     number: NumberType) -> np.ndarray:
         """The pmf of one piece's state after its `mine` (hits, slots) blocks of hits, from state `k`."""
         if not any(h for h, _ in mine):
             after = pmfs.zeros(piece.top + 1, number(0))
@@ -301,12 +305,13 @@ class Side:
             return after
         return piece.after(k, mine, piece.hit_kind(strike), number)
 
-    def attacked(self, code: int, attacks, number) -> np.ndarray:
+    def attacked(self, code: int, attacks: Any, number: NumberType) -> np.ndarray:
         """The pmf over its codes after the enemy's `attacks` (`Side.attacks`) in state `code`: the normal hits,
         then the macro-weapons' and titan killers' on the units left (2.2.6)."""
-        return self.kept(("attacked", code, attacks, number), lambda: self._worked_attacked(code, attacks, number))
+        return np.asarray(self.kept(("attacked", code, attacks, number),
+                                    lambda: self._worked_attacked(code, attacks, number)))
 
-    def _worked_attacked(self, code: int, attacks, number) -> np.ndarray:
+    def _worked_attacked(self, code: int, attacks: Any, number: NumberType) -> np.ndarray:
         if not attacks:
             dist = pmfs.zeros(self.size, number(0))
             dist[code] = number(1)
@@ -317,14 +322,14 @@ class Side:
             dist = dist[at] @ np.stack([self.struck(int(state), pools, strike, number) for state in at])
         return dist
 
-    def struck(self, code: int, pools: tuple[tuple[int, Check], ...], strike: Strike, number) -> np.ndarray:
+    def struck(self, code: int, pools: tuple[tuple[int, Check], ...], strike: Strike, number: NumberType) -> np.ndarray:
         """The pmf over its codes after `pools` of dice of one strike attack it in state `code`."""
         def worked() -> np.ndarray:
             hits = hits_pmf(pools, number)
-            return hits @ self._after_rows(code, strike, number, len(hits))
-        return self.kept(("struck", code, pools, strike, number), worked)
+            return np.asarray(hits @ self._after_rows(code, strike, number, len(hits)))
+        return np.asarray(self.kept(("struck", code, pools, strike, number), worked))
 
-    def _after_rows(self, code: int, strike: Strike | None, number, count: int) -> np.ndarray:
+    def _after_rows(self, code: int, strike: Strike | None, number: NumberType, count: int) -> np.ndarray:
         """rows[h] = the pmf over codes after h hits (`_after`), for h below `count` at least: one matrix, so
         that a roll's pmf of hits weighs them all at once."""
         key = ("rows", code, strike, number)
@@ -335,9 +340,9 @@ class Side:
             if rows is not None and self.memo.pop(key, None) is not None:
                 _held(self.memo, -rows.nbytes)  # (a longer matrix takes its place)
             rows = self.kept(key, lambda: made)
-        return rows[:count]
+        return np.asarray(rows[:count])
 
-    def extra(self, codes: np.ndarray, margins: np.ndarray, number) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def extra(self, codes: np.ndarray, margins: np.ndarray, number: NumberType) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(row, code, chance) of each branch of each loser in state `codes[row]` taking `margins[row]` extra hits
         (1.12.7: no save of any kind; a war engine a point of damage each, 3.3.3), or destroyed when it was broken
         before the assault (1.12.8); the fearless take none (2.1.3)."""
@@ -353,7 +358,7 @@ class Side:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), pmfs.zeros(0, number(0))
         return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
 
-    def _extra_rows(self, code: int, number, count: int) -> np.ndarray:
+    def _extra_rows(self, code: int, number: NumberType, count: int) -> np.ndarray:
         """rows[margin] = the pmf over codes after `margin` extra hits on the side in state `code`, margins
         below `count` at least."""
         if not self.broken:
@@ -368,7 +373,7 @@ class Side:
                                         for piece, k in zip(self.pieces, self.states[code])]]))[0])
 
     # --- sampled ----------------------------------------------------------------------------
-    def attacked_sample(self, rng: np.random.Generator, code: int, attacks, trials: int) -> np.ndarray:
+    def attacked_sample(self, rng: np.random.Generator, code: int, attacks: Any, trials: int) -> np.ndarray:
         """Each trial's piece states after the enemy's `attacks` in state `code` (as `attacked`), every die
         rolled."""
         states = None

@@ -9,11 +9,14 @@ engines; `EpicShoot` declares the options.
 
 from __future__ import annotations
 
+from typing import Any
+
 from functools import cached_property
 from itertools import product
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..dice import Check, DiceExpression
 from ..errors import choose, require
@@ -122,7 +125,7 @@ class AtWarEngines(Volleys):
         """The one kind of hits at a mixed formation (none when every firing unit is suppressed)."""
         return (self._batches() or [([], self._batch_kinds()[0])])[0]
 
-    def mixed_joint(self, number=float) -> np.ndarray:
+    def mixed_joint(self, number: NumberType = float) -> np.ndarray:
         """joint[hits, kills + (W + 1) · fallen, damage, shields, 0] of an attack on war engines of several
         profiles (exact): each war engine's hits, allocated front to back, resolved on its own saves."""
         formation, kinds = self.profiles, self._batch_kinds()
@@ -165,7 +168,7 @@ class AtWarEngines(Volleys):
         values = {**engines.tally(state), "hits": hits, "other_kills": lost}
         return pack(self._engine_outcomes(values, 0, int(any(v.shots for v in self.fired))), self.outcomes)
 
-    def engine_joint(self, number=float) -> np.ndarray:
+    def engine_joint(self, number: NumberType = float) -> np.ndarray:
         """joint[hits, kills, damage, shields, other units killed] of an attack on war engines (exact)."""
         engines = self.engines
         batches = self._batches() or [([], self._hit_kind(self.normal_saves, self.weapon))]  # none fired (§2.4)
@@ -215,7 +218,7 @@ class AtWarEngines(Volleys):
         damage; else None (each hit is one hit)."""
         return kind.titan_killer if self.tk_allocation is TkAllocation.DAMAGE else None
 
-    def _slots(self, hits: np.ndarray, kind: HitKind, number):
+    def _slots(self, hits: np.ndarray, kind: HitKind, number: NumberType) -> Any:
         """(hits, hits allocated, chance) of the hits of one kind: each hit, or with --tk-allocation damage each
         point that the hits' D-values roll."""
         damage = self._tk_points(kind)
@@ -232,7 +235,7 @@ class AtWarEngines(Volleys):
 class _Progress:
     """One war engine's distributions after 0, 1, 2 ... more hits of one kind (computed as needed)."""
 
-    def __init__(self, engines: Engines, start: np.ndarray, kind: HitKind, number) -> None:
+    def __init__(self, engines: Engines, start: np.ndarray, kind: HitKind, number: NumberType) -> None:
         self.engines, self.kind, self.number = engines, kind, number
         self.states = [start]
 
@@ -242,7 +245,7 @@ class _Progress:
         return self.states[hits]
 
 
-def _points(rng: np.random.Generator, damage, hits: np.ndarray) -> np.ndarray:
+def _points(rng: np.random.Generator, damage: Any, hits: np.ndarray) -> np.ndarray:
     """Each trial's points of damage: its hits' D-values rolled and added up."""
     total = np.zeros(len(hits), dtype=np.int64)
     for j in range(int(hits.max(initial=0))):
@@ -251,7 +254,7 @@ def _points(rng: np.random.Generator, damage, hits: np.ndarray) -> np.ndarray:
     return total
 
 
-def _standing(states: list[np.ndarray], top: int, number):
+def _standing(states: list[np.ndarray], top: int, number: NumberType) -> Any:
     """Every way the war engines can stand after the normal hits: (weight, [(state, standing)]), each state
     conditioned on standing or not (its damage below the capacity, or at it)."""
     for pattern in product((True, False), repeat=len(states)):

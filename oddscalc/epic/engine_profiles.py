@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
+from ..pmf import NumberType
 from .joints import zeros
 from .war_engines import Critical, Engines, HitKind
 
@@ -44,7 +45,7 @@ class EngineProfile:
         capacity = re.fullmatch(r"dc([0-9]{1,2})", words[1], re.IGNORECASE) if len(words) >= 2 else None
         if len(words) < 2 or not is_whole(words[0]) or capacity is None:
             raise InputError(name, text, ENGINE_ALLOWED)
-        values: dict = {"count": int(words[0]), "capacity": int(capacity[1])}
+        values: dict[str, Any] = {"count": int(words[0]), "capacity": int(capacity[1])}
         rest = words[2:]
         seen: set[str] = set()
         while rest:
@@ -125,7 +126,7 @@ class Formation:
         return shares
 
     # --- exact ------------------------------------------------------------------------------
-    def coded(self, index: int, state: np.ndarray, number) -> np.ndarray:
+    def coded(self, index: int, state: np.ndarray, number: NumberType) -> np.ndarray:
         """joint[kills + (W + 1) · fallen, damage lost, shields down] of one war engine of part `index`."""
         part = self.parts[index]
         joint = part.outcome(state, number)
@@ -139,10 +140,10 @@ class Formation:
         return np.divmod(codes, self.count + 1)[::-1]
 
     # --- sampled ----------------------------------------------------------------------------
-    def start(self, trials: int) -> list:
+    def start(self, trials: int) -> list[Any]:
         return [part.start(trials) for part in self.parts]
 
-    def strike(self, rng: np.random.Generator, states: list, hits: np.ndarray, kinds: Sequence[HitKind]) -> None:
+    def strike(self, rng: np.random.Generator, states: list[Any], hits: np.ndarray, kinds: Sequence[HitKind]) -> None:
         """Resolve each trial's hits, allocated front to back, each with its war engine's own saves."""
         order = self.order()
         trials = len(hits)
@@ -155,7 +156,7 @@ class Formation:
             index, engine = order[j % len(order)]
             self.parts[index]._resolve(rng, flats[index], engine * trials + rows, kinds[index])
 
-    def tally(self, states: list) -> dict[str, np.ndarray]:
+    def tally(self, states: list[Any]) -> dict[str, np.ndarray]:
         tallies = [part.tally(state) for part, state in zip(self.parts, states)]
         total = {name: sum((one[name] for one in tallies[1:]), tallies[0][name]) for name in tallies[0]}
         fallen = [(one["kills"] * part.capacity).astype(np.int16) for one, part in zip(tallies, self.parts)]

@@ -8,11 +8,17 @@ makes an array of floats or of Fractions, as the twin computes.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..pmf import NumberType
 
-def zeros(shape, number) -> np.ndarray:
+if TYPE_CHECKING:
+    from ..pool import PoolRoll
+
+
+def zeros(shape: Any, number: NumberType) -> np.ndarray:
     """An array of zeros of this shape: floats, or Fractions when `number` is not float."""
     if number is float:
         return np.zeros(shape)
@@ -31,7 +37,7 @@ def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return result
 
 
-def combine(outcomes: list[np.ndarray], number) -> np.ndarray:
+def combine(outcomes: list[np.ndarray], number: NumberType) -> np.ndarray:
     """The joint pmf of the sums of several independent outcomes (all of one dimension)."""
     total = np.ones((1,) * outcomes[0].ndim, dtype=object if number is not float else float)
     if number is not float:
@@ -44,7 +50,7 @@ def combine(outcomes: list[np.ndarray], number) -> np.ndarray:
 AXES = ("hits", "kills", "damage", "shields", "other_kills")  # a war-engine attack's joint, axis by axis
 
 
-def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes, number) -> dict[str, np.ndarray]:
+def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes: Any, number: NumberType) -> dict[str, np.ndarray]:
     """The pmf of every outcome from joint[hits, kills, damage, shields(, other units killed)]: `outcomes(values)`
     adds blast markers and broken to the arrays of those."""
     from .. import pmf as pmfs
@@ -65,7 +71,7 @@ def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes, number) -> dict
     return result
 
 
-def pack(values: dict[str, np.ndarray], names: tuple[str, ...]):
+def pack(values: dict[str, np.ndarray], names: tuple[str, ...]) -> PoolRoll:
     """Each trial's outcomes packed for the engine, in the order of `names`."""
     from ..pool import PoolRoll
 

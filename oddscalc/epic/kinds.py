@@ -13,7 +13,7 @@ from ..errors import InputError, once
 from .saves import Ability
 from .war_engines import Critical, tk_damage
 
-Strike = tuple  # how an attack's hits are saved: (Ability, a titan killer's D-value or None)
+Strike = tuple[Any, Any]  # how an attack's hits are saved: (Ability, a titan killer's D-value or None)
 NORMAL: Strike = (Ability.NORMAL, None)
 
 MAX_UNITS = 60  # a kind's units in an engagement (a company of Epic units is 10 to 30)
@@ -150,7 +150,9 @@ class Kind:
                 raise InputError(name, text, f"tk-damage: {error.allowed}") from None
 
     def __str__(self) -> str:
-        value = lambda v: "none" if v is None else f"{v}+"  # noqa: E731
+        def value(v: int | None) -> str:
+            return "none" if v is None else f"{v}+"
+
         words = [str(self.count)] + ([f"DC{self.capacity}"] if self.engine else [])
         words += [f"cc {value(self.cc)}", f"ff {value(self.ff)}", f"armour {value(self.armour)}"]
         words += [f"in-contact {self.contact}"] if self.contact != self.count else []

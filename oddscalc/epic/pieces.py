@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from .kinds import NORMAL, ExtraAt, Kind, Strike
 from .saves import Ability, allocate_kills, failed_die, kills_given_hits, save_plan
@@ -78,12 +79,12 @@ class Piece:
     def engines(self) -> Engines:
         return Engines(1, self.top, 0, self.kind.critical)
 
-    def after(self, k: int, hits: Sequence[tuple[int, int]], hit: HitKind, number) -> np.ndarray:
+    def after(self, k: int, hits: Sequence[tuple[int, int]], hit: HitKind, number: NumberType) -> np.ndarray:
         """The pmf of its state after `hits`, (hits, slots) of each of its blocks, saved as `hit` says."""
         if self.kind.engine:
             state = self.engines.fresh(number)
             state[0, 0], state[0, k] = number(0), number(1)
-            return self.engines.after(state, sum(h for h, _ in hits), hit, number)[0]
+            return np.asarray(self.engines.after(state, sum(h for h, _ in hits), hit, number)[0])
         kills = pmfs.point(0, number(1))
         saved = number(hit.saves.chance())
         for h, width in hits:

@@ -12,7 +12,9 @@ puts a formation without a cover save (vehicles) in cover.
 from __future__ import annotations
 
 from dataclasses import fields, replace
+from typing import Any, cast
 
+from ..attack import Attack
 from ..errors import InputError
 from ..roster import Field, Game, Schema, Unit, Weapon
 from ..style import plural
@@ -186,7 +188,7 @@ def _ability(weapon: Weapon) -> Ability | None:
     return Ability.TITAN_KILLER if "titan-killer" in special else Ability.LANCE if "lance" in special else None
 
 
-def _front(target: Unit) -> dict:
+def _front(target: Unit) -> dict[str, Any]:
     """The part of a mixed formation in front: its units, kind and defence."""
     if target["front"] == "vehicles":
         return dict(units=target["vehicles"], kind="armoured-vehicle", armour=target["vehicle_armour"],
@@ -195,7 +197,7 @@ def _front(target: Unit) -> dict:
                 cover_save=target["cover_save"], invulnerable=target["invulnerable"], in_cover=in_cover(target))
 
 
-def matchup(attacker: Unit, weapon: Weapon, target: Unit):
+def matchup(attacker: Unit, weapon: Weapon, target: Unit) -> Attack | None:
     """The attack `weapon` makes on `target`, or None when it cannot hurt it."""
     kind = target["kind"]
     if kind in OFF_TABLE:
@@ -234,7 +236,7 @@ def matchup(attacker: Unit, weapon: Weapon, target: Unit):
                      **defence)
 
 
-def _at_war_engines(weapon: Weapon, target: Unit, defence: dict, ability: Ability | None):
+def _at_war_engines(weapon: Weapon, target: Unit, defence: dict[str, Any], ability: Ability | None) -> Attack | None:
     """A weapon at a formation of war engines and its other units (docs/rules.md §2.8). Fire that can hurt
     both (a macro-weapon, a titan killer, AT fire beside vehicles) goes front to back over both when the
     roster gives the other units' armour; AT fire beside infantry goes to the war engines; AP fire, which
@@ -258,7 +260,8 @@ def _at_war_engines(weapon: Weapon, target: Unit, defence: dict, ability: Abilit
     return EpicShoot(shots=shots, to_hit=to_hit, weapon=ability or fired, reach=Reach.OTHERS, **mixed)
 
 
-def _mixed(weapon: Weapon, target: Unit, defence: dict, ability: Ability | None, barrage_ability: Ability):
+def _mixed(weapon: Weapon, target: Unit, defence: dict[str, Any], ability: Ability | None,
+           barrage_ability: Ability) -> Attack | None:
     """A weapon at a mixed formation (docs/rules.md §2.3): AP fire at the infantry, AT fire at the vehicles,
     a weapon with both at the part in front; a barrage or macro-weapon at the part in front."""
     total = target["units"] + target["vehicles"]
@@ -299,7 +302,7 @@ def together(attacker: Unit, target: Unit) -> EpicShoot | None:
     shooting = [weapon for weapon in attacker.weapons if weapon["bp"] is None and weapon["alternative"] is None]
     if len({frozenset(weapon["special"]) for weapon in shooting}) != 1:
         return None
-    attacks = [attack for weapon in shooting if (attack := matchup(attacker, weapon, target)) is not None]
+    attacks: list[Any] = [attack for weapon in shooting if (attack := matchup(attacker, weapon, target)) is not None]
     if len(attacks) < 2:
         return None
     shared = [{field.name: getattr(attack, field.name) for field in fields(attack) if field.name not in FIRE}
@@ -315,17 +318,17 @@ def together(attacker: Unit, target: Unit) -> EpicShoot | None:
     if macro and normal and attacks[0].reaches is not Reach.ENGINES:  # refused: give them apart (§2.8)
         return None
     if not normal and not anti_tank:  # macro-weapons only: the first is --shots with --weapon macro
-        return replace(attacks[0], shots=macro[0].shots, to_hit=macro[0].to_hit, weapon=Ability.MACRO, mw_shots=0,
-                       mw_to_hit=None, at_shots=0, at_to_hit=None, volley=tuple(macro[1:]))
+        return cast(EpicShoot, replace(attacks[0], shots=macro[0].shots, to_hit=macro[0].to_hit, weapon=Ability.MACRO, mw_shots=0,
+                       mw_to_hit=None, at_shots=0, at_to_hit=None, volley=tuple(macro[1:])))
     first = normal[0] if normal else Volley(0, anti_tank[0].to_hit)
     extra = dict(mw_shots=macro[0].shots, mw_to_hit=macro[0].to_hit) if macro else dict(mw_shots=0, mw_to_hit=None)
     extra.update(at_shots=anti_tank[0].shots, at_to_hit=anti_tank[0].to_hit) if anti_tank else \
         extra.update(at_shots=0, at_to_hit=None)
-    return replace(attacks[0], shots=first.shots, to_hit=first.to_hit, weapon=ability,
-                   volley=tuple(normal[1:] + macro[1:] + anti_tank[1:]), **extra)
+    return cast(EpicShoot, replace(attacks[0], shots=first.shots, to_hit=first.to_hit, weapon=ability,
+                                   volley=tuple(normal[1:] + macro[1:] + anti_tank[1:]), **extra))
 
 
-def _assault_kinds(unit: Unit) -> list | None:
+def _assault_kinds(unit: Unit) -> list[Any] | None:
     """The formation's kinds in an assault (docs/rules.md §2.9): its `assault` list, or one kind of its units,
     cc and ff (war engines with their damage capacity); None where it cannot be fought: no cc or ff, or a mixed
     formation (vehicles, other units or war engines beside the first) without its `assault` kinds."""
@@ -356,7 +359,7 @@ def cannot_assault(unit: Unit) -> str | None:
     return None
 
 
-def assault(attacker: Unit, target: Unit):
+def assault(attacker: Unit, target: Unit) -> Attack | None:
     """The attacker's assault on the target (docs/rules.md §2.9): every unit of both formations in it, kind by
     kind, those in base contact by CC (all of them, unless `--set in-contact=K`), the target's cover save its
     first kind's. None where a side cannot be fought (`cannot_assault`)."""
@@ -365,7 +368,7 @@ def assault(attacker: Unit, target: Unit):
     sides = (attacker, target)
     if any(cannot_assault(unit) is not None for unit in sides):
         return None
-    values: dict = {}
+    values: dict[str, Any] = {}
     for prefix, unit in zip(("", "enemy_"), sides):
         kinds = _assault_kinds(unit)
         if kinds is None:
@@ -382,14 +385,14 @@ def assault(attacker: Unit, target: Unit):
     return Assault(**values, enemy_cover_save=target["cover_save"])
 
 
-def kill_threshold(target: Unit, attack=None) -> int:
+def kill_threshold(target: Unit, attack: Any = None) -> int:
     """Kills that destroy the whole target formation: every war engine of a war-engine formation, and its other
     units when the attack reaches them (its kills then count them too); in an assault, every unit and every point
     of damage on a war engine (the kills it counts)."""
     if attack is not None and hasattr(attack, "target_units"):
-        return attack.target_units
+        return int(attack.target_units)
     others = target["other_units"] if attack is not None and "other_kills" in attack.outcomes else 0
-    return target["units"] + target["vehicles"] + others + sum(profile.count for profile in _other_engines(target))
+    return int(target["units"] + target["vehicles"] + others + sum(profile.count for profile in _other_engines(target)))
 
 
 def describe_unit(unit: Unit) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..totals import keep_pmf
 from ..keyed import groups
@@ -32,7 +33,7 @@ def result_gaps(keep_highest: bool) -> tuple[tuple[int, Fraction], ...]:
     return tuple(sorted(gaps.items()))
 
 
-def modifiers(mine: Side, theirs: Side, kills, my_left, their_left, inspiring=0):
+def modifiers(mine: Side, theirs: Side, kills: Any, my_left: Any, their_left: Any, inspiring: Any = 0) -> Any:
     """This side's result modifiers (1.12.7), for whole numbers or arrays of them: its kills, outnumbering, no
     blast markers, fewer than the enemy's, its Inspiring units left (2.1.5) and its --bonus."""
     markers, their_markers = mine.markers(my_left), theirs.markers(their_left)
@@ -55,7 +56,7 @@ def exact_seconds(mine: Side, theirs: Side, rounds: int, rational: bool) -> floa
             + rounds_after * pairs * (PER_STATE[rational] + (pairs + 21) / EXACT_RATE[rational]))
 
 
-def markers_after(side: Side, held, code):
+def markers_after(side: Side, held: Any, code: Any) -> Any:
     """A formation's blast markers after the assault (1.12.8, 1.12.9; a point of damage on a war engine one,
     3.2.4): where it held (won or drew), those it had and one per unit it lost, none removed (a broken one stays
     broken: one per unit left); lost, it is broken: one per unit left."""
@@ -67,11 +68,11 @@ class _Tally:
     """The outcomes' pmfs, gathered from weighted cells (weights, and both sides' codes as arrays) and added up
     once."""
 
-    def __init__(self, zero, mine: Side, theirs: Side) -> None:
+    def __init__(self, zero: Any, mine: Side, theirs: Side) -> None:
         self.zero, self.mine, self.theirs = zero, mine, theirs
         self.parts: list[tuple[np.ndarray, dict[str, Any]]] = []
 
-    def add(self, weights: np.ndarray, theirs, mine, **values: Any) -> None:
+    def add(self, weights: np.ndarray, theirs: Any, mine: Any, **values: Any) -> None:
         if not np.size(weights):
             return
         theirs, mine = np.asarray(theirs), np.asarray(mine)
@@ -91,7 +92,7 @@ class _Tally:
                 for name, pmf in summed.items()}
 
 
-def _summed(values: np.ndarray, weights: np.ndarray, zero) -> np.ndarray:
+def _summed(values: np.ndarray, weights: np.ndarray, zero: Any) -> np.ndarray:
     """The pmf of `values` weighted by `weights`: floats by bincount, exact numbers added one by one."""
     if weights.dtype != object:
         return np.bincount(values, weights=weights)
@@ -101,22 +102,22 @@ def _summed(values: np.ndarray, weights: np.ndarray, zero) -> np.ndarray:
     return pmfs.array(pmf)
 
 
-def _round_joint(mine: Side, theirs: Side, their_code: int, my_code: int, number) -> np.ndarray:
+def _round_joint(mine: Side, theirs: Side, their_code: int, my_code: int, number: NumberType) -> np.ndarray:
     """joint[their code, my code] after one round: both sides at once (an outer product), or the side with
     First Strike first, the other with the units it has left (2.2.4)."""
     if mine.first_strike == theirs.first_strike:
-        return np.multiply.outer(theirs.attacked(their_code, mine.attacks(my_code), number),
-                                 mine.attacked(my_code, theirs.attacks(their_code), number))
+        return np.asarray(np.multiply.outer(theirs.attacked(their_code, mine.attacks(my_code), number),
+                                            mine.attacked(my_code, theirs.attacks(their_code), number)))
     if mine.first_strike:
         first = theirs.attacked(their_code, mine.attacks(my_code), number)
         joint = np.multiply.outer(first, pmfs.zeros(mine.size, number(0)))
         for code in np.flatnonzero(first != 0):
             joint[code] = first[code] * mine.attacked(my_code, theirs.attacks(int(code)), number)
-        return joint
+        return np.asarray(joint)
     return _round_joint(theirs, mine, my_code, their_code, number).T
 
 
-def _round_joints(mine: Side, theirs: Side, keys: np.ndarray, chances: np.ndarray, number) -> np.ndarray:
+def _round_joints(mine: Side, theirs: Side, keys: np.ndarray, chances: np.ndarray, number: NumberType) -> np.ndarray:
     """joint[their code, my code] after a round from each pair of states `keys` (their code × my size + my code)
     weighed by `chances`: when both strike at once, each side's pmfs after the round stacked and multiplied in
     one product of matrices."""
@@ -128,7 +129,7 @@ def _round_joints(mine: Side, theirs: Side, keys: np.ndarray, chances: np.ndarra
                              in pairs])
     mine_after = np.stack([mine.attacked(my_code, theirs.attacks(their_code), number) for their_code, my_code
                            in pairs])
-    return (theirs_after * chances[:, None]).T @ mine_after
+    return np.asarray((theirs_after * chances[:, None]).T @ mine_after)
 
 
 def _merged(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -144,7 +145,7 @@ def _merged(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return unique, np.array(summed, dtype=object)
 
 
-def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, number) -> dict[str, np.ndarray]:
+def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, number: NumberType) -> dict[str, np.ndarray]:
     """The exact pmfs of an engagement's outcomes: each round's losses on both sides (binomials convolved, hits
     allocated) from every pair of states, then the result roll on every pair of states after it; a tie goes on
     to the next round from its states."""
@@ -214,7 +215,7 @@ def result_faces(keep_highest: bool) -> np.ndarray:
     dice = np.indices((6,) * 4).reshape(4, -1) + 1
     ours = np.maximum(dice[0], dice[1]) if keep_highest else dice[0] + dice[1]
     theirs = np.maximum(dice[2], dice[3]) if keep_highest else dice[2] + dice[3]
-    return (ours - theirs).astype(np.int8)
+    return np.asarray(ours - theirs).astype(np.int8)
 
 
 def _leads(mine: Side, theirs: Side) -> np.ndarray | None:
@@ -229,8 +230,8 @@ def _leads(mine: Side, theirs: Side) -> np.ndarray | None:
 def _lead(mine: Side, theirs: Side, ours: np.ndarray, yours: np.ndarray) -> np.ndarray:
     kills, losses = theirs.casualties[yours], mine.casualties[ours]
     their_left, my_left = theirs.left[yours], mine.left[ours]
-    return (modifiers(mine, theirs, kills, my_left, their_left, mine.inspiring[ours])
-            - modifiers(theirs, mine, losses, their_left, my_left, theirs.inspiring[yours]))
+    return np.asarray(modifiers(mine, theirs, kills, my_left, their_left, mine.inspiring[ours])
+                      - modifiers(theirs, mine, losses, their_left, my_left, theirs.inspiring[yours]))
 
 
 def engagement_sample(rng: np.random.Generator, mine: Side, theirs: Side, rounds: int, keep_highest: bool,

@@ -14,6 +14,8 @@ round of U slots onto the first, and the popcount of the low U bits is the kills
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 from dataclasses import dataclass
 from enum import Enum
@@ -172,8 +174,8 @@ def allocate_kills(rng: np.random.Generator, failed: Die, hits: np.ndarray, slot
 def popcount(words: np.ndarray, native: bool = True) -> np.ndarray:
     """Count the set bits of each uint64 (numpy ≥ 2 has it built in; else a byte table)."""
     if native and hasattr(np, "bitwise_count"):
-        return np.bitwise_count(words)
-    return _BYTE_ONES[np.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)].sum(axis=1, dtype=np.uint8)
+        return np.asarray(np.bitwise_count(words))
+    return np.asarray(_BYTE_ONES[np.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)].sum(axis=1, dtype=np.uint8))
 
 
 def kills_given_hits(hits: int, units: int, saved: Fraction | float) -> np.ndarray:
@@ -201,13 +203,13 @@ class BlastMarkers:
     disrupt: bool = False
     under_fire: bool = True  # False when no shot was fired (every firing unit suppressed)
 
-    def total(self, hits, kills):
+    def total(self, hits: Any, kills: Any) -> Any:
         """Return the formation's blast markers after the attack (ints or arrays)."""
         first_kill = (kills > 0) * int(self.crossfire)  # crossfire: the first kill gives 2 BMs
         per = hits if self.disrupt else kills  # disrupt: one per hit instead of one per kill
         return self.existing + int(self.under_fire) + self.extra + per + first_kill  # +1 for coming under fire
 
-    def broken(self, hits, kills):
+    def broken(self, hits: Any, kills: Any) -> Any:
         """Return 1 where the formation breaks: BMs ≥ units left, or no units left."""
         left = self.formation - kills
         return ((self.total(hits, kills) >= left) | (left <= 0)) * 1

@@ -25,6 +25,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..attack import option
 from ..errors import InputError, require
@@ -230,7 +231,7 @@ class EpicShoot(AtWarEngines):
 
     # --- exact ------------------------------------------------------------------------------
 
-    def joint(self, number=float) -> np.ndarray:
+    def joint(self, number: NumberType = float) -> np.ndarray:
         """Return the exact joint pmf of (hits, kills) as a matrix joint[hits, kills]."""
         normal, macro, anti_tank = (self._pools(kind) for kind in ("normal", "macro", "anti_tank"))
         joint = allocated(normal, self.unit_count, self.normal_saves, number)
@@ -248,7 +249,7 @@ class EpicShoot(AtWarEngines):
             joint = convolve2d(joint, allocated(anti_tank, self.vehicles, self.vehicle_saves, number))
         return joint
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         if self.war_engines:
             under_fire = int(any(v.shots for v in self.fired))
             joint = self.mixed_joint(number) if self.engine else self.engine_joint(number)

@@ -6,11 +6,14 @@ saves, hit allocation and blast markers live in `saves.py`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
+from ..pmf import NumberType
 from ..attack import Attack, option
 from ..dice import EXACT_SECONDS, DiceExpression
 from ..errors import choose, require
@@ -226,7 +229,7 @@ class OnFormation(Attack):
             return HitKind(saves)
         return HitKind(saves, damage, per_hit=self.tk_save is TkSave.HIT)
 
-    def _check_exact(self, cells: int, work: int, rate: float, number) -> None:
+    def _check_exact(self, cells: int, work: int, rate: float, number: NumberType) -> None:
         """Refuse at once an exact war-engine answer whose joint would not fit in memory or would take longer than
         EXACT_SECONDS: `cells` of the joint, `work` cell updates at about `rate` a second (measured, on the quick
         side; rationals are far slower)."""
@@ -247,7 +250,7 @@ class OnFormation(Attack):
         return save_plan(self.other_armour, None, weapon, self.other_reinforced, False, self.worse_saves,
                          self.ignore_cover, self.sniper)
 
-    def _engine_outcomes(self, values: dict[str, np.ndarray], extra: int, under_fire) -> dict[str, np.ndarray]:
+    def _engine_outcomes(self, values: dict[str, np.ndarray], extra: int, under_fire: Any) -> dict[str, np.ndarray]:
         """Blast markers and breaking of a war-engine target (§2.8): a marker per point of damage and per other
         unit killed (per hit not stopped by a shield with disrupt), +1 under fire, the first kill +1 in a
         crossfire; broken when the markers reach the damage capacity of the war engines left plus the other

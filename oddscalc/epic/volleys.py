@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..dice import Check, Natural, check_sides
 from ..errors import InputError, require
@@ -65,7 +66,7 @@ def roll_hits(rng: np.random.Generator, pools: Sequence[tuple[int, Check]], tria
     return hits
 
 
-def hits_pmf(pools: Sequence[tuple[int, Check]], number) -> np.ndarray:
+def hits_pmf(pools: Sequence[tuple[int, Check]], number: NumberType) -> np.ndarray:
     """The exact pmf of the hits of (dice, check) pools: their binomials convolved."""
     hits = pmfs.point(0, number(0))
     for shots, check in pools:
@@ -73,14 +74,14 @@ def hits_pmf(pools: Sequence[tuple[int, Check]], number) -> np.ndarray:
     return hits
 
 
-def allocated(pools: Sequence[tuple[int, Check]], units: int, saves: SavePlan, number) -> np.ndarray:
+def allocated(pools: Sequence[tuple[int, Check]], units: int, saves: SavePlan, number: NumberType) -> np.ndarray:
     """joint[hits, kills] of pools of dice allocated front to back over `units` identical units (§2.3)."""
     hits, saved = hits_pmf(pools, number), number(saves.chance())
     return matrix_of([weight * (kills_given_hits(h, units, saved) if units else pmfs.point(0, weight))
                     for h, weight in enumerate(hits)], units + 1, number)
 
 
-def matrix_of(rows: list[np.ndarray], width: int, number) -> np.ndarray:
+def matrix_of(rows: list[np.ndarray], width: int, number: NumberType) -> np.ndarray:
     """Stack pmfs of different lengths into a matrix `width` wide (zeros after each)."""
     matrix = np.zeros((len(rows), width)) if number is float else np.array(
         [[number(0)] * width for _ in rows], dtype=object)
@@ -167,8 +168,8 @@ class Volleys(OnFormation):
 
     def _pools(self, kind: str) -> list[tuple[int, Check]]:
         """(shots, check) of the fired volleys of one kind: normal, macro or anti_tank."""
-        chosen = {"normal": lambda v: not v.macro and not v.anti_tank, "macro": lambda v: v.macro,
-                  "anti_tank": lambda v: v.anti_tank}[kind]
+        chosen: Callable[[Volley], bool] = {"normal": lambda v: not v.macro and not v.anti_tank,
+                                            "macro": lambda v: v.macro, "anti_tank": lambda v: v.anti_tank}[kind]
         return [(v.shots, self._check(v.to_hit)) for v in self.fired if chosen(v) and v.shots]
 
     @cached_property

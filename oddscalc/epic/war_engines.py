@@ -28,12 +28,15 @@ in one formation are in `engine_profiles.py`; the joints the exact twins add up,
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
 import numpy as np
 
+from ..pmf import NumberType
 from ..dice import DiceExpression
 from ..errors import require
 from ..pool import uniform_faces
@@ -131,7 +134,7 @@ class Engines:
         rounds, rest = divmod(hits, block)
         return [rounds * self.capacity + min(max(rest - i * self.capacity, 0), self.capacity) for i in range(engines)]
 
-    def beside(self, hits, others: int, reach: Reach, front: Front):
+    def beside(self, hits: Any, others: int, reach: Reach, front: Front) -> Any:
         """(hits on the war engines, hits on the other units) when `hits` hits (a number, or an array of them) are
         allocated front to back over the war engines, each taking its damage capacity in hits, and `others`
         units taking one each, round after round (3.2.1)."""
@@ -147,13 +150,13 @@ class Engines:
         return (ahead, behind) if front is Front.ENGINES else (behind, ahead)
 
     # --- exact ------------------------------------------------------------------------------
-    def fresh(self, number) -> np.ndarray:
+    def fresh(self, number: NumberType) -> np.ndarray:
         """One war engine before the attack: state[s, k] = P(s shields up, k damage); k = DC is destroyed."""
         state = zeros((self.shields + 1, self.capacity + 1), number)
         state[self.shields, 0] = number(1)
         return state
 
-    def after(self, state: np.ndarray, hits: int, kind: HitKind, number) -> np.ndarray:
+    def after(self, state: np.ndarray, hits: int, kind: HitKind, number: NumberType) -> np.ndarray:
         """The distribution of one war engine after `hits` more hits of one kind."""
         saved = number(kind.saves.chance())
         points = kind.titan_killer.pmf(number) if kind.titan_killer is not None else None
@@ -168,7 +171,7 @@ class Engines:
                 state = self._points(state, points, invulnerable, number)  # a point: only an invulnerable save
         return state
 
-    def _points(self, state: np.ndarray, points: np.ndarray, saved, number) -> np.ndarray:
+    def _points(self, state: np.ndarray, points: np.ndarray, saved: Any, number: NumberType) -> np.ndarray:
         """A titan killer's hit of `points` (its pmf) points, each a hit with this chance of being saved."""
         total = zeros(state.shape, number)
         current = state
@@ -179,7 +182,7 @@ class Engines:
                 total += weight * current
         return total
 
-    def _hit(self, state: np.ndarray, saved, number) -> np.ndarray:
+    def _hit(self, state: np.ndarray, saved: Any, number: NumberType) -> np.ndarray:
         """One hit (or one point of a titan killer's damage): a shield takes it, else a save (`saved`
         is its chance), else one point of damage."""
         new = zeros(state.shape, number)
@@ -192,7 +195,7 @@ class Engines:
         new[0, :] += self._damage(hull * (1 - saved), number)
         return new
 
-    def _damage(self, hull: np.ndarray, number) -> np.ndarray:
+    def _damage(self, hull: np.ndarray, number: NumberType) -> np.ndarray:
         """The hull's damage after one point of damage with its critical hit roll (k = DC: destroyed)."""
         top = self.capacity
         after = zeros(hull.shape, number)
@@ -220,7 +223,7 @@ class Engines:
                 after[k + 1] += weight
         return after
 
-    def outcome(self, state: np.ndarray, number) -> np.ndarray:
+    def outcome(self, state: np.ndarray, number: NumberType) -> np.ndarray:
         """joint[destroyed, damage lost, shields down] of one war engine (a destroyed one lost all its DC)."""
         top = self.capacity
         joint = zeros((2, top + 1, self.shields + 1), number)
@@ -239,7 +242,7 @@ class Engines:
         return (np.full((trials, self.count), self.shields, dtype=np.int8, order="F"),
                 np.zeros((trials, self.count), dtype=np.int8, order="F"))
 
-    def strike(self, rng: np.random.Generator, state, hits: np.ndarray, kind: HitKind, *, standing: bool,
+    def strike(self, rng: np.random.Generator, state: Any, hits: np.ndarray, kind: HitKind, *, standing: bool,
                engine: int | None = None) -> None:
         """Resolve each trial's hits of one kind on its war engines, in place.
 
@@ -264,7 +267,7 @@ class Engines:
                 target = engine if engine is not None else (j // self.capacity) % self.count
             self._resolve(rng, flat, target * trials + rows, kind)
 
-    def _resolve(self, rng, flat, at: np.ndarray, kind: HitKind) -> None:
+    def _resolve(self, rng: np.random.Generator, flat: Any, at: np.ndarray, kind: HitKind) -> None:
         """One hit on each of these war engines (flat indices)."""
         if kind.titan_killer is None:
             self._struck(rng, flat, at, kind.saves)
@@ -279,27 +282,27 @@ class Engines:
             self._through(flat, at[(points > 0) & saved])  # a saved hit's points still take shields down
             points = points - 1
 
-    def _through(self, flat, at: np.ndarray) -> np.ndarray:
+    def _through(self, flat: Any, at: np.ndarray) -> np.ndarray:
         """The hits that a shield does not stop (it goes down instead) on a standing war engine."""
         shields, damage = flat
         up = shields[at] > 0
         shields[at[up]] -= 1
         at = at[~up]
-        return at[damage[at] < self.capacity]
+        return np.asarray(at[damage[at] < self.capacity])
 
-    def _struck(self, rng, flat, at: np.ndarray, saves: SavePlan) -> None:
+    def _struck(self, rng: np.random.Generator, flat: Any, at: np.ndarray, saves: SavePlan) -> None:
         at = self._through(flat, at)
         faces = [uniform_faces(rng, side, at.size) for side in saves.sides]
         failed = ~saves.saved(*faces) if faces else np.ones(at.size, dtype=bool)
         self._harm(rng, flat[1], at[failed])
 
-    def _pierced(self, rng, flat, at: np.ndarray, invulnerable: bool) -> None:
+    def _pierced(self, rng: np.random.Generator, flat: Any, at: np.ndarray, invulnerable: bool) -> None:
         at = self._through(flat, at)
         if invulnerable:
             at = at[uniform_faces(rng, 6, at.size) < 6]
         self._harm(rng, flat[1], at)
 
-    def _harm(self, rng, damage: np.ndarray, at: np.ndarray) -> None:
+    def _harm(self, rng: np.random.Generator, damage: np.ndarray, at: np.ndarray) -> None:
         """One point of damage each, and its critical hit roll (more points while they roll 6s)."""
         top = self.capacity
         while at.size:
@@ -320,7 +323,7 @@ class Engines:
                 return
             at = at[critical & (damage[at] < top)]
 
-    def tally(self, state) -> dict[str, np.ndarray]:
+    def tally(self, state: Any) -> dict[str, np.ndarray]:
         """Each trial's war engines destroyed, damage lost (a destroyed one: its DC) and shields down."""
         shields, damage = state
         destroyed = damage >= self.capacity
