@@ -10,9 +10,36 @@ stay quick)::
 
 from __future__ import annotations
 
-from importlib import import_module
-from importlib.util import find_spec
-from typing import Any
+import sys
+
+STOPS_WHILE_STARTING: list[int] = []  # started as the command line: the stops that came before console.py ran
+
+
+def is_the_command_line(argv: list[str]) -> bool:
+    """Whether the process was started as the command line (`argv` as Python was given it, `sys.orig_argv`):
+    `python [flags] -m oddscalc …`, or the console script `oddscalc …`."""
+    if "-m" in argv[1:]:
+        at = argv.index("-m", 1)
+        return argv[at + 1:at + 2] == ["oddscalc"]
+    return len(argv) > 1 and argv[1].replace("\\", "/").rsplit("/", 1)[-1] == "oddscalc"
+
+
+def _kept(number: int, frame: object) -> None:
+    STOPS_WHILE_STARTING.append(number)
+
+
+if is_the_command_line(list(getattr(sys, "orig_argv", ()))):  # from our first line, a stop is kept, and console.py
+    import signal  # says it in one line once the command line has loaded (a Ctrl-C here printed Python's traceback)
+
+    for _number in (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())):
+        signal.signal(_number, _kept)
+
+from importlib import import_module  # noqa: E402  (after the stops are held)
+from importlib.util import find_spec  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

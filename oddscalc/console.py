@@ -53,10 +53,16 @@ def _number(error: KeyboardInterrupt) -> int:
 
 
 def run() -> None:
-    """Load the command line, then run it; exit with its code."""
+    """Load the command line, then run it; exit with its code. A stop that came before this module ran, from the
+    package's first lines (`oddscalc.STOPS_WHILE_STARTING`), is kept too."""
+    from . import STOPS_WHILE_STARTING
+
     LOADING[0] = HELD
     for number in NUMBERS:
         signal.signal(number, _stop)
+    if STOPS_WHILE_STARTING and LOADING[0] == HELD:  # (read once ours handle them: none is lost in between)
+        LOADING[0] = STOPS_WHILE_STARTING[0]
+    STOPS_WHILE_STARTING.clear()
     try:
         from .cli import main
     except KeyboardInterrupt as error:  # a Ctrl-C before the handler was set (Python's own, at start-up)
