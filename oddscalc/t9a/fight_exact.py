@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from functools import reduce
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from .. import pmf as pmfs
+from ..pmf import NumberType as Number
 from .fight import CHARGE_BONUS, EVENTS, FLANK_BONUS, OUTCOMES, REAR_BONUS, SLAIN, Blow, Fight, by_round
 from .readings import Pursuit
 from .fighter import MAX_RANK_BONUS, break_chance, capped, lost_pmf, two_d6
 from .troop import CAUGHT, FLED, OVERKILL, Troop
 
-Number = Callable[[Any], Any]  # float or Fraction: the kind of number the pmfs hold
 Dealt = dict[tuple[bool, int, int, int], tuple[np.ndarray, np.ndarray]]  # a step's cells and chances by state
 Tally = dict[str, np.ndarray]  # each outcome's pmf
 
