@@ -417,6 +417,10 @@ T9A = {
                enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=5, rounds=4,
                enemy_with_unit=("models 2 width 2 attacks 1 offensive 4 defensive 3 strength 3 resilience 3 agility 3 "
                                 "discipline 7 facing flank",)),
+    "combat: an Unbreakable unit with a character charged in the flank tests to turn (Combat Reform), three rounds":
+        Combat(**KNIGHTS, flank=True, rounds=3, enemy_models=8, enemy_width=4, enemy_attacks=1, enemy_offensive=3,
+               enemy_defensive=3, enemy_strength=3, enemy_resilience=3, enemy_agility=3, enemy_discipline=5,
+               enemy_unbreakable=True, enemy_character="A1 O3 D3 S3 R3 I3 H1 V8"),
     "combat: knights in the flank fought to the end, the spearmen keep their formation (--combat-reform keep)":
         Combat(**KNIGHTS, **SPEARMEN, flank=True, rounds="end", combat_reform="keep"),
     "combat: a second unit each side, the charged side's with a character, restrained pursuits": Combat(
