@@ -5,6 +5,8 @@ first thing in a fresh process. `tests/bench/test_exact.py` checks that both giv
 
 from __future__ import annotations
 
+from typing import Any
+
 import functools
 import time
 from collections.abc import Callable
@@ -16,7 +18,7 @@ from ..roll import Roll
 from .core import ExactCase, fresh_process, grid_roster, verdict
 
 
-def _hit_and_save(ip):
+def _hit_and_save(ip: Any) -> Any:
     return 10 @ ip.map(lambda hit, save: int(hit >= 4 and save < 5), ip.d6, ip.d6)
 
 

@@ -117,7 +117,7 @@ def rules(
         raise input_error(error) from None
 
 
-def root_command():
+def root_command() -> Any:
     """The Click command behind the Typer app (built once)."""
     global _ROOT
     if _ROOT is None:
@@ -125,4 +125,4 @@ def root_command():
     return _ROOT
 
 
-_ROOT = None
+_ROOT: Any = None

@@ -13,6 +13,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..attack import Attack, option
 from ..dice import rerolled
@@ -128,7 +129,7 @@ class _AtUnit(Fire):
                   for name in ("damage", "hits")}
         return {**totals, "destroyed": (totals["damage"] >= self.health).astype(np.int64)}
 
-    def destroyed_pmfs(self, exact: dict[str, np.ndarray], number) -> dict[str, np.ndarray]:
+    def destroyed_pmfs(self, exact: dict[str, np.ndarray], number: NumberType) -> dict[str, np.ndarray]:
         """The exact twin of `destroyed_sample`."""
         if self.health is not None:
             destroyed = sum(exact["damage"][self.health:], number(0))
@@ -224,7 +225,7 @@ class WeaponLine(_AtUnit):
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll | dict[str, np.ndarray]:
         return self.destroyed_sample(sample_line(rng, trials, self._die, self.rolled, self.resilient))
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         face = HIT if self.success is Success.HIT else 1 - HIT
         return self.destroyed_pmfs(exact_line(self.rolled, rerolled(face, self.rerolls), self.cover, self.damage,
                                               self.resilient, number), number)
@@ -312,7 +313,7 @@ class Phaser(_AtUnit):
             damage = resist(rng, damage, trials)
         return self.destroyed_sample({"damage": damage, "hits": hits})
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         hits = pmfs.binomial(self.rolled, number(rerolled(HIT, self.rerolls)))
         blast = self.stages[1]
         damage = pmfs.then(hits, lambda h: pmfs.binomial(h * blast, number(HIT)))
@@ -408,5 +409,5 @@ class Salvo(_AtUnit):
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll | dict[str, np.ndarray]:
         return self.line.sample(rng, trials)
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         return self.line.pmfs(number)

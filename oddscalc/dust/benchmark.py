@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import CoverSave, Phaser, WeaponLine
@@ -46,12 +48,12 @@ def cases() -> list[Case]:
 # --- exact, against icepool (bench/exact.py) ---------------------------------------
 
 
-def _phaser(ip):
+def _phaser(ip: Any) -> Any:
     hit = ip.d6.map(lambda face: int(face >= 5))
     return (2 @ hit).map(lambda hits: (3 * hits) @ hit)
 
 
-def _line(ip):
+def _line(ip: Any) -> Any:
     return 6 @ ip.map(lambda first, again, save: int((first >= 5 or again >= 5) and save >= 5), ip.d6, ip.d6, ip.d6)
 
 

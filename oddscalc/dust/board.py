@@ -270,7 +270,7 @@ class Board:
         return cls.parse((_data() / f"dust_{name}.txt").read_text(encoding="utf-8"), name, parameter)
 
 
-def _data():
+def _data() -> Any:
     """The folder of oddscalc's data files (importlib.resources, imported when needed)."""
     from importlib import resources
 
@@ -384,7 +384,7 @@ def sight_report(chart: Board, sight: Sight, kind: Kind, corner: Corner) -> str:
     return "\n".join(lines)
 
 
-def sight_facts(chart: Board, sight: Sight, kind: Kind, corner: Corner) -> dict:
+def sight_facts(chart: Board, sight: Sight, kind: Kind, corner: Corner) -> dict[str, Any]:
     """What a line of sight crosses, as data (for JSON and CSV)."""
     return {
         "map": chart.name, "from": str(sight.source), "to": str(sight.target), "target": Kind(kind).value,

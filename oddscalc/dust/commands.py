@@ -6,7 +6,7 @@ adds the arguments, the board options of `dust attack` and the help."""
 import inspect
 import json
 from dataclasses import dataclass
-from typing import Annotated, Optional
+from typing import Any, Annotated, Optional
 
 import typer
 
@@ -145,7 +145,7 @@ class Sighted:
 
     title: str
     report: str
-    facts: dict
+    facts: dict[str, Any]
 
     @property
     def sentence(self) -> str:

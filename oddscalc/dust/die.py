@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..errors import require
 from ..pool import Die, PoolRoll, roll_pool
@@ -139,7 +140,7 @@ def _survive(save: CoverSave) -> Fraction:
     return {CoverSave.NONE: Fraction(1), CoverSave.HIT: 1 - HIT, CoverSave.MISS: HIT}[save]
 
 
-def resisted(pmf: np.ndarray, resilient: bool, number) -> np.ndarray:
+def resisted(pmf: np.ndarray, resilient: bool, number: NumberType) -> np.ndarray:
     """Apply Damage Resilient to a damage pmf: each point gets through on a blank (2/3)."""
     return pmfs.thin(pmf, number(1 - HIT)) if resilient else pmf
 
@@ -157,7 +158,7 @@ def sample_line(rng: np.random.Generator, trials: int, die: Die, dice: int,
 
 
 def exact_line(dice: int, chance: Fraction, save: CoverSave, damage: int, resilient: bool,
-                number) -> dict[str, np.ndarray]:
+                number: NumberType) -> dict[str, np.ndarray]:
     """Hits ~ Binomial(dice, chance), thinned by the save, times damage, then resilience."""
     hits = pmfs.binomial(dice, number(chance))
     surviving = pmfs.thin(hits, number(_survive(save)))

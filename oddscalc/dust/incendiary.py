@@ -10,6 +10,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..attack import option
 from ..dice import rerolled
@@ -107,7 +108,7 @@ class Incendiary(_PerModel):
     def sample(self, rng: np.random.Generator, trials: int) -> PoolRoll | dict[str, np.ndarray]:
         return sample_line(rng, trials, self._die, self.rolled, self.resilient)
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         return exact_line(self.rolled, rerolled(HIT, self.rerolls), self.cover, 1, self.resilient, number)
 
 
@@ -132,6 +133,6 @@ class ArmourPiercingIncendiary(_PerModel):
         hits = roll_pool(rng, attack_die(self.rerolls), self.rolled, trials).total("hits")
         return {"destroyed": hits > 0}  # §1.8: one hit or more removes the unit
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         missed = (1 - number(rerolled(HIT, self.rerolls))) ** self.rolled
         return {"destroyed": pmfs.array([missed, 1 - missed])}

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..pmf import NumberType
 from .. import pmf as pmfs
 from ..attack import Attack, option
 from ..errors import choose, require
@@ -156,7 +157,7 @@ class Reactive(Attack):
         rolled = sample_line(rng, trials, attack_die(0, save=save, damage=damage), dice, resilient)
         return np.asarray(rolled["damage"] if isinstance(rolled, dict) else rolled.total("damage"), dtype=np.int64)
 
-    def pmfs(self, number) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
         hit, zero, one = number(HIT), number(Fraction(0)), number(Fraction(1))
         if self.dice is None:
             return {"success": pmfs.array([1 - hit, hit])}

@@ -12,6 +12,8 @@ puts every target in soft cover).
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 from ..roster import Field, Game, Schema, Unit, Weapon
@@ -92,7 +94,7 @@ def _charges(weapon: Weapon) -> int:
     return weapon["charges"] or 1
 
 
-def matchup(attacker: Unit, weapon: Weapon, target: Unit):
+def matchup(attacker: Unit, weapon: Weapon, target: Unit) -> Any:
     """The attack `weapon` makes on `target`, or None when it cannot attack it."""
     save, resilient, count = target["save"], target["resilient"], weapon["count"]
     if weapon["phaser"] is not None:
@@ -121,11 +123,11 @@ def reaches(weapon: Weapon, squares: int) -> bool | None:
     return WeaponRange.parse(weapon["range"], weapon["arcing"]).reaches(squares)
 
 
-def kill_threshold(target: Unit, attack=None) -> int:
+def kill_threshold(target: Unit, attack: Any = None) -> int:
     """The main outcome that wipes out the target: all its damage points (or `destroyed`)."""
     if isinstance(attack, ArmourPiercingIncendiary):
         return 1
-    return target["models"] * target["damage_points"]
+    return int(target["models"] * target["damage_points"])
 
 
 def describe_unit(unit: Unit) -> str:

@@ -98,7 +98,8 @@ def create_app(limits: Limits = Limits(), hosts: Optional[Hosts] = None) -> Any:
 
 
 def state(request: Any) -> Page:
-    return request.app.state.page
+    page: Page = request.app.state.page
+    return page
 
 
 def client_of(request: Any) -> str:
@@ -362,12 +363,12 @@ def options_whole(text: str) -> Any:
     return Markup(re.sub(r"(--[a-z][a-z0-9-]*)", r'<span class="nw">\1</span>', str(escape(text))))
 
 
-def event(kind: str, data: dict) -> str:
+def event(kind: str, data: dict[str, Any]) -> str:
     """One server-sent event."""
     return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
 
 
-def plain(parts: dict) -> dict:
+def plain(parts: dict[str, Any]) -> dict[str, Any]:
     """The text fields of an uploaded form (to fill it again)."""
     return {name: value for name, value in parts.items() if isinstance(value, str)}
 

@@ -72,7 +72,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
-        async def headed(message: dict) -> None:
+        async def headed(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *HEADERS]
             await send(message)

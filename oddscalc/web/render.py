@@ -69,14 +69,14 @@ def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None, drawn: Op
     if image is None:
         image = drawing(plot, fmt)
         drawn.put(key, image, len(image))
-    return image
+    return bytes(image)
 
 
 def drawing(plot: Any, fmt: str) -> bytes:
     if fmt == "svg":
         from . import chart
 
-        return ('<?xml version="1.0" encoding="utf-8"?>\n' + plot.draw(chart).svg(chart.WIDE)).encode()
+        return str('<?xml version="1.0" encoding="utf-8"?>\n' + plot.draw(chart).svg(chart.WIDE)).encode()
     from ..plots import dpi_for
 
     figure = plot.drawn().figure  # a figure of its own (no pyplot): drawn beside other requests' plots
