@@ -236,7 +236,7 @@ _ADDRESS = re.compile(r"^(?:tcp://(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-
                       r"inproc://[^\s]{1,200})$")
 
 
-def _unfinished(client: Any, futures: list, wait: Callable) -> bool:
+def _unfinished(client: Any, futures: list[Any], wait: Callable[..., Any]) -> bool:
     """Wait a little for the futures; say whether some are still running."""
     with client.as_current():
         try:
@@ -295,7 +295,7 @@ def _run_on_dask(address: str, attacks: Sequence[Any], seed: int, options: RunOp
                                                            "or out of reach)") from None
                 continue
             if kind == "results":
-                return value
+                return list(value)
             raise value
     finally:
         if not session.stop.is_set():  # Ctrl-C or SIGTERM: the thread cancels the cells left, then closes

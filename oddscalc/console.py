@@ -8,6 +8,7 @@ default effect: no code of ours can run yet."""
 import os
 import signal
 import sys
+from typing import Any
 
 NUMBERS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 WHAT: dict[int, str] = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)"}
@@ -31,7 +32,7 @@ def _stop(signal_number: int, frame: object) -> None:
     raise KeyboardInterrupt(signal_number)
 
 
-def _stopped() -> dict | None:
+def _stopped() -> dict[str, Any] | None:
     """The command line's record of a stop (cli/errors.py), once it is loaded (a module still loading, as a
     Ctrl-C in its first moments finds it, has none yet)."""
     errors = sys.modules.get("oddscalc.cli.errors")
@@ -42,7 +43,7 @@ def _say(number: int) -> int:
     """One line for a stop nobody has said yet (nothing when one was); its exit code."""
     stop = _stopped()
     if stop is not None and stop["said"] is not None:
-        return stop["said"]
+        return int(stop["said"])
     sys.stderr.write(f"error: {WHAT.get(number, 'hung up (SIGHUP)')}; nothing more was written\n")
     sys.stderr.flush()
     return 130 if number == signal.SIGINT else 128 + number

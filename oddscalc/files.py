@@ -46,7 +46,7 @@ def _either(suffixes: Sequence[str]) -> str:
     return suffixes[0] if len(suffixes) == 1 else f"{', '.join(suffixes[:-1])} or {suffixes[-1]}"
 
 
-def check_writable(path: str | os.PathLike, option: str, suffixes: Sequence[str]) -> Path:
+def check_writable(path: str | os.PathLike[str], option: str, suffixes: Sequence[str]) -> Path:
     """Refuse, before any work, a path that could not be written: checked as a file is made."""
     path = Path(path)
     expected = f"a file name ending in {_either(suffixes)}"

@@ -255,7 +255,7 @@ class Grid:
             return f"{self.game.title}: each attacker's {self.game.engages} against each target"
         return f"{self.game.title}: every weapon against every target"
 
-    def frame(self, **options: Any):
+    def frame(self, **options: Any) -> Any:
         """The ranked rows as a pandas DataFrame."""
         from .tables import frame
 

@@ -32,7 +32,7 @@ DPI = 150
 MAX_PIXELS = 12_000_000  # a large heatmap is saved at a lower resolution: its memory stays a few hundred MiB
 
 
-def check_path(path: str | os.PathLike, name: str = "plot") -> Path:
+def check_path(path: str | os.PathLike[str], name: str = "plot") -> Path:
     """Refuse, before any work, a plot path that could not be written (`files.check_writable`)."""
     from .files import check_writable
 
@@ -282,7 +282,7 @@ class SweepData:
     grid: tuple[list[str], list[str], np.ndarray] | None = None  # rows, columns, values over two options
 
 
-def sweep_data(found, statistic) -> SweepData:
+def sweep_data(found: Any, statistic: Any) -> SweepData:
     """What a sweep (`studies.Sweep`) plots of a statistic."""
     from .attack import text
 
@@ -315,7 +315,7 @@ def sweep_data(found, statistic) -> SweepData:
                      [scale * Z95 * e for _, e in values], label, scale == 100, subtitle, goal, reached, reached_label)
 
 
-def sweep_plot(found, statistic, ax: Axes | None = None, title: str | None = None) -> Axes:
+def sweep_plot(found: Any, statistic: Any, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Draw a sweep (`studies.Sweep`): the statistic against one varied option with 95 % error
     bars (in % for a probability, with the goal's line and the value that reaches it), or a
     heatmap over two."""
@@ -352,10 +352,11 @@ def rounds(result: Any, title: str | None = None) -> Axes:
     (`plot_rounds`, its figures shared with the page's `web/chart.py:rounds`)."""
     from .plot_rounds import rounds as drawn
 
-    return drawn(result, title)
+    axes: Axes = drawn(result, title)
+    return axes
 
 
-def grid_heatmap(found, statistic=None, ax: Axes | None = None) -> Axes:
+def grid_heatmap(found: Any, statistic: Any = None, ax: Axes | None = None) -> Axes:
     """Draw a roster grid (`grid.Grid`): a statistic per (attacker: weapon, target)."""
     from .style import is_probability
 
@@ -401,10 +402,10 @@ def caption(figure: Figure, text: str) -> None:
 def dpi_for(figure: Figure) -> float:
     """The resolution to save a figure at: DPI, or less for a figure over MAX_PIXELS."""
     width, height = figure.get_size_inches()
-    return min(DPI, (MAX_PIXELS / (width * height)) ** 0.5)
+    return float(min(DPI, (MAX_PIXELS / (width * height)) ** 0.5))
 
 
-def save(figure: Figure, path: str | os.PathLike) -> Path:
+def save(figure: Figure, path: str | os.PathLike[str]) -> Path:
     """Save the figure to path atomically."""
     from .files import replace_atomically
 

@@ -210,7 +210,7 @@ def roll_flags(rng: np.random.Generator, die: Die, bits: int, trials: int) -> np
     flags = plan.table[drawn[0]]
     for w in range(1, words):
         flags |= plan.table[drawn[w]] << np.uint64(w * plan.per_word)
-    return flags
+    return np.asarray(flags)
 
 
 def random_words(rng: np.random.Generator, count: int) -> np.ndarray:
@@ -253,7 +253,7 @@ def _roll_table(rng: np.random.Generator, plan: _Table, dice: int | np.ndarray, 
     if bad.size:
         again = dice if isinstance(dice, (int, np.integer)) else dice[bad]
         codes[bad] = _roll_table(rng, plan, again, bad.size)
-    return codes
+    return np.asarray(codes)
 
 
 def _roll_direct(rng: np.random.Generator, die: Die, dice: int | np.ndarray, most: int, trials: int) -> PoolRoll:

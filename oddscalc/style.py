@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import math
 
 DIGITS = 4  # significant digits of a figure without an error
@@ -94,12 +96,12 @@ def is_probability(column: str) -> bool:
     return head.startswith(("at_least_", "at_most_", "exactly_", "P(", "p_")) or head == "probability"
 
 
-def plural(count, word: str) -> str:
+def plural(count: object, word: str) -> str:
     """`1 unit`, `3 units`, `2d6 attacks`: the word in the plural unless the count is exactly 1."""
     return f"{count} {word}{'s' * (str(count) != '1')}"
 
 
-def listed(words) -> str:
+def listed(words: Iterable[str]) -> str:
     """Words as a sentence lists them: `a`, `a and b`, `a, b and c`."""
     words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return str(words[0]) if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -132,7 +132,7 @@ class Table:
             return json.dumps([dict(zip(self.columns, row)) for row in self.rows], indent=2, default=plain)
         if fmt is Format.TABLE:
             return self.text(width)
-        return getattr(self, fmt.value)()
+        return str(getattr(self, fmt.value)())
 
 
 def plain(value: Any) -> Any:

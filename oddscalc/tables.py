@@ -50,7 +50,7 @@ def describe(result: Result) -> str:
 # --- a query's answer ------------------------------------------------------------------
 
 
-def shown_values(distribution) -> tuple[list[int], str | None]:
+def shown_values(distribution: Any) -> tuple[list[int], str | None]:
     """The values a pmf table shows, and a note saying what the one tail rule left out.
 
     The rule: rows at either end whose P(= k) is below TAIL (0.005 %) are not shown.
@@ -67,7 +67,7 @@ def shown_values(distribution) -> tuple[list[int], str | None]:
     return shown, f"not shown: values {' and '.join(parts)}, together {percent(below + above)} (each under {percent(TAIL)})"
 
 
-def share(distribution, p: float) -> str:
+def share(distribution: Any, p: float) -> str:
     """A probability of a distribution as a player reads it: exact; sampled, `± its error`, or its
     exact range when it was seen fewer than RARE times."""
     if distribution.exact:
@@ -274,7 +274,7 @@ def said_first(said: str) -> list[str]:
 # --- a study's rows ----------------------------------------------------------------------
 
 
-def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, header: dict[str, Any],
+def render_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]], fmt: Format, header: dict[str, Any],
                 notes: Sequence[str] = (), extra: dict[str, Any] | None = None, width: int | None = None,
                 trials: int | None = None) -> str:
     """Render a study's tidy rows with a header saying how they were made.
@@ -303,7 +303,7 @@ def render_rows(columns: Sequence[str], rows: Sequence[dict], fmt: Format, heade
     return "\n\n".join([f"[code]{header['command']}[/code]\n{line}", table.bbcode(), *notes])
 
 
-def readable(columns: Sequence[str], rows: Sequence[dict], trials: int | None = None) -> Table:
+def readable(columns: Sequence[str], rows: Sequence[dict[str, Any]], trials: int | None = None) -> Table:
     """For people: `value ± stderr` in one cell instead of two columns, probabilities as percentages.
     With `trials` (each row sampled from that many): a share of them seen fewer than RARE times
     shows its exact range instead (not P(A > B), which is not a count of trials)."""
@@ -354,14 +354,14 @@ class StudyAnswer:
     `shown` rows (a grid's key columns) for the formats people read; the header says how they
     were made (command, method, trials, seed)."""
 
-    rows: tuple[dict, ...]
-    header: dict
+    rows: tuple[dict[str, Any], ...]
+    header: dict[str, Any]
     notes: tuple[str, ...] = ()
-    extra: dict = field(default_factory=dict)
-    shown: tuple[dict, ...] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    shown: tuple[dict[str, Any], ...] | None = None
     trials: int | None = None  # each cell's trials when all sampled alike: rare shares show their range
 
-    def _rows(self, fmt: Format) -> tuple[dict, ...]:
+    def _rows(self, fmt: Format) -> tuple[dict[str, Any], ...]:
         return self.shown if self.shown is not None and fmt in TEXT else self.rows
 
     def render(self, fmt: Format, width: int | None = None) -> str:
@@ -378,7 +378,7 @@ class StudyAnswer:
         return [readable(list(dict.fromkeys(key for row in rows for key in row)), rows, self.trials)]
 
 
-def frame(rows: Sequence[dict]) -> pd.DataFrame:
+def frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
     """Tidy rows as a pandas DataFrame (for notebooks and further analysis)."""
     import pandas as pd
 

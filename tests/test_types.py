@@ -1,5 +1,5 @@
-"""Types that check (issue 35): mypy passes on the whole package with the settings in pyproject.toml (the
-modules a user imports held to the strict flags), and the package says it is typed (py.typed)."""
+"""Types that check (issues 35, 50): `mypy --strict` passes on the whole package (pyproject.toml: strict = true),
+and the package says it is typed (py.typed)."""
 
 from __future__ import annotations
 
@@ -24,3 +24,14 @@ def test_mypy_passes_on_the_package(tmp_path):
                              capture_output=True, text=True, timeout=600)
     assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
     assert checked.stdout.startswith("Success: no issues found"), checked.stdout
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").is_file(), reason="mypy's settings are in the source tree")
+def test_the_settings_are_strict():
+    import tomllib
+
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert settings["strict"] is True and settings["files"] == ["oddscalc"]
+    loosened = [override for override in settings.get("overrides", []) if set(override) - {"module",
+                                                                                            "ignore_missing_imports"}]
+    assert loosened == []  # no module let off a strict flag

@@ -9,6 +9,8 @@ leaves such a unit out. Either way every such thing is one line of the report.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,7 +34,7 @@ class Imported:
 
     source: str
     game: str
-    data: dict
+    data: dict[str, Any]
     notes: tuple[Note, ...]
     strict: bool
     left_out: tuple[str, ...]
@@ -60,7 +62,7 @@ class Imported:
         return lines + [f"Note: {line}" for line in [*self.report(), *self.apart()]]
 
 
-def _without_none(table: dict) -> dict:
+def _without_none(table: dict[str, Any]) -> dict[str, Any]:
     """A unit's table as a TOML file would hold it: no empty fields, weapons likewise."""
     clean = {key: value for key, value in table.items() if value is not None}
     if "weapon" in clean:

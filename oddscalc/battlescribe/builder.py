@@ -20,6 +20,8 @@ The data are read by `builder_catalogue`, the modifiers' conditions evaluated by
 
 from __future__ import annotations
 
+from typing import Any
+
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +43,7 @@ class Pick:
     picks: tuple[Pick, ...] = ()
 
     @classmethod
-    def of(cls, spec) -> Pick:
+    def of(cls, spec: Any) -> Pick:
         """A pick from a name, or a table `{entry, number, select}` (a list spec in TOML)."""
         if isinstance(spec, str):
             return cls(spec)
@@ -166,7 +168,7 @@ class Builder(RosterWriting):
             return group.get("hidden") == "true"
         return bool(self._modified((group,), "hidden", group.get("hidden") == "true", parent, parent))
 
-def build(catalogue: str | Path, name: str, picks, force: str | None = None,
+def build(catalogue: str | Path, name: str, picks: Any, force: str | None = None,
           cost_limit: float | None = None) -> bytes:
     """The `.ros` XML of a list: one force of `catalogue` holding `picks` (names or `Pick`s)."""
     builder = Builder(Data.open(catalogue), name, cost_limit)
@@ -195,7 +197,7 @@ def write(path: Path, xml: bytes) -> None:
     path.write_bytes(buffer.getvalue())
 
 
-def from_spec(spec: dict, folders: list[Path]) -> bytes:
+def from_spec(spec: dict[str, Any], folders: list[Path]) -> bytes:
     """One list of a spec (`[[list]]` in TOML): its catalogue (found in `folders`), name, cost limit, picks."""
     catalogue = next((folder / spec["catalogue"] for folder in folders if (folder / spec["catalogue"]).is_file()),
                      None)

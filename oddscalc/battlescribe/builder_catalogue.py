@@ -37,7 +37,8 @@ def _system(path: Path, stamp: tuple[int, int, int]) -> ET.Element:
     catalogue of a folder names the same one; nothing changes the tree."""
     from defusedxml.ElementTree import parse
 
-    return parse(path).getroot()
+    root: ET.Element = parse(path).getroot()
+    return root
 
 
 def _root_of(path: Path) -> ET.Element:

@@ -43,8 +43,8 @@ class RosterWriting(Conditions):
             for number, selection in enumerate(force.selections):
                 self._write(holder, selection, f"{index}/{number}")
         ET.indent(root, "  ")
-        return b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + ET.tostring(root, encoding="utf-8",
-                                                                                            xml_declaration=False)
+        return b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + bytes(ET.tostring(
+            root, encoding="utf-8", xml_declaration=False))
 
     def _write(self, holder: ET.Element, selection: Selection, path: str) -> None:
         option, chain = selection.option, selection.option.chain

@@ -4,6 +4,8 @@ what each part of the reader holds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import re
 from dataclasses import dataclass, field
@@ -34,7 +36,9 @@ def key_of(text: str | None) -> str:
 def same_name(one: str, other: str) -> bool:
     """Two names of one thing: equal, one inside the other, or one the other's plural."""
     one, other = key_of(one), key_of(other)
-    singular = lambda word: re.sub(r"(?:es|s|i)$", "", word)  # noqa: E731
+    def singular(word: str) -> str:
+        return re.sub(r"(?:es|s|i)$", "", word)
+
     return one == other or one in other or other in one or singular(one) == singular(other)
 
 
@@ -105,7 +109,7 @@ class Group:
     inspiring: bool = False
     know_no_fear: bool = False
 
-    def defence(self) -> tuple:
+    def defence(self) -> tuple[Any, ...]:
         return (self.kind, self.armour, frozenset(self.flags), self.damage_capacity, self.shields, self.critical)
 
     def assault_profile(self) -> str:

@@ -4,6 +4,8 @@ its CC and FF or the kinds of its `assault` list."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import replace
 
 from .epic_common import FLYING, Reading, Group
@@ -135,7 +137,7 @@ class TargetReading(Reading):
         """War engines of one profile or several (docs/rules.md §2.8): the most numerous profile first, each
         other profile an `other_engines` entry behind it, with its own damage capacity, shields, armour and
         critical hit. Returns the lead war engine."""
-        profiles: dict[tuple, list[Group]] = {}
+        profiles: dict[tuple[Any, ...], list[Group]] = {}
         for group in engines:
             profiles.setdefault(group.defence(), []).append(group)
         parts = sorted(profiles.values(), key=lambda part: -sum(group.count for group in part))  # stable: list order

@@ -4,6 +4,8 @@ close combat weapons, and the lines merged into weapons of all their shots and b
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import re
 
@@ -201,10 +203,10 @@ class WeaponReading(Reading):
                 self.note(f"{owner}: one unit in two has {weapon!r}, but no weapon of that name",
                           action="imported without it")
 
-    def _merged(self) -> list[dict]:
+    def _merged(self) -> list[dict[str, Any]]:
         """Lines with the same figures as one weapon of all their shots; barrages as one summed barrage
         (an alternative mode's barrage as its own)."""
-        weapons: dict[tuple, dict] = {}
+        weapons: dict[tuple[Any, ...], dict[str, Any]] = {}
         barrages: dict[str | None, list[Line]] = {}
         owners: dict[int, str] = {}  # each weapon's unit profile (an "or" mode's main weapon is its own unit's)
         moded = {line.alternative for line in self.lines if line.alternative}  # weapons with another mode
@@ -243,7 +245,7 @@ class WeaponReading(Reading):
                 weapon["shots"] = MAX_SHOTS
         return merged
 
-    def _barrage(self, group: list[Line], alternative: str | None) -> dict:
+    def _barrage(self, group: list[Line], alternative: str | None) -> dict[str, Any]:
         bp = sum(line.bp * line.copies for line in group if line.bp is not None)  # a barrage's lines have BP
         if bp > MAX_BP:
             self.note(f"{bp} BP in one barrage: the table ends at {MAX_BP} BP", group[0].name,
@@ -257,7 +259,7 @@ class WeaponReading(Reading):
                 "alternative": group[0].alternative if alternative else None}
 
     @staticmethod
-    def _special_fields(weapon: dict) -> None:
+    def _special_fields(weapon: dict[str, Any]) -> None:
         """`tk:d3` in the specials is the weapon's titan-killer damage (tk_damage)."""
         damage = [item[3:] for item in weapon["special"] if item.startswith("tk:")]
         weapon["special"] = [item for item in weapon["special"] if not item.startswith("tk:")]

@@ -10,6 +10,8 @@ it says, then checks the CRC). Every problem is one `InputError` naming the file
 
 from __future__ import annotations
 
+from typing import Any
+
 import io
 import zipfile
 import zlib
@@ -210,12 +212,12 @@ class _Reader:
         self.source = source
 
     @staticmethod
-    def children(element, group: str, tag: str) -> list:
+    def children(element: Any, group: str, tag: str) -> list[Any]:
         """The `<tag>` children of `element`'s `<group>` (e.g. selections/selection)."""
         found = element.find(f"{{{NAMESPACE}}}{group}")
         return [] if found is None else found.findall(f"{{{NAMESPACE}}}{tag}")
 
-    def forces(self, element, depth: int = 1) -> list[Force]:
+    def forces(self, element: Any, depth: int = 1) -> list[Force]:
         """The forces of a roster or a force, each followed by the forces within it (New Recruit and
         some game systems nest them)."""
         if depth > MAX_DEPTH:
@@ -227,7 +229,7 @@ class _Reader:
             found += self.forces(force, depth + 1)
         return found
 
-    def selection(self, element, depth: int) -> Selection:
+    def selection(self, element: Any, depth: int) -> Selection:
         name = element.get("name", "")
         where = f"selection {name!r}"
         if depth > MAX_DEPTH:
@@ -249,7 +251,7 @@ class _Reader:
         return Selection(name, element.get("type", ""), int(number), costs, profiles, rules, categories, children,
                          descriptions)
 
-    def number(self, text: str, where: str, what: str, kind=int):
+    def number(self, text: str, where: str, what: str, kind: Any = int) -> Any:
         """A count (`kind=int`: a whole number, 0 to 1,000,000) or a cost (-1,000,000 to 1,000,000: the
         catalogues give negative costs, a base cost below a unit's models or a size discount)."""
         try:

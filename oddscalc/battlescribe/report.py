@@ -3,6 +3,8 @@ saying what the import did instead, and the unit's fate under --strict."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass, field
 
@@ -47,7 +49,7 @@ class Note:
 class Mapped:
     """A unit mapped from a selection: its roster table and the notes on what was not modelled."""
 
-    table: dict
+    table: dict[str, Any]
     notes: list[Note] = field(default_factory=list)
 
     @classmethod

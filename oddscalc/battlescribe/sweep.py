@@ -124,7 +124,7 @@ def _sweep_entry(data: Data, catalogue: str, name: str, choices: list[tuple[str,
     return replace(entry, engine_profiles=engine_profiles(imported.data["unit"]), assaults=fights)
 
 
-def engages(data: dict, name: str) -> tuple[bool, str]:
+def engages(data: dict[str, Any], name: str) -> tuple[bool, str]:
     """(whether its game's grid engagement, --assault or --combat, fights one of an import's units, why the roster
     loader refuses them: "" when they load): the roster's own hook decides, as the grid's."""
     from .. import games
@@ -143,7 +143,7 @@ def engages(data: dict, name: str) -> tuple[bool, str]:
         return False, ""
 
 
-def engine_profiles(units: list[dict]) -> int:
+def engine_profiles(units: list[dict[str, Any]]) -> int:
     """The most profiles of war engines in one imported formation (0: no war-engine formation)."""
     return max((1 + len(unit.get("other_engines", ())) for unit in units if unit.get("kind") == "war-engine"),
                default=0)
@@ -177,7 +177,8 @@ def _system_id(path: Path) -> str | None:
 
     try:  # its root element's attribute: the rest of the file is read when it is imported
         for _, root in iterparse(path, events=("start",)):
-            return root.get("gameSystemId")
+            system: str | None = root.get("gameSystemId")
+            return system
         return None
     except (ParseError, DefusedXmlException, OSError) as error:
         raise InputError("folder", str(path), f"not a BattleScribe catalogue ({error})") from None

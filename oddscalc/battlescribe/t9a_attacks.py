@@ -4,6 +4,8 @@ from."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 from .report import items
@@ -46,7 +48,7 @@ class AttackReading(Reading):
     """The weapons of one unit; a part of the importer's reader (`t9a._Reader`)."""
 
     def _attacks(self, part: Part, wielder: bool, equipment: Equipment, models: int, height: str,
-                 named: bool) -> list[dict]:
+                 named: bool) -> list[dict[str, Any]]:
         """A part's close combat attacks (one per weapon it may choose) and its shooting."""
         attributes = ReadAttributes()
         for name in equipment.attributes if wielder else ():
@@ -82,7 +84,7 @@ class AttackReading(Reading):
                 own_ranged.update({name: row for name, row in part_equipment.ranged.items()})
             else:
                 self.note(f"offensive rule {cleaned(rule)!r} not modelled", part.name)
-        results: list[dict] = []
+        results: list[dict[str, Any]] = []
         if not part.inanimate:
             results += self._melee(part, wielder, equipment, own_melee, attributes, extra_ranks, modifier, models,
                                    support or SUPPORT.get(height, 1), named)
@@ -99,7 +101,7 @@ class AttackReading(Reading):
         return results
 
     def _automatic(self, part: Part, label: str, special: re.Match[str], attributes: ReadAttributes, models: int,
-                   named: bool) -> dict | None:
+                   named: bool) -> dict[str, Any] | None:
         """Automatic hits (§3.10): Impact Hits, Stomp and Grind Attacks (X) from each model part in the
         front rank, at its Strength and AP; a Breath Attack's 2D6 from every model, at its brackets'."""
         strength = self._stat(part.profile.get("Str"), 1, part.name, "Str")
@@ -125,7 +127,7 @@ class AttackReading(Reading):
 
     def _melee(self, part: Part, wielder: bool, equipment: Equipment, own: dict[str, Profiled | None],
                attributes: ReadAttributes, extra_ranks: int, modifier: int, models: int, cap: int,
-               named: bool) -> list[dict]:
+               named: bool) -> list[dict[str, Any]]:
         profile = part.profile
         attack_text = (profile.get("Att") or "").strip()
         if not attack_text:
@@ -244,7 +246,7 @@ class AttackReading(Reading):
         return its, table_row
 
     def _shooting(self, part: Part, wielder: bool, name: str, row: Aimed, equipment: Equipment,
-                  attributes: ReadAttributes, models: int, named: bool) -> dict | None:
+                  attributes: ReadAttributes, models: int, named: bool) -> dict[str, Any] | None:
         label, aim, stats = row
         if stats is None:
             known = equipment.ranged.get(name)
@@ -329,7 +331,7 @@ class AttackReading(Reading):
         return None if value is None else count_times(value, times)
 
     def _row(self, name: str, kind: str, attacks: int | str | None, strength: int, ap: int, offensive: int,
-             modifier: int, attributes: ReadAttributes, aim: str | None = None) -> dict | None:
+             modifier: int, attributes: ReadAttributes, aim: str | None = None) -> dict[str, Any] | None:
         if not attacks:
             return None
         table = self.mapped.table

@@ -17,6 +17,9 @@ except ImportError:  # pragma: no cover - older Typer uses Click itself (the sam
     from click import get_current_context  # type: ignore[no-redef]
 
 
+__all__ = ["click_errors", "get_current_context"]  # (besides its own names: Click's, as this module reads them)
+
+
 class OptionError(click_errors.BadParameter):
     """A refused option value: shown as `error: --option value: what is allowed`."""
 
@@ -97,8 +100,8 @@ def _hint(param: Any, given: Any = None) -> str:
     if param is None:
         return "value"
     if param.param_type_name == "argument":
-        return param.metavar or param.name.upper()
-    return param.opts[0]
+        return str(param.metavar or param.name.upper())
+    return str(param.opts[0])
 
 
 ECHO = 240  # the most characters of a refused value its line repeats (a pasted page of text is not echoed)
@@ -141,7 +144,7 @@ def one_line(error: Exception, owners: Optional[Owners] = None) -> str:
 CLOSE = 0.75  # how alike (difflib's ratio, without the dashes) an option must be to be suggested: a typo
 
 
-Owners = Callable[[str, str], list]  # (option, the query's path) → the other queries that have the option
+Owners = Callable[[str, str], list[str]]  # (option, the query's path) → the other queries that have the option
 
 
 def no_such_option(name: str, context: Any, owners: Optional[Owners] = None) -> str:

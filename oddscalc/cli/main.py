@@ -121,7 +121,7 @@ def _unwritable(problem: str | None) -> int:
     return 1
 
 
-def run_app(root: Any, argv: Optional[list] = None) -> int:
+def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
     """Run the command line (`root`, or the function that builds it); bad input gives one line on
     stderr and exit code 2.
 
@@ -169,7 +169,7 @@ def run_app(root: Any, argv: Optional[list] = None) -> int:
         return 1
 
 
-def main(argv: Optional[list] = None) -> int:
+def main(argv: Optional[list[str]] = None) -> int:
     """Run the command line and return its exit code."""
     from .commands import root_command
 

@@ -68,8 +68,8 @@ LANGUAGE: dict[str, Callable[..., Any]] = {}
 LOOKS: set[str] = set()  # the paths of LANGUAGE that sample nothing (`look`)
 
 
-def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: Optional[str] = None,
-            study: bool = False, without: Sequence[str] = ()) -> Callable:
+def command(group: typer.Typer, name: str, run: Callable[..., Any], *, examples: Sequence[str], help: Optional[str] = None,
+            study: bool = False, without: Sequence[str] = ()) -> Callable[..., Any]:
     """Register `run(**own, common=Common)` (and `study=Study` for a study) as the query or study
     `name` with its own options, the study ones and the common ones: in `LANGUAGE`, the words
     that `oddscalc.ask` answers, and in `group`, the command line's command, which takes its
@@ -108,7 +108,7 @@ def command(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[
 FORMAT = parameters_of(Common)[[field.name for field in fields(Common)].index("output_format")]
 
 
-def look(group: typer.Typer, name: str, run: Callable, *, examples: Sequence[str], help: str, title: str,
+def look(group: typer.Typer, name: str, run: Callable[..., Any], *, examples: Sequence[str], help: str, title: str,
          about: str) -> None:
     """Register `run(**own)` as `name`, a command that samples nothing (`dust los`): in `LANGUAGE` with
     its own options, and in `group` with --format too; `run` returns an `output.Answer`. `title` and

@@ -206,7 +206,7 @@ class Answer:
 
     @property
     def text(self) -> str:
-        return self.content.render(self.fmt, width())
+        return str(self.content.render(self.fmt, width()))
 
     def show(self) -> int:
         """Print the answer, save its plot when --plot asked, and say on stderr what did not go as
@@ -225,8 +225,8 @@ class Answer:
         return 0
 
 
-def study_answer(rows: Sequence[dict], results: Sequence[Any], seed: Optional[int], notes: Sequence[str] = (),
-                 extra: Optional[dict] = None, shown: Optional[Sequence[dict]] = None) -> StudyAnswer:
+def study_answer(rows: Sequence[dict[str, Any]], results: Sequence[Any], seed: Optional[int], notes: Sequence[str] = (),
+                 extra: Optional[dict[str, Any]] = None, shown: Optional[Sequence[dict[str, Any]]] = None) -> StudyAnswer:
     """A study's rows, from its cells' `results`, with the header that says how they were made."""
     method, trials = results[0].method, results[0].trials
     header = {"command": command_line(), "method": method, "trials": None if method == Method.EXACT else trials,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Any, TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..grid import Grid, View
 
 
-def _names(values: Optional[list], option: str) -> Optional[list]:
+def _names(values: Optional[list[str]], option: str) -> Optional[list[str]]:
     """The unit names of --attackers or --targets (comma-separated or repeated); given empty, refused."""
     if not values:  # not given (Typer gives an empty list)
         return None
@@ -170,13 +170,13 @@ def list_profiles(
     typer.echo(render_rows(list(rows[0]), rows, output_format, header))
 
 
-def not_modelled(*rosters) -> tuple[str, ...]:
+def not_modelled(*rosters: Any) -> tuple[str, ...]:
     """The lines that say what imported lists hold that oddscalc does not model (each list once)."""
     return tuple(f"note ({Path(roster.source).name}): {line}" for index, roster in enumerate(rosters)
                  if all(roster is not other for other in rosters[:index]) for line in roster.notes)
 
 
-def say_not_modelled(*rosters) -> None:
+def say_not_modelled(*rosters: Any) -> None:
     """On stderr, what imported lists hold that oddscalc does not model (each list once)."""
     for line in not_modelled(*rosters):
         typer.echo(line, err=True)
