@@ -73,8 +73,8 @@ def option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
-def common(default: Any, name: str, help: str, metavar: Optional[str] = None, parser: Optional[Callable[[str], Any]] = None,
-           shell: bool = False) -> Any:
+def common(default: Any, name: str, help: str, metavar: Optional[str] = None,
+           parser: Optional[Callable[[str], Any]] = None, shell: bool = False) -> Any:
     """A field of `Common`: its default and the option that sets it (`--trials`); `shell`: an option of
     the command line's own (where the answer goes, how it runs), never a word of the query itself."""
     settings: dict[str, Any] = {"metavar": metavar, "parser": parser, "help": help, "case_sensitive": False}

@@ -68,8 +68,8 @@ LANGUAGE: dict[str, Callable[..., Any]] = {}
 LOOKS: set[str] = set()  # the paths of LANGUAGE that sample nothing (`look`)
 
 
-def command(group: typer.Typer, name: str, run: Callable[..., Any], *, examples: Sequence[str], help: Optional[str] = None,
-            study: bool = False, without: Sequence[str] = ()) -> Callable[..., Any]:
+def command(group: typer.Typer, name: str, run: Callable[..., Any], *, examples: Sequence[str],
+            help: Optional[str] = None, study: bool = False, without: Sequence[str] = ()) -> Callable[..., Any]:
     """Register `run(**own, common=Common)` (and `study=Study` for a study) as the query or study
     `name` with its own options, the study ones and the common ones: in `LANGUAGE`, the words
     that `oddscalc.ask` answers, and in `group`, the command line's command, which takes its

@@ -226,7 +226,8 @@ class Answer:
 
 
 def study_answer(rows: Sequence[dict[str, Any]], results: Sequence[Any], seed: Optional[int], notes: Sequence[str] = (),
-                 extra: Optional[dict[str, Any]] = None, shown: Optional[Sequence[dict[str, Any]]] = None) -> StudyAnswer:
+                 extra: Optional[dict[str, Any]] = None,
+                 shown: Optional[Sequence[dict[str, Any]]] = None) -> StudyAnswer:
     """A study's rows, from its cells' `results`, with the header that says how they were made."""
     method, trials = results[0].method, results[0].trials
     header = {"command": command_line(), "method": method, "trials": None if method == Method.EXACT else trials,

@@ -135,7 +135,8 @@ def queries_having(option: str, path: str) -> list[str]:
             and option in {"--" + name.replace("_", "-") for name in QUERIES[query].names}]
 
 
-def converted(function: Callable[..., Any], params: dict[str, Any], names: Optional[Sequence[str]] = None) -> dict[str, Any]:
+def converted(function: Callable[..., Any], params: dict[str, Any],
+              names: Optional[Sequence[str]] = None) -> dict[str, Any]:
     """The parsed values of a command's parameters as its function takes them (Typer's own
     conversions: a choice as its Enum, a path as a Path), only `names` when given."""
     signature = inspect.signature(function)

@@ -110,7 +110,8 @@ def cases() -> list[Case]:
 def _epic(ip: Any) -> Any:
     hits = 12 @ ip.d6.map(lambda face: int(face >= 4))
 
-    def kills(h: int) -> Any:  # §2.3: h mod 6 units take ⌈h/6⌉ hits; a unit with k hits dies with 1 - (1/3)^k (5+ saves)
+    def kills(h: int) -> Any:  # §2.3: h mod 6 units take ⌈h/6⌉ hits; a unit with k hits dies with 1 - (1/3)^k
+        #                          (5+ saves)
         def unit(k: int) -> Any:
             return ip.Die({0: 1, 1: 3**k - 1}) if k else ip.Die([0])
 

@@ -342,7 +342,8 @@ class Side:
             rows = self.kept(key, lambda: made)
         return np.asarray(rows[:count])
 
-    def extra(self, codes: np.ndarray, margins: np.ndarray, number: NumberType) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def extra(self, codes: np.ndarray, margins: np.ndarray,
+              number: NumberType) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(row, code, chance) of each branch of each loser in state `codes[row]` taking `margins[row]` extra hits
         (1.12.7: no save of any kind; a war engine a point of damage each, 3.3.3), or destroyed when it was broken
         before the assault (1.12.8); the fearless take none (2.1.3)."""

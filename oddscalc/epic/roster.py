@@ -318,8 +318,9 @@ def together(attacker: Unit, target: Unit) -> EpicShoot | None:
     if macro and normal and attacks[0].reaches is not Reach.ENGINES:  # refused: give them apart (§2.8)
         return None
     if not normal and not anti_tank:  # macro-weapons only: the first is --shots with --weapon macro
-        return cast(EpicShoot, replace(attacks[0], shots=macro[0].shots, to_hit=macro[0].to_hit, weapon=Ability.MACRO, mw_shots=0,
-                       mw_to_hit=None, at_shots=0, at_to_hit=None, volley=tuple(macro[1:])))
+        return cast(EpicShoot, replace(attacks[0], shots=macro[0].shots, to_hit=macro[0].to_hit, weapon=Ability.MACRO,
+                                       mw_shots=0, mw_to_hit=None, at_shots=0, at_to_hit=None,
+                                       volley=tuple(macro[1:])))
     first = normal[0] if normal else Volley(0, anti_tank[0].to_hit)
     extra = dict(mw_shots=macro[0].shots, mw_to_hit=macro[0].to_hit) if macro else dict(mw_shots=0, mw_to_hit=None)
     extra.update(at_shots=anti_tank[0].shots, at_to_hit=anti_tank[0].to_hit) if anti_tank else \

@@ -145,7 +145,8 @@ def _merged(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return unique, np.array(summed, dtype=object)
 
 
-def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool, number: NumberType) -> dict[str, np.ndarray]:
+def engagement_pmfs(mine: Side, theirs: Side, rounds: int, keep_highest: bool,
+                    number: NumberType) -> dict[str, np.ndarray]:
     """The exact pmfs of an engagement's outcomes: each round's losses on both sides (binomials convolved, hits
     allocated) from every pair of states, then the result roll on every pair of states after it; a tie goes on
     to the next round from its states."""

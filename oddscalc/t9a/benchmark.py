@@ -25,7 +25,8 @@ def _kills(rng: np.random.Generator, attacks: np.ndarray, hit: int, wound: int, 
     most = int(attacks.max(initial=0))
     rolled = rng.integers(1, 7, size=(2 if save is None else 3, len(attacks), most), dtype=np.int8)
     live = np.arange(most) < attacks[:, None]
-    kept: np.ndarray = (live & (rolled[0] >= hit) & (rolled[1] >= wound) & (save is None or rolled[-1] < save)).sum(axis=1)
+    kept: np.ndarray = (live & (rolled[0] >= hit) & (rolled[1] >= wound)
+                        & (save is None or rolled[-1] < save)).sum(axis=1)
     return kept
 
 

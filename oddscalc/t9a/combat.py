@@ -249,7 +249,8 @@ class Combat(Attack):
                      tuple(None if hero is None else hero.fighter for hero in heroes),  # type: ignore[arg-type]
                      tuple(hero is not None and hero.battle_standard for hero in heroes),  # type: ignore[arg-type]
                      challenge, self._beside(self.allies), Chase(self.chase), self._beside(self.enemy_allies),
-                     FrontShare(self.front_share), CombatReform(self.combat_reform))
+                     FrontShare(self.front_share),  # a reform comes between rounds: one round needs no bit for it
+                     CombatReform(self.combat_reform) if self.rounds > 1 else CombatReform.KEEP)
 
     def _beside(self, allies: tuple[WithUnit, ...]) -> tuple[Ally, ...]:
         """A side's other units as the fight reads them, with the query's readings of ranks (--last-rank,
@@ -272,7 +273,8 @@ class Combat(Attack):
         duel = ", a Duel" if self.challenge else ", a Duel refused" if self.challenge_refused else ""
         allies = "".join(f", with ({ally})" for ally in self.allies)
         theirs = "".join(f", its other unit ({ally})" for ally in self.enemy_allies)
-        return (f"T9A combat: {side_words(self.fighter(''), self.hero(''))}{allies} charge {side_words(self.fighter('enemy_'), self.hero('enemy_'))}{facing}{theirs}{rounds}{duel}"
+        ours, enemy = (side_words(self.fighter(prefix), self.hero(prefix)) for prefix in ("", "enemy_"))
+        return (f"T9A combat: {ours}{allies} charge {enemy}{facing}{theirs}{rounds}{duel}"
                 + "".join(f", {reading}" for reading in readings))
 
     def check(self) -> None:

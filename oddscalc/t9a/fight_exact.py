@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import reduce
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -17,6 +17,16 @@ from .fight import CHARGE_BONUS, EVENTS, FLANK_BONUS, OUTCOMES, REAR_BONUS, SLAI
 from .readings import Pursuit
 from .fighter import MAX_RANK_BONUS, break_chance, capped, lost_pmf, two_d6
 from .troop import CAUGHT, FLED, OVERKILL, Troop
+
+class Chances(NamedTuple):
+    """The tests' tables of a combat: P(each unit's Break Test fails) by side and unit, P(each main unit's Combat
+    Reform test fails) by side (each by its character standing and the penalty: `_fails`), and each unit's chance
+    to be caught (`_caught_tables`)."""
+
+    breaks: list[list[np.ndarray]]
+    reforms: list[np.ndarray]
+    catch: list[list[np.ndarray]]
+
 
 Dealt = dict[tuple[bool, int, int, int], tuple[np.ndarray, np.ndarray]]  # a step's cells and chances by state
 Tally = dict[str, np.ndarray]  # each outcome's pmf
@@ -199,9 +209,8 @@ def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = F
     zero = number(0)
     lines = fight.lines
     tally, events, most = _tallies(fight, rounds, number, rounds_view)
-    fails = [[_fails(troop, most, number) for troop in line.troops] for line in lines]
-    fails.append([_fails(line.troops[0], most, number, True) for line in lines])  # the main units' Combat Reforms
-    catch = _caught_tables(fight, number)
+    chances = Chances([[_fails(troop, most, number) for troop in line.troops] for line in lines],
+                      [_fails(line.troops[0], most, number, True) for line in lines], _caught_tables(fight, number))
     states = _zeros(number, lines[0].states, lines[1].states)
     states[0, 0] = number(1)
     dealt: Dealt = {}  # each step's pmfs by round kind and state, shared by the rounds' starting states
@@ -212,7 +221,7 @@ def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = F
         for at in range(0, len(c0), BATCH):
             cs, es = c0[at:at + BATCH], e0[at:at + BATCH]
             ends = round_joints(fight, cs, es, states[cs, es], first, number, dealt)
-            _end_round(fight, ends, first, last, round_, tally, following, fails, catch, zero)
+            _end_round(fight, ends, first, last, round_, tally, following, chances, zero)
         if rounds_view:  # Health Points lost by this round's end: the fights ended so far, and those going on
             for name, side in (("health_lost", 0), ("enemy_health_lost", 1)):
                 now = tally[name].copy()
@@ -229,7 +238,7 @@ def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = F
 
 
 def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bool, round_: int, tally: Tally,
-               following: np.ndarray, fails: list[list[np.ndarray]], catch: list[list[np.ndarray]], zero: Any) -> None:
+               following: np.ndarray, chances: Chances, zero: Any) -> None:
     """A round's end states (`round_joints`: each with its chance and the state its round began in): the result,
     each way the Break Tests and pursuits go (`_tests`), the fights that end here tallied, those that go on added
     to `following`."""
@@ -249,8 +258,8 @@ def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bo
     steadfast = fight.steadfast(cs, es)
     ended: list[tuple[np.ndarray, ...]] = []  # each way the tests go, its fights that end here and those that go on
     going: list[tuple[np.ndarray, ...]] = []
-    for weight, ours, theirs, broke, caught in _tests(fight, cs, es, won, tied, margin, p, fails, catch, zero,
-                                                      steadfast):
+    for weight, ours, theirs, broke, caught in _tests(fight, cs, es, won, tied, margin, p, chances.breaks,
+                                                      chances.catch, zero, steadfast):
         if not weight.any():  # a way the tests cannot go from these states (the other side lost)
             continue
         decided = ~fight.standing(ours) | ~fight.standing(theirs, 1)
@@ -264,7 +273,7 @@ def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bo
         at = np.flatnonzero(~over)
         going.append(_reformed(fight, (lines[0].settled(ours[at]), lines[1].settled(theirs[at])), weight[at],
                                (~won[at] & ~tied[at], won[at] & ~tied[at]), margin[at],
-                               [np.broadcast_to(sure[0], len(p))[at] for sure in steadfast], fails))
+                               [np.broadcast_to(sure[0], len(p))[at] for sure in steadfast], chances.reforms))
     if ended:
         columns = [np.concatenate(column) for column in zip(*ended)]
         _tally(tally, fight, *columns)
@@ -290,16 +299,16 @@ def _tallies(fight: Fight, rounds: int, number: Number, rounds_view: bool) -> tu
 
 def _reformed(fight: Fight, codes: tuple[np.ndarray, np.ndarray], weight: np.ndarray,
               losing: tuple[np.ndarray, np.ndarray], margin: np.ndarray, steadfast: list[np.ndarray],
-              fails: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              reforms: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(the charger's codes, the charged side's, the weights) of the fights going on after the Combat Reforms: a
     main unit that may (`Fight.reforming`) turns to face its enemy, after a lost round only when its Discipline test
-    passes (the Break Test's penalty, none when Steadfast; `fails[2][side]`); each state split in two where it may."""
+    passes (the Break Test's penalty, none when Steadfast; `reforms[side]`); each state split in two where it may."""
     for side, line in enumerate(fight.lines):
         may = fight.reforming(side, codes)
         if not may.any():
             continue
         troop, own = line.troops[0], line.split(codes[side])[0][1]
-        tested = fails[2][side][troop.active(own), np.where(steadfast[side], 0, margin)]
+        tested = reforms[side][troop.active(own), np.where(steadfast[side], 0, margin)]
         stays = np.where(may, np.where(losing[side], tested, 0 * weight), 1 + 0 * weight) * weight
         turned = weight - stays
         kept = np.flatnonzero(turned != 0)

@@ -69,8 +69,8 @@ class Reckoning:
         a Duel's Overkill), the Charge +1 (the charger's, first round), the highest Rank Bonus of its units still
         Engaged (models left, and an enemy in contact with models left: "No More Foes"), each one's Standard +1,
         Battle Standard +1, and its units' Flank +1 / Rear +2 in an enemy's flank or rear (each once, one more with
-        2 Full Ranks by `facing_bonus`; none once that enemy turned to face them, a Combat Reform). A Standard Bearer removed is not Engaged; a unit that wiped out its foes
-        provides no Standard or Flank bonus."""
+        2 Full Ranks by `facing_bonus`; none once that enemy turned to face them, a Combat Reform). A Standard
+        Bearer removed is not Engaged; a unit that wiped out its foes provides no Standard or Flank bonus."""
         codes, before = (charger_code, charged_code), (charger_before, charged_before)
         out = []
         for side, line in enumerate(self.lines):

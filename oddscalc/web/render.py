@@ -65,11 +65,11 @@ def figure(plot: Any, fmt: str, fixed: Optional[Sequence[str]] = None, drawn: Op
     if fixed is None or drawn is None:
         return drawing(plot, fmt)
     key = (fmt, *fixed)
-    image = drawn.get(key)
+    image: bytes | None = drawn.get(key)
     if image is None:
         image = drawing(plot, fmt)
         drawn.put(key, image, len(image))
-    return bytes(image)
+    return image
 
 
 def drawing(plot: Any, fmt: str) -> bytes:

@@ -231,9 +231,17 @@ def test_the_stops_are_held_from_the_package_s_first_lines_only_for_the_command_
     from oddscalc import is_the_command_line
 
     assert is_the_command_line(argv) is ours
-    shown = subprocess.run([sys.executable, "-c", "import signal, oddscalc; print(signal.getsignal(signal.SIGINT) "
-                                                  "is signal.default_int_handler)"], capture_output=True, text=True)
-    assert shown.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("argv, held", [(None, False), (["python", "-m", "oddscalc", "roll", "2d6"], True)])
+def test_the_package_s_first_lines_hold_the_stops_only_when_it_is_the_command_line(argv, held):
+    """Imported as a library, the package leaves Ctrl-C and SIGTERM to Python; started as the command line, its
+    first lines keep them (for console.py to say)."""
+    told = "" if argv is None else f"sys.orig_argv = {argv!r}; "
+    shown = subprocess.run([sys.executable, "-c", f"import signal, sys; {told}import oddscalc; print(*(getattr("
+                            "signal.getsignal(number), '__name__', None) for number in (signal.SIGINT, "
+                            "signal.SIGTERM)))"], capture_output=True, text=True, timeout=60)
+    assert shown.stdout.split() == (["_kept", "_kept"] if held else ["default_int_handler", "None"]), shown.stderr
 
 
 def pythons_own(code: int, err: str, signum: int) -> bool:

@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import numpy as np
 
 from oddscalc.t9a.combat import Combat
-from oddscalc.t9a.fight_exact import _caught_tables, _fails, round_joint
+from oddscalc.t9a.fight_exact import _caught_tables, _fails, _reformed, round_joint
 
 PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)
 
@@ -33,12 +33,15 @@ def test_one_round_of_one_model_a_side_worked_by_hand():
 def test_a_side_of_two_units_has_an_axis_each_with_its_flag():
     """A second unit of the charger's (one model): its state and fled flag multiply the charger's codes; a round
     never makes a unit flee (the Break Tests are after it)."""
-    attack = combat(with_unit=("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 "
-                               "discipline 7 facing flank",))
+    ally = ("models 1 width 1 attacks 1 offensive 3 defensive 3 strength 3 resilience 3 agility 3 discipline 7 "
+            "facing flank",)
+    attack = combat(with_unit=ally, rounds=2)
     line = attack.fight.line
     joint = round_joint(attack.fight, 0, 0, True, F)
-    # the charged unit, flanked, may turn to face its flanker between rounds (a Combat Reform bit: 2 states each)
+    # the charged unit, flanked, may turn to face its flanker between rounds (a Combat Reform bit: 2 states each);
+    # in a fight of one round there is no between, and no bit
     assert joint.shape == (line.states, 4) and joint.sum() == 1 and joint[:, 2:].sum() == 0
+    assert combat(with_unit=ally).fight.enemy_line.states == 2
     flags = [flag for flag, _ in line.split(np.arange(line.states))]
     assert all(joint[np.asarray(flag) != 0].sum() == 0 for flag in flags)
     # the charged model is struck twice at step 4 (1/4 each): it falls with 7/16, before it strikes
@@ -72,3 +75,17 @@ def test_the_break_test_table_by_character_and_penalty():
     assert table.shape == (2, 5)
     # Discipline 7: fails above 7 (15/36), above 4 at penalty 3, above 3 at 4; the character's 9: above 9
     assert table[0, 0] == F(15, 36) and table[1, 0] == F(6, 36) and (table[0, 3], table[0, 4]) == (F(30, 36), F(33, 36))
+
+
+def test_a_flanked_unit_that_lost_turns_on_its_discipline_test_none_of_the_penalty_when_steadfast():
+    """One model charged in the flank by one, both standing, the round lost by 3: it turns to face on 2D6 <= 7 - 3
+    (6/36), on 2D6 <= 7 when Steadfast (21/36); after a won round, always. Each state splits in two."""
+    fight = combat(flank=True, rounds=2).fight
+    reforms = [_fails(line.troops[0], 6, F, True) for line in fight.lines]
+    one = (np.array([0]), np.array([0]))
+    for lost, steady, turns in ((True, False, F(6, 36)), (True, True, F(21, 36)), (False, False, F(1))):
+        cs, es, weights = _reformed(fight, one, np.array([F(1)], dtype=object), (np.array([False]), np.array([lost])),
+                                    np.array([3]), [np.array([False]), np.array([steady])], reforms)
+        faced = fight.enemy_line.faced(es) == 1
+        assert weights[faced].sum() == turns and weights.sum() == 1 and not cs.any(), (lost, steady)
+

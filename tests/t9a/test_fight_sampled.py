@@ -62,15 +62,16 @@ def test_a_decided_fight_is_not_fought_on():
 
 def test_a_flanked_unit_that_lost_turns_to_face_on_its_discipline_test_unbreakable_or_not():
     """One model charged in the flank by one, both standing: after a lost round (by 2) it turns on 2D6 <= 5, 10/36,
-    though Unbreakable (its rule passes Break Tests only); after a won one always; the charger never (no flanker)."""
+    though Unbreakable (its rule passes Break Tests only), or 21/36 when Steadfast (no penalty); after a won one
+    always; the charger never (no flanker)."""
     fight = Combat(models=1, width=1, **PLAIN, **{f"enemy_{key}": value for key, value in PLAIN.items()},
                    enemy_models=1, enemy_width=1, enemy_unbreakable=True, flank=True, rounds=2).fight
     trials = 200_000
-    for lost, share in ((True, 10 / 36), (False, 1.0)):
+    for lost, steady, share in ((True, False, 10 / 36), (True, True, 21 / 36), (False, False, 1.0)):
         codes = [np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)]
         flags = np.full(trials, lost)
         _reform(np.random.default_rng(5), fight, codes, np.arange(trials), ~flags, flags, np.full(trials, 2),
-                [np.zeros(trials, dtype=bool), np.zeros(trials, dtype=bool)])
+                [np.zeros(trials, dtype=bool), np.full(trials, steady)])  # Steadfast: no penalty, 2D6 <= 7
         turned = fight.enemy_line.faced(codes[1]).mean()
         assert abs(turned - share) <= 5 * np.sqrt(share * (1 - share) / trials) + 1e-12, (lost, turned)
         assert not codes[0].any()  # the charger has no enemy in its flank: its codes stay
