@@ -8,7 +8,7 @@ answers: an `Asked` holds the attack (a study's is None), the `RunOptions` and t
 
 The words say what to compute, never where it goes: how the answer is shown (`--format`),
 where its plot is saved (`--plot`), threads and Dask clusters are the command line's own
-options (`cli/options.py:Shell`), and the page decides them itself. A word that names a file
+options (`query.common`, marked `shell`), and the page decides them itself. A word that names a file
 (a grid's roster, a Dust map) is opened only through `Given.files`: the command line gives
 `LocalFiles` (this machine's files); by default, and on the page, nothing but what oddscalc
 ships and what was uploaded with the request (`given.Files`).
@@ -25,8 +25,9 @@ from .given import GIVEN, Given
 from .options import Method
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .cli.output import Answer
     from .options import RunOptions
+    from .query.answer import Answer
+    from .query.grammar import Parsed
 
 
 @dataclass(frozen=True)
@@ -46,23 +47,27 @@ def ask(words: Sequence[str], given: Optional[Given] = None) -> Asked:
     progress shown and every core used. A refused word raises `Refusal`; a cancelled run
     raises `options.Cancelled`.
     """
-    from .cli.errors import click_errors, refused
-    from .cli.words import language, queries_having
+    from .query.grammar import parse
+    from .query.refusals import READING, OptionError, refused
+    from .query.words import language, queries_having
     from .style import listed
 
-    given = given or Given()
     words = [str(word) for word in words]
     if words[:1] == ["oddscalc"]:
         words = words[1:]
+    given = dataclasses.replace(given or Given(), shown=tuple((given and given.shown) or words))
     token = GIVEN.set(given)
     try:
-        path, command, answer, rest = language(words)
-        context = command.make_context(path, rest, obj=list(given.shown or words))
-        with context:
-            answered = answer(**context.params)
-            unused = unused_by_exact(context, given)
-    except (click_errors.ClickException, InputError) as error:
-        raise refused(error, queries_having) from None
+        command, rest = language(words)
+        parsed = parse(command, rest, owners=queries_having)
+        reading = READING.set(command)
+        try:
+            answered = command.answer(**parsed.values)
+        finally:
+            READING.reset(reading)
+        unused = unused_by_exact(parsed, given)
+    except (InputError, OptionError) as error:
+        raise refused(error) from None
     finally:
         GIVEN.reset(token)
     if unused and answered.options is not None and answered.options.method == Method.EXACT:
@@ -71,27 +76,26 @@ def ask(words: Sequence[str], given: Optional[Given] = None) -> Asked:
     return Asked(tuple(words), answered.attack, answered.options, answered)
 
 
-def unused_by_exact(context: Any, given: Given) -> tuple[str, ...]:
+def unused_by_exact(parsed: Parsed, given: Given) -> tuple[str, ...]:
     """The options of sampling given beside --exact (checked, then unused: said once in a note)."""
-    if not context.params.get("exact"):
+    if not parsed.values.get("exact"):
         return ()
-    named = [f"--{name}" for name in ("trials", "seed")
-             if getattr(context.get_parameter_source(name), "name", None) == "COMMANDLINE"]
+    named = [f"--{name}" for name in ("trials", "seed") if name in parsed.given]
     return tuple(named) + (("--threads",) if given.terminal and given.threads is not None else ())
 
 
 def method_of(words: Sequence[str]) -> str:
     """How the words ask to run: "exact", "verify" or "monte-carlo", read without running anything
     (words that do not read as a query: "exact", for they are refused at once)."""
-    from .cli.errors import click_errors
-    from .cli.words import language
+    from .query.grammar import parse
+    from .query.refusals import OptionError
+    from .query.words import language
 
     try:
-        path, command, _, rest = language([str(word) for word in words])
-        context = command.make_context(path, rest, resilient_parsing=True)
-    except (click_errors.ClickException, InputError, Refusal):
+        command, rest = language([str(word) for word in words])
+        values = parse(command, rest).values
+    except (InputError, OptionError, Refusal):
         return "exact"
-    params = context.params
-    if "exact" not in params:  # a command that samples nothing (a line of sight)
+    if "exact" not in values:  # a command that samples nothing (a line of sight)
         return "exact"
-    return "verify" if params.get("verify") else "exact" if params.get("exact") else "monte-carlo"
+    return "verify" if values.get("verify") else "exact" if values.get("exact") else "monte-carlo"

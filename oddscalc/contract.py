@@ -4,8 +4,8 @@ A game is one line of the registry (`registry.PACKAGES`) and a package `oddscalc
 
 - `__init__.py`: `EXPORTS`, the names `oddscalc` offers at its top level (its attacks, their choices);
 - `roster.py`: `GAME`, its `roster.Game` record (the roster schema; how a unit's weapon meets a target);
-- `commands.py`: `app`, a Typer app whose commands are the game's queries (`oddscalc <name> <query>`),
-  registered with `cli.options.query` (so that `ask`, `sweep`, `compare` and the page know them too);
+- `commands.py`: `HELP`, what its group of queries is (`oddscalc <name> --help`); importing it registers the
+  game's queries (`query.registry.query`), which `ask`, both shells, `sweep`, `compare` and the page read;
 - `benchmark.py`: `cases()` and `exact_cases()`, its Monte Carlo cases (with plain numpy baselines)
   and its exact ones (with icepool's twins);
 - where the game has BattleScribe catalogues: an importer, `oddscalc/battlescribe/<name>.py`
@@ -26,8 +26,6 @@ from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 from . import registry
 
 if TYPE_CHECKING:
-    import typer
-
     from .battlescribe.reader import RosterFile
     from .battlescribe.report import Mapped, System
     from .bench.core import Case, ExactCase
@@ -52,7 +50,7 @@ class GameRoster(Protocol):
 class GameCommands(Protocol):
     """`oddscalc/<name>/commands.py`."""
 
-    app: typer.Typer  # its commands are the game's queries
+    HELP: str  # what its queries are: importing the module registers them (`query.registry`)
 
 
 @runtime_checkable

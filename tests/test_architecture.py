@@ -16,11 +16,10 @@ PACKAGE = ROOT / "oddscalc"
 DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 GAMES = ("dust", "epic", "t9a")
 SHELLS = ("oddscalc.cli", "oddscalc.web")
-# The library modules that import a shell, each said in docs/architecture.md's first paragraph: a game's commands
-# register with the command line; `ask` still reads words with its Click commands (until the query grammar);
-# the program's entry point starts it; the benchmark times its first answer.
-IMPORT_A_SHELL = {"oddscalc.dust.commands", "oddscalc.epic.commands", "oddscalc.t9a.commands", "oddscalc.asking",
-                  "oddscalc.console", "oddscalc.bench.exact"}
+# The library modules that import a shell, each said in docs/architecture.md's first paragraph: the program's
+# entry point starts it; the benchmark times its first answer.
+IMPORT_A_SHELL = {"oddscalc.console", "oddscalc.bench.exact"}
+PARSERS = ("typer", "click")  # imported by the command line only (the query grammar is the library's)
 CORE = ("dice", "terms", "totals", "pool", "pmf", "distribution", "result", "engine", "sampling", "keyed", "options",
         "attack", "roll", "hits")  # the doc's engine, which "knows no game"
 
@@ -54,8 +53,8 @@ def _reaches(module: str, targets: tuple[str, ...]) -> list[str]:
 
 
 def test_the_import_reader_sees_relative_lazy_and_absolute_imports():
-    assert "oddscalc.cli.options.query" in imports("oddscalc.epic.commands")  # from ..cli.options import query
-    assert "oddscalc.cli.errors" in imports("oddscalc.asking")  # inside a function
+    assert "oddscalc.query.registry.query" in imports("oddscalc.epic.commands")  # from ..query.registry import query
+    assert "oddscalc.query.words" in imports("oddscalc.asking")  # inside a function
     assert "numpy" in imports("oddscalc.pmf")
 
 
@@ -63,8 +62,13 @@ def test_the_library_imports_a_shell_only_where_the_doc_says():
     importers = {module for module in MODULES if not module.startswith(SHELLS) and _reaches(module, SHELLS)}
     assert importers == IMPORT_A_SHELL, "update docs/architecture.md's first paragraph, and this list, together"
     said = DOC.split("```", 1)[0]  # the first paragraph names each
-    assert all(f"`{module.removeprefix('oddscalc.').replace('.', '/')}.py`" in said
-               for module in IMPORT_A_SHELL if not module.endswith(".commands")) and "`commands.py`" in said
+    assert all(f"`{module.removeprefix('oddscalc.').replace('.', '/')}.py`" in said for module in IMPORT_A_SHELL)
+
+
+def test_no_click_or_typer_outside_the_command_line():
+    """The query grammar is the library's: no module outside `cli/` imports Click or Typer (the page included)."""
+    found = {module: _reaches(module, PARSERS) for module in MODULES if not module.startswith("oddscalc.cli")}
+    assert {module: names for module, names in found.items() if names} == {}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -88,7 +92,7 @@ PATHS = sorted(set(re.findall(r"(?<![\w/.-])((?:[\w<>]+/)*[\w<>]+\.py)(?::([\w.]
 
 
 def test_the_doc_names_modules_and_names_in_them():
-    assert len(PATHS) > 40 and ("cli/options.py", "field_options") in PATHS
+    assert len(PATHS) > 40 and ("query/registry.py", "field_options") in PATHS
 
 
 @pytest.mark.parametrize(("named", "name"), PATHS, ids=[f"{p}:{n}" if n else p for p, n in PATHS])
@@ -116,7 +120,7 @@ DOTTED = sorted({name for name in re.findall(r"`([a-z_]+(?:\.[A-Za-z_]+)+)`", DO
 
 @pytest.mark.parametrize("dotted", DOTTED)
 def test_every_module_dot_name_the_doc_names_is_there(dotted):
-    """`processes.in_processes`, `cli.options.query`: the longest module prefix, then the names in it."""
+    """`processes.in_processes`, `query.registry.query`: the longest module prefix, then the names in it."""
     parts = dotted.split(".")
     cut = max(n for n in range(1, len(parts) + 1) if "oddscalc." + ".".join(parts[:n]) in MODULES)
     module = importlib.import_module("oddscalc." + ".".join(parts[:cut]))

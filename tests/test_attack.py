@@ -8,9 +8,9 @@ import pytest
 from clirun import run
 
 from oddscalc.attack import Attack, ordered_fields, text, unset_roll
-from oddscalc.cli import root_command
-from oddscalc.cli.options import QUERIES, command_for
-from oddscalc.cli.words import parse_query
+from oddscalc.query.registry import COMMANDS, QUERIES
+from oddscalc.query.words import every_query
+from oddscalc.query.words import parse_query
 from oddscalc.dice import DiceExpression
 from oddscalc.dust import ArmourPiercingIncendiary, CoverSave, Incendiary, Phaser, Salvo, WeaponLine
 from oddscalc.epic import Ability, Barrage, EpicShoot
@@ -26,15 +26,8 @@ def refusal(make) -> tuple:
 
 
 def every_query_attack() -> list[type]:
-    root = root_command()
-    for name in root.list_commands(None):  # builds every game's queries
-        root.get_command(None, name)
-    kinds = []
-    for path in QUERIES:
-        command = command_for(root, path)
-        assert command is not None
-        kinds.append(QUERIES[path].attack)
-    return kinds
+    every_query()  # registers every game's queries
+    return [QUERIES[path].attack for path in QUERIES if path in COMMANDS]
 
 
 def test_the_notations_of_the_arguments_read_in_python_as_on_the_command_line():

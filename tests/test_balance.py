@@ -132,7 +132,7 @@ def test_the_plot_shows_the_rows_indexes_and_every_value_against_its_points(caps
     army and its index as the table writes it; the outlier lines at 1/far, 1 and far; its title whole. The second:
     every ranked row's value against its points, one colour per kind as in the first panel."""
     from oddscalc import plots
-    from oddscalc.cli.balance import _figure
+    from oddscalc.query.balancing import _figure
     from oddscalc.style import number
 
     found = balance.study(*balance.catalogue_entries(MINI, games.game("epic"), balance.Store())[:1],
@@ -427,7 +427,7 @@ def test_the_refusals_of_a_study_say_what_is_allowed():
 
 def test_the_plot_of_a_long_study_keeps_to_the_rows_it_can_show():
     from oddscalc import plots
-    from oddscalc.cli.balance import _figure
+    from oddscalc.query.balancing import _figure
 
     rows = tuple({"rank": i, "entry": f"e{i}", "army": "A", "kind": "infantry", "index": 3 / i, "points": 100,
                   "value": 3 / i} for i in range(1, 301))

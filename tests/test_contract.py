@@ -11,14 +11,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import typer
 from clirun import exact_json, run
 
 import oddscalc
 from oddscalc import contract, games, registry
 from oddscalc.attack import Attack
 from oddscalc.bench.core import Case, ExactCase
-from oddscalc.cli import options, root_command
+from oddscalc.cli import root_command
+from oddscalc.query import registry as queries
 from oddscalc.roster import Game
 
 
@@ -29,9 +29,8 @@ def check_contract(name: str) -> None:
     game = contract.roster(name).GAME
     assert isinstance(game, Game) and game.name == name and game.main
     assert game.kind == "" or game.kind in game.schema.unit  # the field a balance study groups its entries by
-    group = typer.main.get_group(contract.commands(name).app)
-    assert group.commands, name
-    assert all(f"{name} {command}" in options.LANGUAGE for command in group.commands)
+    assert contract.commands(name).HELP == queries.GROUPS[name]
+    assert [path for path in queries.COMMANDS if path.split()[0] == name], name
     benchmark = contract.benchmark(name)
     cases, exact_cases = benchmark.cases(), benchmark.exact_cases()
     assert cases and all(isinstance(case, Case) and isinstance(case.attack, Attack) for case in cases)
@@ -67,7 +66,7 @@ def toy(monkeypatch):
     monkeypatch.setattr(registry, "PACKAGES", (*registry.PACKAGES, "toy"))
     monkeypatch.delitem(games.__dict__, "GAMES", raising=False)  # built again, with Toy
     yield
-    for table in (options.LANGUAGE, options.QUERIES, options.ABOUT):  # Toy's queries, and only those
+    for table in (queries.COMMANDS, queries.QUERIES, queries.ABOUT, queries.GROUPS):  # Toy's queries, and only those
         for key in [key for key in table if key.split()[0] == "toy"]:
             del table[key]
     root_command().commands.pop("toy", None)  # the root command, built once, forgets Toy's group

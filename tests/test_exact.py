@@ -11,16 +11,15 @@ import pytest
 from clirun import assert_refused, run
 
 from oddscalc import engine, roll
-from oddscalc.cli import root_command
-from oddscalc.cli.options import QUERIES, command_for
+from oddscalc.query.registry import COMMANDS, QUERIES
+from oddscalc.query.words import every_query as register_every_query
 
 DROPPED = {"--plot": 1, "--trials": 1, "--format": 1, "--precision": 1, "--exact": 0, "--verify": 0}
 
 
 def first_example(path: str) -> list[str]:
     """The first example of a query's --help, without the options this test chooses itself."""
-    epilog = command_for(root_command(), path).epilog
-    line = next(line.strip() for line in epilog.splitlines() if line.strip().startswith("oddscalc "))
+    line = COMMANDS[path].examples[0]
     words, kept = shlex.split(line)[1:], []
     while words:
         word = words.pop(0)
@@ -32,9 +31,7 @@ def first_example(path: str) -> list[str]:
 
 
 def every_query() -> list[str]:
-    root = root_command()
-    for name in root.list_commands(None):
-        root.get_command(None, name)
+    register_every_query()
     return sorted(QUERIES)
 
 

@@ -335,7 +335,7 @@ def test_a_grid_at_war_engines_ranks_by_the_outcome_asked_for_and_says_so(capsys
     the outcome named in the rows and in a note; P(kill) stays P(destroyed)."""
     from clirun import run
 
-    from oddscalc.cli.words import parse_query
+    from oddscalc.query.words import parse_query
 
     corpus = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
     result = run(capsys, "grid", corpus / "steel_legion.rosz", "--against", corpus / "titan_legions.rosz", "--exact",

@@ -11,8 +11,8 @@ import pytest
 
 from oddscalc.asking import ask
 from oddscalc.attack import is_whole, kind_of, read_whole
-from oddscalc.cli.options import ABOUT, QUERIES
-from oddscalc.cli.words import every_query
+from oddscalc.query.registry import ABOUT, QUERIES
+from oddscalc.query.words import every_query
 from oddscalc.errors import InputError, Refusal
 
 NOT_WHOLE = ["²", "+-3", "--3", "٣", "1_0", "1e3", "3.0", "", " ", "0x10", "1,000", "¹²"]

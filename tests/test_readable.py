@@ -101,7 +101,7 @@ def test_a_grid_fits_a_narrow_terminal(capsys):
     (("compare", "dust phaser 2z3", "dust salvo 3/2-5/2-7/2", "--exact"), True)])
 def test_a_study_on_a_terminal_fits_its_width(capsys, monkeypatch, command, wide):
     """What the command prints, not only the table layer: every table line within 100 columns."""
-    from oddscalc.cli import output
+    from oddscalc.query import answer as output
 
     monkeypatch.setattr(output, "width", lambda: 100)
     text = run(capsys, *command).out

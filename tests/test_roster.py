@@ -15,7 +15,7 @@ import pytest
 from clirun import exact_json, run
 
 from oddscalc import games, pmf
-from oddscalc.cli.words import parse_query
+from oddscalc.query.words import parse_query
 from oddscalc.errors import InputError
 from oddscalc.grid import grid_rows, matchups, run_grid
 from oddscalc.roster import Field

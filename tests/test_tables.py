@@ -433,7 +433,7 @@ def test_a_rare_share_of_a_studys_cell_shows_its_exact_range():
 def test_a_study_ranges_rare_shares_only_when_its_cells_ran_alike(capsys):
     from types import SimpleNamespace
 
-    from oddscalc.cli.output import study_answer
+    from oddscalc.query.answer import study_answer
 
     def cells(*trials, method="monte-carlo"):
         return [SimpleNamespace(method=method, trials=n) for n in trials]

@@ -4,14 +4,14 @@ that exist."""
 
 from __future__ import annotations
 
-from oddscalc.cli.words import every_query
+from oddscalc.query.words import every_query
 from oddscalc.vocabulary import OTHER_WORDS, hint
 
 
 def test_every_other_word_points_at_options_that_exist():
     """Each hint names options of its game's queries: a renamed option would leave the hint pointing nowhere."""
     every_query()
-    from oddscalc.cli.options import QUERIES
+    from oddscalc.query.registry import QUERIES
 
     for game, words in OTHER_WORDS.items():
         options = {"--" + name.replace("_", "-") for path, query in QUERIES.items() if path.split()[0] == game

@@ -1,15 +1,14 @@
-"""The oddscalc command line (Typer): parse, ask the library, render.
+"""The oddscalc command line: a thin shell over the library's query grammar (`oddscalc.query`).
 
-Where things are: `commands.py` is the root command (each game's commands, and the
-studies', imported only when one of them runs or --help lists them); `options.py` declares
-the common options and the registry of queries; `words.py` reads a query's words as the
-library's call (`oddscalc.ask`) takes them; `main.py` runs the command line (its own
-options, the exit codes); `output.py` prints answers and plots; `errors.py` the one-line
-errors; `studies.py` and `rosters.py` the sweep, compare, grid, profiles and import
-commands. Each game's commands are in its own package (`oddscalc/<game>/commands.py`).
+Where things are: `main.py` runs the command line: a library command's words (a query, a look, a
+study) are read by the grammar, asked of the library (`oddscalc.ask`) and shown (`output.py`), with
+the command line's own options (`options.Shell`) and its exit codes; `commands.py` is the root Click
+command that lists them in --help and holds the command line's own commands (`rules`, and
+`profiles` and `import` in `rosters.py`, `serve` in `serve.py`); `errors.py` has the signals and
+the one-line errors of Click's parsing of those.
 """
 
-from .commands import STUDIES, app, lazy_module, root_command
+from .commands import STUDIES, app, root_command
 from .main import main, run
 
-__all__ = ["STUDIES", "app", "lazy_module", "main", "root_command", "run"]
+__all__ = ["STUDIES", "app", "main", "root_command", "run"]

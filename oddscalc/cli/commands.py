@@ -1,5 +1,6 @@
-"""The root command of the command line: its groups (each game's commands, the studies'),
-`roll` and `rules`, built when first asked for (`roll` starts quicker)."""
+"""The root command of the command line: the library's commands listed (each game's group, `roll` and
+the studies, from the query registry, built when first asked for: `roll` starts quicker), and the
+command line's own: `profiles`, `import`, `rules`, `serve`."""
 
 import importlib
 from typing import Annotated, Any, Optional
@@ -7,46 +8,49 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from ..errors import InputError
 from .. import contract
-from ..roll import Roll
+from ..errors import InputError
+from ..query import words
+from ..query.registry import COMMANDS, GROUPS
 from .errors import input_error
-from .options import examples_epilog, option, query, shorten
+from .options import examples_epilog, passthrough
 
-STUDIES = ("sweep", "grid", "profiles", "balance", "compare", "import")  # the commands of `studies.py`, as --help lists them
-OTHERS = {"serve": "serve"}  # command → its module (in oddscalc.cli), imported when it runs
+STUDIES = ("sweep", "grid", "profiles", "balance", "compare", "import")  # as --help lists them
+OWN = {"profiles": "rosters", "import": "rosters", "serve": "serve"}  # the command line's own → its module
 ABOUT = "Odds for tabletop wargames: Monte Carlo and exact distributions for {games}."
 
 
-def lazy_module(name: str) -> Optional[str]:
-    """The module whose `app` holds the command `name`: the studies', or a game's (by the registry)."""
-    if name in STUDIES:
-        return f"{__package__}.studies"
-    if name in OTHERS:
-        return f"{__package__}.{OTHERS[name]}"
-    return contract.WHERE[contract.GameCommands].format(name=name) if name in contract.names() else None
+def library_command(name: str) -> Any:
+    """The Click command that lists a first word's library commands: a game's group, or one command."""
+    words.load(name)
+    app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False, help=GROUPS.get(name))
+    for path, command in COMMANDS.items():
+        if path.split()[0] == name:
+            passthrough(app, command)
+    if name in GROUPS:  # a game's commands are a group, one query or many (`oddscalc toy shoot`)
+        built = typer.main.get_group(app)
+        built.name = name
+        return built
+    return typer.main.get_command(app) if app.registered_commands else None
 
 
 class LazyGroup(TyperGroup):
-    """The root command: builds a game's commands, or the studies', when first asked for; its
-    help names the games of the registry."""
+    """The root command: builds a game's commands, or a study's, when first asked for; its help names the
+    games of the registry."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        eager = [name for name in super().list_commands(ctx) if lazy_module(name) is None]
-        return [eager[0], *STUDIES, *eager[1:], *OTHERS, *contract.names()]
+        return ["roll", *STUDIES, "rules", "serve", *contract.names()]
 
     def get_command(self, ctx: Any, name: str) -> Any:
-        module = lazy_module(name)
-        if name not in self.commands and module is not None:
-            if name in STUDIES:
-                self.commands.update(typer.main.get_group(importlib.import_module(module).app).commands)
-            elif name in OTHERS:  # an app of one command is that command
-                self.commands[name] = typer.main.get_command(importlib.import_module(module).app)
-            else:  # a game's commands are a group, one query or many (`oddscalc toy shoot`)
-                built = typer.main.get_group(contract.commands(name).app)
-                built.name = name
-                self.commands[name] = built
-        return shorten(self.commands.get(name))
+        if name not in self.commands:
+            if name in OWN:
+                module = importlib.import_module(f"{__package__}.{OWN[name]}")
+                self.commands.update(typer.main.get_group(module.app).commands)
+            elif words.module_of(name) is not None:
+                built = library_command(name)
+                if built is not None:
+                    self.commands[name] = built
+        return self.commands.get(name)
 
     def format_help_text(self, ctx: Any, formatter: Any) -> None:
         self.help = about()  # the games' titles: imported only when the help is shown
@@ -85,16 +89,6 @@ def _root(
     ] = False,
 ) -> None:
     """Odds for tabletop wargames (the games: see --help)."""
-
-
-query(app, "roll", Roll, title="Dice",
-      about="Any dice expression: totals, successes, re-rolls, maximised and minimised rolls",
-      argument=option("dice", Annotated[str, typer.Argument(
-    metavar="DICE", help="NdS, NdS+C or NdS-C: 2d6, 3d6+1, d3, d6+2.")]), examples=[
-    "oddscalc roll 2d6 --maximised 1",
-    "oddscalc roll 3d6+1 --exact --format markdown",
-    "oddscalc roll 10d6 --success 5 --plot hits.png",
-])
 
 
 @app.command("rules", epilog=examples_epilog(["oddscalc rules 2.5", "oddscalc rules 1.3", "oddscalc rules"]))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from enum import Enum
 from typing import Any, Callable, Optional
 
 from ..errors import InputError, Refusal
-from ..vocabulary import ENEMY, hint
+from ..query.refusals import OptionError as LibraryOptionError
+from ..query.refusals import cut, no_such_option, refused as library_refused, shown
+from ..query.refusals import input_error as library_input_error
 
 try:  # recent Typer carries its own copy of Click, whose exceptions it does not re-export (docs/architecture.md)
     from typer._click import exceptions as click_errors
@@ -74,22 +75,6 @@ def stopped(error: KeyboardInterrupt) -> int:
     return code
 
 
-# The library's names of the values it refuses whose option is spelled otherwise (the rest are
-# `--name`, `to_hit` as `--to-hit`); the command's own parameter, when it has one, wins.
-SPELLED = {"output_format": "--format", "from_square": "--from", "to_square": "--to", "settings": "--set",
-           "target_names": "--targets", "file": "FILE", "query": "QUERY", "cells": "--attackers", "folder": "FOLDER"}
-
-
-def input_error(error: InputError) -> OptionError:
-    """Turn a library `InputError` into an option error naming the command-line option."""
-    param = None
-    current = get_current_context(silent=True)
-    if current is not None:
-        param = next((p for p in current.command.params if p.name == error.name), None)
-    hint = None if param is not None else SPELLED.get(error.name, "--" + error.name.replace("_", "-"))
-    return OptionError(error.value, error.allowed, param=param, hint=hint)
-
-
 _CHOICE = re.compile(r"^'(.*)' is not one of (.*?)\.?$")
 
 
@@ -104,75 +89,35 @@ def _hint(param: Any, given: Any = None) -> str:
     return str(param.opts[0])
 
 
-ECHO = 240  # the most characters of a refused value its line repeats (a pasted page of text is not echoed)
+def input_error(error: InputError) -> Exception:
+    """A library `InputError` of one of the command line's own commands (`profiles --file`) as an option error
+    naming its option; else the query grammar's (`query.refusals.input_error`)."""
+    current = get_current_context(silent=True)
+    param = next((p for p in current.command.params if p.name == error.name), None) if current is not None else None
+    if param is None:
+        return library_input_error(error)
+    return OptionError(error.value, error.allowed, param=param)
 
 
-def cut(text: str) -> str:
-    """A refused value as its line shows it: whole, quoted when empty or when spaces begin or end it (`''`,
-    `' , '`), or its start and how long it was."""
-    shown = text if len(text) <= ECHO else f"{text[:ECHO - 20]}… ({len(text):,} characters)"
-    return repr(shown) if text != text.strip() or not text else shown
+def clicked(reader: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A reader of the query grammar (`query.numbers.whole`) as a parser of the command line's own Typer options:
+    its refusal is Click's, so that Click names the option."""
 
+    def read(text: str) -> Any:
+        try:
+            return reader(text)
+        except LibraryOptionError as error:
+            raise OptionError(error.value, error.allowed) from None
 
-def _shown(value: Any, param: Any) -> str:
-    """A refused value as the player typed it: a roll as `7+`, a number without a needless `.0`."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, int) and (getattr(param, "metavar", None) or "").endswith("+"):
-        return f"{value}+"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, Enum):  # a choice, as typed: damage-once, not Critical.DAMAGE_ONCE
-        return str(value.value)
-    return str(value)
-
-
-OWN = {  # the command line's own options (options.SHELL), which no query's words have (`oddscalc.ask`)
-    "--format": "how the answer is shown", "--plot": "where its plot is saved", "--threads": "how it runs",
-    "--scheduler": "where a study's cells run", "--scheduler-timeout": "where a study's cells run",
-}
-RETIRED = {  # options a release had, and what replaces them
-    "--add-dice": "epic assault adds both dice by default (the rulebook, 1.12.7); --keep-highest keeps the highest",
-}
-
-
-def one_line(error: Exception, owners: Optional[Owners] = None) -> str:
-    """Format a refused command line as the one line the contract asks for."""
-    return refused(error, owners).line
-
-
-CLOSE = 0.75  # how alike (difflib's ratio, without the dashes) an option must be to be suggested: a typo
+    return read
 
 
 Owners = Callable[[str, str], list[str]]  # (option, the query's path) → the other queries that have the option
 
 
-def no_such_option(name: str, context: Any, owners: Optional[Owners] = None) -> str:
-    """The line for an option the command does not have: the command's own options close to it (a
-    typo: `--crosfire`), and the other queries that have it (`owners`: an option of another game's
-    query, `dust attack --to-hit`), never an option merely sharing a few letters."""
-    import difflib
-
-    command = getattr(context, "command", None)
-    own = sorted({opt for param in getattr(command, "params", ()) for opt in getattr(param, "opts", ())
-                  if opt.startswith("--")})
-    enemy = name.lstrip("-").startswith(ENEMY)  # the other side's option: alike in what follows "enemy-"
-    bare = {opt.lstrip("-").removeprefix(ENEMY) if enemy else opt.lstrip("-"): opt for opt in own
-            if not enemy or opt.startswith("--" + ENEMY)}
-    word = name.lstrip("-").removeprefix(ENEMY) if enemy else name.lstrip("-")
-    close = [bare[alike] for alike in difflib.get_close_matches(word, list(bare), 2, CLOSE)]
-    path = " ".join(word for word in str(getattr(context, "command_path", "")).split() if word != "oddscalc")
-    having = owners(name, path) if owners is not None else []
-    line = f"error: {name}: no such option" + (f" of {path}" if path else "")
-    called = hint(name, path, own, lambda option: owners(option, "") if owners is not None else [])
-    if called:
-        line += f" ({called})"
-    elif close:
-        line += f" (did you mean {', '.join(close)}?)"
-    if having:
-        shown = ", ".join(having[:4]) + (f" and {len(having) - 4} more" if len(having) > 4 else "")
-        line += f"; it is an option of {shown}"
-    return line + "; see --help for the options"
+def one_line(error: Exception, owners: Optional[Owners] = None) -> str:
+    """Format a refused command line as the one line the contract asks for."""
+    return refused(error, owners).line
 
 
 _EXTRA = re.compile(r"^Got unexpected extra arguments?(?:\(s\))? \((.*)\)$")
@@ -181,23 +126,17 @@ _EXTRA = re.compile(r"^Got unexpected extra arguments?(?:\(s\))? \((.*)\)$")
 def refused(error: Exception, owners: Optional[Owners] = None) -> Refusal:
     """A refused command line as a `Refusal`: its one line, the option it is about as the player
     types it, and the value refused (`owners`: which queries have an option this one lacks)."""
-    if isinstance(error, Refusal):
-        return error
+    if isinstance(error, (Refusal, InputError, LibraryOptionError)):
+        return library_refused(error)
     if isinstance(error, OptionError):
         option = _hint(error.param, error.param_hint)
-        value = "" if error.value is None else f" {cut(_shown(error.value, error.param))}"
+        value = "" if error.value is None else f" {cut(shown(error.value, getattr(error.param, 'metavar', '') or ''))}"
         return Refusal(f"error: {option}{value}: {error.allowed}", option, error.value)
-    if isinstance(error, InputError):
-        option = f"--{error.name.replace('_', '-')}"
-        return Refusal(f"error: {option} {cut(str(error.value))}: {error.allowed}", option, error.value)
     if isinstance(error, click_errors.NoSuchOption):
-        if error.option_name in OWN:  # asked of the library (the page): it says what to compute, not where it goes
-            return Refusal(f"error: {error.option_name}: an option of the command line ({OWN[error.option_name]}), "
-                           "not a word of a query: the page decides it itself", error.option_name)
-        if error.option_name in RETIRED:
-            return Refusal(f"error: {error.option_name}: no such option now: {RETIRED[error.option_name]}",
-                           error.option_name)
-        return Refusal(no_such_option(error.option_name, getattr(error, "ctx", None), owners), error.option_name)
+        context = getattr(error, "ctx", None)
+        own = [opt for param in getattr(getattr(context, "command", None), "params", ()) for opt in param.opts]
+        path = " ".join(word for word in str(getattr(context, "command_path", "")).split() if word != "oddscalc")
+        return Refusal(no_such_option(error.option_name, path, own, owners), error.option_name)
     if isinstance(error, click_errors.BadOptionUsage) and error.message.endswith("requires an argument."):
         return Refusal(f"error: {error.option_name}: expected a value after it; see --help", error.option_name)
     if isinstance(error, click_errors.MissingParameter):

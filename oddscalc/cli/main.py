@@ -16,54 +16,49 @@ from typing import Any, Iterator, Optional, Sequence
 import typer
 
 from ..errors import InputError, Refusal
+from ..given import GIVEN, Given, LocalFiles
+from ..query import words
+from ..query.grammar import HELP, Command, parse, without_shell
+from ..query.help import help_text
+from ..query.refusals import OptionError
+from ..query.registry import COMMANDS
+from ..query.words import queries_having
 from .errors import STOP, Terminated, click_errors, on_signal, one_line, stopped
-from .words import queries_having
-from .options import SHELL, Terminal, command_for
-from .output import Answer
+from .options import Shell, Terminal
+from .output import show
 
 
-def answer_on_terminal(asked: Terminal, root: Any, argv: Sequence[str]) -> Answer:
-    """Answer a query or study run from the command line (`argv`, its path first): its words, less
-    the command line's own options, asked with this machine's files; the answer in the format
-    asked, its plot saved where --plot says."""
+def answer_on_terminal(command: Command, words: Sequence[str], argv: Sequence[str]) -> int:
+    """Answer a query or study run from the command line (`argv`; `words`, those after its path): its --help,
+    or its words less the command line's own options asked with this machine's files, the answer shown
+    in the format asked, its plot saved where --plot says; the exit code."""
     from ..asking import ask
     from ..given import Given, LocalFiles
 
-    path, shell = asked.path.split(), asked.shell
-    words, _ = split_words(command_for(root, asked.path), argv[len(path):])
+    if any(word in HELP for word in words[:words.index("--") if "--" in words else len(words)]):
+        typer.echo(help_text(command))
+        return 0
+    shell = Shell.take(parse(command, words, shell=True, owners=queries_having).values)
     shell.check()
     given = Given(files=LocalFiles(), threads=shell.threads, scheduler=shell.cluster, shown=tuple(argv),
                   terminal=True)
-    answered = ask([*path, *words], given)
+    answered = ask([*command.path.split(), *without_shell(command, words)], given)
     answer = answered.answer
     plot = answer.plot if answer.plot is None else dataclasses.replace(answer.plot, path=shell.plot)
-    return dataclasses.replace(answer, fmt=shell.output_format, plot=plot,
-                               notes=answer.notes + (shell.notes(answered.options) if answered.options else ()))
+    return show(dataclasses.replace(answer, fmt=shell.output_format, plot=plot,
+                                    notes=answer.notes + (shell.notes(answered.options) if answered.options else ())))
 
 
-def split_words(command: Any, args: Sequence[str]) -> tuple[list[str], list[str]]:
-    """A command's arguments in two: the query's words, and the command line's own options
-    (`SHELL`) with their values, each option read as the command's parser reads it."""
-    named = {spelling: param for param in command.params if param.param_type_name == "option"
-             for spelling in (*param.opts, *param.secondary_opts)}
-    words: list[str] = []
-    own: list[str] = []
-    index = 0
-    while index < len(args):
-        arg = str(args[index])
-        if arg == "--":  # the rest are arguments, whatever they look like
-            words += args[index:]
-            break
-        name, equals, _ = arg.partition("=")
-        param = named.get(name) if arg.startswith("-") else None
-        if param is None:
-            words.append(arg)
-            index += 1
-            continue
-        size = 1 if equals or param.is_flag or param.count else 1 + param.nargs
-        (own if param.name in SHELL else words).extend(args[index:index + size])
-        index += size
-    return words, own
+def library_path(args: Sequence[str]) -> Optional[Command]:
+    """The library's command that a command line asks for (`epic shoot`), if any."""
+    if not args or words.module_of(str(args[0])) is None:
+        return None
+    words.load(str(args[0]))
+    for size in (2, 1):
+        path = " ".join(args[:size])
+        if len(args) >= size and path in COMMANDS:
+            return COMMANDS[path]
+    return None
 
 
 STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -134,12 +129,7 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
         return _unwritable(problem)
     try:
         with terminate_like_interrupt():
-            root = root() if callable(root) and not hasattr(root, "main") else root
-            returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
-            if isinstance(returned, Terminal):
-                returned = answer_on_terminal(returned, root, args)
-            if isinstance(returned, Answer):
-                returned = returned.show()
+            returned = _run(root, args)
             sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         if STOP["number"] is not None:  # a stop that Typer caught and made its own silent exit code 130 of
             return stopped(Terminated(STOP["number"]) if STOP["number"] != 2 else KeyboardInterrupt())
@@ -150,7 +140,7 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
     except click_errors.ClickException as error:
         typer.echo(one_line(error, queries_having).replace("\n", " "), err=True)
         return 2
-    except (InputError, Refusal) as error:
+    except (InputError, Refusal, OptionError) as error:
         typer.echo(one_line(error, queries_having), err=True)
         return 2
     except KeyboardInterrupt as error:
@@ -167,6 +157,22 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
         typer.echo(f"internal error: {type(error).__name__}: {error} (set ODDSCALC_DEBUG=1 for the traceback)",
                    err=True)
         return 1
+
+
+def _run(root: Any, args: list[str]) -> Any:
+    """A command line's exit code: a library command read by its grammar, else Click's (`root`)."""
+    command = library_path(args)
+    if command is not None:
+        return answer_on_terminal(command, args[len(command.path.split()):], args)
+    token = GIVEN.set(Given(files=LocalFiles(), shown=tuple(args), terminal=True))
+    try:
+        root = root() if callable(root) and not hasattr(root, "main") else root
+        returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
+        if isinstance(returned, Terminal):  # a library command listed by Click (`oddscalc epic shoot` reached it)
+            return answer_on_terminal(COMMANDS[returned.path], returned.words, args)
+        return returned
+    finally:
+        GIVEN.reset(token)
 
 
 def main(argv: Optional[list[str]] = None) -> int:

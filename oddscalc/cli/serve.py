@@ -9,8 +9,8 @@ from typing import Annotated, Any, Optional, Sequence
 import typer
 
 from ..web.guard import host_name
-from .errors import OptionError
-from .common import whole
+from ..query.numbers import whole
+from .errors import OptionError, clicked
 from .options import examples_epilog
 
 app = typer.Typer(rich_markup_mode=None, add_completion=False)
@@ -23,7 +23,7 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
     "oddscalc serve --host 0.0.0.0 --allowed-host club.example   # and by a name",
 ]))
 def serve(
-    port: Annotated[int, typer.Option("--port", metavar="N", parser=whole("a port number like 8000"),
+    port: Annotated[int, typer.Option("--port", metavar="N", parser=clicked(whole("a port number like 8000")),
                                       help="The port to listen on.")] = 8000,
     host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="The address to listen on (default: this "
                                                                          "machine only).")] = "127.0.0.1",

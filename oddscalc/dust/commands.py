@@ -1,14 +1,11 @@
 """`oddscalc dust …`: Dust Tactics attacks (docs/rules.md §1) and the board's line of sight.
 
-Each query's options are its attack's fields (see `options.field_options`); this module
+Each query's options are its attack's fields (see `query.registry.field_options`); this module
 adds the arguments, the board options of `dust attack` and the help."""
 
-import inspect
 import json
 from dataclasses import dataclass
 from typing import Any, Annotated, Optional
-
-import typer
 
 from . import (
     MAP_FORMAT,
@@ -26,56 +23,57 @@ from . import (
     on_board,
 )
 from ..tables import Format, Table
-from ..cli.options import look, option, query
-from ..cli.output import Answer
+from ..query.answer import Answer
+from ..query.grammar import Opt, argument, declared, option
+from ..query.registry import group, look, query
 
-app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
-                  help="Dust Tactics: weapon lines, phasers, salvo, artillery, sight.")
+HELP = "Dust Tactics: weapon lines, phasers, salvo, artillery, sight."
+group("dust", HELP)
 
 CORNER = ("A line exactly through a corner is blocked when both (default) / either of the two squares it passes "
           "between block, or never.")
 
-SAVE = option("save", Annotated[Optional[CoverSave], typer.Option(
+SAVE = declared("save", Annotated[Optional[CoverSave], option(
     "--save", help="The target's cover save: hit (a hit survives 2/3, soft cover), miss (survives 1/3, hard cover) or "
                    "none. With --board: the map's cover unless given.")], None)
 
 BOARD = [  # docs/rules.md §1.12, §1.13: where the attack is made (dust/shot.py)
-    option("board", Annotated[Optional[str], typer.Option(
+    declared("board", Annotated[Optional[str], option(
         "--board", metavar="MAP", help="Check the shot on this map (a file, or ruins / crossroads): the squares, "
                                        "the range and the line of sight; needs --from and --to.")], None),
-    option("from_square", Annotated[Optional[str], typer.Option(
+    declared("from_square", Annotated[Optional[str], option(
         "--from", metavar="SQ", help="The attacking unit's square.")], None),
-    option("to_square", Annotated[Optional[str], typer.Option("--to", metavar="SQ", help="The target's square.")],
+    declared("to_square", Annotated[Optional[str], option("--to", metavar="SQ", help="The target's square.")],
            None),
-    option("target", Annotated[Optional[Kind], typer.Option(
+    declared("target", Annotated[Optional[Kind], option(
         "--target", help="What the target is: where it may stand, and its cover on the map (default soldier).")],
            None),
-    option("attacker", Annotated[Optional[Kind], typer.Option(
+    declared("attacker", Annotated[Optional[Kind], option(
         "--attacker", help="What the attacking unit is: where it may stand (default soldier).")], None),
-    option("range", Annotated[Optional[str], typer.Option(
+    declared("range", Annotated[Optional[str], option(
         "--range", metavar="R", help="The weapon's range in squares: N (1 to N), X-Y, U (unlimited), C (adjacent "
                                      "squares) or A (artillery, 4 or more; the default with --artillery).")], None),
-    option("arcing", Annotated[bool, typer.Option(
+    declared("arcing", Annotated[bool, option(
         "--arcing", help="An arcing weapon X-Y (a mortar): it fires over obstacles; only the two squares must allow "
                          "the attack.")], False),
-    option("observer", Annotated[Optional[str], typer.Option(
+    declared("observer", Annotated[Optional[str], option(
         "--observer", metavar="SQ", help="Indirect artillery fire: the square of the unit with Artillery Strike "
                                          "that sees the target.")], None),
-    option("observer_kind", Annotated[Optional[Kind], typer.Option(
+    declared("observer_kind", Annotated[Optional[Kind], option(
         "--observer-kind", help="What the observer is: where it may stand (default soldier).")], None),
-    option("diagonal", Annotated[Optional[Diagonal], typer.Option(
+    declared("diagonal", Annotated[Optional[Diagonal], option(
         "--diagonal", help="How a diagonal step counts in a range: one square (default) or two (an open rules "
                            "question).")], None),
-    option("corner", Annotated[Optional[Corner], typer.Option("--corner", help=CORNER)], None),
+    declared("corner", Annotated[Optional[Corner], option("--corner", help=CORNER)], None),
 ]
 
 
-def _argument(name: str, metavar: str, help: str) -> inspect.Parameter:
+def _argument(name: str, metavar: str, help: str) -> Opt:
     """The command's argument; `name` is what the attack's errors call it."""
-    return option(name, Annotated[str, typer.Argument(metavar=metavar, help=help)])
+    return declared(name, Annotated[str, argument(metavar, help)])
 
 
-query(app, "dust attack", WeaponLine, title="Weapon line",
+query("dust attack", WeaponLine, title="Weapon line",
       about="One weapon line against a unit: hits and damage, sustained attack, burst fire, artillery, cover "
             "saves, a shot checked on a map",
       skip=["save"], extra=[SAVE, *BOARD],
@@ -87,7 +85,7 @@ query(app, "dust attack", WeaponLine, title="Weapon line",
     "oddscalc dust attack --dice 2 --artillery indirect --board ruins --from A1 --to H8 --observer F6",
 ])
 
-query(app, "dust phaser", Phaser, title="Phaser (XzY)",
+query("dust phaser", Phaser, title="Phaser (XzY)",
       about="Two-stage dice: X dice, each hit rolls Y more",
       argument=_argument("phaser", "PHASER", "XzY: X dice; each hit rolls Y dice."),
       extra=BOARD, build=lambda phaser, **options: on_board(Phaser, aim=phaser, **options), examples=[
@@ -98,7 +96,7 @@ query(app, "dust phaser", Phaser, title="Phaser (XzY)",
     "oddscalc dust phaser 2z3 --board crossroads --from A4 --to E4 --range 5",
 ])
 
-query(app, "dust salvo", Salvo, title="Salvo",
+query("dust salvo", Salvo, title="Salvo",
       about="Dice and damage for each number of charges spent (A/X-B/X-...)",
       argument=_argument("salvo", "SALVO", "A/X-B/X-...: the dice and damage per hit for 1, 2, ... charges."),
       skip=["save"], extra=[SAVE, *BOARD], build=lambda salvo, **options: on_board(Salvo, entries=salvo, **options),
@@ -109,7 +107,7 @@ query(app, "dust salvo", Salvo, title="Salvo",
     "oddscalc dust salvo 2/1-4/1 --charges 2 --burst --plot salvo.png",
 ])
 
-query(app, "dust incendiary", Incendiary, title="Incendiary (X/+)",
+query("dust incendiary", Incendiary, title="Incendiary (X/+)",
       about="Flamethrowers: dice for every model of the unit, cover or not",
       argument=_argument("dice", "X", "Dice per model (X of X/+)."),
       skip=["save"], extra=[SAVE, *BOARD], build=lambda **options: on_board(Incendiary, **options), examples=[
@@ -119,14 +117,14 @@ query(app, "dust incendiary", Incendiary, title="Incendiary (X/+)",
     "oddscalc dust incendiary 1 --models 4 --board ruins --from B3 --to C2 --range 2",
 ])
 
-query(app, "dust ap-incendiary", ArmourPiercingIncendiary, title="Armour-piercing incendiary (X/skull)",
+query("dust ap-incendiary", ArmourPiercingIncendiary, title="Armour-piercing incendiary (X/skull)",
       about="Models destroyed on a skull",
       argument=_argument("dice", "X", "Dice per model (X of X/skull)."),
       extra=BOARD, build=lambda **options: on_board(ArmourPiercingIncendiary, **options),
       examples=["oddscalc dust ap-incendiary 1 --models 3 --exact",
                 "oddscalc dust ap-incendiary 1/skull --models 1 --berserk"])
 
-query(app, "dust reactive", Reactive, title="Reactive fire",
+query("dust reactive", Reactive, title="Reactive fire",
       about="Firing before the enemy's attack: do you stop them first?",
       examples=[
     "oddscalc dust reactive --exact",
@@ -165,11 +163,11 @@ class Sighted:
 
 
 def los(
-    board: Annotated[str, typer.Argument(metavar="MAP", help="A map file, or a shipped map: ruins, crossroads.")],
-    from_square: Annotated[str, typer.Option("--from", metavar="SQ", help="The attacker's square, like B2.")],
-    to_square: Annotated[str, typer.Option("--to", metavar="SQ", help="The target's square, like F5.")],
-    target: Annotated[Kind, typer.Option("--target", help="What the target is, for its cover.")] = Kind.SOLDIER,
-    corner: Annotated[Corner, typer.Option("--corner", help=CORNER)] = Corner.BOTH,
+    board: Annotated[str, argument("MAP", "A map file, or a shipped map: ruins, crossroads.")],
+    from_square: Annotated[str, option("--from", metavar="SQ", help="The attacker's square, like B2.")],
+    to_square: Annotated[str, option("--to", metavar="SQ", help="The target's square, like F5.")],
+    target: Annotated[Kind, option("--target", help="What the target is, for its cover.")] = Kind.SOLDIER,
+    corner: Annotated[Corner, option("--corner", help=CORNER)] = Corner.BOTH,
 ) -> Answer:
     from . import Board, line_of_sight
     from .board import sight_facts, sight_report
@@ -182,7 +180,7 @@ def los(
     return Answer(content, Format.TABLE, None)
 
 
-look(app, "dust los", los, title="Line of sight",
+look("dust los", los, title="Line of sight",
       about="On a map: open or blocked, the squares crossed, the cover the target gets",
      help="Trace the line of sight between two squares of a map; print the verdict, the "
      f"squares crossed and the cover the target gets.\n\n{SIGHT_RULES}\n\n{MAP_FORMAT}\n\nExit code 0 whether "

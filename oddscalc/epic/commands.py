@@ -1,16 +1,14 @@
 """`oddscalc epic …`: shooting, barrages and the assault-result dice (docs/rules.md §2).
 
-Each query's options are its attack's fields (see `options.field_options`)."""
-
-import typer
+Each query's options are its attack's fields (see `query.registry.field_options`)."""
 
 from . import Assault, Barrage, EpicShoot
-from ..cli.options import query
+from ..query.registry import group, query
 
-app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, add_completion=False,
-                  help="Epic Armageddon: shooting, barrages, war engines, assaults.")
+HELP = "Epic Armageddon: shooting, barrages, war engines, assaults."
+group("epic", HELP)
 
-query(app, "epic shoot", EpicShoot, title="Shooting",
+query("epic shoot", EpicShoot, title="Shooting",
       about="AP, AT and macro-weapon fire at a formation: kills, blast markers, breaking, crossfire; titans and void shields",
       examples=[
     "oddscalc epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --crossfire",
@@ -25,7 +23,7 @@ query(app, "epic shoot", EpicShoot, title="Shooting",
     "--engine '1 DC2 armour 4+ reinforced' --exact",
 ])
 
-query(app, "epic barrage", Barrage, title="Barrage",
+query("epic barrage", Barrage, title="Barrage",
       about="Artillery by barrage points: templates on a formation, war engines under them",
       examples=[
     "oddscalc epic barrage --bp 6 --units 3 --armour 4+ --exact",
@@ -36,7 +34,7 @@ query(app, "epic barrage", Barrage, title="Barrage",
     "--units 8 --other-armour 5+ --exact",
 ])
 
-query(app, "epic assault", Assault, title="Assault",
+query("epic assault", Assault, title="Assault",
       about="Will my Engage win? Both sides' close combat and firefight, the result roll, extra hits",
       examples=[
     "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --other '2 cc 6+ ff 6+ armour 5+ in-contact 0' "

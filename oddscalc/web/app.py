@@ -73,11 +73,9 @@ def create_app(limits: Limits = Limits(), hosts: Optional[Hosts] = None) -> Any:
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    from ..cli import root_command
+    from ..query.words import every_command
 
-    root = root_command()
-    for name in root.list_commands(None):  # every command built now, not by two requests at once
-        root.get_command(None, name)
+    every_command()  # every command registered now, not by two requests at once
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
     templates.filters["options_whole"] = options_whole
     templates.filters["words"] = sentence.words  # an outcome as a player names it

@@ -1,8 +1,8 @@
-"""A query's form, from the very declarations of its command-line options.
+"""A query's form, from the very declarations of its options (the query grammar, `oddscalc.query`).
 
-A query command's options come from its attack's fields (`cli/options.py:field_options`),
-so its form does too: each Click parameter of the command is one field, with its help,
-its default and its choices. A form's values become the words of a command line
+A query command's options come from its attack's fields (`query/registry.py:field_options`),
+so its form does too: each option of the command is one field, with its help, its default and
+its choices. A form's values become the words of a command line
 (`words_of_form`), and a command line's words fill a form again (`values_of`), so that a
 permalink (`/?q=...`) opens the form as it was.
 """
@@ -12,7 +12,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
+
+if TYPE_CHECKING:
+    from ..query.grammar import Command
 
 
 TRUE = ("on", "true", "1", "yes")
@@ -84,44 +87,42 @@ def _default(value: Any) -> str:
     return str(value.value if isinstance(value, Enum) else value)
 
 
-def command_of(path: str) -> Any:
-    """The Click command that reads a query's words (`epic shoot`): the command line's, less the
-    command line's own options (`--format`, `--plot`, `--threads`), which are no words of a query."""
-    from ..cli.words import parser
+def command_of(path: str) -> Command:
+    """The declaration of a query's words (`epic shoot`): the form shows its options but the command line's own
+    (`--format`, `--plot`, `--threads`), which are no words of a query."""
+    from ..query.registry import COMMANDS
+    from ..query.words import load
 
-    return parser(path)
+    load(path.split()[0])
+    return COMMANDS[path]
 
 
 def fields(path: str) -> list[Field]:
     """The fields of a query's form (`epic shoot`), in the order of its --help: arguments, its own options, the
     common ones (the page decides the command line's own options itself)."""
-    from ..cli.options import COMMON_OPTIONS, QUERIES
     from ..dust.board import shipped_maps
+    from ..query.common import COMMON_OPTIONS
+    from ..query.registry import QUERIES
 
-    command = command_of(path)  # builds the game's commands, which registers its queries
+    command = command_of(path)
     first = {f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(QUERIES[path].attack)
              if field.metadata.get("first")} if path in QUERIES else set()
     examples = examples_of(path)
     found = []
-    for param in command.params:
-        if param.param_type_name == "argument":
-            maps = param.name == "board"  # a map: the page has the shipped ones (it reads no file on the server)
-            name = param.metavar or param.name.upper()
-            found.append(Field(name, getattr(param, "help", "") or "", "choice" if maps else "text",
-                               tuple(shipped_maps()) if maps else (), required=bool(param.required),
-                               metavar=param.metavar or "", example=examples.get(name, "")))
+    for opt in command.words_options():
+        if opt.argument:
+            maps = opt.name == "board"  # a map: the page has the shipped ones (it reads no file on the server)
+            found.append(Field(opt.flag, opt.help, "choice" if maps else "text", tuple(shipped_maps()) if maps else (),
+                               required=opt.required, metavar=opt.metavar, example=examples.get(opt.flag, "")))
             continue
-        name = param.opts[0]
-        choices = tuple(str(choice) for choice in getattr(param.type, "choices", None) or ())
-        if name == "--board":
+        choices = tuple(str(member.value) for member in opt.choices) if opt.choices is not None else ()
+        if opt.flag == "--board":
             choices = ("", *shipped_maps())
-        kind = "switch" if param.is_flag else "choice" if choices else "text"
-        default = _default(param.default) if param.show_default is not False else ""  # a value no one types
-        many = bool(getattr(param, "multiple", False))
-        found.append(Field(name, (param.help or "") + (MANY_HELP if many else ""), kind, choices, default,
-                           bool(param.required), param.metavar or "", name in COMMON_OPTIONS,
-                           bool(param.required) or name in first, examples.get(name, "") if kind == "text" else "",
-                           many))
+        kind = "switch" if opt.kind == "switch" else "choice" if choices else "text"
+        default = _default(opt.default) if opt.show_default else ""  # a value no one types
+        found.append(Field(opt.flag, opt.help + (MANY_HELP if opt.many else ""), kind, choices, default,
+                           opt.required, opt.metavar, opt.flag in COMMON_OPTIONS, opt.required or opt.flag in first,
+                           examples.get(opt.flag, "") if kind == "text" else "", opt.many))
     return found
 
 
@@ -130,12 +131,11 @@ def examples_of(path: str) -> dict[str, str]:
     `{"--shots": "12", "--to-hit": "4+", "PHASER": "2z3"}`."""
     import shlex
 
-    from ..cli.options import ABOUT
+    from ..query.registry import ABOUT
 
     command = command_of(path)
-    arguments = [param.metavar or param.name.upper() for param in command.params if param.param_type_name == "argument"]
-    flags = {opt for param in command.params if param.param_type_name == "option" and param.is_flag
-             for opt in param.opts}
+    arguments = [opt.flag for opt in command.options if opt.argument]
+    flags = {spelling for opt in command.options if opt.kind == "switch" for spelling in opt.spellings}
     found: dict[str, str] = {}
     for example in ABOUT[path].examples:
         words = shlex.split(example.split("#")[0])[1 + len(path.split()):]
@@ -177,39 +177,38 @@ def words_of_form(path: str, form: Mapping[str, str]) -> list[str]:
 
 def values_of(path: str, words: Sequence[str]) -> dict[str, str]:
     """The form's values that a command line's words give (a permalink's form filled again)."""
-    params = {opt: param for param in command_of(path).params for opt in getattr(param, "opts", ())
-              if param.param_type_name == "option"}
-    arguments = [param for param in command_of(path).params if param.param_type_name == "argument"]
+    command = command_of(path)
+    named = {spelling: opt for opt in command.options if not opt.argument for spelling in opt.spellings}
+    arguments = [opt for opt in command.options if opt.argument]
     values: dict[str, str] = {}
     rest = list(words[len(path.split()):])
     while rest:
         word = rest.pop(0)
         name, equals, given = word.partition("=")
-        param = params.get(name)
-        if param is None:
+        opt = named.get(name)
+        if opt is None:
             if arguments and not word.startswith("-"):
-                argument = arguments.pop(0)
-                values[argument.metavar or argument.name.upper()] = word
+                values[arguments.pop(0).flag] = word
             continue
-        if param.is_flag:
-            values[param.opts[0]] = "on"
+        if opt.kind == "switch":
+            values[opt.flag] = "on"
             continue
         if not equals and not rest:
             continue
         given = given if equals else rest.pop(0)
-        if getattr(param, "multiple", False) and values.get(param.opts[0]):
-            given = values[param.opts[0]] + MANY + given
-        values[param.opts[0]] = given
+        if opt.many and values.get(opt.flag):
+            given = values[opt.flag] + MANY + given
+        values[opt.flag] = given
     return values
 
 
 def paths() -> list[str]:
     """Every query that has a form, in the order the games register them (`dust los` too)."""
-    from ..cli.options import LANGUAGE, LOOKS, QUERIES
-    from ..cli.words import every_query
+    from ..query.registry import COMMANDS
+    from ..query.words import every_query
 
-    every_query()  # every game's commands built
-    return [path for path in LANGUAGE if path in QUERIES or path in LOOKS]
+    every_query()  # every game's commands registered
+    return [path for path, command in COMMANDS.items() if command.kind in ("query", "look")]
 
 
 def query_of(words: Sequence[str]) -> Optional[str]:
@@ -234,7 +233,7 @@ def search(text: str) -> list[tuple[str, str, list[tuple[str, Any]]]]:
     """The queries a search finds, by game: (its name, its title, [(path, its `About`)]); a query is found
     when every word of `text` is in its title, what it answers or its path, else (when none is) in
     its help (no text: every query)."""
-    from ..cli.options import ABOUT
+    from ..query.registry import ABOUT
 
     wanted = text.lower().split()
 
@@ -289,7 +288,7 @@ def context(path: Optional[str], words: Sequence[str]) -> dict[str, Any]:
     its game, its fields and the values `words` give them (none: a fresh form, exact ticked)."""
     import shlex
 
-    from ..cli.options import ABOUT
+    from ..query.registry import ABOUT
     from ..games import GAMES
 
     game = GAMES.get(path.split()[0]) if path else None

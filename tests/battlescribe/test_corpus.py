@@ -20,7 +20,7 @@ from clirun import exact_json, run
 from oddscalc import battlescribe, games, pmf
 from oddscalc.errors import InputError
 from oddscalc.battlescribe import builder
-from oddscalc.cli.words import parse_query
+from oddscalc.query.words import parse_query
 from oddscalc.grid import matchups
 
 CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"

@@ -18,7 +18,7 @@ from clirun import assert_refused, exact_json, run
 
 from oddscalc import battlescribe, games, pmf
 from oddscalc.battlescribe import reader
-from oddscalc.cli.words import parse_query
+from oddscalc.query.words import parse_query
 from oddscalc.errors import InputError
 from oddscalc.grid import matchups
 from bslists import T9A_SYSTEM, model, profile, ros, selection

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oddscalc.asking import ask
-from oddscalc.cli.options import COMMON_OPTIONS
+from oddscalc.query.common import COMMON_OPTIONS
 from oddscalc.web.forms import command_of
-from oddscalc.cli.options import ABOUT, QUERIES
-from oddscalc.cli.words import every_query
+from oddscalc.query.registry import ABOUT, QUERIES
+from oddscalc.query.words import every_query
 from oddscalc.errors import Refusal
 
 OTHER_DIGITS = [str.maketrans("0123456789", digits) for digits in ("٠١٢٣٤٥٦٧٨٩", "０１２３４５６７８９", "०१२३४५६७८९")]
@@ -27,10 +27,10 @@ def pairs() -> list[tuple[str, list[str], str, str]]:
     found = []
     for path in sorted(QUERIES):
         words = [word for word in shlex.split(ABOUT[path].examples[0])[1:] if word != "--exact"]  # no cost refusal
-        for param in command_of(path).params:
-            if param.param_type_name != "option" or param.is_flag or set(param.opts) & set(COMMON_OPTIONS):
+        for opt in command_of(path).words_options():
+            if opt.argument or opt.kind == "switch" or opt.flag in COMMON_OPTIONS:
                 continue  # an argument, a switch (no value), or an option every query shares (tested apart)
-            option = max(param.opts, key=len)
+            option = opt.flag
             value = words[words.index(option) + 1] if option in words[:-1] else "3"
             found.append((path, words, option, value))
     return found

@@ -305,7 +305,7 @@ def test_a_plot_interrupted_while_saving_leaves_no_file(tmp_path, monkeypatch):
 
 
 def test_a_run_that_will_be_long_says_so_once_and_a_short_one_not(monkeypatch, capsys):
-    from oddscalc.cli import output
+    from oddscalc.query import answer as output
 
     now = [0.0]
     monkeypatch.setattr(output.time, "monotonic", lambda: now[0])
@@ -327,7 +327,7 @@ def test_a_run_that_will_be_long_says_so_once_and_a_short_one_not(monkeypatch, c
 
 def test_a_long_exact_study_says_to_sample_not_to_take_fewer_trials(monkeypatch, capsys):
     """An exact study has no trials to cut: its note says what does end it sooner."""
-    from oddscalc.cli import output
+    from oddscalc.query import answer as output
     from oddscalc.options import RunOptions
 
     now = [0.0]

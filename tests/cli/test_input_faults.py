@@ -10,8 +10,8 @@ import pytest
 from clirun import assert_refused, run
 
 from oddscalc.asking import ask
-from oddscalc.cli.options import ABOUT
-from oddscalc.cli.words import every_query
+from oddscalc.query.registry import ABOUT
+from oddscalc.query.words import every_query
 from oddscalc.errors import Refusal
 
 ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")  # Arabic-Indic digits: Nd, as `\d` and int() read them
@@ -163,19 +163,12 @@ def test_another_games_word_is_named_in_this_game(capsys, args, said):
 
 def test_an_enemy_option_is_matched_on_what_follows_enemy():
     """`--enemy-units` in t9a combat suggested `--enemy-mount` (alike letters, not alike meaning)."""
-    from oddscalc.cli.errors import no_such_option
+    from oddscalc.query.refusals import no_such_option
 
-    class Command:
-        params = [type("P", (), {"opts": [name]})() for name in
-                  ("--enemy-mount", "--enemy-models", "--models", "--mount", "--enemy-health")]
-
-    class Context:
-        command = Command()
-        command_path = "oddscalc t9a combat"
-
-    assert "--enemy-mount" not in no_such_option("--enemy-units", Context())
-    assert "(did you mean --enemy-models?)" in no_such_option("--enemy-model", Context())
-    assert "(did you mean --enemy-mount?)" in no_such_option("--enemy-mont", Context())
+    own = ("--enemy-mount", "--enemy-models", "--models", "--mount", "--enemy-health")
+    assert "--enemy-mount" not in no_such_option("--enemy-units", "t9a combat", own)
+    assert "(did you mean --enemy-models?)" in no_such_option("--enemy-model", "t9a combat", own)
+    assert "(did you mean --enemy-mount?)" in no_such_option("--enemy-mont", "t9a combat", own)
 
 
 @pytest.mark.parametrize("word, shown", [("", "''"), (" x", "' x'"), ("extra", "extra")])

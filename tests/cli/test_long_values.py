@@ -7,7 +7,7 @@ import pytest
 
 from clirun import assert_refused
 from oddscalc.asking import ask
-from oddscalc.cli.errors import ECHO, cut
+from oddscalc.query.refusals import ECHO, cut
 from oddscalc.errors import Refusal
 
 

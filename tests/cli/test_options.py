@@ -18,7 +18,7 @@ def test_every_querys_help_names_options_not_code(capsys):
     import re
 
     from oddscalc.cli import root_command
-    from oddscalc.cli.options import QUERIES
+    from oddscalc.query.registry import QUERIES
 
     root_command()
     for group in names():
@@ -30,7 +30,7 @@ def test_every_querys_help_names_options_not_code(capsys):
 
 
 def test_a_groups_list_shows_each_command_by_its_first_sentence_or_clause(capsys):
-    from oddscalc.cli.options import short_help
+    from oddscalc.query.help import short_help
 
     assert short_help("Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, each hit doing X damage. "
                       "More.") == "Fire a salvo A/X-B/X-..."  # a long sentence: its first clause, whole
@@ -46,7 +46,7 @@ def test_every_example_in_a_querys_help_runs(capsys):
     import shlex
 
     from oddscalc.cli import root_command
-    from oddscalc.cli.options import QUERIES
+    from oddscalc.query.registry import QUERIES
 
     root_command()
     for group in names():

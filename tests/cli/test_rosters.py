@@ -417,7 +417,7 @@ def test_grid_combat_ranks_each_unit_s_charge_by_its_chance_to_win(capsys):
 
     assert clean(ask(shlex.split(knights["query"])[1:]).answer.content.result["win"].mean) == knights["probability"]
     greybeards = next(row for row in rows if (row["attacker"], row["target"]) == ("Greybeards", "Knights"))
-    from oddscalc.cli.words import parse_query
+    from oddscalc.query.words import parse_query
 
     wiped = sum(parse_query(greybeards["query"].removesuffix(" --exact")).attack.exact()["enemy_health_lost"][6:])  # 6 knights, 1 HP each
     assert greybeards["p_kill"] == pytest.approx(wiped, abs=1e-15) and wiped > 0.05

@@ -154,7 +154,7 @@ def test_a_goal_already_in_a_column_is_not_repeated_and_reads_as_the_table_does(
 
 
 def test_a_sweeps_plot_title_leaves_out_the_varied_options_own_values():
-    from oddscalc.cli.studies import without_options
+    from oddscalc.query.studies import without_options
     from oddscalc.epic import EpicShoot
 
     varied = ["shots", "crossfire"]  # a switch (--crossfire) takes no value to leave out

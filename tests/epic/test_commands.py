@@ -202,7 +202,7 @@ armour = "4+"
 
 def test_grid_fires_a_formations_weapons_together(capsys, tmp_path):
     from oddscalc import games
-    from oddscalc.cli.words import parse_query
+    from oddscalc.query.words import parse_query
     from oddscalc.grid import TOGETHER, run_grid
 
     path = tmp_path / "titans.toml"

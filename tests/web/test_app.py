@@ -17,9 +17,9 @@ from starlette.testclient import TestClient
 from clirun import run
 from web.uploading import multipart
 from oddscalc import engine
-from oddscalc.cli import root_command
-from oddscalc.cli.options import COMMON_OPTIONS, QUERIES, SHELL, command_for
-from oddscalc.cli.words import parse_query
+from oddscalc.query.common import COMMON_OPTIONS, SHELL
+from oddscalc.query.registry import COMMANDS, QUERIES
+from oddscalc.query.words import parse_query
 from oddscalc.options import Cancelled
 from oddscalc.style import percent
 from oddscalc.web import forms
@@ -112,13 +112,12 @@ def test_the_page_runs_no_file_or_path_of_the_server_and_says_so(client, query, 
 
 
 def test_every_query_has_a_form_of_its_commands_options(client):
-    """Each field comes from the query's Click option (from the attack's declaration): the same names,
+    """Each field comes from the query's declared option (from the attack's declaration): the same names,
     help and defaults; a field added to an attack is in both."""
-    root = root_command()
     for path in QUERIES:
-        command = command_for(root, path)
+        command = COMMANDS[path]
         fields = forms.fields(path)
-        options = [p.opts[0] for p in command.params if p.param_type_name == "option" and p.name not in SHELL]
+        options = [opt.flag for opt in command.options if not opt.argument and opt.name not in SHELL]
         assert [f.name for f in fields if not f.argument] == options
         page = client.get("/", params={"query": path})
         assert page.status_code == 200

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from oddscalc import engine
-from oddscalc.cli.words import parse_query
+from oddscalc.query.words import parse_query
 from oddscalc.style import percent
 
 DATA = Path(__file__).parent.parent / "data"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from oddscalc import engine
-from oddscalc.cli.options import ABOUT
-from oddscalc.cli.words import parse_query
+from oddscalc.query.registry import ABOUT
+from oddscalc.query.words import parse_query
 from oddscalc.dust.board import shipped_maps
 from oddscalc.web import forms
 from web.test_app import STEEL, plain

@@ -198,13 +198,14 @@ def test_a_stat_of_a_named_path_is_never_made(client, canary, monkeypatch):
 
 
 def test_no_word_of_any_query_is_read_as_a_path():
-    """A path type looks at the file system while the words are read (Click's and Typer's stat the
-    path): no word of a query or study is one; its names are opened later, as `given.Files` allow."""
-    from oddscalc.cli.options import LANGUAGE
-    from oddscalc.cli.words import every_query, parser
+    """A path type looks at the file system while the words are read: no word of a query or study is one
+    (the command line's own --plot is no word of a query); its names are opened later, as `given.Files`
+    allow."""
+    from oddscalc.query.registry import COMMANDS
+    from oddscalc.query.words import every_command
 
-    every_query()
-    kinds = {path: [type(param.type).__name__ for param in parser(path).params] for path in LANGUAGE}
+    every_command()
+    kinds = {path: [opt.kind for opt in command.words_options()] for path, command in COMMANDS.items()}
     assert {"grid", "sweep", "compare", "dust los", "epic shoot"} <= set(kinds)
     assert [(path, kind) for path, names in kinds.items() for kind in names if "path" in kind.lower()] == []
 
@@ -235,8 +236,8 @@ def test_serve_refuses_an_allowed_host_that_is_no_name(capsys, name):
 def test_the_command_lines_own_options_are_named_as_such():
     from dataclasses import fields
 
-    from oddscalc.cli.errors import OWN
-    from oddscalc.cli.options import Common, Study
+    from oddscalc.query.refusals import OWN
+    from oddscalc.query.common import Common, Study
 
     spelled = {field.metadata["name"] for table in (Common, Study) for field in fields(table) if field.metadata["shell"]}
     assert spelled == set(OWN)

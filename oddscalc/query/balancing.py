@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import typer
-
 from ..errors import InputError
 from ..games import listed
-from .errors import OptionError
-from .common import parse_number, whole
-from .options import Common, Study, command
-from .output import Answer, command_line, progress_bar, sooner
+from .answer import Answer, command_line, progress_bar, sooner
+from .common import Common, Study
+from .grammar import argument, option
+from .numbers import parse_number, whole
+from .refusals import OptionError
+from .registry import command
 
 if TYPE_CHECKING:
     from ..balance import Balance
@@ -39,27 +39,26 @@ def _check(top: int, store: Optional[str], far: float) -> None:
 
 
 def balance(
-    folders: Annotated[Optional[list[str]], typer.Argument(
-        metavar="FOLDER...", help="Folders of BattleScribe catalogues (.cat, and the game system's .gst), like a "
+    folders: Annotated[Optional[list[str]], argument("FOLDER...", "Folders of BattleScribe catalogues (.cat, and the game system's .gst), like a "
                                   "checkout of the game's BSData repository.")] = None,
-    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=GAME)] = None,
-    targets: Annotated[Optional[str], typer.Option(
+    game: Annotated[Optional[str], option("--game", metavar="G", help=GAME)] = None,
+    targets: Annotated[Optional[str], option(
         "--targets", metavar="FILE", help="A roster of the targets to measure against (default: the game's "
                                           "reference targets, docs/balance.md).")] = None,
-    engage: Annotated[bool, typer.Option(
+    engage: Annotated[bool, option(
         "--engage/--no-engage", help="Each entry's engagement of each target too (the default): P(win) of an Epic "
                                      "assault, of a 9th Age charge, a column per target; --no-engage: what "
                                      "entries shoot only.")] = True,
-    far: Annotated[float, typer.Option(
+    far: Annotated[float, option(
         "--far", metavar="F", parser=parse_number,
         help="An outlier's index is over F times, or under 1/F of, its kind's median (default 2).")] = 2.0,
-    top: Annotated[int, typer.Option(
+    top: Annotated[int, option(
         "--top", metavar="N", parser=whole("a whole number like 10"),
         help="A text table shows the top and bottom N entries (every format but text has them all; default 10).")] = 10,
-    store: Annotated[Optional[str], typer.Option(
+    store: Annotated[Optional[str], option(
         "--store", metavar="FILE", help="Keep each built entry and each cell in FILE: a study stopped and run "
                                         "again computes only what is missing (same bytes).")] = None,
-    compare: Annotated[Optional[list[str]], typer.Option("--compare", metavar="OLD", help=COMPARE)] = None,
+    compare: Annotated[Optional[list[str]], option("--compare", metavar="OLD", help=COMPARE)] = None,
     *,
     study: Study,
     common: Common,
@@ -119,7 +118,7 @@ def _folders(folders: Optional[list[str]], game: Optional[str]) -> list[str]:
     if not folders:
         title = named(game).title if game is not None else "a game's"
         raise OptionError(None, f"is needed: a folder of {title} BattleScribe catalogues (.cat, with the game "
-                                "system's .gst), like a checkout of its BSData repository", hint="FOLDER")
+                                "system's .gst), like a checkout of its BSData repository", "FOLDER")
     for folder in folders:
         if not Path(folder).is_dir():
             raise InputError("folder", folder, "no such folder: expected a folder of BattleScribe catalogues (.cat, "
@@ -135,9 +134,9 @@ def _refuse_what_it_does_not_show(common: Common) -> None:
               "--verify": (True if common.verify else None, "a study shows figures, not distributions: verify a row's "
                                                             "query"),
               "--precision": (common.precision, "a study samples every cell at --trials")}
-    for option, (given, why) in unused.items():
+    for name, (given, why) in unused.items():
         if given is not None:
-            raise OptionError(None if given is True else given, f"not an option of balance: {why}", hint=option)
+            raise OptionError(None if given is True else given, f"not an option of balance: {why}", name)
 
 
 def _game(folders: list[str], name: Optional[str]) -> Any:
@@ -173,7 +172,7 @@ def _targets(name: str, game: str) -> Any:
 def _answer(result: Balance, common: Common, top: int) -> Answer:
     """The study as an answer: every row in JSON and CSV; the top and bottom `top` in a text table."""
     from ..tables import StudyAnswer
-    from .output import Plot, caption
+    from .answer import Plot, caption
 
     rows = [_flat(row) for row in result.rows]
     ends = rows[:top] + rows[max(top, len(rows) - top):]
@@ -222,9 +221,8 @@ def _figure(plots: Any, result: Balance, top: int) -> Any:
     return left
 
 
-def register(app: typer.Typer) -> None:
-    command(app, "balance", balance, study=True, without=("at_least",), examples=[
-        "oddscalc balance ../wh40k-epic-armageddon --exact",
-        "oddscalc balance ../The-9th-Age --exact --engage --format csv",
-        "oddscalc balance ../wh40k-epic-armageddon --exact --store study.jsonl --plot outliers.png",
-    ])
+command("balance", balance, study=True, without=("at_least",), examples=[
+    "oddscalc balance ../wh40k-epic-armageddon --exact",
+    "oddscalc balance ../The-9th-Age --exact --engage --format csv",
+    "oddscalc balance ../wh40k-epic-armageddon --exact --store study.jsonl --plot outliers.png",
+])

@@ -1,41 +1,40 @@
-"""Study commands: `sweep` and `compare` (parse, call the library, render); `grid` and
-`profiles` are in `rosters.py`."""
+"""The study commands: `sweep` and `compare` here, `grid` (`grids.py`) and `balance` (`balancing.py`);
+importing this module registers them all."""
 
 from __future__ import annotations
 
 import shlex
 from typing import Annotated, Any, Optional, Sequence
 
-import typer
-
 from .. import studies
 from ..attack import Attack, field_of, kind_of
 from ..attack import text as text_of
 from ..cells import outside_bounds
 from ..tables import precision_note
-from . import balance, rosters
-from .errors import OptionError
-from .options import Common, Study, command
+from .answer import Answer, plot_of, progress_bar, sooner, study_answer
+from .common import Common, Study
+from .grammar import argument, option
+from .refusals import OptionError
+from .registry import command
 from .words import find_query, parse_query, query_args
-from .output import Answer, plot_of, progress_bar, sooner, study_answer
 
 # --- sweep -----------------------------------------------------------------------------
 
 
 def sweep(
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="A query in quotes, e.g. \"epic barrage --units 4 "
+    query: Annotated[str, argument("QUERY", "A query in quotes, e.g. \"epic barrage --units 4 "
                                                                 "--armour 4\".")],
-    vary: Annotated[list[str], typer.Option("--vary", metavar="NAME=A..B",
+    vary: Annotated[list[str], option("--vary", metavar="NAME=A..B",
                                             help="An option to vary: a range 1..18 (1..18:2 in steps) or a list "
                                                  "2,4,6; repeat for two options.")],
-    goal: Annotated[Optional[str], typer.Option(
+    goal: Annotated[Optional[str], option(
         "--goal", metavar="STAT>=P",
         help="Find the smallest value reaching it (--seek largest: the largest): STAT is mean, sd, median, p10, "
              "p90, at_least_K, at_most_K or exactly_K of the main outcome (OUTCOME.STAT for another), e.g. "
              "at_least_3>=0.8.")] = None,
-    seek: Annotated[str, typer.Option("--seek", metavar="WHICH",
+    seek: Annotated[str, option("--seek", metavar="WHICH",
                                       help="smallest (default) or largest value reaching --goal.")] = "smallest",
-    stat: Annotated[Optional[str], typer.Option("--stat", metavar="STAT",
+    stat: Annotated[Optional[str], option("--stat", metavar="STAT",
                                                 help="The statistic to plot (default: the goal's, else mean).")]
     = None,
     *,
@@ -100,7 +99,7 @@ def without_options(query: str, attack: type[Attack], names: Sequence[str]) -> s
 
 
 def compare(
-    queries: Annotated[list[str], typer.Argument(metavar="QUERY...", help="Two or more queries, each in quotes.")],
+    queries: Annotated[list[str], argument("QUERY...", "Two or more queries, each in quotes.")],
     *,
     study: Study,
     common: Common,
@@ -113,7 +112,7 @@ def compare(
     options = common.check()
     common.one_query("compare")
     if len(queries) < 2:
-        raise OptionError(len(queries), "expected at least two quoted queries to compare", hint="QUERY")
+        raise OptionError(len(queries), "expected at least two quoted queries to compare", "QUERY")
     attacks = [parse_query(text).attack for text in queries]
     with progress_bar("cells", sooner(options)) as progress:
         result = studies.compare(attacks, outcome=common.outcome, options=options,
@@ -128,22 +127,14 @@ def compare(
                   precision_note(result.results, common.precision), failed, options=options)
 
 
-app = typer.Typer(rich_markup_mode=None, add_completion=False)
+command("sweep", sweep, study=True, examples=[
+    'oddscalc sweep "epic barrage --units 4 --armour 4" --vary bp=1..18',
+    'oddscalc sweep "roll 2d6" --vary maximised=0..3 --stat at_least_9',
+    'oddscalc sweep "roll 6d6 --success 5" --vary success=4..6 --goal at_least_2>=0.5',
+])
+from . import balancing, grids  # noqa: E402,F401  (they register grid and balance, in --help's order)
 
-
-def register(app: typer.Typer) -> None:
-    """Add the study commands to `app`."""
-    command(app, "sweep", sweep, study=True, examples=[
-        'oddscalc sweep "epic barrage --units 4 --armour 4" --vary bp=1..18',
-        'oddscalc sweep "roll 2d6" --vary maximised=0..3 --stat at_least_9',
-        'oddscalc sweep "roll 6d6 --success 5" --vary success=4..6 --goal at_least_2>=0.5',
-    ])
-    rosters.register(app)
-    balance.register(app)
-    command(app, "compare", compare, study=True, examples=[
-        'oddscalc compare "roll 2d6" "roll 2d6 --maximised 1" --plot charge.png',
-        'oddscalc compare "roll 3d6" "roll 2d6+3" --exact --format markdown',
-    ])
-
-
-register(app)
+command("compare", compare, study=True, examples=[
+    'oddscalc compare "roll 2d6" "roll 2d6 --maximised 1" --plot charge.png',
+    'oddscalc compare "roll 3d6" "roll 2d6+3" --exact --format markdown',
+])
