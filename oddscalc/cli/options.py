@@ -75,8 +75,6 @@ class Shell:
     @functools.cached_property
     def cluster(self) -> Any:
         """The Dask cluster the cells run on, a `cells.Cluster` (None: local threads)."""
-        if self.scheduler is None and self.scheduler_timeout != SCHEDULER_TIMEOUT:
-            raise OptionError(self.scheduler_timeout, "applies only with --scheduler ADDRESS", "--scheduler-timeout")
         if self.scheduler is not None and not self.scheduler.startswith("tcp://"):
             raise OptionError(self.scheduler[:80] or "''", "expected a scheduler address like tcp://host:8786 (a "
                                                            "scheduler in another process, as `dask scheduler` prints "

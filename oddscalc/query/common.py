@@ -22,10 +22,11 @@ from .refusals import OptionError, input_error
 
 
 def common(default: Any, name: str, help: str, metavar: Optional[str] = None,
-           parser: Optional[Callable[[str], Any]] = None, shell: bool = False) -> Any:
+           parser: Optional[Callable[[str], Any]] = None, shell: bool = False, **rule: Any) -> Any:
     """A field of `Common`: its default and the option that sets it (`--trials`); `shell`: an option of
-    the command line's own (where the answer goes, how it runs), never a word of the query itself."""
-    spec = option(name, metavar=metavar or "", help=help, parser=parser, shell=shell)
+    the command line's own (where the answer goes, how it runs), never a word of the query itself; `rule`:
+    what it asks of the others (`grammar.option`'s needs, excludes, why)."""
+    spec = option(name, metavar=metavar or "", help=help, parser=parser, shell=shell, **rule)
     return dataclasses.field(default=default, metadata={"spec": spec, "name": name, "shell": shell})
 
 
@@ -45,7 +46,9 @@ class Common:
                                   "PATH", shell=True)
     precision: Optional[float] = common(None, "--precision", "Sample until the main mean's standard error is at "
                                                              "most E (--trials is the cap).", "E", parse_number)
-    verify: bool = common(False, "--verify", "Run both ways; report the largest CDF gap against the DKW bound.")
+    verify: bool = common(False, "--verify", "Run both ways; report the largest CDF gap against the DKW bound.",
+                          excludes=("--exact",), why="use --exact or --verify, not both (--verify already computes "
+                                                      "the exact answer)")
     threads: Optional[int] = common(None, "--threads", "Threads to sample with (default: every core).", "T",
                                     parse_count, shell=True)
     outcome: Optional[str] = common(None, "--outcome", "The outcome the table's detail and the plot show "
@@ -69,9 +72,6 @@ class Common:
                                  given.cancel, given.budget, given.seconds)
         except InputError as error:
             raise input_error(error) from None
-        if self.exact and self.verify:
-            raise OptionError(None, "use --exact or --verify, not both (--verify already computes the exact "
-                                    "answer)", "--verify")
         return options
 
     def one_query(self, command: str) -> None:
@@ -104,7 +104,8 @@ class Study:
     scheduler_timeout: float = common(SCHEDULER_TIMEOUT, "--scheduler-timeout", "Seconds to wait for the scheduler, a "
                                                                            "first worker, or a lost cluster to come "
                                                                            "back (default 10).", "S", parse_number,
-                                                   shell=True)
+                                                   shell=True, needs=("--scheduler",),
+                                                   why="applies only with --scheduler ADDRESS")
 
     @classmethod
     def take(cls, options: dict[str, Any]) -> Study:

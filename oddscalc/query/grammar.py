@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional, Sequence
@@ -40,12 +40,34 @@ class Spec:
     show_default: bool = True
     argument: bool = False
     shell: bool = False  # an option of the command line's own (where the answer goes), no word of a query
+    rule: Rule = field(default_factory=lambda: Rule())
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What an option asks of the other options of its command: one of `needs` given with it (an option that
+    changes nothing without them), none of `excludes`; `why`: its refusal's words (default: which ones)."""
+
+    needs: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    why: str = ""
+
+    def broken(self, given: Sequence[str]) -> Optional[str]:
+        """What is wrong with the options `given` (spelled `--name`) beside this one, if anything."""
+        if self.needs and not set(self.needs) & set(given):
+            return self.why or f"applies only with {' or '.join(self.needs)}"
+        clash = [name for name in self.excludes if name in given]
+        if clash:
+            return self.why or f"not with {clash[0]}: give one of them"
+        return None
 
 
 def option(*flags: str, metavar: str = "", help: str = "", parser: Optional[Reader] = None,
-           show_default: bool = True, shell: bool = False) -> Spec:
-    """An option's spelling and help (`Annotated[int, option("--top", metavar="N", help=...)]`)."""
-    return Spec(tuple(flags), metavar, help, parser, show_default, False, shell)
+           show_default: bool = True, shell: bool = False, needs: Sequence[str] = (), excludes: Sequence[str] = (),
+           why: str = "") -> Spec:
+    """An option's spelling and help (`Annotated[int, option("--top", metavar="N", help=...)]`), and what it asks
+    of the others (`needs`, `excludes`: their spellings; `why`: the refusal's words)."""
+    return Spec(tuple(flags), metavar, help, parser, show_default, False, shell, Rule(tuple(needs), tuple(excludes), why))
 
 
 def argument(metavar: str, help: str) -> Spec:
@@ -72,6 +94,7 @@ class Opt:
     negative: str = ""  # a switch's "off" spelling (`--no-engage`)
     shell: bool = False
     show_default: bool = True
+    rule: Rule = Rule()
 
     def value(self, text: str) -> Any:
         """The value `text` gives this option, or an `OptionError` blamed on it."""
@@ -152,7 +175,7 @@ def declared(name: str, annotation: Any, default: Any = MISSING, spec: Optional[
     if many and default is None:
         default = ()
     return Opt(name, flag, sort, None if required else default, required, spec.help, spec.metavar, read, choices,
-               many, spec.argument, flags[1] if len(flags) > 1 else "", spec.shell, spec.show_default)
+               many, spec.argument, flags[1] if len(flags) > 1 else "", spec.shell, spec.show_default, spec.rule)
 
 
 def of_function(function: Callable[..., Any], skip: Sequence[str] = ()) -> list[Opt]:
@@ -166,8 +189,7 @@ def of_function(function: Callable[..., Any], skip: Sequence[str] = ()) -> list[
 def of_table(table: type) -> list[Opt]:
     """The options a dataclass declares, one per field (its `Spec` in the field's metadata)."""
     hints = typing.get_type_hints(table, include_extras=True)
-    return [declared(field.name, hints[field.name], field.default, field.metadata.get("spec"))
-            for field in fields(table)]
+    return [declared(each.name, hints[each.name], each.default, each.metadata.get("spec")) for each in fields(table)]
 
 
 @dataclass(frozen=True)
@@ -216,6 +238,7 @@ def parse(command: Command, words: Sequence[str], shell: bool = False, owners: O
                         and (shell or not opt.shell)), None)
         if missing is not None:
             raise Refusal(f"error: {missing.flag} is required; see --help", missing.flag)
+        _check_rules(command, texts)
         return Parsed(command, values, frozenset(texts))
     except OptionError as error:
         from .refusals import refused
@@ -223,6 +246,16 @@ def parse(command: Command, words: Sequence[str], shell: bool = False, owners: O
         raise refused(error) from None
     finally:
         READING.reset(token)
+
+
+def _check_rules(command: Command, texts: dict[str, Any]) -> None:
+    """Refuse the first option given whose rule the others break (`Rule`: needs, excludes)."""
+    given = [opt.flag for opt in command.options if opt.name in texts and texts[opt.name] is not False]
+    for opt in command.options:
+        broken = opt.rule.broken(given) if opt.flag in given else None
+        if broken is not None:
+            value = "on" if opt.kind == "switch" else texts[opt.name]
+            raise OptionError(value if isinstance(value, str) else " ".join(value), broken, opt.flag)
 
 
 def _read(opt: Opt, texts: Any) -> Any:

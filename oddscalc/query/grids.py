@@ -49,7 +49,8 @@ AssaultSwitch = Annotated[bool, option(
 CombatSwitch = Annotated[bool, option(
     "--combat", help="The 9th Age: each unit's charge on each target instead of its weapons (a round of close "
                      "combat, the Break Test, the pursuit; the cell: P(win), p_break: P(the target breaks), "
-                     "docs/rules.md §3.11).")]
+                     "docs/rules.md §3.11).", excludes=("--assault",),
+    why="--assault fights Epic formations, --combat The 9th Age's units: give one of them")]
 
 
 def grid(
@@ -134,11 +135,7 @@ def not_modelled(*rosters: Any) -> tuple[str, ...]:
 
 
 def _engagement(assault: bool, combat: bool) -> bool | str:
-    """grid --assault or --combat: the engagement named (one of them), or none."""
-    from ..errors import require
-
-    require(not (assault and combat), "combat", "on", "--assault fights Epic formations, --combat The 9th Age's "
-                                                      "units: give one of them")
+    """grid --assault or --combat: the engagement named (the grammar refuses both: `--combat`'s rule), or none."""
     return "assault" if assault else "combat" if combat else False
 
 

@@ -140,3 +140,34 @@ def test_every_command_s_help_form_and_listing_come_from_one_declaration(capsys)
             assert form == [opt.flag for opt in command.words_options()], path
         group = run(capsys, *path.split()[:-1], "--help").out if " " in path else run(capsys, "--help").out
         assert f"  {path.split()[-1]} " in group, path
+
+
+def test_an_option_s_rule_is_read_from_its_declaration():
+    """`needs` and `excludes` are the declaration's: one rule refuses an option that changes nothing without another,
+    or one given beside its alternative, before any work."""
+    def ruled(
+        scheduler: Annotated[Optional[str], option("--scheduler", metavar="A")] = None,
+        wait: Annotated[Optional[str], option("--wait", metavar="S", needs=("--scheduler",))] = None,
+        exact: Annotated[bool, option("--exact")] = False,
+        verify: Annotated[bool, option("--verify", excludes=("--exact",), why="use one")] = False,
+    ) -> None:
+        """Ruled."""
+
+    command = Command("ruled", tuple(of_function(ruled)), ruled)
+    assert parse(command, ["--scheduler", "tcp://x", "--wait", "3", "--verify"]).values["wait"] == "3"
+    for words, line in ((["--wait", "3"], "error: --wait 3: applies only with --scheduler"),
+                        (["--exact", "--verify"], "error: --verify on: use one")):
+        with pytest.raises(Refusal) as refused:
+            parse(command, words)
+        assert refused.value.line == line
+
+
+@pytest.mark.parametrize("words, line", [
+    (("roll", "2d6", "--exact", "--verify"), "error: --verify on: use --exact or --verify, not both (--verify "
+                                             "already computes the exact answer)"),
+    (("grid", "--game", "epic", "--scheduler-timeout", "10"), "error: --scheduler-timeout 10: applies only with "
+                                                              "--scheduler ADDRESS"),
+])
+def test_the_rules_of_the_common_options_hold_on_the_command_line(capsys, words, line):
+    result = run(capsys, *words)
+    assert (result.code, result.out, result.err.strip()) == (2, "", line)
