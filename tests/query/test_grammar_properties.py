@@ -16,6 +16,8 @@ from oddscalc.web.forms import command_of
 from oddscalc.query.registry import ABOUT, QUERIES
 from oddscalc.query.words import every_query
 from oddscalc.errors import Refusal
+from oddscalc.query.refusals import OptionError
+from oddscalc.query.words import parse_query
 
 OTHER_DIGITS = [str.maketrans("0123456789", digits) for digits in ("٠١٢٣٤٥٦٧٨٩", "０１２３４５６７８９", "०१२३४५६७८९")]
 
@@ -84,3 +86,60 @@ def test_a_value_in_another_scripts_digits_is_refused_naming_it(pair, digits):
     changed = value.translate(digits)
     line = asked([*words, option, changed])
     assert line is not None and line.startswith(f"error: {option} {changed}"), (path, changed, line)
+
+
+def read(path: str, words: list[str]):
+    """A quoted query's attack, or its refusal's line."""
+    try:
+        return parse_query(shlex.join([*path.split(), *words])).attack
+    except OptionError as error:
+        return error.allowed
+
+
+def without(words: list[str], option: str) -> list[str]:
+    return [word for index, word in enumerate(words) if word != option and (index == 0 or words[index - 1] != option)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PAIRS), st.one_of(st.sampled_from(TRICKY), TYPED))
+def test_every_spelling_of_a_value_reads_as_the_canonical_one(pair, value):
+    """`--option value`, `--option=value` and the option given twice with the same value are one query: the same
+    attack, or the same refusal."""
+    path, words, option, _ = pair
+    rest = without(words[len(path.split()):], option)
+    canonical = read(path, [*rest, option, value])
+    assert read(path, [*rest, f"{option}={value}"]) == canonical, (path, option, value)
+    assert read(path, [*rest, option, value, option, value]) == canonical, (path, option, value)
+
+
+def test_a_choice_reads_whatever_its_case():
+    every_query()
+    checked = 0
+    for path in sorted(QUERIES):
+        command = command_of(path)
+        words = [word for word in shlex.split(ABOUT[path].examples[0])[1 + len(path.split()):] if word != "--exact"]
+        for opt in command.words_options():
+            if opt.choices is None or opt.flag in COMMON_OPTIONS:
+                continue
+            rest = without(words, opt.flag)
+            for member in opt.choices:
+                canonical = read(path, [*rest, opt.flag, str(member.value)])
+                assert read(path, [*rest, opt.flag, str(member.value).upper()]) == canonical, (path, opt.flag)
+                checked += 1
+    assert checked > 50
+
+
+def test_another_games_options_are_refused_naming_them():
+    """Every option of every other game's queries, given to a query that lacks it: one line naming it (and, where
+    the other game has it, whose it is)."""
+    every_query()
+    for path in sorted(QUERIES):
+        own = {opt.flag for opt in command_of(path).options}
+        game = path.split()[0]
+        others = sorted({opt.flag for other in QUERIES if other.split()[0] != game
+                         for opt in command_of(other).options if not opt.argument} - own)
+        words = [word for word in shlex.split(ABOUT[path].examples[0])[1:] if word != "--exact"]
+        for flag in others:
+            line = asked([*words, flag, "3"])
+            assert line is not None and line.startswith(f"error: {flag}: no such option of {path}"), (path, flag, line)
+            assert "it is an option of" in line or "is --" in line, (path, flag, line)
