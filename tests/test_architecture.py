@@ -66,9 +66,11 @@ def test_the_library_imports_a_shell_only_where_the_doc_says():
 
 
 def test_no_click_or_typer_outside_the_command_line():
-    """The query grammar is the library's: no module outside `cli/` imports Click or Typer (the page included)."""
+    """The query grammar is the library's: no module outside `cli/` imports Click or Typer (the page included), and
+    none imports Click's own exceptions (`typer._click`): Click only prints help."""
     found = {module: _reaches(module, PARSERS) for module in MODULES if not module.startswith("oddscalc.cli")}
     assert {module: names for module, names in found.items() if names} == {}
+    assert [module for module in MODULES if _reaches(module, ("typer._click", "click"))] == []
 
 
 @pytest.mark.parametrize("game", GAMES)

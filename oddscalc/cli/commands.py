@@ -11,12 +11,13 @@ from typer.core import TyperGroup
 from .. import contract
 from ..errors import InputError
 from ..query import words
+from ..query.grammar import argument
+from ..query.refusals import input_error
 from ..query.registry import COMMANDS, GROUPS
-from .errors import input_error
-from .options import examples_epilog, passthrough
+from .options import OWN, own, passthrough
 
 STUDIES = ("sweep", "grid", "profiles", "balance", "compare", "import")  # as --help lists them
-OWN = {"profiles": "rosters", "import": "rosters", "serve": "serve"}  # the command line's own → its module
+MODULES = {"profiles": "rosters", "import": "rosters", "serve": "serve"}  # the command line's own → its module
 ABOUT = "Odds for tabletop wargames: Monte Carlo and exact distributions for {games}."
 
 
@@ -43,9 +44,10 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: Any, name: str) -> Any:
         if name not in self.commands:
-            if name in OWN:
-                module = importlib.import_module(f"{__package__}.{OWN[name]}")
-                self.commands.update(typer.main.get_group(module.app).commands)
+            if own_command(name) is not None:
+                app = typer.Typer(rich_markup_mode=None, add_completion=False)
+                passthrough(app, OWN[name])
+                self.commands[name] = typer.main.get_command(app)
             elif words.module_of(name) is not None:
                 built = library_command(name)
                 if built is not None:
@@ -55,6 +57,13 @@ class LazyGroup(TyperGroup):
     def format_help_text(self, ctx: Any, formatter: Any) -> None:
         self.help = about()  # the games' titles: imported only when the help is shown
         super().format_help_text(ctx, formatter)
+
+
+def own_command(name: str) -> Any:
+    """One of the command line's own commands (`rules`, `profiles`, `import`, `serve`), its module imported."""
+    if name in MODULES:
+        importlib.import_module(f"{__package__}.{MODULES[name]}")
+    return OWN.get(name)
 
 
 def about() -> str:
@@ -91,11 +100,9 @@ def _root(
     """Odds for tabletop wargames (the games: see --help)."""
 
 
-@app.command("rules", epilog=examples_epilog(["oddscalc rules 2.5", "oddscalc rules 1.3", "oddscalc rules"]))
 def rules(
-    section: Annotated[Optional[str], typer.Argument(
-        metavar="SECTION", help="A section number, like 2.5 (the barrage table); default: the whole reference.")]
-    = None,
+    section: Annotated[Optional[str], argument(
+        "SECTION", "A section number, like 2.5 (the barrage table); default: the whole reference.")] = None,
 ) -> None:
     """Print the rules reference that oddscalc computes (docs/rules.md), or one section of it.
 
@@ -109,6 +116,9 @@ def rules(
         typer.echo(reference.section(section) if section is not None else reference.text())
     except InputError as error:
         raise input_error(error) from None
+
+
+own("rules", rules, examples=["oddscalc rules 2.5", "oddscalc rules 1.3", "oddscalc rules"])
 
 
 def root_command() -> Any:

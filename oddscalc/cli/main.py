@@ -15,16 +15,18 @@ from typing import Any, Iterator, Optional, Sequence
 
 import typer
 
+from .. import contract
 from ..errors import InputError, Refusal
 from ..given import GIVEN, Given, LocalFiles
 from ..query import words
 from ..query.grammar import HELP, Command, parse, without_shell
 from ..query.help import help_text
-from ..query.refusals import OptionError
+from ..query.refusals import READING, OptionError, cut, no_such_option, one_line
 from ..query.registry import COMMANDS
 from ..query.words import queries_having
-from .errors import STOP, Terminated, click_errors, on_signal, one_line, stopped
-from .options import Shell, Terminal
+from .commands import own_command
+from .errors import STOP, Terminated, on_signal, stopped
+from .options import OWN, Shell
 from .output import show
 
 
@@ -35,7 +37,7 @@ def answer_on_terminal(command: Command, words: Sequence[str], argv: Sequence[st
     from ..asking import ask
     from ..given import Given, LocalFiles
 
-    if any(word in HELP for word in words[:words.index("--") if "--" in words else len(words)]):
+    if asks_help(words):
         typer.echo(help_text(command))
         return 0
     shell = Shell.take(parse(command, words, shell=True, owners=queries_having).values)
@@ -134,14 +136,8 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
         if STOP["number"] is not None:  # a stop that Typer caught and made its own silent exit code 130 of
             return stopped(Terminated(STOP["number"]) if STOP["number"] != 2 else KeyboardInterrupt())
         return returned if isinstance(returned, int) else 0
-    except click_errors.NoArgsIsHelpError as error:
-        typer.echo(error.format_message())
-        return 2
-    except click_errors.ClickException as error:
-        typer.echo(one_line(error, queries_having).replace("\n", " "), err=True)
-        return 2
     except (InputError, Refusal, OptionError) as error:
-        typer.echo(one_line(error, queries_having), err=True)
+        typer.echo(one_line(error), err=True)
         return 2
     except KeyboardInterrupt as error:
         return stopped(error)
@@ -160,19 +156,71 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
 
 
 def _run(root: Any, args: list[str]) -> Any:
-    """A command line's exit code: a library command read by its grammar, else Click's (`root`)."""
+    """A command line's exit code: a library command or one of the command line's own, each read by the query
+    grammar; else the root's and a group's help and the version, Click's (`root`), a word it does not know refused
+    first."""
     command = library_path(args)
     if command is not None:
         return answer_on_terminal(command, args[len(command.path.split()):], args)
-    token = GIVEN.set(Given(files=LocalFiles(), shown=tuple(args), terminal=True))
+    if args and own_command(args[0]) is not None:
+        return run_own(OWN[args[0]], args[1:], args)
+    refuse_unknown(args)
+    root = root() if callable(root) and not hasattr(root, "main") else root
+    bare = not args or (len(args) == 1 and args[0] in contract.names())  # no command: its help, and code 2
+    returned = root.main(args=[*args, "--help"] if bare else args, prog_name="oddscalc", standalone_mode=False)
+    return 2 if bare else returned
+
+
+def run_own(command: Command, words: Sequence[str], argv: Sequence[str]) -> int:
+    """Run one of the command line's own commands (`rules`, `profiles`, `import`, `serve`): its --help, or its
+    words read by the grammar and its function called; its exit code."""
+    if asks_help(words):
+        typer.echo(help_text(command))
+        return 0
+    parsed = parse(command, words, shell=True)
+    given = GIVEN.set(Given(files=LocalFiles(), shown=tuple(argv), terminal=True))
+    reading = READING.set(command)
     try:
-        root = root() if callable(root) and not hasattr(root, "main") else root
-        returned = root.main(args=args, prog_name="oddscalc", standalone_mode=False, obj=args)
-        if isinstance(returned, Terminal):  # a library command listed by Click (`oddscalc epic shoot` reached it)
-            return answer_on_terminal(COMMANDS[returned.path], returned.words, args)
-        return returned
+        returned = command.answer(**parsed.values)
     finally:
-        GIVEN.reset(token)
+        READING.reset(reading)
+        GIVEN.reset(given)
+    return returned if isinstance(returned, int) else 0
+
+
+def asks_help(words: Sequence[str]) -> bool:
+    """Whether a command's words ask for its --help (before any `--`)."""
+    return any(word in HELP for word in words[:list(words).index("--") if "--" in words else len(words)])
+
+
+def refuse_unknown(args: Sequence[str]) -> None:
+    """Refuse a first word, or a game's second, that names no command, and an option the root or a group has not."""
+    from .commands import LazyGroup
+
+    names = LazyGroup.list_commands(LazyGroup(), None)
+    first = str(args[0]) if args else "--help"
+    if first.startswith("-"):
+        if first not in (*HELP, "--version"):
+            raise Refusal(no_such_option(first, "", ["--help", "--version"]), first)
+        return
+    if first not in names:
+        raise Refusal(no_such_command(first, "", names), first)
+    if first in contract.names() and len(args) > 1 and str(args[1]) not in HELP:
+        second = str(args[1])
+        if second.startswith("-"):
+            raise Refusal(no_such_option(second, first, ["--help"]), second)
+        words.load(first)
+        raise Refusal(no_such_command(second, first, [path.split()[1] for path in COMMANDS
+                                                     if path.split()[0] == first]), second)
+
+
+def no_such_command(word: str, group: str, names: Sequence[str]) -> str:
+    """The line for a word that names no command (of `group`, or of oddscalc): a close one, and the commands."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(names), 1)
+    return (f"error: No such command {cut(word)}{f' of {group}' if group else ''}"
+            f"{f' (did you mean {close[0]}?)' if close else ''}; expected one of: {', '.join(names)}; see --help")
 
 
 def main(argv: Optional[list[str]] = None) -> int:

@@ -1,6 +1,7 @@
 """The command line's own options of a query or study (`Shell`: where the answer goes, how it runs),
-read from the same declarations as every other option (`query.common`, fields marked `shell`), and
-the Click commands that list the library's commands in `--help` (`passthrough`)."""
+read from the same declarations as every other option (`query.common`, fields marked `shell`); the
+command line's own commands (`own`: `rules`, `profiles`, `import`, `serve`), declared in the same
+grammar; and the Click commands that list them all in `--help` (`passthrough`)."""
 
 from __future__ import annotations
 
@@ -14,34 +15,34 @@ import typer
 from ..errors import InputError
 from ..options import SCHEDULER_TIMEOUT, Method, RunOptions
 from ..query.common import SHELL
-from ..query.grammar import Command
+from ..query.grammar import Command, of_function
 from ..query.help import short_help
 from ..query.refusals import OptionError, input_error
 from ..tables import Format
 
 
-def examples_epilog(examples: Sequence[str]) -> str:
-    return "Examples:\n\n\b\n" + "\n".join(f"  {example}" for example in examples)
+OWN: dict[str, Command] = {}  # the command line's own commands, by name: no words of a query (`ask` has none)
 
 
-@dataclass(frozen=True)
-class Terminal:
-    """A query or study run from the command line: its path and the words after it; `cli/main.py`
-    reads its own options, asks the rest and shows the answer."""
+def own(path: str, run: Any, *, examples: Sequence[str], help: str = "") -> Command:
+    """Declare one of the command line's own commands: `run`'s annotated parameters are its options, read by the
+    query grammar; it prints what it answers and returns its exit code (None: 0)."""
+    import inspect
 
-    path: str
-    words: tuple[str, ...]
+    made = Command(path, tuple(of_function(run)), run, help or inspect.getdoc(run) or "", tuple(examples), "own")
+    OWN[path] = made
+    return made
 
 
 def passthrough(app: typer.Typer, command: Command) -> None:
-    """List the library's `command` in `app`'s --help: its words go to the library whole, read by its grammar."""
+    """List a command of the grammar in `app`'s --help (its first sentence in its group's list). Click never
+    reads its words: `cli/main.py:run_app` hands them to the grammar before Click sees the command line."""
 
-    def invoke(context: typer.Context) -> Terminal:
-        return Terminal(command.path, tuple(context.args))
+    def listed() -> None:
+        """Listed only."""
 
     app.command(command.path.split()[-1], help=command.help, short_help=short_help(command.help),
-                add_help_option=False, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
-                                                         "help_option_names": []})(invoke)
+                add_help_option=False)(listed)
 
 
 @dataclass(frozen=True)

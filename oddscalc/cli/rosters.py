@@ -3,7 +3,6 @@ BattleScribe list as a roster); the study `grid` is the library's (`query/grids.
 
 from __future__ import annotations
 
-import inspect
 import json
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -13,16 +12,18 @@ import typer
 from .. import __version__
 from ..errors import InputError
 from ..games import listed
+from ..query.grammar import argument, option
 from ..query.grids import not_modelled
 from ..tables import Format
+from .options import own
 
 
 def list_profiles(
-    game: Annotated[Optional[str], typer.Option("--game", metavar="G", help=f"{listed()} (default: all bundled "
+    game: Annotated[Optional[str], option("--game", metavar="G", help=f"{listed()} (default: all bundled "
                                                                               "examples).")] = None,
-    file: Annotated[Optional[Path], typer.Option("--file", metavar="F", help="A roster TOML file to list and "
+    file: Annotated[Optional[Path], option("--file", metavar="F", help="A roster TOML file to list and "
                                                                                "check.")] = None,
-    output_format: Annotated[Format, typer.Option("--format", metavar="F", help="table, json, csv, markdown or "
+    output_format: Annotated[Format, option("--format", metavar="F", help="table, json, csv, markdown or "
                                                                                   "bbcode.")] = Format.TABLE,
 ) -> None:
     """List the units and weapons of a roster file, or the bundled examples.
@@ -32,7 +33,7 @@ def list_profiles(
     from ..games import GAMES, load_roster
     from ..tables import render_rows
     from ..query.answer import command_line
-    from .errors import input_error
+    from ..query.refusals import input_error
 
     try:
         if file is not None:
@@ -64,14 +65,14 @@ def say_not_modelled(*rosters: Any) -> None:
 
 
 def import_list(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A BattleScribe or New Recruit list: .ros, or "
+    file: Annotated[Path, argument("FILE", "A BattleScribe or New Recruit list: .ros, or "
                                                               ".rosz (zipped).")],
-    write: Annotated[Optional[Path], typer.Option(
+    write: Annotated[Optional[Path], option(
         "--write", metavar="FILE.toml", help="Write the roster as TOML to this file (default: print it).")] = None,
-    strict: Annotated[bool, typer.Option(
+    strict: Annotated[bool, option(
         "--strict", help="Leave out every unit with something oddscalc does not model (default: import it "
                          "without that rule; either way the report on stderr lists it).")] = False,
-    join: Annotated[Optional[list[str]], typer.Option(
+    join: Annotated[Optional[list[str]], option(
         "--join", metavar="CHARACTER=UNIT", help="The 9th Age: join a character of the list to one of its units "
         "(repeatable): it fights in the unit's front rank in a round of combat (its --character).")] = None,
 ) -> None:
@@ -88,7 +89,7 @@ def import_list(
     from ..t9a.joining import join_characters
     from ..files import check_writable
     from ..query.answer import write_text
-    from .errors import input_error
+    from ..query.refusals import input_error
 
     try:
         if write is not None:
@@ -111,11 +112,8 @@ def import_list(
     typer.echo(f"wrote {count} unit{'s' if count != 1 else ''} of {imported.game} to {write}")
 
 
-app = typer.Typer(rich_markup_mode=None, add_completion=False)
-app.command("profiles", help=inspect.getdoc(list_profiles), epilog="Examples:\n\n\b\n"
-                "  oddscalc profiles --game epic\n  oddscalc profiles --file my_army.toml --format markdown")(
-    list_profiles)
-app.command("import", help=inspect.getdoc(import_list), epilog="Examples:\n\n\b\n"
-                "  oddscalc import my_list.rosz\n  oddscalc import my_list.rosz --write army.toml --strict\n"
-                "  oddscalc import my_list.rosz --join 'Marshal=Knightly Orders'\n"
-                "  oddscalc grid my_list.rosz --against their_list.rosz")(import_list)
+own("profiles", list_profiles, examples=["oddscalc profiles --game epic",
+                                          "oddscalc profiles --file my_army.toml --format markdown"])
+own("import", import_list, examples=["oddscalc import my_list.rosz", "oddscalc import my_list.rosz --write army.toml --strict",
+                                     "oddscalc import my_list.rosz --join 'Marshal=Knightly Orders'",
+                                     "oddscalc grid my_list.rosz --against their_list.rosz"])

@@ -9,28 +9,23 @@ from typing import Annotated, Any, Optional, Sequence
 import typer
 
 from ..web.guard import host_name
+from ..query.grammar import option
 from ..query.numbers import whole
-from .errors import OptionError, clicked
-from .options import examples_epilog
+from ..query.refusals import OptionError
+from .options import own
 
-app = typer.Typer(rich_markup_mode=None, add_completion=False)
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
-@app.command("serve", epilog=examples_epilog([
-    "oddscalc serve", "oddscalc serve --port 8080 --open",
-    "oddscalc serve --host 0.0.0.0   # others on the network too, by this machine's address: no login",
-    "oddscalc serve --host 0.0.0.0 --allowed-host club.example   # and by a name",
-]))
 def serve(
-    port: Annotated[int, typer.Option("--port", metavar="N", parser=clicked(whole("a port number like 8000")),
+    port: Annotated[int, option("--port", metavar="N", parser=whole("a port number like 8000"),
                                       help="The port to listen on.")] = 8000,
-    host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="The address to listen on (default: this "
+    host: Annotated[str, option("--host", metavar="ADDRESS", help="The address to listen on (default: this "
                                                                          "machine only).")] = "127.0.0.1",
-    allowed_host: Annotated[Optional[list[str]], typer.Option(
+    allowed_host: Annotated[Optional[list[str]], option(
         "--allowed-host", metavar="NAME", help="A name the page is reached by, beside localhost and the address it "
                                                "listens on (repeat for more); others are refused.")] = None,
-    open_: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
+    open_: Annotated[bool, option("--open", help="Open the page in the browser.")] = False,
 ) -> int:
     """Serve oddscalc as a page in the browser: every query and study as a form, with its
     table, its plot, a permalink and the command line that gives the same figures.
@@ -75,9 +70,9 @@ def check_address(host: str, port: int, allowed: Sequence[str]) -> None:
     for name in allowed:
         if not host_name(name) or any(char in name for char in "/ @?#"):
             raise OptionError(name, "expected a host name like club.example (no scheme, path or port)",
-                              hint="--allowed-host")
+                              "--allowed-host")
     if not 1 <= port <= 65535:
-        raise OptionError(port, "expected a port from 1 to 65535", hint="--port")
+        raise OptionError(port, "expected a port from 1 to 65535", "--port")
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -86,7 +81,14 @@ def check_address(host: str, port: int, allowed: Sequence[str]) -> None:
     except OSError as error:
         in_use = error.errno == errno.EADDRINUSE
         raise OptionError(port if in_use else host, f"cannot listen there ({error.strerror or error})",
-                          hint="--port" if in_use else "--host") from None
+                          "--port" if in_use else "--host") from None
+
+
+own("serve", serve, examples=[
+    "oddscalc serve", "oddscalc serve --port 8080 --open",
+    "oddscalc serve --host 0.0.0.0   # others on the network too, by this machine's address: no login",
+    "oddscalc serve --host 0.0.0.0 --allowed-host club.example   # and by a name",
+])
 
 
 def served(server: Any) -> int:
