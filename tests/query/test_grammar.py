@@ -37,30 +37,36 @@ def answer(
     """Do a thing."""
 
 
-TOY = Command("toy", tuple(of_function(answer)), answer, "Do a thing.\n\nAt length.", ("oddscalc toy 2d6 --loud",))
+def toy() -> Command:
+    """The toy command, declared when a test runs (so that a mutant of the declaring code is seen)."""
+    return Command("toy", tuple(of_function(answer)), answer, "Do a thing.\n\nAt length.", ("oddscalc toy 2d6 --loud",))
 
 
 def values(*words: str, shell: bool = False) -> dict:
-    return parse(TOY, words, shell=shell).values
+    return parse(toy(), words, shell=shell).values
 
 
 def refusal(*words: str, shell: bool = False) -> str:
     with pytest.raises(Refusal) as refused:
-        parse(TOY, words, shell=shell)
+        parse(toy(), words, shell=shell)
     line = refused.value.line
     assert line.startswith("error: ") and "\n" not in line
     return line
 
 
 def test_the_declaration_reads_each_kind_from_its_type():
-    kinds = {opt.name: (opt.kind, opt.flag, opt.required, opt.many, opt.argument) for opt in TOY.options}
+    kinds = {opt.name: (opt.kind, opt.flag, opt.required, opt.many, opt.argument) for opt in toy().options}
     assert kinds == {
         "dice": ("text", "DICE", True, False, True), "rest": ("text", "MORE...", False, True, True),
         "colour": ("choice", "--colour", False, False, False), "top": ("whole", "--top", False, False, False),
         "far": ("number", "--far", False, False, False), "tag": ("text", "--tag", False, True, False),
         "engage": ("switch", "--engage", False, False, False), "loud": ("switch", "--loud", False, False, False),
         "plot": ("path", "--plot", False, False, False), "needed": ("text", "--needed", False, False, False)}
-    assert TOY.opt("engage").negative == "--no-engage" and TOY.opt("plot").shell
+    declared = toy()
+    assert declared.opt("engage").negative == "--no-engage" and declared.opt("plot").shell
+    assert declared.opt("top").metavar == "N" and declared.opt("top").help == "Rows." and declared.opt("dice").help
+    assert declared.opt("colour").choices is Colour and declared.opt("tag").choices is None
+    assert declared.opt("needed").show_default and declared.opt("top").read("7") == 7
 
 
 def test_each_spelling_of_a_value_reads_the_same():
@@ -79,7 +85,7 @@ def test_defaults_switches_lists_and_arguments():
     assert values("--", "-1", "--loud")["dice"] == "-1" and values("--", "-1", "--loud")["rest"] == ("--loud",)
     assert values("2d6", "--needed", "-3")["needed"] == "-3"  # a value may start with a dash: it follows its option
     assert values("2d6", "--top", "3", "--top", "4")["top"] == 4  # given twice: the last (a sweep's varied value)
-    assert parse(TOY, ["2d6", "--top", "3"]).given == {"dice", "top"}
+    assert parse(toy(), ["2d6", "--top", "3"]).given == {"dice", "top"}
 
 
 @pytest.mark.parametrize("words, line", [
@@ -100,19 +106,19 @@ def test_a_refusal_is_one_line_naming_the_option_and_the_value(words, line):
 
 def test_the_command_lines_own_options_are_read_on_the_command_line_and_left_out_of_the_query():
     assert values("2d6", "--plot", "p.png", shell=True)["plot"] == Path("p.png")
-    assert without_shell(TOY, ["2d6", "--plot", "p.png", "--loud", "--plot=q.svg", "--top", "3"]) == [
+    assert without_shell(toy(), ["2d6", "--plot", "p.png", "--loud", "--plot=q.svg", "--top", "3"]) == [
         "2d6", "--loud", "--top", "3"]
 
 
 def test_a_word_no_option_takes_is_refused():
-    toy = Command("toy", tuple(opt for opt in TOY.options if opt.name != "rest"), answer)
+    one = Command("toy", tuple(opt for opt in toy().options if opt.name != "rest"), answer)
     with pytest.raises(Refusal) as refused:
-        parse(toy, ["2d6", "extra", " "])
+        parse(one, ["2d6", "extra", " "])
     assert refused.value.line.startswith("error: extra ' ': no option takes it")
 
 
 def test_help_shows_every_option_with_its_metavar_default_and_examples():
-    text = help_text(TOY)
+    text = help_text(toy())
     assert text.startswith("Usage: oddscalc toy [OPTIONS] DICE [MORE...]\n\n  Do a thing.\n\n  At length.\n")
     for shown in ("DICE     The dice.  [required]", "--colour <red|dark-blue>", "[default: red]", "--top N",
                   "[default: 10]", "--engage / --no-engage", "[default: engage]", "--tag T", "-h, --help",
