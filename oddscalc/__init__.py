@@ -45,15 +45,18 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     # values and running
-    "Distribution": "distribution", "Result": "engine", "run": "engine", "exact": "engine",
-    "monte_carlo": "engine", "Attack": "attack", "InputError": "errors", "RunOptions": "options",
-    "Cancel": "options", "Cancelled": "options", "ask": "asking", "Asked": "asking", "Refusal": "errors",
+    "Distribution": "core.distribution", "Result": "core.engine", "run": "core.engine", "exact": "core.engine",
+    "monte_carlo": "core.engine", "Attack": "core.attack", "InputError": "errors", "RunOptions": "core.options",
+    "Cancel": "core.options", "Cancelled": "core.options", "ask": "query.asking", "Asked": "query.asking",
+    "Refusal": "errors",
     # game-free attacks
-    "DiceExpression": "dice", "Roll": "roll", "HitAndSave": "hits",
+    "DiceExpression": "core.dice", "Roll": "core.roll", "HitAndSave": "core.hits",
     # studies and rosters
-    "sweep": "studies", "compare": "studies", "Statistic": "studies", "Goal": "studies",
-    "run_cells": "cells", "run_grid": "grid", "load_roster": "games", "GAMES": "games",
+    "sweep": "studies.sweeps", "compare": "studies.sweeps", "Statistic": "studies.sweeps", "Goal": "studies.sweeps",
+    "run_cells": "studies.cells", "run_grid": "studies.grid", "load_roster": "lists.games", "GAMES": "lists.games",
 }  # and each game's `EXPORTS` (its attacks and their choices), found through the registry of games
+_MODULES = {"engine": "core.engine", "plots": "output.plots"}  # the modules it offers by their short names
+# (`from oddscalc import engine, plots`, as the notebooks do); `oddscalc.studies` is a package that offers its own
 
 
 def _games() -> dict[str, Any]:
@@ -69,7 +72,9 @@ def __getattr__(name: str) -> Any:
     if name == "__all__":
         return ["__version__", *_EXPORTS, *(export for game in _games().values() for export in game.EXPORTS)]
     module = _EXPORTS.get(name)
-    if module is not None:
+    if name in _MODULES:
+        value = import_module(f".{_MODULES[name]}", __name__)
+    elif module is not None:
         value = getattr(import_module(f".{module}", __name__), name)
     elif name.startswith("_") or find_spec(f"{__name__}.{name}") is not None:  # a submodule not imported yet
         raise AttributeError(f"module 'oddscalc' has no attribute {name!r}")

@@ -8,7 +8,7 @@ A game is one line of the registry (`registry.PACKAGES`) and a package `oddscalc
   game's queries (`query.registry.query`), which `ask`, both shells, `sweep`, `compare` and the page read;
 - `benchmark.py`: `cases()` and `exact_cases()`, its Monte Carlo cases (with plain numpy baselines)
   and its exact ones (with icepool's twins);
-- where the game has BattleScribe catalogues: an importer, `oddscalc/battlescribe/<name>.py`
+- where the game has BattleScribe catalogues: an importer, `oddscalc/lists/battlescribe/<name>.py`
   (`SYSTEM`, what its lists are; `mapped_units`, a list's units as roster data).
 
 Everything that lists games reads the registry through `names()` and reaches a game's parts through
@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 from . import registry
 
 if TYPE_CHECKING:
-    from .battlescribe.reader import RosterFile
-    from .battlescribe.report import Mapped, System
+    from .lists.battlescribe.reader import RosterFile
+    from .lists.battlescribe.report import Mapped, System
     from .bench.core import Case, ExactCase
-    from .roster import Game
+    from .lists.roster import Game
 
 
 @runtime_checkable
@@ -64,7 +64,7 @@ class GameBenchmark(Protocol):
 
 @runtime_checkable
 class GameImporter(Protocol):
-    """`oddscalc/battlescribe/<name>.py`, for a game with BattleScribe catalogues."""
+    """`oddscalc/lists/battlescribe/<name>.py`, for a game with BattleScribe catalogues."""
 
     SYSTEM: System
 
@@ -73,7 +73,7 @@ class GameImporter(Protocol):
 
 WHERE: dict[type, str] = {  # each part's module, by the game's name
     GamePackage: "oddscalc.{name}", GameRoster: "oddscalc.{name}.roster", GameCommands: "oddscalc.{name}.commands",
-    GameBenchmark: "oddscalc.{name}.benchmark", GameImporter: "oddscalc.battlescribe.{name}",
+    GameBenchmark: "oddscalc.{name}.benchmark", GameImporter: "oddscalc.lists.battlescribe.{name}",
 }
 
 

@@ -6,8 +6,8 @@ import itertools
 import math
 from fractions import Fraction
 
-from oddscalc import engine
-from oddscalc.distribution import dkw_bound
+from oddscalc.core import engine
+from oddscalc.core.distribution import dkw_bound
 
 SEED = 20261130
 ALPHA = 1e-6  # chance that a correct sampler fails one DKW check

@@ -1,7 +1,7 @@
 """One table of named attacks per game, feeding every agreement test (test_agreement.py)
 and the game tests that need a case by name."""
 
-from oddscalc.dice import DiceExpression
+from oddscalc.core.dice import DiceExpression
 from oddscalc.dust import (
     ArmourPiercingIncendiary,
     Artillery,
@@ -15,7 +15,7 @@ from oddscalc.dust import (
 )
 from oddscalc.epic import Assault, Barrage, EpicShoot
 from oddscalc.epic.saves import Ability
-from oddscalc.roll import Roll
+from oddscalc.core.roll import Roll
 from oddscalc.t9a import Combat, Melee, T9AHits, T9AShoot
 from oddscalc.t9a.rolls import Charge, Direction, DisciplineTest
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import oddscalc
-from oddscalc import cells, engine
+from oddscalc.studies import cells
+from oddscalc.core import engine
 from oddscalc.dust import WeaponLine
 from oddscalc.epic import Barrage, EpicShoot
 

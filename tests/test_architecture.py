@@ -54,8 +54,8 @@ def _reaches(module: str, targets: tuple[str, ...]) -> list[str]:
 
 def test_the_import_reader_sees_relative_lazy_and_absolute_imports():
     assert "oddscalc.query.registry.query" in imports("oddscalc.epic.commands")  # from ..query.registry import query
-    assert "oddscalc.query.words" in imports("oddscalc.asking")  # inside a function
-    assert "numpy" in imports("oddscalc.pmf")
+    assert "oddscalc.query.words" in imports("oddscalc.query.asking")  # inside a function
+    assert "numpy" in imports("oddscalc.core.pmf")
 
 
 def test_the_library_imports_a_shell_only_where_the_doc_says():
@@ -80,14 +80,31 @@ def test_no_game_imports_another(game):
     assert {module: names for module, names in found.items() if names} == {}
 
 
+# The library's packages, each with the packages it may import (besides itself, and the package's top: errors, the
+# registry, the game contract, the version): the engine none; the outputs the engine; lists those and each game's
+# profiles (a BattleScribe importer reads them); studies all of these (docs/architecture.md, "The house").
+LAYERS = {"core": (), "output": ("core",), "lists": ("core", "output", *GAMES), "studies": ("core", "output", "lists")}
+TOP = ("oddscalc.errors", "oddscalc.registry", "oddscalc.contract")
+
+
+@pytest.mark.parametrize("package", LAYERS)
+def test_each_package_imports_only_the_ones_beneath_it(package):
+    allowed = tuple(f"oddscalc.{name}" for name in (package, *LAYERS[package])) + TOP
+    found = {module: [name for name in imports(module) if name.startswith("oddscalc.") and name in MODULES
+                      and not name.startswith(allowed)]
+             for module in MODULES if module.startswith(f"oddscalc.{package}.") or module == f"oddscalc.{package}"}
+    assert {module: names for module, names in found.items() if names} == {}
+
+
 @pytest.mark.parametrize("module", CORE)
 def test_the_engine_knows_no_game_and_no_shell(module):
-    assert _reaches(f"oddscalc.{module}", tuple(f"oddscalc.{game}" for game in GAMES) + SHELLS) == []
+    assert _reaches(f"oddscalc.core.{module}", tuple(f"oddscalc.{game}" for game in GAMES) + SHELLS) == []
 
 
 def _files(named: str) -> list[Path]:
     """The files a path in the doc may mean: from the repository's root, the package's, or any of its folders."""
-    return [path for path in [ROOT / named, PACKAGE / named, *PACKAGE.glob(f"*/{named}")] if path.is_file()]
+    return [path for path in [ROOT / named, PACKAGE / named, *PACKAGE.glob(f"*/{named}"), *PACKAGE.glob(f"*/*/{named}")]
+            if path.is_file()]
 
 
 PATHS = sorted(set(re.findall(r"(?<![\w/.-])((?:[\w<>]+/)*[\w<>]+\.py)(?::([\w.]+))?", DOC)))

@@ -7,15 +7,15 @@ import dataclasses
 import pytest
 from clirun import run
 
-from oddscalc.attack import Attack, ordered_fields, text, unset_roll
+from oddscalc.core.attack import Attack, ordered_fields, text, unset_roll
 from oddscalc.query.registry import COMMANDS, QUERIES
 from oddscalc.query.words import every_query
 from oddscalc.query.words import parse_query
-from oddscalc.dice import DiceExpression
+from oddscalc.core.dice import DiceExpression
 from oddscalc.dust import ArmourPiercingIncendiary, CoverSave, Incendiary, Phaser, Salvo, WeaponLine
 from oddscalc.epic import Ability, Barrage, EpicShoot
 from oddscalc.errors import InputError
-from oddscalc.roll import Roll
+from oddscalc.core.roll import Roll
 from oddscalc.t9a import Melee, Reroll
 
 
@@ -124,8 +124,8 @@ def test_the_command_line_reads_an_option_as_the_attack_does(capsys):
 
 
 def test_an_attack_in_words_is_its_query_less_the_program():
-    from oddscalc.attack import option
-    from oddscalc.hits import HitAndSave
+    from oddscalc.core.attack import option
+    from oddscalc.core.hits import HitAndSave
 
     @dataclasses.dataclass(frozen=True)
     class Plain(Attack):  # an attack that does not put itself in words of its own
@@ -149,7 +149,7 @@ def test_a_field_listed_first_is_written_only_off_its_default():
 
 
 def test_an_option_that_is_not_one_is_refused_with_the_options_there_are():
-    from oddscalc.attack import field_named
+    from oddscalc.core.attack import field_named
 
     name, value, allowed = refusal(lambda: field_named(EpicShoot, "--to-hti"))
     assert (name, value) == ("to_hti", "--to-hti")
@@ -160,7 +160,7 @@ def test_an_option_that_is_not_one_is_refused_with_the_options_there_are():
 
 
 def test_a_whole_number_is_read_with_its_sign_and_at_most_twelve_digits():
-    from oddscalc.attack import read_whole
+    from oddscalc.core.attack import read_whole
 
     assert (read_whole("+3", "x"), read_whole("-12", "x"), read_whole(" 7 ", "x")) == (3, -12, 7)
     assert read_whole("123456789012", "x") == 123456789012

@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc import asking, balance, games
+from oddscalc.query import asking
+from oddscalc.studies import balance
+from oddscalc.lists import games
 from oddscalc.errors import Refusal
-from oddscalc.options import RunOptions
+from oddscalc.core.options import RunOptions
 
 MINI = Path(__file__).parent / "data" / "battlescribe" / "mini"  # a game system and catalogue in BSData's shape
 
@@ -131,9 +133,9 @@ def test_the_plot_shows_the_rows_indexes_and_every_value_against_its_points(caps
     """The first panel: the top and bottom entries, each bar its row's index, labelled with its rank, name and
     army and its index as the table writes it; the outlier lines at 1/far, 1 and far; its title whole. The second:
     every ranked row's value against its points, one colour per kind as in the first panel."""
-    from oddscalc import plots
+    from oddscalc.output import plots
     from oddscalc.query.balancing import _figure
-    from oddscalc.style import number
+    from oddscalc.output.style import number
 
     found = balance.study(*balance.catalogue_entries(MINI, games.game("epic"), balance.Store())[:1],
                           balance.reference(games.game("epic")), options=RunOptions(method="exact"))
@@ -247,7 +249,7 @@ def test_the_9th_age_books_are_the_2nd_ones_or_in_an_older_release_the_plain_one
     """BSData's The 9th Age repository names its 2nd-edition books `2nd-*.cat` since the 3rd edition took the plain
     names (and a homebrew book of the 2nd edition's system keeps a plain name beside them); a release before that
     named them plainly: `balance The-9th-Age --compare The-9th-Age@2023` must find the old release's books."""
-    from oddscalc.battlescribe.sweep import catalogues
+    from oddscalc.lists.battlescribe.sweep import catalogues
 
     second, third = "aa64-1e8e-66fc-9abf", "8c9a-3026-84b4-cf16"
 
@@ -277,7 +279,7 @@ def test_an_entry_s_kind_is_its_first_unit_s_kind_or_height():
 def test_entries_apart_say_why(monkeypatch):
     from types import SimpleNamespace
 
-    from oddscalc.battlescribe import sweep
+    from oddscalc.lists.battlescribe import sweep
     from oddscalc.errors import InputError
 
     real_build = sweep.build_entry
@@ -426,7 +428,7 @@ def test_the_refusals_of_a_study_say_what_is_allowed():
 
 
 def test_the_plot_of_a_long_study_keeps_to_the_rows_it_can_show():
-    from oddscalc import plots
+    from oddscalc.output import plots
     from oddscalc.query.balancing import _figure
 
     rows = tuple({"rank": i, "entry": f"e{i}", "army": "A", "kind": "infantry", "index": 3 / i, "points": 100,

@@ -1,4 +1,4 @@
-"""The cells of a study (`oddscalc.cells`): each cell's seed, and the same table in series, in
+"""The cells of a study (`oddscalc.studies.cells`): each cell's seed, and the same table in series, in
 threads and on a Dask cluster. Then a Dask cluster that fails: no workers, a lost worker, a lost
 scheduler. Each ends in the right answer or one line, within seconds."""
 
@@ -10,9 +10,10 @@ import pytest
 
 from conftest import dask_or_skip
 
-from oddscalc import cells, engine
+from oddscalc.studies import cells
+from oddscalc.core import engine
 from oddscalc.errors import InputError
-from oddscalc.hits import HitAndSave
+from oddscalc.core.hits import HitAndSave
 
 try:
     import distributed
@@ -186,7 +187,7 @@ def test_a_silent_scheduler_is_given_up_within_the_timeout(monkeypatch):
 
 
 def test_a_cluster_gets_the_cells_in_order_in_a_few_batches_per_worker():
-    from oddscalc.cells import TASKS_PER_WORKER, batches
+    from oddscalc.studies.cells import TASKS_PER_WORKER, batches
 
     cut = batches(list(range(10)), 2)
     assert [item for batch in cut for item in batch] == list(range(10))  # every cell once, in order
@@ -201,8 +202,8 @@ def test_exact_cells_run_on_one_thread_unless_threads_are_asked_for(monkeypatch)
     the calling thread; --threads N given is honoured (never silently dropped)."""
     import threading
 
-    from oddscalc import cells
-    from oddscalc.roll import Roll
+    from oddscalc.studies import cells
+    from oddscalc.core.roll import Roll
 
     seen: list[int] = []
     real = cells.run_cell
@@ -212,7 +213,7 @@ def test_exact_cells_run_on_one_thread_unless_threads_are_asked_for(monkeypatch)
     cells.run_cells(attacks, method="exact")
     assert set(seen) == {threading.get_ident()}
     seen.clear()
-    from oddscalc import options
+    from oddscalc.core import options
     monkeypatch.setattr(options, "every_core", lambda: 4)  # (as on a machine of several cores)
     cells.run_cells(attacks, method="exact", threads=2)
     assert threading.get_ident() not in seen and len(seen) == 6
@@ -224,7 +225,7 @@ def test_exact_cells_run_on_one_thread_unless_threads_are_asked_for(monkeypatch)
     ([3.0, 2.0, 1.0], 10, 19.9, 20),  # shrinking: the mean (2 s) for each of the 7 left, never less
 ])
 def test_a_study_past_its_seconds_is_refused_from_its_cells_so_far(times, count, allowed, projected):
-    from oddscalc.options import RunOptions
+    from oddscalc.core.options import RunOptions
 
     exact, sampled = RunOptions(method="exact", seconds=allowed), RunOptions(seconds=allowed)
     with pytest.raises(InputError) as refused:
@@ -242,7 +243,7 @@ def test_a_study_past_its_seconds_is_refused_from_its_cells_so_far(times, count,
 
 
 def test_a_cancelled_study_stops_between_its_cells():
-    from oddscalc.options import Cancel, Cancelled
+    from oddscalc.core.options import Cancel, Cancelled
 
     cancel, seen = Cancel(), []
 
@@ -260,7 +261,7 @@ def test_a_cancelled_study_stops_between_its_cells():
 def test_a_studys_projection_at_its_edges():
     """Refused from a thirtieth of the allowance on (not before); two cells give a growth, one none; a study that
     would take exactly its allowance is not refused."""
-    from oddscalc.options import RunOptions
+    from oddscalc.core.options import RunOptions
 
     def refused(times: list[float], count: int, allowed: float) -> bool:
         try:

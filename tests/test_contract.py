@@ -14,12 +14,13 @@ import pytest
 from clirun import exact_json, run
 
 import oddscalc
-from oddscalc import contract, games, registry
-from oddscalc.attack import Attack
+from oddscalc import contract, registry
+from oddscalc.lists import games
+from oddscalc.core.attack import Attack
 from oddscalc.bench.core import Case, ExactCase
 from oddscalc.cli import root_command
 from oddscalc.query import registry as queries
-from oddscalc.roster import Game
+from oddscalc.lists.roster import Game
 
 
 def check_contract(name: str) -> None:

@@ -6,19 +6,11 @@ from agreement import as_pmf, enumerate_faces, exact_list
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oddscalc import pmf as pmfs
-from oddscalc.dice import (
-    EXACT_SECONDS,
-    Check,
-    DiceExpression,
-    FaceReader,
-    Natural,
-    net_extra,
-    rerolled,
-)
+from oddscalc.core import pmf as pmfs
+from oddscalc.core.dice import EXACT_SECONDS, Check, DiceExpression, FaceReader, Natural, net_extra, rerolled
 from oddscalc.errors import InputError
-from oddscalc.terms import exact_seconds
-from oddscalc.totals import keep_pmf, sum_pmf
+from oddscalc.core.terms import exact_seconds
+from oddscalc.core.totals import keep_pmf, sum_pmf
 
 F = Fraction
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oddscalc.distribution import Distribution, dkw_bound, interval
+from oddscalc.core.distribution import Distribution, dkw_bound, interval
 
 
 def test_statistics_of_an_exact_pmf():

@@ -2,11 +2,11 @@ import numpy as np
 import pytest
 from agreement import SEED, agreement_failures
 
-from oddscalc import engine, sampling
-from oddscalc.dice import DiceExpression
-from oddscalc.distribution import dkw_bound
+from oddscalc.core import engine, sampling
+from oddscalc.core.dice import DiceExpression
+from oddscalc.core.distribution import dkw_bound
 from oddscalc.errors import InputError
-from oddscalc.roll import Roll
+from oddscalc.core.roll import Roll
 
 TWO_D6 = Roll(DiceExpression.parse("2d6"), maximised=1)
 
@@ -20,7 +20,7 @@ class WrongTwin:
         return {"hits": (rng.integers(1, 7, size=(trials, 10)) >= 3).sum(axis=1)}
 
     def exact(self, fractions=False):
-        from oddscalc import pmf
+        from oddscalc.core import pmf
 
         return {"hits": pmf.binomial(10, 0.5)}
 
@@ -89,7 +89,7 @@ def test_bad_run_options(options, name):
 
 
 def test_pool_rolls_become_joint_histograms():
-    from oddscalc.pool import Die, roll_pool
+    from oddscalc.core.pool import Die, roll_pool
 
     die = Die((6, 6), lambda a, s: ((a >= 4) & (s < 5), a >= 4), ("kills", "hits"))
     rolled = roll_pool(np.random.default_rng(1), die, 10, 5000)
@@ -99,7 +99,7 @@ def test_pool_rolls_become_joint_histograms():
 
 
 def test_pools_with_many_joint_values_are_counted_field_by_field(monkeypatch):
-    from oddscalc.pool import Die, roll_pool
+    from oddscalc.core.pool import Die, roll_pool
 
     die = Die((6, 6), lambda a, s: ((a >= 4) & (s < 5), a >= 4), ("kills", "hits"))
     rolled = roll_pool(np.random.default_rng(1), die, 10, 5000)
@@ -113,7 +113,7 @@ def test_pools_with_many_joint_values_are_counted_field_by_field(monkeypatch):
 
 
 def test_an_exact_result_carries_fractions_only_when_asked_and_the_attack_s_events():
-    from oddscalc.hits import HitAndSave
+    from oddscalc.core.hits import HitAndSave
 
     plain, rational = engine.exact(HitAndSave(3, 4, 5)), engine.exact(HitAndSave(3, 4, 5), fractions=True)
     assert plain.rationals is None and rational.rationals is not None

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc import engine, roll
+from oddscalc.core import engine, roll
 from oddscalc.query.registry import COMMANDS, QUERIES
 from oddscalc.query.words import every_query as register_every_query
 
@@ -88,7 +88,7 @@ def test_the_largest_rolls_are_answered_exactly_in_floats(capsys, args):
     ["roll", "200d100", "--exact", "--fractions"],
 ])
 def test_rationals_too_big_to_compute_are_refused_before_any_work(capsys, monkeypatch, args):
-    from oddscalc import terms, totals
+    from oddscalc.core import terms, totals
 
     def never(*_: object) -> None:
         raise AssertionError("the refusal came after the work started")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc import files
+from oddscalc.core import files
 from oddscalc.errors import InputError
 
 

@@ -1,4 +1,4 @@
-"""Rosters as a player writes and reads them (`oddscalc.games`: parse_roster, load_roster): `profiles`
+"""Rosters as a player writes and reads them (`oddscalc.lists.games`: parse_roster, load_roster): `profiles`
 describes every field that changes an answer; every bad field, shape or file gets the one error line
 naming file, unit and field; random TOML shapes never reach a traceback."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oddscalc import games
+from oddscalc.lists import games
 from oddscalc.contract import names
 from oddscalc.errors import InputError
 
@@ -263,7 +263,7 @@ def _refusal(call) -> tuple:
 
 
 def test_load_roster_refuses_files_it_cannot_read(tmp_path, monkeypatch):
-    from oddscalc import games
+    from oddscalc.lists import games
 
     missing, folder, fifo = tmp_path / "missing.toml", tmp_path / "folder.toml", tmp_path / "fifo.toml"
     folder.mkdir()
@@ -289,7 +289,7 @@ def test_load_roster_refuses_files_it_cannot_read(tmp_path, monkeypatch):
 
 
 def test_a_roster_path_that_cannot_be_read_says_why(tmp_path, monkeypatch):
-    from oddscalc import games
+    from oddscalc.lists import games
 
     plain = tmp_path / "army.toml"
     plain.write_text('game = "epic"\n', encoding="utf-8")
@@ -307,7 +307,7 @@ def test_a_roster_path_that_cannot_be_read_says_why(tmp_path, monkeypatch):
 
 
 def test_a_roster_that_grows_after_its_size_was_checked_is_refused(tmp_path, monkeypatch):
-    from oddscalc import games
+    from oddscalc.lists import games
 
     path = tmp_path / "army.toml"
     path.write_text('game = "epic"\n' + "#" * 200 + "\n", encoding="utf-8")
@@ -318,7 +318,7 @@ def test_a_roster_that_grows_after_its_size_was_checked_is_refused(tmp_path, mon
 
 
 def test_a_roster_file_is_read_as_the_game_it_is_asked_for(tmp_path):
-    from oddscalc import games
+    from oddscalc.lists import games
 
     path = tmp_path / "army.toml"
     path.write_text((resources.files("oddscalc.data") / "epic_example.toml").read_text(encoding="utf-8"),

@@ -9,8 +9,8 @@ import pytest
 
 from oddscalc import ask
 from oddscalc.errors import InputError, Refusal
-from oddscalc.games import roster_named
-from oddscalc.given import GIVEN, LIBRARY, NO_FILE, ROSTER, Files, Given, LocalFiles, current
+from oddscalc.lists.games import roster_named
+from oddscalc.core.given import GIVEN, LIBRARY, NO_FILE, ROSTER, Files, Given, LocalFiles, current
 
 EXAMPLE = Path(__file__).parent.parent / "oddscalc" / "data" / "epic_example.toml"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from oddscalc import engine
-from oddscalc.dice import DiceExpression
+from oddscalc.core import engine
+from oddscalc.core.dice import DiceExpression
 from oddscalc.errors import InputError
-from oddscalc.goals import Goal, Statistic
-from oddscalc.roll import Roll
+from oddscalc.studies.goals import Goal, Statistic
+from oddscalc.core.roll import Roll
 
 
 @pytest.mark.parametrize("text, outcome, name", [

@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc import engine, games
+from oddscalc.core import engine
+from oddscalc.lists import games
 from oddscalc.errors import InputError
-from oddscalc.options import RunOptions
-from oddscalc.roster import Weapon
-from oddscalc.grid import (TOGETHER, adjuster, in_range, matchups, rank, read_settings, run_grid,
-                           sort_keys)
-from oddscalc.studies import STAT_HELP
+from oddscalc.core.options import RunOptions
+from oddscalc.lists.roster import Weapon
+from oddscalc.studies.grid import TOGETHER, adjuster, in_range, matchups, rank, read_settings, run_grid, sort_keys
+from oddscalc.studies.sweeps import STAT_HELP
 
 ROSTER = '''game = "epic"
 
@@ -187,7 +187,7 @@ def test_together_is_refused_where_a_game_fires_each_weapon_on_its_own():
 
 
 def test_the_cell_limit_counts_the_weapons_fired_together_and_allows_exactly_the_limit(monkeypatch):
-    from oddscalc import grid as grid_module
+    from oddscalc.studies import grid as grid_module
 
     roster = games.parse_roster(ROSTER, "grid.toml")  # two units of one weapon each, against two targets
     monkeypatch.setattr(grid_module, "MAX_CELLS", 4)
@@ -364,7 +364,7 @@ def test_a_grid_at_war_engines_ranks_by_the_outcome_asked_for_and_says_so(capsys
 def test_every_sampled_cells_query_gives_its_very_figures():
     """A sampled grid's cell runs from its own stream (the study's seed and the attack): its query carries
     that stream's seed and its trials, so rerunning it gives the very same mean, not one near it."""
-    from oddscalc.asking import ask
+    from oddscalc.query.asking import ask
 
     grid = ask(["grid", "--game", "epic", "--trials", "3000", "--seed", "11", "--attackers", "Whirlwind Battery"])
     rows = grid.answer.content.rows
@@ -380,8 +380,8 @@ def test_a_refused_unit_field_is_named_on_the_unit_that_holds_the_value():
     """A value of a unit's (not a weapon's) that the attack refuses: named on the unit holding it, in its file."""
     from types import SimpleNamespace
 
-    from oddscalc.grid import _attack
-    from oddscalc.roster import Unit, Weapon
+    from oddscalc.studies.grid import _attack
+    from oddscalc.lists.roster import Unit, Weapon
 
     def matchup(attacker, weapon, target):
         raise InputError("armour", 9, "expected the target's Armour, 0 to 6")
@@ -401,8 +401,8 @@ def test_an_assault_grid_of_two_real_lists_ranks_formations_and_each_cell_is_its
     import shlex
     from pathlib import Path
 
-    from oddscalc.asking import ask
-    from oddscalc.given import LIBRARY
+    from oddscalc.query.asking import ask
+    from oddscalc.core.given import LIBRARY
 
     corpus = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
     grid = ask(["grid", str(corpus / "space_marines.rosz"), "--against", str(corpus / "ork_war_horde.rosz"),
@@ -425,8 +425,8 @@ def test_a_combat_grid_of_two_real_lists_ranks_units_and_each_cell_is_its_query(
     import shlex
     from pathlib import Path
 
-    from oddscalc.asking import ask
-    from oddscalc.given import LIBRARY
+    from oddscalc.query.asking import ask
+    from oddscalc.core.given import LIBRARY
 
     corpus = Path(__file__).parent / "data" / "battlescribe" / "bsdata"
     grid = ask(["grid", str(corpus / "sonnstahl.rosz"), "--against", str(corpus / "dark_gods.rosz"), "--combat",

@@ -6,10 +6,10 @@ from fractions import Fraction
 import pytest
 from agreement import assert_agrees, exact_list
 
-from oddscalc import pmf as pmfs
-from oddscalc.dice import Check, Natural
+from oddscalc.core import pmf as pmfs
+from oddscalc.core.dice import Check, Natural
 from oddscalc.errors import InputError
-from oddscalc.hits import HitAndSave
+from oddscalc.core.hits import HitAndSave
 
 F = Fraction
 

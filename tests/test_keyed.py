@@ -1,4 +1,4 @@
-"""Trials grouped by key (`oddscalc.keyed`): whichever way a key set is grouped (counted, masked, radix-sorted,
+"""Trials grouped by key (`oddscalc.core.keyed`): whichever way a key set is grouped (counted, masked, radix-sorted,
 sorted), the groups are numpy's `unique` and every trial is in its key's group once, in order."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from oddscalc.keyed import FEW, distinct, groups, indexed
+from oddscalc.core.keyed import FEW, distinct, groups, indexed
 
 KEYS = st.one_of(
     arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 5)),  # a few: masks

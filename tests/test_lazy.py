@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from oddscalc.lazy import exports
+from oddscalc.core.lazy import exports
 
 
 def test_a_name_is_imported_from_its_module_when_first_asked_for_and_kept():
-    getattr_, dir_ = exports("oddscalc", {"Roll": "roll", "missing": "roll"})
-    from oddscalc.roll import Roll
+    getattr_, dir_ = exports("oddscalc", {"Roll": "core.roll", "missing": "core.roll"})
+    from oddscalc.core.roll import Roll
 
     assert getattr_("Roll") is Roll and vars(sys.modules["oddscalc"])["Roll"] is Roll  # kept in the package
     with pytest.raises(AttributeError, match="module 'oddscalc' has no attribute 'nothing'"):
@@ -26,7 +26,7 @@ def test_a_name_is_imported_from_its_module_when_first_asked_for_and_kept():
 
 def test_importing_oddscalc_imports_no_game_and_no_numpy_until_asked():
     code = ("import sys, oddscalc; print(sorted(m for m in sys.modules if m.startswith(('oddscalc.', 'numpy')))); "
-            "oddscalc.Roll; print('oddscalc.roll' in sys.modules)")
+            "oddscalc.Roll; print('oddscalc.core.roll' in sys.modules)")
     said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     loaded = ast.literal_eval(said[0])
     assert not any(name.startswith(("numpy", "oddscalc.dust", "oddscalc.epic", "oddscalc.t9a")) for name in loaded)

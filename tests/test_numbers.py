@@ -9,8 +9,8 @@ import shlex
 
 import pytest
 
-from oddscalc.asking import ask
-from oddscalc.attack import is_whole, kind_of, read_whole
+from oddscalc.query.asking import ask
+from oddscalc.core.attack import is_whole, kind_of, read_whole
 from oddscalc.query.registry import ABOUT, QUERIES
 from oddscalc.query.words import every_query
 from oddscalc.errors import InputError, Refusal

@@ -11,10 +11,12 @@ import threading
 import numpy as np
 import pytest
 
-from oddscalc import Cancel, Cancelled, RunOptions, cells, engine, sampling, studies
-from oddscalc.dice import DiceExpression
+from oddscalc import Cancel, Cancelled, RunOptions
+from oddscalc.studies import cells, sweeps as studies
+from oddscalc.core import engine, sampling
+from oddscalc.core.dice import DiceExpression
 from oddscalc.errors import InputError
-from oddscalc.roll import Roll
+from oddscalc.core.roll import Roll
 
 TWO_D6 = Roll(DiceExpression.parse("2d6"))
 
@@ -170,7 +172,7 @@ def test_a_budget_caps_the_trials_of_a_run_and_of_a_study_in_all():
 def test_every_setting_takes_its_limits_themselves():
     from enum import Enum
 
-    from oddscalc import options
+    from oddscalc.core import options
 
     edge = RunOptions(trials=options.MAX_TRIALS, threads=options.MAX_THREADS, seed=options.MAX_SEED, budget=10**12)
     assert (edge.trials, edge.threads, edge.seed) == (options.MAX_TRIALS, options.MAX_THREADS, options.MAX_SEED)
@@ -187,7 +189,7 @@ def test_every_setting_takes_its_limits_themselves():
 
 
 def test_every_core_is_at_least_one(monkeypatch):
-    from oddscalc import options
+    from oddscalc.core import options
 
     monkeypatch.setattr(options.os, "cpu_count", lambda: None)
     assert options.every_core() == 1
@@ -200,7 +202,7 @@ def test_a_seed_is_checked_while_another_thread_imports_numpy():
     numpy.random: its half-made module in sys.modules is waited for, never read (it was a 500)."""
     code = """
 import sys, threading
-from oddscalc.options import RunOptions
+from oddscalc.core.options import RunOptions
 failures, done = [], threading.Event()
 def check():
     while not done.is_set():
@@ -224,7 +226,7 @@ def test_a_sampled_runs_seconds_are_projected_from_its_trials_done():
     """`seconds` holds a single sampled run too (not only a study's cells): refused once a thirtieth of the
     allowance is spent, if its trials so far project past it; with a precision (it may stop sooner) the run
     goes on, and a run that fits is answered."""
-    from oddscalc.hits import HitAndSave
+    from oddscalc.core.hits import HitAndSave
 
     attack = HitAndSave(20, 4, 5)
     with pytest.raises(InputError) as error:

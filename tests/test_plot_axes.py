@@ -3,7 +3,7 @@ given kept, and a title wrapped to the width of the panel it heads."""
 
 from __future__ import annotations
 
-from oddscalc.plot_axes import CHARACTER, TITLE_POINTS, axes, title
+from oddscalc.output.plot_axes import CHARACTER, TITLE_POINTS, axes, title
 
 LONG = ("Epic assault: (6 units, CC 4+, FF 4+, armour 4+) against (8 units, CC 4+, FF 6+, armour 6+) with a very long "
         "description of every kind on each side")

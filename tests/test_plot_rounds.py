@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from oddscalc.asking import ask
-from oddscalc.plot_rounds import describe, rounds, rounds_data
-from oddscalc.style import number, percent
+from oddscalc.query.asking import ask
+from oddscalc.output.plot_rounds import describe, rounds, rounds_data
+from oddscalc.output.style import number, percent
 
 FIGHT = ["t9a", "combat", "--models", "10", "--width", "5", "--attacks", "2", "--offensive", "5", "--defensive", "4",
          "--strength", "4", "--resilience", "4", "--agility", "5", "--discipline", "8", "--armour", "3",

@@ -11,11 +11,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from oddscalc import engine, plots  # noqa: E402
-from oddscalc.dice import DiceExpression  # noqa: E402
-from oddscalc.distribution import Distribution  # noqa: E402
+from oddscalc.core import engine
+from oddscalc.output import plots  # noqa: E402
+from oddscalc.core.dice import DiceExpression  # noqa: E402
+from oddscalc.core.distribution import Distribution  # noqa: E402
 from oddscalc.errors import InputError  # noqa: E402
-from oddscalc.roll import Roll  # noqa: E402
+from oddscalc.core.roll import Roll  # noqa: E402
 
 WAYS = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1])  # 2d6 totals 2..12, of 36
 
@@ -166,8 +167,8 @@ def test_save_writes_atomically_and_leaves_nothing_on_failure(tmp_path):
 
 
 def test_a_sweep_plot_has_a_title_a_percent_axis_and_the_goal():
-    from oddscalc import studies
-    from oddscalc.hits import HitAndSave
+    from oddscalc.studies import sweeps as studies
+    from oddscalc.core.hits import HitAndSave
 
     goal = studies.Goal.parse("at_least_2>=0.5")
     found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 8)}, goal=goal, method="exact")
@@ -221,8 +222,8 @@ ap = "4+"
 
 
 def grid_of(tank_gun, tank_at=""):
-    from oddscalc import games
-    from oddscalc.grid import run_grid
+    from oddscalc.lists import games
+    from oddscalc.studies.grid import run_grid
 
     roster = games.parse_roster(GRID_ROSTER.format(tank_gun=tank_gun, tank_at=tank_at), "grid.toml")
     return run_grid(roster, method="exact")
@@ -248,7 +249,7 @@ def test_a_grid_heatmap_where_every_weapon_can_hurt_has_no_blank_cell_note():
 def test_tail_labels_never_print_over_one_another():
     """16 dice hitting on a 5+: P(≥ k) falls to 0.0017%, 0.00007606% ...; each label drawn keeps clear of
     the others (they printed as '0.0185%0.0017%...'), and the labels drawn are the exact P(≥ k)."""
-    from oddscalc.style import percent
+    from oddscalc.output.style import percent
 
     dist = engine.run(Roll(DiceExpression.parse("15d6"), success=5), method="exact")["successes"]
     ax = plots.distribution(dist, "successes")
@@ -265,8 +266,8 @@ def test_tail_labels_never_print_over_one_another():
 
 def test_a_long_title_is_wrapped_within_the_figure():
     """A sweep of a long query: its title and subtitle wrap, every line inside the figure (it was cut)."""
-    from oddscalc import studies
-    from oddscalc.hits import HitAndSave
+    from oddscalc.studies import sweeps as studies
+    from oddscalc.core.hits import HitAndSave
 
     found = studies.sweep(HitAndSave(1, 4, 5), {"dice": range(1, 4)}, method="exact")
     long = "Epic shooting: 12 shots at 4+, 6 shots at MW 2+ on 6 units, armour 4+, crossfire, sniper, " * 3
@@ -283,10 +284,10 @@ def test_a_long_title_is_wrapped_within_the_figure():
 def test_an_assault_grid_says_a_blank_cell_cannot_assault_or_was_not_computed(monkeypatch):
     """grid --assault: the Guns have CC and FF, the Tanks none (a cell that cannot be fought: "cannot assault",
     not "cannot hurt"); an exact answer refused as too costly is blank too, and said to be not computed."""
-    from oddscalc import games
+    from oddscalc.lists import games
     from oddscalc.epic.assault import Assault
     from oddscalc.errors import InputError
-    from oddscalc.grid import run_grid
+    from oddscalc.studies.grid import run_grid
 
     text = GRID_ROSTER.format(tank_gun="Bolters", tank_at="").replace(
         'units = 2\narmour = "4+"', 'units = 2\narmour = "4+"\ncc = "4+"\nff = "5+"') + (

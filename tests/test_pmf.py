@@ -5,7 +5,7 @@ from agreement import as_pmf, enumerate_faces, exact_list
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oddscalc import pmf as pmfs
+from oddscalc.core import pmf as pmfs
 
 F = Fraction
 

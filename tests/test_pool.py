@@ -6,11 +6,11 @@ from fractions import Fraction
 import numpy as np
 from agreement import SEED, assert_agrees
 
-from oddscalc import pmf as pmfs
-from oddscalc import pool
-from oddscalc.distribution import Distribution, dkw_bound
-from oddscalc.pool import Die, atom_count, roll_pool, uniform_faces
-from oddscalc.terms import in_floats
+from oddscalc.core import pmf as pmfs
+from oddscalc.core import pool
+from oddscalc.core.distribution import Distribution, dkw_bound
+from oddscalc.core.pool import Die, atom_count, roll_pool, uniform_faces
+from oddscalc.core.terms import in_floats
 
 F = Fraction
 

@@ -1,4 +1,4 @@
-"""Python work on every core (oddscalc/processes.py): answers in order, in worker processes only where forking
+"""Python work on every core (oddscalc/studies/processes.py): answers in order, in worker processes only where forking
 is safe, errors and stops reaching the caller, no worker left behind; a balance study the same on one process
 or two."""
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc import processes
-from oddscalc.processes import in_processes
+from oddscalc.studies import processes
+from oddscalc.studies.processes import in_processes
 
 MINI = Path(__file__).parent / "data" / "battlescribe" / "mini"
 
@@ -117,12 +117,12 @@ def test_a_study_on_two_processes_gives_the_bytes_of_one(capsys, monkeypatch):
     """The exact cells in batches of two, spread over two workers, and the same study in this process."""
     from clirun import run
 
-    from oddscalc import balance
+    from oddscalc.studies import balance
 
     command = ["balance", str(MINI), "--exact", "--engage", "--format", "json"]
     out = _in_a_fresh_process(f"""
         import sys
-        from oddscalc import balance
+        from oddscalc.studies import balance
         from oddscalc.cli.main import main
 
         balance.BATCH = 2

@@ -1,8 +1,8 @@
 import pytest
 
-from oddscalc import games
+from oddscalc.lists import games
 from oddscalc.errors import InputError
-from oddscalc.grid import matchups
+from oddscalc.studies.grid import matchups
 
 GOOD = '''
 game = "epic"

@@ -1,11 +1,11 @@
-"""A balance study's rows ranked (docs/balance.md; oddscalc/ranking.py): what is set apart, each entry's index
+"""A balance study's rows ranked (docs/balance.md; oddscalc/studies/ranking.py): what is set apart, each entry's index
 within its kind, outliers, ranks and suggested points; figures worked by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from oddscalc import ranking
+from oddscalc.studies import ranking
 
 
 def row(army, entry, kind, value, points=100, queries=None, **more):

@@ -8,9 +8,11 @@ import json
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc import Barrage, engine, tables
-from oddscalc.dice import DiceExpression
-from oddscalc.roll import Roll
+from oddscalc import Barrage
+from oddscalc.core import engine
+from oddscalc.output import tables
+from oddscalc.core.dice import DiceExpression
+from oddscalc.core.roll import Roll
 
 
 def test_a_yes_no_answer_is_a_probability(capsys):

@@ -11,7 +11,7 @@ import tarfile
 import pytest
 
 from oddscalc.errors import InputError
-from oddscalc.releases import _extract, releases
+from oddscalc.studies.releases import _extract, releases
 
 
 def test_an_old_release_is_written_out_only_as_plain_files_inside_its_folder(tmp_path, monkeypatch):

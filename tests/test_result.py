@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from oddscalc import engine
-from oddscalc.dice import DiceExpression
-from oddscalc.hits import HitAndSave
-from oddscalc.result import Result, Verification
-from oddscalc.roll import Roll
+from oddscalc.core import engine
+from oddscalc.core.dice import DiceExpression
+from oddscalc.core.hits import HitAndSave
+from oddscalc.core.result import Result, Verification
+from oddscalc.core.roll import Roll
 
 
 def test_an_exact_result_names_its_outcomes_main_first_and_its_events():

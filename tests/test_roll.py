@@ -4,10 +4,10 @@ import cases
 import pytest
 from agreement import as_pmf, enumerate_faces, exact_list
 
-from oddscalc.dice import DiceExpression
-from oddscalc.terms import exact_seconds
+from oddscalc.core.dice import DiceExpression
+from oddscalc.core.terms import exact_seconds
 from oddscalc.errors import InputError
-from oddscalc.roll import Roll
+from oddscalc.core.roll import Roll
 
 F = Fraction
 
@@ -59,8 +59,8 @@ def test_successes_refuse_a_modifier():
 def test_a_roll_in_integer_weights_is_numpy_s_floats_to_within_rounding(text, maximised, minimised):
     """Small rolls are exactly rounded quotients of integer weights (no numpy); large ones numpy's
     floats: the two ways agree wherever both can answer."""
-    from oddscalc import totals
-    from oddscalc.roll import QUICK
+    from oddscalc.core import totals
+    from oddscalc.core.roll import QUICK
 
     roll = Roll(DiceExpression.parse(text), maximised=maximised, minimised=minimised)
     dice = roll.dice
@@ -76,7 +76,7 @@ def test_a_roll_in_integer_weights_is_numpy_s_floats_to_within_rounding(text, ma
 def test_only_a_quick_roll_s_weights_are_kept_in_memory():
     """A server asked for many large exact rolls keeps none of their weights (a 60d100's are 6,000 big
     whole numbers); a quick roll's, a few hundred small ones at most, are kept for the next ask."""
-    from oddscalc import roll
+    from oddscalc.core import roll
 
     roll._quick_weights.cache_clear()
     Roll(DiceExpression.parse("30d20")).exact(fractions=True)

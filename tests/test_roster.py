@@ -3,7 +3,7 @@ is the query it shows: the single command line, run, gives exactly the same answ
 
 Each case is one attacker weapon against one target, written as roster fields; the
 expected value is worked out by hand from docs/rules.md in Fractions. Last, what one field
-(`oddscalc.roster.Field`) allows and reads.
+(`oddscalc.lists.roster.Field`) allows and reads.
 """
 
 import shlex
@@ -14,12 +14,13 @@ from math import comb
 import pytest
 from clirun import exact_json, run
 
-from oddscalc import games, pmf
+from oddscalc.lists import games
+from oddscalc.core import pmf
 from oddscalc.query.words import parse_query
 from oddscalc.errors import InputError
-from oddscalc.grid import grid_rows, matchups, run_grid
-from oddscalc.roster import Field
-from oddscalc.style import clean
+from oddscalc.studies.grid import grid_rows, matchups, run_grid
+from oddscalc.lists.roster import Field
+from oddscalc.output.style import clean
 
 P = F(1, 3)  # the Dust die
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc import rules
+from oddscalc.output import rules
 
 PACKAGE = Path(__file__).resolve().parent.parent / "oddscalc"
 

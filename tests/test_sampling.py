@@ -1,4 +1,4 @@
-"""Monte Carlo in chunks (oddscalc/sampling.py): each chunk's own stream of a run's seed, the seed a result
+"""Monte Carlo in chunks (oddscalc/core/sampling.py): each chunk's own stream of a run's seed, the seed a result
 records, one chunk's histograms, their sums of different lengths. (Runs through the engine, threads and progress:
 tests/test_engine.py.)"""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from oddscalc import sampling
+from oddscalc.core import sampling
 
 
 def test_each_chunk_has_its_own_stream_and_the_same_seed_the_same_streams():
@@ -40,9 +40,9 @@ def test_one_chunk_counted_and_chunks_of_different_lengths_added():
 
 @pytest.mark.parametrize("trials", [1, sampling.CHUNK - 1, sampling.CHUNK + 1])
 def test_a_run_takes_exactly_its_trials_and_records_its_seed(trials):
-    from oddscalc.dice import DiceExpression
-    from oddscalc.options import RunOptions
-    from oddscalc.roll import Roll
+    from oddscalc.core.dice import DiceExpression
+    from oddscalc.core.options import RunOptions
+    from oddscalc.core.roll import Roll
 
     result = sampling.sample(Roll(DiceExpression.parse("d6")), RunOptions(trials=trials, seed=4, threads=1))
     assert result.trials == trials and result.seed == 4

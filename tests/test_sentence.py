@@ -1,4 +1,4 @@
-"""An answer in one sentence (oddscalc/sentence.py), its figures checked against hand counts."""
+"""An answer in one sentence (oddscalc/output/sentence.py), its figures checked against hand counts."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from itertools import product
 
 import pytest
 
-from oddscalc import sentence
-from oddscalc.asking import ask
+from oddscalc.output import sentence
+from oddscalc.query.asking import ask
 
 
 def said(query: str, subject: bool = False) -> str:

@@ -4,13 +4,14 @@ import numpy as np
 import pytest
 from clirun import run as run_cli
 
-from oddscalc import engine, studies
-from oddscalc.dice import DiceExpression
-from oddscalc.distribution import Distribution
+from oddscalc.core import engine
+from oddscalc.studies import sweeps as studies
+from oddscalc.core.dice import DiceExpression
+from oddscalc.core.distribution import Distribution
 from oddscalc.errors import InputError
-from oddscalc.hits import HitAndSave
-from oddscalc.roll import Roll
-from oddscalc.style import clean
+from oddscalc.core.hits import HitAndSave
+from oddscalc.core.roll import Roll
+from oddscalc.output.style import clean
 
 @pytest.mark.parametrize("text, values", [("1..4", ["1", "2", "3", "4"]), ("2..10:4", ["2", "6", "10"]),
                                           ("none,hit,miss", ["none", "hit", "miss"]), ("-2..0", ["-2", "-1", "0"])])

@@ -4,7 +4,7 @@ halves rounded up, clean exact floats."""
 
 import pytest
 
-from oddscalc.style import clean, is_probability, number, percent
+from oddscalc.output.style import clean, is_probability, number, percent
 
 
 @pytest.mark.parametrize("value, stderr, text", [

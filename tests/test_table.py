@@ -1,4 +1,4 @@
-"""One table of text cells and how each format draws it (oddscalc/table.py): the terminal's text within a width
+"""One table of text cells and how each format draws it (oddscalc/output/table.py): the terminal's text within a width
 (words left, numbers right, long cells folded, columns giving way), Markdown, BBCode, CSV, JSON; a table that fits
 drawn here exactly as Rich draws it. (The tables of answers and study rows: tests/test_tables.py.)"""
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from oddscalc import table as tables
+from oddscalc.output import table as tables
 
 
 SMALL = tables.Table(("unit", "mean", "P"), (("Orks", 1.5, "12.00%"), ("a|b", None, float("nan"))), title="Title",
@@ -151,7 +151,7 @@ def test_a_plain_table_is_drawn_without_importing_rich():
     import subprocess
     import sys
 
-    code = ("import sys; from oddscalc.tables import Table; "
+    code = ("import sys; from oddscalc.output.tables import Table; "
             "print(Table(('kills', 'P(= k)'), ((0, '97.85%'), (1, '2.15%'))).text()); print('rich' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["kills   P(= k)", "──────────────", "    0   97.85%", "    1    2.15%", "False"]

@@ -9,12 +9,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from oddscalc import distribution, engine, style, tables
-from oddscalc.dice import DiceExpression
-from oddscalc.distribution import Distribution
-from oddscalc.hits import HitAndSave
-from oddscalc.roll import Roll
-from oddscalc.studies import Statistic, summary_row
+from oddscalc.core import distribution, engine
+from oddscalc.output import style, tables
+from oddscalc.core.dice import DiceExpression
+from oddscalc.core.distribution import Distribution
+from oddscalc.core.hits import HitAndSave
+from oddscalc.core.roll import Roll
+from oddscalc.studies.sweeps import Statistic, summary_row
 
 TWO_D6 = Roll(DiceExpression.parse("2d6"))
 WAYS = [0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]  # 2d6: ways of each total, of 36
@@ -149,7 +150,7 @@ def test_quantiles_of_a_skewed_distribution():
     # P(0) = 0.05, P(1) = 0.1, P(2) = 0.7, P(3) = 0.15: p10 = 1, p20 = 2, p90 = 3
     dist = Distribution.from_pmf([0.05, 0.1, 0.7, 0.15])
     assert (dist.quantile(0.1), dist.quantile(0.2), dist.median, dist.quantile(0.9)) == (1, 2, 2, 3)
-    from oddscalc.engine import Result
+    from oddscalc.core.engine import Result
 
     row = summary_row(Result({"x": dist}, "exact", None, None), "x")
     assert (row["p10"], row["median"], row["p90"]) == (1, 2, 3)
@@ -448,7 +449,8 @@ def test_a_study_ranges_rare_shares_only_when_its_cells_ran_alike(capsys):
 def test_a_forum_post_starts_with_the_pages_sentence(fmt):
     """Markdown and BBCode start with the answer in one sentence, the one the page shows (`sentence.of_query`
     of the same answer, worked here again), then the title; a plain table has none."""
-    from oddscalc import asking, sentence
+    from oddscalc.query import asking
+    from oddscalc.output import sentence
 
     asked = asking.ask(["epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+",
                         "--exact"])

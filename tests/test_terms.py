@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from oddscalc import pmf as pmfs
-from oddscalc import terms
+from oddscalc.core import pmf as pmfs
+from oddscalc.core import terms
 
 F = Fraction
 

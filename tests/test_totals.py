@@ -10,8 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from oddscalc import totals
-from oddscalc.terms import enumerable
+from oddscalc.core import totals
+from oddscalc.core.terms import enumerable
 
 
 def brute(dice: int, sides: int, extra: int) -> list[Fraction]:

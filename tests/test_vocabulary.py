@@ -5,7 +5,7 @@ that exist."""
 from __future__ import annotations
 
 from oddscalc.query.words import every_query
-from oddscalc.vocabulary import OTHER_WORDS, hint
+from oddscalc.query.vocabulary import OTHER_WORDS, hint
 
 
 def test_every_other_word_points_at_options_that_exist():

@@ -17,10 +17,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..attack import Attack
-from ..dice import DiceExpression
-from ..hits import HitAndSave
-from ..roll import Roll
+from ..core.attack import Attack
+from ..core.dice import DiceExpression
+from ..core.hits import HitAndSave
+from ..core.roll import Roll
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ import functools
 import time
 from collections.abc import Callable
 
-from ..dice import DiceExpression
+from ..core.dice import DiceExpression
 from .. import contract
-from ..hits import HitAndSave
-from ..roll import Roll
+from ..core.hits import HitAndSave
+from ..core.roll import Roll
 from .core import ExactCase, fresh_process, grid_roster, verdict
 
 

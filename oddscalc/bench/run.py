@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import engine
+from ..core import engine
 from .. import contract
-from ..options import every_core
-from ..hits import HitAndSave
+from ..core.options import every_core
+from ..core.hits import HitAndSave
 from . import core, exact, web
 from .core import Case, best_time, fresh_process, grid_roster, verdict
 
@@ -70,7 +70,7 @@ def peak_memory_of_billion(trials: int) -> tuple[float, float]:
     # parent's peak from before exec.
     code = (
         "import re, time\n"
-        "from oddscalc import engine\nfrom oddscalc.hits import HitAndSave\n"
+        "from oddscalc import engine\nfrom oddscalc.core.hits import HitAndSave\n"
         f"start = time.perf_counter(); engine.monte_carlo(HitAndSave(10, 4, 5), trials={trials}, seed=1)\n"
         "seconds = time.perf_counter() - start\n"
         "peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
@@ -101,9 +101,9 @@ def cli_wall_time(repeat: int = 3) -> float:
 
 def grid_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tuple[str, float]]:
     """Cells per second of a size × size grid: exact, in process, on every core, on a LocalCluster."""
-    from ..cells import run_cells
-    from ..games import parse_roster
-    from ..grid import matchups
+    from ..studies.cells import run_cells
+    from ..lists.games import parse_roster
+    from ..studies.grid import matchups
 
     roster = parse_roster(grid_roster(size), "benchmark grid")
     attacks = [pair.attack for pair in matchups(roster.game, roster.units, roster.units)]
@@ -133,10 +133,10 @@ def assault_grid_seconds(size: int) -> float:
     CC 4+ and FF 5+ against each), from cold (no worked pmf kept), in process."""
     import re
 
-    from ..cells import run_cells
+    from ..studies.cells import run_cells
     from ..epic import engagement
-    from ..games import parse_roster
-    from ..grid import matchups
+    from ..lists.games import parse_roster
+    from ..studies.grid import matchups
 
     roster = parse_roster(re.sub(r"(points = \d+\n)", '\\1cc = "4+"\nff = "5+"\n', grid_roster(size)),
                           "benchmark assaults")
@@ -183,8 +183,8 @@ def hero_fight_seconds(models: int, trials: int) -> tuple[float, float, float]:
 def study_entries(size: int) -> tuple[list[Any], Any]:
     """The bench's balance study: `size` made-up Epic formations (`grid_roster`, with CC and FF to assault),
     and the game's reference targets."""
-    from .. import balance
-    from ..games import parse_roster
+    from ..studies import balance
+    from ..lists.games import parse_roster
 
     text = grid_roster(size).replace('kind = "infantry"\n', 'kind = "infantry"\ncc = "4+"\nff = "5+"\n')
     roster = parse_roster(text, "benchmark balance")
@@ -195,9 +195,9 @@ def balance_rates(size: int, trials: int, cores: int, cluster: bool) -> list[tup
     """Cells per second of a balance study (`oddscalc balance`) of `size` made-up Epic formations against the
     reference targets, shooting and assaults (--engage), sampled: in process on every core, and on a two-worker
     LocalCluster (the cells sent in batches, `balance.BATCH`)."""
-    from .. import balance
-    from ..options import RunOptions
-    from ..style import plural
+    from ..studies import balance
+    from ..core.options import RunOptions
+    from ..output.style import plural
 
     entries, targets = study_entries(size)
     options = RunOptions(trials=trials, seed=1, threads=cores)
@@ -242,9 +242,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 def exact_balance_rates(size: int, cores: int) -> list[tuple[str, float]]:
     """Cells per second of the same balance study (`balance_rates`) exact, from cold (no worked pmf kept): in
     one process, and on `cores` forked processes (`processes.in_processes`)."""
-    from .. import balance
+    from ..studies import balance
     from ..epic import engagement
-    from ..options import Method, RunOptions
+    from ..core.options import Method, RunOptions
 
     entries, targets = study_entries(size)
     rates = []

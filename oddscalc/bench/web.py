@@ -125,8 +125,8 @@ def plot(query: str) -> str:
 
 
 def server_times(port: int, repeat: int) -> None:
-    from ..asking import ask
-    from ..tables import Format
+    from ..query.asking import ask
+    from ..output.tables import Format
 
     print(f"\nserver time of exact queries, median of {repeat} (page: asked for the first time, with its plots "
           "drawn into it, and again; SVG and PNG: the plot's downloads, drawn the first time; command: the same run "

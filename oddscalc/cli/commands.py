@@ -68,7 +68,7 @@ def own_command(name: str) -> Any:
 
 def about() -> str:
     """The command line's first line: what it computes, for which games."""
-    from ..games import GAMES, listed
+    from ..lists.games import GAMES, listed
 
     return ABOUT.format(games=listed(tuple(game.title for game in GAMES.values()), "and"))
 
@@ -110,7 +110,7 @@ def rules(
     the command that computes it, and each open rules question the reading oddscalc
     takes and the switch that changes it.
     """
-    from .. import rules as reference
+    from ..output import rules as reference
 
     try:
         typer.echo(reference.section(section) if section is not None else reference.text())

@@ -17,7 +17,7 @@ import typer
 
 from .. import contract
 from ..errors import InputError, Refusal
-from ..given import GIVEN, Given, LocalFiles
+from ..core.given import GIVEN, Given, LocalFiles
 from ..query import words
 from ..query.grammar import HELP, Command, parse, without_shell
 from ..query.help import help_text
@@ -34,8 +34,8 @@ def answer_on_terminal(command: Command, words: Sequence[str], argv: Sequence[st
     """Answer a query or study run from the command line (`argv`; `words`, those after its path): its --help,
     or its words less the command line's own options asked with this machine's files, the answer shown
     in the format asked, its plot saved where --plot says; the exit code."""
-    from ..asking import ask
-    from ..given import Given, LocalFiles
+    from ..query.asking import ask
+    from ..core.given import Given, LocalFiles
 
     if asks_help(words):
         typer.echo(help_text(command))

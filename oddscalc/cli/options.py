@@ -13,12 +13,12 @@ from typing import Any, Optional, Sequence
 import typer
 
 from ..errors import InputError
-from ..options import SCHEDULER_TIMEOUT, Method, RunOptions
+from ..core.options import SCHEDULER_TIMEOUT, Method, RunOptions
 from ..query.common import SHELL
 from ..query.grammar import Command, of_function
 from ..query.help import short_help
 from ..query.refusals import OptionError, input_error
-from ..tables import Format
+from ..output.tables import Format
 
 
 OWN: dict[str, Command] = {}  # the command line's own commands, by name: no words of a query (`ask` has none)
@@ -65,7 +65,7 @@ class Shell:
     def check(self) -> None:
         """Refuse, before any work, a plot that could not be saved and a cluster that cannot be asked."""
         if self.plot is not None:
-            from .. import plots
+            from ..output import plots
 
             try:
                 plots.check_path(self.plot)
@@ -82,7 +82,7 @@ class Shell:
                                                            "it)", "--scheduler")
         if self.scheduler is None:
             return None
-        from ..cells import Cluster
+        from ..studies.cells import Cluster
 
         try:
             return Cluster(self.scheduler, self.scheduler_timeout)

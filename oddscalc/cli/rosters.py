@@ -11,10 +11,10 @@ import typer
 
 from .. import __version__
 from ..errors import InputError
-from ..games import listed
+from ..lists.games import listed
 from ..query.grammar import argument, option
 from ..query.grids import not_modelled
-from ..tables import Format
+from ..output.tables import Format
 from .options import own
 
 
@@ -30,8 +30,8 @@ def list_profiles(
 
     Listing a file also checks it: errors name the file, the unit and the field.
     """
-    from ..games import GAMES, load_roster
-    from ..tables import render_rows
+    from ..lists.games import GAMES, load_roster
+    from ..output.tables import render_rows
     from ..query.answer import command_line
     from ..query.refusals import input_error
 
@@ -84,10 +84,10 @@ def import_list(
     war engine's damage capacity) is reported on stderr, one line each: unit, weapon,
     text. A list works wherever a roster file does: grid LIST.rosz --against ENEMY.rosz.
     """
-    from ..battlescribe import load
-    from ..roster import to_toml
+    from ..lists.battlescribe import load
+    from ..lists.roster import to_toml
     from ..t9a.joining import join_characters
-    from ..files import check_writable
+    from ..core.files import check_writable
     from ..query.answer import write_text
     from ..query.refusals import input_error
 

@@ -1,6 +1,6 @@
 """Dust Tactics (docs/rules.md §1): attacks, the board, and rosters."""
 
-from ..lazy import exports
+from ..core.lazy import exports
 
 _WHERE = {
     **dict.fromkeys(("Fire", "Phaser", "Salvo", "WeaponLine"), "attacks"),

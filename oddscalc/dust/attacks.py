@@ -13,12 +13,12 @@ from typing import Any, overload
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..attack import Attack, option
-from ..dice import rerolled
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.attack import Attack, option
+from ..core.dice import rerolled
 from ..errors import InputError, choose, require
-from ..pool import Die, PoolRoll, roll_pool
+from ..core.pool import Die, PoolRoll, roll_pool
 from .die import (
     BLAST_DIE,
     HIT,

@@ -235,7 +235,7 @@ class Board:
     @classmethod
     def load(cls, source: str | Path, parameter: str = "board") -> Board:
         """Load a map from a file, or a shipped map by name (`ruins`, `crossroads`)."""
-        from ..files import read_capped
+        from ..core.files import read_capped
 
         path = Path(source)
         if path.is_file():
@@ -254,7 +254,7 @@ class Board:
         """The map a query's word names (`--board`, `dust los MAP`), opened only as `files` allow (a
         `given.Files`; default: the files of the query being answered): a file of this machine
         (`LocalFiles`), else a shipped map by its name; nothing is looked at before that."""
-        from ..given import current
+        from ..core.given import current
 
         files = files if files is not None else current().files
         if files.local:

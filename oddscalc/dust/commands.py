@@ -22,7 +22,7 @@ from . import (
     WeaponLine,
     on_board,
 )
-from ..tables import Format, Table
+from ..output.tables import Format, Table
 from ..query.answer import Answer
 from ..query.grammar import Opt, argument, declared, option
 from ..query.registry import group, look, query

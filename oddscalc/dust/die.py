@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
 from ..errors import require
-from ..pool import Die, PoolRoll, roll_pool
+from ..core.pool import Die, PoolRoll, roll_pool
 from .board import Cover
 
 HIT_FACE = 5  # docs/rules.md §1.1, read off a D6: faces 5 and 6 are the two hit (target) faces

@@ -10,12 +10,12 @@ from functools import cached_property
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..attack import option
-from ..dice import rerolled
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.attack import option
+from ..core.dice import rerolled
 from ..errors import InputError, choose
-from ..pool import Die, PoolRoll, roll_pool
+from ..core.pool import Die, PoolRoll, roll_pool
 from .attacks import COUNT, MODELS, RESILIENT, SAVE, Fire, target_words
 from .die import (
     HIT,

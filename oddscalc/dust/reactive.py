@@ -18,11 +18,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..attack import Attack, option
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.attack import Attack, option
 from ..errors import choose, require
-from ..pool import uniform_faces
+from ..core.pool import uniform_faces
 from .attacks import RESILIENT
 from .die import (
     HIT,

@@ -16,7 +16,7 @@ from typing import Any
 
 import re
 
-from ..roster import Field, Game, Schema, Unit, Weapon
+from ..lists.roster import Field, Game, Schema, Unit, Weapon
 from .attacks import Phaser, Salvo, WeaponLine
 from .die import Artillery
 from .shot import Reach, WeaponRange

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..attack import is_whole
+from ..core.attack import is_whole
 from ..errors import InputError, require
 from .board import TERRAIN_WORD, Board, Corner, Cover, Kind, Sight, Square, Terrain, can_enter, line_of_sight
 from .die import Artillery, CoverSave, cover_save

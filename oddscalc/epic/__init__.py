@@ -1,6 +1,6 @@
 """Epic Armageddon (docs/rules.md §2): shooting, barrages, the assault dice, and rosters."""
 
-from ..lazy import exports
+from ..core.lazy import exports
 
 _WHERE = {
     **dict.fromkeys(("UNITS_PER_TEMPLATE", "Barrage", "BarrageRow", "barrage_row"), "attacks"),

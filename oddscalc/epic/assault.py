@@ -30,12 +30,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import pmf as pmfs
-from ..attack import Attack, option
-from ..dice import EXACT_SECONDS, DiceExpression
+from ..core import pmf as pmfs
+from ..core.attack import Attack, option
+from ..core.dice import EXACT_SECONDS, DiceExpression
 from ..errors import require
-from ..pool import Die, roll_pool
-from ..style import plural
+from ..core.pool import Die, roll_pool
+from ..output.style import plural
 from .engagement import Side
 from .kinds import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind
 from .rounds import ENGAGED, EVENTS, engagement_pmfs, engagement_sample, exact_seconds, result_gaps

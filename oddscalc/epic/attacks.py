@@ -13,13 +13,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..attack import option
-from ..dice import Check, FaceReader, Natural, check_sides
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.attack import option
+from ..core.dice import Check, FaceReader, Natural, check_sides
 from ..errors import require
-from ..pool import Die, PoolRoll, roll_pool
-from ..style import plural
+from ..core.pool import Die, PoolRoll, roll_pool
+from ..output.style import plural
 from .joints import combine, pack, pmfs_of, zeros
 from .saves import BlastMarkers, SavePlan, outcome_roll
 from .target import MAX_UNITS, NOT_GIVEN, OnFormation

@@ -24,10 +24,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..dice import Check, Natural
-from ..keyed import groups
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.dice import Check, Natural
+from ..core.keyed import groups
 from .kinds import NORMAL, Kind, Strike
 from .pieces import Piece
 from .saves import Ability

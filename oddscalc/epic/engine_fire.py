@@ -16,11 +16,11 @@ from itertools import product
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..dice import Check, DiceExpression
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.dice import Check, DiceExpression
 from ..errors import choose, require
-from ..pool import PoolRoll
+from ..core.pool import PoolRoll
 from .joints import combine, pack, zeros
 from .saves import Ability, SavePlan, allocate_kills, failed_die, kills_given_hits
 from .target import NOT_GIVEN

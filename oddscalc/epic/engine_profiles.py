@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..pmf import NumberType
+from ..core.pmf import NumberType
 from .joints import zeros
 from .war_engines import Critical, Engines, HitKind
 
@@ -38,7 +38,7 @@ class EngineProfile:
     @classmethod
     def parse(cls, text: str, name: str = "engine") -> EngineProfile:
         """Read `3 DC1 armour 5+ shields 1 critical destroyed reinforced` (words in any order after N DC<d>)."""
-        from ..attack import is_whole
+        from ..core.attack import is_whole
         from ..errors import InputError, once
 
         words = str(text).replace("=", " ").split()

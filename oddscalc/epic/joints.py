@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..pmf import NumberType
+from ..core.pmf import NumberType
 
 if TYPE_CHECKING:
-    from ..pool import PoolRoll
+    from ..core.pool import PoolRoll
 
 
 def zeros(shape: Any, number: NumberType) -> np.ndarray:
@@ -53,7 +53,7 @@ AXES = ("hits", "kills", "damage", "shields", "other_kills")  # a war-engine att
 def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes: Any, number: NumberType) -> dict[str, np.ndarray]:
     """The pmf of every outcome from joint[hits, kills, damage, shields(, other units killed)]: `outcomes(values)`
     adds blast markers and broken to the arrays of those."""
-    from .. import pmf as pmfs
+    from ..core import pmf as pmfs
 
     values = outcomes(dict(zip(AXES, np.indices(joint.shape))))
     where = np.nonzero(joint)
@@ -73,7 +73,7 @@ def pmfs_of(joint: np.ndarray, names: tuple[str, ...], outcomes: Any, number: Nu
 
 def pack(values: dict[str, np.ndarray], names: tuple[str, ...]) -> PoolRoll:
     """Each trial's outcomes packed for the engine, in the order of `names`."""
-    from ..pool import PoolRoll
+    from ..core.pool import PoolRoll
 
     radices = tuple(int(values[name].max(initial=0)) + 1 if name != "broken" else 2 for name in names)
     codes = np.zeros(len(values[names[0]]), dtype=np.int64)

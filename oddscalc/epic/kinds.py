@@ -76,7 +76,7 @@ class Kind:
     @classmethod
     def parse(cls, text: str, name: str = "other") -> Kind:
         """Read `2 cc 6+ ff 5+ armour 5+ reinforced` or `1 DC3 cc 4+ ff 4+ armour 4+ critical damage`."""
-        from ..attack import is_whole
+        from ..core.attack import is_whole
 
         words = str(text).replace("=", " ").split()
         if not words or not is_whole(words[0]):

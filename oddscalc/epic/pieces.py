@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
 from .kinds import NORMAL, ExtraAt, Kind, Strike
 from .saves import Ability, allocate_kills, failed_die, kills_given_hits, save_plan
 from .war_engines import Engines, HitKind, tk_damage

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, cast
 
-from ..attack import Attack
+from ..core.attack import Attack
 from ..errors import InputError
-from ..roster import Field, Game, Schema, Unit, Weapon
-from ..style import plural
+from ..lists.roster import Field, Game, Schema, Unit, Weapon
+from ..output.style import plural
 from .attacks import UNITS_PER_TEMPLATE, Barrage
 from .engine_profiles import EngineProfile
 from .saves import Ability

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..totals import keep_pmf
-from ..keyed import groups
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.totals import keep_pmf
+from ..core.keyed import groups
 from .engagement import Side
 
 ENGAGED = ("win", "draw", "kills", "losses", "margin", "destroyed", "blast_markers", "enemy_blast_markers")

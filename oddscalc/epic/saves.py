@@ -24,9 +24,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import pmf as pmfs
-from ..dice import Check, Natural
-from ..pool import Die, PoolRoll, roll_flags
+from ..core import pmf as pmfs
+from ..core.dice import Check, Natural
+from ..core.pool import Die, PoolRoll, roll_flags
 
 INVULNERABLE = Check(6, Natural.SAVE)  # docs/rules.md §2.2: an unmodified 6+
 BLOCK = 64  # units whose fates one uint64 holds

@@ -25,12 +25,12 @@ from functools import cached_property
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..attack import option
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.attack import option
 from ..errors import InputError, require
-from ..pool import PoolRoll
-from ..style import plural
+from ..core.pool import PoolRoll
+from ..output.style import plural
 from .engine_fire import AtWarEngines
 from .joints import pmfs_of
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, outcome_roll, save_plan

@@ -13,11 +13,11 @@ from functools import cached_property
 
 import numpy as np
 
-from ..pmf import NumberType
-from ..attack import Attack, option
-from ..dice import EXACT_SECONDS, DiceExpression
+from ..core.pmf import NumberType
+from ..core.attack import Attack, option
+from ..core.dice import EXACT_SECONDS, DiceExpression
 from ..errors import choose, require
-from ..style import plural
+from ..output.style import plural
 from .engine_profiles import EngineProfile, Formation
 from .saves import Ability, BlastMarkers, SavePlan, save_plan
 from .war_engines import Critical, Engines, HitKind, TkSave, tk_damage

@@ -16,12 +16,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..pmf import NumberType
-from .. import pmf as pmfs
-from ..dice import Check, Natural, check_sides
+from ..core.pmf import NumberType
+from ..core import pmf as pmfs
+from ..core.dice import Check, Natural, check_sides
 from ..errors import InputError, require
-from ..pool import Die, roll_pool
-from ..style import plural
+from ..core.pool import Die, roll_pool
+from ..output.style import plural
 from .saves import Ability, SavePlan, kills_given_hits, save_plan
 from .target import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, OnFormation
 

@@ -36,10 +36,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..pmf import NumberType
-from ..dice import DiceExpression
+from ..core.pmf import NumberType
+from ..core.dice import DiceExpression
 from ..errors import require
-from ..pool import uniform_faces
+from ..core.pool import uniform_faces
 from .joints import zeros
 from .saves import SavePlan
 

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
-from .. import engine, sentence
+from ..core import engine
+from ..output import sentence
 from ..errors import InputError
-from ..options import Method
-from ..tables import Format, QueryAnswer, StudyAnswer, precision_note, provenance
+from ..core.options import Method
+from ..output.tables import Format, QueryAnswer, StudyAnswer, precision_note, provenance
 from .refusals import OptionError, one_line
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
@@ -75,7 +76,7 @@ class TerminalProgress:
 
 def sooner(options: Any) -> str:
     """What ends a long study sooner: sampling, for an exact one; fewer trials, for a sampled one."""
-    from ..options import Method
+    from ..core.options import Method
 
     return EXACT_SOONER if options.method == Method.EXACT else SAMPLED_SOONER
 
@@ -95,7 +96,7 @@ def progress_bar(label: str = "sampling", sooner: str = SAMPLED_SOONER
     """A progress callback for `engine.run` and the studies: the one the shell gives (`ask.Given`):
     on a terminal, a bar, and a line when the run will be long, whatever stderr is, saying what ends it sooner
     (`sooner`: EXACT_SOONER for an exact study)."""
-    from ..given import current
+    from ..core.given import current
 
     given = current()
     if not given.terminal:
@@ -110,7 +111,7 @@ def progress_bar(label: str = "sampling", sooner: str = SAMPLED_SOONER
 
 def command_line(without: Sequence[str] = ("--format",)) -> str:
     """The command as typed, without --format (for JSON) and --plot (for a plot's caption)."""
-    from ..given import GIVEN
+    from ..core.given import GIVEN
 
     given = GIVEN.get()
     args = list(given.shown) if given is not None and given.shown is not None else sys.argv[1:]
@@ -142,7 +143,7 @@ class Plot:
 
     def drawn(self) -> Any:
         """The plot's axes, captioned."""
-        from .. import plots
+        from ..output import plots
 
         ax = self.draw(plots)
         plots.caption(ax.figure, self.caption)
@@ -159,7 +160,7 @@ def plot_of(path: Optional[Path], draw: Callable[[Any], Any], result: engine.Res
 def save_plot(plot: Plot) -> Optional[str]:
     """Draw a plot, caption it and save it atomically at its path; return the one-line error when it
     cannot be."""
-    from .. import plots
+    from ..output import plots
 
     path = plot.path
     if path is None:
@@ -177,7 +178,7 @@ def save_plot(plot: Plot) -> Optional[str]:
 
 def write_text(path: Path, text: str, option: str) -> Path:
     """Write text to path atomically (whole or not at all)."""
-    from ..files import replace_atomically
+    from ..core.files import replace_atomically
 
     try:
         return replace_atomically(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))

@@ -1,5 +1,5 @@
 """`oddscalc balance`: every entry of a game's army books against the same reference targets, ranked by
-points, with the outliers named (the study is `oddscalc.balance`)."""
+points, with the outliers named (the study is `oddscalc.studies.balance`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 from ..errors import InputError
-from ..games import listed
+from ..lists.games import listed
 from .answer import Answer, command_line, progress_bar, sooner
 from .common import Common, Study
 from .grammar import argument, option
@@ -16,7 +16,7 @@ from .refusals import OptionError
 from .registry import command
 
 if TYPE_CHECKING:
-    from ..balance import Balance
+    from ..studies.balance import Balance
 
 GAME = "The game of the catalogues (default: the one whose catalogues the folders hold)."
 COMPARE = ("Another release to set beside this one: a folder, or FOLDER@REVISION of a git checkout (a tag, a "
@@ -73,8 +73,8 @@ def balance(
     and assaults (half a minute with --no-engage); sampled cells draw from the study's seed
     (docs/balance.md).
     """
-    from .. import balance as study_of
-    from ..given import current
+    from ..studies import balance as study_of
+    from ..core.given import current
 
     options = common.check()
     common.one_query("balance")
@@ -98,7 +98,7 @@ def balance(
 def _studied(folders: list[Path], release: str, game: Any, reference: Any, kept: Any, options: Any, engage: bool,
              far: float, study: Study) -> Balance:
     """One release's study: its folders' entries, every cell (the store's kept, the others run)."""
-    from .. import balance as study_of
+    from ..studies import balance as study_of
 
     entries: list[Any] = []
     apart: list[Any] = []
@@ -113,7 +113,7 @@ def _studied(folders: list[Path], release: str, game: Any, reference: Any, kept:
 
 def _folders(folders: Optional[list[str]], game: Optional[str]) -> list[str]:
     """The folders given, each one that is there; none given: what the study needs, in one line."""
-    from ..games import game as named
+    from ..lists.games import game as named
 
     if not folders:
         title = named(game).title if game is not None else "a game's"
@@ -142,8 +142,8 @@ def _refuse_what_it_does_not_show(common: Common) -> None:
 def _game(folders: list[str], name: Optional[str]) -> Any:
     """The game studied: --game, or the one whose catalogues the first folder holds."""
     from .. import contract
-    from ..battlescribe.sweep import catalogues
-    from ..games import game
+    from ..lists.battlescribe.sweep import catalogues
+    from ..lists.games import game
 
     if name is not None:
         chosen = game(name)
@@ -161,7 +161,7 @@ def _game(folders: list[str], name: Optional[str]) -> Any:
 
 
 def _targets(name: str, game: str) -> Any:
-    from ..games import load_roster
+    from ..lists.games import load_roster
 
     roster = load_roster(name)
     if roster.game.name != game:
@@ -171,7 +171,7 @@ def _targets(name: str, game: str) -> Any:
 
 def _answer(result: Balance, common: Common, top: int) -> Answer:
     """The study as an answer: every row in JSON and CSV; the top and bottom `top` in a text table."""
-    from ..tables import StudyAnswer
+    from ..output.tables import StudyAnswer
     from .answer import Plot, caption
 
     rows = [_flat(row) for row in result.rows]
@@ -205,7 +205,7 @@ def _figure(plots: Any, result: Balance, top: int) -> Any:
     """The study as a committee reads it: the top and bottom `top` ranked entries' indexes (every ranked entry is
     worth something: those that hurt nothing are apart), and every ranked entry's value against its points, per
     kind. Returns the first panel."""
-    from .. import balance as study_of
+    from ..studies import balance as study_of
 
     top = min(top, plots.MAX_HEATMAP // 2)
     shown = study_of.ends(result, top)

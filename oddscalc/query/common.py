@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import InputError
-from ..options import SCHEDULER_TIMEOUT, TRIALS, Method, RunOptions
-from ..tables import Format
+from ..core.options import SCHEDULER_TIMEOUT, TRIALS, Method, RunOptions
+from ..output.tables import Format
 from .grammar import Opt, of_table, option
 from .numbers import parse_count, parse_number, parse_seed
 from .refusals import OptionError, input_error
@@ -63,7 +63,7 @@ class Common:
     def run(self) -> RunOptions:
         """The run these options ask for, with what the shell gives (its `Cancel`, budget and
         threads: `ask.Given`); conflicting or bad ones are refused in one line."""
-        from ..given import current
+        from ..core.given import current
 
         given = current()
         method = Method.EXACT if self.exact else Method.VERIFY if self.verify else Method.MONTE_CARLO
@@ -115,14 +115,14 @@ class Study:
     @functools.cached_property
     def ks(self) -> tuple[int, ...]:
         """The K of the P(≥ K) columns."""
-        from ..studies import parse_at_least
+        from ..studies.sweeps import parse_at_least
 
         return parse_at_least(self.at_least)
 
     @property
     def cluster(self) -> Any:
         """The Dask cluster the cells run on, a `cells.Cluster` the shell gives (None: local threads)."""
-        from ..given import current
+        from ..core.given import current
 
         return current().scheduler
 

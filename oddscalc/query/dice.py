@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from ..roll import Roll
+from ..core.roll import Roll
 from .grammar import argument, declared
 from .registry import query
 

@@ -1,4 +1,4 @@
-"""The study `grid`: every weapon of every unit against every target, ranked (the study is `oddscalc.grid`)."""
+"""The study `grid`: every weapon of every unit against every target, ranked (the study is `oddscalc.studies.grid`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 from ..errors import InputError
-from ..games import listed
-from ..tables import precision_note
+from ..lists.games import listed
+from ..output.tables import precision_note
 from .answer import Answer, plot_of, progress_bar, sooner, study_answer
 from .common import Common, Study
 from .grammar import argument, option
@@ -15,7 +15,7 @@ from .numbers import whole
 from .registry import command
 
 if TYPE_CHECKING:
-    from ..grid import Grid, View
+    from ..studies.grid import Grid, View
 
 
 def _names(values: Optional[list[str]], option: str) -> Optional[list[str]]:
@@ -95,9 +95,9 @@ def grid(
     Each cell draws from its own random stream (seed + the attack itself), so adding
     units never changes other rows, and --scheduler gives the same table.
     """
-    from ..given import current
-    from ..games import load_pair
-    from ..grid import View, plan_grid
+    from ..core.given import current
+    from ..lists.games import load_pair
+    from ..studies.grid import View, plan_grid
     options = common.check()
     common.one_query("grid")
     roster, foes = load_pair(file, game, against, current().files)
@@ -120,7 +120,7 @@ def grid_answer(result: Grid, view: View, common: Common, imported: tuple[str, .
                         shown=view.rows(result, text=True))
     heat = view.stat
     if heat is None and common.outcome and all(common.outcome in cell.outcomes for cell in result.live):
-        from ..studies import Statistic
+        from ..studies.sweeps import Statistic
 
         heat = Statistic(common.outcome, "mean")  # the heatmap of the outcome asked for
     plot = plot_of(common.plot, lambda plots: plots.grid_heatmap(result, heat), result.live[0], result.seed)

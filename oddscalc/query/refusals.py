@@ -10,7 +10,7 @@ from enum import Enum
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import InputError, Refusal
-from ..vocabulary import ENEMY, hint
+from .vocabulary import ENEMY, hint
 
 
 class OptionError(Exception):

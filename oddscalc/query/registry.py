@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
-from ..attack import Attack, kind_of, ordered_fields, unset_roll
+from ..core.attack import Attack, kind_of, ordered_fields, unset_roll
 from ..errors import InputError
 from .common import COMMON, SHELL, STUDY, Common, Study
 from .grammar import Command, Opt, of_function

@@ -6,11 +6,11 @@ from __future__ import annotations
 import shlex
 from typing import Annotated, Any, Optional, Sequence
 
-from .. import studies
-from ..attack import Attack, field_of, kind_of
-from ..attack import text as text_of
-from ..cells import outside_bounds
-from ..tables import precision_note
+from ..studies import sweeps as studies
+from ..core.attack import Attack, field_of, kind_of
+from ..core.attack import text as text_of
+from ..studies.cells import outside_bounds
+from ..output.tables import precision_note
 from .answer import Answer, plot_of, progress_bar, sooner, study_answer
 from .common import Common, Study
 from .grammar import argument, option

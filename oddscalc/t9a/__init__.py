@@ -1,6 +1,6 @@
 """The 9th Age (docs/rules.md §3): melee and shooting, charges, tests, the direction die, and rosters."""
 
-from ..lazy import exports
+from ..core.lazy import exports
 
 _WHERE = {
     **dict.fromkeys(("Melee", "T9AHits", "T9AShoot"), "attacks"),

@@ -26,11 +26,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import pmf as pmfs
-from ..attack import option
-from ..dice import EXACT_SECONDS, Check, DiceExpression, Natural
+from ..core import pmf as pmfs
+from ..core.attack import option
+from ..core.dice import EXACT_SECONDS, Check, DiceExpression, Natural
 from ..errors import choose, require
-from ..style import plural
+from ..output.style import plural
 from .attributes import Attributes, check_characteristic, checked_dice, game_dice
 from .stages import (
     COVER_MODIFIER,

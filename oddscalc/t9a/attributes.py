@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..attack import Attack, option
-from ..dice import Check, DiceExpression, Natural
+from ..core.attack import Attack, option
+from ..core.dice import Check, DiceExpression, Natural
 from ..errors import InputError, choose, require
-from ..style import plural
+from ..output.style import plural
 from .stages import Reroll, WoundSaves, armour_need, read_armour, special_save, wound_need
 
 MAX_CHARACTERISTIC = 10

@@ -11,10 +11,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..attack import Attack, option
-from ..dice import EXACT_SECONDS, DiceExpression
+from ..core.attack import Attack, option
+from ..core.dice import EXACT_SECONDS, DiceExpression
 from ..errors import InputError, require
-from ..style import plural
+from ..output.style import plural
 from .attributes import game_dice
 from .fight import EVENTS, MAX_ROUNDS, MAX_STEP, OUTCOMES, SLAIN, Ally, Fight, by_round, read_rounds
 from .exact_cost import exact_cost

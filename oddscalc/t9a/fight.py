@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, Optional, TypeVar
 
 import numpy as np
 
-from ..attack import Attack, read_whole
+from ..core.attack import Attack, read_whole
 from .fighter import Fighter
 from .readings import (ChargeBonus, Chase, CombatReform, FacingBonus, FlankModels, FrontShare, HighAgility,
                        MountMomentum, Pursuit)

@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import pmf as pmfs
-from ..pmf import NumberType as Number
+from ..core import pmf as pmfs
+from ..core.pmf import NumberType as Number
 from .fight import CHARGE_BONUS, EVENTS, FLANK_BONUS, OUTCOMES, REAR_BONUS, SLAIN, Blow, Fight, by_round
 from .readings import Pursuit
 from .fighter import MAX_RANK_BONUS, break_chance, capped, lost_pmf, two_d6

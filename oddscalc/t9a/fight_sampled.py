@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..keyed import indexed
+from ..core.keyed import indexed
 from .fight import OUTCOMES, SLAIN, Blow, Fight, by_round
 from .readings import Pursuit
 from .fighter import lost_pmf

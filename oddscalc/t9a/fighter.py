@@ -15,9 +15,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..attack import Attack
-from ..dice import DiceExpression
-from ..totals import keep_pmf
+from ..core.attack import Attack
+from ..core.dice import DiceExpression
+from ..core.totals import keep_pmf
 from .sequence import Defence, attack_on
 
 MAX_MODELS = 60

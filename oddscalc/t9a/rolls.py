@@ -10,12 +10,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import pmf as pmfs
-from ..attack import Attack, option
-from ..dice import DiceExpression
+from ..core import pmf as pmfs
+from ..core.attack import Attack, option
+from ..core.dice import DiceExpression
 from ..errors import require
-from ..pool import Die, roll_pool
-from ..roll import Roll
+from ..core.pool import Die, roll_pool
+from ..core.roll import Roll
 from .attributes import checked_dice, game_dice
 
 MAX_DISTANCE = 30

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..attack import Attack
-from ..roster import Field, Game, Schema, Unit, Weapon
-from ..style import listed, plural
+from ..core.attack import Attack
+from ..lists.roster import Field, Game, Schema, Unit, Weapon
+from ..output.style import listed, plural
 from .attributes import game_dice
 from .sequence import ATTRIBUTES, TO_HIT, Defence, attack_on
 from .stages import Reroll

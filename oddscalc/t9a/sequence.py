@@ -8,7 +8,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from ..attack import Attack
+from ..core.attack import Attack
 from .attacks import Melee, T9AHits, T9AShoot
 
 ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..attack import option
+from ..core.attack import option
 from .attributes import game_dice
-from ..style import plural
+from ..output.style import plural
 from .fighter import Fighter, Height
 from .profiles import Hero, read_character, read_part
 from .sequence import REROLL_HITS

@@ -17,16 +17,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..dice import (
-    Check,
-    DiceExpression,
-    FaceReader,
-    Natural,
-    check_sides,
-)
+from ..core.dice import Check, DiceExpression, FaceReader, Natural, check_sides
 from ..errors import InputError
-from ..pool import Die, roll_pool
-from ..totals import expression_die
+from ..core.pool import Die, roll_pool
+from ..core.totals import expression_die
 
 
 class Cover(str, Enum):
@@ -114,7 +108,7 @@ def read_armour(value: int | str, name: str = "armour") -> int:
     cleaned = str(value).strip().lower()
     if cleaned in ("none", "-"):
         return 0
-    from ..attack import is_whole
+    from ..core.attack import is_whole
 
     if cleaned.endswith("+") and is_whole(cleaned[:-1]) and 2 <= int(cleaned[:-1]) <= 6:
         return 7 - int(cleaned[:-1])  # the save: Armour 2 saves on 5+ (docs/rules.md §3.6)

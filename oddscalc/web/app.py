@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
 
-from .. import __version__, sentence
-from ..options import Cancel, Cancelled
+from .. import __version__
+from ..output import sentence
+from ..core.options import Cancel, Cancelled
 from . import forms
 from .guard import Guard, Hosts
 from .render import Kept, figure, fixed_words, link, shown
@@ -148,7 +149,7 @@ def refused_json(error: Refused, status: int = 400, retry: Optional[int] = None)
 def json_answer(answer: Any) -> Any:
     from starlette.responses import Response
 
-    from ..tables import Format
+    from ..output.tables import Format
 
     return Response(answer.answer.content.render(Format.JSON) + "\n", media_type="application/json")
 
@@ -195,7 +196,7 @@ async def fill(request: Any) -> Any:
     its `preset-N` words), or with an uploaded list's units among the units offered (POST: `query` and a `roster`
     file, read in memory): the form again, nothing run."""
     from ..errors import InputError
-    from ..games import roster_of
+    from ..lists.games import roster_of
     from . import presets
 
     page = state(request)

@@ -1,7 +1,7 @@
 """The page's plots, drawn as SVG by this module for the width they are shown at.
 
 An answer's `Plot` draws itself with a plots module (`plot.draw(plots)`): the command line's
-is matplotlib (`oddscalc.plots`), the page's is this one, with the same functions
+is matplotlib (`oddscalc.output.plots`), the page's is this one, with the same functions
 (`distribution`, `event`, `overlay`, `sweep_plot`, `grid_heatmap`, `rounds`) over the same data. Each
 returns a `Chart`, which writes its SVG for a width: narrow for a phone, wide for a screen,
 the text 12 px or more at the width it is shown. No lock, no global state: a plot takes a few
@@ -17,9 +17,9 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from ..plots import MOST_BARS as MOST_BARS  # the page bins as the command line does (`plots.Bars`)
-from ..plots import Z95, Bars, apart, sweep_data
-from ..style import number, percent
+from ..output.plots import MOST_BARS as MOST_BARS  # the page bins as the command line does (`plots.Bars`)
+from ..output.plots import Z95, Bars, apart, sweep_data
+from ..output.style import number, percent
 from .canvas import BLUE, INK, ORANGE, RED, SERIES, Canvas, Chart, Frame, colour, heading, size, swatches, ticks, wrap
 from .canvas import GREY as GREY
 from .canvas import NARROW as NARROW
@@ -267,7 +267,7 @@ def sweep_plot(found: Any, statistic: Any, ax: Any = None, title: Optional[str] 
 def rounds(result: Any, title: Optional[str] = None) -> Chart:
     """A fight of rounds: bars of P(the fight is decided in round k), and under them each side's Health Points
     lost by the end of each round (`plot_rounds.rounds_data`, the command line's figures)."""
-    from ..plot_rounds import CHARGED, CHARGER, describe, rounds_data
+    from ..output.plot_rounds import CHARGED, CHARGER, describe, rounds_data
 
     data = rounds_data(result)
     going = f"; still fighting after round {data.rounds[-1]}: {percent(data.undecided / 100)}" \
@@ -322,7 +322,7 @@ def rounds(result: Any, title: Optional[str] = None) -> Chart:
 
 def grid_heatmap(found: Any, statistic: Any = None, ax: Any = None) -> Chart:
     """A roster grid: a statistic per (attacker: weapon, target)."""
-    from ..style import is_probability
+    from ..output.style import is_probability
 
     values, rows, columns, label = found.matrix(statistic)
     first = next(result for result in found.results if result is not None)

@@ -222,7 +222,7 @@ def query_of(words: Sequence[str]) -> Optional[str]:
 
 def games() -> list[tuple[str, str, list[str]]]:
     """Each game of the registry: its name, its title and its queries; then the game-free ones."""
-    from ..games import GAMES
+    from ..lists.games import GAMES
 
     every = paths()
     listed = [(name, game.title, [path for path in every if path.split()[0] == name]) for name, game in GAMES.items()]
@@ -289,7 +289,7 @@ def context(path: Optional[str], words: Sequence[str]) -> dict[str, Any]:
     import shlex
 
     from ..query.registry import ABOUT
-    from ..games import GAMES
+    from ..lists.games import GAMES
 
     game = GAMES.get(path.split()[0]) if path else None
     found = fields(path) if path else []

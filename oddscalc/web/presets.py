@@ -60,7 +60,7 @@ def presets(path: str, roster: Any, source: str) -> tuple[list[Preset], list[Pre
 @functools.cache
 def bundled(path: str) -> tuple[list[Preset], list[Preset]]:
     """The presets from the game's bundled example roster (read once)."""
-    from ..games import load_roster
+    from ..lists.games import load_roster
 
     game = path.split()[0]
     return presets(path, load_roster(None, game), f"bundled {game} example")

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any, Optional, Sequence
 from urllib.parse import quote_plus
 
-from ..tables import Format, QueryAnswer, StudyAnswer, cell, describe, provenance
+from ..output.tables import Format, QueryAnswer, StudyAnswer, cell, describe, provenance
 
 class Kept:
     """The last values by key, at most `limit` bytes of them (each value's size given when it is put),
@@ -77,7 +77,7 @@ def drawing(plot: Any, fmt: str) -> bytes:
         from . import chart
 
         return str('<?xml version="1.0" encoding="utf-8"?>\n' + plot.draw(chart).svg(chart.WIDE)).encode()
-    from ..plots import dpi_for
+    from ..output.plots import dpi_for
 
     figure = plot.drawn().figure  # a figure of its own (no pyplot): drawn beside other requests' plots
     buffer = io.BytesIO()
@@ -154,7 +154,7 @@ def shown(asked: Any, words: Sequence[str], kept: Optional[Kept] = None, uploade
     query's answer is kept (in `kept`) under the words that fix it, which its plot's URLs carry.
     An answer of `uploaded` rosters has no permalink (the page keeps no file): its SVG download
     comes in the page."""
-    from .. import sentence
+    from ..output import sentence
     from . import chart
 
     answer = asked.answer

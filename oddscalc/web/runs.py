@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Awaitable, Callable, Optional, Sequence
 
 from ..errors import Refusal
-from ..given import Files, Given
-from ..options import Cancel, Cancelled, every_core
+from ..core.given import Files, Given
+from ..core.options import Cancel, Cancelled, every_core
 
 NO_FILE = "the page reads no file on the server"
 ROSTER = "upload a roster on the grid page, or name a bundled one with --game"
@@ -225,7 +225,7 @@ class Runner:
         self.running: list[Run] = []  # the runs in progress (what a test or a status line can look at)
 
     def busy(self, lane: Lane) -> str:
-        from ..style import plural
+        from ..output.style import plural
 
         return (f"error: the server is busy ({plural(lane.size, lane.name + ' run')} at once, {lane.waiting_at_most} "
                 "waiting): try again in a few seconds")
@@ -253,7 +253,7 @@ class Runner:
     @staticmethod
     def kind(words: Sequence[str]) -> str:
         """What a run is: sampled, an exact study (many cells) or an exact query (read without running it)."""
-        from ..asking import method_of
+        from ..query.asking import method_of
 
         if method_of(words) != "exact":
             return SAMPLED
@@ -299,7 +299,7 @@ class Runner:
 
     def _ask(self, run: Run, given: Given) -> Any:
         """In a worker thread: the library's answer, or its refusal in one line."""
-        from ..asking import ask
+        from ..query.asking import ask
 
         try:
             return ask(run.words, given)

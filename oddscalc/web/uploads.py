@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from ..style import plural
+from ..output.style import plural
 from . import forms
 from .runs import Busy, Limits, Refused
 
@@ -101,7 +101,7 @@ def parse_form(body: bytes, kind: str) -> dict[str, Any]:
 def grid_words(parts: dict[str, Any]) -> tuple[list[str], Any]:
     """A grid's words from an uploaded form (`grid army.rosz --against theirs.rosz ...`, as the command
     line names the files), and the files they may open: the uploads, and nothing else."""
-    from ..given import Files
+    from ..core.given import Files
     from .runs import NO_FILE, ROSTER
 
     try:

@@ -1,4 +1,4 @@
-"""The list builder (`oddscalc.battlescribe.builder`), on a small game system and catalogue in
+"""The list builder (`oddscalc.lists.battlescribe.builder`), on a small game system and catalogue in
 BSData's shape (tests/data/battlescribe/mini/): each construct the real catalogues use, with the
 figures worked out by hand in the comments. The catalogue sweep is in test_sweep.py; the builder on
 the real catalogues is tested by tests/battlescribe/test_corpus.py (the lists it built, and
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc.battlescribe import builder, read_xml, reader
-from oddscalc.battlescribe.builder import BuildError, Pick
+from oddscalc.lists.battlescribe import builder, read_xml, reader
+from oddscalc.lists.battlescribe.builder import BuildError, Pick
 
 MINI = Path(__file__).parent.parent / "data" / "battlescribe" / "mini"
 CATALOGUE = MINI / "mini.cat"

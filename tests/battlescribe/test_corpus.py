@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from clirun import exact_json, run
 
-from oddscalc import battlescribe, games, pmf
+from oddscalc.lists import battlescribe, games
+from oddscalc.core import pmf
 from oddscalc.errors import InputError
-from oddscalc.battlescribe import builder
+from oddscalc.lists.battlescribe import builder
 from oddscalc.query.words import parse_query
-from oddscalc.grid import matchups
+from oddscalc.studies.grid import matchups
 
 CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
 

@@ -9,9 +9,9 @@ import itertools
 import pytest
 from bslists import profile, ros, selection
 
-from oddscalc import battlescribe
-from oddscalc.battlescribe import epic as epic_list
-from oddscalc.battlescribe.reader import Selection
+from oddscalc.lists import battlescribe
+from oddscalc.lists.battlescribe import epic as epic_list
+from oddscalc.lists.battlescribe.reader import Selection
 
 NUMBER = itertools.count()
 FLAGS = {"reinforced": False, "invulnerable": False, "thick_rear_armour": False}
@@ -505,8 +505,8 @@ def test_reinforced_armour_without_an_armour_save_is_said_and_left_out(tmp_path,
     (table,) = result.data["unit"]
     assert table["armour"] == "none" and table["reinforced"] is False
     assert result.report() == ["Warp Palace: reinforced armour without an armour save (imported without it)"]
-    from oddscalc import games
-    from oddscalc.roster import build
+    from oddscalc.lists import games
+    from oddscalc.lists.roster import build
 
     roster = build(result.data, "list", games.game("epic"))  # loads: no field refused
     assert roster.units[0]["reinforced"] is False
@@ -537,8 +537,8 @@ def test_close_combat_weapons_give_their_extra_attacks_to_the_assault(tmp_path):
                                                  "titan-killer tk-damage d3"]
     assert result.report() == ["Knights: Lance: D3 extra attacks in assaults: a random number (counted as 2, its "
                                "mean rounded)"]
-    from oddscalc import games
-    from oddscalc.roster import build
+    from oddscalc.lists import games
+    from oddscalc.lists.roster import build
 
     roster = build(result.data, "list", games.game("epic"))
     attack = roster.game.assault(roster.units[0], roster.units[0])

@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 from clirun import assert_refused, exact_json, run
 
-from oddscalc import battlescribe, games, pmf
-from oddscalc.battlescribe import reader
+from oddscalc.lists import battlescribe, games
+from oddscalc.core import pmf
+from oddscalc.lists.battlescribe import reader
 from oddscalc.query.words import parse_query
 from oddscalc.errors import InputError
-from oddscalc.grid import matchups
+from oddscalc.studies.grid import matchups
 from bslists import T9A_SYSTEM, model, profile, ros, selection
 
 CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc import battlescribe
+from oddscalc.lists import battlescribe
 from oddscalc.errors import InputError
 
 CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from clirun import exact_json, run
 
-from oddscalc import battlescribe, games
-from oddscalc.battlescribe import reader
+from oddscalc.lists import battlescribe, games
+from oddscalc.lists.battlescribe import reader
 
 CORPUS = Path(__file__).parent.parent / "data" / "battlescribe" / "bsdata"
 NAMESPACES = {"bs": reader.NAMESPACE}

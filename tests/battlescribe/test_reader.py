@@ -1,4 +1,4 @@
-"""The roster reader (`oddscalc.battlescribe.reader`): the records it keeps from a .ros or .rosz,
+"""The roster reader (`oddscalc.lists.battlescribe.reader`): the records it keeps from a .ros or .rosz,
 the lists the apps saved, and hostile or wrong files refused with one line, at its caps exactly."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from clirun import assert_refused
 
-from oddscalc import battlescribe
-from oddscalc.battlescribe import reader
+from oddscalc.lists import battlescribe
+from oddscalc.lists.battlescribe import reader
 from oddscalc.errors import InputError
 from bslists import profile, ros, selection
 

@@ -1,9 +1,9 @@
-"""What the importers share (`oddscalc.battlescribe.report`): a cell split as BattleScribe writes it,
+"""What the importers share (`oddscalc.lists.battlescribe.report`): a cell split as BattleScribe writes it,
 counts in a name, and the lines of the report."""
 
 from __future__ import annotations
 
-from oddscalc.battlescribe.report import Mapped, Note, cells, counted, items, lines
+from oddscalc.lists.battlescribe.report import Mapped, Note, cells, counted, items, lines
 
 
 def test_cells_lines_items_and_counts_split_as_battlescribe_writes_them():

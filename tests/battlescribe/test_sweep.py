@@ -1,4 +1,4 @@
-"""The catalogue sweep (`oddscalc.battlescribe.sweep`), on the small game system and catalogue in
+"""The catalogue sweep (`oddscalc.lists.battlescribe.sweep`), on the small game system and catalogue in
 BSData's shape (tests/data/battlescribe/mini/): every entry built and imported, and its table."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc import battlescribe
-from oddscalc.battlescribe import sweep
+from oddscalc.lists import battlescribe
+from oddscalc.lists.battlescribe import sweep
 
 MINI = Path(__file__).parent.parent / "data" / "battlescribe" / "mini"
 CATALOGUE = MINI / "mini.cat"
@@ -96,7 +96,7 @@ def test_the_sweep_counts_an_import_the_roster_loader_refuses_as_a_crash(monkeyp
     def refuse(data, source, game):
         raise InputError("reinforced", True, "reinforced armour needs an armour save")
 
-    monkeypatch.setattr("oddscalc.roster.build", refuse)
+    monkeypatch.setattr("oddscalc.lists.roster.build", refuse)
     entries = sweep.sweep_catalogue(CATALOGUE)
     assert [(entry.name, entry.status) for entry in entries] == [("Tactical", "crash"), ("Veterans", "crash")]
     assert entries[0].lines == ["the roster loader refuses the import: reinforced True: reinforced armour needs an "

@@ -15,8 +15,8 @@ import pytest
 from bslists import T9A_SYSTEM, model, profile, ros, rules, selection
 from clirun import exact_json, run
 
-from oddscalc import battlescribe, games
-from oddscalc.battlescribe import builder
+from oddscalc.lists import battlescribe, games
+from oddscalc.lists.battlescribe import builder
 
 NUMBER = itertools.count()
 PLAIN = {"HP": "1", "Def": "3", "Res": "3", "Arm": "0"}
@@ -844,5 +844,5 @@ def test_impact_hits_take_any_dice_of_the_game(tmp_path, rule, read):
 def test_a_random_characteristic_is_read_at_its_mean_rounded_half_up(text, mean):
     """One reader for Att, Str, Def... given as dice: (sides + 1) / 2 per die plus the bonus, halves rounded up;
     the game's dice only (D6, D3), as the importer read a random Attack Value before."""
-    from oddscalc.battlescribe.t9a_common import dice_mean
+    from oddscalc.lists.battlescribe.t9a_common import dice_mean
     assert dice_mean(text) == mean

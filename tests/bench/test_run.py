@@ -6,9 +6,9 @@ tests/<game>/test_benchmark.py."""
 import numpy as np
 import pytest
 
-from oddscalc import engine
+from oddscalc.core import engine
 from oddscalc.bench import run
-from oddscalc.distribution import Distribution, dkw_bound
+from oddscalc.core.distribution import Distribution, dkw_bound
 
 
 def test_quick_benchmark_prints_every_figure(capsys):
@@ -26,8 +26,8 @@ def test_the_balance_figures_count_the_studys_cells_in_process_and_on_a_cluster(
     """Each rate is the study's cells (6 formations x 3 reference targets, shooting and assaults) over its time."""
     monkeypatch.setattr(run, "best_time", lambda go, repeat: (go(), 2.0)[1])
     rates = run.balance_rates(6, 100, 1, cluster=False)
-    from oddscalc import balance
-    from oddscalc.games import parse_roster
+    from oddscalc.studies import balance
+    from oddscalc.lists.games import parse_roster
     text = run.grid_roster(6).replace('kind = "infantry"\n', 'kind = "infantry"\ncc = "4+"\nff = "5+"\n')
     roster = parse_roster(text, "bench")
     targets = balance.reference(roster.game).units
@@ -54,7 +54,7 @@ def test_the_exact_balance_figures_count_the_studys_cells_on_one_process_and_on_
     """The same study exact: its cells (shooting and assaults, each counted once) over its time, one process
     and then every core's."""
     monkeypatch.setattr(run, "best_time", lambda go, repeat: (go(), 4.0)[1])
-    from oddscalc import balance
+    from oddscalc.studies import balance
     entries, targets = run.study_entries(3)
     cells = {balance.cell_key(attack, "exact", None) for entry in entries for target in targets.units
              for attack in balance.attacks_of(targets.game, entry.units[0], target)}

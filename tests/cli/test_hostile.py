@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc import engine, options
+from oddscalc.core import engine, options
 
 # (arguments, words the one error line must hold)
 REFUSED = [
@@ -95,7 +95,7 @@ def test_a_big_seed_is_kept_exactly(capsys):
 
 
 def test_a_plot_that_cannot_be_written_keeps_the_answer(capsys, tmp_path, monkeypatch):
-    from oddscalc import plots
+    from oddscalc.output import plots
 
     def fail(figure, path):
         raise OSError(28, "No space left on device")
@@ -121,7 +121,7 @@ def test_more_threads_than_cores_run_on_the_cores(monkeypatch):
     """--threads 64 starts no more threads (and no more chunks in flight) than there are cores."""
     import concurrent.futures
 
-    from oddscalc.hits import HitAndSave
+    from oddscalc.core.hits import HitAndSave
 
     started = []
 
@@ -289,14 +289,14 @@ def test_a_plot_interrupted_while_saving_leaves_no_file(tmp_path, monkeypatch):
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from oddscalc import plots
+    from oddscalc.output import plots
 
     def interrupted(self, *args, **kwargs):
         Path(args[0]).write_bytes(b"")  # half a file, as a signal would leave it
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Figure, "savefig", interrupted)
-    from oddscalc.distribution import Distribution
+    from oddscalc.core.distribution import Distribution
 
     ax = plots.distribution(Distribution.from_pmf([0.5, 0.5]), "hit")
     with pytest.raises(KeyboardInterrupt):
@@ -328,7 +328,7 @@ def test_a_run_that_will_be_long_says_so_once_and_a_short_one_not(monkeypatch, c
 def test_a_long_exact_study_says_to_sample_not_to_take_fewer_trials(monkeypatch, capsys):
     """An exact study has no trials to cut: its note says what does end it sooner."""
     from oddscalc.query import answer as output
-    from oddscalc.options import RunOptions
+    from oddscalc.core.options import RunOptions
 
     now = [0.0]
     monkeypatch.setattr(output.time, "monotonic", lambda: now[0])

@@ -9,7 +9,7 @@ import shlex
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc.asking import ask
+from oddscalc.query.asking import ask
 from oddscalc.query.registry import ABOUT
 from oddscalc.query.words import every_query
 from oddscalc.errors import Refusal

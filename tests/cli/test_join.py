@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from clirun import assert_refused, run
-from oddscalc import games
+from oddscalc.lists import games
 from oddscalc.t9a.profiles import read_character, read_part
 from oddscalc.t9a.roster import combat
 
@@ -59,8 +59,8 @@ def test_a_grid_row_of_a_joined_character_is_asked_again_by_its_query(capsys, tm
     asks, character, mount and all."""
     import shlex
 
-    from oddscalc.asking import ask
-    from oddscalc.style import clean
+    from oddscalc.query.asking import ask
+    from oddscalc.output.style import clean
 
     assert run(capsys, "import", SONNSTAHL, "--join", "Marshal=Knightly Orders", "--write", tmp_path / "j.toml").code == 0
     data = run(capsys, "grid", tmp_path / "j.toml", "--against", SONNSTAHL, "--combat", "--exact", "--format",

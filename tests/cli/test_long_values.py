@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from clirun import assert_refused
-from oddscalc.asking import ask
+from oddscalc.query.asking import ask
 from oddscalc.query.refusals import ECHO, cut
 from oddscalc.errors import Refusal
 

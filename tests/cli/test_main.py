@@ -44,7 +44,7 @@ def test_the_command_line_s_own_commands_are_read_by_the_grammar(capsys):
 
 
 def test_the_library_knows_none_of_the_command_line_s_own_commands():
-    from oddscalc.asking import ask
+    from oddscalc.query.asking import ask
     from oddscalc.errors import Refusal
 
     with pytest.raises(Refusal) as refused:

@@ -36,7 +36,7 @@ def test_plot_caption_carries_the_command_seed_method_and_version(capsys, tmp_pa
 
 
 def test_progress_bar_only_on_a_terminal_and_after_two_seconds(monkeypatch):
-    from oddscalc.given import GIVEN, Given
+    from oddscalc.core.given import GIVEN, Given
     from oddscalc.query import answer as output
 
     with output.progress_bar() as bar:

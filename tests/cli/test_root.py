@@ -90,7 +90,7 @@ def test_a_precision_not_reached_still_answers_and_says_so(capsys):
 
 
 def test_a_failed_verification_prints_the_answer_and_exits_1(capsys, monkeypatch):
-    from oddscalc.roll import Roll
+    from oddscalc.core.roll import Roll
 
     right = Roll.pmfs
     monkeypatch.setattr(Roll, "pmfs", lambda self, number: {"sum": right(self, number)["sum"][::-1]})  # planted bug
@@ -158,7 +158,7 @@ def test_a_query_imports_only_its_game_and_nothing_heavy(args, loaded):
 
 def test_every_lazy_command_is_where_the_root_looks_for_it():
     from oddscalc.cli import STUDIES, root_command
-    from oddscalc.games import PACKAGES
+    from oddscalc.lists.games import PACKAGES
     from oddscalc.query.registry import COMMANDS
     from oddscalc.query.words import STUDIES as LIBRARY_STUDIES
     from oddscalc.query.words import load

@@ -8,8 +8,9 @@ import shlex
 import pytest
 from clirun import assert_refused, run
 
-from oddscalc import asking, sentence
-from oddscalc.given import Given, LocalFiles
+from oddscalc.query import asking
+from oddscalc.output import sentence
+from oddscalc.core.given import Given, LocalFiles
 from oddscalc.contract import names
 
 
@@ -394,7 +395,7 @@ def test_grid_combat_ranks_each_unit_s_charge_by_its_chance_to_win(capsys):
     """The 9th Age: grid --combat charges each unit of the bundled example into each target (docs/rules.md
     §3.11); each cell the very combat its query asks, p_kill the target's every Health Point lost in the fight;
     a unit without its Attack Value, Agility or Discipline is listed apart."""
-    from oddscalc.asking import ask
+    from oddscalc.query.asking import ask
     from oddscalc.t9a.combat import Combat
 
     data = run(capsys, "grid", "--game", "t9a", "--combat", "--exact", "--format", "json").json()
@@ -413,7 +414,7 @@ def test_grid_combat_ranks_each_unit_s_charge_by_its_chance_to_win(capsys):
     assert knights["p_break"] == pytest.approx(exact["enemy_break"][1], abs=1e-15)
     assert exact["enemy_break"][1] < exact["break"][1]
     assert knights["query"] == attack.query() + " --exact"
-    from oddscalc.style import clean  # a JSON's exact figure: 15 significant digits, its float noise off
+    from oddscalc.output.style import clean  # a JSON's exact figure: 15 significant digits, its float noise off
 
     assert clean(ask(shlex.split(knights["query"])[1:]).answer.content.result["win"].mean) == knights["probability"]
     greybeards = next(row for row in rows if (row["attacker"], row["target"]) == ("Greybeards", "Knights"))

@@ -107,7 +107,7 @@ def test_the_sampler_plays_the_same_engagement_as_the_exact_answer():
     """A small engagement, sampled: every outcome's mean within 5 standard errors of the exact one."""
     import numpy as np
 
-    from oddscalc import engine
+    from oddscalc.core import engine
 
     attack = Assault(units=4, cc=4, ff=5, armour=5, in_contact=3, enemy_units=5, enemy_cc=5, enemy_ff=5,
                      enemy_armour=6, rounds=3)

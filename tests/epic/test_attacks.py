@@ -7,7 +7,7 @@ import cases
 import pytest
 from agreement import as_pmf, enumerate_faces, exact_list
 
-from oddscalc import pmf as pmfs
+from oddscalc.core import pmf as pmfs
 from oddscalc.epic import Assault, Barrage, EpicShoot, barrage_row
 from oddscalc.epic.saves import Ability
 from oddscalc.errors import InputError

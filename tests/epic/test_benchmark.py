@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from oddscalc import pmf as pmfs
+from oddscalc.core import pmf as pmfs
 from oddscalc.epic import benchmark as epic
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from clirun import assert_refused, assert_same, exact_json, run
 
-from oddscalc import pmf
+from oddscalc.core import pmf
 from oddscalc.epic import Assault, Barrage, EpicShoot
 from oddscalc.epic.saves import Ability
 
@@ -201,9 +201,9 @@ armour = "4+"
 
 
 def test_grid_fires_a_formations_weapons_together(capsys, tmp_path):
-    from oddscalc import games
+    from oddscalc.lists import games
     from oddscalc.query.words import parse_query
-    from oddscalc.grid import TOGETHER, run_grid
+    from oddscalc.studies.grid import TOGETHER, run_grid
 
     path = tmp_path / "titans.toml"
     path.write_text(TITANS)

@@ -198,7 +198,7 @@ def test_extra_attacks_of_a_macro_weapon_or_titan_killer_are_rolled_after_the_ot
 def test_a_macro_weapon_s_hit_allows_only_reinforced_armour_without_its_re_roll():
     """One unit of armour 3+ hit on a 2+ (5/6): by a macro-weapon it dies with 5/6 (no save); with reinforced
     armour 5/6 · 1/3 (the save, no re-roll); a normal hit on reinforced armour 5/6 · 1/3 · 1/3 (re-rolled)."""
-    from oddscalc.dice import Check, Natural
+    from oddscalc.core.dice import Check, Natural
     from oddscalc.epic.saves import Ability
 
     two_up = ((1, Check(2, Natural.EPIC)),)
@@ -210,7 +210,7 @@ def test_a_macro_weapon_s_hit_allows_only_reinforced_armour_without_its_re_roll(
 
 def test_a_titan_killer_s_hit_on_a_war_engine_does_its_d_value():
     """A titan killer's hit (D3, no armour save) on a DC3 war engine: 1, 2 or 3 points with 1/3 each."""
-    from oddscalc.dice import Check, Natural
+    from oddscalc.core.dice import Check, Natural
     from oddscalc.epic.saves import Ability
 
     side = Side((Kind(1, 4, 4, 4, capacity=3),))

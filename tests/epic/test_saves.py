@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from agreement import as_pmf, assert_agrees, enumerate_faces, exact_list
 
-from oddscalc import pmf as pmfs
+from oddscalc.core import pmf as pmfs
 from oddscalc.epic import EpicShoot
 from oddscalc.epic.saves import (
     Ability,
@@ -18,8 +18,8 @@ from oddscalc.epic.saves import (
     popcount,
     save_plan,
 )
-from oddscalc.pool import flag_table
-from oddscalc.terms import in_floats
+from oddscalc.core.pool import flag_table
+from oddscalc.core.terms import in_floats
 
 F = Fraction
 

@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from oddscalc import pmf as pmfs
+from oddscalc.core import pmf as pmfs
 from oddscalc.epic import EpicShoot, Volley
 from oddscalc.epic import shooting
 from oddscalc.epic.saves import kills_given_hits

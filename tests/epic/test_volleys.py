@@ -9,8 +9,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from oddscalc import pmf as pmfs
-from oddscalc.dice import Check, Natural
+from oddscalc.core import pmf as pmfs
+from oddscalc.core.dice import Check, Natural
 from oddscalc.epic.saves import save_plan
 from oddscalc.epic.volleys import Volley, allocated, hits_pmf, matrix_of, roll_hits
 from oddscalc.errors import InputError

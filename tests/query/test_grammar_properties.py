@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oddscalc.asking import ask
+from oddscalc.query.asking import ask
 from oddscalc.query.common import COMMON_OPTIONS
 from oddscalc.web.forms import command_of
 from oddscalc.query.registry import ABOUT, QUERIES

@@ -8,7 +8,7 @@ import cases
 import pytest
 from agreement import as_pmf, enumerate_faces, exact_list, mean
 
-from oddscalc import pmf as pmfs
+from oddscalc.core import pmf as pmfs
 from oddscalc.errors import InputError
 from oddscalc.t9a import Melee, T9AHits, T9AShoot, armour_need, melee_need, wound_need
 from oddscalc.t9a.rolls import Direction
@@ -314,7 +314,7 @@ def test_exact_matches_tabletop_brute_force(name):
 def test_exact_rationals_that_would_take_long_are_refused_before_any_work(monkeypatch):
     """200 attacks of Multiple Wounds (3d6) on 20 HP models: rationals of 3,600 values, their
     denominators growing with each attack (measured 114 s): refused at once; floats answer."""
-    import oddscalc.pmf as pmf_module
+    import oddscalc.core.pmf as pmf_module
 
     big = Melee(attacks="200", offensive=4, defensive=4, strength=4, resilience=4, models=500, health=20,
                 multiple_wounds="3d6")

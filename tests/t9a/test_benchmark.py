@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from oddscalc import pmf as pmfs
+from oddscalc.core import pmf as pmfs
 from oddscalc.t9a import benchmark as t9a
 
 

@@ -8,8 +8,8 @@ from fractions import Fraction as F
 import pytest
 
 from clirun import assert_refused, run
-from oddscalc import engine
-from oddscalc.plot_rounds import describe, rounds_data
+from oddscalc.core import engine
+from oddscalc.output.plot_rounds import describe, rounds_data
 from oddscalc.t9a.combat import Combat
 
 PLAIN = dict(attacks=1, offensive=3, defensive=3, strength=3, resilience=3, agility=3, discipline=7)

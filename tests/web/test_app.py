@@ -16,12 +16,12 @@ from starlette.testclient import TestClient
 
 from clirun import run
 from web.uploading import multipart
-from oddscalc import engine
+from oddscalc.core import engine
 from oddscalc.query.common import COMMON_OPTIONS, SHELL
 from oddscalc.query.registry import COMMANDS, QUERIES
 from oddscalc.query.words import parse_query
-from oddscalc.options import Cancelled
-from oddscalc.style import percent
+from oddscalc.core.options import Cancelled
+from oddscalc.output.style import percent
 from oddscalc.web import forms
 from oddscalc.web.app import create_app
 from oddscalc.web.runs import Busy, Limits, Refused, Runner
@@ -406,7 +406,7 @@ def test_a_query_is_run_once_for_its_page_and_its_plot(monkeypatch):
 
 
 def test_only_words_that_fix_the_figures_are_a_key():
-    from oddscalc.asking import ask
+    from oddscalc.query.asking import ask
     from oddscalc.web.render import fixed_words
 
     assert fixed_words(ask(["roll", "2d6", "--exact"]), ["roll", "2d6", "--exact"]) == ["roll", "2d6", "--exact"]
@@ -522,7 +522,7 @@ def test_the_charge_question_from_the_form(client, capsys):
 def test_the_pages_outcomes_are_named_in_words_and_link_their_outcome(client):
     """The outcome menu reads as a player names things ("enemy Health Points lost", never
     `enemy_health_lost`), each label linking the very outcome of its words."""
-    from oddscalc.sentence import words
+    from oddscalc.output.sentence import words
 
     duel = " ".join(f"--{prefix}{name} {value}" for prefix in ("", "enemy-") for name, value in (
         ("models", 1), ("width", 1), ("attacks", 1), ("offensive", 3), ("defensive", 3), ("strength", 3),

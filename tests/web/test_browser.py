@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc import engine
+from oddscalc.core import engine
 from oddscalc.query.words import parse_query
-from oddscalc.style import percent
+from oddscalc.output.style import percent
 
 DATA = Path(__file__).parent.parent / "data"
 REQUIRED = os.environ.get("ODDSCALC_BROWSER_TESTS") == "required"
@@ -325,7 +325,7 @@ def test_an_engagements_sides_are_filled_from_a_roster_and_from_an_uploaded_list
     """Issue 49: a preset from a roster or an imported list, a unit for each side. Each side filled from a unit of
     the bundled example (and, on the phone, of a list the player uploads) shows the unit's figures in its fields,
     as the grid fights them, and Compute answers the grid's exact P(win) of the one on the other."""
-    from oddscalc.games import load_roster
+    from oddscalc.lists.games import load_roster
     from oddscalc.web.forms import values_of
 
     game = path.split()[0]

@@ -10,11 +10,11 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
-from oddscalc import engine
-from oddscalc.asking import ask
-from oddscalc.dice import DiceExpression
-from oddscalc.roll import Roll
-from oddscalc.style import percent
+from oddscalc.core import engine
+from oddscalc.query.asking import ask
+from oddscalc.core.dice import DiceExpression
+from oddscalc.core.roll import Roll
+from oddscalc.output.style import percent
 from oddscalc.web import chart
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -105,7 +105,7 @@ def test_a_grids_heatmap_carries_each_cells_figure():
 def test_tail_labels_keep_apart_on_the_page_too():
     """The same 16 values at 720 px: the P(≥ k) labels drawn are exact figures, and no two of them share
     room (each box estimated as the chart estimates it, 0.6 em a character)."""
-    from oddscalc.style import percent
+    from oddscalc.output.style import percent
 
     exact = engine.run(Roll(DiceExpression.parse("15d6"), success=5), method="exact")["successes"]
     root = parsed(plot_of(["roll", "15d6", "--success", "5", "--exact"]).svg(chart.WIDE))
@@ -124,8 +124,8 @@ def test_tail_labels_keep_apart_on_the_page_too():
 def test_the_pages_assault_grid_says_what_its_blank_cell_means():
     """The page's heatmap (SVG) and the saved plot say the same of a blank cell: a cell that cannot be fought
     "cannot assault", never "cannot hurt"."""
-    from oddscalc import games
-    from oddscalc.grid import run_grid
+    from oddscalc.lists import games
+    from oddscalc.studies.grid import run_grid
 
     roster = games.parse_roster('game = "epic"\n[[unit]]\nname = "Guns"\nkind = "infantry"\nunits = 2\n'
                                 'armour = "4+"\ncc = "4+"\nff = "5+"\n[[unit]]\nname = "Tanks"\n'

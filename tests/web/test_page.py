@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from oddscalc import engine
+from oddscalc.core import engine
 from oddscalc.query.registry import ABOUT
 from oddscalc.query.words import parse_query
 from oddscalc.dust.board import shipped_maps

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from oddscalc.games import load_roster
+from oddscalc.lists.games import load_roster
 from oddscalc.web import forms, presets
 
 DATA = Path(__file__).parents[2] / "oddscalc" / "data"
@@ -118,7 +118,7 @@ def test_a_list_built_as_the_apps_save_one_fills_the_sides_with_its_units(client
     list that can fight is offered for both sides, with the words its import gives the grid."""
     from markupsafe import escape
 
-    from oddscalc.games import roster_of
+    from oddscalc.lists.games import roster_of
 
     data = (BSDATA / listed).read_bytes()
     name = Path(listed).name

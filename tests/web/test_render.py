@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from oddscalc.asking import ask
-from oddscalc.tables import Format, cell, describe, provenance
+from oddscalc.query.asking import ask
+from oddscalc.output.tables import Format, cell, describe, provenance
 from oddscalc.web.render import fixed_words, link, pinned, shown, study_table, with_outcome
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from oddscalc.options import Cancel, Cancelled
+from oddscalc.core.options import Cancel, Cancelled
 from oddscalc.web.runs import Busy, Clients, Lane, Limits, Refused, Runner, words_of
 
 

@@ -241,7 +241,7 @@ def test_the_command_lines_own_options_are_named_as_such():
 
     spelled = {field.metadata["name"] for table in (Common, Study) for field in fields(table) if field.metadata["shell"]}
     assert spelled == set(OWN)
-    from oddscalc.asking import ask
+    from oddscalc.query.asking import ask
     from oddscalc.errors import Refusal
 
     with pytest.raises(Refusal) as refused:

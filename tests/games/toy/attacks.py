@@ -8,8 +8,8 @@ from typing import Any, Callable, ClassVar, Mapping
 
 import numpy as np
 
-from oddscalc import pmf
-from oddscalc.attack import Attack, option
+from oddscalc.core import pmf
+from oddscalc.core.attack import Attack, option
 from oddscalc.errors import require
 
 

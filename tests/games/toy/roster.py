@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.roster import Field, Game, Schema
+from oddscalc.lists.roster import Field, Game, Schema
 
 from .attacks import Sixes
 
