@@ -222,3 +222,33 @@ def test_the_words_name_their_command():
         with pytest.raises(OptionError) as error:
             language(words)
         assert error.value.hint == "QUERY"
+
+
+def test_a_refusal_carries_its_option_and_value_and_dashes_end_the_options():
+    def plain(
+        first: Annotated[str, option("--first", metavar="X")] = "",
+        loud: Annotated[bool, option("--loud")] = False,
+        plot: Annotated[Optional[str], option("--plot", shell=True)] = None,
+        rest: Annotated[Optional[list[str]], declared_argument()] = None,
+    ) -> None:
+        """Plain."""
+
+    command = Command("plain", tuple(of_function(plain)), plain)
+    for words, option_, value in ((["--loud=1"], "--loud", "1"), (["--first"], "--first", None),
+                                  (["--nope"], "--nope", None)):
+        with pytest.raises(Refusal) as error:
+            parse(command, words)
+        assert (error.value.option, error.value.value) == (option_, value)
+    read = parse(command, ["a", "-", "--", "--loud", "-x"]).values
+    assert read["rest"] == ("a", "-", "--loud", "-x") and read["loud"] is False
+    from oddscalc.query.grammar import without_shell
+
+    assert without_shell(command, ["a", "--plot", "p", "--", "--plot", "q"]) == ["a", "--", "--plot", "q"]
+    assert without_shell(command, ["--loud", "--plot=p", "b"]) == ["--loud", "b"]
+    assert command.opt("first").flag == "--first" and command.opt("none") is None
+
+
+def declared_argument():
+    from oddscalc.query.grammar import argument
+
+    return argument("REST...", "The rest.")
