@@ -71,3 +71,12 @@ def binomial(n: int, p: Fraction) -> list:
 def mean(pmf) -> Fraction:
     """The mean of a pmf indexed by value."""
     return sum(k * p for k, p in enumerate(pmf))
+
+
+def assert_marginals(exact: dict, outcomes, joint: dict) -> None:
+    """Each outcome's exact pmf is the marginal of a brute-force `joint` table (outcome tuples → chance), exactly."""
+    for index, name in enumerate(outcomes):
+        marginal: dict = {}
+        for values, p in joint.items():
+            marginal[values[index]] = marginal.get(values[index], 0) + p
+        assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import cases
 import pytest
-from agreement import as_pmf, enumerate_faces, exact_list
+from agreement import assert_marginals, enumerate_faces, exact_list
 
 from oddscalc.core import pmf as pmfs
 from oddscalc.epic import Assault, Barrage, EpicShoot, barrage_row
@@ -87,12 +87,7 @@ def test_whole_shot_against_brute_force():
         return kills, len(hit_saves), markers, int(markers >= 3 - kills)
 
     table = enumerate_faces((6,) * 6, outcome)
-    exact = shoot.exact(fractions=True)
-    for i, name in enumerate(shoot.outcomes):
-        marginal: dict = {}
-        for key, p in table.items():
-            marginal[key[i]] = marginal.get(key[i], 0) + p
-        assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name
+    assert_marginals(shoot.exact(fractions=True), shoot.outcomes, table)
 
 
 # --- §2.4 blast markers and breaking -------------------------------------------------------
@@ -148,12 +143,7 @@ def test_barrage_against_brute_force():
         return kills, markers, int(markers >= 4 - kills)
 
     table = enumerate_faces((6,) * 6, outcome)
-    exact = barrage.exact(fractions=True)
-    for i, name in enumerate(barrage.outcomes):
-        marginal: dict = {}
-        for key, p in table.items():
-            marginal[key[i]] = marginal.get(key[i], 0) + p
-        assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name
+    assert_marginals(barrage.exact(fractions=True), barrage.outcomes, table)
 
 
 def test_barrage_rolls_once_per_unit():
@@ -176,12 +166,7 @@ def test_assault_against_brute_force(bonus, enemy_bonus, keep_highest):
         return int(mine > theirs), int(mine == theirs), abs(mine - theirs)
 
     table = enumerate_faces((6,) * 4, outcome)
-    exact = Assault(bonus=bonus, enemy_bonus=enemy_bonus, keep_highest=keep_highest).exact(fractions=True)
-    for i, name in enumerate(Assault().outcomes):
-        marginal: dict = {}
-        for key, p in table.items():
-            marginal[key[i]] = marginal.get(key[i], 0) + p
-        assert exact_list(exact[name]) == exact_list(as_pmf(marginal)), name
+    assert_marginals(Assault(bonus=bonus, enemy_bonus=enemy_bonus, keep_highest=keep_highest).exact(fractions=True), Assault().outcomes, table)
 
 
 def test_the_assault_says_which_reading_it_rolls():

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import cases
 import pytest
-from agreement import as_pmf, enumerate_faces, exact_list, mean
+from agreement import assert_marginals, enumerate_faces, exact_list, mean
 
 from oddscalc.core import pmf as pmfs
 from oddscalc.errors import InputError
@@ -303,12 +303,7 @@ BRUTE_FORCE = {
 def test_exact_matches_tabletop_brute_force(name):
     attack, dice = BRUTE_FORCE[name]
     joint = enumerate_faces((6,) * dice, lambda *faces: play(attack, faces))
-    exact = attack.exact(fractions=True)
-    for i, outcome in enumerate(attack.outcomes):
-        marginal = {}
-        for values, p in joint.items():
-            marginal[values[i]] = marginal.get(values[i], 0) + p
-        assert exact_list(exact[outcome]) == exact_list(as_pmf(marginal)), outcome
+    assert_marginals(attack.exact(fractions=True), attack.outcomes, joint)
 
 
 def test_exact_rationals_that_would_take_long_are_refused_before_any_work(monkeypatch):
