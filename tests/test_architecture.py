@@ -156,3 +156,12 @@ def test_no_module_imports_a_private_name_of_another():
                 found += [f"{module}: {alias.name}" for alias in node.names
                           if alias.name.startswith("_") and not alias.name.startswith("__")]
     assert found == []
+
+
+def test_tests_mirror_the_modules():
+    """A newcomer finds a module's tests by its name (`test_<module>.py`): at least 80 % of the library's modules
+    have theirs."""
+    tested = {path.stem.removeprefix("test_") for path in (ROOT / "tests").rglob("test_*.py")}
+    modules = [path for path in PACKAGE.rglob("*.py") if path.name not in ("__init__.py", "__main__.py")]
+    mirrored = [path for path in modules if path.stem in tested]
+    assert len(mirrored) >= 0.8 * len(modules), sorted(str(path) for path in modules if path not in mirrored)

@@ -1,6 +1,5 @@
-"""The parts of the query grammar worked one by one: the readers of numbers (`query.numbers`), how a refused value
-is shown (`query.refusals`), the metavar and default --help shows (`query.grammar.Opt`, `query.help`), the rules
-between options, and a study's quoted query (`query.words`)."""
+"""The grammar's one-line refusals and the declarations they read (`oddscalc.query.refusals`, `query.grammar`): how
+a refused value is shown and cut, whose option an error is, each kind's metavar, the rules between options."""
 
 from __future__ import annotations
 
@@ -11,9 +10,7 @@ from typing import Annotated, Optional
 import pytest
 
 from oddscalc.errors import InputError, Refusal
-from oddscalc.query import help as helping
 from oddscalc.query.grammar import Command, Opt, Rule, declared, of_function, option, parse, plain_type, spec_of
-from oddscalc.query.numbers import parse_count, parse_number, parse_seed, whole
 from oddscalc.query.refusals import ECHO, OptionError, cut, input_error, refused, shown
 
 
@@ -21,37 +18,6 @@ def refusal(read, text: str) -> tuple:
     with pytest.raises(OptionError) as error:
         read(text)
     return error.value.value, error.value.allowed
-
-
-@pytest.mark.parametrize("text, value", [("1000000", 10**6), ("1e6", 10**6), ("2_000_000", 2 * 10**6),
-                                         ("1,000", 1000), (" 12 ", 12), ("1.5e1", 15), ("-3", -3), ("1e40", 10**40)])
-def test_a_count_reads_every_tabletop_spelling_exactly(text, value):
-    assert parse_count(text) == value and type(parse_count(text)) is int
-
-
-@pytest.mark.parametrize("text", ["1.5", "x", "", "inf", "nan", "1e41", "1e-41", "٣", "１"])
-def test_a_count_that_is_no_whole_number_is_refused(text):
-    assert refusal(parse_count, text) == (text, "expected a whole number like 1000000, 1e6 or 2_000_000")
-
-
-def test_a_long_count_is_refused_by_its_start():
-    assert refusal(parse_count, "9" * 61) == ("9" * 40 + "...", "expected a whole number like 1000000, 1e6 or 2_000_000")
-    assert parse_count("9" * 40) == int("9" * 40)
-    assert refusal(whole("a port number like 8000"), "x") == ("x", "expected a port number like 8000")
-    assert refusal(parse_seed, "x") == ("x", "expected a whole number like 42 or 20261201")
-
-
-@pytest.mark.parametrize("text, value", [("0.01", 0.01), (" 2 ", 2.0), ("1e-3", 0.001), ("-1", -1.0)])
-def test_a_number_reads_a_decimal(text, value):
-    assert parse_number(text) == value
-
-
-@pytest.mark.parametrize("text, allowed", [("x", "expected a number like 0.01"), ("٣", "expected a number like 0.01"),
-                                           ("inf", "expected a finite number like 0.01"),
-                                           ("-inf", "expected a finite number like 0.01"),
-                                           ("nan", "expected a finite number like 0.01")])
-def test_a_number_that_is_no_finite_decimal_is_refused(text, allowed):
-    assert refusal(parse_number, text) == (text, allowed)
 
 
 class Side(Enum):
@@ -157,71 +123,6 @@ def test_a_rule_says_what_it_needs_and_what_it_excludes():
             parse(command, words)
         assert error.value.line == line
     assert parse(command, ["--fast", "--many", "a"]).values["many"] == ("a",)
-
-
-def test_help_s_defaults_paragraphs_and_columns(monkeypatch):
-    assert helping.default_shown(Opt("x", "--x", "text", required=True)) == "  [required]"
-    assert helping.default_shown(Opt("x", "--x", "choice", Side.FRONT)) == "  [default: front]"
-    assert helping.default_shown(Opt("x", "--x", "whole", 0)) == "  [default: 0]"
-    for quiet in (Opt("x", "--x", "whole", 3, show_default=False), Opt("x", "--x", "text", None),
-                  Opt("x", "--x", "text", ()), Opt("x", "--x", "switch", False), Opt("x", "--x", "switch", True)):
-        assert helping.default_shown(quiet) == ""
-    assert helping.default_shown(Opt("x", "--x", "switch", True, negative="--no-x")) == "  [default: x]"
-    assert helping.paragraphs("One\ntwo.\n\n\b\nkept  as\nwritten", "  ", 40) == ["  One two.", "", "  kept  as",
-                                                                                 "  written"]
-    assert helping.paragraphs("a " * 30, "", 20) == ["a a a a a a a a a a"] * 3
-    rows = helping.table([("--short", "Help."), ("-" * 40, "Below its long name.")], 80)
-    assert rows == ["  " + "--short".ljust(helping.COLUMN) + "  Help.", "  " + "-" * 40,
-                    "  " + " " * helping.COLUMN + "  Below its long name."]
-    assert helping.table([("--a", "Help.")], 80) == ["  --a  Help."]
-    monkeypatch.setattr(helping.shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 200})())
-    assert helping.width() == helping.WIDTH - 2
-    monkeypatch.setattr(helping.shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 10})())
-    assert helping.width() == 40
-
-
-@pytest.mark.parametrize("text, allowed", [
-    ("roll 2d6 --trials 100", "put --trials after the quoted query: it applies to every cell"),
-    ("roll 2d6 --seed=3", "put --seed after the quoted query: it applies to every cell"),
-    ("roll 2d6 --help", "a query, not --help or --version"),
-    ("roll 2d6 -h", "a query, not --help or --version"),
-    ("roll '2d6", "the query does not parse (No closing quotation)"),
-])
-def test_a_quoted_query_keeps_to_its_own_words(text, allowed):
-    from oddscalc.query.words import query_args
-
-    assert refusal(query_args, text) == (text, allowed)
-
-
-def test_a_quoted_query_is_read_as_the_query_reads_it():
-    from oddscalc.query.words import parse_query, query_args
-
-    assert query_args("oddscalc roll 2d6 --maximised 1") == ["roll", "2d6", "--maximised", "1"]
-    quoted = parse_query("oddscalc roll 2d6", extra=["--maximised", "2"])
-    assert quoted.query.path == "roll" and quoted.parsed.values["maximised"] == "2" and quoted.attack.maximised == 2
-    with pytest.raises(OptionError) as error:
-        parse_query("roll 2d6 --maximised x", blame="--vary")
-    assert (error.value.hint, error.value.value) == ("--vary", "roll 2d6 --maximised x")
-    assert error.value.allowed.startswith("--maximised x: ")
-    for text in ("grid --game epic", "nothing at all", ""):
-        with pytest.raises(OptionError) as error:
-            parse_query(text)
-        assert error.value.hint == "QUERY" and error.value.allowed.startswith("expected a query command such as")
-
-
-def test_the_words_name_their_command():
-    from oddscalc.query.registry import COMMANDS
-    from oddscalc.query.words import language, module_of
-
-    assert (module_of("sweep"), module_of("roll"), module_of("epic"), module_of("rules")) == (
-        "oddscalc.query.studies", "oddscalc.query.dice", "oddscalc.epic.commands", None)
-    command, rest = language(["epic", "shoot", "--shots", "3"])
-    assert command is COMMANDS["epic shoot"] and rest == ["--shots", "3"]
-    assert language(["roll", "2d6"])[0] is COMMANDS["roll"] and language(["grid"])[1] == []
-    for words in ([], ["epic"], ["epic", "shot"], ["rules"]):
-        with pytest.raises(OptionError) as error:
-            language(words)
-        assert error.value.hint == "QUERY"
 
 
 def test_a_refusal_carries_its_option_and_value_and_dashes_end_the_options():
