@@ -40,7 +40,7 @@ class LazyGroup(TyperGroup):
     games of the registry."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return ["roll", *STUDIES, "rules", "serve", *contract.names()]
+        return ["roll", *STUDIES, "rules", "completion", "serve", *contract.names()]
 
     def get_command(self, ctx: Any, name: str) -> Any:
         if name not in self.commands:
@@ -119,6 +119,35 @@ def rules(
 
 
 own("rules", rules, examples=["oddscalc rules 2.5", "oddscalc rules 1.3", "oddscalc rules"])
+
+
+def completion() -> None:
+    """Print the shell completion of oddscalc for bash (zsh too, with bashcompinit): every command, option and
+    choice, from the same declarations as --help.
+
+    Add `eval "$(oddscalc completion)"` to ~/.bashrc; a value that is no choice completes as a file name.
+    """
+    from ..query.complete import BASH
+
+    typer.echo(BASH)
+
+
+own("completion", completion, examples=['eval "$(oddscalc completion)"'])
+
+
+def complete(
+    words: Annotated[Optional[list[str]], argument("WORDS...", "The words typed so far, the last one being typed.")]
+    = None,
+) -> None:
+    """Print what may complete the last of the words (one a line): the shell completion's helper."""
+    from ..query.complete import candidates
+
+    names = [name for name in LazyGroup.list_commands(LazyGroup(), None) if own_command(name) is not None]
+    for candidate in candidates(list(words or ()) or [""], {name: OWN[name] for name in names}):
+        typer.echo(candidate)
+
+
+own("complete", complete, examples=["oddscalc complete -- epic shoot --to"])
 
 
 def root_command() -> Any:

@@ -12,7 +12,7 @@ from oddscalc.query.help import help_text
 
 @pytest.mark.parametrize("words, line", [
     (("nothing",), "error: No such command nothing; expected one of: roll, sweep, grid, profiles, balance, compare, "
-                   "import, rules, serve, dust, epic, t9a; see --help"),
+                   "import, rules, completion, serve, dust, epic, t9a; see --help"),
     (("epic", "shot"), "error: No such command shot of epic (did you mean shoot?); expected one of: shoot, barrage, "
                        "assault; see --help"),
     (("--bogus",), "error: --bogus: no such option; see --help for the options"),

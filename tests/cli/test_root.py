@@ -168,5 +168,5 @@ def test_every_lazy_command_is_where_the_root_looks_for_it():
     assert set(LIBRARY_STUDIES) <= set(STUDIES)
     root = root_command()
     assert all(root.get_command(None, name).name == name for name in (*STUDIES, *PACKAGES))
-    assert root.list_commands(None) == ["roll", *STUDIES, "rules", "serve", *PACKAGES]  # every game of the registry
+    assert root.list_commands(None) == ["roll", *STUDIES, "rules", "completion", "serve", *PACKAGES]  # every game
     assert root.get_command(None, "nothing") is None
