@@ -95,6 +95,20 @@ def grid_roster(size: int) -> str:
     return 'game = "epic"\n\n' + "\n".join(units)
 
 
+def combat_roster(size: int) -> str:
+    """A made-up 9th Age roster of `size` units, each able to charge every other (grid --combat)."""
+    units = []
+    for i in range(size):
+        units.append(
+            f'[[unit]]\nname = "Unit {i + 1}"\npoints = {150 + 20 * (i % 9)}\nmodels = {5 + (7 * i) % 21}\n'
+            f'offensive = {3 + i % 3}\ndefensive = {3 + (i + 1) % 3}\nstrength = {3 + i % 2}\n'
+            f'resilience = {3 + (i + 1) % 2}\narmour = {i % 4}\nattack_value = {1 + i % 2}\nagility = {2 + i % 4}\n'
+            f'discipline = {6 + i % 3}\nwidth = 5\n'
+            f'[[unit.weapon]]\nname = "Blades {i + 1}"\nattacks = {5 + (3 * i) % 11}\n'
+        )
+    return 'game = "t9a"\n\n' + "\n".join(units)
+
+
 def count_outcomes(*outcomes: np.ndarray) -> np.ndarray:
     """Histogram every outcome, as the engine does; return the main one's values (for checks)."""
     for values in outcomes:

@@ -149,6 +149,22 @@ def assault_grid_seconds(size: int) -> float:
     return best_time(cold, 1)
 
 
+def combat_grid_seconds(size: int, trials: int, threads: int) -> float:
+    """Seconds of a size × size grid of sampled 9th Age charges (`grid --combat`: each made-up unit charging each),
+    `trials` fights a cell, on `threads` threads."""
+    from ..core.options import RunOptions
+    from ..lists.games import parse_roster
+    from ..studies.cells import run_cells
+    from ..studies.grid import matchups
+    from .core import combat_roster
+
+    roster = parse_roster(combat_roster(size), "benchmark charges")
+    attacks = [pair.attack for pair in matchups(roster.game, roster.units, roster.units, assault="combat")]
+    assert len(attacks) == size * size
+    options = RunOptions(trials=trials, seed=1, threads=threads)
+    return best_time(lambda: run_cells(attacks, options=options), 1)
+
+
 def hero_fight(models: int, duel: bool = False) -> Any:
     """The bench's fight to the end: `models` a side (O3 D3 S3 R3, 5 wide), a character each (issue "Fights to
     the end": 20 against 20), in a Duel or not."""
@@ -274,6 +290,10 @@ def studies(options: argparse.Namespace, cores: int) -> None:
     seconds = assault_grid_seconds(size)
     print(f"\ngrid --assault --exact {size} x {size} ({size * size} assaults), from cold: {seconds:.2f} s"
           + verdict(seconds, 2.0, above=False))
+    size, fights = (4, 1000) if options.quick else (20, 100_000)
+    seconds = combat_grid_seconds(size, fights, cores)
+    print(f"grid --combat {size} x {size} ({size * size} charges), {fights:.0e} fights each, {cores} cores: "
+          f"{seconds:.2f} s" + verdict(seconds, 10.0, above=False))
     models, fights = (5, 10_000) if options.quick else (20, 1_000_000)
     sampled, plain, duel = hero_fight_seconds(models, fights)
     baseline = best_time(lambda: baseline_fight(np.random.default_rng(1), fights, models), 1)

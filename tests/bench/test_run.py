@@ -89,3 +89,19 @@ def test_the_hero_fight_is_20_against_20_with_a_character_each_and_timed_three_w
     monkeypatch.setattr(run, "best_time", lambda go, repeat: (timed.append(go), 2.0)[1])
     assert run.hero_fight_seconds(2, 10) == (2.0, 2.0, 2.0) and len(timed) == 3
     timed[0]()  # the sampled one runs (two models a side: quick)
+
+
+def test_the_combat_grid_figure_is_a_grid_of_charges(monkeypatch):
+    """The bench's grid --combat figure times size × size charges of made-up 9th Age units, every one a combat."""
+    from oddscalc.bench import run
+    from oddscalc.bench.core import combat_roster
+    from oddscalc.lists.games import parse_roster
+    from oddscalc.studies.grid import matchups
+    from oddscalc.t9a import Combat
+
+    roster = parse_roster(combat_roster(4), "bench")
+    attacks = [pair.attack for pair in matchups(roster.game, roster.units, roster.units, assault="combat")]
+    assert len(attacks) == 16 and all(isinstance(attack, Combat) for attack in attacks)
+    ran = []
+    monkeypatch.setattr(run, "best_time", lambda work, repeat: ran.append(work()) or 1.5)
+    assert run.combat_grid_seconds(4, 100, 2) == 1.5 and len(ran[0][0]) == 16
