@@ -198,16 +198,64 @@ class Attack:
         return " ".join([self.COMMAND or type(self).__name__, *arguments, *fields])
 
 
+SIDE = "side"  # a field's metadata: one side of an engagement (its prefix, whose it is), each of its fields an option
+
+
+def side(prefix: str, who: str) -> Any:
+    """Declare one side of an engagement: a value (a dataclass, declared once for both sides) whose fields are the
+    query's options, named with `prefix` (`enemy_` for `--enemy-models`), their help saying `who`'s they are
+    (`{who}` in a side's help; `{side}`: the prefix as typed)."""
+    return dataclasses.field(metadata={SIDE: (prefix, who)})
+
+
+_OPTION_FIELDS: dict[type, list[dataclasses.Field[Any]]] = {}
+
+
+def option_fields(attack: type) -> list[dataclasses.Field[Any]]:
+    """An attack's options as fields, in declaration order: its own, and each of a side's fields (`side`) as a field
+    of its own, named with the side's prefix, its help and reader the side's (worked once per class)."""
+    found = _OPTION_FIELDS.get(attack)
+    if found is None:
+        found = []
+        for field in dataclasses.fields(attack):
+            where = field.metadata.get(SIDE)
+            if not field.init:
+                continue
+            if where is None:
+                found.append(field)
+                continue
+            kind = typing.get_type_hints(attack)[field.name]
+            hints = typing.get_type_hints(kind)
+            prefix, who = where
+            found += [_side_field(inner, field.name, prefix, who, hints[inner.name]) for inner in dataclasses.fields(kind)]
+        _OPTION_FIELDS[attack] = found
+    return found
+
+
+def _side_field(inner: dataclasses.Field[Any], owner: str, prefix: str, who: str, hint: Any) -> dataclasses.Field[Any]:
+    """A side's field as the query's option: named `prefix` + its name, its help `who`'s, its reader refusing in
+    that option's name."""
+    name, meta = prefix + inner.name, dict(inner.metadata)
+    reader_for = meta.pop("reader_for", None)
+    meta.update(help=meta["help"].format(who=who, side=prefix.replace("_", "-")), hint=hint, owner=owner,
+                inner=inner.name, reader=reader_for(name) if reader_for else meta.get("reader"))
+    flat: dataclasses.Field[Any] = dataclasses.field(default=inner.default, default_factory=inner.default_factory,
+                                                     metadata=meta)
+    flat.name, flat.type = name, hint
+    return flat
+
+
 def ordered_fields(attack: type[Attack]) -> list[dataclasses.Field[Any]]:
-    """An attack's option fields as a query lists them: required first, a class's own before its base's."""
+    """An attack's option fields as a query lists them: required first, a class's own before its base's, a side's
+    in its declaration's order."""
     own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
-    fields = [field for field in dataclasses.fields(attack) if field.init]
+    fields = option_fields(attack)
     return sorted(fields, key=lambda f: (f.default is not dataclasses.MISSING and not f.metadata.get("first"),
-                                         own_first.index(f.name)))
+                                         own_first.index(f.metadata.get("owner", f.name)), fields.index(f)))
 
 
 def field_of(attack: type[Attack], name: str) -> dataclasses.Field[Any]:
-    return next(field for field in dataclasses.fields(attack) if field.name == name)
+    return next(field for field in option_fields(attack) if field.name == name)
 
 
 MANY = ","  # a repeated option's values, written as one text (in keys and options())
@@ -216,7 +264,7 @@ MANY = ","  # a repeated option's values, written as one text (in keys and optio
 def field_named(attack: type[Attack], name: str) -> dataclasses.Field[Any]:
     """The field of an attack that an option names (`to-hit`, `--to-hit` or `to_hit`), or refuse it."""
     wanted = str(name).strip().lstrip("-").replace("-", "_")
-    fields = [field for field in dataclasses.fields(attack) if field.init]
+    fields = option_fields(attack)
     for field in fields:
         if field.name == wanted:
             return field
@@ -240,7 +288,7 @@ def _hints(attack: type[Attack]) -> dict[str, Any]:
 def kind_of(attack: type[Attack], field: dataclasses.Field[Any]) -> tuple[Any, bool]:
     """The type a field's text is read as (None: the attack reads the text itself), and whether
     it may be None."""
-    hint = _hints(attack)[field.name]
+    hint = field.metadata["hint"] if "hint" in field.metadata else _hints(attack)[field.name]
     args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
     base = [arg for arg in args if arg is not type(None)]
     optional = len(base) < len(args)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
-from ..core.attack import Attack, kind_of, ordered_fields, unset_roll
+from ..core.attack import Attack, kind_of, option_fields, ordered_fields, unset_roll
 from ..errors import InputError
 from .common import COMMON, SHELL, STUDY, Common, Study
 from .grammar import Command, Opt, of_function
@@ -148,7 +148,7 @@ def query(path: str, attack: type[Attack], *, examples: Sequence[str], title: st
     """
     own = [*([argument] if argument else []), *field_options(attack, skip), *extra]
     help = options_named(inspect.getdoc(attack) or "", {opt.name for opt in own}) + (f"\n\n{notes}" if notes else "")
-    unset = {field.name for field in dataclasses.fields(attack) if unset_roll(field)}
+    unset = {field.name for field in option_fields(attack) if unset_roll(field)}
 
     def make(**options: Any) -> Any:
         return (build or attack)(**{name: value for name, value in options.items()

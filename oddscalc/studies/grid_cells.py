@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from ..core.attack import text
+from ..core.attack import option_fields, text
 from ..errors import InputError, did_you_mean, require
 from ..lists.roster import Game, Unit, Weapon
 
@@ -122,7 +122,7 @@ def adjuster(settings: Sequence[tuple[str, Any]], game: Game | None = None) -> C
     then takes the unit's value (`--set suppressed=2`: of the attacker's own units)."""
 
     def adjust(attack: Any, attacker: Unit | None = None) -> Any:
-        names = {f.name for f in dataclasses.fields(attack)}
+        names = {f.name for f in option_fields(type(attack))}
         changes = {name: value for name, value in settings if name in names}
         if changes and attacker is not None and game is not None:
             for setting, field, unit_field in game.from_attacker:
@@ -138,14 +138,14 @@ def read_settings(settings: Sequence[str | tuple[str, Any]], attacks: Sequence[A
     attack that has it, its text read as that option reads it (`Attack.read`). A name that
     no attack has, or a value an attack refuses, is named as `set NAME=VALUE`."""
     kinds = list(dict.fromkeys(type(attack) for attack in attacks if attack is not None))
-    names = sorted({f.name.replace("_", "-") for kind in kinds for f in dataclasses.fields(kind)})
+    names = sorted({f.name.replace("_", "-") for kind in kinds for f in option_fields(kind)})
     read = []
     for setting in settings:
         name, equals, value = setting.partition("=") if isinstance(setting, str) else (setting[0], "=", setting[1])
         shown = f"{str(name).strip()}={value}"
         require(bool(equals and str(name).strip()), "set", setting, "expected NAME=VALUE, like crossfire=true")
         field = str(name).strip().lstrip("-").replace("-", "_")
-        having = [kind for kind in kinds if field in {f.name for f in dataclasses.fields(kind)}]
+        having = [kind for kind in kinds if field in {f.name for f in option_fields(kind)}]
         require(bool(having), "set", shown, f"no attack in this grid has {str(name).strip()}"
                                             f"{did_you_mean(field.replace('_', '-'), names)}; they have "
                                             f"{', '.join(names)}")

@@ -6,13 +6,15 @@ score, the loser's Break Test with Steadfast, Flee and Pursuit; round after roun
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass, replace
+from dataclasses import fields as fields_of
 from typing import Any, Callable
 
 import numpy as np
 
-from ..core.attack import Attack, option
-from ..core.dice import EXACT_SECONDS, DiceExpression
+from ..core import attack as attacks
+from ..core.attack import Attack, option, option_fields, read_value
+from ..core.dice import EXACT_SECONDS
 from ..errors import InputError, require
 from ..output.style import plural
 from .attributes import game_dice
@@ -29,21 +31,20 @@ from .fighter import (
     Height,
     LastRank,
     LineBonus,
-    Part,
 )
 from .allies import MAX_ALLIES, WithUnit, check_side, read_ally
 from .profiles import Hero, read_character, read_part
 from .readings import (ChargeBonus, Chase, CombatReform, FacingBonus, FlankModels, FrontShare, HighAgility,
                        MountMomentum, Pursuit)
-from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, both_sides, dashed, side_words
+from .sides import (ATTACK_FLAGS, CHARGER_NAMES, DEFENCE, REROLLS, SIDE_NAMES, TARGET_OPTIONS, Charger, Side, dashed,
+                    side_words)
 from .stages import Reroll, read_armour
 from .troop import Challenge
 
-ANNOTATED = (Part, Hero)  # the side options' annotations name them (sides.py); the command line reads them here
+SIDES = (("charged", "enemy_"), ("charger", ""))  # each side's field and its options' prefix (the longer first)
 
 
-@dataclass(frozen=True, kw_only=True)
-@both_sides
+@dataclass(frozen=True, kw_only=True, init=False)
 class Combat(Attack):
     """A round of close combat of The 9th Age (docs/rules.md §3.11): the charging unit (the options) against
     the charged one (--enemy-...): Initiative Steps from Agility 10 down (the charger +1, Charging Momentum),
@@ -60,66 +61,8 @@ class Combat(Attack):
     fought); with a character, character_slain and enemy_character_slain.
     """
 
-    models: int = option(f"The charger: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
-    width: int = option("The charger: models in its front rank, 1 to 10.", metavar="W")
-    health: int = option(f"The charger: each model's Health Points, 1 to {MAX_HEALTH}.", 1, metavar="H")
-    attacks: int = option("The charger: each model's Attack Value, 1 to 10 (a second-rank model makes one "
-                                  "Supporting Attack).", metavar="A")
-    offensive: int = option("The charger: Offensive Skill, 1 to 10.", metavar="O")
-    defensive: int = option("The charger: Defensive Skill, 1 to 10.", metavar="D")
-    strength: int = option("The charger: the Strength of its attacks, 1 to 10.", metavar="S")
-    resilience: int = option("The charger: Resilience, 1 to 10.", metavar="R")
-    agility: int = option("The charger: Agility, 0 to 10: its Initiative Step.", metavar="I")
-    discipline: int = option("The charger: Discipline, 2 to 10, for its Break Test.", metavar="V")
-    armour: int = option("The charger: Armour, 0 to 6 (Armour 2 saves on 5+), or the save it gives (5+).", 0,
-                                 metavar="A", reader=read_armour)
-    ap: int = option("The charger: Armour Penetration of its attacks, 0 to 10.", 0, metavar="P")
-    aegis: int | None = option("The charger: Aegis save X+ (2+ to 6+).", None, roll=True)
-    standard: bool = option("The charger: a Standard Bearer, +1 to its combat score.", False)
-    swiftstride: bool = option("The charger: Swiftstride: its Flee and Pursuit rolls are Maximised.", False)
-    great_weapon: bool = option("The charger: Great Weapons: it strikes at Initiative Step 0 (their +2 Strength "
-                                      "and AP are its --strength and --ap).", False)
-    lightning_reflexes: bool = option("The charger: Lightning Reflexes: +1 to hit; with Great Weapons, no +1 but "
-                                            "it strikes at its Agility's step.", False)
-    spear: bool = option("The charger: Spears: Fight in Extra Rank; charged in its front, +2 Agility and +1 AP in "
-                               "the first round (their own +1 AP is its --ap).", False)
-    extra_ranks: int = option("The charger: Fight in Extra Rank from other rules, 0 to 2: one more supporting "
-                                    "rank each.", 0, metavar="N")
-    impact_hits: DiceExpression | str | int | None = option(
-        "The charger: Impact Hits (X) of each front-rank model (1, d3, d6): automatic hits at its Strength and AP "
-        "at Initiative Step 10 in the first round (t9a hits).", None, metavar="X",
-        reader=lambda text: game_dice(text, "impact_hits"))
-    charge_attacks: int = option("The charger: + Attack Value of its own attacks in the first round, when Charging "
-                                 "(Devastating Charge (+X Att)), 0 to 2.", 0, metavar="N")
-    charge_strength: int = option("The charger: + Strength of its own attacks in the first round, when Charging (a "
-                                  "Lance +2, a Light Lance +1, Devastating Charge (+X Str)), 0 to 3.", 0, metavar="N")
-    charge_ap: int = option("The charger: + Armour Penetration of its own attacks in the first round, when Charging "
-                            "(a Lance +2, a Light Lance +1, Devastating Charge (+X AP)), 0 to 3.", 0, metavar="N")
-    enemy_models: int = option(f"The charged unit: models in the unit, 1 to {MAX_MODELS}.", metavar="N")
-    enemy_width: int = option("The charged unit: models in its front rank, 1 to 10.", metavar="W")
-    enemy_health: int = option(f"The charged unit: each model's Health Points, 1 to {MAX_HEALTH}.", 1, metavar="H")
-    enemy_attacks: int = option("The charged unit: each model's Attack Value, 1 to 10 (a second-rank model makes one "
-                                  "Supporting Attack).", metavar="A")
-    enemy_offensive: int = option("The charged unit: Offensive Skill, 1 to 10.", metavar="O")
-    enemy_defensive: int = option("The charged unit: Defensive Skill, 1 to 10.", metavar="D")
-    enemy_strength: int = option("The charged unit: the Strength of its attacks, 1 to 10.", metavar="S")
-    enemy_resilience: int = option("The charged unit: Resilience, 1 to 10.", metavar="R")
-    enemy_agility: int = option("The charged unit: Agility, 0 to 10: its Initiative Step.", metavar="I")
-    enemy_discipline: int = option("The charged unit: Discipline, 2 to 10, for its Break Test.", metavar="V")
-    enemy_armour: int = option("The charged unit: Armour, 0 to 6 (Armour 2 saves on 5+), or the save it gives (5+).", 0,
-                                 metavar="A", reader=lambda text: read_armour(text, "enemy_armour"))
-    enemy_ap: int = option("The charged unit: Armour Penetration of its attacks, 0 to 10.", 0, metavar="P")
-    enemy_aegis: int | None = option("The charged unit: Aegis save X+ (2+ to 6+).", None, roll=True)
-    enemy_standard: bool = option("The charged unit: a Standard Bearer, +1 to its combat score.", False)
-    enemy_swiftstride: bool = option("The charged unit: Swiftstride: its Flee and Pursuit rolls are Maximised.", False)
-    enemy_great_weapon: bool = option("The charged unit: Great Weapons: it strikes at Initiative Step 0 (their +2 Strength "
-                                      "and AP are its --enemy-strength and --enemy-ap).", False)
-    enemy_lightning_reflexes: bool = option("The charged unit: Lightning Reflexes: +1 to hit; with Great Weapons, no +1 but "
-                                            "it strikes at its Agility's step.", False)
-    enemy_spear: bool = option("The charged unit: Spears: Fight in Extra Rank; charged in its front, +2 Agility and +1 AP in "
-                               "the first round (their own +1 AP is its --enemy-ap).", False)
-    enemy_extra_ranks: int = option("The charged unit: Fight in Extra Rank from other rules, 0 to 2: one more supporting "
-                                    "rank each.", 0, metavar="N")
+    charger: Charger = attacks.side("", "The charger")
+    charged: Side = attacks.side("enemy_", "The charged unit")
     flank: bool = option("The charger strikes the enemy's flank: +1 to its combat score; the enemy makes no "
                          "Supporting Attacks.", False)
     rear: bool = option("The charger strikes the enemy's rear: +2 to its combat score; the enemy makes no "
@@ -190,6 +133,44 @@ class Combat(Attack):
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",
                "lightning_reflexes", "spear", "extra_ranks", "cannot_be_stomped", "stubborn", "unbreakable")
+
+    def __init__(self, **values: Any) -> None:
+        """A combat of its options by name, as the query types them (`models=5, enemy_models=20, flank=True`),
+        each side's read into its value (`charger`, `charged`: given whole, the named options change them)."""
+        for name, prefix in SIDES:
+            kind = Charger if name == "charger" else Side
+            whole = values.pop(name, None)
+            fields = {field.name: field for field in option_fields(type(self)) if field.metadata.get("owner") == name}
+            given = {field.metadata["inner"]: read_value(type(self), field, values.pop(flat))
+                     for flat, field in fields.items() if flat in values}
+            object.__setattr__(self, name, replace(whole, **given) if whole is not None else kind(**given))
+        for field in fields_of(type(self)):
+            if field.name in values:
+                object.__setattr__(self, field.name, values.pop(field.name))
+            elif field.name not in ("charger", "charged"):
+                made = field.default_factory
+                object.__setattr__(self, field.name, field.default if field.default is not MISSING
+                                   else made())  # type: ignore[operator]  # (one of the two is set)
+        if values:
+            raise TypeError(f"Combat got unexpected options: {', '.join(sorted(values))}")
+        self.__post_init__()
+
+    def __getattr__(self, name: str) -> Any:
+        """A side's option by the query's name (`models`, `enemy_models`): its side's field."""
+        if name.startswith("__") or name in ("charger", "charged"):
+            raise AttributeError(name)
+        for field, prefix in SIDES:
+            if name.startswith(prefix) and name[len(prefix):] in (SIDE_NAMES if field == "charged" else CHARGER_NAMES):
+                return getattr(getattr(self, field), name[len(prefix):])
+        raise AttributeError(f"'Combat' object has no attribute {name!r}")
+
+    def _side(self, prefix: str) -> Side:
+        return self.charged if prefix else self.charger
+
+    def _change(self, prefix: str, **changes: Any) -> None:
+        """Change a side's fields (its checked values), as the attack is made."""
+        name = "charged" if prefix else "charger"
+        object.__setattr__(self, name, replace(getattr(self, name), **changes))
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -279,7 +260,7 @@ class Combat(Attack):
 
     def check(self) -> None:
         for prefix in ("", "enemy_"):
-            object.__setattr__(self, prefix + "armour", read_armour(getattr(self, prefix + "armour"), prefix + "armour"))
+            self._change(prefix, armour=read_armour(getattr(self, prefix + "armour"), prefix + "armour"))
             for name, low, high in (("models", 1, MAX_MODELS), ("width", 1, MAX_WIDTH), ("health", 1, MAX_HEALTH),
                                     ("attacks", 1, 10), ("offensive", 1, 10), ("defensive", 1, 10),
                                     ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10),
@@ -289,8 +270,7 @@ class Combat(Attack):
             for name in ("stomp", "mount"):
                 value = getattr(self, prefix + name)
                 if value is not None:
-                    object.__setattr__(self, prefix + name, (game_dice if name == "stomp" else read_part)(
-                        value, prefix + name))
+                    self._change(prefix, **{name: (game_dice if name == "stomp" else read_part)(value, prefix + name)})
             self._automatic_hits(prefix + "stomp", getattr(self, prefix + "width"))
             aegis = getattr(self, prefix + "aegis")
             require(aegis is None or 2 <= aegis <= 6, prefix + "aegis", aegis, "expected 2+ to 6+")
@@ -312,7 +292,7 @@ class Combat(Attack):
         for prefix in ("", "enemy_"):
             hero = self.hero(prefix)
             if hero is not None:
-                object.__setattr__(self, prefix + "character", replace(hero, fighter=replace(hero.fighter, mount=None)))
+                self._change(prefix, character=replace(hero, fighter=replace(hero.fighter, mount=None)))
             elif getattr(self, prefix + "character_mount") is not None:
                 raise InputError(prefix + "character_mount", getattr(self, prefix + "character_mount"),
                                  f"a mount needs its character: --{dashed(prefix)}character")

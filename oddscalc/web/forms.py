@@ -9,7 +9,6 @@ permalink (`/?q=...`) opens the form as it was.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
@@ -100,12 +99,13 @@ def command_of(path: str) -> Command:
 def fields(path: str) -> list[Field]:
     """The fields of a query's form (`epic shoot`), in the order of its --help: arguments, its own options, the
     common ones (the page decides the command line's own options itself)."""
+    from ..core.attack import option_fields
     from ..dust.board import shipped_maps
     from ..query.common import COMMON_OPTIONS
     from ..query.registry import QUERIES
 
     command = command_of(path)
-    first = {f"--{field.name.replace('_', '-')}" for field in dataclasses.fields(QUERIES[path].attack)
+    first = {f"--{field.name.replace('_', '-')}" for field in option_fields(QUERIES[path].attack)
              if field.metadata.get("first")} if path in QUERIES else set()
     examples = examples_of(path)
     found = []
