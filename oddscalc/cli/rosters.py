@@ -114,6 +114,7 @@ def import_list(
 
 own("profiles", list_profiles, examples=["oddscalc profiles --game epic",
                                           "oddscalc profiles --file my_army.toml --format markdown"])
-own("import", import_list, examples=["oddscalc import my_list.rosz", "oddscalc import my_list.rosz --write army.toml --strict",
+own("import", import_list, examples=["oddscalc import my_list.rosz",
+                                     "oddscalc import my_list.rosz --write army.toml --strict",
                                      "oddscalc import my_list.rosz --join 'Marshal=Knightly Orders'",
                                      "oddscalc grid my_list.rosz --against their_list.rosz"])

@@ -227,7 +227,8 @@ def option_fields(attack: type) -> list[dataclasses.Field[Any]]:
             kind = typing.get_type_hints(attack)[field.name]
             hints = typing.get_type_hints(kind)
             prefix, who = where
-            found += [_side_field(inner, field.name, prefix, who, hints[inner.name]) for inner in dataclasses.fields(kind)]
+            found += [_side_field(inner, field.name, prefix, who, hints[inner.name])
+                      for inner in dataclasses.fields(kind)]
         _OPTION_FIELDS[attack] = found
     return found
 

@@ -39,8 +39,9 @@ def _check(top: int, store: Optional[str], far: float) -> None:
 
 
 def balance(
-    folders: Annotated[Optional[list[str]], argument("FOLDER...", "Folders of BattleScribe catalogues (.cat, and the game system's .gst), like a "
-                                  "checkout of the game's BSData repository.")] = None,
+    folders: Annotated[Optional[list[str]], argument(
+        "FOLDER...", "Folders of BattleScribe catalogues (.cat, and the game system's .gst), like a checkout of the "
+                     "game's BSData repository.")] = None,
     game: Annotated[Optional[str], option("--game", metavar="G", help=GAME)] = None,
     targets: Annotated[Optional[str], option(
         "--targets", metavar="FILE", help="A roster of the targets to measure against (default: the game's "

@@ -67,7 +67,8 @@ def option(*flags: str, metavar: str = "", help: str = "", parser: Optional[Read
            why: str = "") -> Spec:
     """An option's spelling and help (`Annotated[int, option("--top", metavar="N", help=...)]`), and what it asks
     of the others (`needs`, `excludes`: their spellings; `why`: the refusal's words)."""
-    return Spec(tuple(flags), metavar, help, parser, show_default, False, shell, Rule(tuple(needs), tuple(excludes), why))
+    rule = Rule(tuple(needs), tuple(excludes), why)
+    return Spec(tuple(flags), metavar, help, parser, show_default, False, shell, rule)
 
 
 def argument(metavar: str, help: str) -> Spec:

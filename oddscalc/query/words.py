@@ -67,7 +67,8 @@ def every_command() -> list[str]:
 def queries_having(option: str, path: str) -> list[str]:
     """The queries other than `path` that have `option` (`--to-hit`): to say whose it is when refused."""
     return [query for query in every_query() if query != path
-            and option in {spelling for opt in COMMANDS[query].options if not opt.argument for spelling in opt.spellings}]
+            and option in {spelling for opt in COMMANDS[query].options if not opt.argument
+                           for spelling in opt.spellings}]
 
 
 @dataclass(frozen=True)

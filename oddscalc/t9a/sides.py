@@ -100,8 +100,8 @@ class Side:
                                       "ignores Fortitude.", False)
     divine: bool = side_option("{who}: Its attacks are Divine Attacks: a successful Aegis save is re-rolled.", False)
     flaming: bool = side_option("{who}: Its attacks are Flaming Attacks: no Fortitude save.", False)
-    toxic: bool = side_option("{who}: Its attacks are Toxic Attacks: Strength 3 and AP 10 whatever its --{side}strength "
-                              "and --{side}ap.", False)
+    toxic: bool = side_option("{who}: Its attacks are Toxic Attacks: Strength 3 and AP 10 whatever its "
+                              "--{side}strength and --{side}ap.", False)
     auto_wound: bool = side_option("{who}: Its hits wound automatically.", False)
     hatred: bool = side_option("{who}: Hatred: it re-rolls failed to-hit rolls in the first round.", False)
     ignores_parry: bool = side_option("{who}: Its attacks ignore Parry (Paired Weapons).", False)

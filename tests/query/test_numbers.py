@@ -26,7 +26,8 @@ def test_a_count_that_is_no_whole_number_is_refused(text):
 
 
 def test_a_long_count_is_refused_by_its_start():
-    assert refusal(parse_count, "9" * 61) == ("9" * 40 + "...", "expected a whole number like 1000000, 1e6 or 2_000_000")
+    assert refusal(parse_count, "9" * 61) == ("9" * 40 + "...",
+                                              "expected a whole number like 1000000, 1e6 or 2_000_000")
     assert parse_count("9" * 40) == int("9" * 40)
     assert refusal(whole("a port number like 8000"), "x") == ("x", "expected a port number like 8000")
     assert refusal(parse_seed, "x") == ("x", "expected a whole number like 42 or 20261201")

@@ -82,8 +82,8 @@ def test_a_reader_s_input_error_is_blamed_on_its_option():
 
     with pytest.raises(OptionError) as error:
         Opt("x", "--x", "text", metavar="X+", read=strict).value("7")
-    assert (error.value.value, error.value.allowed, error.value.hint, error.value.metavar) == (7, "expected less", "--x",
-                                                                                             "X+")
+    found = (error.value.value, error.value.allowed, error.value.hint, error.value.metavar)
+    assert found == (7, "expected less", "--x", "X+")
     assert Opt("x", "--x", "path").value("a.png") == Path("a.png")
     assert Opt("x", "--x", "number").value("0.5") == 0.5 and Opt("x", "--x", "whole").value("1e3") == 1000
 
