@@ -156,16 +156,12 @@ class Combat(Attack):
         self.__post_init__()
 
     def __getattr__(self, name: str) -> Any:
-        """A side's option by the query's name (`models`, `enemy_models`): its side's field."""
-        if name.startswith("__") or name in ("charger", "charged"):
-            raise AttributeError(name)
+        """A side's option by the query's name (`models`, `enemy_models`): its side's field (only a name no field
+        has comes here: `charger` itself, before it is set, is none of a side's)."""
         for field, prefix in SIDES:
             if name.startswith(prefix) and name[len(prefix):] in (SIDE_NAMES if field == "charged" else CHARGER_NAMES):
                 return getattr(getattr(self, field), name[len(prefix):])
         raise AttributeError(f"'Combat' object has no attribute {name!r}")
-
-    def _side(self, prefix: str) -> Side:
-        return self.charged if prefix else self.charger
 
     def _change(self, prefix: str, **changes: Any) -> None:
         """Change a side's fields (its checked values), as the attack is made."""

@@ -52,8 +52,10 @@ def test_a_combat_is_made_of_its_options_by_name_and_reads_each_side_whole():
     assert (changed.enemy_models, changed.models, changed.charged.stubborn, str(changed.impact_hits)) == (
         10, 5, True, "1")
     assert Combat(charger=combat.charger, charged=combat.charged, flank=True) == combat
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="'Combat' object has no attribute 'enemy_impact_hits'"):
         combat.enemy_impact_hits  # noqa: B018 (the charged unit does not charge)
+    bare = Combat.__new__(Combat)  # (as a copy or an unpickling makes it, before its fields are set)
+    assert not hasattr(bare, "models") and not hasattr(bare, "charger")
     with pytest.raises(TypeError, match="enemy_charge_ap"):
         Combat(**PLAIN, **{f"enemy_{key}": value for key, value in PLAIN.items()}, enemy_charge_ap=1)
     with pytest.raises(InputError) as refused:
