@@ -4,13 +4,12 @@ read as another number nor ending in an internal error."""
 
 from __future__ import annotations
 
-import dataclasses
 import shlex
 
 import pytest
 
 from oddscalc.query.asking import ask
-from oddscalc.core.attack import is_whole, kind_of, read_whole
+from oddscalc.core.attack import is_whole, kind_of, option_fields, read_whole
 from oddscalc.query.registry import ABOUT, QUERIES
 from oddscalc.query.words import every_query
 from oddscalc.errors import InputError, Refusal
@@ -22,7 +21,7 @@ def whole_options() -> list[tuple[str, str]]:
     every_query()
     found = []
     for path, query in QUERIES.items():
-        for field in dataclasses.fields(query.attack):
+        for field in option_fields(query.attack):
             if (field.name in query.names and field.name not in query.attack.ARGUMENTS
                     and kind_of(query.attack, field)[0] is int and not field.metadata.get("roll")):
                 found.append((path, "--" + field.name.replace("_", "-")))

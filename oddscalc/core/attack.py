@@ -237,13 +237,67 @@ def _side_field(inner: dataclasses.Field[Any], owner: str, prefix: str, who: str
     """A side's field as the query's option: named `prefix` + its name, its help `who`'s, its reader refusing in
     that option's name."""
     name, meta = prefix + inner.name, dict(inner.metadata)
-    reader_for = meta.pop("reader_for", None)
+    reader_for, many_for = meta.pop("reader_for", None), meta.pop("many_for", None)
     meta.update(help=meta["help"].format(who=who, side=prefix.replace("_", "-")), hint=hint, owner=owner,
-                inner=inner.name, reader=reader_for(name) if reader_for else meta.get("reader"))
+                inner=inner.name, reader=reader_for(name) if reader_for else meta.get("reader"),
+                many=many_for(name) if many_for else meta.get("many"))
     flat: dataclasses.Field[Any] = dataclasses.field(default=inner.default, default_factory=inner.default_factory,
                                                      metadata=meta)
     flat.name, flat.type = name, hint
     return flat
+
+
+class Sided:
+    """An engagement of sides (`side` fields), still made of its options by name, as its query types them
+    (`models=5, enemy_models=20`: each side's read into its value; a side given whole, the named options change
+    it), and reading them as attributes (`combat.enemy_models`). A subclass is a dataclass with `init=False`."""
+
+    def __init__(self, **values: Any) -> None:
+        kind = type(self)
+        for name, _prefix, side_kind in sides_of(kind):
+            whole = values.pop(name, None)
+            given = {field.metadata["inner"]: read_value(kind, field, values.pop(field.name))  # type: ignore[arg-type]
+                     for field in option_fields(kind) if field.metadata.get("owner") == name and field.name in values}
+            object.__setattr__(self, name, dataclasses.replace(whole, **given) if whole is not None
+                               else side_kind(**given))
+        for field in dataclasses.fields(kind):  # type: ignore[arg-type]
+            if SIDE in field.metadata:
+                continue
+            made = field.default_factory
+            object.__setattr__(self, field.name, values.pop(field.name) if field.name in values
+                               else field.default if field.default is not dataclasses.MISSING
+                               else made())  # type: ignore[operator]  # (one of the two is set)
+        if values:
+            raise TypeError(f"{kind.__name__} got unexpected options: {', '.join(sorted(values))}")
+        self.__post_init__()
+
+    def __getattr__(self, name: str) -> Any:
+        """A side's option by the query's name (`models`, `enemy_models`): its side's field (only a name no field
+        has comes here: a side's own field, before it is set, is none of a side's)."""
+        for field, prefix, side_kind in sides_of(type(self)):
+            inner = name[len(prefix):]
+            if name.startswith(prefix) and inner in {each.name for each in dataclasses.fields(side_kind)}:
+                return getattr(getattr(self, field), inner)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def change_side(self, prefix: str, **changes: Any) -> None:
+        """Change a side's fields (the values its checks read), as the attack is made."""
+        name = next(field for field, side_prefix, _ in sides_of(type(self)) if side_prefix == prefix)
+        object.__setattr__(self, name, dataclasses.replace(getattr(self, name), **changes))
+
+
+_SIDES: dict[type, list[tuple[str, str, Any]]] = {}
+
+
+def sides_of(attack: type) -> list[tuple[str, str, Any]]:
+    """An attack's sides: (its field, its options' prefix, its kind), the longer prefix first."""
+    found = _SIDES.get(attack)
+    if found is None:
+        hints = typing.get_type_hints(attack)
+        found = _SIDES[attack] = sorted(((field.name, field.metadata[SIDE][0], hints[field.name])
+                                         for field in dataclasses.fields(attack) if SIDE in field.metadata),
+                                        key=lambda side: -len(side[1]))
+    return found
 
 
 def ordered_fields(attack: type[Attack]) -> list[dataclasses.Field[Any]]:

@@ -31,17 +31,19 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core import pmf as pmfs
-from ..core.attack import Attack, option
-from ..core.dice import EXACT_SECONDS, DiceExpression
+from ..core import attack as attacks
+from ..core.attack import Attack, Sided, option, option_fields
+from ..core.dice import EXACT_SECONDS
 from ..errors import require
 from ..core.pool import Die, roll_pool
 from ..output.style import plural
 from .engagement import Side
+from .formation import Defender, Formation
 from .kinds import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind
 from .rounds import ENGAGED, EVENTS, engagement_pmfs, engagement_sample, exact_seconds, result_gaps
 from .saves import Ability
 from .target import NOT_GIVEN
-from .war_engines import Critical, tk_damage
+from .war_engines import Critical
 
 MAX_BONUS = 20
 
@@ -78,8 +80,8 @@ def assault_die(bonus: int, enemy_bonus: int, keep_highest: bool = False) -> Die
     return Die((6, 6, 6, 6), rule, ("win", "draw", "margin"))
 
 
-@dataclass(frozen=True, kw_only=True)
-class Assault(Attack):
+@dataclass(frozen=True, kw_only=True, init=False)
+class Assault(Sided, Attack):
     """An Epic assault (§2.7, §2.9): the result roll from both sides' modifiers, or, with --units and
     --enemy-units, the whole engagement: both sides' close-combat and firefight attacks, saves,
     the result roll with every modifier of 1.12.7, another round on a tie, the loser's extra hits.
@@ -95,94 +97,8 @@ class Assault(Attack):
     enemy_bonus: int = option("The enemy's assault-result modifiers (may be negative).", 0)
     keep_highest: bool = option("Keep each side's highest die instead of adding both (the other reading: the NetEA "
                                 "pack's; see oddscalc rules 2.7).", False)
-    units: int | None = option("The assaulting formation's units in the assault (1 to 60): an engagement of both "
-                               "sides instead of the result roll alone (needs --enemy-units).", None, metavar="N",
-                               first=True)
-    cc: int | None = option("Its close-combat value, 2+ to 6+ (none: no close-combat attack).", NOT_GIVEN,
-                            roll=True, none=True, first=True)
-    ff: int | None = option("Its firefight value, 2+ to 6+ (none: units out of base contact do not attack).",
-                            NOT_GIVEN, roll=True, none=True, first=True)
-    armour: int | None = option("Its armour save, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
-                                first=True)
-    in_contact: int | None = option("How many of the --units fight in base contact (CC); the rest by firefight "
-                                    "(FF). Default: all of them.", None, metavar="K")
-    blast_markers: int = option("Blast markers on the assaulting formation before the assault.", 0, metavar="B")
-    reinforced: bool = option("Its units have reinforced armour (re-roll a failed save).", False)
-    invulnerable: bool = option("Its units have an invulnerable save (6+ after any failed save).", False)
-    extra_attacks: int = option("Extra attacks of each of its units (+E A), rolled as its own attack is.", 0,
-                                metavar="E")
-    fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
-    extra_at: ExtraAt = option("Which value the extra attacks roll against (§2.9): own (each unit's own attack's, "
-                               "CC in contact and FF apart), cc (an assault weapon's: only units in contact) or ff "
-                               "(small arms': only units out of contact).", ExtraAt.OWN)
-    first_strike: bool = option("Its attacks strike first (2.2.4): the enemy units they kill do not attack.",
-                                False)
-    extra_ability: Ability = option("Its extra attacks' weapon (2.2.6, 2.2.9): normal, macro (a macro-weapon: only "
-                                    "reinforced armour or an invulnerable save, no re-roll) or titan-killer (only "
-                                    "an invulnerable save); their hits are allocated after the others.",
-                                    Ability.NORMAL)
-    tk_damage: DiceExpression | str | None = option("A titan killer's D-value against a war engine: points of damage "
-                                                    "per hit (d3, d6; default 1; needs --extra-ability "
-                                                    "titan-killer).", None, metavar="D",
-                                                    reader=lambda text: tk_damage(text, "tk_damage"))
-    inspiring: bool = option("Its units are Inspiring (2.1.5): +1 to its result for each of them left.", False)
-    know_no_fear: bool = option("They Shall Know No Fear (Space Marines): half its blast markers count (rounded "
-                                "down; one is still not none), and half the extra hits when it loses.", False)
-    damage_capacity: int | None = option("The --units are war engines of this damage capacity, 1 to 20 (3.3): "
-                                         "each rolls as many dice, takes as many hits in turn, counts as as many "
-                                         "units and loses a point for each failed save, each point a kill.", None,
-                                         metavar="DC")
-    critical: Critical = option("What a war engine's critical hit (a 6 for each point of damage) does now: none, "
-                                "damage (one more point, which rolls again), damage-once, destroyed or wounded "
-                                "(as epic shoot's).", Critical.NONE)
-    cc_dice: int | None = option("A war engine's dice at CC, the rest at FF (3.3.2; default: all of them in base "
-                                 "contact, none apart).", None, metavar="K")
-    other: tuple[Kind, ...] = option(
-        "Units of another profile in the formation, behind the --units (vehicles beside infantry, a war engine): N "
-        "[DC<d>] cc X+ ff X+ armour A+ [in-contact K] [cover C+] [extra-attacks E] [extra-at own|cc|ff] [cc-dice K] "
-        "[critical C] [reinforced] [invulnerable] [fearless]; repeat for each profile.", (), metavar="PROFILE",
-        many=lambda text: Kind.parse(text, "other"))
-    support: int = option("Units of its other formations giving supporting fire (1.12.6), each one die at "
-                          "--support-ff.", 0, metavar="S")
-    support_ff: int | None = option("The supporting units' firefight value, 2+ to 6+.", None, roll=True)
-    enemy_units: int | None = option("The defending formation's units in the assault (1 to 60).", None,
-                                     metavar="N", first=True)
-    enemy_cc: int | None = option("Its close-combat value, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
-                                  first=True)
-    enemy_ff: int | None = option("Its firefight value, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
-                                  first=True)
-    enemy_armour: int | None = option("Its armour save, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
-                                      first=True)
-    enemy_cover_save: int | None = option("Its infantry's cover save where it stands, 2+ to 6+ (the defender may "
-                                          "take it; the assaulting side may not).", None, roll=True)
-    enemy_in_contact: int | None = option("How many of the --enemy-units fight in base contact. Default: all.", None,
-                                          metavar="K")
-    enemy_blast_markers: int = option("Blast markers on the defending formation before the assault.", 0,
-                                      metavar="B")
-    enemy_broken: bool = option("The defending formation is broken: it counts a blast marker per unit, and is "
-                                "destroyed if it loses.", False)
-    enemy_reinforced: bool = option("Its units have reinforced armour.", False)
-    enemy_invulnerable: bool = option("Its units have an invulnerable save.", False)
-    enemy_extra_attacks: int = option("Extra attacks of each of its units.", 0, metavar="E")
-    enemy_fearless: bool = option("Its units are fearless: no extra hits when it loses.", False)
-    enemy_extra_at: ExtraAt = option("Which value its extra attacks roll against: own, cc or ff.", ExtraAt.OWN)
-    enemy_first_strike: bool = option("Its attacks strike first (both sides with it: at once).", False)
-    enemy_extra_ability: Ability = option("Its extra attacks' weapon: normal, macro or titan-killer.", Ability.NORMAL)
-    enemy_tk_damage: DiceExpression | str | None = option("Its titan killer's D-value against a war engine.", None,
-                                                          metavar="D",
-                                                          reader=lambda text: tk_damage(text, "enemy_tk_damage"))
-    enemy_inspiring: bool = option("Its units are Inspiring: +1 to its result for each of them left.", False)
-    enemy_know_no_fear: bool = option("They Shall Know No Fear: half its blast markers count, half its extra hits.",
-                                      False)
-    enemy_damage_capacity: int | None = option("The --enemy-units are war engines of this damage capacity, 1 to 20.",
-                                               None, metavar="DC")
-    enemy_critical: Critical = option("What its war engines' critical hit does now (as --critical).", Critical.NONE)
-    enemy_cc_dice: int | None = option("Its war engine's dice at CC, the rest at FF.", None, metavar="K")
-    enemy_other: tuple[Kind, ...] = option(
-        "Units of another profile in the defending formation (as --other; cover C+ their cover save).", (),
-        metavar="PROFILE", many=lambda text: Kind.parse(text, "enemy_other"))
-    enemy_support: int = option("Units of its other formations giving supporting fire.", 0, metavar="S")
-    enemy_support_ff: int | None = option("Their firefight value, 2+ to 6+.", None, roll=True)
+    attacker: Formation = attacks.side("", "The assaulting formation")
+    defender: Defender = attacks.side("enemy_", "The defending formation")
     engines_count: EnginesCount = option("How many units a damaged war engine counts as for outnumbering and a broken "
                                          "formation's markers (3.3.3, an open reading): starting (its starting damage "
                                          "capacity, the text's word) or remaining (the capacity it has left).",
@@ -410,5 +326,5 @@ class Assault(Attack):
         }
 
 
-DEFAULTS = {field.name: field.default for field in Assault.__dataclass_fields__.values()}
+DEFAULTS = {field.name: field.default for field in option_fields(Assault)}
 ENGAGEMENT_FIELDS = tuple(name for name in DEFAULTS if name not in ("bonus", "enemy_bonus", "keep_highest"))

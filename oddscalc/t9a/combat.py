@@ -6,14 +6,13 @@ score, the loser's Break Test with Steadfast, Flee and Pursuit; round after roun
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, dataclass, replace
-from dataclasses import fields as fields_of
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
 
 from ..core import attack as attacks
-from ..core.attack import Attack, option, option_fields, read_value
+from ..core.attack import Attack, Sided, option
 from ..core.dice import EXACT_SECONDS
 from ..errors import InputError, require
 from ..output.style import plural
@@ -36,16 +35,14 @@ from .allies import MAX_ALLIES, WithUnit, check_side, read_ally
 from .profiles import Hero, read_character, read_part
 from .readings import (ChargeBonus, Chase, CombatReform, FacingBonus, FlankModels, FrontShare, HighAgility,
                        MountMomentum, Pursuit)
-from .sides import (ATTACK_FLAGS, CHARGER_NAMES, DEFENCE, REROLLS, SIDE_NAMES, TARGET_OPTIONS, Charger, Side, dashed,
-                    side_words)
+from .sides import ATTACK_FLAGS, DEFENCE, REROLLS, TARGET_OPTIONS, Charger, Side, dashed, side_words
 from .stages import Reroll, read_armour
 from .troop import Challenge
 
-SIDES = (("charged", "enemy_"), ("charger", ""))  # each side's field and its options' prefix (the longer first)
 
 
 @dataclass(frozen=True, kw_only=True, init=False)
-class Combat(Attack):
+class Combat(Sided, Attack):
     """A round of close combat of The 9th Age (docs/rules.md §3.11): the charging unit (the options) against
     the charged one (--enemy-...): Initiative Steps from Agility 10 down (the charger +1, Charging Momentum),
     each step's attacks at once from the models standing, as t9a melee rolls them; the combat score
@@ -133,40 +130,6 @@ class Combat(Attack):
     PROFILE = ("models", "width", "health", "attacks", "offensive", "defensive", "strength", "resilience",
                "agility", "discipline", "armour", "ap", "aegis", "standard", "swiftstride", "great_weapon",
                "lightning_reflexes", "spear", "extra_ranks", "cannot_be_stomped", "stubborn", "unbreakable")
-
-    def __init__(self, **values: Any) -> None:
-        """A combat of its options by name, as the query types them (`models=5, enemy_models=20, flank=True`),
-        each side's read into its value (`charger`, `charged`: given whole, the named options change them)."""
-        for name, prefix in SIDES:
-            kind = Charger if name == "charger" else Side
-            whole = values.pop(name, None)
-            fields = {field.name: field for field in option_fields(type(self)) if field.metadata.get("owner") == name}
-            given = {field.metadata["inner"]: read_value(type(self), field, values.pop(flat))
-                     for flat, field in fields.items() if flat in values}
-            object.__setattr__(self, name, replace(whole, **given) if whole is not None else kind(**given))
-        for field in fields_of(type(self)):
-            if field.name in values:
-                object.__setattr__(self, field.name, values.pop(field.name))
-            elif field.name not in ("charger", "charged"):
-                made = field.default_factory
-                object.__setattr__(self, field.name, field.default if field.default is not MISSING
-                                   else made())  # type: ignore[operator]  # (one of the two is set)
-        if values:
-            raise TypeError(f"Combat got unexpected options: {', '.join(sorted(values))}")
-        self.__post_init__()
-
-    def __getattr__(self, name: str) -> Any:
-        """A side's option by the query's name (`models`, `enemy_models`): its side's field (only a name no field
-        has comes here: `charger` itself, before it is set, is none of a side's)."""
-        for field, prefix in SIDES:
-            if name.startswith(prefix) and name[len(prefix):] in (SIDE_NAMES if field == "charged" else CHARGER_NAMES):
-                return getattr(getattr(self, field), name[len(prefix):])
-        raise AttributeError(f"'Combat' object has no attribute {name!r}")
-
-    def _change(self, prefix: str, **changes: Any) -> None:
-        """Change a side's fields (its checked values), as the attack is made."""
-        name = "charged" if prefix else "charger"
-        object.__setattr__(self, name, replace(getattr(self, name), **changes))
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -256,7 +219,7 @@ class Combat(Attack):
 
     def check(self) -> None:
         for prefix in ("", "enemy_"):
-            self._change(prefix, armour=read_armour(getattr(self, prefix + "armour"), prefix + "armour"))
+            self.change_side(prefix, armour=read_armour(getattr(self, prefix + "armour"), prefix + "armour"))
             for name, low, high in (("models", 1, MAX_MODELS), ("width", 1, MAX_WIDTH), ("health", 1, MAX_HEALTH),
                                     ("attacks", 1, 10), ("offensive", 1, 10), ("defensive", 1, 10),
                                     ("strength", 1, 10), ("resilience", 1, 10), ("agility", 0, 10),
@@ -266,7 +229,7 @@ class Combat(Attack):
             for name in ("stomp", "mount"):
                 value = getattr(self, prefix + name)
                 if value is not None:
-                    self._change(prefix, **{name: (game_dice if name == "stomp" else read_part)(value, prefix + name)})
+                    self.change_side(prefix, **{name: (game_dice if name == "stomp" else read_part)(value, prefix + name)})
             self._automatic_hits(prefix + "stomp", getattr(self, prefix + "width"))
             aegis = getattr(self, prefix + "aegis")
             require(aegis is None or 2 <= aegis <= 6, prefix + "aegis", aegis, "expected 2+ to 6+")
@@ -288,7 +251,7 @@ class Combat(Attack):
         for prefix in ("", "enemy_"):
             hero = self.hero(prefix)
             if hero is not None:
-                self._change(prefix, character=replace(hero, fighter=replace(hero.fighter, mount=None)))
+                self.change_side(prefix, character=replace(hero, fighter=replace(hero.fighter, mount=None)))
             elif getattr(self, prefix + "character_mount") is not None:
                 raise InputError(prefix + "character_mount", getattr(self, prefix + "character_mount"),
                                  f"a mount needs its character: --{dashed(prefix)}character")
