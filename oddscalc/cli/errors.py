@@ -19,14 +19,20 @@ SIGNAL_NAMES = {1: "hung up (SIGHUP)", 2: "interrupted (Ctrl-C)", 15: "terminate
 # The first stop of a run: its signal's number, and its exit code once its one line is said. A second
 # signal while the first is handled is let go: the stop under way ends soon and says its line once.
 STOP: dict[str, Optional[int]] = {"number": None, "said": None}
+# The run under way's cancel token (a `core.options.Cancel`), which a stop cancels too: Python drops an exception
+# raised while it runs a weakref's callback or a __del__ (an import's module lock, say), and the run must stop anyway.
+RUNNING: dict[str, Any] = {"cancel": None}
 
 
 def on_signal(number: int, frame: Any) -> None:
     """The handler of Ctrl-C, SIGTERM and SIGHUP while the command line runs: each stops it as Ctrl-C
-    does (every thread stops, temporary files go), once."""
+    does (every thread stops, temporary files go), once; the run's cancel token is set first, so that a stop whose
+    exception Python drops still ends the run at its next chunk (`Cancelled`, said as the stop)."""
     if STOP["number"] is not None:
         return
     STOP["number"] = number
+    if RUNNING["cancel"] is not None:
+        RUNNING["cancel"].cancel()
     raise KeyboardInterrupt(number) if number == 2 else Terminated(number)
 
 

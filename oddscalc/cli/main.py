@@ -25,7 +25,7 @@ from ..query.refusals import READING, OptionError, cut, no_such_option, one_line
 from ..query.registry import COMMANDS
 from ..query.words import queries_having
 from .commands import own_command
-from .errors import STOP, Terminated, on_signal, stopped
+from .errors import RUNNING, STOP, Terminated, on_signal, stopped
 from .options import OWN, Shell
 from .output import show
 
@@ -42,8 +42,8 @@ def answer_on_terminal(command: Command, words: Sequence[str], argv: Sequence[st
         return 0
     shell = Shell.take(parse(command, words, shell=True, owners=queries_having).values)
     shell.check()
-    given = Given(files=LocalFiles(), threads=shell.threads, scheduler=shell.cluster, shown=tuple(argv),
-                  terminal=True)
+    given = Given(files=LocalFiles(), cancel=RUNNING["cancel"], threads=shell.threads, scheduler=shell.cluster,
+                  shown=tuple(argv), terminal=True)
     answered = ask([*command.path.split(), *without_shell(command, words)], given)
     answer = answered.answer
     plot = answer.plot if answer.plot is None else dataclasses.replace(answer.plot, path=shell.plot)
@@ -125,7 +125,10 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
     Ctrl-C exits 130 and SIGTERM 143, each with one line, no traceback and no file left.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    from ..core.options import Cancel
+
     STOP.update(number=None, said=None)  # (a program may run the command line more than once)
+    RUNNING["cancel"] = Cancel()
     problem = _console()
     if problem is not None:
         return _unwritable(problem)

@@ -423,3 +423,27 @@ def test_a_stop_at_any_moment_after_start_up_is_its_line_and_its_code(tmp_path, 
         assert (process.returncode, err.splitlines()[-1:]) == (code, [f"error: {said}; nothing more was written"])
         ours += 1
     assert ours >= 5
+
+
+def test_a_stop_whose_exception_python_drops_still_ends_the_run(capsys, monkeypatch):
+    """A signal that lands while Python runs a weakref's callback (an import's module lock) has its KeyboardInterrupt
+    dropped ("Exception ignored in ... _get_module_lock"): the run under way still stops at its next chunk, with the
+    stop's line and code, where it sampled on (a 1e12-trial run: hours)."""
+    from clirun import run
+
+    from oddscalc.cli import errors
+    from oddscalc.core import engine
+
+    real = engine.run
+
+    def dropped(*args, **kwargs):
+        try:
+            errors.on_signal(2, None)  # the handler raises, and Python drops what it raised
+        except KeyboardInterrupt:
+            pass
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "run", dropped)
+    result = run(capsys, "roll", "2d6", "--trials", "1e12")
+    assert (result.code, result.out, result.err.strip()) == (130, "", "error: interrupted (Ctrl-C); nothing more "
+                                                                      "was written")
