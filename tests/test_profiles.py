@@ -1,23 +1,11 @@
 import pytest
+from epic_rosters import MARINES
 
 from oddscalc.lists import games
 from oddscalc.errors import InputError
 from oddscalc.studies.grid import matchups
 
-GOOD = '''
-game = "epic"
-
-[[unit]]
-name = "Marines"
-points = 300
-kind = "infantry"
-units = 6
-armour = "4+"
-
-[[unit.weapon]]
-name = "Missiles"
-shots = 6
-ap = 5
+GOOD = MARINES + '''ap = 5
 at = "6+"
 special = ["disrupt"]
 '''

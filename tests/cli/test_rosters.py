@@ -7,6 +7,7 @@ import shlex
 
 import pytest
 from clirun import assert_refused, run
+from epic_rosters import MARINES
 
 from oddscalc.query import asking
 from oddscalc.output import sentence
@@ -14,20 +15,7 @@ from oddscalc.core.given import Given, LocalFiles
 from oddscalc.contract import names
 
 
-ROSTER = '''
-game = "epic"
-
-[[unit]]
-name = "Marines"
-points = 300
-kind = "infantry"
-units = 6
-armour = "4+"
-
-[[unit.weapon]]
-name = "Missiles"
-shots = 6
-ap = "5+"
+ROSTER = MARINES + '''ap = "5+"
 at = "6+"
 
 [[unit]]
