@@ -274,9 +274,9 @@ class Sided:
     def __getattr__(self, name: str) -> Any:
         """A side's option by the query's name (`models`, `enemy_models`): its side's field (only a name no field
         has comes here: a side's own field, before it is set, is none of a side's)."""
-        for field, prefix, side_kind in sides_of(type(self)):
+        for field, prefix, names in _side_names(type(self)):
             inner = name[len(prefix):]
-            if name.startswith(prefix) and inner in {each.name for each in dataclasses.fields(side_kind)}:
+            if name.startswith(prefix) and inner in names:
                 return getattr(getattr(self, field), inner)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -297,6 +297,18 @@ def sides_of(attack: type) -> list[tuple[str, str, Any]]:
         found = _SIDES[attack] = sorted(((field.name, field.metadata[SIDE][0], hints[field.name])
                                          for field in dataclasses.fields(attack) if SIDE in field.metadata),
                                         key=lambda side: -len(side[1]))
+    return found
+
+
+_NAMES: dict[type, list[tuple[str, str, frozenset[str]]]] = {}
+
+
+def _side_names(attack: type) -> list[tuple[str, str, frozenset[str]]]:
+    """An attack's sides as (field, prefix, its fields' names): what a side's option by name is looked up in."""
+    found = _NAMES.get(attack)
+    if found is None:
+        found = _NAMES[attack] = [(field, prefix, frozenset(each.name for each in dataclasses.fields(kind)))
+                                  for field, prefix, kind in sides_of(attack)]
     return found
 
 
