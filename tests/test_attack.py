@@ -198,8 +198,7 @@ def _read_count(name):
 class Band:
     """A side of a made-up engagement."""
 
-    size: int = dataclasses.field(metadata={
-        **attacks.option("{who}: its size, like --{side}size.", metavar="N").metadata, "reader_for": _read_count})
+    size: int = attacks.side_option("{who}: its size, like --{side}size.", metavar="N", reader=_read_count)
     loud: bool = attacks.option("{who}: loud.", False)
 
 

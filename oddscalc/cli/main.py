@@ -56,11 +56,8 @@ def library_path(args: Sequence[str]) -> Optional[Command]:
     if not args or words.module_of(str(args[0])) is None:
         return None
     words.load(str(args[0]))
-    for size in (2, 1):
-        path = " ".join(args[:size])
-        if len(args) >= size and path in COMMANDS:
-            return COMMANDS[path]
-    return None
+    path = words.path_in(args, COMMANDS)
+    return None if path is None else COMMANDS[path]
 
 
 STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))

@@ -208,6 +208,20 @@ def side(prefix: str, who: str) -> Any:
     return dataclasses.field(metadata={SIDE: (prefix, who)})
 
 
+Named = Callable[[str], Callable[[str], Any]]  # a side's option name → the reader of its text
+
+
+def side_option(help: str, default: Any = dataclasses.MISSING, *, metavar: str | None = None, roll: bool = False,
+                none: bool = False, first: bool = False, reader: Named | None = None,
+                many: Named | None = None) -> Any:
+    """Declare a field of a side (see `side`): as `option`, its `help` saying `{who}` for whose it is and `{side}`
+    for its options' prefix; `reader(name)` and `many(name)` read its text (once per value: a repeated option),
+    refusing in the name of the side's own option (`enemy_mount`)."""
+    declared = option(help, default, metavar=metavar, roll=roll, none=none, first=first,
+                      many=(lambda text: text) if many else None)
+    return dataclasses.field(default=default, metadata={**declared.metadata, "reader_for": reader, "many_for": many})
+
+
 _OPTION_FIELDS: dict[type, list[dataclasses.Field[Any]]] = {}
 
 

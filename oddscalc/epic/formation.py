@@ -4,25 +4,14 @@ can have: a cover save, being broken). `Assault` has two of it, the attacker's o
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass
 
-from ..core.attack import option
+from ..core.attack import side_option
 from ..core.dice import DiceExpression
 from .kinds import ExtraAt, Kind
 from .saves import Ability
 from .target import NOT_GIVEN
 from .war_engines import Critical, tk_damage
-
-
-def side_option(help: str, default: Any = MISSING, *, metavar: str | None = None, roll: bool = False,
-                none: bool = False, first: bool = False, reader: Callable[[str], Callable[[str], Any]] | None = None,
-                many: Callable[[str], Callable[[str], Any]] | None = None) -> Any:
-    """Declare a field of a side: `help` says `{who}` for whose it is and `{side}` for its options' prefix;
-    `reader(name)` and `many(name)` read its text, refusing in the name of the side's own option."""
-    declared = option(help, default, metavar=metavar, roll=roll, none=none, first=first,
-                      many=(lambda text: text) if many else None)
-    return field(default=default, metadata={**declared.metadata, "reader_for": reader, "many_for": many})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,7 +8,7 @@ from typing import Mapping, Optional, Sequence
 from .. import contract
 from .grammar import Command, Opt
 from .registry import COMMANDS
-from .words import STUDIES, every_command
+from .words import STUDIES, every_command, path_in
 
 
 def candidates(words: Sequence[str], own: Optional[Mapping[str, Command]] = None) -> list[str]:
@@ -22,9 +22,10 @@ def candidates(words: Sequence[str], own: Optional[Mapping[str, Command]] = None
         return starting(["roll", *STUDIES, *own, *contract.names()], typed)
     if len(done) == 1 and done[0] in contract.names():
         return starting([path.split()[1] for path in COMMANDS if path.split()[0] == done[0]], typed)
-    command = next((commands[" ".join(done[:size])] for size in (2, 1) if " ".join(done[:size]) in commands), None)
-    if command is None:
+    path = path_in(done, commands)
+    if path is None:
         return []
+    command = commands[path]
     rest = done[len(command.path.split()):]
     expecting = _expecting(command, rest)
     if expecting is not None:

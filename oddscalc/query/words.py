@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import shlex
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Collection, Optional, Sequence
 
 from .. import contract
 from ..errors import InputError, Refusal
@@ -37,15 +37,23 @@ def load(name: str) -> None:
             contract.commands(name)  # checked against the game contract
 
 
+def path_in(words: Sequence[str], known: Collection[str]) -> Optional[str]:
+    """The path among `known` (`epic shoot`, `grid`) that `words` start with, if any: two words before one."""
+    for size in (2, 1):
+        path = " ".join(str(word) for word in words[:size])
+        if len(words) >= size and path in known:
+            return path
+    return None
+
+
 def language(words: Sequence[str]) -> tuple[Command, list[str]]:
     """The command `words` ask for, and the words after its path; refused when they name none."""
     if not words:
         raise OptionError(None, QUERY, "QUERY")
     load(str(words[0]))
-    for size in (2, 1):
-        path = " ".join(words[:size])
-        if len(words) >= size and path in COMMANDS:
-            return COMMANDS[path], list(words[size:])
+    path = path_in(words, COMMANDS)
+    if path is not None:
+        return COMMANDS[path], list(words[len(path.split()):])
     raise OptionError(shlex.join(words)[:80], f"expected a query ({', '.join(every_query())}) or a study (sweep, "
                                               "compare, grid)", "QUERY")
 

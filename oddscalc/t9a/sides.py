@@ -6,10 +6,9 @@ defence)."""
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import MISSING, dataclass
-from typing import Any, Callable
+from dataclasses import dataclass
 
-from ..core.attack import option
+from ..core.attack import side_option
 from ..core.dice import DiceExpression
 from ..output.style import plural
 from .attributes import game_dice
@@ -17,14 +16,6 @@ from .fighter import MAX_HEALTH, MAX_MODELS, Fighter, Height, Part
 from .profiles import Hero, read_character, read_part
 from .sequence import REROLL_HITS
 from .stages import Reroll, read_armour
-
-
-def side_option(help: str, default: Any = MISSING, *, metavar: str | None = None, roll: bool = False,
-                reader: Callable[[str], Callable[[str], Any]] | None = None) -> Any:
-    """Declare a field of a side: `help` says `{who}` for whose it is ("The charger") and `{side}` for its options'
-    prefix ("" or "enemy-"); `reader(name)` reads its text, refusing in the name of the side's own option."""
-    field = option(help, default, metavar=metavar, roll=roll)
-    return dataclasses.field(default=default, metadata={**field.metadata, "reader_for": reader})
 
 
 @dataclass(frozen=True, kw_only=True)

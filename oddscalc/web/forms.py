@@ -213,11 +213,9 @@ def paths() -> list[str]:
 
 def query_of(words: Sequence[str]) -> Optional[str]:
     """The query with a form (`epic shoot`) that words start with, if any."""
-    known = paths()
-    for size in (2, 1):
-        if len(words) >= size and " ".join(words[:size]) in known:
-            return " ".join(words[:size])
-    return None
+    from ..query.words import path_in
+
+    return path_in(words, paths())
 
 
 def games() -> list[tuple[str, str, list[str]]]:
