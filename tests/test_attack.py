@@ -216,7 +216,7 @@ def test_a_side_s_fields_are_the_query_s_options_with_its_prefix():
     reader refusing in its own option's name (worked when first asked, here)."""
     from oddscalc.core.attack import ordered_fields, option_fields
 
-    for kept in (attacks._OPTION_FIELDS, attacks._SIDES, attacks._NAMES):  # worked here, not kept from elsewhere
+    for kept in (attacks._OPTION_FIELDS, attacks._SIDES):  # worked here, not kept from elsewhere
         kept.pop(Battle, None)
     fields = {field.name: field for field in option_fields(Battle)}
     assert list(fields) == ["rounds", "size", "loud", "enemy_size", "enemy_loud"]

@@ -32,7 +32,8 @@ import numpy as np
 
 from ..core import pmf as pmfs
 from ..core import attack as attacks
-from ..core.attack import Attack, Sided, option, option_fields
+from ..core.attack import Attack, option, option_fields
+from ..core.sided import Sided
 from ..core.dice import EXACT_SECONDS
 from ..errors import require
 from ..core.pool import Die, roll_pool

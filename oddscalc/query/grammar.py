@@ -168,14 +168,13 @@ def declared(name: str, annotation: Any, default: Any = MISSING, spec: Optional[
         kind = typing.get_args(kind)[0]
     choices = kind if isinstance(kind, type) and issubclass(kind, Enum) else None
     kinds = {bool: "switch", int: "whole", float: "number", Path: "path"}
-    read = spec.read if spec.read is not None else None
     sort = "choice" if choices else kinds.get(kind, "text") if isinstance(kind, type) else "text"
     flags = spec.flags[0].split("/") if spec.flags else ["--" + name.replace("_", "-")]
     flag = (spec.metavar or name.upper()) if spec.argument else flags[0]
     required = default is MISSING or default is inspect.Parameter.empty
     if many and default is None:
         default = ()
-    return Opt(name, flag, sort, None if required else default, required, spec.help, spec.metavar, read, choices,
+    return Opt(name, flag, sort, None if required else default, required, spec.help, spec.metavar, spec.read, choices,
                many, spec.argument, flags[1] if len(flags) > 1 else "", spec.shell, spec.show_default, spec.rule)
 
 

@@ -12,7 +12,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core import attack as attacks
-from ..core.attack import Attack, Sided, option
+from ..core.attack import Attack, option
+from ..core.sided import Sided
 from ..core.dice import EXACT_SECONDS
 from ..errors import InputError, require
 from ..output.style import plural
