@@ -35,14 +35,18 @@ def own(path: str, run: Any, *, examples: Sequence[str], help: str = "") -> Comm
 
 
 def passthrough(app: typer.Typer, command: Command) -> None:
-    """List a command of the grammar in `app`'s --help (its first sentence in its group's list). Click never
-    reads its words: `cli/main.py:run_app` hands them to the grammar before Click sees the command line."""
+    """List a command of the grammar in `app`'s --help (its first sentence in its group's list). Click does not
+    read its words: `cli/main.py:run_app` hands them to the grammar before Click sees the command line, and a
+    program that invokes the Typer app itself (`typer.testing.CliRunner`) reaches the same through this command."""
 
-    def listed() -> None:
-        """Listed only."""
+    def invoke(context: typer.Context) -> None:
+        from .main import run_app
+
+        raise typer.Exit(run_app(lambda: None, [*command.path.split(), *context.args]))
 
     app.command(command.path.split()[-1], help=command.help, short_help=short_help(command.help),
-                add_help_option=False)(listed)
+                add_help_option=False, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                                                         "help_option_names": []})(invoke)
 
 
 @dataclass(frozen=True)

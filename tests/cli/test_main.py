@@ -50,3 +50,21 @@ def test_the_library_knows_none_of_the_command_line_s_own_commands():
     with pytest.raises(Refusal) as refused:
         ask(["rules", "2.5"])
     assert refused.value.line.startswith("error: QUERY rules 2.5: expected a query (")
+
+
+def test_a_program_that_invokes_the_typer_app_itself_gets_the_same_answers():
+    """`typer.testing.CliRunner` on `oddscalc.cli.app`: a query's words reach the grammar through its listed command,
+    never silently nothing."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from oddscalc.cli import app
+
+    answered = CliRunner().invoke(app, ["roll", "2d6", "--exact", "--format", "json"])
+    assert answered.exit_code == 0 and json.loads(answered.output)["outcomes"]["sum"]["pmf"][2] == pytest.approx(1 / 36)
+    refused = CliRunner().invoke(app, ["epic", "shoot", "--shots", "x", "--to-hit", "4+", "--units", "3", "--armour",
+                                       "4+"])
+    assert refused.exit_code == 2 and refused.output.startswith("error: --shots x:")
+    shown = CliRunner().invoke(app, ["t9a", "charge", "--help"])
+    assert shown.exit_code == 0 and shown.output.startswith("Usage: oddscalc t9a charge [OPTIONS]")
