@@ -26,7 +26,7 @@ from ..query.registry import COMMANDS
 from ..query.words import queries_having
 from .commands import own_command
 from .errors import RUNNING, STOP, Terminated, on_signal, stopped
-from .options import OWN, Shell
+from .options import OWN, RUN, Shell
 from .output import show
 
 
@@ -233,3 +233,6 @@ def main(argv: Optional[list[str]] = None) -> int:
 def run() -> None:
     """The console script: exit with the command line's code."""
     sys.exit(main())
+
+
+RUN["words"] = lambda words: run_app(lambda: None, words)  # a listed command invoked through Click runs its words

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import typer
 
@@ -21,6 +21,7 @@ from ..query.refusals import OptionError, input_error
 from ..output.tables import Format
 
 
+RUN: dict[str, Callable[[list[str]], int]] = {}  # "words": the command line run on words (`main.py` sets it)
 OWN: dict[str, Command] = {}  # the command line's own commands, by name: no words of a query (`ask` has none)
 
 
@@ -40,9 +41,7 @@ def passthrough(app: typer.Typer, command: Command) -> None:
     program that invokes the Typer app itself (`typer.testing.CliRunner`) reaches the same through this command."""
 
     def invoke(context: typer.Context) -> None:
-        from .main import run_app
-
-        raise typer.Exit(run_app(lambda: None, [*command.path.split(), *context.args]))
+        raise typer.Exit(RUN["words"]([*command.path.split(), *context.args]))
 
     app.command(command.path.split()[-1], help=command.help, short_help=short_help(command.help),
                 add_help_option=False, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
