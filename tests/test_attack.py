@@ -9,6 +9,7 @@ from clirun import run
 
 from oddscalc.core import attack as attacks
 from oddscalc.core.attack import Attack, ordered_fields, side, text, unset_roll
+from oddscalc.core.sided import Sided
 from oddscalc.query.registry import COMMANDS, QUERIES
 from oddscalc.query.words import every_query
 from oddscalc.query.words import parse_query
@@ -229,3 +230,32 @@ def test_a_side_s_fields_are_the_query_s_options_with_its_prefix():
     assert refused.value.name == "enemy_size" and fields["size"].metadata["reader"]("3") == 3
     assert [field.name for field in ordered_fields(Battle)] == ["size", "enemy_size", "rounds", "loud", "enemy_loud"]
     assert option_fields(Battle) is option_fields(Battle)  # worked once
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Crowd(Band):
+    """A side with options of its own beside a band's."""
+
+    voice: int = attacks.side_option("{who}: its voice.", 0, first=True)
+    cheer: bool = attacks.side_option("{who}: it cheers.", False)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, init=False)
+class Rally(Sided, Attack):
+    """A made-up attack on one side, which needs the side's `loud` given."""
+
+    late: bool = attacks.option("Late.", False)
+    crowd: Crowd = side("", "The crowd", required=("loud",))
+
+
+def test_a_side_lists_its_own_options_before_its_base_s_and_an_attack_may_require_one_the_side_defaults():
+    from oddscalc.core.attack import ordered_fields, option_fields
+
+    fields = {field.name: field for field in option_fields(Rally)}
+    assert fields["loud"].default is dataclasses.MISSING and Crowd(size=1).loud is False
+    assert [field.name for field in ordered_fields(Rally)] == ["voice", "size", "loud", "late", "cheer"]
+    with pytest.raises(TypeError, match="Rally needs the option loud"):
+        Rally(size=3)
+    rally = Rally(size=3, loud=True, cheer=True)
+    assert (rally.crowd, rally.loud, rally.late) == (Crowd(size=3, loud=True, cheer=True), True, False)
+    assert dataclasses.replace(rally, voice=2).crowd == Crowd(size=3, loud=True, cheer=True, voice=2)

@@ -201,11 +201,12 @@ class Attack:
 SIDE = "side"  # a field's metadata: one side of an engagement (its prefix, whose it is), each of its fields an option
 
 
-def side(prefix: str, who: str) -> Any:
+def side(prefix: str, who: str, required: tuple[str, ...] = ()) -> Any:
     """Declare one side of an engagement: a value (a dataclass, declared once for both sides) whose fields are the
     query's options, named with `prefix` (`enemy_` for `--enemy-models`), their help saying `who`'s they are
-    (`{who}` in a side's help; `{side}`: the prefix as typed)."""
-    return dataclasses.field(metadata={SIDE: (prefix, who)})
+    (`{who}` in a side's help; `{side}`: the prefix as typed); the `required` fields are options this attack needs
+    given, whatever the side's default."""
+    return dataclasses.field(metadata={SIDE: (prefix, who, required)})
 
 
 Named = Callable[[str], Callable[[str], Any]]  # a side's option name → the reader of its text
@@ -240,22 +241,24 @@ def option_fields(attack: type) -> list[dataclasses.Field[Any]]:
                 continue
             kind = typing.get_type_hints(attack)[field.name]
             hints = typing.get_type_hints(kind)
-            prefix, who = where
-            found += [_side_field(inner, field.name, prefix, who, hints[inner.name])
+            prefix, who, required = where
+            found += [_side_field(inner, field.name, prefix, who, hints[inner.name], inner.name in required)
                       for inner in dataclasses.fields(kind)]
         _OPTION_FIELDS[attack] = found
     return found
 
 
-def _side_field(inner: dataclasses.Field[Any], owner: str, prefix: str, who: str, hint: Any) -> dataclasses.Field[Any]:
+def _side_field(inner: dataclasses.Field[Any], owner: str, prefix: str, who: str, hint: Any,
+                required: bool) -> dataclasses.Field[Any]:
     """A side's field as the query's option: named `prefix` + its name, its help `who`'s, its reader refusing in
-    that option's name."""
+    that option's name, with no default where the attack needs it given."""
     name, meta = prefix + inner.name, dict(inner.metadata)
     reader_for, many_for = meta.pop("reader_for", None), meta.pop("many_for", None)
     meta.update(help=meta["help"].format(who=who, side=prefix.replace("_", "-")), hint=hint, owner=owner,
                 inner=inner.name, reader=reader_for(name) if reader_for else meta.get("reader"),
                 many=many_for(name) if many_for else meta.get("many"))
-    flat: dataclasses.Field[Any] = dataclasses.field(default=inner.default, default_factory=inner.default_factory,
+    default = dataclasses.MISSING if required else inner.default
+    flat: dataclasses.Field[Any] = dataclasses.field(default=default, default_factory=inner.default_factory,
                                                      metadata=meta)
     flat.name, flat.type = name, hint
     return flat
@@ -276,12 +279,19 @@ def sides_of(attack: type) -> list[tuple[str, str, Any]]:
 
 
 def ordered_fields(attack: type[Attack]) -> list[dataclasses.Field[Any]]:
-    """An attack's option fields as a query lists them: required first, a class's own before its base's, a side's
-    in its declaration's order."""
-    own_first = [name for cls in attack.__mro__ for name in vars(cls).get("__annotations__", {})]
-    fields = option_fields(attack)
-    return sorted(fields, key=lambda f: (f.default is not dataclasses.MISSING and not f.metadata.get("first"),
-                                         own_first.index(f.metadata.get("owner", f.name)), fields.index(f)))
+    """An attack's option fields as a query lists them: required first, a class's own before its base's (a side's
+    too: the charger's own options before those every unit has, a formation's before the `Defences` it shares)."""
+    own_first = {attack: _own_first(attack), **{kind: _own_first(kind) for _, _, kind in sides_of(attack)}}
+    kinds = {field: kind for field, _, kind in sides_of(attack)}
+    return sorted(option_fields(attack), key=lambda f: (
+        f.default is not dataclasses.MISSING and not f.metadata.get("first"),
+        own_first[attack].index(f.metadata.get("owner", f.name)),
+        own_first[kinds[f.metadata["owner"]]].index(f.metadata["inner"]) if "owner" in f.metadata else 0))
+
+
+def _own_first(kind: type) -> list[str]:
+    """A dataclass's fields, a class's own before its bases' (each class's in its declaration's order)."""
+    return list(dict.fromkeys(name for cls in kind.__mro__ for name in vars(cls).get("__annotations__", {})))
 
 
 def field_of(attack: type[Attack], name: str) -> dataclasses.Field[Any]:

@@ -18,8 +18,13 @@ class Sided:
         kind = type(self)
         for name, _prefix, side_kind in sides_of(kind):
             whole = values.pop(name, None)
+            own = [field for field in option_fields(kind) if field.metadata.get("owner") == name]
+            missing = [field.name for field in own if field.name not in values and field.default is dataclasses.MISSING
+                       and field.default_factory is dataclasses.MISSING]
+            if whole is None and missing:
+                raise TypeError(f"{kind.__name__} needs the option {missing[0]}")
             given = {field.metadata["inner"]: read_value(kind, field, values.pop(field.name))  # type: ignore[arg-type]
-                     for field in option_fields(kind) if field.metadata.get("owner") == name and field.name in values}
+                     for field in own if field.name in values}
             object.__setattr__(self, name, dataclasses.replace(whole, **given) if whole is not None
                                else side_kind(**given))
         for field in dataclasses.fields(kind):  # type: ignore[arg-type]

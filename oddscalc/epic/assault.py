@@ -43,7 +43,7 @@ from .formation import Defender, Formation
 from .kinds import MAX_CAPACITY, MAX_EXTRA, MAX_PIECES, MAX_UNITS, ExtraAt, Kind
 from .rounds import ENGAGED, EVENTS, engagement_pmfs, engagement_sample, exact_seconds, result_gaps
 from .saves import Ability
-from .target import NOT_GIVEN
+from .defences import NOT_GIVEN
 from .war_engines import Critical
 
 MAX_BONUS = 20
@@ -67,7 +67,6 @@ class EnginesCount(str, Enum):
 MAX_STATES = 1_000_000  # a side's combinations of losses (its state codes), each a row of its arrays
 MAX_SUPPORT = 60
 MAX_ROUNDS = 5
-MAX_BLAST_MARKERS = 100
 @lru_cache(maxsize=64)
 def assault_die(bonus: int, enemy_bonus: int, keep_highest: bool = False) -> Die:
     """Return both sides' 2D6 as one die: who wins, a draw, and the margin."""
@@ -257,20 +256,18 @@ class Assault(Sided, Attack):
                 f"expected at most {MAX_STATES:,} combinations of losses on a side ({dashes}units {units}"
                 + (f" of {dashes}damage-capacity {capacity}" if capacity is not None else "")
                 + f" and these kinds make {size:,}): give fewer kinds, or merge kinds that fight alike")
-        for name in ("cc", "ff", "armour", "support_ff", "cover_save"):
-            if not hasattr(self, prefix + name):
-                continue
+        for name in ("cc", "ff", "armour", "support_ff"):
             value = get(name)
-            if name in ("cc", "ff", "armour"):
+            if name != "support_ff":
                 require(value != NOT_GIVEN, prefix + name, None, "is required with --units and --enemy-units: "
                                                                  "2+ to 6+, or none")
             require(value is None or 2 <= value <= 6, prefix + name, value if value is None else f"{value}+",
-                    "expected 2+ to 6+" + (", or none" if name in ("cc", "ff", "armour") else ""))
+                    "expected 2+ to 6+" + (", or none" if name != "support_ff" else ""))
+        (self.defender if prefix else self.attacker).check_defences(prefix)
         contact = get("in_contact")
         require(contact is None or 0 <= contact <= units, prefix + "in_contact", contact,
                 f"expected 0 to {units} (of the {plural(units, 'unit')})")
-        for name, most in (("blast_markers", MAX_BLAST_MARKERS), ("extra_attacks", MAX_EXTRA),
-                           ("support", MAX_SUPPORT)):
+        for name, most in (("extra_attacks", MAX_EXTRA), ("support", MAX_SUPPORT)):
             require(0 <= get(name) <= most, prefix + name, get(name), f"expected 0 to {most}")
         require(get("extra_attacks") or get("extra_at") is ExtraAt.OWN, prefix + "extra_at", get("extra_at").value,
                 f"only applies with {dashes}extra-attacks E")

@@ -22,7 +22,8 @@ from ..core.pool import Die, PoolRoll, roll_pool
 from ..output.style import plural
 from .joints import combine, pack, pmfs_of, zeros
 from .saves import BlastMarkers, SavePlan, outcome_roll
-from .target import MAX_UNITS, NOT_GIVEN, OnFormation
+from .defences import NOT_GIVEN
+from .target import MAX_UNITS, OnFormation
 from .volleys import hit_die
 
 UNITS_PER_TEMPLATE = 3  # units a 7.4 cm template covers in a formation spread at 5 cm (a reading; --per-template)
@@ -69,7 +70,7 @@ def _padded(pmf: np.ndarray, size: int) -> np.ndarray:
 # --- barrages (docs/rules.md §2.5) -----------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, init=False)
 class Barrage(OnFormation):
     """Barrage an Epic formation: one to-hit roll per unit under the templates.
 

@@ -23,7 +23,7 @@ from ..errors import choose, require
 from ..core.pool import PoolRoll
 from .joints import combine, pack, zeros
 from .saves import Ability, SavePlan, allocate_kills, failed_die, kills_given_hits
-from .target import NOT_GIVEN
+from .defences import NOT_GIVEN
 from .volleys import Volleys, hits_pmf, roll_hits
 from .war_engines import Engines, Front, HitKind, Reach, TkAllocation, TkSave
 

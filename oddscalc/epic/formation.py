@@ -1,6 +1,7 @@
 """Epic Armageddon: a side of an assault, declared once (`Formation`; the defender's, `Defender`, adds what only it
 can have: a cover save, being broken). `Assault` has two of it, the attacker's options and the defender's as
-`--enemy-…` (`core/attack.py:side`)."""
+`--enemy-…` (`core/attack.py:side`). Its saves, blast markers and critical hits are the `Defences` a shooting
+attack's target has too (`defences.py`)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ from dataclasses import dataclass
 
 from ..core.attack import side_option
 from ..core.dice import DiceExpression
+from .defences import NOT_GIVEN, Covered, Defences
 from .kinds import ExtraAt, Kind
 from .saves import Ability
-from .target import NOT_GIVEN
-from .war_engines import Critical, tk_damage
+from .war_engines import tk_damage
 
 
 @dataclass(frozen=True, kw_only=True)
-class Formation:
+class Formation(Defences):
     """One side of an Epic assault, declared once: its units and their values, its war engines and other kinds,
     its supporting fire."""
 
@@ -26,13 +27,8 @@ class Formation:
                                  NOT_GIVEN, roll=True, none=True, first=True)
     ff: int | None = side_option("{who}: its firefight value, 2+ to 6+ (none: units out of base contact do not "
                                  "attack).", NOT_GIVEN, roll=True, none=True, first=True)
-    armour: int | None = side_option("{who}: its armour save, 2+ to 6+, or none.", NOT_GIVEN, roll=True, none=True,
-                                     first=True)
     in_contact: int | None = side_option("{who}: how many of the --{side}units fight in base contact (CC); the rest "
                                          "by firefight (FF). Default: all of them.", None, metavar="K")
-    blast_markers: int = side_option("{who}: blast markers on it before the assault.", 0, metavar="B")
-    reinforced: bool = side_option("{who}: its units have reinforced armour (re-roll a failed save).", False)
-    invulnerable: bool = side_option("{who}: its units have an invulnerable save (6+ after any failed save).", False)
     extra_attacks: int = side_option("{who}: extra attacks of each of its units (+E A), rolled as its own attack "
                                      "is.", 0, metavar="E")
     fearless: bool = side_option("{who}: its units are fearless: no extra hits when it loses.", False)
@@ -57,9 +53,6 @@ class Formation:
                                               "to 20 (3.3): each rolls as many dice, takes as many hits in turn, "
                                               "counts as as many units and loses a point for each failed save, each "
                                               "point a kill.", None, metavar="DC")
-    critical: Critical = side_option("{who}: what its war engines' critical hit (a 6 for each point of damage) does "
-                                     "now: none, damage (one more point, which rolls again), damage-once, destroyed "
-                                     "or wounded (as epic shoot's).", Critical.NONE)
     cc_dice: int | None = side_option("{who}: a war engine's dice at CC, the rest at FF (3.3.2; default: all of them "
                                       "in base contact, none apart).", None, metavar="K")
     other: tuple[Kind, ...] = side_option(
@@ -73,10 +66,8 @@ class Formation:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Defender(Formation):
+class Defender(Formation, Covered):
     """The defending side: a formation, and what only the defender has."""
 
-    cover_save: int | None = side_option("{who}: its infantry's cover save where it stands, 2+ to 6+ (the defender "
-                                         "may take it; the assaulting side may not).", None, roll=True)
     broken: bool = side_option("{who}: it is broken: it counts a blast marker per unit, and is destroyed if it "
                                "loses.", False)

@@ -22,7 +22,8 @@ from .attacks import UNITS_PER_TEMPLATE, Barrage
 from .engine_profiles import EngineProfile
 from .saves import Ability
 from .shooting import EpicShoot
-from .target import MAX_WAR_ENGINES, NOT_GIVEN
+from .defences import NOT_GIVEN
+from .target import MAX_WAR_ENGINES
 from .volleys import Volley
 from .war_engines import Critical, Front, Reach
 

@@ -34,7 +34,8 @@ from ..output.style import plural
 from .engine_fire import AtWarEngines
 from .joints import pmfs_of
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, outcome_roll, save_plan
-from .target import MAX_UNITS, NOT_GIVEN
+from .defences import NOT_GIVEN
+from .target import MAX_UNITS
 from .volleys import Volley, matrix_of, allocated, roll_hits
 from .war_engines import Front, Reach, TkAllocation
 
@@ -60,7 +61,7 @@ def convolve2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, init=False)
 class EpicShoot(AtWarEngines):
     """Shoot at an Epic formation: to hit, saves, hits front to back, blast markers, broken.
 

@@ -14,21 +14,21 @@ from functools import cached_property
 import numpy as np
 
 from ..core.pmf import NumberType
-from ..core.attack import Attack, option
+from ..core.attack import Attack, option, side
+from ..core.sided import Sided
 from ..core.dice import EXACT_SECONDS, DiceExpression
 from ..errors import choose, require
 from ..output.style import plural
+from .defences import NOT_GIVEN, Covered
 from .engine_profiles import EngineProfile, Formation
 from .saves import Ability, BlastMarkers, SavePlan, save_plan
 from .war_engines import Critical, Engines, HitKind, TkSave, tk_damage
 
 MAX_SHOTS = 200
 MAX_UNITS = 100
-MAX_BLAST_MARKERS = 100
 MAX_MODIFIER = 6
 MAX_WAR_ENGINES = 20
 MAX_CAPACITY = 20
-NOT_GIVEN = 0  # --vehicle-armour or --other-armour left out ("none" is a value)
 MAX_JOINT_GIB = 1.0  # an exact war-engine joint larger than this is refused: sample instead
 JOINT_RATIONAL_BYTES = 100  # about, per cell of a joint of Fractions
 RATIONAL_SLOWDOWN = 50  # exact rationals against floats, about
@@ -37,13 +37,14 @@ RATIONAL_SLOWDOWN = 50  # exact rationals against floats, about
 # --- the parts every attack on a formation shares ---------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class OnFormation(Attack):
+@dataclass(frozen=True, kw_only=True, init=False)
+class OnFormation(Sided, Attack):
     """A target formation's saves and blast markers, and the weapon's special abilities.
 
     `units` are the units the attack can reach (all of the formation's units unless
-    `formation` says it is bigger; `reached` is that number). `armour` is the armour save (4 for 4+; None for
-    no save), `cover_save` the infantry cover save, used instead of armour when better.
+    `formation` says it is bigger; `reached` is that number). `target` is what the formation saves with and
+    carries, the parts an assault's sides share (`defences.py:Covered`: armour, cover save, reinforced,
+    invulnerable, blast markers, critical hits), its options unprefixed (`--armour`) and read as attributes.
     `modifier` is the sum of to-hit modifiers (+1 makes hitting easier). `in_cover` adds
     the −1 to hit for a target in cover that `ignore_cover` cancels; with it, leave the
     cover −1 out of `modifier`. `ignore_cover` also negates cover saves. `sniper` is
@@ -51,18 +52,10 @@ class OnFormation(Attack):
     """
 
     units: int | None = option("Units the attack can reach (1 to 100).", metavar="U")
-    armour: int | None = option("Armour save, 2+ to 6+, or none.", metavar="A+", roll=True, none=True)
+    target: Covered = side("", "The target formation", required=("armour",))
     modifier: int = option("Sum of to-hit modifiers: -1 cover, -1 double or marshal, +1 sustained fire (or "
                            "indirect barrage). +1 makes hitting easier.", 0, metavar="M")
-    cover_save: int | None = option(
-        "Infantry cover save (4+ buildings, jungle, ruins; 5+ woods; 6+ scrub, marsh, river; 3+ fortifications), "
-        "used instead of armour when better. Count the -1 to hit for cover in --modifier, or give --in-cover. "
-        "Negated by --ignore-cover, macro-weapons and titan killers.", None, roll=True)
     weapon: Ability = option("normal, macro (macro-weapon), titan-killer or lance.", Ability.NORMAL)
-    reinforced: bool = option("Reinforced armour: re-roll a failed save (a failed cover save with the armour "
-                              "value); not against macro-weapons, titan killers or lances.", False)
-    invulnerable: bool = option("Invulnerable save: an unmodified 6+ after every other save failed or was not "
-                                "allowed.", False)
     crossfire: bool = option("Crossfire: -1 to armour and cover saves (not to hit, not to the invulnerable save); "
                              "the first kill gives 2 blast markers.", False)
     disrupt: bool = option("Disrupt: 1 blast marker per hit instead of per kill.", False)
@@ -74,7 +67,6 @@ class OnFormation(Attack):
                           "save).", False)
     thick_rear_armour: bool = option("Thick rear armour: crossfire's -1 to saves does not apply (its second "
                                      "blast marker does).", False)
-    blast_markers: int = option("Blast markers already on the formation (0 to 100).", 0, metavar="B")
     formation: int | None = option("The formation's size when it is bigger than the units the attack reaches "
                                    "(default: those).", None, metavar="F")
     war_engines: int = option("War engines of the target formation, the attack's target (1 to 20; §2.8): hits go "
@@ -84,11 +76,6 @@ class OnFormation(Attack):
                                          metavar="DC")
     shields: int = option("Each war engine's void shields (or power fields), 0 to 20: each stops one hit, with no "
                           "save, and stays down.", 0, metavar="S")
-    critical: Critical = option("What a war engine's critical hit (a 6 for each point of damage) does now: none "
-                                "(its effect comes later, the rulebook's default), damage (one more point, which "
-                                "rolls again), damage-once (one more point, which does not), destroyed or "
-                                "wounded (a D6 at once: 2-5 one more point, 6 destroyed).",
-                                Critical.NONE)
     other_armour: int | None = option("A formation of war engines and other units: the other units' armour save, 2+ "
                                       "to 6+, or none. Given, the attack reaches them too (§2.8).", NOT_GIVEN,
                                       roll=True, none=True)
@@ -124,41 +111,17 @@ class OnFormation(Attack):
                 f"expected the formation's size, 1 to {MAX_UNITS} units")
         require(self.formation is None or self.formation >= self.reached, "formation", self.formation,
                 f"expected the formation's size, at least --units ({self.reached})")
-        require(
-            self.armour is None or 2 <= self.armour <= 6,
-            "armour",
-            self.armour,
-            "expected an armour save from 2+ to 6+, or none",
-        )
-        require(
-            self.cover_save is None or 2 <= self.cover_save <= 6,
-            "cover_save",
-            self.cover_save,
-            "expected a cover save from 2+ to 6+",
-        )
+        self.target.check_defences("")
         require(
             abs(self.modifier) <= MAX_MODIFIER,
             "modifier",
             self.modifier,
             f"expected the sum of to-hit modifiers, from -{MAX_MODIFIER} to +{MAX_MODIFIER}",
         )
-        require(
-            0 <= self.blast_markers <= MAX_BLAST_MARKERS,
-            "blast_markers",
-            self.blast_markers,
-            f"expected 0 to {MAX_BLAST_MARKERS} blast markers already on the formation",
-        )
         choose(self, "weapon", Ability)
-        require(
-            not self.reinforced or self.armour is not None,
-            "armour",
-            "none",
-            "reinforced armour needs an armour value, 2+ to 6+",
-        )
         self._check_war_engines()
 
     def _check_war_engines(self) -> None:
-        choose(self, "critical", Critical)
         choose(self, "tk_save", TkSave)
         require(self.tk_save is TkSave.POINT or bool(self.war_engines and self.weapon is Ability.TITAN_KILLER
                                                       and self.invulnerable), "tk_save", self.tk_save,

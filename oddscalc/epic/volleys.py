@@ -23,7 +23,8 @@ from ..errors import InputError, require
 from ..core.pool import Die, roll_pool
 from ..output.style import plural
 from .saves import Ability, SavePlan, kills_given_hits, save_plan
-from .target import MAX_BLAST_MARKERS, MAX_SHOTS, MAX_UNITS, OnFormation
+from .defences import MAX_BLAST_MARKERS
+from .target import MAX_SHOTS, MAX_UNITS, OnFormation
 
 _VOLLEY = re.compile(r"^\s*([0-9]{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", re.IGNORECASE)
 VOLLEY_ALLOWED = "expected N@X+ (normal), N@MW X+ (macro-weapon) or N@AT X+ (AT fire at --vehicles), like 4@3+"

@@ -162,9 +162,10 @@ BOTH = ("epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ {mine} --enemy-units
     ("--support 2 --support-ff 7+", "", "error: --support-ff 7+: expected 2+ to 6+"),
     ("--in-contact 7", "", "error: --in-contact 7: expected 0 to 6 (of the 6 units)"),
     ("", "--enemy-in-contact 9", "error: --enemy-in-contact 9: expected 0 to 8 (of the 8 units)"),
-    ("", "--enemy-cover-save 7+", "error: --enemy-cover-save 7+: expected 2+ to 6+"),
+    ("", "--enemy-cover-save 7+", "error: --enemy-cover-save 7+: expected a cover save from 2+ to 6+"),
     ("--extra-attacks 4", "", "error: --extra-attacks 4: expected 0 to 3"),
-    ("--blast-markers 101", "", "error: --blast-markers 101: expected 0 to 100"),
+    ("--blast-markers 101", "", "error: --blast-markers 101: expected 0 to 100 blast markers already on the "
+                                "formation"),
     ("--support 61 --support-ff 4+", "", "error: --support 61: expected 0 to 60"),
     ("--support 2", "", "error: --support 2: needs --support-ff X+ (their firefight value)"),
     ("", "--enemy-support-ff 4+", "error: --enemy-support-ff 4+: only applies with --enemy-support S"),
