@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .pool import PoolRoll
 
     Sample = Mapping[str, np.ndarray] | PoolRoll  # what a sampler returns: counts per outcome, or a pool's codes
+    # (a Mapping: a joint law's draws too, core/drawn.py)
 
 Progress = Callable[[int, int], None]
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from .distribution import Distribution
 from .options import MAX_TRIALS, Cancel, Method, RunOptions, Seed
+from .drawn import Drawn
 from .pool import PoolRoll
 from .result import Attack, Progress, Result
 
@@ -70,6 +71,8 @@ def recorded(seed: int | np.random.SeedSequence) -> int | None:
 
 def histograms(sample: Sample, outcomes: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Count how often each outcome value occurred in one chunk."""
+    if isinstance(sample, Drawn):
+        return sample.counts(outcomes)
     if isinstance(sample, PoolRoll) and math.prod(sample.radices) > JOINT_LIMIT:
         return {name: np.bincount(sample.total(name).astype(np.intp, copy=False)) for name in outcomes}
     if isinstance(sample, PoolRoll):

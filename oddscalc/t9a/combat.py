@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -15,12 +15,14 @@ from ..core import attack as attacks
 from ..core.attack import Attack, option
 from ..core.sided import Sided
 from ..core.dice import EXACT_SECONDS
+from ..core.drawn import JointLaw
 from ..errors import InputError, require
 from ..output.style import plural
 from .attributes import game_dice
 from .fight import EVENTS, MAX_ROUNDS, MAX_STEP, OUTCOMES, SLAIN, Ally, Fight, by_round, read_rounds
 from .exact_cost import exact_cost
 from .fight_exact import combat_pmfs
+from .fight_joint import joint_law
 from .fight_sampled import combat_sample
 from .fighter import (
     MAX_HEALTH,
@@ -353,7 +355,14 @@ class Combat(Sided, Attack):
         """About how long the exact answer takes (`exact_cost.exact_cost`)."""
         return exact_cost(self.fight, self.rounds, fractions)
 
-    def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
+    def sample(self, rng: np.random.Generator, trials: int) -> Mapping[str, np.ndarray]:
+        """Each trial's combat: drawn from its exact joint law where that is quick to work (`fight_joint.py`, once
+        per combat), else every blow, test and pursuit rolled."""
+        if "joint law" not in self.__dict__:
+            self.__dict__["joint law"] = joint_law(self.fight, self.rounds, self.by_round)
+        joint: JointLaw | None = self.__dict__["joint law"]
+        if joint is not None:
+            return joint.draw(rng, trials)
         return combat_sample(rng, self.fight, self.rounds, trials, self.by_round)
 
     def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:

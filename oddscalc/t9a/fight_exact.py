@@ -30,6 +30,7 @@ class Chances(NamedTuple):
 
 Dealt = dict[tuple[bool, int, int, int], tuple[np.ndarray, np.ndarray]]  # a step's cells and chances by state
 Tally = dict[str, np.ndarray]  # each outcome's pmf
+Rows = list[tuple[dict[str, np.ndarray], np.ndarray]]  # the fights that end: each one's outcomes, and its chance
 
 BATCH = 1 << 12  # starting states stepped at once, at most
 
@@ -201,11 +202,12 @@ def _fails(troop: Troop, most: int, number: Number, reform: bool = False) -> np.
                      for active in (0, 1)], dtype=float if number is float else object)
 
 
-def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = False) -> dict[str, np.ndarray]:
+def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = False,
+                rows: Rows | None = None) -> dict[str, np.ndarray]:
     """The exact pmfs of a combat's outcomes, round by round from every pair of states: each round's end states
     at once, as arrays (the scores, Steadfast, the Break Tests and the pursuits), each way the Break Tests go a
     branch that ends the fight or goes on to the next round; with `rounds_view`, the per-round outcomes too
-    (`fight.by_round`)."""
+    (`fight.by_round`); given `rows`, each way the fight ends is added to it whole (its joint law)."""
     zero = number(0)
     lines = fight.lines
     tally, events, most = _tallies(fight, rounds, number, rounds_view)
@@ -221,7 +223,7 @@ def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = F
         for at in range(0, len(c0), BATCH):
             cs, es = c0[at:at + BATCH], e0[at:at + BATCH]
             ends = round_joints(fight, cs, es, states[cs, es], first, number, dealt)
-            _end_round(fight, ends, first, last, round_, tally, following, chances, zero)
+            _end_round(fight, ends, first, last, round_, tally, following, chances, zero, rows)
         if rounds_view:  # Health Points lost by this round's end: the fights ended so far, and those going on
             for name, side in (("health_lost", 0), ("enemy_health_lost", 1)):
                 now = tally[name].copy()
@@ -238,7 +240,7 @@ def combat_pmfs(fight: Fight, rounds: int, number: Number, rounds_view: bool = F
 
 
 def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bool, round_: int, tally: Tally,
-               following: np.ndarray, chances: Chances, zero: Any) -> None:
+               following: np.ndarray, chances: Chances, zero: Any, rows: Rows | None = None) -> None:
     """A round's end states (`round_joints`: each with its chance and the state its round began in): the result,
     each way the Break Tests and pursuits go (`_tests`), the fights that end here tallied, those that go on added
     to `following`."""
@@ -276,7 +278,9 @@ def _end_round(fight: Fight, ends: tuple[np.ndarray, ...], first: bool, last: bo
                                [np.broadcast_to(sure[0], len(p))[at] for sure in steadfast], chances.reforms))
     if ended:
         columns = [np.concatenate(column) for column in zip(*ended)]
-        _tally(tally, fight, *columns)
+        values = _tally(tally, fight, *columns)
+        if rows is not None:
+            rows.append(({**values, "rounds": np.full(len(columns[5]), round_ + 1)}, columns[5]))
         tally["rounds"][round_ + 1] += columns[5].sum()  # the combats this round ends
     if going:
         codes, ends_, weights = (np.concatenate(column) for column in zip(*going))
@@ -395,9 +399,10 @@ def _tests(fight: Fight, cs: np.ndarray, es: np.ndarray, won: np.ndarray, tied: 
 
 def _tally(tally: Tally, fight: Fight, cs: np.ndarray, es: np.ndarray, won: np.ndarray, tied: np.ndarray,
            margin: np.ndarray, done: np.ndarray, we_broke: np.ndarray, we_caught: np.ndarray, broke: np.ndarray,
-           caught: np.ndarray, decided: np.ndarray) -> None:
+           caught: np.ndarray, decided: np.ndarray) -> dict[str, np.ndarray]:
     """Add the fights that end here to each outcome's pmf: the last round's result, each side's Health Points
-    lost, who broke and who was caught (this round or before: a unit's flag), who of the characters fell."""
+    lost, who broke and who was caught (this round or before: a unit's flag), who of the characters fell; returns
+    each fight's values of them."""
     ever_broke, ever_caught, lost = [], [], []
     for line, codes, now_broke, now_caught in zip(fight.lines, (cs, es), (we_broke, broke), (we_caught, caught)):
         parts = line.split(codes)
@@ -418,5 +423,7 @@ def _tally(tally: Tally, fight: Fight, cs: np.ndarray, es: np.ndarray, won: np.n
             weights.append((name, (main.hero is not None) & ((main.alive(code) == 0) | taken), done))
     if "decided" in tally:
         weights.append(("decided", decided, done))
+    each = {name: np.broadcast_to(np.asarray(values, dtype=np.int64), done.shape) for name, values, _ in weights}
     for name, values, weight in weights:
-        _add_at(tally[name], np.broadcast_to(np.asarray(values, dtype=np.int64), done.shape), weight)
+        _add_at(tally[name], each[name], weight)
+    return each
