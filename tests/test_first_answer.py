@@ -61,6 +61,14 @@ def test_an_exact_answer_without_arrays_imports_no_numpy_and_is_read_without_it(
     assert forbidden(loaded(ANSWER), ("numpy",)) == []
 
 
+def test_an_epic_shot_s_exact_answer_imports_no_numpy_and_no_sampler():
+    """Plain shooting's exact answer is worked in tuples (epic/plain.py); its modules name numpy and the dice
+    sampler, imported the first time they are used (`core/lazy.py:Deferred`): an exact answer never does."""
+    code = (f"from oddscalc import EpicShoot, run\nkills = run({EPIC}, method='exact')['kills']\n"
+            "print(kills.mean, kills.at_least(3))")
+    assert forbidden(loaded(code), ("numpy", "oddscalc.core.pool", "oddscalc.core.sampling")) == []
+
+
 def test_the_figures_read_without_numpy_are_those_read_with_it():
     code = f"{ANSWER}\nimport numpy\nprint(unsaved.pmf @ unsaved.outcomes, unsaved.at_least_all[3], unsaved.cdf[2])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

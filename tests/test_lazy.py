@@ -31,3 +31,15 @@ def test_importing_oddscalc_imports_no_game_and_no_numpy_until_asked():
     loaded = ast.literal_eval(said[0])
     assert not any(name.startswith(("numpy", "oddscalc.dust", "oddscalc.epic", "oddscalc.t9a")) for name in loaded)
     assert said[1] == "True"
+
+
+def test_a_deferred_module_is_imported_when_a_name_of_it_is_first_read():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom oddscalc.core.lazy import Deferred\ncolours = Deferred('colorsys')\n"
+            "print('colorsys' in sys.modules)\nhsv = colours.rgb_to_hsv(1.0, 0.0, 0.0)\n"
+            "print('colorsys' in sys.modules, colours.rgb_to_hsv is sys.modules['colorsys'].rgb_to_hsv, hsv)\n"
+            "print('rgb_to_hsv' in vars(colours))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == ["False", "True True (0.0, 1.0, 1.0)", "True"]  # then read as the module itself, its names copied

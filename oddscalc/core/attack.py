@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
+import sys
 import types
 import typing
 from enum import Enum
@@ -239,10 +240,9 @@ def option_fields(attack: type) -> list[dataclasses.Field[Any]]:
             if where is None:
                 found.append(field)
                 continue
-            kind = typing.get_type_hints(attack)[field.name]
-            hints = typing.get_type_hints(kind)
+            kind = hint_of(attack, field.name)
             prefix, who, required = where
-            found += [_side_field(inner, field.name, prefix, who, hints[inner.name], inner.name in required)
+            found += [_side_field(inner, field.name, prefix, who, hint_of(kind, inner.name), inner.name in required)
                       for inner in dataclasses.fields(kind)]
         _OPTION_FIELDS[attack] = found
     return found
@@ -271,8 +271,7 @@ def sides_of(attack: type) -> list[tuple[str, str, Any]]:
     """An attack's sides: (its field, its options' prefix, its kind), the longer prefix first."""
     found = _SIDES.get(attack)
     if found is None:
-        hints = typing.get_type_hints(attack)
-        found = _SIDES[attack] = sorted(((field.name, field.metadata[SIDE][0], hints[field.name])
+        found = _SIDES[attack] = sorted(((field.name, field.metadata[SIDE][0], hint_of(attack, field.name))
                                          for field in dataclasses.fields(attack) if SIDE in field.metadata),
                                         key=lambda side: -len(side[1]))
     return found
@@ -314,21 +313,26 @@ def field_named(attack: type[Attack], name: str) -> dataclasses.Field[Any]:
                                                f"{', '.join(names)}")
 
 
-_HINTS: dict[type[Attack], dict[str, Any]] = {}
+_HINTS: dict[tuple[type, str], Any] = {}
 
 
-def _hints(attack: type[Attack]) -> dict[str, Any]:
-    """An attack's fields' types, read once per attack class."""
-    hints = _HINTS.get(attack)
-    if hints is None:
-        hints = _HINTS[attack] = typing.get_type_hints(attack)
-    return hints
+def hint_of(kind: type, name: str) -> Any:
+    """A dataclass field's type, read once per class and field: its annotation evaluated alone, in the module of the
+    class that declares it, as `typing.get_type_hints` evaluates every one of a class's (a first answer reads a few
+    fields of an attack with 60)."""
+    key = (kind, name)
+    if key not in _HINTS:
+        owner = next(cls for cls in kind.__mro__ if name in vars(cls).get("__annotations__", {}))
+        annotation = vars(owner)["__annotations__"][name]
+        _HINTS[key] = (eval(annotation, vars(sys.modules[owner.__module__])) if isinstance(annotation, str)
+                       else annotation)  # (the source's own annotation, as typing evaluates it)
+    return _HINTS[key]
 
 
 def kind_of(attack: type[Attack], field: dataclasses.Field[Any]) -> tuple[Any, bool]:
     """The type a field's text is read as (None: the attack reads the text itself), and whether
     it may be None."""
-    hint = field.metadata["hint"] if "hint" in field.metadata else _hints(attack)[field.name]
+    hint = field.metadata["hint"] if "hint" in field.metadata else hint_of(attack, field.name)
     args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
     base = [arg for arg in args if arg is not type(None)]
     optional = len(base) < len(args)

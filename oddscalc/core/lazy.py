@@ -5,6 +5,7 @@ imports the attack's own modules, not every game's."""
 from __future__ import annotations
 
 import sys
+import types
 from importlib import import_module
 from typing import Any, Callable, Mapping
 
@@ -25,3 +26,16 @@ def exports(package: str, where: Mapping[str, str]) -> tuple[Callable[[str], Any
         return sorted({*where, *vars(sys.modules[package])})
 
     return __getattr__, __dir__
+
+
+class Deferred(types.ModuleType):
+    """A module imported the first time one of its names is read, then read as that module (its names copied in):
+    `numpy`, so that an exact answer that needs no arrays imports none, though its modules name numpy."""
+
+    def __getattr__(self, name: str) -> Any:
+        module = import_module(self.__name__)
+        self.__dict__.update(vars(module))
+        return getattr(module, name)
+
+
+numpy = Deferred("numpy")  # a module that names it: `if TYPE_CHECKING: import numpy as np` / `else:` this as np

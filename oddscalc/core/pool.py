@@ -25,9 +25,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .lazy import numpy as np
 
 WORD = 1 << 16  # atoms are chosen by 16-bit random words
 MAX_PER_WORD = 16

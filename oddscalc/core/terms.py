@@ -54,8 +54,8 @@ def in_floats(pmf: Any) -> Any:
     return pmf.astype(float, copy=False)
 
 
-def convolve(a: list[int], b: list[int]) -> list[int]:
-    """The weights of the sum of two independent totals, from their integer weights."""
+def convolve(a: Sequence[Any], b: Sequence[Any]) -> list[Any]:
+    """The weights of the sum of two independent totals, from their weights (integers, or a pmf's terms)."""
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:

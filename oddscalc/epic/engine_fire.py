@@ -9,18 +9,21 @@ engines; `EpicShoot` declares the options.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from functools import cached_property
 from itertools import product
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core.pool import PoolRoll
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.pmf import NumberType
 from ..core import pmf as pmfs
 from ..core.dice import Check, DiceExpression
 from ..errors import choose, require
-from ..core.pool import PoolRoll
 from .joints import combine, pack, zeros
 from .saves import Ability, SavePlan, allocate_kills, failed_die, kills_given_hits
 from .defences import NOT_GIVEN

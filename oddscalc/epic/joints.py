@@ -10,7 +10,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.pmf import NumberType
 

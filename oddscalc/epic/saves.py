@@ -14,24 +14,42 @@ round of U slots onto the first, and the popcount of the low U bits is the kills
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import math
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core.pool import Die, PoolRoll
+    from ..core import pool
+else:
+    from ..core.lazy import numpy as np
+    from ..core.lazy import Deferred
+
+    pool = Deferred("oddscalc.core.pool")  # the sampler's: imported when dice are rolled
 
 from ..core import pmf as pmfs
 from ..core.dice import Check, Natural
-from ..core.pool import Die, PoolRoll, roll_flags
 
 INVULNERABLE = Check(6, Natural.SAVE)  # docs/rules.md §2.2: an unmodified 6+
 BLOCK = 64  # units whose fates one uint64 holds
-_LOW_BITS = np.array([(1 << n) - 1 for n in range(BLOCK + 1)], dtype=np.uint64)
-_BYTE_ONES = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
+
+
+@cache
+def low_bits() -> np.ndarray:
+    """The words with the n lowest bits set, n = 0 to BLOCK (made when first sampled: numpy is not imported
+    before)."""
+    return np.array([(1 << n) - 1 for n in range(BLOCK + 1)], dtype=np.uint64)
+
+
+@cache
+def byte_ones() -> np.ndarray:
+    """The set bits of each byte."""
+    return np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
 
 
 class Ability(str, Enum):
@@ -121,7 +139,7 @@ def save_plan(
 @lru_cache(maxsize=128)
 def failed_die(plan: SavePlan) -> Die:
     """Return the die of one hit's saves: 1 when every save it gets fails."""
-    return Die(plan.sides, lambda *faces: ~plan.saved(*faces), ("failed",))
+    return pool.Die(plan.sides, lambda *faces: ~plan.saved(*faces), ("failed",))
 
 
 # --- hit allocation (docs/rules.md §2.3) -----------------------------------------------------
@@ -159,12 +177,12 @@ def allocate_kills(rng: np.random.Generator, failed: Die, hits: np.ndarray, slot
     dead = [np.zeros(trials, dtype=np.uint64) for _ in range(-(-units // BLOCK))]
     for start, width, block, block_width in _segments(slots, units):
         live = np.clip(hits - start, 0, width)  # slots of this piece that hold a hit
-        flags = roll_flags(rng, failed, width, trials) & _LOW_BITS[live]
+        flags = pool.roll_flags(rng, failed, width, trials) & low_bits()[live]
         shift = block_width if units <= BLOCK else width
         while shift < width:  # fold every round of U slots onto the first
             flags |= flags >> np.uint64(shift)
             shift *= 2
-        dead[block] |= flags & _LOW_BITS[block_width]
+        dead[block] |= flags & low_bits()[block_width]
     kills = popcount(dead[0]).astype(np.int64)
     for more in dead[1:]:
         kills += popcount(more)
@@ -175,7 +193,7 @@ def popcount(words: np.ndarray, native: bool = True) -> np.ndarray:
     """Count the set bits of each uint64 (numpy ≥ 2 has it built in; else a byte table)."""
     if native and hasattr(np, "bitwise_count"):
         return np.asarray(np.bitwise_count(words))
-    return np.asarray(_BYTE_ONES[np.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)].sum(axis=1, dtype=np.uint8))
+    return np.asarray(byte_ones()[np.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)].sum(axis=1, dtype=np.uint8))
 
 
 def kills_given_hits(hits: int, units: int, saved: Fraction | float) -> np.ndarray:
@@ -266,4 +284,4 @@ def outcome_roll(
     once by `BlastMarkers.total` and `.broken`, so a trial costs one look-up.
     """
     table, radices = _outcome_table(markers, kills_radix, hits_radix, outcomes)
-    return PoolRoll(table[index], outcomes, radices)
+    return pool.PoolRoll(table[index], outcomes, radices)

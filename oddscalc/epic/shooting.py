@@ -20,21 +20,27 @@ in `engine_fire.py` (`AtWarEngines`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Mapping
+
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core.pool import PoolRoll
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.pmf import NumberType
 from ..core import pmf as pmfs
 from ..core.attack import option
 from ..errors import InputError, require
-from ..core.pool import PoolRoll
 from ..output.style import plural
 from .engine_fire import AtWarEngines
 from .joints import pmfs_of
 from .saves import Ability, BlastMarkers, SavePlan, allocate_kills, failed_die, outcome_roll, save_plan
 from .defences import NOT_GIVEN
+from .plain import PLAIN_CELLS, plain_pmfs
 from .target import MAX_UNITS
 from .volleys import Volley, matrix_of, allocated, roll_hits
 from .war_engines import Front, Reach, TkAllocation
@@ -250,10 +256,14 @@ class EpicShoot(AtWarEngines):
             joint = convolve2d(joint, allocated(anti_tank, self.vehicles, self.vehicle_saves, number))
         return joint
 
-    def pmfs(self, number: NumberType) -> dict[str, np.ndarray]:
+    def pmfs(self, number: NumberType) -> Mapping[str, np.ndarray | tuple[Any, ...]]:
         if self.war_engines:
             under_fire = int(any(v.shots for v in self.fired))
             joint = self.mixed_joint(number) if self.engine else self.engine_joint(number)
             return pmfs_of(joint, self.outcomes,
                            lambda values: self._engine_outcomes(self._decoded(values), 0, under_fire), number)
+        normal = self._pools("normal")
+        cells = (sum(shots for shots, _ in normal) + 1) * (self.unit_count + 1)
+        if not self._pools("macro") and not self.vehicles and (number is not float or cells <= PLAIN_CELLS):
+            return plain_pmfs(normal, self.unit_count, number(self.normal_saves.chance()), self.markers, number)
         return self.markers.outcome_pmfs(self.joint(number))

@@ -6,12 +6,15 @@ saves, hit allocation and blast markers live in `saves.py`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from dataclasses import dataclass
 from functools import cached_property
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.pmf import NumberType
 from ..core.attack import Attack, option, side

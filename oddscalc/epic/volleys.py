@@ -12,15 +12,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core.pool import Die
+    from ..core import pool
+else:
+    from ..core.lazy import numpy as np
+    from ..core.lazy import Deferred
+
+    pool = Deferred("oddscalc.core.pool")  # the sampler's: imported when dice are rolled
 
 from ..core.pmf import NumberType
 from ..core import pmf as pmfs
 from ..core.dice import Check, Natural, check_sides
 from ..errors import InputError, require
-from ..core.pool import Die, roll_pool
 from ..output.style import plural
 from .saves import Ability, SavePlan, kills_given_hits, save_plan
 from .defences import MAX_BLAST_MARKERS
@@ -63,7 +70,7 @@ def roll_hits(rng: np.random.Generator, pools: Sequence[tuple[int, Check]], tria
     """Each trial's hits of (dice, check) pools, every die rolled (an assault's attacks too)."""
     hits = np.zeros(trials, dtype=np.int64)
     for shots, check in pools:
-        hits += roll_pool(rng, hit_die(check), shots, trials).total("hits").astype(np.int64)
+        hits += pool.roll_pool(rng, hit_die(check), shots, trials).total("hits").astype(np.int64)
     return hits
 
 
@@ -94,7 +101,7 @@ def matrix_of(rows: list[np.ndarray], width: int, number: NumberType) -> np.ndar
 @lru_cache(maxsize=64)
 def hit_die(check: Check) -> Die:
     """Return the die of one shot: 1 when it hits."""
-    return Die(check_sides(check), check.passes, ("hits",))
+    return pool.Die(check_sides(check), check.passes, ("hits",))
 
 
 

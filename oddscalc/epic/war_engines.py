@@ -28,18 +28,24 @@ in one formation are in `engine_profiles.py`; the joints the exact twins add up,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core import pool
+else:
+    from ..core.lazy import numpy as np
+    from ..core.lazy import Deferred
+
+    pool = Deferred("oddscalc.core.pool")  # the sampler's: imported when dice are rolled
 
 from ..core.pmf import NumberType
 from ..core.dice import DiceExpression
 from ..errors import require
-from ..core.pool import uniform_faces
 from .joints import zeros
 from .saves import SavePlan
 
@@ -275,7 +281,7 @@ class Engines:
         points = kind.titan_killer.sample(rng, at.size)
         saved = np.zeros(at.size, dtype=bool)
         if kind.per_hit and kind.saves.invulnerable:  # one save for the whole hit
-            saved = uniform_faces(rng, 6, at.size) == 6
+            saved = pool.uniform_faces(rng, 6, at.size) == 6
         each = kind.saves.invulnerable and not kind.per_hit
         for _ in range(int(points.max(initial=0))):
             self._pierced(rng, flat, at[(points > 0) & ~saved], each)
@@ -292,14 +298,14 @@ class Engines:
 
     def _struck(self, rng: np.random.Generator, flat: Any, at: np.ndarray, saves: SavePlan) -> None:
         at = self._through(flat, at)
-        faces = [uniform_faces(rng, side, at.size) for side in saves.sides]
+        faces = [pool.uniform_faces(rng, side, at.size) for side in saves.sides]
         failed = ~saves.saved(*faces) if faces else np.ones(at.size, dtype=bool)
         self._harm(rng, flat[1], at[failed])
 
     def _pierced(self, rng: np.random.Generator, flat: Any, at: np.ndarray, invulnerable: bool) -> None:
         at = self._through(flat, at)
         if invulnerable:
-            at = at[uniform_faces(rng, 6, at.size) < 6]
+            at = at[pool.uniform_faces(rng, 6, at.size) < 6]
         self._harm(rng, flat[1], at)
 
     def _harm(self, rng: np.random.Generator, damage: np.ndarray, at: np.ndarray) -> None:
@@ -307,7 +313,7 @@ class Engines:
         top = self.capacity
         while at.size:
             damage[at] = np.minimum(damage[at] + 1, top)
-            critical = uniform_faces(rng, 6, at.size) == 6
+            critical = pool.uniform_faces(rng, 6, at.size) == 6
             if self.critical is Critical.DESTROYED:
                 damage[at[critical]] = top
                 return
@@ -316,7 +322,7 @@ class Engines:
                 damage[at] = np.minimum(damage[at] + 1, top)
                 return
             if self.critical is Critical.WOUNDED:  # its own D6: 2-5 one more point (rolling again), 6 destroyed
-                table = uniform_faces(rng, 6, at.size)
+                table = pool.uniform_faces(rng, 6, at.size)
                 damage[at[critical & (table == 6)]] = top
                 critical &= (table >= 2) & (table <= 5)
             elif self.critical is not Critical.DAMAGE:
