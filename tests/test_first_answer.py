@@ -61,12 +61,18 @@ def test_an_exact_answer_without_arrays_imports_no_numpy_and_is_read_without_it(
     assert forbidden(loaded(ANSWER), ("numpy",)) == []
 
 
-def test_an_epic_shot_s_exact_answer_imports_no_numpy_and_no_sampler():
-    """Plain shooting's exact answer is worked in tuples (epic/plain.py); its modules name numpy and the dice
-    sampler, imported the first time they are used (`core/lazy.py:Deferred`): an exact answer never does."""
-    code = (f"from oddscalc import EpicShoot, run\nkills = run({EPIC}, method='exact')['kills']\n"
-            "print(kills.mean, kills.at_least(3))")
-    assert forbidden(loaded(code), ("numpy", "oddscalc.core.pool", "oddscalc.core.sampling")) == []
+@pytest.mark.parametrize("code", [
+    f"from oddscalc import EpicShoot, run\nanswer = run({EPIC}, method='exact')['kills']",
+    "from oddscalc import Melee, run\nanswer = run(Melee(attacks=10, offensive=4, defensive=4, strength=4, "
+    "resilience=4, armour=2, models=5, health=1), method='exact')['kills']",
+    "from oddscalc import WeaponLine, run\nanswer = run(WeaponLine(dice=4, health=2), method='exact')['destroyed']",
+])
+def test_each_game_s_first_exact_answer_imports_no_numpy_and_no_sampler(code):
+    """Plain shooting, a melee of one wound an attack and a weapon line are worked in tuples (epic/plain.py,
+    `_Sequence._binomials`, `dust/die.py:exact_line`); their modules name numpy and the dice sampler, imported the
+    first time they are used (`core/lazy.py:Deferred`): an exact answer never does."""
+    modules = loaded(f"{code}\nprint(answer.mean, answer.at_least(1))")
+    assert forbidden(modules, ("numpy", "oddscalc.core.pool", "oddscalc.core.sampling")) == []
 
 
 def test_the_figures_read_without_numpy_are_those_read_with_it():

@@ -71,14 +71,18 @@ def _bytecode_folder() -> str:
     return folder
 
 
-def fresh_process(arguments: list[str], **options: Any) -> subprocess.CompletedProcess[Any]:
+def fresh_process(arguments: list[str], compiled: bool = True, **options: Any) -> subprocess.CompletedProcess[Any]:
     """Run `python ARGUMENTS` in a fresh process as an installed package runs: its modules' bytecode
     cached after the first run (in this run's own folder, PYTHONPYCACHEPREFIX), whatever
     PYTHONDONTWRITEBYTECODE says here. numpy and icepool bring theirs from their install; without
-    this, a checkout's modules alone would be compiled from source in every process."""
+    this, a checkout's modules alone would be compiled from source in every process. Not `compiled`:
+    no bytecode at all, every module (Python's own, numpy's, icepool's, ours) compiled from source."""
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-    environment["PYTHONPYCACHEPREFIX"] = _bytecode_folder()
-    return subprocess.run([sys.executable, *arguments], env=environment, **options)
+    with tempfile.TemporaryDirectory(prefix="oddscalc-bench-source-") as empty:
+        environment["PYTHONPYCACHEPREFIX"] = _bytecode_folder() if compiled else empty
+        if not compiled:
+            environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        return subprocess.run([sys.executable, *arguments], env=environment, **options)
 
 
 def grid_roster(size: int) -> str:

@@ -52,28 +52,34 @@ FRESH = {  # the first answer in a fresh process, through each library's public 
     "oddscalc": "from oddscalc import HitAndSave, run; run(HitAndSave(10, 4, 5), method='exact')['unsaved'].mean",
     "oddscalc epic": "from oddscalc import EpicShoot, run; run(EpicShoot(shots=12, to_hit='4+', units=6, "
                      "armour='4+'), method='exact')['kills'].mean",
+    "oddscalc t9a": "from oddscalc import Melee, run; run(Melee(attacks=10, offensive=4, defensive=4, strength=4, "
+                    "resilience=4), method='exact')['unsaved'].mean",
+    "oddscalc dust": "from oddscalc import WeaponLine, run; run(WeaponLine(dice=4), method='exact')['damage'].mean",
 }
 
 
 def first_answers(repeat: int) -> None:
     """The first answer in a fresh process, side by side in one run: Python alone, `import numpy`,
-    icepool's first answer to 10 hit-and-save dice, oddscalc's to the same dice and to an Epic
-    shooting attack, and the command line's `oddscalc roll 2d6 --exact`."""
-    times = {name: fresh_ms(code, repeat) for name, code in FRESH.items()}
+    icepool's first answer to 10 hit-and-save dice, oddscalc's to the same dice and each game's (an Epic
+    shooting attack, a 9th Age melee, a Dust weapon line), and the command line's `oddscalc roll 2d6 --exact`."""
+    for compiled, how in ((True, "every library's bytecode cached, as an install has it"),
+                          (False, "no bytecode at all: every module compiled from source")):
+        times = {name: fresh_ms(code, repeat, compiled) for name, code in FRESH.items()}
+        print(f"\nfirst answer in a fresh process, best of {repeat} (wall, start-up included; {how}):")
+        for name, ms in times.items():
+            print(f"  {name:14} {ms:7.1f} ms  {ms - times['python']:6.1f} ms beyond Python"
+                  + (f", {ms / times['icepool']:4.2f}x icepool's" if name.startswith("oddscalc") else ""))
+        for name in (name for name in times if name.startswith("oddscalc")):
+            print(f"  {name} first answer / icepool first answer: {times[name] / times['icepool']:.2f}"
+                  f"{verdict(times[name] / times['icepool'], 1.0, above=False)}")
     command, _ = command_seconds(["roll", "2d6", "--exact"], repeat)
-    print(f"\nfirst answer in a fresh process, best of {repeat} (wall, start-up included; every library's"
-          " bytecode cached, as an install has it):")
-    for name, ms in times.items():
-        print(f"  {name:14} {ms:7.1f} ms  {ms - times['python']:6.1f} ms beyond Python"
-              + (f", {ms / times['icepool']:4.2f}x icepool's" if name.startswith("oddscalc") else ""))
-    print(f"  oddscalc first answer / icepool first answer: {times['oddscalc'] / times['icepool']:.2f}"
-          f"{verdict(times['oddscalc'] / times['icepool'], 1.0, above=False)}")
     print(f"  oddscalc roll 2d6 --exact: {command:.3f} s{verdict(command, 0.15, above=False)}")
 
 
-def fresh_ms(code: str, repeat: int) -> float:
-    """Wall time of a fresh Python process that imports the engine and answers the first query."""
-    return best_ms(lambda: fresh_process(["-c", code], check=True), repeat)
+def fresh_ms(code: str, repeat: int, compiled: bool = True) -> float:
+    """Wall time of a fresh Python process that imports the engine and answers the first query (`compiled`: with
+    every module's bytecode cached; else none at all)."""
+    return best_ms(lambda: fresh_process(["-c", code], compiled, check=True), repeat)
 
 
 COMMANDS = [  # (command line, target seconds, what the target asks)

@@ -8,13 +8,21 @@ import itertools
 import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
+    from . import pool
+    from .pool import Die
+else:
+    from .lazy import numpy as np
+    from .lazy import Deferred
+
+    pool = Deferred("oddscalc.core.pool")  # the sampler's: imported when dice are rolled
 
 from . import pmf as pmfs
 from . import terms
-from .pool import Die
 from .terms import enumerable, fft_size
 
 
@@ -124,7 +132,7 @@ def keep_die(dice: int, sides: int = 6, extra: int = 0, success: int | None = No
         total: np.ndarray = kept.sum(axis=0) if success is None else (kept >= success).sum(axis=0)
         return total
 
-    return Die((sides,) * (dice + abs(extra)), rule, ("sum" if success is None else "successes",))
+    return pool.Die((sides,) * (dice + abs(extra)), rule, ("sum" if success is None else "successes",))
 
 
 def shifted(pmf: np.ndarray, modifier: int) -> np.ndarray:
@@ -144,5 +152,5 @@ def _face_rule(face: np.ndarray) -> np.ndarray:
 def expression_die(sides: int) -> Die:
     """Return the die of one `dS` (D3 read off a D6)."""
     if sides == 3:
-        return Die((6,), _d3_rule, ("total",))
-    return Die((sides,), _face_rule, ("total",))
+        return pool.Die((6,), _d3_rule, ("total",))
+    return pool.Die((sides,), _face_rule, ("total",))

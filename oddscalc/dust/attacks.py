@@ -9,18 +9,26 @@ from __future__ import annotations
 import re
 from dataclasses import KW_ONLY, dataclass, field
 from functools import cached_property
-from typing import Any, overload
+from numbers import Integral
+from typing import Any, TYPE_CHECKING, overload
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core.pool import Die, PoolRoll
+    from ..core import pool
+else:
+    from ..core.lazy import numpy as np
+    from ..core.lazy import Deferred
+
+    pool = Deferred("oddscalc.core.pool")  # the sampler's: imported when dice are rolled
 
 from ..core.pmf import NumberType
 from ..core import pmf as pmfs
 from ..core.attack import Attack, option
 from ..core.dice import rerolled
 from ..errors import InputError, choose, require
-from ..core.pool import Die, PoolRoll, roll_pool
 from .die import (
-    BLAST_DIE,
+    blast_die,
     HIT,
     MAX_DAMAGE,
     MAX_DICE,
@@ -125,15 +133,15 @@ class _AtUnit(Fire):
         """The sampled damage and hits, and whether the unit is destroyed."""
         if self.health is None:
             return rolled
-        totals = {name: rolled.total(name) if isinstance(rolled, PoolRoll) else rolled[name]
+        totals = {name: rolled.total(name) if isinstance(rolled, pool.PoolRoll) else rolled[name]
                   for name in ("damage", "hits")}
         return {**totals, "destroyed": (totals["damage"] >= self.health).astype(np.int64)}
 
-    def destroyed_pmfs(self, exact: dict[str, np.ndarray], number: NumberType) -> dict[str, np.ndarray]:
+    def destroyed_pmfs(self, exact: dict[str, Any], number: NumberType) -> dict[str, Any]:
         """The exact twin of `destroyed_sample`."""
         if self.health is not None:
             destroyed = sum(exact["damage"][self.health:], number(0))
-            exact["destroyed"] = pmfs.array([1 - destroyed, destroyed])
+            exact["destroyed"] = (1 - destroyed, destroyed)  # (a tuple: no arrays where the damage has none)
         return exact
 
 
@@ -271,7 +279,7 @@ class Phaser(_AtUnit):
             object.__setattr__(self, "blast", int(match.group(2)))
         for name in ("aim", "blast"):
             value = getattr(self, name)
-            whole = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+            whole = isinstance(value, Integral) and not isinstance(value, bool)
             require(whole and 1 <= value <= MAX_PHASER, "phaser", f"{self.aim}z{self.blast}",
                     f"X and Y must be whole numbers from 1 to {MAX_PHASER}, like 2z3")
         check_models_firing(self.count)
@@ -306,9 +314,9 @@ class Phaser(_AtUnit):
         return attack_die(self.rerolls)
 
     def sample(self, rng: np.random.Generator, trials: int) -> dict[str, np.ndarray]:
-        hits = roll_pool(rng, self._die, self.rolled, trials).total("hits")
+        hits = pool.roll_pool(rng, self._die, self.rolled, trials).total("hits")
         # §1.5: only the X stage is re-rolled; each hit rolls Y plain dice
-        damage = roll_pool(rng, BLAST_DIE, hits * self.stages[1], trials).total("damage")
+        damage = pool.roll_pool(rng, blast_die(), hits * self.stages[1], trials).total("damage")
         if self.resilient:
             damage = resist(rng, damage, trials)
         return self.destroyed_sample({"damage": damage, "hits": hits})
@@ -375,7 +383,7 @@ class Salvo(_AtUnit):
             require(1 <= dice <= MAX_DICE and 1 <= damage <= MAX_DAMAGE, "salvo", str(self),
                     f"each entry needs 1 to {MAX_DICE} dice and 1 to {MAX_DAMAGE} damage, like 3/2")
         entries = len(self.entries)
-        whole = isinstance(self.charges, (int, np.integer)) and not isinstance(self.charges, bool)
+        whole = isinstance(self.charges, Integral) and not isinstance(self.charges, bool)
         require(whole and 1 <= self.charges <= entries, "charges", self.charges,
                 f"expected 1 to {entries} charges (the salvo {self} has {entries} "
                 f"entr{'y' if entries == 1 else 'ies'})")

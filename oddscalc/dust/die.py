@@ -14,15 +14,24 @@ from __future__ import annotations
 
 from enum import Enum
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any
+from numbers import Integral
+from functools import cache, lru_cache
+from typing import Any, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core.pool import Die, PoolRoll
+    from ..core import pool
+else:
+    from ..core.lazy import numpy as np
+    from ..core.lazy import Deferred
+
+    pool = Deferred("oddscalc.core.pool")  # the sampler's: imported when dice are rolled
 
 from ..core.pmf import NumberType
 from ..core import pmf as pmfs
+from ..core import terms
 from ..errors import require
-from ..core.pool import Die, PoolRoll, roll_pool
 from .board import Cover
 
 HIT_FACE = 5  # docs/rules.md §1.1, read off a D6: faces 5 and 6 are the two hit (target) faces
@@ -77,7 +86,7 @@ def cover_save(cover: Cover) -> CoverSave:
 
 
 def check_count(value: Any, name: str, low: int, high: int, what: str) -> None:
-    whole = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    whole = isinstance(value, Integral) and not isinstance(value, bool)
     require(whole and low <= value <= high, name, value, f"expected {low} to {high} {what}")
 
 
@@ -116,20 +125,28 @@ def attack_die(rerolls: int = 0, success: Success = Success.HIT, save: CoverSave
         return kept * damage, hit
 
     sides = (6,) * (1 + rerolls + (save is not CoverSave.NONE))
-    return Die(sides, rule, ("damage", "hits"))
+    return pool.Die(sides, rule, ("damage", "hits"))
 
 
 def _blank(face: np.ndarray) -> np.ndarray:
     return ~shows_hit(face)  # Damage Resilient (§1.11): a blank lets the damage point through
 
 
-RESILIENCE_DIE = Die((6,), _blank, ("damage",))
-BLAST_DIE = Die((6,), shows_hit, ("damage",))  # phaser second stage (§1.5): each hit is 1 damage
+@cache
+def resilience_die() -> Die:
+    """The Damage Resilient die (§1.11): a blank lets a damage point through."""
+    return pool.Die((6,), _blank, ("damage",))
+
+
+@cache
+def blast_die() -> Die:
+    """A phaser's second-stage die (§1.5): each hit is 1 damage."""
+    return pool.Die((6,), shows_hit, ("damage",))
 
 
 def resist(rng: np.random.Generator, points: np.ndarray, trials: int) -> np.ndarray:
     """Roll one Damage Resilient die per damage point; return the points that get through."""
-    return roll_pool(rng, RESILIENCE_DIE, points, trials).total("damage")
+    return pool.roll_pool(rng, resilience_die(), points, trials).total("damage")
 
 
 # --- exact chances (the exact twins) ------------------------------------------------
@@ -151,17 +168,24 @@ def resisted(pmf: np.ndarray, resilient: bool, number: NumberType) -> np.ndarray
 def sample_line(rng: np.random.Generator, trials: int, die: Die, dice: int,
                  resilient: bool) -> PoolRoll | dict[str, np.ndarray]:
     """Roll `dice` attack dice (each die's whole life), then the Damage Resilient dice."""
-    roll = roll_pool(rng, die, dice, trials)
+    roll = pool.roll_pool(rng, die, dice, trials)
     if not resilient:
         return roll
     return {"damage": resist(rng, roll.total("damage"), trials), "hits": roll.total("hits")}
 
 
 def exact_line(dice: int, chance: Fraction, save: CoverSave, damage: int, resilient: bool,
-                number: NumberType) -> dict[str, np.ndarray]:
-    """Hits ~ Binomial(dice, chance), thinned by the save, times damage, then resilience."""
-    hits = pmfs.binomial(dice, number(chance))
-    surviving = pmfs.thin(hits, number(_survive(save)))
-    return {"damage": resisted(pmfs.scale(surviving, damage), resilient, number), "hits": hits}
+                number: NumberType) -> dict[str, Any]:
+    """Hits ~ Binomial(dice, chance), thinned by the save, times damage, then resilience. A binomial thinned is a
+    binomial, so the hits that get through are Binomial(dice, chance · the save's · the resilience's) when each
+    does 1 damage: worked in tuples (`terms`: no arrays, and a first answer imports no numpy); Damage Resilient
+    thinning points of several damage each is worked in arrays."""
+    if resilient and damage > 1:
+        hits = pmfs.binomial(dice, number(chance))
+        surviving = pmfs.thin(hits, number(_survive(save)))
+        return {"damage": resisted(pmfs.scale(surviving, damage), resilient, number), "hits": hits}
+    kept = chance * _survive(save) * ((1 - HIT) if resilient else 1)
+    return {"damage": terms.transform(terms.binomial(dice, number(kept)), lambda hit: hit * damage),
+            "hits": terms.binomial(dice, number(chance))}
 
 

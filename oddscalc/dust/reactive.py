@@ -161,12 +161,12 @@ class Reactive(Attack):
         hit, zero, one = number(HIT), number(Fraction(0)), number(Fraction(1))
         if self.dice is None:
             return {"success": pmfs.array([1 - hit, hit])}
-        enemy = (exact_line(self.enemy_dice, HIT, self.enemy_save, self.enemy_damage, False, number)["damage"]
-                 if self.enemy_dice is not None else None)
+        enemy = (pmfs.array(exact_line(self.enemy_dice, HIT, self.enemy_save, self.enemy_damage, False,
+                                       number)["damage"]) if self.enemy_dice is not None else None)
         fires = hit
         if enemy is not None and self.timing is Timing.ATTACK_MOVE and self.own_health is not None:
             fires = hit * sum(enemy[: self.own_health], zero)  # it survives, then rolls
-        dealt = exact_line(self.dice, HIT, self.save, self.damage, self.resilient, number)["damage"]
+        dealt = pmfs.array(exact_line(self.dice, HIT, self.save, self.damage, self.resilient, number)["damage"])
         outcomes = {"success": pmfs.array([1 - fires, fires]),
                     "damage": pmfs.mixture([(1 - fires, pmfs.point(0, dealt)), (fires, dealt)])}
         destroyed = fires * sum(dealt[self.health:], zero) if self.health is not None else zero

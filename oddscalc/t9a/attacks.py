@@ -22,11 +22,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core import pmf as pmfs
+from ..core import terms
 from ..core.attack import option
 from ..core.dice import EXACT_SECONDS, Check, DiceExpression, Natural
 from ..errors import choose, require
@@ -156,12 +160,14 @@ class _Sequence(Attributes):
         size = attacks * per_attack + 1
         return size * size * attacks / _FRACTION_RATE
 
-    def pmfs(self, number: Callable[[Any], Any]) -> dict[str, np.ndarray]:
+    def pmfs(self, number: Callable[[Any], Any]) -> dict[str, Any]:
         seconds = self.exact_seconds(number is not float)
         require(seconds <= EXACT_SECONDS, "exact", self.describe(),
                 f"the exact rationals would take about {seconds:.0f} s; drop --fractions (exact floats are "
                 "quick), or sample instead")
         chances = self.chances()
+        if self._bernoulli():
+            return self._binomials(chances, number)
         one = number(1)
         zero = pmfs.point(0, one)
 
@@ -207,6 +213,33 @@ class _Sequence(Attributes):
             totals["kills"] = pmfs.transform(lost_total, lambda x: min(x // health, models))
             totals["health_lost"] = pmfs.transform(lost_total, lambda x: min(x, models * health))
         return {name: totals[name] for name in self.outcomes}
+
+    def _bernoulli(self) -> bool:
+        """Each attack gives at most 1 of every outcome: a fixed number of attacks, no Poison or Battle Focus (a
+        second hit or an auto-wound on a 6), no Multiple Wounds."""
+        return (not self.count.count and not self.poison and not self.battle_focus
+                and self.wound_saves(lethal=False).multiple_wounds is None
+                and self.wound_saves(lethal=True).multiple_wounds is None)
+
+    def _binomials(self, chances: Chances, number: Callable[[Any], Any]) -> dict[str, tuple[Any, ...]]:
+        """Each outcome's pmf when every attack gives at most 1 of it (`_bernoulli`): a binomial, in tuples (no
+        arrays: a first answer imports no numpy), the array path's law term for term."""
+        hit = chances.plain_hit + chances.six_hit
+        unsaved = hit * (chances.wound * chances.unsaved + chances.lethal * chances.lethal_unsaved)
+        each = {"hits": hit, "wounds": hit * (chances.wound + chances.lethal), "unsaved": unsaved,
+                "health_lost": unsaved}
+        totals = {name: terms.binomial(self.count.modifier, number(p)) for name, p in each.items()}
+        removed = _removed_terms(totals, self.models, self.health_points)
+        return {name: removed[name] for name in self.outcomes}
+
+
+def _removed_terms(totals: dict[str, tuple[Any, ...]], models: int | None, health: int) -> dict[str, tuple[Any, ...]]:
+    """The models removed of `models` of `health` Health Points each (the array path's `kills`), in tuples."""
+    if models is None:
+        return totals
+    lost = totals["health_lost"]
+    return {**totals, "kills": terms.transform(lost, lambda x: min(x // health, models)),
+            "health_lost": terms.transform(lost, lambda x: min(x, models * health))}
 
 
 def _unsaved_chance(saves: WoundSaves) -> Fraction:

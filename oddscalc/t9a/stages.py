@@ -12,14 +12,22 @@ from __future__ import annotations
 
 from enum import Enum
 from fractions import Fraction
+from numbers import Integral
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    from ..core.pool import Die
+    from ..core import pool
+else:
+    from ..core.lazy import numpy as np
+    from ..core.lazy import Deferred
+
+    pool = Deferred("oddscalc.core.pool")  # the sampler's: imported when dice are rolled
 
 from ..core.dice import Check, DiceExpression, FaceReader, Natural, check_sides
 from ..errors import InputError
-from ..core.pool import Die, roll_pool
 from ..core.totals import expression_die
 
 
@@ -103,7 +111,7 @@ ARMOUR_ALLOWED = "expected the target's Armour, 0 to 6, or the save it gives wri
 def read_armour(value: int | str, name: str = "armour") -> int:
     """Read the target's Armour: a value (`2`), the save it gives (`5+` is Armour 2) or `none`; a refusal names
     `name`."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+    if isinstance(value, Integral) and not isinstance(value, bool):
         return int(value)
     cleaned = str(value).strip().lower()
     if cleaned in ("none", "-"):
@@ -196,7 +204,7 @@ def hit_die(check: Check, reroll: Reroll, battle_focus: bool, poison: bool) -> D
         extra = six & battle_focus  # §3.8 Battle Focus: one more hit, which rolls to wound
         return hit.astype(np.int64) - poisoned + extra, poisoned
 
-    return Die(check_sides(check, rolls - 1), rule, ("rolled", "poisoned"))
+    return pool.Die(check_sides(check, rolls - 1), rule, ("rolled", "poisoned"))
 
 
 @lru_cache(maxsize=128)
@@ -215,7 +223,7 @@ def wound_die(check: Check, reroll: Reroll, lethal_strike: bool) -> Die:
         lethal = wounded & (natural == 6) & lethal_strike  # §3.8 Lethal Strike: a natural 6 to wound
         return wounded & ~lethal, lethal
 
-    return Die(check_sides(check, int(reroll is not Reroll.NONE)), rule, ("wounds", "lethal"))
+    return pool.Die(check_sides(check, int(reroll is not Reroll.NONE)), rule, ("wounds", "lethal"))
 
 
 def rerolled_check(read: FaceReader, check: Check, reroll: Reroll) -> np.ndarray:
@@ -264,12 +272,12 @@ def save_die(saves: WoundSaves) -> Die:
         unsaved = ~saved
         return unsaved, unsaved * taken
 
-    return Die(sides, rule, ("unsaved", "health_lost"))
+    return pool.Die(sides, rule, ("unsaved", "health_lost"))
 
 
 def roll_totals(rng: np.random.Generator, die: Die, dice: int | np.ndarray, trials: int) -> dict[str, np.ndarray]:
     """Roll `dice` such dice per trial; return each field's total."""
-    pool = roll_pool(rng, die, dice, trials)
-    return {name: pool.total(name).astype(np.int64) for name in die.fields}
+    rolled = pool.roll_pool(rng, die, dice, trials)
+    return {name: rolled.total(name).astype(np.int64) for name in die.fields}
 
 

@@ -471,3 +471,37 @@ def test_forced_and_defensive_re_rolls_by_hand():
         Melee(attacks=1, offensive=4, defensive=4, strength=4, resilience=4, armour=3, reroll_special="failed")
     assert (error.value.name, error.value.value) == ("reroll_special", "failed")
     assert "--aegis X+ or --fortitude X+" in error.value.allowed
+
+
+# --- the exact answer without arrays: a binomial per outcome where each attack gives at most 1 of it -----------
+
+BERNOULLI = [
+    Melee(attacks=10, offensive=4, defensive=4, strength=4, resilience=4),
+    Melee(attacks=7, offensive=6, defensive=3, strength=5, resilience=3, armour=2, aegis=5, lethal_strike=True,
+          reroll_hits="failed", models=3, health=2),
+    Melee(attacks=12, offensive=2, defensive=9, strength=3, resilience=6, fortitude=4, reroll_wounds="ones",
+          models=20, health=1),
+    T9AShoot(shots=8, aim=4, long_range=True, strength=4, resilience=3, armour=3, modifier=-2),
+    T9AHits(hits=6, strength=5, resilience=4, ap=1, armour=3, models=4, health=3),
+]
+
+
+@pytest.mark.parametrize("attack", BERNOULLI, ids=lambda attack: attack.describe())
+def test_an_attack_of_at_most_one_of_each_outcome_is_binomials_the_array_path_s_term_for_term(attack, monkeypatch):
+    assert attack._bernoulli()
+    plain = {number: attack.pmfs(number) for number in (Fraction, float)}
+    monkeypatch.setattr(type(attack), "_bernoulli", lambda self: False)
+    arrays = {number: attack.pmfs(number) for number in (Fraction, float)}
+    assert all(isinstance(pmf, tuple) for pmf in plain[float].values())
+    assert list(plain[Fraction]) == list(arrays[Fraction]) == list(attack.outcomes)
+    for name, pmf in arrays[Fraction].items():
+        assert plain[Fraction][name] == tuple(pmfs.trim(pmf)), name  # the very same Fractions
+        floats = list(plain[float][name]) + [0.0] * (len(arrays[float][name]) - len(plain[float][name]))
+        assert max(abs(a - b) for a, b in zip(floats, arrays[float][name])) < 1e-15, name
+
+
+@pytest.mark.parametrize("changes", [dict(attacks="2d6"), dict(poison=True), dict(battle_focus=True),
+                                     dict(multiple_wounds="d3", health=3)])
+def test_more_than_one_of_an_outcome_from_an_attack_takes_the_arrays(changes):
+    attack = Melee(**{**dict(attacks=10, offensive=4, defensive=4, strength=4, resilience=4), **changes})
+    assert not attack._bernoulli() and not isinstance(attack.pmfs(float)["hits"], tuple)
