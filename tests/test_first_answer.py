@@ -75,6 +75,22 @@ def test_each_game_s_first_exact_answer_imports_no_numpy_and_no_sampler(code):
     assert forbidden(modules, ("numpy", "oddscalc.core.pool", "oddscalc.core.sampling")) == []
 
 
+@pytest.mark.parametrize("words", [
+    ["roll", "2d6", "--exact"],
+    ["epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+", "--exact"],
+    ["t9a", "melee", "--attacks", "10", "--offensive", "4", "--defensive", "4", "--strength", "4", "--resilience",
+     "4", "--exact"],
+    ["dust", "attack", "--dice", "4", "--exact"],
+])
+def test_the_command_line_s_first_exact_answer_imports_no_click_and_no_numpy(words):
+    """A query's words go to the library's grammar before Click could see them (`cli/main.py:_run`), and its
+    answer is written without Click (`cli/output.py:echo`): Click, Typer and the Click app load only for the
+    command line's own commands and the root's and groups' help."""
+    code = (f"import contextlib, io\nfrom oddscalc.cli import main\nwith contextlib.redirect_stdout(io.StringIO()) as out:"
+            f"\n    code = main({words!r})\nassert code == 0 and 'oddscalc' in out.getvalue(), out.getvalue()")
+    assert forbidden(loaded(code), ("typer", "click", "numpy", "oddscalc.cli.commands")) == []
+
+
 def test_the_figures_read_without_numpy_are_those_read_with_it():
     code = f"{ANSWER}\nimport numpy\nprint(unsaved.pmf @ unsaved.outcomes, unsaved.at_least_all[3], unsaved.cdf[2])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

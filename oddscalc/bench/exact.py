@@ -61,7 +61,7 @@ FRESH = {  # the first answer in a fresh process, through each library's public 
 def first_answers(repeat: int) -> None:
     """The first answer in a fresh process, side by side in one run: Python alone, `import numpy`,
     icepool's first answer to 10 hit-and-save dice, oddscalc's to the same dice and each game's (an Epic
-    shooting attack, a 9th Age melee, a Dust weapon line), and the command line's `oddscalc roll 2d6 --exact`."""
+    shooting attack, a 9th Age melee, a Dust weapon line), and the same through the command line (`CLI`)."""
     for compiled, how in ((True, "every library's bytecode cached, as an install has it"),
                           (False, "no bytecode at all: every module compiled from source")):
         times = {name: fresh_ms(code, repeat, compiled) for name, code in FRESH.items()}
@@ -72,8 +72,25 @@ def first_answers(repeat: int) -> None:
         for name in (name for name in times if name.startswith("oddscalc")):
             print(f"  {name} first answer / icepool first answer: {times[name] / times['icepool']:.2f}"
                   f"{verdict(times[name] / times['icepool'], 1.0, above=False)}")
-    command, _ = command_seconds(["roll", "2d6", "--exact"], repeat)
-    print(f"  oddscalc roll 2d6 --exact: {command:.3f} s{verdict(command, 0.15, above=False)}")
+        if compiled:
+            first_commands(repeat, times["icepool"])
+
+
+CLI = {  # each game's first question through the command line, the same as FRESH asks through the library
+    "plain": ["roll", "2d6", "--exact"],
+    "epic": ["epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+", "--exact"],
+    "t9a": ["t9a", "melee", "--attacks", "10", "--offensive", "4", "--defensive", "4", "--strength", "4",
+            "--resilience", "4", "--exact"],
+    "dust": ["dust", "attack", "--dice", "4", "--exact"],
+}
+
+
+def first_commands(repeat: int, icepool_ms: float) -> None:
+    """Each game's first answer through the command line in a fresh process, beside icepool's through its library."""
+    for name, words in CLI.items():
+        seconds, _ = command_seconds(words, repeat)
+        print(f"  oddscalc {' '.join(words[:2]):12} (command line) {seconds * 1000:7.1f} ms, "
+              f"{seconds * 1000 / icepool_ms:4.2f}x icepool's{verdict(seconds * 1000 / icepool_ms, 1.0, above=False)}")
 
 
 def fresh_ms(code: str, repeat: int, compiled: bool = True) -> float:

@@ -8,7 +8,9 @@ command that lists them in --help and holds the command line's own commands (`ru
 the one-line errors of Click's parsing of those.
 """
 
-from .commands import STUDIES, app, root_command
-from .main import main, run
+from ..core.lazy import exports
+from .main import main as main, run as run
 
-__all__ = ["STUDIES", "app", "main", "root_command", "run"]
+_WHERE = {"STUDIES": "commands", "app": "commands", "root_command": "commands"}
+__all__ = sorted([*_WHERE, "main", "run"])
+__getattr__, __dir__ = exports(__name__, _WHERE)  # Click's app when asked for: a query's answer imports none

@@ -11,10 +11,25 @@ from typer.core import TyperGroup
 from .. import contract
 from ..errors import InputError
 from ..query import words
-from ..query.grammar import argument
+from ..query.grammar import Command, argument
+from ..query.help import short_help
 from ..query.refusals import input_error
 from ..query.registry import COMMANDS, GROUPS
-from .options import OWN, own, passthrough
+from .options import OWN, RUN, own
+
+
+def passthrough(app: typer.Typer, command: Command) -> None:
+    """List a command of the grammar in `app`'s --help (its first sentence in its group's list). Click does not
+    read its words: `cli/main.py:run_app` hands them to the grammar before Click sees the command line, and a
+    program that invokes the Typer app itself (`typer.testing.CliRunner`) reaches the same through this command."""
+
+    def invoke(context: typer.Context) -> None:
+        raise typer.Exit(RUN["words"]([*command.path.split(), *context.args]))
+
+    app.command(command.path.split()[-1], help=command.help, short_help=short_help(command.help),
+                add_help_option=False, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                                                         "help_option_names": []})(invoke)
+
 
 STUDIES = ("sweep", "grid", "profiles", "balance", "compare", "import")  # as --help lists them
 MODULES = {"profiles": "rosters", "import": "rosters", "serve": "serve"}  # the command line's own → its module

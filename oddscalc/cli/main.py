@@ -13,8 +13,6 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional, Sequence
 
-import typer
-
 from .. import contract
 from ..errors import InputError, Refusal
 from ..core.given import GIVEN, Given, LocalFiles
@@ -24,10 +22,9 @@ from ..query.help import help_text
 from ..query.refusals import READING, OptionError, cut, no_such_option, one_line
 from ..query.registry import COMMANDS
 from ..query.words import queries_having
-from .commands import own_command
 from .errors import RUNNING, STOP, Terminated, on_signal, stopped
 from .options import OWN, RUN, Shell
-from .output import show
+from .output import echo, show
 
 
 def answer_on_terminal(command: Command, words: Sequence[str], argv: Sequence[str]) -> int:
@@ -38,7 +35,7 @@ def answer_on_terminal(command: Command, words: Sequence[str], argv: Sequence[st
     from ..core.given import Given, LocalFiles
 
     if asks_help(words):
-        typer.echo(help_text(command))
+        echo(help_text(command))
         return 0
     shell = Shell.take(parse(command, words, shell=True, owners=queries_having).values)
     shell.check()
@@ -111,7 +108,7 @@ def _unwritable(problem: str | None) -> int:
     except (OSError, ValueError):
         pass
     if problem is not None and sys.stderr is not None:
-        typer.echo(f"error: cannot write the output ({problem})", err=True)
+        echo(f"error: cannot write the output ({problem})", err=True)
     return 1
 
 
@@ -137,7 +134,7 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
             return stopped(Terminated(STOP["number"]) if STOP["number"] != 2 else KeyboardInterrupt())
         return returned if isinstance(returned, int) else 0
     except (InputError, Refusal, OptionError) as error:
-        typer.echo(one_line(error), err=True)
+        echo(one_line(error), err=True)
         return 2
     except KeyboardInterrupt as error:
         return stopped(error)
@@ -150,7 +147,7 @@ def run_app(root: Any, argv: Optional[list[str]] = None) -> int:
             return stopped(Terminated(STOP["number"]) if STOP["number"] != 2 else KeyboardInterrupt())
         if os.environ.get("ODDSCALC_DEBUG"):
             raise
-        typer.echo(f"internal error: {type(error).__name__}: {error} (set ODDSCALC_DEBUG=1 for the traceback)",
+        echo(f"internal error: {type(error).__name__}: {error} (set ODDSCALC_DEBUG=1 for the traceback)",
                    err=True)
         return 1
 
@@ -162,6 +159,8 @@ def _run(root: Any, args: list[str]) -> Any:
     command = library_path(args)
     if command is not None:
         return answer_on_terminal(command, args[len(command.path.split()):], args)
+    from .commands import own_command  # (Click, and the command line's own commands: not a query's)
+
     if args and own_command(args[0]) is not None:
         return run_own(OWN[args[0]], args[1:], args)
     refuse_unknown(args)
@@ -175,7 +174,7 @@ def run_own(command: Command, words: Sequence[str], argv: Sequence[str]) -> int:
     """Run one of the command line's own commands (`rules`, `profiles`, `import`, `serve`): its --help, or its
     words read by the grammar and its function called; its exit code."""
     if asks_help(words):
-        typer.echo(help_text(command))
+        echo(help_text(command))
         return 0
     parsed = parse(command, words, shell=True)
     given = GIVEN.set(Given(files=LocalFiles(), shown=tuple(argv), terminal=True))
@@ -225,9 +224,12 @@ def no_such_command(word: str, group: str, names: Sequence[str]) -> str:
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the command line and return its exit code."""
-    from .commands import root_command
+    def root() -> Any:
+        from .commands import root_command  # (Click: only for the command line's own commands and the help)
 
-    return run_app(root_command, argv)  # built inside: a Ctrl-C while it is built is one line too
+        return root_command()
+
+    return run_app(root, argv)  # built inside: a Ctrl-C while it is built is one line too
 
 
 def run() -> None:

@@ -1,7 +1,7 @@
 """The command line's own options of a query or study (`Shell`: where the answer goes, how it runs),
 read from the same declarations as every other option (`query.common`, fields marked `shell`); the
 command line's own commands (`own`: `rules`, `profiles`, `import`, `serve`), declared in the same
-grammar; and the Click commands that list them all in `--help` (`passthrough`)."""
+grammar (the Click commands that list them all in `--help` are `commands.py:passthrough`)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-import typer
 
 from ..errors import InputError
 from ..core.options import SCHEDULER_TIMEOUT, Method, RunOptions
 from ..query.common import SHELL
 from ..query.grammar import Command, of_function
-from ..query.help import short_help
 from ..query.refusals import OptionError, input_error
 from ..output.tables import Format
 
@@ -33,19 +31,6 @@ def own(path: str, run: Any, *, examples: Sequence[str], help: str = "") -> Comm
     made = Command(path, tuple(of_function(run)), run, help or inspect.getdoc(run) or "", tuple(examples), "own")
     OWN[path] = made
     return made
-
-
-def passthrough(app: typer.Typer, command: Command) -> None:
-    """List a command of the grammar in `app`'s --help (its first sentence in its group's list). Click does not
-    read its words: `cli/main.py:run_app` hands them to the grammar before Click sees the command line, and a
-    program that invokes the Typer app itself (`typer.testing.CliRunner`) reaches the same through this command."""
-
-    def invoke(context: typer.Context) -> None:
-        raise typer.Exit(RUN["words"]([*command.path.split(), *context.args]))
-
-    app.command(command.path.split()[-1], help=command.help, short_help=short_help(command.help),
-                add_help_option=False, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
-                                                         "help_option_names": []})(invoke)
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,12 @@ histograms count rows first, then each outcome over the rows (`Drawn.counts`): n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .lazy import numpy as np
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class JointLaw:
 
 
 @dataclass(frozen=True)
-class Drawn(Mapping[str, np.ndarray]):
+class Drawn(Mapping[str, "np.ndarray"]):
     """A sample of a joint law: each trial's way (`rows`); its outcomes read per trial (`drawn["win"]`)."""
 
     law: JointLaw

@@ -4,9 +4,12 @@ few, numpy's radix sort where they fit 16 bits, else one stable sort."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .lazy import numpy as np
 
 FEW = 8  # distinct keys found by a mask each, one pass apiece, rather than by sorting every trial
 

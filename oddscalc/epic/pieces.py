@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, Sequence
+from typing import Any, Sequence, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.pmf import NumberType
 from ..core import pmf as pmfs

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core import attack as attacks
 from ..core.attack import Attack, option

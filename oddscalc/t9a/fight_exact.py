@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from functools import reduce
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core import pmf as pmfs
 from ..core.pmf import NumberType as Number
@@ -28,9 +31,9 @@ class Chances(NamedTuple):
     catch: list[list[np.ndarray]]
 
 
-Dealt = dict[tuple[bool, int, int, int], tuple[np.ndarray, np.ndarray]]  # a step's cells and chances by state
-Tally = dict[str, np.ndarray]  # each outcome's pmf
-Rows = list[tuple[dict[str, np.ndarray], np.ndarray]]  # the fights that end: each one's outcomes, and its chance
+Dealt = dict[tuple[bool, int, int, int], tuple["np.ndarray", "np.ndarray"]]  # a step's cells and chances by state
+Tally = dict[str, "np.ndarray"]  # each outcome's pmf
+Rows = list[tuple[dict[str, "np.ndarray"], "np.ndarray"]]  # the fights that end: each one's outcomes and its chance
 
 BATCH = 1 << 12  # starting states stepped at once, at most
 

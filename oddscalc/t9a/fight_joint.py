@@ -8,7 +8,12 @@ check each of them against the exact pmfs, so the dice sampler still checks the 
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.drawn import JointLaw
 from .exact_cost import exact_cost

@@ -6,9 +6,12 @@ lost, its character's, whether it fled) and the charged unit's (`troop.Troop`). 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.keyed import indexed
 from .fight import OUTCOMES, SLAIN, Blow, Fight, by_round

@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from ..core.attack import Attack
 from ..core.dice import DiceExpression

@@ -14,9 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property, wraps
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..core.lazy import numpy as np
 
 from .fighter import Fighter, break_chance
 
@@ -32,7 +35,6 @@ class Challenge(str, Enum):
     REFUSED = "refused"  # the charged unit's character refuses: no attacks, no Discipline, Stubborn or BSB +1
 
 
-NONE_FACED = np.int64(0)  # a side whose main unit never reforms: a numpy 0, so that `~(faced > 0)` is True
 TABLE_MOST = 1 << 20  # codes a table holds at most (a side of several large units reads each code afresh)
 
 
@@ -236,7 +238,7 @@ class Line:
 
     def faced(self, code: Any) -> Any:
         """1 where its main unit made a Combat Reform to face its enemy (codes or arrays of them)."""
-        return code // self.base if self.reforms else NONE_FACED
+        return code // self.base if self.reforms else np.int64(0)  # never reforms: a numpy 0 (`~(faced > 0)` True)
 
     def face(self, code: Any) -> Any:
         """The code after its main unit's Combat Reform."""

@@ -15,7 +15,8 @@ def test_quick_benchmark_prints_every_figure(capsys):
     run.main(["--quick", "--no-cluster"])
     out = capsys.readouterr().out
     for text in ("random generator", "canonical", "maximised 2d6", "scaling", "end to end", "grid 4 x 4", "wall",
-                 "server time of exact queries", "first paint", "load: 20 requests from 8 clients"):
+                 "server time of exact queries", "first paint", "load: 20 requests from 8 clients",
+                 "no bytecode at all", "oddscalc t9a first answer / icepool", "dust attack  (command line)"):
         assert text in out
     assert "balance study, 6 Epic formations x the reference targets" in out and "trials, in process (" in out
     # the load test's mix: 2 of its 20 requests are refused, the rest answered, none lost (each client its own)
