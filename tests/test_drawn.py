@@ -55,3 +55,25 @@ class Highest:
 def test_a_float_sum_short_of_one_never_draws_past_the_last_way():
     law = JointLaw(NAMES, TABLE[:2].T.copy(), np.array([0.5, 0.9]))
     assert law.draw(Highest(), 3).rows.tolist() == [1, 1, 1]
+
+
+def test_chances_that_do_not_sum_to_one_are_read_as_shares():
+    law = JointLaw.of(NAMES, TABLE, CHANCES * 4)
+    assert law.cumulative.tolist() == [0.25, 0.625, 1.0]
+
+
+class Half:
+    """A generator whose every uniform number is exactly 0.5."""
+
+    @staticmethod
+    def random(trials):
+        return np.full(trials, 0.5)
+
+
+def test_a_number_on_a_boundary_draws_the_way_above_it_and_counts_are_whole_numbers():
+    """Way k is drawn for u in [F(k-1), F(k)): each its chance's share of [0, 1)."""
+    law = JointLaw(NAMES, TABLE[:2].T.copy(), np.array([0.5, 1.0]))
+    drawn = law.draw(Half(), 4)
+    assert drawn.rows.tolist() == [1, 1, 1, 1]
+    counts = drawn.counts(NAMES)
+    assert counts["win"].dtype == np.int64 and counts["win"].tolist() == [4, 0]  # no win, four times

@@ -73,3 +73,22 @@ def test_a_cover_save_out_of_bounds_is_refused_for_the_target_and_the_defender()
             kind(**{**base, prefix + "cover_save": 7})
         assert (refused.value.name, refused.value.allowed) == (prefix + "cover_save",
                                                                "expected a cover save from 2+ to 6+")
+
+
+@pytest.mark.parametrize("name, good, bad", [("armour", (2, 6, None), (1, 7)), ("cover_save", (2, 6, None), (1, 7))])
+def test_a_save_s_bounds_are_2_to_6_and_a_value_past_them_is_refused_as_written(name, good, bad):
+    for value in good:
+        assert getattr(EpicShoot(**{**SHOT, name: value}), name) == value
+    for value in bad:
+        with pytest.raises(InputError) as refused:
+            EpicShoot(**{**SHOT, name: value})
+        assert (refused.value.name, refused.value.value) == (name, f"{value}+")
+        assert refused.value.allowed == {"armour": "expected an armour save from 2+ to 6+, or none",
+                                         "cover_save": "expected a cover save from 2+ to 6+"}[name]
+
+
+def test_a_hundred_blast_markers_are_allowed_and_reinforced_armour_of_none_is_refused_as_none():
+    assert EpicShoot(**SHOT, blast_markers=100).blast_markers == 100
+    with pytest.raises(InputError) as refused:
+        EpicShoot(**{**SHOT, "armour": None, "reinforced": True})
+    assert refused.value.value == "none"

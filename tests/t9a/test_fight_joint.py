@@ -60,3 +60,10 @@ def test_the_law_keeps_the_outcomes_together_as_the_dice_roll_them(first, second
     rolled = combat_sample(np.random.default_rng(7), BENCH.fight, BENCH.rounds, trials)
     seen = np.mean((rolled[first] == 1) & (rolled[second] == 1))
     assert 0 < both < 1 and abs(seen - both) <= 5 * np.sqrt(both * (1 - both) / trials)
+
+
+def test_a_combat_whose_exact_answer_takes_just_the_bound_is_drawn_and_one_past_it_rolled(monkeypatch):
+    monkeypatch.setattr(fight_joint, "exact_cost", lambda fight, rounds: fight_joint.JOINT_SECONDS)
+    assert joint_law(BENCH.fight, BENCH.rounds, False) is not None
+    monkeypatch.setattr(fight_joint, "exact_cost", lambda fight, rounds: fight_joint.JOINT_SECONDS * 1.01)
+    assert joint_law(BENCH.fight, BENCH.rounds, False) is None
