@@ -1,25 +1,21 @@
 """`oddscalc dust …`: Dust Tactics attacks (docs/rules.md §1) and the board's line of sight.
 
 Each query's options are its attack's fields (see `query.registry.field_options`); this module
-adds the arguments, the board options of `dust attack` and the help."""
+adds the arguments, the board options of `dust attack` and the help. Each attack's module is imported when its
+query is first asked for (`lambda: dust.WeaponLine`)."""
 
 import json
 from dataclasses import dataclass
 from typing import Any, Annotated, Optional
 
+from .. import dust
 from . import (
     MAP_FORMAT,
     SIGHT_RULES,
-    ArmourPiercingIncendiary,
     Corner,
     CoverSave,
     Diagonal,
-    Incendiary,
     Kind,
-    Phaser,
-    Reactive,
-    Salvo,
-    WeaponLine,
     on_board,
 )
 from ..output.tables import Format, Table
@@ -73,11 +69,11 @@ def _argument(name: str, metavar: str, help: str) -> Opt:
     return declared(name, Annotated[str, argument(metavar, help)])
 
 
-query("dust attack", WeaponLine, title="Weapon line",
+query("dust attack", lambda: dust.WeaponLine, title="Weapon line",
       about="One weapon line against a unit: hits and damage, sustained attack, burst fire, artillery, cover "
             "saves, a shot checked on a map",
       skip=["save"], extra=[SAVE, *BOARD],
-      build=lambda **options: on_board(WeaponLine, **options), examples=[
+      build=lambda **options: on_board(dust.WeaponLine, **options), examples=[
     "oddscalc dust attack --dice 4 --sustained --exact",
     "oddscalc dust attack --dice 3 --damage 2 --burst --save miss",
     "oddscalc dust attack --dice 2 --damage 3 --artillery indirect --indirect-success blank",
@@ -85,10 +81,10 @@ query("dust attack", WeaponLine, title="Weapon line",
     "oddscalc dust attack --dice 2 --artillery indirect --board ruins --from A1 --to H8 --observer F6",
 ])
 
-query("dust phaser", Phaser, title="Phaser (XzY)",
+query("dust phaser", lambda: dust.Phaser, title="Phaser (XzY)",
       about="Two-stage dice: X dice, each hit rolls Y more",
       argument=_argument("phaser", "PHASER", "XzY: X dice; each hit rolls Y dice."),
-      extra=BOARD, build=lambda phaser, **options: on_board(Phaser, aim=phaser, **options), examples=[
+      extra=BOARD, build=lambda phaser, **options: on_board(dust.Phaser, aim=phaser, **options), examples=[
     "oddscalc dust phaser 2z3 --exact",
     "oddscalc dust phaser 2z3 --sustained --plot phaser.png",
     "oddscalc dust phaser 1z4 --berserk --count 2 --format json",
@@ -96,10 +92,11 @@ query("dust phaser", Phaser, title="Phaser (XzY)",
     "oddscalc dust phaser 2z3 --board crossroads --from A4 --to E4 --range 5",
 ])
 
-query("dust salvo", Salvo, title="Salvo",
+query("dust salvo", lambda: dust.Salvo, title="Salvo",
       about="Dice and damage for each number of charges spent (A/X-B/X-...)",
       argument=_argument("salvo", "SALVO", "A/X-B/X-...: the dice and damage per hit for 1, 2, ... charges."),
-      skip=["save"], extra=[SAVE, *BOARD], build=lambda salvo, **options: on_board(Salvo, entries=salvo, **options),
+      skip=["save"], extra=[SAVE, *BOARD],
+      build=lambda salvo, **options: on_board(dust.Salvo, entries=salvo, **options),
       examples=[
     "oddscalc dust salvo 3/2-5/2-7/2 --charges 2 --exact",
     "oddscalc dust salvo 3/2 --sustained --save hit",
@@ -107,24 +104,24 @@ query("dust salvo", Salvo, title="Salvo",
     "oddscalc dust salvo 2/1-4/1 --charges 2 --burst --plot salvo.png",
 ])
 
-query("dust incendiary", Incendiary, title="Incendiary (X/+)",
+query("dust incendiary", lambda: dust.Incendiary, title="Incendiary (X/+)",
       about="Flamethrowers: dice for every model of the unit, cover or not",
       argument=_argument("dice", "X", "Dice per model (X of X/+)."),
-      skip=["save"], extra=[SAVE, *BOARD], build=lambda **options: on_board(Incendiary, **options), examples=[
+      skip=["save"], extra=[SAVE, *BOARD], build=lambda **options: on_board(dust.Incendiary, **options), examples=[
     "oddscalc dust incendiary 1 --models 4 --exact",
     "oddscalc dust incendiary 1/+ --models 5 --save hit --sustained",
     "oddscalc dust incendiary 2 --models 3 --save miss --ignore-cover",
     "oddscalc dust incendiary 1 --models 4 --board ruins --from B3 --to C2 --range 2",
 ])
 
-query("dust ap-incendiary", ArmourPiercingIncendiary, title="Armour-piercing incendiary (X/skull)",
+query("dust ap-incendiary", lambda: dust.ArmourPiercingIncendiary, title="Armour-piercing incendiary (X/skull)",
       about="Models destroyed on a skull",
       argument=_argument("dice", "X", "Dice per model (X of X/skull)."),
-      extra=BOARD, build=lambda **options: on_board(ArmourPiercingIncendiary, **options),
+      extra=BOARD, build=lambda **options: on_board(dust.ArmourPiercingIncendiary, **options),
       examples=["oddscalc dust ap-incendiary 1 --models 3 --exact",
                 "oddscalc dust ap-incendiary 1/skull --models 1 --berserk"])
 
-query("dust reactive", Reactive, title="Reactive fire",
+query("dust reactive", lambda: dust.Reactive, title="Reactive fire",
       about="Firing before the enemy's attack: do you stop them first?",
       examples=[
     "oddscalc dust reactive --exact",

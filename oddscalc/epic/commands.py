@@ -1,14 +1,15 @@
 """`oddscalc epic …`: shooting, barrages and the assault-result dice (docs/rules.md §2).
 
-Each query's options are its attack's fields (see `query.registry.field_options`)."""
+Each query's options are its attack's fields (see `query.registry.field_options`); each attack's module is
+imported when its query is first asked for (`lambda: epic.EpicShoot`)."""
 
-from . import Assault, Barrage, EpicShoot
+from .. import epic
 from ..query.registry import group, query
 
 HELP = "Epic Armageddon: shooting, barrages, war engines, assaults."
 group("epic", HELP)
 
-query("epic shoot", EpicShoot, title="Shooting",
+query("epic shoot", lambda: epic.EpicShoot, title="Shooting",
       about="AP, AT and macro-weapon fire at a formation: kills, blast markers, breaking, crossfire; titans and void shields",
       examples=[
     "oddscalc epic shoot --shots 12 --to-hit 4+ --units 6 --armour 4+ --crossfire",
@@ -23,7 +24,7 @@ query("epic shoot", EpicShoot, title="Shooting",
     "--engine '1 DC2 armour 4+ reinforced' --exact",
 ])
 
-query("epic barrage", Barrage, title="Barrage",
+query("epic barrage", lambda: epic.Barrage, title="Barrage",
       about="Artillery by barrage points: templates on a formation, war engines under them",
       examples=[
     "oddscalc epic barrage --bp 6 --units 3 --armour 4+ --exact",
@@ -34,7 +35,7 @@ query("epic barrage", Barrage, title="Barrage",
     "--units 8 --other-armour 5+ --exact",
 ])
 
-query("epic assault", Assault, title="Assault",
+query("epic assault", lambda: epic.Assault, title="Assault",
       about="Will my Engage win? Both sides' close combat and firefight, the result roll, extra hits",
       examples=[
     "oddscalc epic assault --units 6 --cc 4+ --ff 3+ --armour 4+ --other '2 cc 6+ ff 6+ armour 5+ in-contact 0' "

@@ -11,7 +11,7 @@ import inspect
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 from ..core.attack import Attack, kind_of, option_fields, ordered_fields, unset_roll
 from ..errors import InputError
@@ -23,7 +23,60 @@ if TYPE_CHECKING:
     from .answer import Answer
 
 
-COMMANDS: dict[str, Command] = {}  # every query, look and study, by path
+V = TypeVar("V")
+
+
+class Registered(dict[str, V]):
+    """A registry whose entries may be made when first asked for (`later`): a game registers every query, and a
+    command line that answers one imports that one's attack alone. A key is reserved in its place when registered
+    (the order the help lists stays the declarations'); reading it makes it (and whatever its maker registers
+    beside it), and going over them all makes them all."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.makers: dict[str, Callable[[], None]] = {}
+
+    def later(self, key: str, make: Callable[[], None]) -> None:
+        """Register `key`, made by `make()` when first asked for."""
+        self.makers[key] = make
+        super().__setitem__(key, PENDING)  # type: ignore[assignment]  # (its place, until it is made)
+
+    def _made(self, key: str) -> None:
+        make = self.makers.pop(key, None)
+        if make is not None:
+            make()
+
+    def _all(self) -> None:
+        for key in list(self.makers):
+            self._made(key)
+
+    def __getitem__(self, key: str) -> V:
+        self._made(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._made(key)
+        return super().get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        self._all()
+        return super().__iter__()
+
+    def keys(self) -> Any:
+        self._all()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._all()
+        return super().values()
+
+    def items(self) -> Any:
+        self._all()
+        return super().items()
+
+
+PENDING = object()  # a registered entry not made yet
+COMMANDS: Registered[Command] = Registered()  # every query, look and study, by path
 GROUPS: dict[str, str] = {}  # a game's name → its commands' group help (`oddscalc epic --help`)
 
 
@@ -38,7 +91,7 @@ class Query:
     attack: type[Attack]
 
 
-QUERIES: dict[str, Query] = {}
+QUERIES: Registered[Query] = Registered()
 
 
 @dataclass(frozen=True)
@@ -134,9 +187,9 @@ def options_named(text: str, names: set[str]) -> str:
                   else match.group(0), text)
 
 
-def query(path: str, attack: type[Attack], *, examples: Sequence[str], title: str, about: str, notes: str = "",
-          argument: Optional[Opt] = None, extra: Sequence[Opt] = (), skip: Sequence[str] = (),
-          build: Optional[Callable[..., Any]] = None) -> None:
+def query(path: str, attack: type[Attack] | Callable[[], type[Attack]], *, examples: Sequence[str], title: str,
+          about: str, notes: str = "", argument: Optional[Opt] = None, extra: Sequence[Opt] = (),
+          skip: Sequence[str] = (), build: Optional[Callable[..., Any]] = None) -> None:
     """Register the query command `path` (like "epic shoot") that builds and answers an `attack`;
     `title` and `about` say in a player's words what it is and the questions it answers (the page's
     list of queries).
@@ -144,8 +197,28 @@ def query(path: str, attack: type[Attack], *, examples: Sequence[str], title: st
     Its help is the attack's docstring (and `notes`); its options are the attack's fields
     (`field_options`), after an optional `argument` and before `extra` options that are
     not fields (they reach `build`, which then makes the attack; by default the attack is
-    built from the options as they are).
+    built from the options as they are). `attack` may be a function that gives it (`lambda: epic.EpicShoot`):
+    then its module is imported, and the command made, when the command is first asked for.
     """
+    ABOUT[path] = About(title, about, tuple(examples))
+    if not isinstance(attack, type):
+        given = attack
+
+        def make_later() -> None:
+            query(path, given(), examples=examples, title=title, about=about, notes=notes, argument=argument,
+                  extra=extra, skip=skip, build=build)
+
+        COMMANDS.later(path, make_later)
+        QUERIES.later(path, make_later)
+        return
+    _made_query(path, attack, examples, notes, argument, extra, skip, build)
+
+
+def _made_query(path: str, attack: type[Attack], examples: Sequence[str], notes: str, argument: Optional[Opt],
+                extra: Sequence[Opt], skip: Sequence[str], build: Optional[Callable[..., Any]]) -> None:
+    """Make the query command `path` of `attack` (`query`), now."""
+    COMMANDS.makers.pop(path, None)
+    QUERIES.makers.pop(path, None)
     own = [*([argument] if argument else []), *field_options(attack, skip), *extra]
     help = options_named(inspect.getdoc(attack) or "", {opt.name for opt in own}) + (f"\n\n{notes}" if notes else "")
     unset = {field.name for field in option_fields(attack) if unset_roll(field)}
@@ -163,4 +236,3 @@ def query(path: str, attack: type[Attack], *, examples: Sequence[str], title: st
 
     command(path, run, examples=examples, help=help, own=own)
     QUERIES[path] = Query(path, tuple(opt.name for opt in own), make, attack)
-    ABOUT[path] = About(title, about, tuple(examples))
