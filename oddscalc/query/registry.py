@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
+import threading
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, TypeVar
@@ -35,6 +36,7 @@ class Registered(dict[str, V]):
     def __init__(self) -> None:
         super().__init__()
         self.makers: dict[str, Callable[[], None]] = {}
+        self.making = threading.RLock()  # the page's threads: one makes an entry, the others wait for it
 
     def later(self, key: str, make: Callable[[], None]) -> None:
         """Register `key`, made by `make()` when first asked for."""
@@ -42,12 +44,20 @@ class Registered(dict[str, V]):
         super().__setitem__(key, PENDING)  # type: ignore[assignment]  # (its place, until it is made)
 
     def _made(self, key: str) -> None:
-        make = self.makers.pop(key, None)
-        if make is not None:
-            make()
+        if super().get(key) is not PENDING:  # made already, or never registered
+            return
+        with self.making:  # (another thread making it: wait for it)
+            make = self.makers.pop(key, None)
+            if make is None:
+                return
+            try:
+                make()
+            except BaseException:
+                self.makers[key] = make  # asked again, it is tried again
+                raise
 
     def _all(self) -> None:
-        for key in list(self.makers):
+        for key in [key for key, value in super().items() if value is PENDING]:
             self._made(key)
 
     def __getitem__(self, key: str) -> V:

@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from oddscalc.query.registry import Registered
 
 
@@ -51,3 +53,34 @@ def test_a_game_s_query_imports_its_own_attack_s_module_alone():
     assert "oddscalc.t9a.combat" not in before and "oddscalc.t9a.combat" not in after
     assert options == ["attacks", "offensive", "defensive"] and "oddscalc.t9a.attacks" in after
     assert paths[:4] == ["t9a melee", "t9a shoot", "t9a hits", "t9a combat"] and combat  # all made, in their order
+
+
+def test_threads_reading_an_entry_being_made_wait_for_it_and_a_failed_one_is_tried_again():
+    import threading
+    import time
+
+    table: Registered[int] = Registered()
+    tries: list[int] = []
+
+    def slow() -> None:
+        tries.append(1)
+        time.sleep(0.05)
+        table["slow"] = 7
+
+    table.later("slow", slow)
+    seen: list[int] = []
+    threads = [threading.Thread(target=lambda: seen.append(table["slow"])) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [7, 7, 7, 7] and tries == [1]
+
+    def broken() -> None:
+        raise ImportError("not yet")
+
+    table.later("broken", broken)
+    for _ in range(2):  # tried each time it is asked for
+        with pytest.raises(ImportError):
+            table["broken"]
+    assert "broken" in table.makers
