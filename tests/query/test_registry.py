@@ -30,6 +30,7 @@ def test_a_later_entry_keeps_its_place_and_is_made_when_first_read():
     assert table["third"] == 3 and made == ["third"]
     assert table.get("second") == 2 and made == ["third", "second"]
     assert list(table) == ["first", "second", "third"]  # the order registered, whatever the order made
+    assert table.get("fourth", 0) == 0 and table.get("fourth") is None  # none registered: the default
 
 
 def test_going_over_every_entry_makes_them_all():
