@@ -89,7 +89,33 @@ def test_a_caller_that_stops_reading_stops_the_workers(forking):
     assert next(answers) == 0
     busy = _ours()  # both workers at a slow item: stopped, not waited for
     answers.close()
-    assert _ours() == [] and len(busy) == 2 and {child.exitcode for child in busy} == {-signal.SIGTERM}
+    assert _ours() == [] and len(busy) == 2 and {child.exitcode for child in busy} == {-signal.SIGKILL}
+
+
+def _loud_then_slow(item: int) -> int:
+    """A worker that has the command line's handler of SIGTERM (a stop raised as an exception), as one forked a
+    moment before it ran `_quiet` has (the first item answers at once)."""
+    if item == 0:
+        return 0
+
+    def raising(number: int, frame: object) -> None:
+        raise KeyboardInterrupt(number)
+
+    signal.signal(signal.SIGTERM, raising)
+    time.sleep(30)
+    return item
+
+
+def test_workers_are_stopped_without_a_word_even_before_they_are_quiet(forking, capfd):
+    """Stopped by SIGKILL: a SIGTERM would reach a handler it was forked with, and the worker would print its
+    traceback ("Process ForkProcess-2: ...") beside the study's one line."""
+    answers = in_processes(_loud_then_slow, list(range(4)), 2)
+    started = time.monotonic()
+    assert next(answers) == 0
+    time.sleep(0.5)  # both workers in a slow item, with the raising handler
+    answers.close()
+    assert _ours() == [] and time.monotonic() - started < 10
+    assert capfd.readouterr().err == ""
 
 
 def _pid(_: object) -> int:

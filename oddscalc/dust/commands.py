@@ -4,7 +4,6 @@ Each query's options are its attack's fields (see `query.registry.field_options`
 adds the arguments, the board options of `dust attack` and the help. Each attack's module is imported when its
 query is first asked for (`lambda: dust.WeaponLine`)."""
 
-import json
 from dataclasses import dataclass
 from typing import Any, Annotated, Optional
 
@@ -151,6 +150,8 @@ class Sighted:
         if fmt is Format.TABLE:
             return self.report
         if fmt is Format.JSON:
+            import json
+
             return json.dumps(self.facts, indent=2)
         return self.tables()[0].render(fmt)
 

@@ -7,9 +7,7 @@ fits as it is, in characters one column wide, is drawn here; any other by Rich (
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Sequence
@@ -121,6 +119,8 @@ class Table:
         return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}"
 
     def csv(self) -> str:
+        import csv
+
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(self.columns)
@@ -129,6 +129,8 @@ class Table:
 
     def render(self, fmt: Format, width: int | None = None) -> str:
         if fmt is Format.JSON:
+            import json
+
             return json.dumps([dict(zip(self.columns, row)) for row in self.rows], indent=2, default=plain)
         if fmt is Format.TABLE:
             return self.text(width)

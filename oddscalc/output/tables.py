@@ -10,7 +10,6 @@ so the command line prints one and the page shows several.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
@@ -248,6 +247,8 @@ def render_result(result: Result, fmt: Format, command: str, description: str = 
     by default: a pmf table, or a probability for a yes/no outcome), and every outcome in brief; a forum's
     formats (Markdown, BBCode) start with the answer in one sentence, `said`, as the page does."""
     if fmt is Format.JSON:
+        import json
+
         return json.dumps(result_json(result, command, description, notes), indent=2)
     if fmt is Format.CSV:
         return result_csv(result)
@@ -283,6 +284,8 @@ def render_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]], fmt: For
     shows `value ± error` in one cell, and probabilities as percentages.
     """
     if fmt is Format.JSON:
+        import json
+
         data = {"oddscalc": __version__, **header, "rows": list(rows), **(extra or {})}
         return json.dumps(data, indent=2, default=plain)
     if fmt is Format.CSV:

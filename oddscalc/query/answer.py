@@ -6,7 +6,6 @@ A `common` here is the `query.common.Common` value a command received."""
 from __future__ import annotations
 
 import shlex
-import shutil
 import sys
 import time
 from contextlib import contextmanager
@@ -220,7 +219,11 @@ def study_answer(rows: Sequence[dict[str, Any]], results: Sequence[Any], seed: O
 
 def width() -> Optional[int]:
     """The terminal's width when the answer goes to one (tables fit it); None when piped (no wrapping)."""
-    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    if not sys.stdout.isatty():
+        return None
+    import shutil  # (a terminal's only)
+
+    return shutil.get_terminal_size().columns
 
 
 def answer(attack: Any, common: Any, notes: Sequence[str] = ()) -> Answer:

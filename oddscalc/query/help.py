@@ -4,8 +4,6 @@ arguments and options (each with its default, or that it is required), and its e
 from __future__ import annotations
 
 import re
-import shutil
-import textwrap
 from enum import Enum
 from typing import Sequence
 
@@ -17,11 +15,15 @@ SHORT = 64  # characters of a command's line in its group's list
 
 
 def width() -> int:
+    import shutil
+
     return max(40, min(shutil.get_terminal_size((WIDTH, 24)).columns, WIDTH) - 2)
 
 
 def paragraphs(text: str, indent: str, columns: int) -> list[str]:
     """Text rewrapped paragraph by paragraph; a paragraph after a line `\\b` is kept as written."""
+    import textwrap
+
     lines: list[str] = []
     for paragraph in text.strip().split("\n\n"):
         if paragraph.startswith("\b\n"):
@@ -55,6 +57,8 @@ def first_column(opt: Opt) -> str:
 
 def table(rows: Sequence[tuple[str, str]], columns: int) -> list[str]:
     """Two columns, as Click writes them: the first as wide as its widest entry up to COLUMN."""
+    import textwrap
+
     first = min(max(len(left) for left, _ in rows), COLUMN)
     lines: list[str] = []
     for left, right in rows:

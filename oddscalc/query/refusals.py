@@ -4,7 +4,6 @@ blamed on the option the player typed (`input_error`, by the command being read:
 
 from __future__ import annotations
 
-import difflib
 from contextvars import ContextVar
 from enum import Enum
 from typing import Any, Callable, Optional, Sequence
@@ -104,6 +103,8 @@ def no_such_option(name: str, path: str, own: Sequence[str], owners: Optional[Ow
     bare = {opt.lstrip("-").removeprefix(ENEMY) if enemy else opt.lstrip("-"): opt for opt in own
             if not enemy or opt.startswith("--" + ENEMY)}
     word = name.lstrip("-").removeprefix(ENEMY) if enemy else name.lstrip("-")
+    import difflib  # (an error's line only)
+
     close = [bare[alike] for alike in difflib.get_close_matches(word, list(bare), 2, CLOSE)]
     having = owners(name, path) if owners is not None else []
     line = f"error: {name}: no such option" + (f" of {path}" if path else "")

@@ -41,7 +41,8 @@ def in_processes(function: Callable[[Any], Any], items: Sequence[Any], workers: 
         yield from executor.map(function, items)
     except BaseException:
         for process in list(getattr(executor, "_processes", {}).values()):  # a worker busy with a long item
-            process.terminate()
+            process.kill()  # (SIGKILL: one forked a moment ago may not have run `_quiet` yet, and a SIGTERM then
+            # went to the command line's handler it was forked with, which printed a traceback of the worker)
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from enum import Enum
 
 import pytest
@@ -29,9 +30,9 @@ def test_help_s_defaults_paragraphs_and_columns(monkeypatch):
     assert rows == ["  " + "--short".ljust(helping.COLUMN) + "  Help.", "  " + "-" * 40,
                     "  " + " " * helping.COLUMN + "  Below its long name."]
     assert helping.table([("--a", "Help.")], 80) == ["  --a  Help."]
-    monkeypatch.setattr(helping.shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 200})())
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 200})())
     assert helping.width() == helping.WIDTH - 2
-    monkeypatch.setattr(helping.shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 10})())
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 10})())
     assert helping.width() == 40
 
 
@@ -42,7 +43,7 @@ def test_a_command_s_help_as_a_player_reads_it(monkeypatch):
     from oddscalc.query.words import load
 
     load("roll")
-    monkeypatch.setattr(helping.shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 80})())
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback: type("S", (), {"columns": 80})())
     assert helping.help_text(COMMANDS["roll"]) == """Usage: oddscalc roll [OPTIONS] DICE
 
   Roll dice: the sum (or the number of successes), maximised or minimised.
