@@ -36,10 +36,12 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, require
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Terrain(str, Enum):
@@ -235,6 +237,8 @@ class Board:
     @classmethod
     def load(cls, source: str | Path, parameter: str = "board") -> Board:
         """Load a map from a file, or a shipped map by name (`ruins`, `crossroads`)."""
+        from pathlib import Path  # (a map's only: a first answer imports no pathlib)
+
         from ..core.files import read_capped
 
         path = Path(source)
