@@ -64,7 +64,8 @@ def first_answers(repeat: int) -> None:
     shooting attack, a 9th Age melee, a Dust weapon line), and the same through the command line (`CLI`)."""
     for compiled, how in ((True, "every library's bytecode cached, as an install has it"),
                           (False, "no bytecode at all: every module compiled from source")):
-        times = {name: fresh_ms(code, repeat, compiled) for name, code in FRESH.items()}
+        times = interleaved({name: functools.partial(fresh_process, ["-c", code], compiled, check=True)
+                             for name, code in FRESH.items()}, repeat)
         print(f"\nfirst answer in a fresh process, best of {repeat} (wall, start-up included; {how}):")
         for name, ms in times.items():
             print(f"  {name:14} {ms:7.1f} ms  {ms - times['python']:6.1f} ms beyond Python"
@@ -73,7 +74,7 @@ def first_answers(repeat: int) -> None:
             print(f"  {name} first answer / icepool first answer: {times[name] / times['icepool']:.2f}"
                   f"{verdict(times[name] / times['icepool'], 1.0, above=False)}")
         if compiled:
-            first_commands(repeat, times["icepool"])
+            first_commands(repeat)
 
 
 CLI = {  # each game's first question through the command line, the same as FRESH asks through the library
@@ -85,18 +86,30 @@ CLI = {  # each game's first question through the command line, the same as FRES
 }
 
 
-def first_commands(repeat: int, icepool_ms: float) -> None:
-    """Each game's first answer through the command line in a fresh process, beside icepool's through its library."""
+def first_commands(repeat: int) -> None:
+    """Each game's first answer through the command line in a fresh process, beside icepool's through its library
+    (taken in turn with them)."""
+    runs: dict[str, Callable[[], object]] = {"icepool": lambda: fresh_process(["-c", FRESH["icepool"]], check=True)}
+    runs.update({name: functools.partial(fresh_process, ["-m", "oddscalc", *words], capture_output=True, check=True)
+                 for name, words in CLI.items()})
+    times = interleaved(runs, repeat)
     for name, words in CLI.items():
-        seconds, _ = command_seconds(words, repeat)
-        print(f"  oddscalc {' '.join(words[:2]):12} (command line) {seconds * 1000:7.1f} ms, "
-              f"{seconds * 1000 / icepool_ms:4.2f}x icepool's{verdict(seconds * 1000 / icepool_ms, 1.0, above=False)}")
+        ratio = times[name] / times["icepool"]
+        print(f"  oddscalc {' '.join(words[:2]):12} (command line) {times[name]:7.1f} ms, "
+              f"{ratio:4.2f}x icepool's{verdict(ratio, 1.0, above=False)}")
 
 
-def fresh_ms(code: str, repeat: int, compiled: bool = True) -> float:
-    """Wall time of a fresh Python process that imports the engine and answers the first query (`compiled`: with
-    every module's bytecode cached; else none at all)."""
-    return best_ms(lambda: fresh_process(["-c", code], compiled, check=True), repeat)
+def interleaved(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Each run's best wall time in ms, the runs taken in turn `repeat` times (after one warm round): a machine's
+    slow moment falls on all of them alike, not on one name's whole series."""
+    best = {name: float("inf") for name in runs}
+    for round_ in range(repeat + 1):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            if round_:
+                best[name] = min(best[name], (time.perf_counter() - start) * 1000)
+    return best
 
 
 COMMANDS = [  # (command line, target seconds, what the target asks)
