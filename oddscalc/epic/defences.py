@@ -35,9 +35,11 @@ class Defences:
                                      "destroyed or wounded (a D6 at once: 2-5 one more point, 6 destroyed).",
                                      Critical.NONE)
 
-    def check_defences(self, prefix: str) -> None:
-        """Refuse a value no formation can have, in the name of this side's option (`prefix` + its name)."""
-        require(self.armour in (None, NOT_GIVEN) or 2 <= self.armour <= 6, prefix + "armour",
+    def check_defences(self, prefix: str, armour_required: bool = False) -> None:
+        """Refuse a value no formation can have, in the name of this side's option (`prefix` + its name); an armour
+        left out only where the attack may leave it out (not `armour_required`: a shot's target must have one)."""
+        left_out = self.armour == NOT_GIVEN and not armour_required
+        require(self.armour is None or left_out or 2 <= self.armour <= 6, prefix + "armour",
                 f"{self.armour}+", "expected an armour save from 2+ to 6+, or none")
         require(not self.reinforced or self.armour is not None, prefix + "armour", "none",
                 "reinforced armour needs an armour value, 2+ to 6+")
@@ -55,7 +57,7 @@ class Covered(Defences):
                                          "instead of armour when better; macro-weapons and titan killers negate it.",
                                          None, roll=True)
 
-    def check_defences(self, prefix: str) -> None:
-        super().check_defences(prefix)
+    def check_defences(self, prefix: str, armour_required: bool = False) -> None:
+        super().check_defences(prefix, armour_required)
         require(self.cover_save is None or 2 <= self.cover_save <= 6, prefix + "cover_save", f"{self.cover_save}+",
                 "expected a cover save from 2+ to 6+")

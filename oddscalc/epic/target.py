@@ -114,7 +114,7 @@ class OnFormation(Sided, Attack):
                 f"expected the formation's size, 1 to {MAX_UNITS} units")
         require(self.formation is None or self.formation >= self.reached, "formation", self.formation,
                 f"expected the formation's size, at least --units ({self.reached})")
-        self.target.check_defences("")
+        self.target.check_defences("", armour_required=True)  # (0+, the assault's "left out", is no save)
         require(
             abs(self.modifier) <= MAX_MODIFIER,
             "modifier",

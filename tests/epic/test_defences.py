@@ -75,7 +75,7 @@ def test_a_cover_save_out_of_bounds_is_refused_for_the_target_and_the_defender()
                                                                "expected a cover save from 2+ to 6+")
 
 
-@pytest.mark.parametrize("name, good, bad", [("armour", (2, 6, None), (1, 7)), ("cover_save", (2, 6, None), (1, 7))])
+@pytest.mark.parametrize("name, good, bad", [("armour", (2, 6, None), (0, 1, 7)), ("cover_save", (2, 6, None), (1, 7))])
 def test_a_save_s_bounds_are_2_to_6_and_a_value_past_them_is_refused_as_written(name, good, bad):
     for value in good:
         assert getattr(EpicShoot(**{**SHOT, name: value}), name) == value
@@ -92,3 +92,13 @@ def test_a_hundred_blast_markers_are_allowed_and_reinforced_armour_of_none_is_re
     with pytest.raises(InputError) as refused:
         EpicShoot(**{**SHOT, "armour": None, "reinforced": True})
     assert refused.value.value == "none"
+
+
+@pytest.mark.parametrize("query", ["epic shoot --shots 6 --to-hit 4+ --units 3", "epic barrage --bp 3 --units 3"])
+def test_a_shot_s_or_a_barrage_s_armour_of_0_is_refused_in_one_line(capsys, query):
+    """0 is what an assault's side holds for an armour left out; a shot's target must have a save, or none."""
+    from clirun import run
+
+    result = run(capsys, *query.split(), "--armour", "0+", "--exact")
+    assert (result.code, result.out, result.err.strip()) == (2, "", "error: --armour 0+: expected an armour save "
+                                                                     "from 2+ to 6+, or none")
