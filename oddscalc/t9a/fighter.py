@@ -260,7 +260,7 @@ class Fighter:
 @lru_cache(maxsize=8192)
 def lost_pmf(attack: Attack, number: Callable[[Any], Any]) -> np.ndarray:
     """The pmf of the Health Points an attack takes (t9a melee's, t9a hits')."""
-    return np.asarray(attack.pmfs(number)["health_lost"])  # an array already (the t9a attacks' twins make arrays)
+    return np.asarray(attack.pmfs(number)["health_lost"])  # (a tuple where each attack gives at most one)
 
 
 def capped(pmf: np.ndarray, room: int, number: Callable[[Any], Any]) -> np.ndarray:

@@ -483,6 +483,10 @@ BERNOULLI = [
           models=20, health=1),
     T9AShoot(shots=8, aim=4, long_range=True, strength=4, resilience=3, armour=3, modifier=-2),
     T9AHits(hits=6, strength=5, resilience=4, ap=1, armour=3, models=4, health=3),
+    Melee(attacks=6, offensive=4, defensive=4, strength=4, resilience=4, auto_wound=True, aegis=4, divine=True),
+    Melee(attacks=9, offensive=5, defensive=3, strength=3, resilience=4, flaming=True, flammable=True,
+          armour=3, ap=1, reroll_armour="failed", reroll_special="ones", fortitude=5, hit_modifier=-1),
+    Melee(attacks=1, offensive=1, defensive=10, strength=1, resilience=10, models=1, health=1),  # one attack
 ]
 
 
