@@ -1,6 +1,7 @@
 """The console script (`oddscalc`) and `python -m oddscalc`: a Ctrl-C, SIGTERM or hang-up ends in one
 line and its conventional exit code (130, 143, 129) whenever it comes: while the command line is
-still loading (numpy, Typer: about 0.2 s; the stop is kept and said once the load is whole), while it
+still loading and until the run sets its own handler (the stop is kept: said once the load is whole, or
+taken by the run's handler, `held_stop`), while it
 runs (`cli/main.py:run_app`; a second one while the first is handled says nothing more), or once the
 output is complete. Before this module runs (Python's own start-up, some 20 ms) a signal has Python's
 default effect: no code of ours can run yet."""
@@ -67,17 +68,29 @@ def run() -> None:
     try:
         from .cli import main
     except KeyboardInterrupt as error:  # a Ctrl-C before the handler was set (Python's own, at start-up)
+        held_stop()
         sys.exit(_say(_number(error)))
-    held, LOADING[0] = LOADING[0], None
-    if held not in (None, HELD):
+    held = LOADING[0]
+    if held not in (None, HELD):  # (a stop while it loaded)
+        held_stop()
         sys.exit(_say(held))
-    try:
+    try:  # (stops are still held until the run's own handler takes over: `held_stop`)
         code = main()
+        held = held_stop()  # (a run that ended before it set its handler)
+        code = code if held is None else _say(held)
         DONE[0] = True
     except KeyboardInterrupt as error:  # between the run's own handling and this line
         code = _say(_number(error))
         DONE[0] = True
     _leave(code)
+
+
+def held_stop() -> int | None:
+    """The stop held since the command line began to load (its signal's number; None if none came), taken: from
+    now on a stop is raised where it lands. The run calls it once its own handler is set, so that no stop falls
+    in between, where an exception raised in an import's callback is dropped by Python and the run went on."""
+    held, LOADING[0] = LOADING[0], None
+    return None if held in (None, HELD) else held
 
 
 def _leave(code: int) -> None:

@@ -68,6 +68,10 @@ def terminate_like_interrupt() -> Iterator[None]:
         return
     previous = {number: signal.signal(number, on_signal) for number in STOPPING}
     try:
+        console = sys.modules.get("oddscalc.console")  # (started as the command line; it imports this module)
+        held = console.held_stop() if console is not None else None  # a stop it held while loading: the run's now
+        if held is not None:
+            on_signal(held, None)
         yield
     finally:
         for number, handler in previous.items():

@@ -8,6 +8,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -447,3 +448,31 @@ def test_a_stop_whose_exception_python_drops_still_ends_the_run(capsys, monkeypa
     result = run(capsys, "roll", "2d6", "--trials", "1e12")
     assert (result.code, result.out, result.err.strip()) == (130, "", "error: interrupted (Ctrl-C); nothing more "
                                                                       "was written")
+
+
+def test_a_stop_python_drops_before_the_run_sets_its_handler_still_ends_the_run(tmp_path):
+    """The CI run that hung: a Ctrl-C that lands once the command line has loaded but before the run's own handler
+    is set, inside an import's callback (Python drops what a handler raises there). The stop is held until the
+    run's handler takes it (`console.held_stop`), so a 1e12-trial run ends at once, with its line and code."""
+    script = textwrap.dedent("""
+        import sys
+        import oddscalc.cli as cli
+        from oddscalc import console
+
+        real = cli.main
+
+        def main():
+            try:
+                console._stop(2, None)  # the handler runs, and Python drops whatever it raised
+            except KeyboardInterrupt:
+                pass
+            return real()
+
+        cli.main = main
+        sys.argv = ["oddscalc", "t9a", "melee", "--attacks", "10", "--offensive", "4", "--defensive", "4",
+                    "--strength", "4", "--resilience", "4", "--trials", "1e12"]
+        console.run()
+        """)
+    process = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert (process.returncode, process.stdout, process.stderr) == (
+        130, "", "error: interrupted (Ctrl-C); nothing more was written\n")
