@@ -91,6 +91,38 @@ def test_the_command_line_s_first_exact_answer_imports_no_click_and_no_numpy(wor
     assert forbidden(loaded(code), ("typer", "click", "numpy", "oddscalc.cli.commands")) == []
 
 
+@pytest.mark.parametrize("words", [
+    ["epic", "shoot", "--shots", "12", "--to-hit", "4+", "--units", "6", "--armour", "4+", "--exact"],
+    ["t9a", "melee", "--attacks", "10", "--offensive", "4", "--defensive", "4", "--strength", "4", "--resilience", "4",
+     "--exact"],
+    ["dust", "attack", "--dice", "4", "--exact"], ["roll", "2d6", "--exact", "--format", "json"],
+])
+def test_a_query_that_saves_no_file_imports_no_pathlib_and_no_threading(words):
+    """Each is a cost of a first answer that none needs (pathlib alone is 3 ms of icepool's 45): a plot's path is
+    read as a `pathlib.Path` when given (`grammar.read_path`), and a stop is one flag (`Cancel`). Probed without site's start-up (`-S`), whose editable-install hook imports pathlib itself."""
+    import site
+    from pathlib import Path
+
+    import oddscalc
+
+    paths = [str(Path(oddscalc.__file__).parents[1]), *site.getsitepackages()]
+    code = (f"import sys\nsys.path[:0] = {paths!r}\nimport contextlib, io\nfrom oddscalc.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()) as out:\n    code = main({words!r})\n"
+            "assert code == 0 and out.getvalue(), out.getvalue()\nimport json\nprint(json.dumps(sorted(sys.modules)))")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
+    modules = set(json.loads(out.splitlines()[-1]))
+    assert forbidden(modules, ("pathlib", "threading")) == [] and "oddscalc.query.grammar" in modules
+
+
+def test_a_plot_s_path_is_read_as_a_path_when_given():
+    from pathlib import Path
+
+    from oddscalc.query.common import COMMON
+
+    plot = next(opt for opt in COMMON if opt.name == "plot")
+    assert (plot.kind, plot.value("out/kills.png")) == ("path", Path("out/kills.png"))
+
+
 def test_the_figures_read_without_numpy_are_those_read_with_it():
     code = f"{ANSWER}\nimport numpy\nprint(unsaved.pmf @ unsaved.outcomes, unsaved.at_least_all[3], unsaved.cdf[2])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -21,9 +20,10 @@ from ..core.attack import Attack
 from ..core.dice import DiceExpression
 from ..core.hits import HitAndSave
 from ..core.roll import Roll
+from ..core.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Case:
     """An attack, a plain numpy baseline for the same attack, and the ratio to reach."""
 
@@ -34,7 +34,7 @@ class Case:
     target: float | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ExactCase:
     """One query: the oddscalc attack and outcome, and the same pmf built with icepool."""
 

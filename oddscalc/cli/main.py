@@ -9,7 +9,6 @@ import dataclasses
 import os
 import signal
 import sys
-import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional, Sequence
 
@@ -63,10 +62,11 @@ STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP
 @contextmanager
 def terminate_like_interrupt() -> Iterator[None]:
     """While a command runs, Ctrl-C, SIGTERM and SIGHUP stop it alike, once (only in the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
+    try:
+        previous = {number: signal.signal(number, on_signal) for number in STOPPING}
+    except ValueError:  # not the main thread (a program's own thread running the command line): Python's handlers
         yield
         return
-    previous = {number: signal.signal(number, on_signal) for number in STOPPING}
     try:
         console = sys.modules.get("oddscalc.console")  # (started as the command line; it imports this module)
         held = console.held_stop() if console is not None else None  # a stop it held while loading: the run's now

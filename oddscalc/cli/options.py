@@ -6,10 +6,7 @@ grammar (the Click commands that list them all in `--help` are `commands.py:pass
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
-
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from ..errors import InputError
 from ..core.options import SCHEDULER_TIMEOUT, Method, RunOptions
@@ -17,6 +14,10 @@ from ..query.common import SHELL
 from ..query.grammar import Command, of_function
 from ..query.refusals import OptionError, input_error
 from ..output.tables import Format
+from ..core.record import record
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 RUN: dict[str, Callable[[list[str]], int]] = {}  # "words": the command line run on words (`main.py` sets it)
@@ -33,7 +34,7 @@ def own(path: str, run: Any, *, examples: Sequence[str], help: str = "") -> Comm
     return made
 
 
-@dataclass(frozen=True)
+@record
 class Shell:
     """The command line's own options of a query or study (`shell` in `Common` and `Study`): how its
     answer is shown and saved, and how it runs. They are never words of the query

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shlex
 import sys
 import types
 import typing
@@ -184,6 +183,8 @@ class Attack:
         """
         if not self.COMMAND:
             return f"{type(self).__name__}({', '.join(f'{k}={v}' for k, v in self.options().items())})"
+        import shlex
+
         words = ["oddscalc", *self.COMMAND.split(), *self.arguments()]
         for name, value in self.options().items():
             option = "--" + name.replace("_", "-")

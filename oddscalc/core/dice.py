@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numbers
 import re
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import InputError
+from .record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,7 +32,7 @@ class Natural(Enum):
 _CHAIN_LIMIT = {Natural.EPIC: 9, Natural.HOPELESS: 7}  # highest need a second die can reach
 
 
-@dataclass(frozen=True)
+@record
 class Check:
     """One D6 that needs `need`+ (after modifiers) under a game's natural-roll rules."""
 
@@ -138,7 +138,7 @@ _EXPRESSION = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*(?:([+-])\s*([0-9]+)
 _CONSTANT = re.compile(r"^\s*([0-9]+)\s*$")
 
 
-@dataclass(frozen=True)
+@record
 class DiceExpression:
     """`NdS+C`: the sum of N dice with S sides plus C (C may be negative).
 

@@ -7,8 +7,9 @@ histograms count rows first, then each outcome over the rows (`Drawn.counts`): n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator, Mapping, TYPE_CHECKING
+
+from .record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -16,7 +17,7 @@ else:
     from .lazy import numpy as np
 
 
-@dataclass(frozen=True)
+@record
 class JointLaw:
     """Each way an attack can end (`values`: one column per way, one row per outcome named in `names`) and the
     chance of it or an earlier way (`cumulative`, its last exactly 1)."""
@@ -42,7 +43,7 @@ class JointLaw:
         return Drawn(self, rows)
 
 
-@dataclass(frozen=True)
+@record
 class Drawn(Mapping[str, "np.ndarray"]):
     """A sample of a joint law: each trial's way (`rows`); its outcomes read per trial (`drawn["win"]`)."""
 

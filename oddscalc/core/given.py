@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
+
+from .record import record
 
 if TYPE_CHECKING:  # pragma: no cover
     from .options import Cancel
@@ -43,7 +44,7 @@ class LocalFiles(Files):
     local = True
 
 
-@dataclass(frozen=True)
+@record
 class Given:
     """What a shell gives a query beside its words: the files its words may open, the token that
     cancels its run, where progress goes (or a bar on the terminal), the most trials it may

@@ -5,7 +5,6 @@ imports no numpy; its sampler rolls the real dice (`pool`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -13,6 +12,7 @@ from . import terms
 from .attack import Attack
 from .dice import Check, FaceReader, Natural, check_sides
 from ..errors import require
+from .record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .pool import Die, PoolRoll
 
 
-@dataclass(frozen=True)
+@record
 class HitAndSave(Attack):
     """`dice` D6 hit on `to_hit`+; each hit is then saved on `save`+ (natural 1s fail).
 

@@ -20,12 +20,11 @@ import math
 import numbers
 import os
 import sys
-import threading
-from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, TypeGuard, Union
 
 from ..errors import InputError
+from .record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,21 +58,21 @@ class Cancel:
     """Cancels the runs it is given to, from any thread: they stop at their next chunk and
     raise `Cancelled`. Once set it stays set."""
 
-    __slots__ = ("_event",)
+    __slots__ = ("_set",)
 
     def __init__(self) -> None:
-        self._event = threading.Event()
+        self._set = False  # (one flag, written once: every thread reads it as set from then on)
 
     def cancel(self) -> None:
-        self._event.set()
+        self._set = True
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set()
+        return self._set
 
     def check(self) -> None:
         """Raise `Cancelled` once the run is cancelled."""
-        if self._event.is_set():
+        if self._set:
             raise Cancelled
 
     def __repr__(self) -> str:
@@ -99,7 +98,7 @@ def _numpy_seed(value: Any) -> bool:
     return isinstance(value, (random.Generator, random.SeedSequence))
 
 
-@dataclass(frozen=True)
+@record
 class RunOptions:
     """A run's settings, checked when made (an `InputError` names the refused one).
 

@@ -23,9 +23,10 @@ hits failed its save): the table holds bits instead of counts.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, TYPE_CHECKING
+
+from .record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,7 +38,7 @@ MAX_PER_WORD = 16
 ENUMERATE_LIMIT = 1 << 20  # dice with more face combinations than this are rolled face by face
 
 
-@dataclass(frozen=True)
+@record
 class Die:
     """One die's life: the sizes of its natural rolls and what they give.
 
@@ -58,7 +59,7 @@ class Die:
         return [np.broadcast_to(np.asarray(value, dtype=np.int64), shape) for value in values]
 
 
-@dataclass(frozen=True)
+@record
 class PoolRoll:
     """Per-trial totals of a pool, packed: code = Σ total[field]·stride[field]."""
 
@@ -78,7 +79,7 @@ class PoolRoll:
         return values % self.radices[i] if i < len(self.radices) - 1 else values
 
 
-@dataclass(frozen=True)
+@record
 class _Atoms:
     """A die reduced to D equally likely atoms, each with its counts per field."""
 
@@ -120,7 +121,7 @@ def _per_word(atoms: int, dice: int) -> int:
     return best
 
 
-@dataclass(frozen=True)
+@record
 class _Table:
     per_word: int
     words: int
@@ -160,7 +161,7 @@ def _table(die: Die, dice: int) -> _Table:
     return _Table(per_word, words, radices, reject, table.astype(dtype), live)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class FlagTable:
     """Words of independent yes/no dice: bit i of table[word] is the i-th die's flag."""
 

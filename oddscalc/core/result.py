@@ -4,11 +4,12 @@ Monte Carlo (`sampling`), so neither imports the other back."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 from .distribution import Distribution
 from .options import Method
+from .record import record
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -32,7 +33,7 @@ class Attack(Protocol):
     def exact(self, fractions: bool = False) -> Mapping[str, Any]: ...  # float arrays or tuples, or tuples of Fractions
 
 
-@dataclass(frozen=True)
+@record
 class Verification:
     """How far the sampled CDF is from the exact one, against the DKW bound."""
 
@@ -45,7 +46,7 @@ class Verification:
         return self.gap <= self.bound
 
 
-@dataclass(frozen=True)
+@record
 class Result:
     """The distributions of an attack's outcomes (the main one first) and how they were made."""
 

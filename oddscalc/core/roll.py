@@ -9,7 +9,7 @@ probability an exactly rounded quotient), with no numpy; a large roll in floats 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Callable
@@ -20,6 +20,7 @@ from .dice import EXACT_SECONDS, DiceExpression, net_extra
 from ..errors import require
 from .hits import HitAndSave  # noqa: F401  (its home before it had its own module: old imports keep working)
 from .terms import exact_seconds
+from .record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +41,7 @@ def _weights(count: int, sides: int, extra: int) -> tuple[int, ...]:
 _quick_weights = lru_cache(maxsize=256)(_weights)
 
 
-@dataclass(frozen=True)
+@record
 class Roll(Attack):
     """Roll dice: the sum (or the number of successes), maximised or minimised.
 

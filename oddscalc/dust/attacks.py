@@ -7,10 +7,12 @@ the Dust die and the stages they share in `die.py`.
 from __future__ import annotations
 
 import re
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, field
 from functools import cached_property
 from numbers import Integral
 from typing import Any, TYPE_CHECKING, overload
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,7 +69,7 @@ def target_words(save: CoverSave, resilient: bool) -> str:
 # --- re-rolls and burst fire, on every Dust attack (§1.3, §1.4) -------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Fire(Attack):
     """What every Dust attack may take: re-rolls of the missed dice (a sustained attack,
     Berserk) and burst fire (double the dice). The seeds forbid only a sustained attack
@@ -102,7 +104,7 @@ class Fire(Attack):
 MAX_UNIT_HEALTH = 200  # damage points of a target unit in all (as reactive fire's --health)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class _AtUnit(Fire):
     """A Dust attack that deals damage and hits; with the target unit's `health`, the outcome destroyed too
     (damage at least its damage points in all)."""
@@ -148,7 +150,7 @@ class _AtUnit(Fire):
 # --- weapon lines and artillery -----------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class WeaponLine(_AtUnit):
     """Roll a weapon line N/D: N Dust dice, D damage for each hit that gets past the save.
 
@@ -244,7 +246,7 @@ class WeaponLine(_AtUnit):
 _PHASER = re.compile(r"^\s*([0-9]+)\s*[zZ]\s*([0-9]+)\s*$")
 
 
-@dataclass(frozen=True)
+@record
 class Phaser(_AtUnit):
     """Fire a phaser XzY: roll X dice, then Y dice per hit, each hit 1 damage.
 
@@ -351,7 +353,7 @@ def read_entries(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(entries)
 
 
-@dataclass(frozen=True)
+@record
 class Salvo(_AtUnit):
     """Fire a salvo A/X-B/X-...: K charges roll the K-th entry's dice, X damage per hit.
 

@@ -39,6 +39,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, require
+from ..core.record import record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -164,7 +165,7 @@ class Square:
 # --- the board -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Board:
     """A map: the terrain of each square, row by row from the top."""
 
@@ -292,7 +293,7 @@ def shipped_maps() -> list[str]:
 # --- line of sight -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Trace:
     """What a centre-to-centre segment passes through: squares in order and corners."""
 
@@ -323,7 +324,7 @@ def trace(source: Square, target: Square) -> Trace:
     return Trace(tuple(squares), tuple(corners))
 
 
-@dataclass(frozen=True)
+@record
 class Sight:
     """The line of sight from one square to another: open or not, and why."""
 

@@ -4,7 +4,6 @@ Each query's options are its attack's fields (see `query.registry.field_options`
 adds the arguments, the board options of `dust attack` and the help. Each attack's module is imported when its
 query is first asked for (`lambda: dust.WeaponLine`)."""
 
-from dataclasses import dataclass
 from typing import Any, Annotated, Optional
 
 from .. import dust
@@ -21,6 +20,7 @@ from ..output.tables import Format, Table
 from ..query.answer import Answer
 from ..query.grammar import Opt, argument, declared, option
 from ..query.registry import group, look, query
+from ..core.record import record
 
 HELP = "Dust Tactics: weapon lines, phasers, salvo, artillery, sight."
 group("dust", HELP)
@@ -132,7 +132,7 @@ query("dust reactive", lambda: dust.Reactive, title="Reactive fire",
 # --- the board ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Sighted:
     """A line of sight traced, kept to render in any format: the verdict in words (table), its facts
     (JSON, CSV, Markdown, BBCode)."""

@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import re
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, field
 from functools import cached_property
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +48,7 @@ def parse_per_model(text: str, name: str = "dice") -> int:
     return int(match.group(1))
 
 
-@dataclass(frozen=True)
+@record
 class _PerModel(Fire):
     """X dice per model of the target unit, for every firing model (docs/rules.md §1.7, §1.8)."""
 
@@ -74,7 +76,7 @@ class _PerModel(Fire):
         return self.doubled(self.dice * self.models * self.count)
 
 
-@dataclass(frozen=True)
+@record
 class Incendiary(_PerModel):
     """Fire an incendiary X/+: X dice per model in the target unit, each hit 1 damage.
 
@@ -117,7 +119,7 @@ class Incendiary(_PerModel):
         return exact_line(self.rolled, rerolled(HIT, self.rerolls), self.cover, 1, self.resilient, number)
 
 
-@dataclass(frozen=True)
+@record
 class ArmourPiercingIncendiary(_PerModel):
     """Fire an armour-piercing incendiary X/skull: X dice per model; one hit removes the unit.
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,7 +58,7 @@ class Timing(str, Enum):
 BEFORE = (Timing.MOVE_ATTACK, Timing.ONSLAUGHT)  # the reaction comes before the enemy's attack
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Reactive(Attack):
     """Try reactive fire: one die, a hit lets the unit fire one attack action (§1.10).
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -28,6 +27,7 @@ from ..core.attack import is_whole
 from ..errors import InputError, require
 from .board import TERRAIN_WORD, Board, Corner, Cover, Kind, Sight, Square, Terrain, can_enter, line_of_sight
 from .die import Artillery, CoverSave, cover_save
+from ..core.record import record
 
 MAX_RANGE = 99
 ARTILLERY_MINIMUM = 4  # seed 000: «артиллерийское оружие всегда имеет минимальную дальность 4»
@@ -55,7 +55,7 @@ _PAIR = re.compile(r"^\s*([0-9]{1,3})\s*[-–—]\s*([0-9]{1,3})\s*$")
 _LETTERS = {"U": Reach.LINE, "C": Reach.CLOSE, "С": Reach.CLOSE, "A": Reach.ARTILLERY, "А": Reach.ARTILLERY}
 
 
-@dataclass(frozen=True)
+@record
 class WeaponRange:
     """A weapon's range: the nearest and farthest squares it reaches (None: no maximum)."""
 
@@ -111,7 +111,7 @@ def distance(source: Square, target: Square, diagonal: Diagonal = Diagonal.ONE) 
     return max(columns, rows) if Diagonal(diagonal) is Diagonal.ONE else columns + rows
 
 
-@dataclass(frozen=True)
+@record
 class Shot:
     """Where an attack is made: the map, the attacker's and the target's squares, what they are,
     the weapon's range, and (for indirect artillery fire) the observer's square."""
@@ -129,7 +129,7 @@ class Shot:
     diagonal: Diagonal = Diagonal.ONE
 
 
-@dataclass(frozen=True)
+@record
 class Placed:
     """A shot checked on the board: how far, the line of sight that counts, the target's cover."""
 

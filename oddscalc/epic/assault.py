@@ -22,11 +22,12 @@ Outcomes: win, draw, kills, losses, margin, destroyed, blast_markers and enemy_b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,7 +84,7 @@ def assault_die(bonus: int, enemy_bonus: int, keep_highest: bool = False) -> Die
     return Die((6, 6, 6, 6), rule, ("win", "draw", "margin"))
 
 
-@dataclass(frozen=True, kw_only=True, init=False)
+@record(kw_only=True, init=False)
 class Assault(Sided, Attack):
     """An Epic assault (§2.7, §2.9): the result roll from both sides' modifiers, or, with --units and
     --enemy-units, the whole engagement: both sides' close-combat and firefight attacks, saves,

@@ -7,9 +7,10 @@ to back) and has an exact twin built from chances and pmf algebra; both give the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,7 +74,7 @@ def _padded(pmf: np.ndarray, size: int) -> np.ndarray:
 # --- barrages (docs/rules.md §2.5) -----------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True, init=False)
+@record(kw_only=True, init=False)
 class Barrage(OnFormation):
     """Barrage an Epic formation: one to-hit roll per unit under the templates.
 

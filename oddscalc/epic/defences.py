@@ -4,17 +4,17 @@ the target of `epic shoot` and `epic barrage` (`target.py`), and both sides of a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..core.attack import side_option
 from ..errors import require
 from .war_engines import Critical
+from ..core.record import record
 
 NOT_GIVEN = 0  # an armour save left out ("none" is a value): required where the attack needs it
 MAX_BLAST_MARKERS = 100
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Defences:
     """A formation's saves, its blast markers and what its war engines' critical hits do (docs/rules.md §2.2, §2.8):
     the parts a shooting attack's target and an assault's sides share."""
@@ -47,7 +47,7 @@ class Defences:
                 f"expected 0 to {MAX_BLAST_MARKERS} blast markers already on the formation")
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Covered(Defences):
     """A formation that may take the infantry cover save where it stands: a shooting attack's target, the defender
     of an assault (the assaulting side may not, 1.12.5)."""

@@ -18,9 +18,11 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 from typing import Any, Callable, Sequence, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,7 +126,7 @@ def spread(hits: Any, widths: Sequence[int]) -> list[Any]:
     return out
 
 
-@dataclass(frozen=True)
+@record
 class Side:
     """One side of an engagement: its kinds of units, and how it counts in the result (1.12.7)."""
 

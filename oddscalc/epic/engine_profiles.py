@@ -7,8 +7,9 @@ with its own saves (one war engine's rules are `war_engines.py:Engines`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Sequence, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,7 +25,7 @@ ENGINE_ALLOWED = ("expected war engines of another profile: N DC<d> [armour A+|n
 MAX_PROFILE = 20  # war engines, damage capacity, shields of one profile (as --war-engines, --damage-capacity)
 
 
-@dataclass(frozen=True)
+@record
 class EngineProfile:
     """War engines of one profile in a formation of several (`--engine`): how many, their damage capacity,
     armour, shields and critical hit, and their armour's abilities."""
@@ -96,7 +97,7 @@ class EngineProfile:
         return Engines(self.count, self.capacity, self.shields, self.critical)
 
 
-@dataclass(frozen=True)
+@record
 class Formation:
     """War engines of several profiles in one formation, front to back in the order given (`parts`): each
     takes its own damage capacity in hits, round after round (3.2.1), and resolves them with its own saves.

@@ -5,7 +5,6 @@ attack's target has too (`defences.py`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..core.attack import side_option
 from ..core.dice import DiceExpression
@@ -13,9 +12,10 @@ from .defences import NOT_GIVEN, Covered, Defences
 from .kinds import ExtraAt, Kind
 from .saves import Ability
 from .war_engines import tk_damage
+from ..core.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Formation(Defences):
     """One side of an Epic assault, declared once: its units and their values, its war engines and other kinds,
     its supporting fire."""
@@ -65,7 +65,7 @@ class Formation(Defences):
     support_ff: int | None = side_option("{who}: the supporting units' firefight value, 2+ to 6+.", None, roll=True)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Defender(Formation, Covered):
     """The defending side: a formation, and what only the defender has."""
 

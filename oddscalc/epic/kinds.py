@@ -5,13 +5,13 @@ capacity (3.3); read from `--other '2 cc 6+ ff 5+ armour 5+'` and a roster's `as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from ..errors import InputError, once
 from .saves import Ability
 from .war_engines import Critical, tk_damage
+from ..core.record import record
 
 Strike = tuple[Any, Any]  # how an attack's hits are saved: (Ability, a titan killer's D-value or None)
 NORMAL: Strike = (Ability.NORMAL, None)
@@ -38,7 +38,7 @@ KIND_ALLOWED = ("expected units of another profile: N [DC<d>] cc X+|none ff X+|n
 EXTRA_ABILITIES = (Ability.MACRO, Ability.TITAN_KILLER)
 
 
-@dataclass(frozen=True)
+@record
 class Kind:
     """Units of one profile on one side of an engagement; with `capacity`, war engines of that damage capacity."""
 

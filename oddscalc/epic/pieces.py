@@ -4,9 +4,10 @@ its state after hits, exactly and sampled."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Sequence, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,7 +23,7 @@ from .war_engines import Engines, HitKind, tk_damage
 NO_SAVE = save_plan(None, None, Ability.NORMAL, False, False)  # the loser's extra hits (1.12.7)
 
 
-@dataclass(frozen=True)
+@record
 class Piece:
     """One axis of a side's state: a kind of units (state: units lost) or one war engine (state: its damage)."""
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import Any, TYPE_CHECKING
 
 import math
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import cache, lru_cache
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,7 +65,7 @@ class Ability(str, Enum):
 # --- saves (docs/rules.md §2.2) -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class SavePlan:
     """The saves one hit gets, in order: a first save, its re-roll, an invulnerable save.
 
@@ -210,7 +211,7 @@ def kills_given_hits(hits: int, units: int, saved: Fraction | float) -> np.ndarr
 # --- blast markers and breaking (docs/rules.md §2.4) -----------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class BlastMarkers:
     """How a formation of `formation` units collects blast markers and breaks."""
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,7 +69,7 @@ def convolve2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 
-@dataclass(frozen=True, kw_only=True, init=False)
+@record(kw_only=True, init=False)
 class EpicShoot(AtWarEngines):
     """Shoot at an Epic formation: to hit, saves, hits front to back, blast markers, broken.
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, TYPE_CHECKING
 
-from dataclasses import dataclass
 from functools import cached_property
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +41,7 @@ RATIONAL_SLOWDOWN = 50  # exact rationals against floats, about
 # --- the parts every attack on a formation shares ---------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True, init=False)
+@record(kw_only=True, init=False)
 class OnFormation(Sided, Attack):
     """A target formation's saves and blast markers, and the weapon's special abilities.
 

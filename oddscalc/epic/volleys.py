@@ -10,9 +10,11 @@ declares the options.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property, lru_cache
 from typing import Callable, Sequence, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,7 +39,7 @@ _VOLLEY = re.compile(r"^\s*([0-9]{1,3})\s*@\s*(MW|AT|AP)?\s*([2-6])\s*\+?\s*$", 
 VOLLEY_ALLOWED = "expected N@X+ (normal), N@MW X+ (macro-weapon) or N@AT X+ (AT fire at --vehicles), like 4@3+"
 
 
-@dataclass(frozen=True)
+@record
 class Volley:
     """Shots of one weapon value: normal (AP, or the weapon's one value), macro-weapon, or AT
     fire at the vehicles of a mixed formation."""

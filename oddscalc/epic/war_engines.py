@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from typing import Any, TYPE_CHECKING
 
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -109,7 +110,7 @@ class Front(str, Enum):
     OTHERS = "others"
 
 
-@dataclass(frozen=True)
+@record
 class HitKind:
     """How a hit is resolved: its saves, or a titan killer's D-value (saved only by invulnerable saves)."""
 
@@ -123,7 +124,7 @@ class HitKind:
         return HitKind(self.saves)
 
 
-@dataclass(frozen=True)
+@record
 class Engines:
     """`count` identical war engines: damage capacity, void shields, critical hit effect."""
 

@@ -22,16 +22,17 @@ the file, the unit and the field.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable
 
 from ..core.dice import DiceExpression, parse_roll
 from ..errors import InputError
+from ..core.record import record
 
 MAX_NAME = 200  # characters of a unit's or a weapon's name: it is copied into every row, cell and label
 
 
-@dataclass(frozen=True)
+@record
 class Field:
     """One field of a unit or a weapon: its kind and the values allowed."""
 
@@ -104,7 +105,7 @@ class Field:
         return value
 
 
-@dataclass(frozen=True)
+@record
 class Schema:
     """A game's fields for units and for weapons."""
 
@@ -112,7 +113,7 @@ class Schema:
     weapon: dict[str, Field]
 
 
-@dataclass(frozen=True)
+@record
 class Weapon:
     """One weapon (or attack profile) of a unit: its name and its checked fields."""
 
@@ -123,7 +124,7 @@ class Weapon:
         return dict(self.values)[key]
 
 
-@dataclass(frozen=True)
+@record
 class Unit:
     """One unit of a roster: its name, points, checked fields and weapons."""
 
@@ -136,7 +137,7 @@ class Unit:
         return dict(self.values)[key]
 
 
-@dataclass(frozen=True, repr=False)
+@record
 class Game:
     """What a game gives to have rosters: every study of a roster goes through these."""
 
@@ -164,7 +165,7 @@ class Game:
         return f"Game({self.name!r})"
 
 
-@dataclass(frozen=True)
+@record
 class Roster:
     """The units of one game read from one source."""
 

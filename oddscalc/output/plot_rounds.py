@@ -4,16 +4,16 @@ the per-round outcomes (`t9a.fight.by_round`), drawn by `plots`' house style."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .plot_axes import Z95, axes, title
 from .style import number, percent
+from ..core.record import record
 
 CHARGER, CHARGED = "#4C72B0", "#DD8452"
 
 
-@dataclass(frozen=True)
+@record
 class RoundsData:
     """What the rounds picture shows, whoever draws it: each round, P(the fight is decided in it) in % with its
     95 % half-width (sampled), P(still going when the rounds ran out), and each side's mean Health Points lost

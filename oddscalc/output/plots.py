@@ -8,7 +8,6 @@ leaves no file behind).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -20,6 +19,7 @@ from .plot_axes import Z95 as Z95
 from .plot_axes import axes as _axes
 from .plot_axes import title as _title
 from .style import number, percent
+from ..core.record import record
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -39,7 +39,7 @@ def check_path(path: str | os.PathLike[str], name: str = "plot") -> Path:
     return check_writable(path, name, SUFFIXES)
 
 
-@dataclass(frozen=True)
+@record
 class Bars:
     """A distribution's values as at most MOST_BARS bars (a pmf of thousands of values is drawn in bins
     of `width` values): each bar's first and last value, P(in it), its 95 % half-width when sampled,
@@ -261,7 +261,7 @@ def line(xs: Sequence[float], series: Sequence[tuple[str, Sequence[float]]], xla
     return ax
 
 
-@dataclass(frozen=True)
+@record
 class SweepData:
     """What a sweep's plot shows, whoever draws it: the varied options' names, the first one's values
     (as typed, and where they go on the axis), the statistic (scaled: % for a probability) with its

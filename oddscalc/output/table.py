@@ -8,11 +8,12 @@ fits as it is, in characters one column wide, is drawn here; any other by Rich (
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import Enum
 from typing import Any, Sequence
 
 from .style import number
+from ..core.record import record
 
 WIDE = 100_000  # the width of text that is not going to a terminal: no wrapping
 
@@ -43,7 +44,7 @@ def _numeric(text: str) -> bool:
         return head in ("-", "")
 
 
-@dataclass(frozen=True)
+@record
 class Table:
     """Rows of cells under named columns, with an optional title and notes below."""
 

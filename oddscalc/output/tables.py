@@ -11,7 +11,7 @@ so the command line prints one and the page shows several.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import __version__
@@ -24,6 +24,7 @@ from .table import Format as Format  # the tables' names, as every importer of t
 from .table import Table as Table
 from .table import fitted_widths as fitted_widths
 from .table import cell as cell
+from ..core.record import record
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -331,7 +332,7 @@ def readable(columns: Sequence[str], rows: Sequence[dict[str, Any]], trials: int
 TEXT = (Format.TABLE, Format.MARKDOWN, Format.BBCODE)  # the formats people read (not every column)
 
 
-@dataclass(frozen=True)
+@record
 class QueryAnswer:
     """A query's answer, kept to render in any format: its result, its command line, the attack
     in words, the outcome shown in detail, and the notes it carries."""
@@ -351,7 +352,7 @@ class QueryAnswer:
         return result_tables(self.result, self.outcome)
 
 
-@dataclass(frozen=True)
+@record
 class StudyAnswer:
     """A study's rows, kept to render in any format: every column for JSON and CSV, and the
     `shown` rows (a grid's key columns) for the formats people read; the header says how they

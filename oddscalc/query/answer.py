@@ -5,13 +5,10 @@ A `common` here is the `query.common.Common` value a command received."""
 
 from __future__ import annotations
 
-import shlex
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from ..core import engine
 from ..output import sentence
@@ -19,6 +16,10 @@ from ..errors import InputError
 from ..core.options import Method
 from ..output.tables import Format, QueryAnswer, StudyAnswer, precision_note, provenance
 from .refusals import OptionError, one_line
+from ..core.record import record
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 LONG_RUN = 60.0  # seconds still to go that a player is told of
@@ -122,6 +123,8 @@ def command_line(without: Sequence[str] = ("--format",)) -> str:
             skip = True
         elif not any(arg.startswith(f"{option}=") for option in without):
             kept.append(arg)
+    import shlex
+
     return "oddscalc " + shlex.join(kept)
 
 
@@ -131,7 +134,7 @@ def caption(method: str, trials: Optional[int], seed: Optional[int], per_cell: b
     return f"{command_line(('--format', '--plot', *without))}  ·  {provenance(method, trials, seed, per_cell)}"
 
 
-@dataclass(frozen=True)
+@record
 class Plot:
     """An answer's plot, drawn only when wanted: `draw(plots)` draws it with the plots module; the
     caption says how it was made; `path` is where --plot asked to save it (None: not asked)."""
@@ -177,6 +180,8 @@ def save_plot(plot: Plot) -> Optional[str]:
 
 def write_text(path: Path, text: str, option: str) -> Path:
     """Write text to path atomically (whole or not at all)."""
+    from pathlib import Path
+
     from ..core.files import replace_atomically
 
     try:
@@ -185,7 +190,7 @@ def write_text(path: Path, text: str, option: str) -> Path:
         raise InputError(option, str(path), f"cannot be written ({error.strerror or error})") from None
 
 
-@dataclass(frozen=True)
+@record
 class Answer:
     """What a query or study command answers, before anything is shown: the content (a
     `QueryAnswer` or `StudyAnswer`, which renders in any format), the format asked for, the

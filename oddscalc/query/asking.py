@@ -17,12 +17,12 @@ ships and what was uploaded with the request (`given.Files`).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..errors import InputError, Refusal
 from ..core.given import GIVEN, Given
 from ..core.options import Method
+from ..core.record import record
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.options import RunOptions
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .grammar import Parsed
 
 
-@dataclass(frozen=True)
+@record
 class Asked:
     """A query answered: its words, its attack (None for a study), its run options and its answer."""
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from dataclasses import dataclass, fields
-from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from ..errors import InputError
 from ..core.options import SCHEDULER_TIMEOUT, TRIALS, Method, RunOptions
@@ -17,6 +16,10 @@ from ..output.tables import Format
 from .grammar import Opt, of_table, option
 from .numbers import parse_count, parse_number, parse_seed
 from .refusals import OptionError, input_error
+from ..core.record import record
+
+if TYPE_CHECKING:
+    from pathlib import Path  # (read as grammar.FilePath: a query that saves no plot imports no pathlib)
 
 # --- the common options -------------------------------------------------------------
 
@@ -30,7 +33,7 @@ def common(default: Any, name: str, help: str, metavar: Optional[str] = None,
     return dataclasses.field(default=default, metadata={"spec": spec, "name": name, "shell": shell})
 
 
-@dataclass(frozen=True)
+@record
 class Common:
     """The options every query and study command takes (CLI.md, "Options on every query
     command"): this table declares them, and they make the run's `RunOptions`."""
@@ -93,7 +96,7 @@ class Common:
         return self.run
 
 
-@dataclass(frozen=True)
+@record
 class Study:
     """The options every study (sweep, compare, grid) takes beside the common ones."""
 

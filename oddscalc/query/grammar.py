@@ -15,19 +15,31 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, field, fields
 from enum import Enum
-from pathlib import Path
 from typing import Annotated, Any, Callable, Optional, Sequence
 
 from ..errors import InputError, Refusal
 from .numbers import parse_count, parse_number
 from .refusals import READING, OptionError, Owners, cut, unknown
+from ..core.record import record
 
 Reader = Callable[[str], Any]
 
 
-@dataclass(frozen=True)
+class FilePath:
+    """The type an options table gives an option that names a file (`Optional[Path]`, which `of_table` reads as
+    this): its word is read as a `pathlib.Path` (`read_path`), imported then, not by a query that names no file."""
+
+
+def read_path(text: str) -> Any:
+    """A path option's word, as a `pathlib.Path`."""
+    from pathlib import Path
+
+    return Path(text)
+
+
+@record
 class Spec:
     """How an option is spelled and helped, written beside its type: its spellings (`--format`;
     `--engage/--no-engage` for a switch that can be turned off; none: `--name`), its metavar, help and
@@ -43,7 +55,7 @@ class Spec:
     rule: Rule = field(default_factory=lambda: Rule())
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """What an option asks of the other options of its command: one of `needs` given with it (an option that
     changes nothing without them), none of `excludes`; `why`: its refusal's words (default: which ones)."""
@@ -76,7 +88,7 @@ def argument(metavar: str, help: str) -> Spec:
     return Spec((), metavar, help, None, True, True)
 
 
-@dataclass(frozen=True)
+@record
 class Opt:
     """One option (or argument) of a command, declared once: its parameter's name (`to_hit`), how it is
     spelled (`--to-hit`; an argument: its metavar), its kind, default, help and reader."""
@@ -104,7 +116,7 @@ class Opt:
                 return self.read(text)
             if self.choices is not None:
                 return choice(self.choices, text)
-            readers: dict[str, Reader] = {"whole": parse_count, "number": parse_number, "path": Path}
+            readers: dict[str, Reader] = {"whole": parse_count, "number": parse_number, "path": read_path}
             return readers.get(self.kind, str)(text)
         except OptionError as error:
             raise error.blamed(self.flag, self.metavar) from None
@@ -167,8 +179,9 @@ def declared(name: str, annotation: Any, default: Any = MISSING, spec: Optional[
     if many:
         kind = typing.get_args(kind)[0]
     choices = kind if isinstance(kind, type) and issubclass(kind, Enum) else None
-    kinds = {bool: "switch", int: "whole", float: "number", Path: "path"}
-    sort = "choice" if choices else kinds.get(kind, "text") if isinstance(kind, type) else "text"
+    kinds = {bool: "switch", int: "whole", float: "number", FilePath: "path"}
+    sort = "choice" if choices else "text" if not isinstance(kind, type) else "path" if kind.__module__ == "pathlib" \
+        else kinds.get(kind, "text")
     flags = spec.flags[0].split("/") if spec.flags else ["--" + name.replace("_", "-")]
     flag = (spec.metavar or name.upper()) if spec.argument else flags[0]
     required = default is MISSING or default is inspect.Parameter.empty
@@ -187,12 +200,13 @@ def of_function(function: Callable[..., Any], skip: Sequence[str] = ()) -> list[
 
 
 def of_table(table: type) -> list[Opt]:
-    """The options a dataclass declares, one per field (its `Spec` in the field's metadata)."""
-    hints = typing.get_type_hints(table, include_extras=True)
+    """The options a dataclass declares, one per field (its `Spec` in the field's metadata). A field's `Path` is
+    read as `FilePath`: the table's module need not import pathlib (`if TYPE_CHECKING:`)."""
+    hints = typing.get_type_hints(table, localns={"Path": FilePath}, include_extras=True)
     return [declared(each.name, hints[each.name], each.default, each.metadata.get("spec")) for each in fields(table)]
 
 
-@dataclass(frozen=True)
+@record
 class Command:
     """A query, a look or a study: its path (`epic shoot`), its options (own first, then the common
     ones), the function that answers its parsed values, its help and its examples."""
@@ -212,7 +226,7 @@ class Command:
         return tuple(opt for opt in self.options if not opt.shell)
 
 
-@dataclass(frozen=True)
+@record
 class Parsed:
     """A command's words, read: each option's value (every option, defaults for those not given) and
     the names of those the words gave."""

@@ -9,8 +9,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
-import threading
-from dataclasses import dataclass
+import _thread
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, TypeVar
 
@@ -19,6 +18,7 @@ from ..errors import InputError
 from .common import COMMON, SHELL, STUDY, Common, Study
 from .grammar import Command, Opt, of_function
 from .refusals import input_error
+from ..core.record import record
 
 if TYPE_CHECKING:
     from .answer import Answer
@@ -36,7 +36,7 @@ class Registered(dict[str, V]):
     def __init__(self) -> None:
         super().__init__()
         self.makers: dict[str, Callable[[], None]] = {}
-        self.making = threading.RLock()  # the page's threads: one makes an entry, the others wait for it
+        self.making = _thread.RLock()  # the page's threads: one makes an entry, the others wait for it
 
     def later(self, key: str, make: Callable[[], None]) -> None:
         """Register `key`, made by `make()` when first asked for."""
@@ -90,7 +90,7 @@ COMMANDS: Registered[Command] = Registered()  # every query, look and study, by 
 GROUPS: dict[str, str] = {}  # a game's name → its commands' group help (`oddscalc epic --help`)
 
 
-@dataclass(frozen=True)
+@record
 class Query:
     """A query command: its words (`epic shoot`), its options' names, the builder (options →
     attack) and the attack's type."""
@@ -104,7 +104,7 @@ class Query:
 QUERIES: Registered[Query] = Registered()
 
 
-@dataclass(frozen=True)
+@record
 class About:
     """A query in a player's words: its title ("Automatic hits"), the questions it answers ("Breath
     Attack, Impact Hits, Stomp"), and its help's examples (command lines)."""

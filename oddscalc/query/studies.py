@@ -3,7 +3,6 @@ importing this module registers them all."""
 
 from __future__ import annotations
 
-import shlex
 from typing import Annotated, Any, Optional, Sequence
 
 from ..studies import sweeps as studies
@@ -83,6 +82,8 @@ def first_values(attack: type, values: dict[str, list[Any]]) -> list[str]:
 
 def without_options(query: str, attack: type[Attack], names: Sequence[str]) -> str:
     """A quoted query without the given options and their values (`--shots 6` of a sweep over shots)."""
+    import shlex
+
     spelled = {"--" + name.replace("_", "-"): kind_of(attack, field_of(attack, name))[0] is bool for name in names}
     kept, skip = [], False
     for word in shlex.split(query):

@@ -4,8 +4,6 @@ and a study's quoted queries (`parse_query`), read exactly as the query itself r
 from __future__ import annotations
 
 import importlib
-import shlex
-from dataclasses import dataclass
 from typing import Any, Collection, Optional, Sequence
 
 from .. import contract
@@ -14,6 +12,7 @@ from .common import COMMON_OPTIONS
 from .grammar import Command, Parsed, parse
 from .refusals import OptionError, refused
 from .registry import COMMANDS, QUERIES, Query
+from ..core.record import record
 
 STUDIES = ("sweep", "grid", "balance", "compare")  # the studies' commands (`query/studies.py` registers them)
 QUERY = "expected a query, like epic shoot --shots 6 --to-hit 4+ --units 3 --armour 4+"
@@ -54,6 +53,8 @@ def language(words: Sequence[str]) -> tuple[Command, list[str]]:
     path = path_in(words, COMMANDS)
     if path is not None:
         return COMMANDS[path], list(words[len(path.split()):])
+    import shlex
+
     raise OptionError(shlex.join(words)[:80], f"expected a query ({', '.join(every_query())}) or a study (sweep, "
                                               "compare, grid)", "QUERY")
 
@@ -79,7 +80,7 @@ def queries_having(option: str, path: str) -> list[str]:
                            for spelling in opt.spellings}]
 
 
-@dataclass(frozen=True)
+@record
 class Quoted:
     """A quoted query, parsed: its registered query, its options' values, and the attack they build."""
 
@@ -91,6 +92,8 @@ class Quoted:
 def query_args(text: str) -> list[str]:
     """Split a quoted query into arguments; refuse the options that belong to the study."""
     try:
+        import shlex
+
         args = shlex.split(text)
     except ValueError as error:
         raise OptionError(text, f"the query does not parse ({error})", "QUERY") from None

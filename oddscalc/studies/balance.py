@@ -21,7 +21,7 @@ import math
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -35,13 +35,14 @@ from .ranking import Apart, compare, compare_notes, rank
 from .releases import releases as releases
 from ..lists.roster import Game, Roster, Unit, build
 from ..output.style import clean
+from ..core.record import record
 
 FAR = 2.0  # an outlier's index is this many times its kind's median index, or this many times less
 BATCH = 256  # cells run, then kept in the store, together
 Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """One catalogue entry imported as roster units: its army (the catalogue), its name, its units, and how
     many lines of the import's report say what is not modelled."""
@@ -223,7 +224,7 @@ def _figures(game_name: str, options: RunOptions, scheduler: Any, cells: list[tu
 # --- the study ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Balance:
     """A study's answer: each entry's row (figures against each target, per 100 points, index, ranks,
     outlier), the entries apart, and how it was run."""

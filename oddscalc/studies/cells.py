@@ -23,6 +23,7 @@ import numpy as np
 from ..core import engine, sampling
 from ..core.options import SCHEDULER_TIMEOUT, Cancel, Cancelled, Method, RunOptions, Seed
 from ..errors import InputError, require
+from ..core.record import record
 
 MAX_CELLS = 10_000
 DASK_TIMEOUT = SCHEDULER_TIMEOUT
@@ -59,14 +60,14 @@ class _ClusterCancel(Cancel):
     def cancelled(self) -> bool:
         import time
 
-        if not self._event.is_set() and time.monotonic() - self._looked >= POLL:
+        if not super().cancelled and time.monotonic() - self._looked >= POLL:
             self._looked = time.monotonic()
             with contextlib.suppress(Exception):  # no scheduler to ask: the cell runs on, as it would
                 from distributed import Event
 
                 if Event(self._name).is_set():
-                    self._event.set()
-        return self._event.is_set()
+                    self.cancel()
+        return super().cancelled
 
     def check(self) -> None:
         if self.cancelled:
@@ -217,7 +218,7 @@ def afford_seconds(options: RunOptions, times: Sequence[float], cells: int, elap
     options.past_seconds(f"{cells:,} cells", projected, plural(done, "cell"), elapsed)
 
 
-@dataclass(frozen=True)
+@record
 class Cluster:
     """A Dask scheduler to run cells on, and how long to wait for it (or its workers) before giving up."""
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ..core import engine
 from ..output import style
 from ..errors import InputError
 from ..core.options import Method
+from ..core.record import record
 
 _STAT = re.compile(r"^(?:(?P<outcome>[a-z_]+)\.)?(?P<stat>mean|sd|median|p10|p90|at_least_[0-9]+|at_most_[0-9]+|"
                    r"exactly_[0-9]+)$")
@@ -21,7 +21,7 @@ _GOAL = re.compile(r"^\s*(?P<stat>[a-z_.0-9]+)\s*(?P<op>>=|<=)\s*(?P<target>-?[0
 STAT_HELP = "mean, sd, median, p10, p90, at_least_K, at_most_K or exactly_K, optionally OUTCOME.STAT"
 
 
-@dataclass(frozen=True)
+@record
 class Statistic:
     """A number read off one outcome's distribution: `mean`, `at_least_3`, `broken.at_least_1`..."""
 
@@ -90,7 +90,7 @@ class Statistic:
         return float(dist.quantile(q)), 0.0
 
 
-@dataclass(frozen=True)
+@record
 class Goal:
     """`STAT>=P` or `STAT<=P`: the condition a swept value must reach."""
 

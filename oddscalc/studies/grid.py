@@ -7,7 +7,6 @@ Each cell is one attack, built by the game's `matchup` from the roster's fields;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -20,6 +19,7 @@ from ..lists.roster import Game, Roster, Unit, Weapon
 from .grid_cells import TOGETHER, InRange, Matchup, adjusted, adjuster, assault_of, attack_of, in_range, read_settings
 from .grid_cells import attack_of as _attack  # noqa: F401  (its name before grid_cells.py, as a test knows it)
 from .goals import STAT_HELP, Statistic, figure, run_details, summary_row
+from ..core.record import record
 
 
 KEY_COLUMNS = ("rank", "attacker", "weapon", "target", "mean", "probability", "p_kill", "p_break", "per_100_points")
@@ -133,7 +133,7 @@ def apart_why(game: Game, pair: Matchup) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class Grid:
     """Every weapon of some units against some targets, run: the matchups and their results."""
 
@@ -288,7 +288,7 @@ ROW_COLUMNS = ("p_kill", "p_break", "points", "per_100_points")  # columns of a 
 STATISTICS = ("mean", "sd", "median", "p10", "p90")
 
 
-@dataclass(frozen=True)
+@record
 class View:
     """How a grid is shown: the column it is ranked by (`sort`, default per 100 points when
     every attacker has points, else the mean), the heatmap's statistic (`stat`), the P(≥ K)
@@ -351,7 +351,7 @@ class View:
         return [*keys, *(f"{key}_stderr" for key in keys if f"{key}_stderr" in every or key == "mean")]
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     """A grid made ready to run: its matchups (with the `--set` values applied) and what a
     distance left out. `run` runs its cells."""

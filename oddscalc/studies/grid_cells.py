@@ -9,15 +9,15 @@ fields; a value an attack refuses is named where the roster writes it: its file,
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from ..core.attack import option_fields, text
 from ..errors import InputError, did_you_mean, require
 from ..lists.roster import Game, Unit, Weapon
+from ..core.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Matchup:
     """A weapon of an attacking unit against a target unit, and the attack it makes."""
 
@@ -63,7 +63,7 @@ def assault_of(engage: Callable[[Unit, Unit], Any], game: Game, attacker: Unit, 
             from None
 
 
-@dataclass(frozen=True)
+@record
 class InRange:
     """The attacking units with only their weapons that reach a distance, and the weapons
     ("unit: weapon") that do not, or that have no range (kept: nothing says they cannot fire)."""

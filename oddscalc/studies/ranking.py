@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import dataclass
 from typing import Any, Sequence
+
+from ..core.record import record
 
 ROUND = 5  # suggested points are a band: rounded to 5 points, as army books price
 
 
-@dataclass(frozen=True)
+@record
 class Apart:
     """An entry that is not ranked, and why (one the catalogues cannot model, one that hurts nothing, a copy)."""
 

@@ -13,7 +13,6 @@ import dataclasses
 import itertools
 import math
 import re
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -30,6 +29,7 @@ from .goals import Statistic as Statistic
 from .goals import run_details as run_details
 from .goals import summary_row as summary_row
 from ..core.options import RunOptions
+from ..core.record import record
 
 # --- values to vary -----------------------------------------------------------------
 
@@ -66,7 +66,7 @@ def parse_at_least(text: str) -> tuple[int, ...]:
 # --- sweeps --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Sweep:
     """An attack run with one or two of its fields varied: every cell's values and result."""
 
@@ -257,7 +257,7 @@ def probability_greater(first: Distribution, second: Distribution) -> tuple[floa
     return p, math.sqrt(max(variance, 0.0))
 
 
-@dataclass(frozen=True)
+@record
 class Comparison:
     """Several attacks run side by side, each compared on one of its outcomes (the main one by default)."""
 

@@ -6,13 +6,14 @@ resilience 3 agility 3 discipline 7 facing flank'`, and after the word `characte
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..errors import InputError, require
 from .attributes import game_dice
 from .fight import Ally
 from .fighter import MAX_HEALTH, MAX_IMPACT, MAX_MODELS, MAX_WIDTH, Fighter, Height
 from .profiles import CHARACTER_FORM, Hero, read_character, read_number, read_words
+from ..core.record import record
 
 MAX_ALLIES = 2  # the charger's other units in one combat, at most
 NUMBERS = {"models": (1, MAX_MODELS), "width": (1, MAX_WIDTH), "health": (1, MAX_HEALTH), "attacks": (1, 10),
@@ -30,7 +31,7 @@ UNIT_FORM = ("expected a unit like 'models 5 width 5 attacks 1 offensive 3 defen
              "the words " + ", ".join(FLAGS) + "; then, after the word character, its character's profile")
 
 
-@dataclass(frozen=True)
+@record
 class WithUnit:
     """A --with-unit: the unit, where it strikes the charged unit, and its character."""
 

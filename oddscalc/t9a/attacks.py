@@ -20,9 +20,10 @@ Readings taken where the rules leave a detail unsaid:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -72,7 +73,7 @@ MAX_MODIFIER = 10
 _FRACTION_RATE = 1e7  # size² × attacks products of rationals a second (measured 1.5e7 to 3e7)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class _Sequence(Attributes):
     """Roll an attack sequence (§3.2–§3.8): the to-hit rolls, then the wounds, saves and Health Points lost of
     its attributes, sampled or exactly; what melee, shooting and automatic hits share."""
@@ -255,7 +256,7 @@ def _unsaved_chance(saves: WoundSaves) -> Fraction:
     return (1 - armour) * (1 - special)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Melee(_Sequence):
     """Melee attacks of The 9th Age: to hit, to wound, armour, special saves, Health Points lost.
 
@@ -297,7 +298,7 @@ class Melee(_Sequence):
         return Check(need, Natural.ONE_AND_SIX)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class T9AShoot(_Sequence):
     """Shooting of The 9th Age: to hit, to wound, armour, special saves, Health Points lost.
 
@@ -354,7 +355,7 @@ class T9AShoot(_Sequence):
         return Check(self.aim - self.total_modifier, Natural.HOPELESS)  # §3.4: −1 long range, moving, cover ...
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class T9AHits(_Sequence):
     """Automatic hits of The 9th Age: Breath Attack (2D6 hits at the Strength, AP and attributes
     in its brackets), Impact Hits (X), Stomp Attacks (X), Grind Attacks (X) (X hits at the model

@@ -6,13 +6,13 @@ wound goes through. The attacks that roll them, melee, shooting and automatic hi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..core.attack import Attack, option
 from ..core.dice import Check, DiceExpression, Natural
 from ..errors import InputError, choose, require
 from ..output.style import plural
 from .stages import Reroll, WoundSaves, armour_need, read_armour, special_save, wound_need
+from ..core.record import record
 
 MAX_CHARACTERISTIC = 10
 MAX_ARMOUR = 6
@@ -45,7 +45,7 @@ def check_characteristic(value: int, name: str, what: str) -> None:
     require(1 <= value <= MAX_CHARACTERISTIC, name, value, f"expected {what}, 1 to {MAX_CHARACTERISTIC}")
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Attributes(Attack):
     """What every attack sequence is asked (§3.5–§3.8): the attack's Strength, AP and attack attributes, the
     target's profile and saves, the re-rolls; melee, shooting and automatic hits add their count and to-hit roll.

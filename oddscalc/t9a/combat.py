@@ -6,8 +6,10 @@ score, the loser's Break Test with Steadfast, Flee and Pursuit; round after roun
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Callable, Mapping, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,7 +49,7 @@ from .troop import Challenge
 
 
 
-@dataclass(frozen=True, kw_only=True, init=False)
+@record(kw_only=True, init=False)
 class Combat(Sided, Attack):
     """A round of close combat of The 9th Age (docs/rules.md §3.11): the charging unit (the options) against
     the charged one (--enemy-...): Initiative Steps from Agility 10 down (the charger +1, Charging Momentum),

@@ -6,9 +6,11 @@ rolled). The units are `fighter.py`'s; the query that asks it is `combat.Combat`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from typing import Any, NamedTuple, Optional, TYPE_CHECKING, TypeVar
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -70,7 +72,7 @@ class Ally(NamedTuple):
     bsb: bool = False  # its character is the Battle Standard Bearer
 
 
-@dataclass(frozen=True)
+@record
 class Fight(Reckoning):
     """Both sides of a combat and how they meet: the charger's facing on the charged unit, and its allies'; how each
     round is reckoned is `Reckoning`'s."""

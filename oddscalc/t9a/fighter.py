@@ -8,10 +8,12 @@ are what is left of them (lost Health Points carry from model to model, as `t9a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from functools import lru_cache
 from typing import Any, Callable, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,7 +65,7 @@ class LineBonus(str, Enum):
     KEPT = "kept"
 
 
-@dataclass(frozen=True)
+@record
 class Part:
     """A model part's close combat attacks: the model's own (a rider's) or its mount's, each striking at its own
     Agility (Multipart Models). A Harnessed part makes no Supporting Attacks."""
@@ -102,7 +104,7 @@ class Part:
         return " ".join(words)
 
 
-@dataclass(frozen=True)
+@record
 class Fighter:
     """One side's unit: its models and their profile (one model part, or a rider and its `mount`)."""
 

@@ -5,12 +5,13 @@ names without dashes, or the short form `A3 O5 D5 S4 R4 I5 H2`; docs/rules.md §
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..errors import InputError, require
 from .attributes import game_dice
 from .fighter import MAX_HEALTH, Fighter, Part
 from .stages import read_armour
+from ..core.record import record
 
 PART_BOUNDS = {"a": ("Attack Value", 1), "o": ("Offensive Skill", 1), "s": ("Strength", 1), "i": ("Agility", 0),
                "ap": ("Armour Penetration", 0)}
@@ -60,7 +61,7 @@ CHARACTER_FORM = ("expected a character's profile like 'attacks 3 offensive 5 de
 SHORT = {letter: key for key, (letter, _, _) in NUMBERS.items() if letter}
 
 
-@dataclass(frozen=True)
+@record
 class Hero:
     """A character joined to a unit: its profile (a Fighter of one model) and whether it is the Battle Standard
     Bearer (+1 combat score, a failed Break Test re-rolled)."""

@@ -3,10 +3,11 @@ tests on 2D6, maximised or minimised, and the direction die."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,7 +29,7 @@ TWO_DICE = DiceExpression(2, 6)
 DIRECTION_HIT_FACES = 2  # the direction die: 2 HIT faces and 4 arrows (§3.1)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class _TwoDice(Attack):
     """2D6, maximised or minimised K times (K extra dice, the K lowest or highest dropped)."""
 
@@ -60,7 +61,7 @@ class _TwoDice(Attack):
         return {"success": pmfs.array([1 - success, success]), "sum": total}
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Charge(_TwoDice):
     """Roll 2D6 for a charge: does it reach the distance still to cover?
 
@@ -84,7 +85,7 @@ class Charge(_TwoDice):
         return total >= self.distance
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class DisciplineTest(_TwoDice):
     """Roll a Discipline test: 2D6 at most the Discipline (less any penalty) passes.
 
@@ -143,7 +144,7 @@ def direction_die() -> Die:
     return Die((6,), lambda face: (face == 1) | (face == 6), ("hit",))
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Direction(Attack):
     """Roll the direction die: 2 of its 6 faces show HIT (with a plain D6, a 1 or a 6), the
     other 4 an arrow. With a scatter distance (a dice expression the weapon or spell gives),

@@ -5,11 +5,11 @@ attack sequence is `t9a melee`'s, `t9a shoot`'s or `t9a hits`'."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 from typing import Any
 
 from ..core.attack import Attack
 from .attacks import Melee, T9AHits, T9AShoot
+from ..core.record import record
 
 ATTRIBUTES = ("battle-focus", "poison", "lethal-strike", "divine", "flaming", "toxic", "hatred", "reroll-wounds",
               "ignores-parry", "reroll-hit-ones", "reroll-wound-ones", "auto-wound")
@@ -18,7 +18,7 @@ TO_HIT = ("battle-focus", "poison", "hatred", "reroll-hit-ones")  # attributes t
 REROLL_HITS = "reroll-hits"
 
 
-@dataclass(frozen=True)
+@record
 class Defence:
     """What the target of an attack brings: its profile, its saves and the rules that act on attacks at it."""
 

@@ -6,7 +6,6 @@ defence)."""
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from ..core.attack import side_option
 from ..core.dice import DiceExpression
@@ -16,9 +15,10 @@ from .fighter import MAX_HEALTH, MAX_MODELS, Fighter, Height, Part
 from .profiles import Hero, read_character, read_part
 from .sequence import REROLL_HITS
 from .stages import Reroll, read_armour
+from ..core.record import record
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Side:
     """One side's main unit in a combat, declared once: its profile and its rules. The charger and the charged
     unit are two of it (`Combat.charger`, `Combat.charged`); the query's options are its fields, the charged
@@ -103,7 +103,7 @@ class Side:
                                     "modifier).", False)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Charger(Side):
     """The charging side: a side, and what only a charge gives (Impact Hits, its first round's bonuses)."""
 

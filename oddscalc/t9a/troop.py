@@ -11,10 +11,12 @@ its pool also counts Overkill: up to 3 Health Points past its last, for the comb
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from functools import cached_property, wraps
 from typing import Any, Callable, TYPE_CHECKING
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,7 +57,7 @@ def tabled(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     return read
 
 
-@dataclass(frozen=True)
+@record
 class Troop:
     """A unit, its character (a Fighter of one model) if one is joined, and what the character brings."""
 
@@ -193,7 +195,7 @@ class Troop:
         return active * self.bsb > 0
 
 
-@dataclass(frozen=True)
+@record
 class Line:
     """The charger's side as the states count it: its units (`Troop`s, the first the main one, the others its
     --with-unit allies), each with a flag that it fled (kept only when there are several: a lone unit that flees

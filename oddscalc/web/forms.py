@@ -9,9 +9,10 @@ permalink (`/?q=...`) opens the form as it was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
+
+from ..core.record import record
 
 if TYPE_CHECKING:
     from ..query.grammar import Command
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 TRUE = ("on", "true", "1", "yes")
 
 
-@dataclass(frozen=True)
+@record
 class Field:
     """One field of a query's form: the option as typed (`--to-hit`) or the argument
     (`PHASER`), its help, its kind (switch, choice or text), its choices and default."""
@@ -253,7 +254,7 @@ BESIDE = ("--enemy-with-unit",)  # a side's other units: the fight's fields (a s
 RUN_FIRST = ("--trials", "--seed", "--exact")
 
 
-@dataclass(frozen=True)
+@record
 class Fieldset:
     """One group of a form's fields: its legend, its fields, those shown before "more" beside the first ones, and
     whether it is one of an engagement's two sides."""

@@ -6,8 +6,9 @@ headers that keep every answer in its place (Content-Security-Policy and the res
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
 from typing import Any, Sequence
+
+from ..core.record import record
 
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
           "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -35,7 +36,7 @@ def is_address(name: str) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@record
 class Hosts:
     """The Host names a server answers to: this machine's own names, the address it listens on,
     and the names added with `--allowed-host`; listening on every address (0.0.0.0), any IP

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 import shlex
-from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
 from . import forms
+from ..core.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Preset:
     """A unit offered for a side: its name (and where it comes from) and the words that fill that side."""
 

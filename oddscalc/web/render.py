@@ -8,12 +8,12 @@ import io
 import shlex
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from html import escape
 from typing import Any, Optional, Sequence
 from urllib.parse import quote_plus
 
 from ..output.tables import Format, QueryAnswer, StudyAnswer, cell, describe, provenance
+from ..core.record import record
 
 class Kept:
     """The last values by key, at most `limit` bytes of them (each value's size given when it is put),
@@ -126,7 +126,7 @@ def with_outcome(words: Sequence[str], outcome: str) -> list[str]:
     return [*kept, "--outcome", outcome]
 
 
-@dataclass(frozen=True)
+@record
 class Shown:
     """What the page shows of an answer."""
 

@@ -28,12 +28,13 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Optional, Sequence
 from ..errors import Refusal
 from ..core.given import Files, Given
 from ..core.options import Cancel, Cancelled, every_core
+from ..core.record import record
 
 NO_FILE = "the page reads no file on the server"
 ROSTER = "upload a roster on the grid page, or name a bundled one with --game"
 
 
-@dataclass(frozen=True)
+@record
 class Limits:
     """What one request, and one client, may ask of the server (documented in `oddscalc serve --help`)."""
 

@@ -476,3 +476,21 @@ def test_a_stop_python_drops_before_the_run_sets_its_handler_still_ends_the_run(
     process = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert (process.returncode, process.stdout, process.stderr) == (
         130, "", "error: interrupted (Ctrl-C); nothing more was written\n")
+
+
+def test_the_command_line_run_from_a_program_s_own_thread_answers_and_leaves_the_handlers(capsys):
+    """Signals are the main thread's: run from another thread, the command line sets no handler (Python refuses
+    it there) and answers as ever."""
+    import threading
+
+    from oddscalc.cli import main
+
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    codes = []
+    thread = threading.Thread(target=lambda: codes.append(main(["roll", "2d6", "--exact", "--format", "json"])))
+    thread.start()
+    thread.join(60)
+    import json
+
+    assert codes == [0] and json.loads(capsys.readouterr().out)["outcomes"]["sum"]["mean"] == 7
+    assert {number: signal.getsignal(number) for number in before} == before

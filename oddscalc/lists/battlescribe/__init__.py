@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from ... import contract
@@ -19,6 +19,7 @@ from ...contract import GameImporter
 from ...errors import InputError
 from .reader import RosterFile, parse, read_bytes
 from .report import Note, System, unique
+from ...core.record import record
 
 SUFFIXES = (".ros", ".rosz")
 
@@ -28,7 +29,7 @@ def mappers() -> dict[str, GameImporter]:
     return {name: importer for name in contract.names() if (importer := contract.importer(name)) is not None}
 
 
-@dataclass(frozen=True)
+@record
 class Imported:
     """A list read as a roster: its game, the roster data (TOML-shaped), and the report."""
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 from typing import Any
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 
 from .builder_catalogue import BuildError as BuildError
@@ -32,9 +31,10 @@ from .builder_catalogue import Option, kids, to_number, tag_of
 from .builder_catalogue import options_of as options_of
 from .builder_conditions import Force, Selection
 from .builder_writing import RosterWriting
+from ...core.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Pick:
     """What to select: an entry by name (through groups), how many per parent copy, and inside it."""
 

@@ -4,9 +4,10 @@ with their elements indexed by id, and the options an entry offers through its l
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from ...core.record import record
 
 CATALOGUE = "http://www.battlescribe.net/schema/catalogueSchema"
 SYSTEM = "http://www.battlescribe.net/schema/gameSystemSchema"
@@ -97,7 +98,7 @@ class Data:
         return options
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """A selection entry as reached from its parent: the links and groups on the way, then the entry."""
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .reader import Profile, Selection
 from .report import Mapped
+from ...core.record import record
 
 FLYING = {"aircraft": "aircraft", "spacecraft": "spacecraft", "spaceship": "spacecraft"}
 CHARACTER = "character"  # joins a unit: its weapons fire with the formation, it is no target of its own
@@ -64,7 +65,7 @@ class Line:
     owner: str = ""  # the unit profile it belongs to (halving "one unit in two has …")
 
 
-@dataclass(frozen=True)
+@record
 class Close:
     """A profile's close combat weapon line (an assault weapon, small arms): what it adds to its units' assaults."""
 
@@ -76,7 +77,7 @@ class Close:
     first_strike: bool
 
 
-@dataclass(frozen=True)
+@record
 class Character:
     """A character (it joins a unit, docs/rules.md §4.1): what it brings to that unit's assaults."""
 

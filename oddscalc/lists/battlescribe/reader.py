@@ -16,10 +16,10 @@ import io
 import zipfile
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError
+from ...core.record import record
 
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
 OTHER_FILES = {  # what a BattleScribe file that is not a roster is
@@ -37,7 +37,7 @@ MAX_NAME = 200  # characters of a name (the catalogues' longest is 75)
 MAX_TEXT = 20_000  # characters of a characteristic or a rule's text (the catalogues' longest is about 600)
 
 
-@dataclass(frozen=True)
+@record
 class Profile:
     """A profile: its name, its type (`Unit`, `Weapon` ...) and its characteristics in order."""
 
@@ -53,7 +53,7 @@ class Profile:
         return default
 
 
-@dataclass(frozen=True)
+@record
 class Selection:
     """A selection of the roster: a unit, a model or an upgrade, with what it holds."""
 
@@ -86,14 +86,14 @@ class Selection:
                    if key.casefold() == name.casefold())
 
 
-@dataclass(frozen=True)
+@record
 class Force:
     name: str
     catalogue: str
     selections: tuple[Selection, ...]
 
 
-@dataclass(frozen=True)
+@record
 class RosterFile:
     """A roster: its name, the game system it was built for, and its forces."""
 

@@ -8,12 +8,14 @@ from typing import Any
 import re
 from dataclasses import dataclass, field
 
+from ...core.record import record
+
 SEPARATOR = re.compile(r"(?:<\s*br\s*/?\s*>\s*)+", re.IGNORECASE)  # BattleScribe's line breaks in a cell
 BREAK = re.compile(r"<\s*br\s*/?\s*>", re.IGNORECASE)  # one line break
 WITHOUT = "imported without it"
 
 
-@dataclass(frozen=True)
+@record
 class System:
     """The BattleScribe game system a game's importer reads (`battlescribe/<game>.py:SYSTEM`): its
     title, its catalogues' system ids and names, other editions it refuses (id: title, and the
@@ -31,7 +33,7 @@ class System:
     entries: str = "entries"
 
 
-@dataclass(frozen=True)
+@record
 class Note:
     """Something in the list that oddscalc does not take as given, and what the import did about it."""
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ...t9a.attributes import GAME_DICE
 from .reader import Profile, Selection
 from .report import Mapped
+from ...core.record import record
 
 FRONTAGE = 5
 MAX_MODELS = 500  # the roster schema's caps
@@ -85,7 +86,7 @@ NEEDS_TO_WOUND = ("lethal-strike", "reroll-wounds", "reroll-wound-ones")  # not 
 WORDS = {**INVISIBLE, **{ord(quote): "'" for quote in "‘’′"}, ord("‐"): "-", ord("‑"): "-"}
 
 
-@dataclass(frozen=True)
+@record
 class _Effect:
     """What a rule or an artefact gives a unit's attacks, or the unit: read only where its text has the
     words `says` (another text of the same name is left as before, or reported)."""
