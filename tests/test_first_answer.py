@@ -114,6 +114,17 @@ def test_a_query_that_saves_no_file_imports_no_pathlib_and_no_threading(words):
     assert forbidden(modules, ("pathlib", "threading")) == [] and "oddscalc.query.grammar" in modules
 
 
+def test_a_dust_shot_without_a_map_imports_no_board_and_one_with_a_map_does():
+    """The map's words (`dust/terrain.py`) name the query's options; the board and the shot on it are a map's."""
+    code = ("import contextlib, io\nfrom oddscalc.cli import main\nwith contextlib.redirect_stdout(io.StringIO()) as out:"
+            "\n    code = main({})\nassert code == 0 and 'damage' in out.getvalue(), out.getvalue()")
+    plain = loaded(code.format(["dust", "attack", "--dice", "4", "--exact"]))
+    assert forbidden(plain, ("oddscalc.dust.board", "oddscalc.dust.shot")) == [] and "oddscalc.dust.die" in plain
+    mapped = loaded(code.format(["dust", "attack", "--dice", "4", "--exact", "--board", "ruins", "--from", "A9", "--to",
+                                 "C2", "--range", "8"]))
+    assert {"oddscalc.dust.board", "oddscalc.dust.shot"} <= mapped
+
+
 def test_a_plot_s_path_is_read_as_a_path_when_given():
     from pathlib import Path
 

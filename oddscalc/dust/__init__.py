@@ -4,12 +4,14 @@ from ..core.lazy import exports
 
 _WHERE = {
     **dict.fromkeys(("Fire", "Phaser", "Salvo", "WeaponLine"), "attacks"),
-    **dict.fromkeys(("MAP_FORMAT", "SIGHT_RULES", "Board", "Corner", "Cover", "Kind", "Sight", "Square", "Terrain",
-                     "can_enter", "line_of_sight"), "board"),
+    **dict.fromkeys(("Board", "Sight", "Square", "line_of_sight"), "board"),
+    **dict.fromkeys(("MAP_FORMAT", "SIGHT_RULES", "Corner", "Cover", "Diagonal", "Kind", "Terrain", "can_enter"),
+                    "terrain"),
     **dict.fromkeys(("HIT", "Artillery", "CoverSave", "Stacking", "Success", "cover_save", "shows_hit"), "die"),
     **dict.fromkeys(("ArmourPiercingIncendiary", "Incendiary", "parse_per_model"), "incendiary"),
     **dict.fromkeys(("Reactive", "Timing"), "reactive"),
-    **dict.fromkeys(("Diagonal", "Placed", "Reach", "Shot", "WeaponRange", "distance", "on_board", "place"), "shot"),
+    **dict.fromkeys(("Placed", "Reach", "Shot", "WeaponRange", "distance", "place"), "shot"),
+    "on_board": "placing",
 }
 __all__ = sorted(_WHERE)
 EXPORTS = ("WeaponLine", "Phaser", "Salvo", "Incendiary", "ArmourPiercingIncendiary", "Reactive", "CoverSave",

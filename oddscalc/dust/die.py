@@ -32,7 +32,7 @@ from ..core.pmf import NumberType
 from ..core import pmf as pmfs
 from ..core import terms
 from ..errors import require
-from .board import Cover
+from .terrain import Cover
 
 HIT_FACE = 5  # docs/rules.md §1.1, read off a D6: faces 5 and 6 are the two hit (target) faces
 HIT = Fraction(7 - HIT_FACE, 6)  # P(hit) = 1/3

@@ -18,15 +18,14 @@ fires over obstacles, though a unit in smoke still can neither attack nor be tar
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from enum import Enum
-from typing import Any
 
 from ..core.attack import is_whole
 from ..errors import InputError, require
-from .board import TERRAIN_WORD, Board, Corner, Cover, Kind, Sight, Square, Terrain, can_enter, line_of_sight
-from .die import Artillery, CoverSave, cover_save
+from .board import Board, Sight, Square, line_of_sight
+from .terrain import TERRAIN_WORD, Corner, Cover, Diagonal, Kind, Terrain, can_enter
+from .die import Artillery
 from ..core.record import record
 
 MAX_RANGE = 99
@@ -42,13 +41,6 @@ class Reach(str, Enum):
     CLOSE = "close"  # range C: an adjacent square
     ARTILLERY = "artillery"  # range A: direct (own sight) or indirect (an observer's)
     ARCING = "arcing"  # an arcing X-Y weapon (a mortar): over obstacles
-
-
-class Diagonal(str, Enum):
-    """How a diagonal step counts when a range is counted in squares (open: the rules do not say)."""
-
-    ONE = "one"  # one square: distance = the larger of the column and row differences
-    TWO = "two"  # two squares: only orthogonal steps count
 
 
 _PAIR = re.compile(r"^\s*([0-9]{1,3})\s*[-–—]\s*([0-9]{1,3})\s*$")
@@ -218,41 +210,6 @@ def place(shot: Shot, artillery: Artillery | None = None) -> Placed:
         raise InputError("to_square", shot.to_square, f"no line of sight from {source}: blocked by "
                                                       f"{'; '.join(sight.blockers)}")
     return Placed(chart, source, goal, squares, weapon, sight)
-
-
-BOARD_ONLY = (("from_square", "--from"), ("to_square", "--to"), ("target", "--target"), ("attacker", "--attacker"),
-              ("corner", "--corner"), ("range", "--range"), ("arcing", "--arcing"), ("observer", "--observer"),
-              ("observer_kind", "--observer-kind"), ("diagonal", "--diagonal"))
-
-
-def on_board(kind: type, board: str | None = None, save: CoverSave | None = None,
-             **options: Any) -> tuple[Any, tuple[str, ...]]:
-    """Build a Dust attack of type `kind`, its shot checked on a map first when `board` is given.
-
-    `options` holds the attack's fields and the `Shot`'s (squares, kinds, range, observer).
-    An impossible shot is refused; a soldier in rubble gets soft cover (a hit-save) unless
-    `save` is given, on an attack that takes a save. Without a board, the board's options
-    are refused. Returns the attack and a note when the map gave the target its save.
-    """
-    placing = {name: options.pop(name) for name, _ in BOARD_ONLY if name in options}
-    takes_save = "save" in {field.name for field in dataclasses.fields(kind)}
-    if board is None:
-        for name, spelled in BOARD_ONLY:
-            value = placing.get(name)
-            if value not in (None, False):
-                raise InputError(name, getattr(value, "value", value), f"{spelled} only applies with --board MAP")
-        return kind(**options, **({"save": save} if save is not None else {})), ()
-    chosen = {name: value for name, value in placing.items() if value not in (None, False)}
-    artillery = options.get("artillery")
-    placed = place(Shot(board, **chosen), Artillery(artillery) if artillery is not None else None)
-    checked = (placed_line(placed, Artillery(artillery) if artillery is not None else None),)
-    if not takes_save:
-        return kind(**options), checked
-    attack = kind(**options, save=save if save is not None else cover_save(placed.cover))  # an explicit save wins
-    if save is None and attack.cover is not CoverSave.NONE:
-        return attack, checked + (f"note: the target's {attack.cover.value}-save comes from the map: it stands in "
-                                  "cross terrain (soft cover); --save none would remove it",)
-    return attack, checked
 
 
 def placed_line(placed: Placed, artillery: Artillery | None) -> str:

@@ -6,19 +6,14 @@ import pytest
 
 from oddscalc.dust.board import (
     Board,
-    Corner,
-    Cover,
-    Kind,
     Square,
-    Terrain,
-    can_enter,
     column_name,
     column_number,
-    cover,
     line_of_sight,
     shipped_maps,
     trace,
 )
+from oddscalc.dust.terrain import Corner, Cover, Kind, Terrain, can_enter, cover
 from oddscalc.errors import InputError
 
 F = Fraction

@@ -7,7 +7,7 @@ import pytest
 from agreement import binomial, exact_list
 
 from oddscalc.dust import CoverSave, WeaponLine, cover_save
-from oddscalc.dust.board import Cover
+from oddscalc.dust.terrain import Cover
 
 F = Fraction
 
