@@ -73,8 +73,7 @@ def first_answers(repeat: int) -> None:
         for name in (name for name in times if name.startswith("oddscalc")):
             print(f"  {name} first answer / icepool first answer: {times[name] / times['icepool']:.2f}"
                   f"{verdict(times[name] / times['icepool'], 1.0, above=False)}")
-        if compiled:
-            first_commands(repeat)
+        first_commands(repeat, compiled)
 
 
 CLI = {  # each game's first question through the command line, the same as FRESH asks through the library
@@ -86,12 +85,13 @@ CLI = {  # each game's first question through the command line, the same as FRES
 }
 
 
-def first_commands(repeat: int) -> None:
+def first_commands(repeat: int, compiled: bool = True) -> None:
     """Each game's first answer through the command line in a fresh process, beside icepool's through its library
-    (taken in turn with them)."""
-    runs: dict[str, Callable[[], object]] = {"icepool": lambda: fresh_process(["-c", FRESH["icepool"]], check=True)}
-    runs.update({name: functools.partial(fresh_process, ["-m", "oddscalc", *words], capture_output=True, check=True)
-                 for name, words in CLI.items()})
+    (taken in turn with them), with every library's bytecode cached or with none (`compiled`)."""
+    runs: dict[str, Callable[[], object]] = {
+        "icepool": functools.partial(fresh_process, ["-c", FRESH["icepool"]], compiled, check=True)}
+    runs.update({name: functools.partial(fresh_process, ["-m", "oddscalc", *words], compiled, capture_output=True,
+                                         check=True) for name, words in CLI.items()})
     times = interleaved(runs, repeat)
     for name, words in CLI.items():
         ratio = times[name] / times["icepool"]

@@ -56,6 +56,13 @@ def library_path(args: Sequence[str]) -> Optional[Command]:
     return None if path is None else COMMANDS[path]
 
 
+def started() -> Any:
+    """`oddscalc.console` when the process was started as the command line (it holds a stop that came while the
+    command line loaded, and pauses the garbage collector meanwhile); None when a program runs `main` itself. Read
+    from sys.modules: the console imports this module."""
+    return sys.modules.get("oddscalc.console")
+
+
 STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
@@ -68,7 +75,7 @@ def terminate_like_interrupt() -> Iterator[None]:
         yield
         return
     try:
-        console = sys.modules.get("oddscalc.console")  # (started as the command line; it imports this module)
+        console = started()
         held = console.held_stop() if console is not None else None  # a stop it held while loading: the run's now
         if held is not None:
             on_signal(held, None)
@@ -161,6 +168,9 @@ def _run(root: Any, args: list[str]) -> Any:
     grammar; else the root's and a group's help and the version, Click's (`root`), a word it does not know refused
     first."""
     command = library_path(args)
+    console = started()
+    if console is not None:
+        console.resume_collector()  # the command's modules are loaded: its work runs with the collector
     if command is not None:
         return answer_on_terminal(command, args[len(command.path.split()):], args)
     from .commands import own_command  # (Click, and the command line's own commands: not a query's)

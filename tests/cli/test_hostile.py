@@ -494,3 +494,39 @@ def test_the_command_line_run_from_a_program_s_own_thread_answers_and_leaves_the
 
     assert codes == [0] and json.loads(capsys.readouterr().out)["outcomes"]["sum"]["mean"] == 7
     assert {number: signal.getsignal(number) for number in before} == before
+
+
+def test_the_collector_is_paused_while_the_command_line_loads_and_runs_again_for_its_work(tmp_path):
+    """Loading makes tens of thousands of objects and next to no garbage: the console pauses Python's cyclic
+    collector until the command's modules are loaded, then freezes what they made and runs it again, before the
+    command's own work (a long run needs it). A program that paused the collector itself keeps it paused."""
+    script = textwrap.dedent("""
+        import gc, json, sys
+        import oddscalc.cli.main
+        from oddscalc import console
+
+        cli_main = sys.modules["oddscalc.cli.main"]  # (the package's `main` is the function)
+        seen = {}
+        load, answer = cli_main.library_path, cli_main.answer_on_terminal
+
+        def loading(args):
+            seen["loading"] = gc.isenabled()
+            return load(args)
+
+        def answering(*args):
+            seen["answering"], seen["frozen"] = gc.isenabled(), gc.get_freeze_count() > 0
+            return answer(*args)
+
+        cli_main.library_path, cli_main.answer_on_terminal = loading, answering
+        console._leave = lambda code: (print(json.dumps(seen)), sys.stdout.flush(), sys.exit(code))
+        if sys.argv[1] == "paused":
+            gc.disable()
+        sys.argv = ["oddscalc", "roll", "2d6", "--exact", "--format", "json"]
+        console.run()
+        """)
+    for how, expected in (("enabled", {"loading": False, "answering": True, "frozen": True}),
+                          ("paused", {"loading": False, "answering": False, "frozen": False})):
+        process = subprocess.run([sys.executable, "-c", script, how], cwd=tmp_path, capture_output=True, text=True,
+                                 timeout=60)
+        assert process.returncode == 0, process.stderr
+        assert json.loads(process.stdout.splitlines()[-1]) == expected
