@@ -61,6 +61,13 @@ def test_a_record_pickles_and_copies():
     assert pickle.loads(pickle.dumps(value)) != Pickled(1)
 
 
+def test_a_record_s_eq_hash_and_repr_are_shared_not_made_for_each_class():
+    first, _ = twins({"__annotations__": {"a": int}})
+    second, _ = twins({"__annotations__": {"b": str, "c": int}})
+    for name in ("__eq__", "__hash__", "__repr__"):
+        assert getattr(first, name) is getattr(second, name) is getattr(Pickled, name)
+
+
 def test_a_record_is_frozen_and_a_dataclass():
     ours, _ = twins({"__annotations__": {"a": int}})
     value = ours(1)

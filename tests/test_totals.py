@@ -47,3 +47,29 @@ def test_a_sum_and_a_shift():
     pmf = np.array([0.1, 0.2, 0.3, 0.4])
     assert list(totals.shifted(pmf, 1)) == pytest.approx([0, 0.1, 0.2, 0.3, 0.4])
     assert list(totals.shifted(pmf, -2)) == pytest.approx([0.6, 0.4])  # max(X - 2, 0)
+
+
+def test_the_terms_left_out_of_a_large_kept_total_move_no_chance_beyond_rounding(monkeypatch):
+    """`NEGLIGIBLE`: the faces v and counts c whose weight is below it are left out (200d100 keep 200 of 220: 0.39 s
+    to 0.07 s). Against every term kept, no chance moves by more than 2e-17; both agree with the exact rationals."""
+    dice, sides, extra = 24, 10, 6
+    assert not enumerable(dice + extra, sides)
+    exponents = []
+    real_power = totals.power
+    monkeypatch.setattr(totals, "power", lambda values, exponent: exponents.append(exponent) or real_power(values,
+                                                                                                        exponent))
+    quick = totals.keep_probabilities(dice, sides, extra)
+    assert max(exponents) > 0  # terms were left out: the lowest c kept is above 0 for some face
+    monkeypatch.setattr(totals, "NEGLIGIBLE", 0.0)
+    exponents.clear()
+    whole = totals.keep_probabilities(dice, sides, extra)
+    assert set(exponents) == {0}
+    assert np.abs(quick - whole).max() <= 2e-17
+    exact = [float(p) for p in totals.keep_pmf(dice, sides, extra)]
+    assert quick == pytest.approx(exact, abs=1e-13) and whole == pytest.approx(exact, abs=1e-13)
+
+
+@pytest.mark.parametrize("exponent", [0, 1, 2, 7, 200])
+def test_a_power_by_squaring_is_the_power(exponent):
+    values = np.exp(1j * np.linspace(0, 3, 9)) * np.linspace(0.5, 1, 9)
+    assert totals.power(values, exponent) == pytest.approx(values ** exponent, rel=1e-12, abs=1e-300)

@@ -26,6 +26,10 @@ from . import terms
 from .terms import enumerable, fft_size
 
 
+NEGLIGIBLE = 1e-21  # a term W(v, c) left out of a kept total's pmf: fewer than 20,000 of them (faces × dice) move
+# no chance by more than 2e-17, less than the transforms' own rounding (about 1e-17 of the largest chance)
+
+
 @lru_cache(maxsize=32)
 def _multisets(total: int, sides: int) -> tuple[np.ndarray, np.ndarray]:
     """Every multiset of `total` faces of 1..sides, as counts per face (rows), and its chance."""
@@ -86,17 +90,33 @@ def keep_probabilities(dice: int, sides: int = 6, extra: int = 0) -> np.ndarray:
         if not upper:  # every die at the top face
             result[start] += weights[0]
             continue
+        kept = np.flatnonzero(weights >= NEGLIGIBLE)  # most faces v, and most c of one, weigh next to nothing
+        if not len(kept):
+            continue
+        first, last = int(kept[0]), int(kept[-1])
         length = most * upper + 1
         size = fft_size(length)
         uniform = np.zeros(size)
         uniform[1:upper + 1] = 1.0 / upper
         transform = np.fft.rfft(uniform)
-        polynomial = np.full(transform.shape, weights[most], dtype=complex)
-        for weight in weights[-2::-1]:
+        polynomial = np.full(transform.shape, weights[last], dtype=complex)
+        for weight in weights[first:last][::-1]:
             polynomial *= transform
             polynomial += weight
+        polynomial *= power(transform, first)  # the c below the first kept one: T^first factored out
         result[start:start + length] += np.fft.irfft(polynomial, size)[:length]
     return np.maximum(result, 0.0)  # rounding leaves ±1e-17 where a chance is 0
+
+
+def power(values: np.ndarray, exponent: int) -> np.ndarray:
+    """`values` (complex) to a whole power, by squaring: a dozen products, not `exponent` of them."""
+    result = np.ones_like(values)
+    while exponent:
+        if exponent & 1:
+            result = result * values
+        values = values * values
+        exponent >>= 1
+    return result
 
 
 def keep_pmf(dice: int, sides: int = 6, extra: int = 0, number: Callable[[Any], Any] = Fraction) -> np.ndarray:

@@ -222,10 +222,12 @@ def test_artillery_on_the_board_ignores_the_maps_cover_without_a_note():
                                "sight open")
 
 
-@pytest.mark.parametrize("name, value, spelled", [("range", "6", "--range"), ("observer", "B2", "--observer"),
-                                                  ("arcing", True, "--arcing"), ("attacker", Kind.VEHICLE,
-                                                                                  "--attacker")])
-def test_the_boards_options_need_a_board(name, value, spelled):
+@pytest.mark.parametrize("name, value, spelled, said", [("range", "6", "--range", "6"),
+                                                         ("observer", "B2", "--observer", "B2"),
+                                                         ("arcing", True, "--arcing", True),
+                                                         ("attacker", Kind.VEHICLE, "--attacker", "vehicle")])
+def test_the_boards_options_need_a_board(name, value, spelled, said):
     with pytest.raises(InputError) as error:
         on_board(WeaponLine, dice=2, **{name: value})
     assert error.value.name == name and f"{spelled} only applies with --board" in error.value.allowed
+    assert error.value.value == said  # the value as its option spells it (a kind by its word)
