@@ -69,6 +69,16 @@ def test_the_terms_left_out_of_a_large_kept_total_move_no_chance_beyond_rounding
     assert quick == pytest.approx(exact, abs=1e-13) and whole == pytest.approx(exact, abs=1e-13)
 
 
+@pytest.mark.parametrize("dice, sides, extra", [(10, 100, 30), (10, 100, -30), (200, 100, 20)])
+def test_faces_that_weigh_nothing_are_passed_over_wherever_they_are(monkeypatch, dice, sides, extra):
+    """With 30 of 40 d100 dropped, the lowest faces weigh nothing (30 ones: 1e-51) but the higher ones do: each
+    face is passed over on its own."""
+    quick = totals.keep_probabilities(dice, sides, extra)
+    monkeypatch.setattr(totals, "NEGLIGIBLE", 0.0)
+    whole = totals.keep_probabilities(dice, sides, extra)
+    assert np.abs(quick - whole).max() <= 2e-17 and quick.sum() == pytest.approx(1, abs=1e-12)
+
+
 @pytest.mark.parametrize("exponent", [0, 1, 2, 7, 200])
 def test_a_power_by_squaring_is_the_power(exponent):
     values = np.exp(1j * np.linspace(0, 3, 9)) * np.linspace(0.5, 1, 9)
