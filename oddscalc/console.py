@@ -1,10 +1,10 @@
 """The console script (`oddscalc`) and `python -m oddscalc`: a Ctrl-C, SIGTERM or hang-up ends in one
 line and its conventional exit code (130, 143, 129) whenever it comes: while the command line is
-still loading and until the run sets its own handler (the stop is kept: said once the load is whole, or
-taken by the run's handler, `held_stop`), while it
-runs (`cli/main.py:run_app`; a second one while the first is handled says nothing more), or once the
-output is complete. Before this module runs (Python's own start-up, some 20 ms) a signal has Python's
-default effect: no code of ours can run yet."""
+still loading and until the run sets its own handler (the stop is kept, then said once the load is
+whole or taken by the run's handler: `held_stop`), while it runs (`cli/main.py:run_app`; a second
+one while the first is handled says nothing more), or once the output is complete. Before this
+module runs (Python's own start-up, some 20 ms) a signal has Python's default effect: no code of
+ours can run yet."""
 
 import gc
 import os
