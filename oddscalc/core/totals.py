@@ -26,8 +26,8 @@ from . import terms
 from .terms import enumerable, fft_size
 
 
-NEGLIGIBLE = 1e-21  # a term W(v, c) left out of a kept total's pmf: fewer than 20,000 of them (faces × dice) move
-# no chance by more than 2e-17, less than the transforms' own rounding (about 1e-17 of the largest chance)
+NEGLIGIBLE = 1e-21  # a term W(v, c) left out of a kept total's pmf: at most 20,100 of them (100 faces × 201 counts
+# of the 200 dice kept) move no chance by more than 2e-17, less than the transforms' own rounding (1e-17 or so)
 
 
 @lru_cache(maxsize=32)
