@@ -30,25 +30,25 @@ def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
 
 def _eq(self: Any, other: Any) -> Any:
     if other.__class__ is self.__class__:
-        compared = self.__class__.__record_keys__[0]
+        compared = self.__class__._record_keys[0]
         return compared(self) == compared(other)
     return NotImplemented
 
 
 def _hash(self: Any) -> int:
-    return hash(self.__class__.__record_keys__[1](self))
+    return hash(self.__class__._record_keys[1](self))
 
 
 @reprlib.recursive_repr()
 def _repr(self: Any) -> str:
-    shown = self.__class__.__record_keys__[2]
+    shown = self.__class__._record_keys[2]
     return f"{self.__class__.__qualname__}({', '.join(f'{name}={getattr(self, name)!r}' for name in shown)})"
 
 
 def _shared(cls: type[T], eq: bool) -> type[T]:
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # (a dataclass now)
     hashed = [field.name for field in fields if (field.compare if field.hash is None else field.hash)]
-    setattr(cls, "__record_keys__", (_getter([field.name for field in fields if field.compare]), _getter(hashed),
+    setattr(cls, "_record_keys", (_getter([field.name for field in fields if field.compare]), _getter(hashed),
                                      tuple(field.name for field in fields if field.repr)))
     methods: dict[str, Any] = {"__repr__": _repr}
     if eq:

@@ -109,7 +109,8 @@ def keep_probabilities(dice: int, sides: int = 6, extra: int = 0) -> np.ndarray:
 
 
 def power(values: np.ndarray, exponent: int) -> np.ndarray:
-    """`values` (complex) to a whole power, by squaring: a dozen products, not `exponent` of them."""
+    """`values` (complex) to a whole power, by squaring: a dozen products, not `exponent` of them, and as close as
+    Horner's own products (numpy's complex `**` goes through log and exp: 2.6e-14 off at 200, squaring 7e-15)."""
     result = np.ones_like(values)
     while exponent:
         if exponent & 1:
